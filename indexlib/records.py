@@ -1,0 +1,222 @@
+"""Typed records that cross module boundaries or touch disk.
+
+Owns: the msgspec Structs and string enums every other module speaks (nodes, references, edges,
+hits, skip reasons). Imports nothing internal, so any module may depend on it.
+JSON output encodes these same Structs, so the API and `--json` share one schema.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import msgspec
+
+
+class NodeKind(StrEnum):
+    """What a node is. Containers (class and friends) own members through `parent_uid`."""
+
+    FUNCTION = "function"
+    METHOD = "method"
+    CLASS = "class"
+    STRUCT = "struct"
+    INTERFACE = "interface"
+    ENUM = "enum"
+    TRAIT = "trait"
+    MODULE = "module"  # module-level remainder: code of a file outside any symbol
+    SECTION = "section"  # a Markdown section, split by heading
+    CHUNK = "chunk"  # a line window of a text file tree-sitter does not parse
+
+
+DEFINITION_KINDS = frozenset(
+    {
+        NodeKind.FUNCTION,
+        NodeKind.METHOD,
+        NodeKind.CLASS,
+        NodeKind.STRUCT,
+        NodeKind.INTERFACE,
+        NodeKind.ENUM,
+        NodeKind.TRAIT,
+    }
+)
+CONTAINER_KINDS = frozenset(
+    {NodeKind.CLASS, NodeKind.STRUCT, NodeKind.INTERFACE, NodeKind.ENUM, NodeKind.TRAIT}
+)
+
+
+class RefKind(StrEnum):
+    """The true kind of an edge. Nothing is labelled `calls` that is not a call."""
+
+    CALLS = "calls"
+    IMPORTS = "imports"
+    CONTAINS = "contains"
+    INHERITS = "inherits"
+    IMPLEMENTS = "implements"
+
+
+class SkipReason(StrEnum):
+    """Why discovery or parsing left a file out; counted in the build report."""
+
+    IGNORED = "ignored"  # .gitignore / .qryignore / info/exclude (counted only for files, not pruned dirs)
+    BINARY = "binary"
+    TOO_LARGE = "too_large"
+    MINIFIED = "minified"  # very long lines: minified or generated
+    GENERATED = "generated"
+    VENDORED = "vendored"
+    UNREADABLE = "unreadable"
+    ENCODING = "encoding"  # not valid UTF-8 (after BOM handling)
+    SYMLINK_OUTSIDE = "symlink_outside"
+    VANISHED = "vanished"  # listed, then gone before it could be read
+    UNSUPPORTED = "unsupported"  # no language and not text we chunk
+    PARSE_TIMEOUT = "parse_timeout"
+    NODE_CAP = "node_cap"  # a file produced more nodes than the per-file cap; the rest were dropped
+
+
+class Node(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One searchable unit: a symbol, a module remainder, a doc section or a line window.
+
+    `uid` is xxh3_64 of (path, qualified name, kind, overload ordinal, part) so the same symbol keeps
+    its uid across re-indexes; `content_hash` changes when its text does. Lines are 1-based and
+    inclusive, bytes are 0-based offsets into the file's UTF-8 bytes, end exclusive.
+    """
+
+    uid: int
+    content_hash: int
+    path: str  # POSIX path relative to the indexed root
+    language: str
+    kind: str  # a NodeKind value
+    name: str
+    qualified_name: str
+    signature: str = ""
+    doc: str = ""
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    parent_uid: int = 0  # 0: top level of the file
+    text: str  # the node's source (after secret redaction)
+    part: int = 0  # window number when a very large node is split (0 = first or only)
+
+
+class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """An outgoing reference as written in the source, resolved to nodes at query time.
+
+    Resolution is late on purpose: a call into another file keeps pointing at whatever definition
+    the current snapshot holds, so after a re-index no edge can point at a node that is gone.
+    `target` is the name as written (`charge`, `self.retry`, `billing.retry.charge`, `os.path`);
+    for imports `alias` is the local name bound (`np` for `import numpy as np`).
+    """
+
+    src_uid: int
+    kind: str  # a RefKind value (never CONTAINS: containment is parent_uid)
+    target: str
+    line: int
+    alias: str = ""
+
+
+class ParsedFile(msgspec.Struct, kw_only=True, gc=False):
+    """Everything parsing learned about one file."""
+
+    path: str
+    language: str
+    nodes: list[Node]
+    refs: list[Ref]
+    skip: str | None = None  # a SkipReason when the file was (partly) skipped
+    note: str = ""
+
+
+class Edge(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A resolved edge between two live nodes of one snapshot."""
+
+    src: int
+    dst: int
+    kind: str  # a RefKind value
+    line: int = 0
+    ambiguous: bool = False  # the name could mean several definitions; every candidate is kept
+
+
+class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
+    """One candidate from one retrieval stream, before fusion."""
+
+    uid: int
+    score: float
+    segment: str = ""
+
+
+class Provenance(msgspec.Struct, kw_only=True):
+    """Where a fused hit came from: per stream its 1-based rank and raw score."""
+
+    bm25_rank: int | None = None
+    bm25_score: float | None = None
+    vector_rank: int | None = None
+    vector_score: float | None = None
+    symbol_rank: int | None = None
+    symbol_score: float | None = None
+
+
+class Related(msgspec.Struct, kw_only=True):
+    """A node reached from a hit through the graph."""
+
+    uid: int
+    edge: str  # a RefKind value
+    direction: str  # "in" (it points at the hit: a caller) or "out" (the hit points at it: a callee)
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str
+    via: int = 0  # uid of the hit this was reached from
+    depth: int = 1
+    ambiguous: bool = False
+
+
+class Snippet(msgspec.Struct, kw_only=True):
+    """A bounded excerpt of a node's text."""
+
+    text: str
+    start_line: int
+    end_line: int
+    truncated: bool
+    highlights: list[tuple[int, int]] = []  # character spans within `text` that matched query terms
+
+
+class Hit(msgspec.Struct, kw_only=True):
+    """One result row, as the API returns it and `--json` prints it."""
+
+    uid: str  # hex of the uint64, so JSON consumers never lose precision
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str  # the qualified name
+    language: str
+    score: float
+    snippet: Snippet
+    signature: str = ""
+    provenance: Provenance = msgspec.field(default_factory=Provenance)
+    explain: list[str] = []
+    related: list[Related] = []
+    context: bool = False  # True for on-path nodes added by diffusion, never a fused hit
+    stale: bool = False  # the file changed on disk since the root was published
+    last_changed: int | None = None  # unix seconds, from git or file times
+
+
+class SearchMeta(msgspec.Struct, kw_only=True):
+    """Facts about the answer: which snapshot, how fresh, how long, what was skipped."""
+
+    root: str
+    published_at: int
+    indexed_commit: str | None
+    elapsed_ms: float
+    mode: str
+    route: str = ""  # the query class the router chose
+    streams: dict[str, int] = {}  # candidates per stream
+    model_loaded: bool = False
+    total_candidates: int = 0
+    truncated_by_budget: int = 0
+    notes: list[str] = []
+
+
+class SearchResult(msgspec.Struct, kw_only=True):
+    query: str
+    results: list[Hit]
+    meta: SearchMeta

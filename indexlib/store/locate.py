@@ -1,0 +1,65 @@
+"""Finding the index directory a command should use.
+
+Owns: the lookup rules, in precedence order: an explicit path > the `QRY_INDEX_DIR` environment
+variable > walking up from the working directory for `.qry/HEAD`, the way git finds `.git`.
+Does not own: opening or creating the index (`store.py`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from indexlib.errors import IndexNotFound
+
+INDEX_DIRNAME = ".qry"
+ENV_VAR = "QRY_INDEX_DIR"
+
+
+def default_index_dir(repo_root: Path) -> Path:
+    """Where `qry index REPO` puts a new index: `<repo>/.qry`."""
+    return Path(repo_root) / INDEX_DIRNAME
+
+
+def find_index(start: Path) -> Path | None:
+    """The nearest `.qry` directory holding a HEAD, at `start` or above it; None if there is none.
+
+    Only a published index counts (HEAD exists), so an interrupted first `qry index` does not
+    shadow an index further up. `start` may be a file or directory.
+    """
+    here = Path(start).resolve()
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        candidate = folder / INDEX_DIRNAME
+        if (candidate / "HEAD").is_file():
+            return candidate
+    return None
+
+
+def resolve_index_dir(
+    explicit: Path | None = None,
+    *,
+    start: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Path:
+    """The index directory a command works on, or IndexNotFound with a hint.
+
+    Precedence: `explicit` (e.g. `--index DIR`) > `$QRY_INDEX_DIR` > walk up from `start`
+    (default: the working directory). An explicit or environment path is returned as given, even if
+    it does not exist yet, so `Store.open` can report it or create it.
+    """
+    if explicit is not None:
+        return Path(explicit)
+    env = os.environ if environ is None else environ
+    if env.get(ENV_VAR):
+        return Path(env[ENV_VAR])
+    origin = Path.cwd() if start is None else Path(start)
+    found = find_index(origin)
+    if found is None:
+        raise IndexNotFound(
+            f"no qry index found in {origin.resolve()} or any parent directory",
+            hint=f"create one: qry index PATH (or set {ENV_VAR})",
+        )
+    return found

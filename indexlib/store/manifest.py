@@ -1,0 +1,156 @@
+"""The publish-root manifest: its Structs, its format version, and its byte encoding.
+
+Owns: what a root says (segments, which segment owns each file, model, settings), how it is encoded
+deterministically (so the same content always hashes to the same root id) and decoded fast, and the
+format-version check. Does not own: where manifests are stored or how they are published
+(`store.py`), nor what is inside a segment's files (lexical, vectors).
+
+Liveness rule: a node of segment S is live iff `manifest.files[node.path].segment == S.id`. A
+re-index re-parses whole files, so each file's nodes live in exactly one segment; older copies are
+tombstoned simply by the path now naming another segment.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import msgspec
+import xxhash
+
+from indexlib.errors import FormatVersionError, IndexCorrupt
+
+# On-disk format version of manifests and segment layout. Bump on any change a reader of the previous
+# version would misread, and log it here and in docs/design.md ("Format version log"):
+#   1  first format: roots/<id>.json (JSON, FileRecord as arrays), segments/<id>/ with tantivy/,
+#      nodes.msgpack, refs.msgpack and optional vectors-<model>/ attachments.
+FORMAT_VERSION = 1
+
+REBUILD_HINT = "rebuild the index: qry index --rebuild"
+
+
+class FileEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One file of a segment, as committed: for `verify` and the cheap open-time size check."""
+
+    name: str  # POSIX path relative to the segment directory
+    size: int
+    xxh3: str  # xxh3_128 hex of the file's bytes
+
+
+class VectorInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The vectors attached to a segment; their files are also listed in `SegmentEntry.files`."""
+
+    model_id: str
+    dim: int
+    kind: str  # "exact" | "hnsw"
+    count: int
+
+
+class SegmentEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One live segment of a root."""
+
+    id: str
+    files: list[FileEntry]
+    nodes: int  # all nodes stored in the segment, tombstoned or not
+    paths: int  # distinct file paths stored in the segment
+    created_at: int  # unix seconds
+    vectors: VectorInfo | None = None
+
+
+class FileRecord(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
+    """What a root knows about one indexed file. Encoded as a JSON array: 100k of these per manifest
+    must stay small and decode fast."""
+
+    hash: str  # xxh3_128 hex of the file's bytes
+    segment: str  # the segment owning this path's nodes
+    size: int
+    mtime_ns: int
+    language: str
+    nodes: int
+    created_at: int | None = None  # unix seconds (git or file times)
+    changed_at: int | None = None
+
+
+class ModelInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The embedding model the root's vectors were computed with."""
+
+    model_id: str
+    checksum: str
+    dim: int
+    name: str
+
+
+class Manifest(msgspec.Struct, frozen=True, kw_only=True):
+    """A publish root: one complete, immutable snapshot of the index."""
+
+    format_version: int
+    qry_version: str
+    created_at: float  # unix seconds
+    parent: str | None  # the root this one was built from
+    segments: list[SegmentEntry]
+    files: dict[str, FileRecord]  # POSIX path relative to source_root -> record
+    tombstones: dict[str, int]  # segment id -> number of its paths now owned by another segment
+    skipped: dict[str, int]  # SkipReason value -> count
+    git_commit: str | None
+    git_branch: str | None
+    model: ModelInfo | None
+    source_root: str
+    settings: dict[str, str] = {}
+
+
+class _VersionOnly(msgspec.Struct):
+    """Reads just the version of a manifest whose full schema may differ from ours."""
+
+    format_version: Any = None
+
+
+# `deterministic` sorts dict keys, so equal manifests give equal bytes and equal root ids.
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_DECODER = msgspec.json.Decoder(Manifest)
+_VERSION_DECODER = msgspec.json.Decoder(_VersionOnly)
+
+
+def encode_manifest(manifest: Manifest) -> bytes:
+    """Deterministic JSON bytes of a manifest (the bytes its root id is the hash of)."""
+    return _ENCODER.encode(manifest)
+
+
+def root_id_of(data: bytes) -> str:
+    """A root id: xxh3_128 hex of the manifest bytes."""
+    return xxhash.xxh3_128_hexdigest(data)
+
+
+def decode_manifest(data: bytes, *, where: str = "manifest") -> Manifest:
+    """Decode manifest bytes, raising FormatVersionError for another format and IndexCorrupt for junk.
+
+    The cyclic GC is paused while decoding: 100k records allocate enough containers to trigger
+    several full collections otherwise (~3x slower, measured in TECH.md).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        manifest = _DECODER.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        _check_version(_peek_version(data), where)
+        raise IndexCorrupt(f"{where} cannot be decoded: {exc}", hint=REBUILD_HINT) from exc
+    finally:
+        if was_enabled:
+            gc.enable()
+    _check_version(manifest.format_version, where)
+    return manifest
+
+
+def _peek_version(data: bytes) -> Any:
+    try:
+        return _VERSION_DECODER.decode(data).format_version
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _check_version(version: Any, where: str) -> None:
+    if version is None or version == FORMAT_VERSION:
+        return
+    raise FormatVersionError(
+        f"{where} has on-disk format version {version!r}; this qry reads version {FORMAT_VERSION}",
+        hint=REBUILD_HINT,
+    )

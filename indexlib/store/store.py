@@ -1,0 +1,605 @@
+"""The index directory: content-addressed segments, publish roots, HEAD, gc and verify.
+
+Owns: the layout of `.qry/` and every change to it. Segments are staged under `tmp/`, fsynced and
+renamed into `segments/<id>/`; a root (manifest) is written to `roots/<id>.json`; publishing
+replaces `HEAD` atomically. Readers never lock: they read HEAD once, then that root, and see one
+whole snapshot, because segments are immutable and gc never deletes what HEAD or recent roots use.
+Does not own: what is inside a segment's files (lexical, vectors: opaque bytes here), how segment
+ids are computed (the builder hashes logical content), or locking itself (`lock.py`).
+
+Layout (see docs/design.md, "On-disk format"):
+
+    HEAD                      current root id + "\\n"
+    roots/<root_id>.json      manifest bytes; root_id = xxh3_128 hex of those bytes
+    segments/<segment_id>/    immutable base files (tantivy/, nodes.msgpack, refs.msgpack)
+    segments/<segment_id>/vectors-<model>/   an attachment: added later as one whole directory
+    tmp/                      staging; garbage after a crash
+    lock                      writer lock
+    cache/                    caches other modules own; never touched here
+
+Attachments: a committed segment never changes, except that a complete top-level directory whose
+name starts with one of ATTACHMENT_PREFIXES may be renamed into it (`add_files`). Base files may not
+use those names, so base and attachments can always be told apart, and gc can drop an attachment no
+kept root mentions while keeping the segment.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import msgspec
+import xxhash
+
+from indexlib.errors import FormatVersionError, IndexCorrupt, IndexNotFound, QryError, UsageError
+from indexlib.store.atomic import atomic_write, fsync_dir, fsync_tree
+from indexlib.store.files import Problem, compare, entries_for, tree_size
+from indexlib.store.lock import holds_writer_lock, writer_lock
+from indexlib.store.manifest import (
+    FORMAT_VERSION,
+    REBUILD_HINT,
+    FileEntry,
+    Manifest,
+    decode_manifest,
+    encode_manifest,
+    root_id_of,
+)
+
+ATTACHMENT_PREFIXES = ("vectors-",)
+GITIGNORE = b"*\n"
+_ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
+_SEGMENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,128}$")
+_SAFE_KEY = re.compile(r"^[0-9A-Za-z_.-]{1,64}$")
+_MIN_PREFIX = 4
+
+
+class RootInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One publish root as `qry` lists it. `nodes` counts live nodes (the files' node counts)."""
+
+    id: str
+    created_at: float
+    git_commit: str | None
+    segments: int
+    nodes: int
+    files: int
+    is_head: bool
+    parent: str | None = None
+    on_chain: bool = True  # reachable from HEAD through parent links
+    error: str = ""  # why the root could not be read (its counts are then 0)
+
+
+class GcReport(msgspec.Struct, kw_only=True):
+    """What `gc` removed. Attachments are named `<segment id>/<dir>`."""
+
+    kept_roots: list[str]
+    removed_roots: list[str] = []
+    removed_segments: list[str] = []
+    removed_attachments: list[str] = []
+    removed_tmp: list[str] = []
+    bytes_freed: int = 0
+
+
+def is_attachment(name: str) -> bool:
+    """True if a top-level name inside a segment directory is an attachment, not a base file."""
+    return name.startswith(ATTACHMENT_PREFIXES)
+
+
+def vectors_dirname(model_id: str) -> str:
+    """The attachment directory for `model_id`'s vectors: `vectors-<model_id>` when the id is a safe
+    file name, else a slug plus a short hash (model ids may contain `/`)."""
+    if _SAFE_KEY.match(model_id) and not model_id.startswith("."):
+        return f"vectors-{model_id}"
+    slug = re.sub(r"[^0-9A-Za-z_.-]+", "_", model_id).strip("._")[:40] or "model"
+    return f"vectors-{slug}-{xxhash.xxh3_64_hexdigest(model_id.encode())[:8]}"
+
+
+class Store:
+    """One index directory. Get one with `Store.open`; writers wrap changes in `store.writer()`.
+
+    >>> store = Store.open(Path(".qry"))  # doctest: +SKIP
+    >>> root_id, manifest = store.load()  # doctest: +SKIP
+    """
+
+    def __init__(self, index_dir: Path) -> None:
+        self.path = Path(index_dir)
+        self.head_file = self.path / "HEAD"
+        self.roots_dir = self.path / "roots"
+        self.segments_dir = self.path / "segments"
+        self.tmp_dir = self.path / "tmp"
+        self.cache_dir = self.path / "cache"
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, index_dir: Path, *, create: bool = False) -> Store:
+        """Open the index at `index_dir`; with create=True make it (mode 0o700, `.gitignore` of `*`).
+
+        Opening for reading writes nothing, so a read-only index can be searched.
+        """
+        store = cls(index_dir)
+        if create:
+            store._create()
+        elif not (store.path.is_dir() and (store.head_file.exists() or store.roots_dir.is_dir())):
+            raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
+        return store
+
+    def _create(self) -> None:
+        if not self.path.is_dir():
+            self.path.mkdir(mode=0o700, parents=True)
+            os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
+        gitignore = self.path / ".gitignore"
+        if not gitignore.exists():
+            atomic_write(gitignore, GITIGNORE)
+        for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
+            sub.mkdir(mode=0o700, exist_ok=True)
+        fsync_dir(self.path)
+
+    def writer(self, wait: float = 0.0) -> AbstractContextManager[None]:
+        """The writer lock of this index (see `lock.writer_lock`)."""
+        return writer_lock(self.path, wait)
+
+    def segment_dir(self, segment_id: str) -> Path:
+        """Where a committed segment's files live."""
+        _check_segment_id(segment_id)
+        return self.segments_dir / segment_id
+
+    def _require_lock(self, what: str) -> None:
+        if not holds_writer_lock(self.path):
+            raise RuntimeError(
+                f"Store.{what} must be called under the writer lock (with store.writer(): ...)"
+            )
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def head(self) -> str | None:
+        """The current root id, or None before the first publish."""
+        try:
+            text = self.head_file.read_text(encoding="ascii", errors="replace").strip()
+        except FileNotFoundError:
+            return None
+        if not _ROOT_ID.match(text):
+            raise IndexCorrupt(f"{self.head_file} does not hold a root id ({text[:40]!r})", hint=REBUILD_HINT)
+        return text
+
+    def resolve(self, ref: str) -> str:
+        """A full root id from `ref`: a full id, a unique prefix of at least 4 hex digits, or "HEAD"."""
+        if ref == "HEAD":
+            head = self.head()
+            if head is None:
+                raise self._no_root_yet()
+            return head
+        ref = ref.strip().lower()
+        if _ROOT_ID.match(ref):
+            return ref
+        if len(ref) < _MIN_PREFIX or not re.fullmatch(r"[0-9a-f]+", ref):
+            raise UsageError(
+                f"{ref!r} is not a root id",
+                hint=f"pass a root id or a unique prefix of {_MIN_PREFIX}+ hex digits",
+            )
+        matches = sorted(rid for rid in self._root_ids_on_disk() if rid.startswith(ref))
+        if not matches:
+            raise UsageError(f"no root matches {ref!r}", hint="list the roots to pick one")
+        if len(matches) > 1:
+            shown = ", ".join(m[:12] for m in matches[:5])
+            raise UsageError(f"root prefix {ref!r} is ambiguous ({shown})", hint="give more digits")
+        return matches[0]
+
+    def load(self, root_id: str | None = None) -> tuple[str, Manifest]:
+        """(root id, manifest) of `root_id` (a full id or unique prefix) or, if None, of HEAD.
+
+        Raises IndexNotFound before the first publish, IndexCorrupt if the manifest file is missing,
+        truncated or altered, FormatVersionError if another format version wrote it.
+        """
+        if root_id is None:
+            head = self.head()
+            if head is None:
+                raise self._no_root_yet()
+            rid = head
+        else:
+            rid = self.resolve(root_id)
+        return rid, self._load_exact(rid)
+
+    def _load_exact(self, rid: str) -> Manifest:
+        return decode_manifest(self._read_root(rid), where=f"root {rid}")
+
+    def _read_root(self, rid: str) -> bytes:
+        path = self.roots_dir / f"{rid}.json"
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise IndexCorrupt(f"root manifest {path} is missing", hint=REBUILD_HINT) from None
+        actual = root_id_of(data)
+        if actual != rid:
+            raise IndexCorrupt(
+                f"root manifest {path} is truncated or altered (its bytes hash to {actual})",
+                hint=REBUILD_HINT,
+            )
+        return data
+
+    def _no_root_yet(self) -> IndexNotFound:
+        return IndexNotFound(f"the index at {self.path} has no published root yet", hint="qry index PATH")
+
+    def _root_ids_on_disk(self) -> list[str]:
+        try:
+            names = os.listdir(self.roots_dir)
+        except FileNotFoundError:
+            return []
+        return [n[:-5] for n in names if n.endswith(".json") and _ROOT_ID.match(n[:-5])]
+
+    # -- writing segments -------------------------------------------------------------------------
+
+    def stage(self) -> Path:
+        """A fresh, empty staging directory under tmp/ (same filesystem, so it can be renamed)."""
+        self._require_lock("stage")
+        self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
+        staging = self.tmp_dir / f"stage-{os.getpid()}-{secrets.token_hex(6)}"
+        staging.mkdir(mode=0o700)
+        return staging
+
+    def commit_segment(self, staging: Path, segment_id: str) -> list[FileEntry]:
+        """Make a staged directory the immutable segment `segment_id`; return its FileEntries.
+
+        Every file is fsynced and checksummed, then the directory is renamed into segments/ and
+        segments/ fsynced: a crash leaves either no segment or a complete one. If the segment
+        already exists (same logical content: ids come from content) and matches what a root
+        recorded for it, the staging dir is dropped and the recorded entries returned, since the
+        existing files are what the new root will reference. An existing segment no root records
+        (left by an interrupted run) or one that fails verification is replaced by the staged copy;
+        attachments it had are carried over.
+        """
+        self._require_lock("commit_segment")
+        target = self.segment_dir(segment_id)
+        staging = self._check_staging(staging)
+        for child in staging.iterdir():
+            if is_attachment(child.name):
+                raise ValueError(f"{child.name!r} is reserved for attachments; use add_files for it")
+        fsync_tree(staging)
+        entries = entries_for(staging)
+        if target.exists():
+            recorded = self._recorded_entries(segment_id)
+            if recorded is not None:
+                base = [e for e in recorded if not is_attachment(e.name.split("/", 1)[0])]
+                present = frozenset(c.name for c in target.iterdir() if is_attachment(c.name))
+                problems = compare(
+                    target, base, label=f"segments/{segment_id}", checksums=True, ignore_top=present
+                )
+                if not problems:
+                    shutil.rmtree(staging)
+                    return base
+            for child in list(target.iterdir()):
+                if is_attachment(child.name):
+                    os.rename(child, staging / child.name)
+            self._swap_in(staging, target)
+        else:
+            os.rename(staging, target)
+            fsync_dir(self.segments_dir)
+        return entries
+
+    def add_files(self, segment_id: str, staging: Path) -> list[FileEntry]:
+        """Attach each top-level directory of `staging` (named `vectors-...`, see `vectors_dirname`)
+        to the committed segment `segment_id`; return their FileEntries, names relative to the segment.
+
+        Each directory is fsynced and renamed in as a whole, so a reader of an older root never sees
+        a partial attachment, and the segment's base files are never touched. An attachment that
+        already exists and matches what a root recorded is kept (the staged copy is dropped); one no
+        root records, or one that fails verification, is replaced.
+        """
+        self._require_lock("add_files")
+        target = self.segment_dir(segment_id)
+        if not target.is_dir():
+            raise ValueError(f"segment {segment_id} is not committed; commit_segment it first")
+        staging = self._check_staging(staging)
+        children = sorted(staging.iterdir())
+        if not children:
+            raise ValueError(f"nothing to attach: {staging} is empty")
+        for child in children:
+            if not child.is_dir() or child.is_symlink() or not is_attachment(child.name):
+                raise ValueError(
+                    f"{child.name!r}: attachments are directories named with one of {ATTACHMENT_PREFIXES}"
+                )
+        fsync_tree(staging)
+        result: list[FileEntry] = []
+        recorded_all = None
+        for child in children:
+            prefix = f"{child.name}/"
+            dest = target / child.name
+            if dest.exists():
+                if recorded_all is None:
+                    recorded_all = self._recorded_entries(segment_id) or []
+                recorded = [e for e in recorded_all if e.name.startswith(prefix)]
+                inner = [msgspec.structs.replace(e, name=e.name[len(prefix) :]) for e in recorded]
+                label = f"segments/{segment_id}/{child.name}"
+                if recorded and not compare(dest, inner, label=label, checksums=True):
+                    result.extend(recorded)
+                    continue
+                entries = entries_for(child, prefix=prefix)
+                self._swap_in(child, dest)
+            else:
+                entries = entries_for(child, prefix=prefix)
+                os.rename(child, dest)
+                fsync_dir(target)
+            result.extend(entries)
+        shutil.rmtree(staging)
+        return result
+
+    def _check_staging(self, staging: Path) -> Path:
+        staging = Path(staging)
+        if not staging.is_dir() or staging.resolve().parent != self.tmp_dir.resolve():
+            raise ValueError(f"{staging} is not a staging directory of this store (use Store.stage())")
+        return staging
+
+    def _swap_in(self, new: Path, dest: Path) -> None:
+        """Replace directory `dest` with `new`: old one aside into tmp/, new one in, old one deleted."""
+        trash = self.tmp_dir / f"trash-{secrets.token_hex(6)}"
+        os.rename(dest, trash)
+        os.rename(new, dest)
+        fsync_dir(dest.parent)
+        shutil.rmtree(trash, ignore_errors=True)
+
+    def _recorded_entries(self, segment_id: str) -> list[FileEntry] | None:
+        """The files a root on disk records for `segment_id` (HEAD's first), or None if none does."""
+        head = self._safe_head()
+        others = sorted(set(self._root_ids_on_disk()) - {head})
+        for rid in ([head] if head else []) + others:
+            try:
+                manifest = self._load_exact(rid)
+            except QryError:
+                continue
+            for seg in manifest.segments:
+                if seg.id == segment_id:
+                    return list(seg.files)
+        return None
+
+    def _safe_head(self) -> str | None:
+        try:
+            return self.head()
+        except IndexCorrupt:
+            return None
+
+    # -- publishing -------------------------------------------------------------------------------
+
+    def publish(self, manifest: Manifest) -> str:
+        """Write `manifest` as a root and point HEAD at it; return the root id. Call under the lock.
+
+        If it differs from HEAD's manifest only in `parent` and `created_at`, nothing is written and
+        HEAD's id is returned: a re-index that changed nothing leaves no new root. Every file the
+        manifest lists must exist with its recorded size, so a root never names a missing file.
+        Crash safety: the root file is complete (fsync, rename) before HEAD is replaced; a crash in
+        between leaves the old HEAD and an unreferenced root that gc removes.
+        """
+        self._require_lock("publish")
+        if manifest.format_version != FORMAT_VERSION:
+            raise FormatVersionError(
+                f"cannot publish a format {manifest.format_version} manifest; this qry writes {FORMAT_VERSION}",
+                hint=REBUILD_HINT,
+            )
+        data = encode_manifest(manifest)
+        rid = root_id_of(data)
+        head = self._safe_head()
+        if head is not None:
+            try:
+                current = self._load_exact(head)
+            except QryError:
+                current = None
+            if current is not None:
+                same = msgspec.structs.replace(manifest, parent=current.parent, created_at=current.created_at)
+                if same == current:
+                    return head
+        problems = self.check_sizes(manifest)
+        if problems:
+            first = problems[0]
+            raise IndexCorrupt(
+                f"refusing to publish a root naming a bad file: {first.path}: {first.detail}"
+                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                hint=REBUILD_HINT,
+            )
+        root_path = self.roots_dir / f"{rid}.json"
+        if not (root_path.exists() and root_id_of(root_path.read_bytes()) == rid):
+            self.roots_dir.mkdir(mode=0o700, exist_ok=True)
+            self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
+            atomic_write(root_path, data, tmp_dir=self.tmp_dir)
+        atomic_write(self.head_file, f"{rid}\n".encode("ascii"), tmp_dir=self.tmp_dir)
+        return rid
+
+    # -- listing ----------------------------------------------------------------------------------
+
+    def roots(self) -> list[RootInfo]:
+        """Every root: HEAD and its ancestors newest first, then roots no parent link reaches
+        (interrupted publishes, roots past a corrupt one), newest first."""
+        head = self._safe_head()
+        chain: list[RootInfo] = []
+        seen: set[str] = set()
+        rid = head
+        while rid is not None and rid not in seen:
+            seen.add(rid)
+            info = self._root_info(rid, is_head=rid == head, on_chain=True)
+            chain.append(info)
+            rid = info.parent
+        others = [
+            self._root_info(r, is_head=False, on_chain=False)
+            for r in self._root_ids_on_disk()
+            if r not in seen
+        ]
+        others.sort(key=lambda info: (-info.created_at, info.id))
+        return chain + others
+
+    def _root_info(self, rid: str, *, is_head: bool, on_chain: bool) -> RootInfo:
+        try:
+            m = self._load_exact(rid)
+        except QryError as exc:
+            return RootInfo(
+                id=rid, created_at=0.0, git_commit=None, segments=0, nodes=0, files=0,
+                is_head=is_head, on_chain=on_chain, error=exc.message,
+            )  # fmt: skip
+        return RootInfo(
+            id=rid,
+            created_at=m.created_at,
+            git_commit=m.git_commit,
+            segments=len(m.segments),
+            nodes=sum(rec.nodes for rec in m.files.values()),
+            files=len(m.files),
+            is_head=is_head,
+            parent=m.parent,
+            on_chain=on_chain,
+        )
+
+    # -- gc -----------------------------------------------------------------------------------------
+
+    def gc(self, keep: int = 5, *, wait: float = 0.0) -> GcReport:
+        """Delete what the newest `keep` roots of HEAD's chain do not use; HEAD is always kept.
+
+        Removes other roots first (so no root on disk ever names a deleted segment), then segments
+        and attachments no kept root mentions, then everything in tmp/. Takes the writer lock (or
+        reuses it if this thread holds it), so no writer is mid-stage. Before the first publish only
+        tmp/ is cleaned. A reader that read HEAD just before two publishes and a gc with keep=1 could
+        lose its root; keep >= 2 closes that window for one publish.
+        """
+        with writer_lock(self.path, wait):
+            report = GcReport(kept_roots=[])
+            head = self.head()
+            if head is not None:
+                kept = self._kept_chain(head, max(keep, 1))
+                report.kept_roots = [rid for rid, _m in kept]
+                self._gc_roots({rid for rid, _m in kept}, report)
+                self._gc_segments([m for _rid, m in kept], report)
+            self._gc_tmp(report)
+            return report
+
+    def _kept_chain(self, head: str, count: int) -> list[tuple[str, Manifest]]:
+        kept = [(head, self._load_exact(head))]  # a HEAD that cannot be read stops gc: raise
+        while len(kept) < count:
+            parent = kept[-1][1].parent
+            if parent is None or any(parent == rid for rid, _m in kept):
+                break
+            try:
+                kept.append((parent, self._load_exact(parent)))
+            except QryError:
+                break  # an unreadable ancestor ends the chain; it is removed with the unreferenced
+        return kept
+
+    def _gc_roots(self, kept: set[str], report: GcReport) -> None:
+        if not self.roots_dir.is_dir():
+            return
+        for path in sorted(self.roots_dir.iterdir()):
+            rid = path.name[:-5] if path.name.endswith(".json") else ""
+            if rid in kept:
+                continue
+            report.bytes_freed += self._remove(path)
+            report.removed_roots.append(rid or path.name)
+        fsync_dir(self.roots_dir)
+
+    def _gc_segments(self, kept: list[Manifest], report: GcReport) -> None:
+        used: dict[str, set[str]] = {}
+        for manifest in kept:
+            for seg in manifest.segments:
+                used.setdefault(seg.id, set()).update(e.name.split("/", 1)[0] for e in seg.files)
+        if not self.segments_dir.is_dir():
+            return
+        for seg_dir in sorted(self.segments_dir.iterdir()):
+            names = used.get(seg_dir.name)
+            if names is None:
+                report.bytes_freed += self._remove(seg_dir)
+                report.removed_segments.append(seg_dir.name)
+                continue
+            if seg_dir.is_symlink() or not seg_dir.is_dir():
+                continue
+            removed_here = False
+            for child in sorted(seg_dir.iterdir()):
+                if is_attachment(child.name) and child.name not in names:
+                    report.bytes_freed += self._remove(child)
+                    report.removed_attachments.append(f"{seg_dir.name}/{child.name}")
+                    removed_here = True
+            if removed_here:
+                fsync_dir(seg_dir)
+        fsync_dir(self.segments_dir)
+
+    def _gc_tmp(self, report: GcReport) -> None:
+        if not self.tmp_dir.is_dir():
+            return
+        for path in sorted(self.tmp_dir.iterdir()):
+            size = tree_size(path)
+            _delete(path)
+            report.bytes_freed += size
+            report.removed_tmp.append(path.name)
+
+    def _remove(self, path: Path) -> int:
+        """Delete a file or tree, returning its size. A directory is first renamed into tmp/ so a
+        crash mid-delete never leaves a half-deleted segment under segments/."""
+        size = tree_size(path)
+        if path.is_dir() and not path.is_symlink():
+            self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
+            aside = self.tmp_dir / f".gc-{secrets.token_hex(6)}"
+            os.rename(path, aside)
+            shutil.rmtree(aside)
+        else:
+            path.unlink()
+        return size
+
+    # -- verify -------------------------------------------------------------------------------------
+
+    def verify(self, root_id: str | None = None) -> list[Problem]:
+        """Every problem of a root (default HEAD): its manifest file, and every file of every segment
+        (existence, size, checksum; files it does not list are "extra"). Empty means healthy.
+
+        Attachments the root does not mention (another root's vectors) are not "extra".
+        """
+        if root_id is None:
+            try:
+                rid = self.head()
+            except IndexCorrupt as exc:
+                return [Problem(path="HEAD", kind="checksum", detail=exc.message)]
+            if rid is None:
+                raise self._no_root_yet()
+        else:
+            rid = self.resolve(root_id)
+        shown = f"roots/{rid}.json"
+        try:
+            manifest = self._load_exact(rid)
+        except IndexCorrupt as exc:
+            kind = "missing" if not (self.roots_dir / f"{rid}.json").exists() else "checksum"
+            return [Problem(path=shown, kind=kind, detail=exc.message)]
+        problems: list[Problem] = []
+        for seg in manifest.segments:
+            seg_dir = self.segments_dir / seg.id
+            label = f"segments/{seg.id}"
+            if not seg_dir.is_dir():
+                problems.append(Problem(path=label, kind="missing", detail="segment directory is missing"))
+                continue
+            mentioned = {e.name.split("/", 1)[0] for e in seg.files}
+            others = frozenset(
+                c.name for c in seg_dir.iterdir() if is_attachment(c.name) and c.name not in mentioned
+            )
+            problems.extend(compare(seg_dir, seg.files, label=label, checksums=True, ignore_top=others))
+        return problems
+
+    def check_sizes(self, manifest: Manifest) -> list[Problem]:
+        """The cheap open-time check: every listed file exists with its recorded size (one stat per
+        file, no reads), so a truncated file is reported by name instead of crashing an engine."""
+        problems: list[Problem] = []
+        for seg in manifest.segments:
+            seg_dir = self.segments_dir / seg.id
+            label = f"segments/{seg.id}"
+            if not seg_dir.is_dir():
+                problems.append(Problem(path=label, kind="missing", detail="segment directory is missing"))
+                continue
+            problems.extend(compare(seg_dir, seg.files, label=label, checksums=False))
+        return problems
+
+
+def _check_segment_id(segment_id: str) -> None:
+    if not _SEGMENT_ID.match(segment_id):
+        raise ValueError(f"bad segment id {segment_id!r}: use 1-128 characters of [0-9A-Za-z_-]")
+
+
+def _delete(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass

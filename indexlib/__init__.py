@@ -1,10 +1,81 @@
 """qry's library: index a repository into content-addressed segments and search it.
 
-The public API is `__all__`; the CLI and the MCP server use nothing else.
+The public API is `__all__`; the CLI and the MCP server use nothing else. Names load lazily (PEP 562),
+so `import indexlib` costs nothing until a name is used, and a lexical query never imports the modules
+of the write path, the model or the graph.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+_EXPORTS: dict[str, str] = {
+    # errors
+    "QryError": "indexlib.errors",
+    "UsageError": "indexlib.errors",
+    "IndexNotFound": "indexlib.errors",
+    "IndexCorrupt": "indexlib.errors",
+    "LockBusy": "indexlib.errors",
+    "ModelError": "indexlib.errors",
+    "GraphQueryError": "indexlib.errors",
+    "FormatVersionError": "indexlib.errors",
+    # records
+    "Hit": "indexlib.records",
+    "SearchResult": "indexlib.records",
+    "SearchMeta": "indexlib.records",
+    "Related": "indexlib.records",
+    # building
+    "BuildOptions": "indexlib.build",
+    "BuildReport": "indexlib.build",
+    "build_index": "indexlib.build",
+    # searching
+    "Engine": "indexlib.search",
+    "SearchOptions": "indexlib.search",
+    "open_engine": "indexlib.api",
+    "search": "indexlib.api",
+    "resolve_symbol": "indexlib.api",
+    "related": "indexlib.api",
+    "graph_query": "indexlib.api",
+    "parse_when": "indexlib.timeparse",
+    # the index itself
+    "index_status": "indexlib.status",
+    "Status": "indexlib.status",
+    "resolve_index_dir": "indexlib.store.locate",
+    "default_index_dir": "indexlib.store.locate",
+    "Store": "indexlib.store.store",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'indexlib' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
+    from indexlib.api import graph_query, open_engine, related, resolve_symbol, search
+    from indexlib.build import BuildOptions, BuildReport, build_index
+    from indexlib.errors import (
+        FormatVersionError,
+        GraphQueryError,
+        IndexCorrupt,
+        IndexNotFound,
+        LockBusy,
+        ModelError,
+        QryError,
+        UsageError,
+    )
+    from indexlib.records import Hit, Related, SearchMeta, SearchResult
+    from indexlib.search import Engine, SearchOptions
+    from indexlib.status import Status, index_status
+    from indexlib.store.locate import default_index_dir, resolve_index_dir
+    from indexlib.store.store import Store
+    from indexlib.timeparse import parse_when

@@ -1,0 +1,123 @@
+"""Bodies of `qry status`, `roots`, `gc` and `verify`: library call, then a table or JSON."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import msgspec
+
+from cli.console import Env, Exit, guarded
+from cli.render import print_table, to_json
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+
+
+def _size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def status_command(env: Env, index_dir: Path | None, root: str | None, json: bool) -> int:
+    def run() -> int:
+        from indexlib import index_status, resolve_index_dir
+
+        st = index_status(resolve_index_dir(index_dir), root=root)
+        if json:
+            env.out(to_json(st) + "\n")
+            return Exit.OK
+        rows: list[list[object]] = [
+            ["root", st.root[:16]],
+            ["published", _when(st.published_at)],
+            ["source", st.source_root],
+            ["git commit", (st.git_commit or "-")[:12] + (f" ({st.git_branch})" if st.git_branch else "")],
+            ["files", f"{st.files:,}"],
+            ["nodes", f"{st.nodes:,}"],
+            ["segments", f"{st.segments} ({st.tombstones} tombstoned paths)"],
+            ["languages", ", ".join(f"{k} {v:,}" for k, v in st.by_language.items())],
+            ["kinds", ", ".join(f"{k} {v:,}" for k, v in st.by_kind.items())],
+            ["skipped", ", ".join(f"{k} {v:,}" for k, v in st.skipped.items()) or "-"],
+            ["vectors", f"{st.vectors:,}" + (f" ({st.model})" if st.model else "")],
+            ["times from", st.times_from],
+            ["size", _size(st.size_bytes)],
+            ["roots", st.roots],
+            ["changed on disk", f"{st.changes.count} (modified {len(st.changes.modified)}, "
+             f"new {len(st.changes.added)}, deleted {len(st.changes.deleted)})"],
+        ]
+        print_table(env, "qry status", ["what", "value"], rows)
+        stale = st.changes.modified + st.changes.added + st.changes.deleted
+        if stale:
+            env.err(f"qry: {len(stale)} file(s) changed since this root; run `qry index` to refresh\n")
+            for p in st.changes.modified[:20]:
+                env.err(f"  modified {p}\n")
+            for p in st.changes.added[:20]:
+                env.err(f"  new      {p}\n")
+            for p in st.changes.deleted[:20]:
+                env.err(f"  deleted  {p}\n")
+        return Exit.OK
+
+    return guarded(env, run, json_out=json)
+
+
+def roots_command(env: Env, index_dir: Path | None, json: bool) -> int:
+    def run() -> int:
+        from indexlib import Store, resolve_index_dir
+
+        roots = Store.open(resolve_index_dir(index_dir)).roots()
+        if json:
+            env.out(to_json(roots) + "\n")
+            return Exit.OK
+        rows = [
+            [("* " if r.is_head else "  ") + r.id[:12], _when(r.created_at), (r.git_commit or "-")[:10],
+             r.segments, r.files, r.nodes]
+            for r in roots
+        ]
+        print_table(env, "publish roots", ["root", "published", "commit", "segments", "files", "nodes"], rows)
+        return Exit.OK
+
+    return guarded(env, run, json_out=json)
+
+
+def gc_command(env: Env, index_dir: Path | None, keep: int, wait: float, json: bool) -> int:
+    def run() -> int:
+        from indexlib import Store, UsageError, resolve_index_dir
+
+        if keep < 1:
+            raise UsageError("--keep must be at least 1", hint="HEAD is always kept; e.g. --keep 5")
+        report = Store.open(resolve_index_dir(index_dir)).gc(keep=keep, wait=wait)
+        if json:
+            env.out(to_json(report) + "\n")
+        else:
+            env.err(
+                f"removed {len(report.removed_roots)} roots, {len(report.removed_segments)} segments, "
+                f"{len(report.removed_attachments)} vector sets, {len(report.removed_tmp)} staging entries; "
+                f"freed {_size(report.bytes_freed)}\n"
+            )
+        return Exit.OK
+
+    return guarded(env, run, json_out=json)
+
+
+def verify_command(env: Env, index_dir: Path | None, root: str | None, json: bool) -> int:
+    def run() -> int:
+        from indexlib import Store, resolve_index_dir
+
+        store = Store.open(resolve_index_dir(index_dir))
+        problems = store.verify(root)
+        if json:
+            env.out(to_json({"ok": not problems, "problems": msgspec.to_builtins(problems)}) + "\n")
+        elif problems:
+            for p in problems:
+                env.err(f"qry: {p.kind}: {p.path}: {p.detail}\n")
+            env.err("  hint: rebuild the index: qry index --rebuild\n")
+        else:
+            env.err("ok: every file matches its checksum\n")
+        return Exit.ERROR if problems else Exit.OK
+
+    return guarded(env, run, json_out=json)

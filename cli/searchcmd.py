@@ -1,0 +1,57 @@
+"""The body of `qry search`, shared by the Typer command and the argparse fast path.
+
+Owns: translating option values into `indexlib.SearchOptions`, choosing the output format, and the
+exit status (0 hits, 1 none, 2 error). Knows nothing about how the options were parsed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cli.console import Env, Exit, guarded
+
+
+def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
+    json_out = bool(values.get("json"))
+    return guarded(env, lambda: _run(env, query, values), json_out=json_out)
+
+
+def _run(env: Env, query: str, v: dict[str, Any]) -> int:
+    from indexlib import SearchOptions, UsageError, open_engine, parse_when
+    from cli.render import render
+
+    if v.get("json") and v.get("jsonl"):
+        raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
+    fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else ("table" if env.stdout_tty else "plain")
+    if v.get("no_color"):
+        env.color = False
+    graph = v.get("graph")
+    if graph is None:
+        graph = fmt in ("json", "jsonl")  # on by default for programs, off for people (noise)
+    engine = open_engine(Path(v["index_dir"]) if v.get("index_dir") else None)
+    source_root = engine.source_root()
+    opts = SearchOptions(
+        top_k=int(v.get("top_k") or 10),
+        mode=str(v.get("mode") or "hybrid"),
+        snippet_chars=int(v.get("snippet_chars") or 600),
+        rrf_k=int(v.get("rrf_k") or 60),
+        explain=bool(v.get("explain")),
+        graph=bool(graph),
+        graph_depth=int(v.get("graph_depth") if v.get("graph_depth") is not None else 1),
+        diffuse=bool(v.get("diffuse")),
+        langs=list(v.get("lang") or []),
+        paths=list(v.get("path") or []),
+        excludes=list(v.get("exclude") or []),
+        kinds=list(v.get("kind") or []),
+        root=v.get("root"),
+        model_dir=v.get("model"),
+        budget_tokens=v.get("budget_tokens"),
+        since=parse_when(v["since"], source_root) if v.get("since") else None,
+        until=parse_when(v["until"], source_root) if v.get("until") else None,
+        as_of=parse_when(v["as_of"], source_root) if v.get("as_of") else None,
+        recency=bool(v.get("recency")),
+    )
+    result = engine.search(query, opts)
+    render(env, result, fmt=fmt, explain=opts.explain)
+    return Exit.OK if result.results else Exit.NO_MATCH

@@ -1,0 +1,52 @@
+"""Token budgets: pack whole results into a context window. Pure.
+
+Owns: estimating a hit's token cost, dropping hits whose snippet overlaps one already packed, and
+stopping when the budget is spent. Results are never cut mid-snippet: a model reading half a function
+is worse off than one reading fewer whole ones. What was left out is counted so callers can say so.
+
+The estimate is ~4 characters per token (the usual figure for code with BPE tokenizers); the JSON
+framing of a hit (path, lines, symbol, scores) is counted as a fixed overhead.
+"""
+
+from __future__ import annotations
+
+from indexlib.records import Hit
+
+CHARS_PER_TOKEN = 4
+HIT_OVERHEAD_TOKENS = 40
+
+
+def hit_tokens(hit: Hit) -> int:
+    chars = len(hit.snippet.text) + len(hit.symbol) + len(hit.path) + len(hit.signature)
+    chars += sum(len(r.symbol) + len(r.path) + 24 for r in hit.related)
+    return HIT_OVERHEAD_TOKENS + (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def _overlaps(a: Hit, b: Hit) -> bool:
+    return (
+        a.path == b.path
+        and a.snippet.start_line <= b.snippet.end_line
+        and b.snippet.start_line <= a.snippet.end_line
+    )
+
+
+def pack(hits: list[Hit], budget_tokens: int) -> tuple[list[Hit], int]:
+    """Keep hits in rank order while they fit; skip overlapping snippets. Returns (kept, left_out).
+
+    >>> pack([], 100)
+    ([], 0)
+    """
+    kept: list[Hit] = []
+    spent = 0
+    left_out = 0
+    for h in hits:
+        if any(_overlaps(h, k) for k in kept):
+            left_out += 1
+            continue
+        cost = hit_tokens(h)
+        if spent + cost > budget_tokens:
+            left_out += 1
+            continue
+        kept.append(h)
+        spent += cost
+    return kept, left_out

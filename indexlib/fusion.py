@@ -1,0 +1,183 @@
+"""Reciprocal Rank Fusion and the code-aware ranking signals applied after it. Pure.
+
+Owns: turning per-stream ranked lists into one ranking, and the documented, switchable adjustments
+(definition boost, path match, test/vendored penalty, per-file saturation, dense-only floor).
+Each adjustment appends a line to the candidate's `explain`, so `--explain` shows every term.
+
+Why RRF (Cormack et al. 2009) rather than score blending: BM25 is unbounded, cosine is in [-1, 1] and a
+trigram similarity is in [0, 1]; ranks are comparable, raw scores are not (seed 000, 001). k = 60 is the
+paper's default: large enough that the first few ranks of one stream cannot drown agreement between
+streams, small enough that rank 1 still counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
+
+RRF_K = 60
+CANDIDATE_CAP = 300
+STREAMS = ("bm25", "vector", "symbol")
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A fused candidate with what ranking needs to know about its node."""
+
+    uid: int
+    score: float
+    provenance: Provenance
+    explain: list[str] = field(default_factory=list)
+    # Filled in by the caller from the stored node before `apply_signals`.
+    path: str = ""
+    kind: str = ""
+    name: str = ""
+    qualified_name: str = ""
+
+
+def rrf(
+    streams: Mapping[str, Sequence[StreamHit]],
+    *,
+    k: int = RRF_K,
+    cap: int = CANDIDATE_CAP,
+    weights: Mapping[str, float] | None = None,
+) -> list[Candidate]:
+    """Fuse ranked lists: score(d) = sum over streams of w_s / (k + rank_s(d)).
+
+    Each stream is cut to `cap` before fusion. Ties break on uid so the same input always gives the
+    same order, whatever order the streams arrive in.
+
+    >>> a = [StreamHit(uid=1, score=9.0), StreamHit(uid=2, score=5.0)]
+    >>> b = [StreamHit(uid=2, score=0.9)]
+    >>> [c.uid for c in rrf({"bm25": a, "vector": b})]
+    [2, 1]
+    """
+    by_uid: dict[int, Candidate] = {}
+    for stream in sorted(streams):
+        hits = streams[stream]
+        w = 1.0 if weights is None else weights.get(stream, 1.0)
+        seen: set[int] = set()
+        rank = 0
+        for hit in hits:
+            if hit.uid in seen:
+                continue  # a stream lists a node once; later duplicates (other segments) are ignored
+            seen.add(hit.uid)
+            rank += 1
+            if rank > cap:
+                break
+            cand = by_uid.get(hit.uid)
+            if cand is None:
+                cand = by_uid[hit.uid] = Candidate(uid=hit.uid, score=0.0, provenance=Provenance())
+            term = w / (k + rank)
+            cand.score += term
+            _set_provenance(cand.provenance, stream, rank, hit.score)
+            cand.explain.append(f"rrf {stream}: {w:g}/({k}+{rank}) = {term:.5f}")
+    return sorted(by_uid.values(), key=lambda c: (-c.score, c.uid))
+
+
+def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None:
+    if stream == "bm25":
+        p.bm25_rank, p.bm25_score = rank, score
+    elif stream == "vector":
+        p.vector_rank, p.vector_score = rank, score
+    elif stream == "symbol":
+        p.symbol_rank, p.symbol_score = rank, score
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """Switches and strengths of the post-fusion signals (all on by default; `--explain` shows them)."""
+
+    definition_boost: float = 1.0  # +100% for a definition whose name is the query identifier
+    path_boost: float = 0.25  # +25% when a query word names the file or a folder
+    test_penalty: float = 0.5  # x0.5 for tests, examples, vendored or generated code
+    file_saturation: float = 0.7  # the n-th hit of one file is multiplied by this^(n-1)
+    dense_floor: float = 0.25  # dense-only candidates below this cosine are dropped
+    enabled: frozenset[str] = frozenset({"definition", "path", "tests", "saturation", "dense_floor"})
+
+    def without(self, name: str) -> Signals:
+        return Signals(
+            definition_boost=self.definition_boost,
+            path_boost=self.path_boost,
+            test_penalty=self.test_penalty,
+            file_saturation=self.file_saturation,
+            dense_floor=self.dense_floor,
+            enabled=self.enabled - {name},
+        )
+
+
+SIGNAL_NAMES = ("definition", "path", "tests", "saturation", "dense_floor")
+
+_TEST_PATH = re.compile(
+    r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"
+    r"vendor|third_party|node_modules|demos?)(?:/|$)"
+    r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$",
+    re.IGNORECASE,
+)
+_TEST_WORDS = {"test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "mock"}
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_PATH.search(path))
+
+
+def apply_signals(
+    cands: list[Candidate],
+    *,
+    identifier: str | None,
+    query_words: Sequence[str],
+    signals: Signals = Signals(),
+) -> list[Candidate]:
+    """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
+    ident = identifier.lower() if identifier else None
+    ident_last = re.split(r"\.|::|->|#", ident)[-1] if ident else None
+    words = {w.lower() for w in query_words if len(w) >= 3}
+    wants_tests = bool(words & _TEST_WORDS)
+    out: list[Candidate] = []
+    for c in cands:
+        p = c.provenance
+        if "dense_floor" in signals.enabled and p.bm25_rank is None and p.symbol_rank is None:
+            if (p.vector_score or 0.0) < signals.dense_floor:
+                continue
+        if "definition" in signals.enabled and ident and c.kind in DEFINITION_KINDS:
+            qn = c.qualified_name.lower().replace("::", ".")
+            if c.name.lower() in (ident, ident_last) and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
+                f = 1.0 + signals.definition_boost
+                c.score *= f
+                c.explain.append(f"definition of {identifier!r}: x{f:g}")
+        if "path" in signals.enabled and words:
+            parts = {seg.lower() for seg in re.split(r"[/._\-]", c.path) if seg}
+            hit = sorted(words & parts)
+            if hit:
+                f = 1.0 + signals.path_boost
+                c.score *= f
+                c.explain.append(f"path names {', '.join(hit)}: x{f:g}")
+        if "tests" in signals.enabled and not wants_tests and is_test_path(c.path):
+            c.score *= signals.test_penalty
+            c.explain.append(f"test/example/vendored path: x{signals.test_penalty:g}")
+        out.append(c)
+    out.sort(key=lambda c: (-c.score, c.uid))
+    if "saturation" in signals.enabled:
+        seen: dict[str, int] = {}
+        for c in out:
+            n = seen.get(c.path, 0)
+            seen[c.path] = n + 1
+            if n:
+                f = signals.file_saturation**n
+                c.score *= f
+                c.explain.append(f"hit {n + 1} of {c.path}: x{f:.3g}")
+        out.sort(key=lambda c: (-c.score, c.uid))
+    return out
+
+
+ROUTE_WEIGHTS: dict[str, dict[str, float]] = {
+    # Identifiers: the symbol stream knows; dense vectors blur exact names (seed 001).
+    "identifier": {"symbol": 1.5, "bm25": 1.0, "vector": 0.5},
+    # Signatures and fragments: lexical first.
+    "signature": {"bm25": 1.5, "symbol": 0.5, "vector": 0.7},
+    # Questions: both lexical and dense matter; names matter less.
+    "natural": {"bm25": 1.0, "vector": 1.0, "symbol": 0.3},
+}

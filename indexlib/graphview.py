@@ -1,0 +1,323 @@
+"""The code graph of one snapshot: references resolved to live nodes, read through `GraphView`.
+
+Owns: name resolution of references (calls, imports, inherits, implements) against the snapshot's
+definitions, and attaching graph context to search hits. Resolution is late, at read time, so an edge
+can never point at a node a re-index removed, and a call into a changed file follows the new definition.
+
+Resolution prefers, in order, and keeps only the best non-empty tier:
+1. `self.x` / `this.x` / `cls.x`: members of the caller's own container;
+2. a name bound by an import in the caller's file: definitions in the imported module's file(s);
+3. definitions in the caller's own file;
+4. `Type.member` where Type is a known container: that container's members;
+5. every definition with that name. More than one candidate left means the call is ambiguous: every
+   candidate is kept and the edge is marked `ambiguous`, never silently picked.
+Calls to names with no definition in the index (builtins, third-party code) produce no edge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from functools import lru_cache
+
+from indexlib.graph import GraphNode, expand, on_path
+from indexlib.lexical import StoredNode, module_stem
+from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, Related, RefKind
+from indexlib.snapshot import Snapshot
+
+MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+MAX_CALLERS = 500
+SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
+_CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
+
+
+def _split_target(target: str) -> tuple[str, str]:
+    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo")."""
+    t = target.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+    t = re.sub(r"\(.*$", "", t)
+    if "." in t:
+        q, _, last = t.rpartition(".")
+        return q, last
+    return "", t
+
+
+def _module_path_matches(path: str, module: str) -> bool:
+    """Does file `path` implement import target `module` (`billing.retry`, `./retry`, `net/http`)?"""
+    m = module.strip().strip("\"'<>")
+    if not m:
+        return False
+    p = path.rsplit(".", 1)[0]  # drop the extension
+    if p.endswith("/__init__") or p.endswith("/index") or p.endswith("/mod"):
+        p = p.rsplit("/", 1)[0]
+    m = m.lstrip("./").replace("\\", "/")
+    dotted = m.replace(".", "/") if "/" not in m else m.rsplit(".", 1)[0] if re.search(r"\.\w+$", m) else m
+    return p == dotted or p.endswith("/" + dotted) or (dotted and p.rsplit("/", 1)[-1] == dotted.rsplit("/", 1)[-1]
+                                                       and "/" in dotted and p.endswith(dotted.split("/", 1)[-1]))
+
+
+class SnapshotGraph:
+    """`GraphView` over a Snapshot. Caches what it resolves; one instance per query."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._out: dict[tuple[int, str], list[Edge]] = {}
+        self._in: dict[tuple[int, str], list[Edge]] = {}
+        self._imports: dict[str, list[Ref]] = {}
+        self._defs = lru_cache(maxsize=4096)(self._definitions)
+
+    # -- GraphView ------------------------------------------------------------------------------
+
+    def node(self, uid: int) -> GraphNode | None:
+        stored = self.snap.node(uid)
+        return None if stored is None else to_graph_node(stored.node)
+
+    def edges(self, uid: int, kinds: Collection[str], direction: str) -> list[Edge]:
+        out: list[Edge] = []
+        for kind in sorted(set(kinds)):
+            cache = self._out if direction == "out" else self._in
+            key = (uid, kind)
+            if key not in cache:
+                cache[key] = self._compute(uid, kind, direction)
+            out.extend(cache[key])
+        return out
+
+    def find(self, *, kind: str | None, props: Mapping[str, object], limit: int) -> list[int]:
+        lookup: tuple[str, str] | None = None
+        if "name" in props:
+            lookup = ("name_exact", str(props["name"]).lower())
+        elif "qualified_name" in props:
+            lookup = ("qsuffix", str(props["qualified_name"]).lower().replace("::", "."))
+        elif "path" in props:
+            lookup = ("path", str(props["path"]))
+        elif kind is not None:
+            lookup = ("kind", kind)
+        elif "language" in props:
+            lookup = ("lang", str(props["language"]))
+        if lookup is None:
+            stored_all = [s for _seg, s in self.snap.iter_live_nodes()]
+        else:
+            stored_all = self.snap.lookup(lookup[0], lookup[1], limit=max(limit * 4, 1000))
+        out: list[int] = []
+        for s in sorted(stored_all, key=lambda s: (s.node.path, s.node.start_line, s.node.uid)):
+            n = s.node
+            if kind is not None and n.kind != kind:
+                continue
+            ok = True
+            for key, value in props.items():
+                actual = {"name": n.name, "qualified_name": n.qualified_name, "path": n.path,
+                          "language": n.language, "kind": n.kind}.get(key)
+                if actual != value:
+                    ok = False
+                    break
+            if ok and n.uid not in out:
+                out.append(n.uid)
+                if len(out) >= limit:
+                    break
+        return out
+
+    def degree(self, uid: int, kinds: Collection[str]) -> int:
+        return len(self.edges(uid, kinds, "out")) + len(self.edges(uid, kinds, "in"))
+
+    # -- resolution -----------------------------------------------------------------------------
+
+    def _definitions(self, name: str) -> tuple[StoredNode, ...]:
+        found = self.snap.lookup("name_exact", name.lower(), limit=200)
+        return tuple(s for s in found if s.node.kind in _CALLABLE and s.node.part == 0)
+
+    def _file_imports(self, path: str) -> list[Ref]:
+        if path not in self._imports:
+            refs: list[Ref] = []
+            for s in self.snap.nodes_in_file(path):
+                refs.extend(r for r in s.refs if r.kind == RefKind.IMPORTS)
+            self._imports[path] = refs
+        return self._imports[path]
+
+    def resolve(self, src: StoredNode, ref: Ref) -> tuple[list[int], bool]:
+        """Resolve one reference of `src` to live node uids; returns (uids, ambiguous)."""
+        if ref.kind == RefKind.IMPORTS:
+            return self._resolve_import(src.node, ref)
+        qualifier, last = _split_target(ref.target)
+        if not last:
+            return [], False
+        cands = list(self._defs(last))
+        if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
+            cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
+        cands = [c for c in cands if c.node.uid != src.node.uid]
+        if not cands:
+            return [], False
+        n = src.node
+        tiers: list[list[StoredNode]] = []
+        if qualifier in SELF_WORDS or qualifier.split(".")[0] in SELF_WORDS:
+            container = n.parent_uid if n.kind == "method" else n.uid
+            tiers.append([c for c in cands if c.node.parent_uid == container and container])
+        imports = self._file_imports(n.path)
+        head = qualifier.split(".")[0] if qualifier else last
+        bound = [r for r in imports if r.alias == head or (not r.alias and r.target.rsplit(".", 1)[-1] == head)]
+        if bound:
+            mods = []
+            for r in bound:
+                mods.append(r.target)
+                if not qualifier:  # `from billing.retry import schedule_retry`: the module is the prefix
+                    mods.append(r.target.rsplit(".", 1)[0] if "." in r.target else r.target)
+                else:  # `import billing.retry as br; br.schedule()`: the module plus the rest of the qualifier
+                    rest = qualifier.split(".", 1)[1] if "." in qualifier else ""
+                    if rest:
+                        mods.append(f"{r.target}.{rest}")
+            tiers.append([c for c in cands if any(_module_path_matches(c.node.path, m) for m in mods)])
+        tiers.append([c for c in cands if c.node.path == n.path])
+        if qualifier and qualifier not in SELF_WORDS:
+            qlast = qualifier.rsplit(".", 1)[-1]
+            tiers.append([c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]])
+        tiers.append(cands)
+        for tier in tiers:
+            if tier:
+                uids = sorted({c.node.uid for c in tier})[:MAX_CANDIDATES]
+                return uids, len(uids) > 1
+        return [], False
+
+    def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
+        if not module_stem(ref.target):
+            return [], False
+        found = self._module_nodes(ref.target, src.path)
+        uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
+        return uids, len(uids) > 1
+
+    def _module_nodes(self, target: str, own_path: str) -> list[StoredNode]:
+        """Module-remainder nodes of files that implement import `target`."""
+        out: list[StoredNode] = []
+        paths = [p for p in self.snap.manifest.files if p != own_path and _module_path_matches(p, target)]
+        for p in paths[:MAX_CANDIDATES]:
+            for s in self.snap.nodes_in_file(p):
+                if s.node.kind == "module":
+                    out.append(s)
+                    break
+        return out
+
+    def _compute(self, uid: int, kind: str, direction: str) -> list[Edge]:
+        src = self.snap.node(uid)
+        if src is None:
+            return []
+        n = src.node
+        if kind == RefKind.CONTAINS:
+            if direction == "in":
+                if n.parent_uid and self.snap.node(n.parent_uid) is not None:
+                    return [Edge(src=n.parent_uid, dst=uid, kind=kind, line=n.start_line)]
+                return []
+            members = self.snap.lookup("parent", f"{uid:016x}", limit=MAX_CALLERS)
+            return sorted(
+                (Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in members
+                 if m.node.part == 0),
+                key=lambda e: (e.line, e.dst),
+            )
+        if direction == "out":
+            edges: dict[tuple[int, int], Edge] = {}
+            for ref in src.refs:
+                if ref.kind != kind:
+                    continue
+                targets, ambiguous = self.resolve(src, ref)
+                for t in targets:
+                    key = (t, ref.line)
+                    if key not in edges:
+                        edges[key] = Edge(src=uid, dst=t, kind=kind, line=ref.line, ambiguous=ambiguous)
+            return sorted(edges.values(), key=lambda e: (e.line, e.dst))
+        # direction == "in": who references this node's name (or file, for imports), then verify.
+        if kind == RefKind.IMPORTS:
+            if n.kind != "module":
+                return []
+            stem = n.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+            if stem in ("__init__", "index", "mod") and "/" in n.path:
+                stem = n.path.rsplit("/", 2)[-2].lower()
+            field, value = "imports", stem
+        elif kind == RefKind.CALLS:
+            if n.kind not in _CALLABLE:
+                return []
+            field, value = "calls", n.name.lower()
+        else:
+            if n.kind not in CONTAINER_KINDS:
+                return []
+            field, value = "bases", n.name.lower()
+        result: dict[tuple[int, int], Edge] = {}
+        for caller in self.snap.lookup(field, value, limit=MAX_CALLERS):
+            for ref in caller.refs:
+                if ref.kind != kind:
+                    continue
+                if kind != RefKind.IMPORTS and _split_target(ref.target)[1].lower() != value:
+                    continue
+                targets, ambiguous = self.resolve(caller, ref)
+                if uid in targets:
+                    key = (caller.node.uid, ref.line)
+                    result.setdefault(key, Edge(src=caller.node.uid, dst=uid, kind=kind, line=ref.line,
+                                                ambiguous=ambiguous))
+        return sorted(result.values(), key=lambda e: (e.src, e.line))
+
+
+def to_graph_node(n: Node) -> GraphNode:
+    return GraphNode(
+        uid=n.uid,
+        kind=n.kind,
+        name=n.name,
+        qualified_name=n.qualified_name,
+        path=n.path,
+        language=n.language,
+        start_line=n.start_line,
+        end_line=n.end_line,
+        signature=n.signature,
+        parent_uid=n.parent_uid,
+    )
+
+
+def attach_graph(
+    snap: Snapshot, hits: list[Hit], *, depth: int = 1, expand_related: bool = True, diffuse: bool = False
+) -> list[Hit]:
+    """Attach callers/callees/parents to hits, and append on-path context nodes after them."""
+    view = SnapshotGraph(snap)
+    uids = [int(h.uid, 16) for h in hits]
+    if expand_related and depth > 0:
+        related = expand(view, uids, depth=depth, kinds=(RefKind.CALLS.value, RefKind.INHERITS.value,
+                                                          RefKind.IMPLEMENTS.value))
+        for h, u in zip(hits, uids, strict=True):
+            h.related = related.get(u, [])
+    if diffuse and len(uids) >= 2:
+        seeds = {u: 1.0 / (i + 1) for i, u in enumerate(uids)}
+        for u, score in on_path(view, seeds):
+            stored = snap.node(u)
+            if stored is None:
+                continue
+            n = stored.node
+            from indexlib.snippets import make_snippet
+
+            hits.append(
+                Hit(
+                    uid=f"{n.uid:016x}",
+                    path=n.path,
+                    start_line=n.start_line,
+                    end_line=n.end_line,
+                    kind=n.kind,
+                    symbol=n.qualified_name,
+                    language=n.language,
+                    score=round(score, 6),
+                    snippet=make_snippet(n.text, n.start_line, [], 300),
+                    signature=n.signature,
+                    context=True,
+                    explain=["on-path context: diffusion from the hits (not a fused hit)"],
+                )
+            )
+    return hits
+
+
+def related_of(snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int,
+               cap: int = 50) -> list[Related]:
+    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus parent."""
+    view = SnapshotGraph(snap)
+    rel = expand(view, [uid], depth=depth, cap=cap,
+                 kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value,
+                        RefKind.IMPORTS.value))
+    out = rel.get(uid, [])
+    if not callers:
+        out = [r for r in out if not (r.direction == "in" and r.edge != RefKind.CONTAINS)]
+    if not callees:
+        out = [r for r in out if r.direction != "out"]
+    return out
+
+
+__all__ = ["SnapshotGraph", "attach_graph", "related_of", "to_graph_node"]

@@ -1,0 +1,267 @@
+"""Tantivy adapter: the schema, the per-segment writer and reader, and term lookups.
+
+Owns: everything that touches `tantivy` (the only module that imports it). Each segment of a publish root
+is its own Tantivy index; callers combine segments. Code-aware term splitting happens in Python
+(`indexlib.analyzer`) and lands in whitespace-tokenised fields, because Tantivy's regex tokenizer has no
+look-around for camelCase. Prose (doc comments, Markdown) goes through Tantivy's English stemmer instead:
+stemming mangles identifiers (parser/parsed/parsing) but helps sentences.
+
+Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+import tantivy
+
+from indexlib.analyzer import code_terms, split_identifier, trigrams
+from indexlib.errors import IndexCorrupt
+from indexlib.records import Node, Ref
+
+SCHEMA_VERSION = 1
+
+# Field boosts for BM25. Names dominate because a developer who types a word that is a symbol's name
+# almost always wants that symbol; paths and signatures come next; bodies and prose carry recall.
+FIELD_BOOSTS: dict[str, float] = {
+    "name_terms": 5.0,
+    "qname_terms": 3.0,
+    "path_terms": 2.0,
+    "signature_terms": 2.0,
+    "doc_prose": 1.0,
+    "body_terms": 1.0,
+}
+TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
+
+
+def _build_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    # Keys and filters: raw (one token, case kept) so a term query matches exactly.
+    sb.add_text_field("uid", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("path", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("lang", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("kind", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("parent", stored=False, tokenizer_name="raw", index_option="basic")
+    # Symbol lookups, lower-cased in Python: exact name, separator-free name, every dotted suffix of the
+    # qualified name, name trigrams (for fuzzy matching), and the bare names this node calls (callers lookup).
+    sb.add_text_field("name_exact", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("name_joined", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("qsuffix", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("name_tri", stored=False, tokenizer_name="whitespace", index_option="freq")
+    sb.add_text_field("calls", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("bases", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("imports", stored=False, tokenizer_name="raw", index_option="basic")
+    # BM25 fields.
+    sb.add_text_field("name_terms", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("qname_terms", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("path_terms", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("signature_terms", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("doc_prose", stored=False, tokenizer_name="en_stem")
+    sb.add_text_field("body_terms", stored=False, tokenizer_name="whitespace")
+    # Stored payload: the whole Node and its refs, msgpack-encoded in a stored-only bytes field, so a hit
+    # decodes to the same typed record the build wrote (one schema, no field-by-field drift).
+    sb.add_bytes_field("payload", stored=True, indexed=False)
+    return sb.build()
+
+
+_SCHEMA: tantivy.Schema | None = None
+
+
+def schema() -> tantivy.Schema:
+    global _SCHEMA
+    if _SCHEMA is None:
+        _SCHEMA = _build_schema()
+    return _SCHEMA
+
+
+PROSE_LANGUAGES = frozenset({"markdown", "text"})
+# Raw fields must stay under Tantivy's term length limit; texts are stored, not indexed, in raw fields.
+_MAX_RAW = 200
+
+
+def _uid_hex(uid: int) -> str:
+    return f"{uid:016x}"
+
+
+def qualified_suffixes(qualified_name: str) -> list[str]:
+    """`pkg.Server.handle` -> [`pkg.server.handle`, `server.handle`, `handle`], lower-cased.
+
+    Why: a developer types `Server.Handle` or `handle`, rarely the whole package path.
+    """
+    parts = [p for p in qualified_name.replace("::", ".").lower().split(".") if p]
+    return [".".join(parts[i:])[:_MAX_RAW] for i in range(len(parts))]
+
+
+def joined_name(name: str) -> str:
+    """The name with separators and case removed: `parse_config`, `ParseConfig` -> `parseconfig`."""
+    return "".join(split_identifier(name)) or name.lower()
+
+
+class StoredNode(msgspec.Struct, frozen=True, gc=False):
+    """What a Tantivy document stores: the node and its outgoing references."""
+
+    node: Node
+    refs: list[Ref]
+
+
+_PAYLOAD_ENCODER = msgspec.msgpack.Encoder()
+_PAYLOAD_DECODER = msgspec.msgpack.Decoder(StoredNode)
+
+
+def module_stem(target: str) -> str:
+    """The last component of an import target: `billing.retry` / `./retry.js` / `net/http` -> `retry`/`http`.
+
+    Why: it is what a file's stem is, so "who imports this file" is one term lookup.
+    """
+    t = target.strip().strip("\"'<>").replace("\\", "/").replace("::", "/")
+    last = t.rstrip("/").rsplit("/", 1)[-1]
+    if "." in last and "/" in t:  # ./retry.js, pkg/x.h
+        last = last.rsplit(".", 1)[0]
+    elif "." in last:  # dotted module path
+        last = last.rsplit(".", 1)[-1]
+    return last.lower()
+
+
+def _last_component(target: str) -> str:
+    return target.replace("::", ".").rsplit(".", 1)[-1].lower()
+
+
+def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
+    """Build the Tantivy document of one node: analysed fields for BM25, raw fields for lookups."""
+    doc = tantivy.Document()
+    doc.add_text("uid", _uid_hex(node.uid))
+    doc.add_text("path", node.path)
+    doc.add_text("lang", node.language)
+    doc.add_text("kind", node.kind)
+    doc.add_text("parent", _uid_hex(node.parent_uid) if node.parent_uid else "")
+    lname = node.name.lower()[:_MAX_RAW]
+    doc.add_text("name_exact", lname)
+    doc.add_text("name_joined", joined_name(node.name)[:_MAX_RAW])
+    for suffix in qualified_suffixes(node.qualified_name):
+        doc.add_text("qsuffix", suffix)
+    doc.add_text("name_tri", " ".join(sorted(trigrams(node.name))))
+    called = sorted({_last_component(r.target) for r in refs if r.kind == "calls" and r.target})
+    for c in called:
+        doc.add_text("calls", c[:_MAX_RAW])
+    bases = sorted({_last_component(r.target) for r in refs if r.kind in ("inherits", "implements")})
+    for b in bases:
+        doc.add_text("bases", b[:_MAX_RAW])
+    for imp in sorted({module_stem(r.target) for r in refs if r.kind == "imports" and r.target}):
+        doc.add_text("imports", imp[:_MAX_RAW])
+    doc.add_text("name_terms", " ".join(code_terms(node.name)))
+    doc.add_text("qname_terms", " ".join(code_terms(node.qualified_name)))
+    stem = node.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    doc.add_text("path_terms", " ".join(code_terms(node.path.replace("/", " ") + " " + stem)))
+    doc.add_text("signature_terms", " ".join(code_terms(node.signature)))
+    prose = node.doc
+    if node.language in PROSE_LANGUAGES:
+        prose = f"{prose}\n{node.text}" if prose else node.text
+    doc.add_text("doc_prose", prose)
+    doc.add_text("body_terms", " ".join(code_terms(node.text)))
+    doc.add_bytes("payload", _PAYLOAD_ENCODER.encode(StoredNode(node=node, refs=list(refs))))
+    return doc
+
+
+def write_segment_index(out_dir: Path, nodes: Sequence[Node], refs_by_uid: dict[int, list[Ref]]) -> None:
+    """Write one Tantivy index holding `nodes` into `out_dir` (a staging directory)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    index = tantivy.Index(schema(), path=str(out_dir), reuse=False)
+    # One thread: the machine has two cores and parsing runs beside us; 64 MB keeps peak memory bounded.
+    writer = index.writer(64_000_000, 1)
+    for node in nodes:
+        writer.add_document(node_document(node, refs_by_uid.get(node.uid, ())))
+    writer.commit()
+    writer.wait_merging_threads()
+
+
+@dataclass(frozen=True, slots=True)
+class DocHit:
+    """A matching document of one segment: its BM25 (or lookup) score and stored address."""
+
+    score: float
+    address: tantivy.DocAddress
+
+
+class LexicalSegment:
+    """An opened, read-only Tantivy index of one segment."""
+
+    def __init__(self, directory: Path) -> None:
+        try:
+            self._index = tantivy.Index.open(str(directory))
+        except (OSError, ValueError) as exc:  # Tantivy reports corrupt or missing files as either
+            raise IndexCorrupt(
+                f"cannot open the text index in {directory}: {exc}",
+                hint="run `qry verify`, then `qry index --rebuild`",
+            ) from exc
+        self._searcher = self._index.searcher()
+        self.directory = directory
+
+    @property
+    def num_docs(self) -> int:
+        return int(self._searcher.num_docs)
+
+    def parse(self, text: str, fields: Sequence[str], boosts: dict[str, float]) -> tantivy.Query:
+        """Parse already-escaped query text (see query.py) against fields with boosts."""
+        query, _errors = self._index.parse_query_lenient(text, list(fields), field_boosts=boosts)
+        return query
+
+    def search(self, query: tantivy.Query, limit: int) -> list[DocHit]:
+        if limit <= 0:
+            return []
+        result = self._searcher.search(query, limit, count=False)
+        return [DocHit(float(score), addr) for score, addr in result.hits]
+
+    def stored(self, address: tantivy.DocAddress) -> StoredNode:
+        """Decode the node and refs stored with a document."""
+        payload = self._searcher.doc(address)["payload"][0]
+        try:
+            return _PAYLOAD_DECODER.decode(payload)
+        except msgspec.DecodeError as exc:
+            raise IndexCorrupt(
+                f"a stored document in {self.directory} does not decode: {exc}",
+                hint="run `qry verify`, then `qry index --rebuild`",
+            ) from exc
+
+    def terms_with_prefix(self, field: str, prefix: str, limit: int) -> list[str]:
+        return [t for t, _n in self._searcher.terms_with_prefix(field, prefix, limit=limit)]
+
+    def count(self, query: tantivy.Query) -> int:
+        """How many documents match (no scoring, no fetching)."""
+        return int(self._searcher.search(query, 1, count=True).count or 0)
+
+    def doc_freq(self, field: str, term: str) -> int:
+        return int(self._searcher.doc_freq(field, term))
+
+
+# Query construction helpers, kept here so no other module needs `tantivy`.
+Query = tantivy.Query
+Occur = tantivy.Occur
+
+
+def term(field: str, value: str) -> tantivy.Query:
+    return tantivy.Query.term_query(schema(), field, value)
+
+
+def term_set(field: str, values: Sequence[str]) -> tantivy.Query:
+    return tantivy.Query.term_set_query(schema(), field, list(values))
+
+
+def boolean(clauses: Sequence[tuple[str, tantivy.Query]]) -> tantivy.Query:
+    """clauses: ("must" | "should" | "must_not", query)."""
+    occ = {"must": tantivy.Occur.Must, "should": tantivy.Occur.Should, "must_not": tantivy.Occur.MustNot}
+    return tantivy.Query.boolean_query([(occ[o], q) for o, q in clauses])
+
+
+def boost(query: tantivy.Query, factor: float) -> tantivy.Query:
+    return tantivy.Query.boost_query(query, factor)
+
+
+def all_docs() -> tantivy.Query:
+    return tantivy.Query.all_query()
+
+
+def const(query: tantivy.Query, score: float) -> tantivy.Query:
+    return tantivy.Query.const_score_query(query, score)

@@ -1,0 +1,297 @@
+"""Run a query over one snapshot: streams -> RRF -> code-aware signals -> graph -> snippets.
+
+Owns: the read pipeline and its options. The same function backs the CLI, the MCP server and the
+evaluation, so every surface gets one ranking (seed 000). A stream that fails is logged in the result's
+notes and contributes nothing; the others still answer (seed 001: partial results beat no results).
+The model is loaded only when the dense stream runs, so lexical and symbol queries never import ONNX.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from indexlib import streams
+from indexlib.errors import ModelError, QryError, UsageError
+from indexlib.fusion import CANDIDATE_CAP, RRF_K, ROUTE_WEIGHTS, Candidate, Signals, apply_signals, rrf
+from indexlib.query import Query, Route, classify, identifier_of, parse_query
+from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
+from indexlib.snapshot import Snapshot
+from indexlib.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
+from indexlib.store.store import Store
+
+MODES = ("hybrid", "lexical", "semantic", "symbol")
+MAX_TOP_K = 1000
+
+
+@dataclass(slots=True)
+class SearchOptions:
+    """Everything a search may be asked for; defaults match the CLI's."""
+
+    top_k: int = 10
+    mode: str = "hybrid"
+    snippet_chars: int = DEFAULT_CHARS
+    rrf_k: int = RRF_K
+    cap: int = CANDIDATE_CAP
+    explain: bool = False
+    graph: bool = False
+    graph_depth: int = 1
+    diffuse: bool = False
+    langs: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    excludes: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    root: str | None = None
+    model_dir: str | None = None
+    signals: Signals = field(default_factory=Signals)
+    budget_tokens: int | None = None
+    since: int | None = None  # unix seconds
+    until: int | None = None
+    as_of: int | None = None
+    recency: bool = False
+    skip_dense_on_exact: bool = True
+
+    def validate(self) -> None:
+        if self.mode not in MODES:
+            raise UsageError(f"unknown mode {self.mode!r}", hint=f"use one of: {', '.join(MODES)}")
+        if not 1 <= self.top_k <= MAX_TOP_K:
+            raise UsageError(f"--top-k must be between 1 and {MAX_TOP_K}, not {self.top_k}", hint="e.g. --top-k 10")
+        if not MIN_CHARS <= self.snippet_chars <= MAX_CHARS:
+            raise UsageError(
+                f"--snippet-chars must be between {MIN_CHARS} and {MAX_CHARS}, not {self.snippet_chars}",
+                hint="the default is 600",
+            )
+        if self.rrf_k < 1:
+            raise UsageError("--rrf-k must be at least 1", hint="the default is 60")
+        if not 0 <= self.graph_depth <= 4:
+            raise UsageError("--graph-depth must be between 0 and 4", hint="the default is 1")
+
+
+class Engine:
+    """A search engine over one index directory, reusable across queries (the MCP server keeps one).
+
+    Every call re-reads HEAD, so a long-lived engine always answers from the newest published root;
+    the opened snapshot and the loaded model are reused while they still apply.
+    """
+
+    def __init__(self, index_dir: Path) -> None:
+        self.store = Store.open(index_dir)
+        self._snap: Snapshot | None = None
+        self._embedder: Any = None
+        self._embedder_key: tuple[str | None, str] | None = None
+
+    def snapshot(self, root: str | None = None) -> Snapshot:
+        want = root if root is not None else self.store.head()
+        if self._snap is not None and want is not None and self._snap.root_id.startswith(want):
+            return self._snap
+        snap = Snapshot.open(self.store, root)
+        if root is None:
+            self._snap = snap
+        return snap
+
+    def source_root(self) -> Path:
+        """The folder the current root indexed (for git refs in dates and staleness checks)."""
+        return Path(self.snapshot().manifest.source_root)
+
+    def embedder(self, model_dir: str | None, manifest_model_id: str) -> Any:
+        key = (model_dir, manifest_model_id)
+        if self._embedder is None or self._embedder_key != key:
+            self._embedder = load_query_embedder(model_dir, manifest_model_id)
+            self._embedder_key = key
+        return self._embedder
+
+    def search(self, text: str, opts: SearchOptions | None = None) -> SearchResult:
+        return run_search(self, text, opts or SearchOptions())
+
+
+def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
+    """Load the embedder that matches the index, or fail with a hint."""
+    if manifest_model_id.startswith("hash-"):
+        from indexlib.embed import HashEmbedder
+
+        return HashEmbedder(dim=int(manifest_model_id.split("-")[1]))
+    from indexlib.embed import OnnxEmbedder, resolve_model
+
+    spec = resolve_model(model_dir)
+    if spec.model_id != manifest_model_id:
+        raise ModelError(
+            f"the index was embedded with model {manifest_model_id}, but the query model is {spec.model_id}",
+            hint="pass the same --model DIR used for `qry index`, or re-index: qry index --rebuild --model DIR",
+        )
+    return OnnxEmbedder(spec, for_query=True)
+
+
+def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
+    t0 = time.perf_counter()
+    opts.validate()
+    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    snap = engine.snapshot(opts.root)
+    route = classify(q)
+    meta = SearchMeta(
+        root=snap.root_id,
+        published_at=int(snap.manifest.created_at),
+        indexed_commit=snap.manifest.git_commit,
+        elapsed_ms=0.0,
+        mode=opts.mode,
+        route=route.value,
+    )
+    if q.is_blank:
+        meta.notes.append("blank query: nothing to search for")
+        meta.elapsed_ms = (time.perf_counter() - t0) * 1000
+        return SearchResult(query=text, results=[], meta=meta)
+    allowed = _time_allowed_paths(snap, opts)
+    try:
+        filters = streams.build_filters(snap, q, allowed)
+    except streams.NoMatchingPaths:
+        meta.notes.append("no indexed file matches the path and time filters")
+        meta.elapsed_ms = (time.perf_counter() - t0) * 1000
+        return SearchResult(query=text, results=[], meta=meta)
+
+    ranked: dict[str, list[StreamHit]] = {}
+
+    def run(name: str, fn: Callable[[], list[StreamHit]]) -> None:
+        try:
+            ranked[name] = fn()
+        except QryError:
+            raise
+        except Exception as exc:  # a failing stream must not take the answer down (seed 001)
+            meta.notes.append(f"{name} stream failed: {type(exc).__name__}: {exc}")
+            ranked[name] = []
+
+    mode = opts.mode
+    if mode in ("hybrid", "lexical"):
+        run("bm25", lambda: streams.bm25_stream(snap, q, route, filters, opts.cap))
+    if mode in ("hybrid", "symbol", "lexical"):
+        run("symbol", lambda: streams.symbol_stream(snap, q, route, filters, opts.cap))
+    if mode in ("hybrid", "semantic"):
+        exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.EXACT
+        if not streams.has_vectors(snap):
+            if mode == "semantic":
+                raise UsageError(
+                    "this index has no vectors", hint="index with embeddings: qry index PATH --embed onnx"
+                )
+            meta.notes.append("dense stream skipped: the index has no vectors (qry index --embed onnx)")
+        elif mode == "hybrid" and route is Route.IDENTIFIER and exact_lead and opts.skip_dense_on_exact:
+            meta.notes.append("dense stream skipped: an exact definition leads (model not loaded)")
+        elif q.text.strip():
+            model = snap.manifest.model
+            model_id = model.model_id if model else ""
+            embedder = engine.embedder(opts.model_dir, model_id)
+            meta.model_loaded = True
+            qvec = embedder.embed_query(q.text)
+            run("vector", lambda: streams.dense_stream(snap, qvec, model_id, q, opts.cap, allowed))
+    meta.streams = {k: len(v) for k, v in ranked.items()}
+    weights = ROUTE_WEIGHTS[route.value] if mode == "hybrid" else None
+    cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=weights)
+    meta.total_candidates = len(cands)
+    # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
+    head = cands[: max(100, opts.top_k * 5)]
+    for c in head:
+        stored = snap.node(c.uid)
+        if stored is not None:
+            c.path, c.kind, c.name, c.qualified_name = (
+                stored.node.path,
+                stored.node.kind,
+                stored.node.name,
+                stored.node.qualified_name,
+            )
+    head = [c for c in head if c.path]
+    if opts.recency:
+        _apply_recency(snap, head)
+    ranked_cands = apply_signals(
+        head, identifier=identifier_of(q), query_words=q.words, signals=opts.signals
+    )
+    top = ranked_cands[: opts.top_k]
+    hits = [_to_hit(snap, c, q, opts) for c in top]
+    if opts.graph or opts.diffuse:
+        from indexlib.graphview import attach_graph
+
+        try:
+            hits = attach_graph(
+                snap, hits, depth=opts.graph_depth, expand_related=opts.graph, diffuse=opts.diffuse
+            )
+        except QryError:
+            raise
+        except Exception as exc:
+            meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
+    _mark_stale(snap, hits)
+    if opts.budget_tokens is not None:
+        from indexlib.budget import pack
+
+        hits, left_out = pack(hits, opts.budget_tokens)
+        meta.truncated_by_budget = left_out
+    meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+    return SearchResult(query=text, results=hits, meta=meta)
+
+
+def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:
+    stored = snap.node(c.uid)
+    assert stored is not None
+    n = stored.node
+    snippet = make_snippet(n.text, n.start_line, streams.words_for_snippets(q), opts.snippet_chars)
+    rec = snap.manifest.files.get(n.path)
+    return Hit(
+        uid=f"{n.uid:016x}",
+        path=n.path,
+        start_line=n.start_line,
+        end_line=n.end_line,
+        kind=n.kind,
+        symbol=n.qualified_name,
+        language=n.language,
+        score=round(c.score, 6),
+        snippet=snippet,
+        signature=n.signature,
+        provenance=c.provenance,
+        explain=c.explain if opts.explain else [],
+        last_changed=rec.changed_at if rec else None,
+    )
+
+
+def _time_allowed_paths(snap: Snapshot, opts: SearchOptions) -> set[str] | None:
+    if opts.since is None and opts.until is None and opts.as_of is None:
+        return None
+    out: set[str] = set()
+    for path, rec in snap.manifest.files.items():
+        changed = rec.changed_at
+        created = rec.created_at if rec.created_at is not None else changed
+        if opts.since is not None and (changed is None or changed < opts.since):
+            continue
+        if opts.until is not None and (changed is None or changed > opts.until):
+            continue
+        if opts.as_of is not None and (created is None or created > opts.as_of):
+            continue
+        out.add(path)
+    return out
+
+
+def _apply_recency(snap: Snapshot, cands: list[Candidate]) -> None:
+    """A mild prior for recently changed code: up to +20% for the newest, decaying over ~90 days."""
+    now = time.time()
+    for c in cands:
+        rec = snap.manifest.files.get(c.path)
+        if rec is None or rec.changed_at is None:
+            continue
+        age_days = max(0.0, (now - rec.changed_at) / 86400)
+        f = 1.0 + 0.2 * 0.5 ** (age_days / 90)
+        c.score *= f
+        c.explain.append(f"recency ({age_days:.0f} days): x{f:.3f}")
+
+
+def _mark_stale(snap: Snapshot, hits: list[Hit]) -> None:
+    """Flag hits whose file changed on disk since the root was published (size or mtime differ)."""
+    import os
+
+    base = Path(snap.manifest.source_root)
+    for h in hits:
+        rec = snap.manifest.files.get(h.path)
+        if rec is None:
+            continue
+        try:
+            st = os.stat(base / h.path)
+        except OSError:
+            h.stale = True
+            continue
+        h.stale = st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns

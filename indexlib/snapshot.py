@@ -1,0 +1,167 @@
+"""One opened publish root: its segments, which of their nodes are live, and node lookups.
+
+Owns: the read side of the segment model. A node of segment S is live iff the manifest says S owns the
+node's file (`manifest.files[path].segment == S`); everything else in S is a tombstone. Liveness is
+applied inside each Tantivy query (a path filter) so tombstones never take a top-k slot.
+Readers take no lock: HEAD is read once and segments are immutable, so a snapshot stays whole even if a
+writer publishes meanwhile.
+
+Does not own: ranking (fusion.py, search.py), or writing anything (build.py, store/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from indexlib import lexical
+from indexlib.errors import IndexCorrupt
+from indexlib.lexical import LexicalSegment, StoredNode
+from indexlib.store.manifest import Manifest, SegmentEntry
+from indexlib.store.store import Store, vectors_dirname
+
+if TYPE_CHECKING:
+    from indexlib.vectors import VectorSegment
+
+
+@dataclass(slots=True)
+class SegmentHandle:
+    """A segment of the snapshot with its lazily opened engines and liveness filter."""
+
+    entry: SegmentEntry
+    directory: Path
+    live_paths: list[str] | None  # None: every node of the segment is live (no tombstones)
+    _lexical: LexicalSegment | None = None
+    _vectors: Any = None
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    def lexical(self) -> LexicalSegment:
+        if self._lexical is None:
+            self._lexical = LexicalSegment(self.directory / "tantivy")
+        return self._lexical
+
+    def vectors(self, model_id: str) -> VectorSegment | None:
+        """The vector index of this segment for `model_id`, or None if it has none yet."""
+        if self._vectors is None:
+            vdir = self.directory / vectors_dirname(model_id)
+            if not vdir.is_dir():
+                return None
+            from indexlib.vectors import VectorSegment
+
+            self._vectors = VectorSegment.open(vdir)
+        vec: VectorSegment = self._vectors
+        return vec
+
+    def liveness(self) -> lexical.Query | None:
+        if self.live_paths is None:
+            return None
+        return lexical.term_set("path", self.live_paths)
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """A read-only view of one publish root."""
+
+    store: Store
+    root_id: str
+    manifest: Manifest
+    segments: list[SegmentHandle]
+    _cache: dict[int, StoredNode | None] = field(default_factory=dict)
+    _by_path: dict[str, list[StoredNode]] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, store: Store, root: str | None = None) -> Snapshot:
+        root_id, manifest = store.load(root)
+        problems = store.check_sizes(manifest)
+        if problems:
+            first = problems[0]
+            raise IndexCorrupt(
+                f"index file {first.path} is damaged: {first.detail}"
+                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+                hint="run `qry verify` for the full list, then `qry index --rebuild`",
+            )
+        owned: dict[str, list[str]] = {}
+        for path, rec in manifest.files.items():
+            owned.setdefault(rec.segment, []).append(path)
+        handles = []
+        for entry in manifest.segments:
+            directory = store.segment_dir(entry.id)
+            if not directory.is_dir():
+                raise IndexCorrupt(
+                    f"segment {entry.id} named by root {root_id[:12]} is missing",
+                    hint="run `qry verify`, then `qry index --rebuild`",
+                )
+            has_tombstones = manifest.tombstones.get(entry.id, 0) > 0
+            live = sorted(owned.get(entry.id, [])) if has_tombstones else None
+            handles.append(SegmentHandle(entry=entry, directory=directory, live_paths=live))
+        return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)
+
+    # -- lookups --------------------------------------------------------------------------------
+
+    def is_live(self, segment_id: str, path: str) -> bool:
+        rec = self.manifest.files.get(path)
+        return rec is not None and rec.segment == segment_id
+
+    def search(
+        self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()
+    ) -> list[tuple[float, SegmentHandle, lexical.DocHit]]:
+        """Run one Tantivy query on every segment (live nodes only), merged by score, best first."""
+        out: list[tuple[float, SegmentHandle, lexical.DocHit]] = []
+        for seg in self.segments:
+            clauses: list[tuple[str, lexical.Query]] = [("must", query), *filters]
+            live = seg.liveness()
+            if live is not None:
+                clauses.append(("must", live))
+            q = lexical.boolean(clauses) if len(clauses) > 1 else query
+            for hit in seg.lexical().search(q, limit):
+                out.append((hit.score, seg, hit))
+        out.sort(key=lambda t: -t[0])
+        return out[:limit]
+
+    def stored(self, seg: SegmentHandle, hit: lexical.DocHit) -> StoredNode:
+        node = seg.lexical().stored(hit.address)
+        self._cache[node.node.uid] = node
+        return node
+
+    def node(self, uid: int) -> StoredNode | None:
+        """The live node with this uid, or None."""
+        if uid in self._cache:
+            return self._cache[uid]
+        found: StoredNode | None = None
+        q = lexical.term("uid", f"{uid:016x}")
+        for _score, seg, hit in self.search(q, 4):
+            found = self.stored(seg, hit)
+            break
+        self._cache[uid] = found
+        return found
+
+    def lookup(self, field: str, value: str, limit: int = 200) -> list[StoredNode]:
+        """Live nodes whose raw field equals value (e.g. name_exact, calls, parent, path)."""
+        return [self.stored(seg, hit) for _s, seg, hit in self.search(lexical.term(field, value), limit)]
+
+    def nodes_in_file(self, path: str) -> list[StoredNode]:
+        if path not in self._by_path:
+            nodes = self.lookup("path", path, limit=10_000)
+            nodes.sort(key=lambda s: (s.node.start_byte, s.node.part))
+            self._by_path[path] = nodes
+        return self._by_path[path]
+
+    def iter_live_nodes(self) -> Iterator[tuple[SegmentHandle, StoredNode]]:
+        """Every live node (used by compaction, status and evaluation, not by queries)."""
+        for seg in self.segments:
+            q = lexical.all_docs()
+            live = seg.liveness()
+            if live is not None:
+                q = lexical.boolean([("must", q), ("must", live)])
+            lex = seg.lexical()
+            for hit in lex.search(q, max(lex.num_docs, 1)):
+                yield seg, lex.stored(hit.address)
+
+    @property
+    def node_count(self) -> int:
+        return sum(rec.nodes for rec in self.manifest.files.values())

@@ -1,0 +1,81 @@
+"""Bounded snippets: an excerpt of a node centred on the first query-term match. Pure.
+
+Owns: choosing which part of a node's text a result shows, and flagging truncation. A snippet is the
+token lever after top-k (seed 001): callers choose its width (80..4000 chars, default 600), and a reader
+always knows whether they saw the whole node. Vector-only hits, which may share no word with the query,
+fall back to the head of the node, where the signature and doc comment are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from indexlib.records import Snippet
+
+DEFAULT_CHARS = 600
+MIN_CHARS = 80
+MAX_CHARS = 4000
+
+
+def _word_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
+    """Match any query word (and its identifier parts) case-insensitively, longest first."""
+    from indexlib.analyzer import split_identifier
+
+    forms: set[str] = set()
+    for w in words:
+        w = w.strip()
+        if not w:
+            continue
+        forms.add(w)
+        for part in split_identifier(w):
+            if len(part) >= 3:
+                forms.add(part)
+    forms = {f for f in forms if len(f) >= 2}
+    if not forms:
+        return None
+    alts = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.compile(alts, re.IGNORECASE)
+
+
+def make_snippet(text: str, start_line: int, words: Sequence[str], width: int = DEFAULT_CHARS) -> Snippet:
+    """Cut `text` (a node starting at `start_line`) to about `width` characters around the first match.
+
+    The window snaps outward to whole lines when that fits, so snippets read as code; the reported
+    lines are those the excerpt spans; `truncated` is True when anything of the node was left out.
+
+    >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
+    >>> (s.start_line, s.truncated, s.text.splitlines()[0])
+    (10, False, 'a')
+    """
+    width = max(MIN_CHARS, min(MAX_CHARS, width))
+    pattern = _word_pattern(words)
+    match = pattern.search(text) if pattern else None
+    if len(text) <= width:
+        lo, hi = 0, len(text)
+    else:
+        anchor = match.start() if match else 0
+        # Centre the first match, but never start past what would leave the window short at the end.
+        lo = max(0, min(anchor - width // 3, len(text) - width))
+        if match is None:
+            lo = 0
+        # Snap to the start of the line if that costs little.
+        line_start = text.rfind("\n", 0, lo) + 1
+        if lo - line_start <= width // 4:
+            lo = line_start
+        hi = min(len(text), lo + width)
+        line_end = text.rfind("\n", lo, hi)
+        must_show = match.end() if match else 0
+        if hi < len(text) and line_end > lo + width // 2 and line_end >= must_show:
+            hi = line_end + 1  # end on a whole line when we keep at least half the window
+    excerpt = text[lo:hi]
+    first_line = start_line + text.count("\n", 0, lo)
+    body = excerpt.rstrip("\n")
+    last_line = first_line + body.count("\n")
+    highlights: list[tuple[int, int]] = []
+    if pattern:
+        highlights = [(m.start(), m.end()) for m in pattern.finditer(body)][:64]
+    truncated = lo > 0 or hi < len(text.rstrip("\n"))
+    return Snippet(
+        text=body, start_line=first_line, end_line=last_line, truncated=truncated, highlights=highlights
+    )

@@ -1,0 +1,123 @@
+"""What an index holds and how fresh it is: counts by language and kind, skips, size, changed files.
+
+Owns: `qry status`'s facts. Freshness is computed honestly, by comparing the files on disk with the
+root's records (size and mtime, the same test the build uses), never by trusting the last build time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+from indexlib import lexical
+from indexlib.snapshot import Snapshot
+from indexlib.store.store import Store
+
+
+class Changes(msgspec.Struct, kw_only=True):
+    """Files that differ between disk and the root."""
+
+    modified: list[str] = []
+    added: list[str] = []
+    deleted: list[str] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.modified) + len(self.added) + len(self.deleted)
+
+
+class Status(msgspec.Struct, kw_only=True):
+    index_dir: str
+    root: str
+    published_at: int
+    source_root: str
+    git_commit: str | None
+    git_branch: str | None
+    files: int
+    nodes: int
+    segments: int
+    tombstones: int
+    by_language: dict[str, int]
+    by_kind: dict[str, int]
+    skipped: dict[str, int]
+    size_bytes: int
+    model: str | None
+    vectors: int
+    times_from: str  # "git" or "file times"
+    changes: Changes
+    roots: int
+
+
+def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
+    """Compare disk with the root: modified (size/mtime differ), deleted, and (optionally) new files."""
+    base = Path(snap.manifest.source_root)
+    out = Changes()
+    for path, rec in sorted(snap.manifest.files.items()):
+        try:
+            st = os.stat(base / path)
+        except OSError:
+            out.deleted.append(path)
+            continue
+        if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
+            out.modified.append(path)
+    if list_added and base.is_dir():
+        from indexlib.discover import SourceFile, discover
+
+        for item in discover(base, read=False):
+            if isinstance(item, SourceFile) and item.path not in snap.manifest.files:
+                out.added.append(item.path)
+    return out
+
+
+def _dir_size(path: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, f)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool = True) -> Status:
+    store = Store.open(index_dir)
+    snap = Snapshot.open(store, root)
+    m = snap.manifest
+    by_lang: dict[str, int] = {}
+    for rec in m.files.values():
+        by_lang[rec.language] = by_lang.get(rec.language, 0) + rec.nodes
+    by_kind: dict[str, int] = {}
+    for seg in snap.segments:
+        lex = seg.lexical()
+        for kind in lex.terms_with_prefix("kind", "", 64):
+            q = lexical.term("kind", kind)
+            live = seg.liveness()
+            if live is not None:
+                q = lexical.boolean([("must", q), ("must", live)])
+            by_kind[kind] = by_kind.get(kind, 0) + lex.count(q)
+    vectors = sum(s.vectors.count for s in m.segments if s.vectors is not None)
+    times_from = "git" if m.settings.get("times") == "git" else "file times"
+    return Status(
+        index_dir=str(store.path),
+        root=snap.root_id,
+        published_at=int(m.created_at),
+        source_root=m.source_root,
+        git_commit=m.git_commit,
+        git_branch=m.git_branch,
+        files=len(m.files),
+        nodes=snap.node_count,
+        segments=len(m.segments),
+        tombstones=sum(m.tombstones.values()),
+        by_language=dict(sorted(by_lang.items(), key=lambda kv: -kv[1])),
+        by_kind=dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
+        skipped=m.skipped,
+        size_bytes=_dir_size(store.path),
+        model=m.model.name + f" ({m.model.model_id})" if m.model else None,
+        vectors=vectors,
+        times_from=times_from,
+        changes=changed_on_disk(snap) if check_disk else Changes(),
+        roots=len(store.roots()),
+    )

@@ -1,0 +1,255 @@
+"""The retrieval streams: lexical (BM25), symbol (names), dense (cosine). One small contract each:
+(snapshot, query, filters, cap) -> ranked StreamHits with raw scores, live nodes only.
+
+Owns: turning a parsed Query into engine queries per stream. Does not own: fusion or ranking signals
+(fusion.py), the pipeline around them (search.py), or engines (lexical.py, vectors.py, embed.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from indexlib import lexical
+from indexlib.analyzer import query_terms, split_identifier, trigram_similarity, trigrams
+from indexlib.query import Query, Route, glob_to_regex
+from indexlib.records import StreamHit
+from indexlib.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    import numpy
+
+Filters = list[tuple[str, lexical.Query]]
+
+# Function words that carry no code meaning: in a natural-language query they would match every
+# comment and Markdown paragraph. Identifier and signature queries keep every word.
+STOPWORDS = frozenset(
+    "a an and are as at be by can do does did for from how i in is it its me my of on or that the this "
+    "to was we what when where which who why will with you your there their they should would could "
+    "get gets find show me use used using".split()
+)
+
+
+class NoMatchingPaths(Exception):
+    """A path filter matched no indexed file: every stream is empty, no engine needs to run."""
+
+
+def build_filters(snap: Snapshot, q: Query, allowed_paths: set[str] | None = None) -> Filters:
+    """Tantivy clauses for lang:, kind:, path: and exclusions (plus time filters' allowed paths)."""
+    clauses: Filters = []
+    if q.langs:
+        clauses.append(("must", lexical.term_set("lang", sorted(set(q.langs)))))
+    if q.kinds:
+        clauses.append(("must", lexical.term_set("kind", sorted(set(q.kinds)))))
+    paths: set[str] | None = allowed_paths
+    if q.paths:
+        pats = [glob_to_regex(g) for g in q.paths]
+        matched = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
+        paths = matched if paths is None else paths & matched
+    if q.excludes:
+        pats = [glob_to_regex(g) for g in q.excludes]
+        excluded = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
+        if paths is not None:
+            paths -= excluded
+        elif excluded:
+            clauses.append(("must_not", lexical.term_set("path", sorted(excluded))))
+    if paths is not None:
+        if not paths:
+            raise NoMatchingPaths()
+        clauses.append(("must", lexical.term_set("path", sorted(paths))))
+    return clauses
+
+
+def _quote(term: str) -> str | None:
+    if not term or '"' in term or "\\" in term:
+        return None
+    return f'"{term}"'
+
+
+def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
+    """The lexical query: analysed terms over the boosted fields; phrases' words required; prefixes
+    expanded from the term dictionary; negated words excluded."""
+    words = list(q.terms)
+    if route is Route.NATURAL:
+        kept = [w for w in words if w.lower() not in STOPWORDS]
+        words = kept or words
+    terms = query_terms(" ".join(words))
+    should: list[tuple[str, lexical.Query]] = []
+    if terms:
+        text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
+        if text and snap.segments:
+            should.append(("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS)))
+    must: list[tuple[str, lexical.Query]] = []
+    for phrase in q.phrases:
+        for t in dict.fromkeys(query_terms(phrase)):
+            qt = _quote(t)
+            if qt and snap.segments:
+                must.append(
+                    ("must", snap.segments[0].lexical().parse(qt, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS))
+                )
+    for prefix in q.prefixes:
+        expanded: set[str] = set()
+        p = prefix.lower()
+        for seg in snap.segments:
+            for field in ("name_terms", "body_terms"):
+                expanded.update(seg.lexical().terms_with_prefix(field, p, 32))
+        if expanded:
+            exp = sorted(expanded)[:64]
+            sub = lexical.boolean(
+                [("should", lexical.boost(lexical.term_set("name_terms", exp), 3.0))]
+                + [("should", lexical.term_set("body_terms", exp))]
+            )
+            (must if not terms else should).append(("must" if not terms else "should", sub))
+        else:
+            must.append(("must", lexical.term("uid", "\x00no-such-term")))
+    must_not: list[tuple[str, lexical.Query]] = []
+    for neg in q.negated:
+        negs = [t for t in query_terms(neg) if _quote(t)]
+        if negs:
+            must_not.append(("must_not", lexical.term_set("body_terms", negs)))
+            must_not.append(("must_not", lexical.term_set("name_terms", negs)))
+    if not should and not must:
+        return None
+    clauses = must + should + must_not
+    if not must and len(should) == 1 and not must_not:
+        return should[0][1]
+    return lexical.boolean(clauses)
+
+
+def bm25_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: int) -> list[StreamHit]:
+    query = bm25_query(snap, q, route)
+    if query is None:
+        return []
+    hits = snap.search(query, cap * (3 if q.phrases else 1), filters=filters)
+    out: list[StreamHit] = []
+    phrase_res = [re.compile(r"\s+".join(map(re.escape, p.split())), re.IGNORECASE) for p in q.phrases]
+    for score, seg, hit in hits:
+        if phrase_res:
+            stored = snap.stored(seg, hit).node
+            hay = f"{stored.name}\n{stored.signature}\n{stored.doc}\n{stored.text}"
+            if not all(r.search(hay) for r in phrase_res):
+                continue
+            out.append(StreamHit(uid=stored.uid, score=score, segment=seg.id))
+        else:
+            uid = _uid_of(snap, seg, hit)
+            out.append(StreamHit(uid=uid, score=score, segment=seg.id))
+        if len(out) >= cap:
+            break
+    return out
+
+
+def _uid_of(snap: Snapshot, seg: object, hit: lexical.DocHit) -> int:
+    return snap.stored(seg, hit).node.uid  # type: ignore[arg-type]
+
+
+# Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
+# a fuzzy (trigram) match, whose score is its similarity in [0.3, 1).
+EXACT, QUALIFIED, JOINED = 4.0, 3.5, 3.0
+FUZZY_THRESHOLD = 0.3
+_DEFINITION_KINDS = ["function", "method", "class", "struct", "interface", "enum", "trait", "module", "section"]
+
+
+def symbol_candidates(q: Query, route: Route) -> list[str]:
+    """The name forms a query may be asking for: the whole text if short, else nothing."""
+    words = q.text.split()
+    if not words or len(words) > 4 or q.prefixes:
+        return []
+    if route is Route.NATURAL and len(words) > 3:
+        return []
+    return [q.text]
+
+
+def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: int) -> list[StreamHit]:
+    """Names: exact (case-insensitive), qualified suffix (`Server.Handle`), split-identifier
+    (`parse config` = `parseConfig` = `parse_config`) and fuzzy by trigram similarity >= 0.3."""
+    forms = symbol_candidates(q, route)
+    if not forms:
+        return []
+    text = forms[0].strip().rstrip("()")
+    lowered = text.lower().replace("::", ".").replace("->", ".").replace("#", ".")
+    best: dict[int, tuple[float, str]] = {}
+
+    def collect(query: lexical.Query, score_of: float | None, limit: int) -> None:
+        for _s, seg, hit in snap.search(query, limit, filters=filters):
+            stored = snap.stored(seg, hit).node
+            score = score_of if score_of is not None else trigram_similarity(text, stored.name)
+            if score_of is None and score < FUZZY_THRESHOLD:
+                continue
+            if stored.uid not in best or best[stored.uid][0] < score:
+                best[stored.uid] = (score, seg.id)
+
+    single = " " not in lowered
+    if single:
+        collect(lexical.term("name_exact", lowered), EXACT, cap)
+        if "." in lowered:
+            collect(lexical.term("qsuffix", lowered), QUALIFIED, cap)
+    parts = split_identifier(text)
+    joined = "".join(parts)
+    if joined and len(joined) >= 3:
+        collect(lexical.term("name_joined", joined), JOINED, cap)
+    if single and len(lowered) >= 3 and len(best) < cap:
+        last = re.split(r"\.", lowered)[-1]
+        grams = sorted(trigrams(last))
+        if grams:
+            collect(lexical.term_set("name_tri", grams), None, max(cap, 100))
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:cap]
+    return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
+
+
+def dense_stream(
+    snap: Snapshot,
+    qvec: numpy.ndarray,
+    model_id: str,
+    q: Query,
+    cap: int,
+    allowed_paths: set[str] | None = None,
+) -> list[StreamHit]:
+    """Cosine nearest neighbours per segment, filtered to live nodes that pass the query's filters."""
+    langs = set(q.langs)
+    kinds = set(q.kinds)
+    inc = [glob_to_regex(g) for g in q.paths]
+    exc = [glob_to_regex(g) for g in q.excludes]
+    merged: list[tuple[float, int, str]] = []
+    for seg in snap.segments:
+        vec = seg.vectors(model_id)
+        if vec is None:
+            continue
+        for uid, score in vec.search(qvec, cap * 2):
+            merged.append((score, uid, seg.id))
+    merged.sort(key=lambda t: (-t[0], t[1]))
+    out: list[StreamHit] = []
+    seen: set[int] = set()
+    for score, uid, seg_id in merged:
+        if uid in seen:
+            continue
+        stored = snap.node(uid)
+        if stored is None:
+            continue
+        n = stored.node
+        if not snap.is_live(seg_id, n.path):
+            continue
+        if langs and n.language not in langs:
+            continue
+        if kinds and n.kind not in kinds:
+            continue
+        if inc and not any(r.search(n.path) for r in inc):
+            continue
+        if exc and any(r.search(n.path) for r in exc):
+            continue
+        if allowed_paths is not None and n.path not in allowed_paths:
+            continue
+        seen.add(uid)
+        out.append(StreamHit(uid=uid, score=float(score), segment=seg_id))
+        if len(out) >= cap:
+            break
+    return out
+
+
+def has_vectors(snap: Snapshot) -> bool:
+    return any(s.entry.vectors is not None for s in snap.segments)
+
+
+def words_for_snippets(q: Query) -> Sequence[str]:
+    words = [w for w in q.words if w.lower() not in STOPWORDS] or q.words
+    return words

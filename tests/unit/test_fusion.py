@@ -1,0 +1,100 @@
+"""RRF and ranking signals (pure)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from indexlib.fusion import Candidate, Signals, apply_signals, is_test_path, rrf
+from indexlib.records import Provenance, StreamHit
+
+
+def hits(*uids: int) -> list[StreamHit]:
+    return [StreamHit(uid=u, score=float(100 - i)) for i, u in enumerate(uids)]
+
+
+def test_rrf_formula_and_provenance() -> None:
+    out = rrf({"bm25": hits(1, 2, 3), "vector": hits(3, 1)}, k=60)
+    by = {c.uid: c for c in out}
+    assert abs(by[1].score - (1 / 61 + 1 / 62)) < 1e-12
+    assert abs(by[3].score - (1 / 63 + 1 / 61)) < 1e-12
+    assert abs(by[2].score - 1 / 62) < 1e-12
+    assert by[1].provenance.bm25_rank == 1 and by[1].provenance.vector_rank == 2
+    assert by[2].provenance.vector_rank is None
+    assert by[3].provenance.vector_score == 100.0
+    assert [c.uid for c in out] == [1, 3, 2]
+
+
+def test_rrf_cap_cuts_each_stream() -> None:
+    out = rrf({"bm25": hits(*range(10))}, cap=3)
+    assert [c.uid for c in out] == [0, 1, 2]
+
+
+def test_rrf_weights() -> None:
+    out = rrf({"bm25": hits(1), "symbol": hits(2)}, weights={"bm25": 1.0, "symbol": 2.0})
+    assert out[0].uid == 2
+
+
+def test_ties_break_on_uid() -> None:
+    out = rrf({"bm25": hits(9), "vector": hits(4)})
+    assert [c.uid for c in out] == [4, 9]
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["bm25", "vector", "symbol"]),
+        st.lists(st.integers(min_value=0, max_value=50), max_size=30),
+    )
+)
+def test_rrf_is_order_independent_and_loses_no_id(streams: dict[str, list[int]]) -> None:
+    built = {k: hits(*v) for k, v in streams.items()}
+    a = rrf(built)
+    b = rrf(dict(reversed(list(built.items()))))
+    assert [(c.uid, c.score) for c in a] == [(c.uid, c.score) for c in b]
+    assert {c.uid for c in a} == {u for v in streams.values() for u in v}
+
+
+def cand(uid: int, path: str, kind: str = "function", name: str = "f", score: float = 1.0,
+         bm25: bool = True, vscore: float | None = None) -> Candidate:
+    p = Provenance(bm25_rank=1 if bm25 else None, vector_score=vscore, vector_rank=1 if vscore else None)
+    return Candidate(uid=uid, score=score, provenance=p, path=path, kind=kind, name=name, qualified_name=name)
+
+
+def test_definition_boost_puts_the_definition_first() -> None:
+    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="parse_config", score=0.6)]
+    out = apply_signals(cs, identifier="parse_config", query_words=["parse_config"])
+    assert out[0].uid == 2
+    assert any("definition" in e for e in out[0].explain)
+
+
+def test_test_penalty_unless_query_asks_for_tests() -> None:
+    cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]
+    assert apply_signals(list(cs), identifier=None, query_words=["charge"])[0].uid == 2
+    cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]
+    assert apply_signals(cs, identifier=None, query_words=["charge", "tests"])[0].uid == 1
+
+
+def test_file_saturation() -> None:
+    cs = [cand(1, "a.py", score=1.0), cand(2, "a.py", score=0.99), cand(3, "b.py", score=0.8)]
+    out = apply_signals(cs, identifier=None, query_words=[], signals=Signals())
+    assert [c.uid for c in out] == [1, 3, 2]
+
+
+def test_dense_floor_drops_weak_dense_only() -> None:
+    cs = [cand(1, "a.py", bm25=False, vscore=0.1), cand(2, "b.py", bm25=False, vscore=0.6)]
+    out = apply_signals(cs, identifier=None, query_words=[])
+    assert [c.uid for c in out] == [2]
+
+
+def test_signals_can_be_switched_off() -> None:
+    cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]
+    out = apply_signals(cs, identifier=None, query_words=["x"], signals=Signals().without("tests"))
+    assert out[0].uid == 1
+
+
+def test_is_test_path() -> None:
+    for p in ["tests/a.py", "pkg/foo_test.go", "src/a.test.ts", "x/test_y.py", "examples/demo.rs",
+              "node_modules/x/index.js", "FooTest.java", "conftest.py"]:
+        assert is_test_path(p), p
+    for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py"]:
+        assert not is_test_path(p), p

@@ -1,0 +1,60 @@
+"""Snippets and token budgets (pure)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from indexlib.budget import pack
+from indexlib.records import Hit, Snippet
+from indexlib.snippets import make_snippet
+
+BODY = "\n".join(f"line {i} filler text here" for i in range(200)) + "\ndef retry_charge():\n    pass\n"
+
+
+def test_snippet_centres_on_first_match_and_reports_lines() -> None:
+    s = make_snippet(BODY, 100, ["retry_charge"], 200)
+    assert "retry_charge" in s.text
+    assert s.truncated
+    first_line_no = 100 + BODY[: BODY.index(s.text)].count("\n")
+    assert s.start_line == first_line_no
+    assert s.end_line == s.start_line + s.text.count("\n")
+    a, b = s.highlights[0]
+    assert s.text[a:b].lower() in ("retry_charge", "retry", "charge")
+
+
+def test_head_fallback_without_match() -> None:
+    s = make_snippet(BODY, 1, ["nothingmatches"], 120)
+    assert s.start_line == 1 and s.text.startswith("line 0")
+    assert s.truncated
+
+
+def test_short_node_is_whole_and_not_truncated() -> None:
+    s = make_snippet("def f():\n    return 1\n", 5, ["f"], 600)
+    assert not s.truncated and s.start_line == 5 and s.end_line == 6
+
+
+def test_width_is_clamped() -> None:
+    assert len(make_snippet("x" * 10_000, 1, [], 10).text) == 80
+    assert len(make_snippet("x" * 10_000, 1, [], 100_000).text) == 4000
+
+
+@given(st.text(max_size=3000), st.lists(st.text(max_size=12), max_size=4), st.integers(80, 4000))
+def test_snippet_stays_inside_the_node(text: str, words: list[str], width: int) -> None:
+    s = make_snippet(text, 1, words, width)
+    assert s.text in text
+    assert len(s.text) <= width
+    assert 1 <= s.start_line <= s.end_line
+    assert s.end_line <= 1 + text.count("\n")
+
+
+def hit(path: str, a: int, b: int, text: str = "x" * 100) -> Hit:
+    return Hit(uid="0", path=path, start_line=a, end_line=b, kind="function", symbol="f", language="python",
+               score=1.0, snippet=Snippet(text=text, start_line=a, end_line=b, truncated=False))
+
+
+def test_budget_packs_whole_results_and_skips_overlaps() -> None:
+    hs = [hit("a.py", 1, 10), hit("a.py", 5, 12), hit("b.py", 1, 3), hit("c.py", 1, 3, "y" * 4000)]
+    kept, left = pack(hs, 200)
+    assert [h.path for h in kept] == ["a.py", "b.py"]
+    assert left == 2

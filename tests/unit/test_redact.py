@@ -1,0 +1,210 @@
+"""Secret redaction: what is replaced, what is kept, and that line structure survives.
+
+Fake secrets are assembled at run time so this file itself holds nothing a scanner would flag.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from indexlib.redact import PLACEHOLDER, redact
+
+B64 = "MIIEowIBAAKCAQEAx4ZJb3nqRk0aXyzQ1w2e3r4t5y6u7i8o9pLkJhGfDsA1b2c3d4e5f6g7h8"
+PEM_BODY = "\n".join([B64, B64[::-1], B64[5:] + "=="])
+AWS_ID = "AKIA" + "QX7RZ2MPL4N8VB3C"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "zq3YbA9Kx2"
+GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+GH_PAT = "github_pat_" + "11ABCDEFG0" + "x" * 60
+SLACK = "xoxb-" + "123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx"
+GOOGLE = "AIza" + "SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"
+STRIPE = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    + ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0"
+    + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+
+def test_pem_block_body_is_replaced_and_lines_are_kept() -> None:
+    text = (
+        'KEY = """-----BEGIN RSA PRIVATE KEY-----\n'
+        + PEM_BODY
+        + '\n-----END RSA PRIVATE KEY-----"""\nx = 1\n'
+    )
+    out, n = redact(text)
+    assert n == 1
+    assert B64 not in out
+    assert "-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]" in out
+    assert "-----END RSA PRIVATE KEY-----" in out
+    assert out.count("\n") == text.count("\n")
+    assert out.endswith("x = 1\n")
+
+
+def test_pem_in_json_with_escaped_newlines() -> None:
+    body = "\\n".join([B64, B64])
+    text = '{"private_key": "-----BEGIN PRIVATE KEY-----\\n' + body + '\\n-----END PRIVATE KEY-----\\n"}'
+    out, n = redact(text)
+    assert n == 1
+    assert B64 not in out
+    assert "-----BEGIN PRIVATE KEY-----" in out
+
+
+@pytest.mark.parametrize("kind", ["OPENSSH PRIVATE KEY", "EC PRIVATE KEY", "PGP PRIVATE KEY BLOCK"])
+def test_pem_kinds(kind: str) -> None:
+    text = f"-----BEGIN {kind}-----\n{PEM_BODY}\n-----END {kind}-----\n"
+    out, n = redact(text)
+    assert (n, B64 in out) == (1, False)
+
+
+def test_unterminated_pem_redacts_following_base64_lines_only() -> None:
+    text = "-----BEGIN PRIVATE KEY-----\n" + PEM_BODY + "\ndef after():\n    return 1\n"
+    out, n = redact(text)
+    assert n == 1
+    assert B64 not in out
+    assert "def after():\n    return 1\n" in out
+    assert out.count("\n") == text.count("\n")
+
+
+def test_code_mentioning_pem_markers_is_kept() -> None:
+    text = (
+        'BEGIN = "-----BEGIN RSA PRIVATE KEY-----"\n'
+        'END = "-----END RSA PRIVATE KEY-----"\n'
+        "def is_key(line):\n    return line == BEGIN\n"
+    )
+    assert redact(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    ("template", "secret"),
+    [
+        ("aws_access_key_id = {s}\n", AWS_ID),
+        ('client = Client(key="{s}")\n', AWS_ID),
+        ("export GITHUB_TOKEN={s}\n", GH),
+        ('gh = "{s}"\n', GH_PAT),
+        ("SLACK = '{s}'\n", SLACK),
+        ("const key = '{s}';\n", GOOGLE),
+        ("stripe.api = {s}\n", STRIPE),
+        ("auth = '{s}'\n", JWT),
+    ],
+)
+def test_token_formats(template: str, secret: str) -> None:
+    text = template.format(s=secret)
+    out, n = redact(text)
+    assert n == 1
+    assert secret not in out
+    assert out == template.format(s=PLACEHOLDER)
+
+
+def test_aws_secret_key_in_assignment() -> None:
+    text = f"aws_secret_access_key = {AWS_SECRET}\nregion = eu-west-1\n"
+    out, n = redact(text)
+    assert n == 1
+    assert out == f"aws_secret_access_key = {PLACEHOLDER}\nregion = eu-west-1\n"
+
+
+def test_bearer_header_and_url_credentials() -> None:
+    token = "abc123DEF456ghi789JKL0"
+    text = (
+        f'headers = {{"Authorization": "Bearer {token}"}}\n'
+        'DB = "postgres://app:S3cr3tP4ss@db.internal:5432/app"\n'
+    )
+    out, n = redact(text)
+    assert n == 2
+    assert token not in out
+    assert "S3cr3tP4ss" not in out
+    assert "postgres://app:[REDACTED]@db.internal:5432/app" in out
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('password = "hunter2!"', 'password = "[REDACTED]"'),
+        ("db_password='s3cr3t-Pa55'", "db_password='[REDACTED]'"),
+        ('"api_key": "k_9f8e7d6c5b4a"', '"api_key": "[REDACTED]"'),
+        ("apiKey: 'Z9y8X7w6V5'", "apiKey: '[REDACTED]'"),
+        ('accessToken := "tok_5f4e3d2c1b"', 'accessToken := "[REDACTED]"'),
+        ('connect(user="u", password="pa55w0rd")', 'connect(user="u", password="[REDACTED]")'),
+        ("'secret' => 'q1w2e3r4t5'", "'secret' => '[REDACTED]'"),
+        ('SECRET_KEY: str = "dj4ng0-k3y-x81"', 'SECRET_KEY: str = "[REDACTED]"'),
+        ("DB_PASSWORD=Sup3rS3cret99", "DB_PASSWORD=[REDACTED]"),
+        ("  password: hunter2hunter2", "  password: [REDACTED]"),
+    ],
+)
+def test_generic_assignments_are_redacted(line: str, expected: str) -> None:
+    assert redact(line) == (expected, 1)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password = input()",
+        "token = None",
+        'token = ""',
+        "password = get_password(user)",
+        "secret = self.secret",
+        'api_key = os.environ["API_KEY"]',
+        'if token == "EOF8x":',
+        'while token != "END12":',
+        'password = "changeme"',
+        'password = "<your password here>"',
+        'token = "${GITHUB_TOKEN}"',
+        'api_key = "{{ api_key }}"',
+        'password = "xxxxxxxx"',
+        'token_type = "bearer12"',
+        'tokenizer = "bert-base-1"',
+        'max_tokens = "4096abc"',
+        'secret_name = "prod-db-1"',
+        'help_token = "the API token to use"',
+        'password = "new_password"',
+        '"input_token": "next_marker"',
+        'Token: "#d8dee9"',
+        "jsonnet_token = r'[^\\W\\d]\\w*'",
+        "credentials = '{0}:{1}'.format(user, pw)",
+        'password = "abc"',
+        "password: ${DB_PASSWORD}",
+        "url = 'https://example.com:8080/path'",
+        "monkey = 'b4nana-s9lit'",
+        'keys = "a1b2c3d4e5"',
+        f"x = '{PLACEHOLDER}'",
+    ],
+)
+def test_non_secrets_are_kept(line: str) -> None:
+    assert redact(line) == (line, 0)
+
+
+def test_text_without_triggers_is_returned_unchanged() -> None:
+    text = "def add(a, b):\n    return a + b\n" * 100
+    out, n = redact(text)
+    assert n == 0
+    assert out is text
+
+
+def test_counts_every_secret() -> None:
+    text = f'a = "{GH}"\nb = "{STRIPE}"\npassword = "pa55w0rd"\n'
+    out, n = redact(text)
+    assert n == 3
+    assert out.count(PLACEHOLDER) == 3
+
+
+def test_non_ascii_text_keeps_positions() -> None:
+    # `İ`.lower() is two characters: the folded scan must still replace the right span.
+    text = 'İİİ name = "Ünïcode"\npassword = "pä55wörd"\n'
+    out, n = redact(text)
+    assert n == 1
+    assert out == 'İİİ name = "Ünïcode"\npassword = "[REDACTED]"\n'
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_redaction_keeps_line_count_and_is_idempotent(text: str) -> None:
+    once, _ = redact(text)
+    assert once.count("\n") == text.count("\n")
+    assert redact(once) == (once, 0)
+
+
+@given(st.sampled_from([GH, STRIPE, AWS_ID, JWT, SLACK, GOOGLE]), st.text(max_size=40), st.text(max_size=40))
+def test_known_token_never_survives(secret: str, before: str, after: str) -> None:
+    out, n = redact(f"{before} {secret} {after}")
+    assert secret not in out
+    assert n >= 1

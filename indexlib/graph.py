@@ -183,6 +183,7 @@ def expand(
     cap: int = EXPAND_CAP,
     kinds: Sequence[str] = (RefKind.CALLS.value,),
     include_parent: bool = True,
+    directions: Collection[Direction] = ("in", "out"),
 ) -> dict[int, list[Related]]:
     """Callers, callees and the parent container of each hit, breadth-first, at most `cap` in all.
 
@@ -190,6 +191,7 @@ def expand(
     `kinds` pointing at it, "in"), then its callees ("out"); each group ordered by edge line, then uid.
     Level d+1 continues from level d in the same direction (callers of callers, callees of callees);
     parents are taken at level 1 only, since a grandparent container says little about a hit.
+    `directions` restricts the walk to callers ("in") or callees ("out") before the cap is spent.
 
     The budget is shared fairly: levels are filled one at a time (all hits' level 1 before any level
     2), and within a level the hits take turns in rank order, one node each, so one hub hit with 500
@@ -215,7 +217,8 @@ def expand(
     result: dict[int, list[Related]] = {h: [] for h in hits}
     if cap <= 0 or not hits:
         return result
-    kinds = tuple(k for k in kinds if k != RefKind.CONTAINS.value) or ()
+    # Containment is the parent step, not a level-by-level walk (members of members are noise).
+    kinds = tuple(k for k in kinds if k != RefKind.CONTAINS.value)
     listed: set[int] = set()
     total = 0
     # Per hit: the frontier of (node uid, direction) reached at the previous level, and every node seen.
@@ -233,6 +236,8 @@ def expand(
                         seen[h].add(e.src)
                         candidates.append((rel, e.src, "in"))
             for direction in ("in", "out"):
+                if direction not in directions:
+                    continue
                 for node_uid, came in frontier[h]:
                     if came != direction or not kinds:
                         continue

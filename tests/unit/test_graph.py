@@ -185,10 +185,22 @@ def test_expand_skips_nodes_that_are_hits_and_lists_each_node_once() -> None:
     out = expand(g.graph, [g.uid["a"], g.uid["b"]])
     assert g.names(r.uid for r in out[g.uid["a"]]) == ["shared"]  # b is a hit: not listed under a
     assert g.names(r.uid for r in out[g.uid["b"]]) == ["c"]  # a is a hit; shared already listed
-    # The walk goes through a hit: x -> a(hit) -> b(hit) -> c lists c under x at depth 3.
+    # x -> a(hit) -> b(hit) -> c: c is listed once, under b at depth 1, not under x at depth 3.
     g.call("x", "a")
-    deep = expand(g.graph, [g.uid["x"], g.uid["a"], g.uid["b"]], depth=3, kinds=("calls",))
-    assert {(g.names([r.uid])[0], r.via, r.depth) for r in deep[g.uid["b"]]} == {("c", g.uid["b"], 1)}
+    deep = expand(g.graph, [g.uid["x"], g.uid["a"], g.uid["b"]], depth=3)
+    assert deep[g.uid["x"]] == []
+    assert {(g.names([r.uid])[0], r.depth) for r in deep[g.uid["b"]]} == {("c", 1)}
+
+
+def test_expand_directions_restrict_the_walk_before_the_cap() -> None:
+    g = Names()
+    for i in range(5):
+        g.call(f"caller{i}", "t", line=i)
+        g.call("t", f"callee{i}", line=10 + i)
+    callees = expand(g.graph, [g.uid["t"]], cap=3, directions=("out",))[g.uid["t"]]
+    assert g.names(r.uid for r in callees) == ["callee0", "callee1", "callee2"]
+    callers = expand(g.graph, [g.uid["t"]], cap=3, directions=("in",))[g.uid["t"]]
+    assert {r.direction for r in callers} == {"in"} and len(callers) == 3
 
 
 def test_expand_rejects_depth_outside_one_to_four() -> None:

@@ -1,0 +1,94 @@
+"""Parsing: a file's bytes -> searchable nodes and the references its code makes.
+
+Public entry points: `detect_language` (pure; discovery uses it) and `parse_file`. Owns the policy
+that ties the parts together: which route a language takes (tree-sitter symbols, Markdown sections,
+line windows), the node cap, and the rule that bad content never raises but degrades to line windows
+with a skip reason. It does not read files, redact secrets, or resolve references.
+"""
+
+from __future__ import annotations
+
+from indexlib.parsing.chunks import text_chunks
+from indexlib.parsing.languages import CODE_LANGUAGES, MARKDOWN, TEXT, detect_language, is_code
+from indexlib.records import Node, ParsedFile, Ref, SkipReason
+
+__all__ = ["CODE_LANGUAGES", "MARKDOWN", "TEXT", "detect_language", "is_code", "parse_file"]
+
+
+def parse_file(
+    path: str,
+    data: bytes,
+    language: str,
+    *,
+    max_nodes: int = 5000,
+    timeout_ms: int = 5000,
+    window_lines: int = 200,
+) -> ParsedFile:
+    """Nodes and refs of one file; never raises for bad content.
+
+    `language` is what `detect_language` returned. Code is parsed with tree-sitter into a module
+    remainder plus one node per definition; Markdown is split into sections; anything else into
+    overlapping line windows. When parsing runs past `timeout_ms` (or extraction fails) the file
+    becomes line windows with `skip="parse_timeout"` and a note. More than `max_nodes` nodes keeps
+    the first `max_nodes` in source order, drops refs from the rest, and sets `skip="node_cap"`.
+
+    >>> parse_file("a.py", b"def f():\\n    return g()\\n", "python").nodes[0].qualified_name
+    'f'
+    """
+    if is_code(language):
+        parsed = _parse_code(path, data, language, timeout_ms=timeout_ms, window_lines=window_lines)
+    elif language == MARKDOWN:
+        from indexlib.parsing.markdown import sections
+
+        parsed = ParsedFile(path=path, language=language, nodes=sections(path, data, window_lines=window_lines),
+                            refs=[])  # fmt: skip
+    else:
+        parsed = ParsedFile(path=path, language=language, nodes=text_chunks(path, language, data), refs=[])
+    return _cap(parsed, max_nodes)
+
+
+def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, window_lines: int) -> ParsedFile:
+    # Imported here so that `detect_language` (used by discovery on every file) never loads tree-sitter.
+    from indexlib.parsing.extract import extract
+    from indexlib.parsing.treesitter import Deadline, ParseTimeout, parse
+
+    deadline = Deadline(timeout_ms)
+    try:
+        tree = parse(data, language, deadline)
+        result = extract(tree, data, path, language, window_lines=window_lines, deadline=deadline)
+    except ParseTimeout as exc:
+        return _fallback(path, data, language, f"{exc.message}; indexed as line windows")
+    except RecursionError as exc:
+        return _fallback(path, data, language, f"extraction failed ({exc!r}); indexed as line windows")
+    except Exception as exc:  # a bug or a grammar surprise must not lose the file: keep it as windows
+        return _fallback(path, data, language, f"extraction failed ({type(exc).__name__}: {exc}); "
+                                               "indexed as line windows")  # fmt: skip
+    return ParsedFile(path=path, language=language, nodes=result.nodes, refs=result.refs)
+
+
+def _fallback(path: str, data: bytes, language: str, note: str) -> ParsedFile:
+    return ParsedFile(
+        path=path,
+        language=language,
+        nodes=text_chunks(path, language, data),
+        refs=[],
+        skip=SkipReason.PARSE_TIMEOUT.value,
+        note=note,
+    )
+
+
+def _cap(parsed: ParsedFile, max_nodes: int) -> ParsedFile:
+    if len(parsed.nodes) <= max_nodes:
+        return parsed
+    kept: list[Node] = parsed.nodes[: max(max_nodes, 0)]
+    live = {node.uid for node in kept}
+    refs: list[Ref] = [ref for ref in parsed.refs if ref.src_uid in live]
+    note = f"kept the first {len(kept)} of {len(parsed.nodes)} nodes"
+    return ParsedFile(
+        path=parsed.path,
+        language=parsed.language,
+        nodes=kept,
+        refs=refs,
+        skip=SkipReason.NODE_CAP.value,
+        note=(parsed.note + "; " + note) if parsed.note else note,
+    )

@@ -1,0 +1,188 @@
+"""Line arithmetic, node assembly and line windows.
+
+Owns: mapping byte offsets to lines, turning a described node (a `Draft`) into one or more
+`records.Node`s (splitting one that is longer than the window into parts), and chunking a text file
+that has no grammar into overlapping line windows. It does not decide what a symbol or a section is
+(extract.py and markdown.py do).
+
+Why windows keep the symbol's name: a 3,000-line function is still `parse_all`; each window of it
+must be findable by that name, and lines/bytes per window let a snippet point at the right place.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from indexlib.parsing.ids import content_hash, node_uid
+from indexlib.records import Node, NodeKind
+
+# Text files (and code whose parse failed) become windows of this many lines, overlapping so that a
+# passage cut by one window boundary is whole in the next.
+CHUNK_LINES = 60
+CHUNK_OVERLAP = 10
+
+
+class LineIndex:
+    """Byte offset <-> 1-based line number for one file's bytes."""
+
+    __slots__ = ("size", "starts")
+
+    def __init__(self, data: bytes) -> None:
+        starts = [0]
+        find = data.find
+        at = find(b"\n")
+        while at != -1:
+            starts.append(at + 1)
+            at = find(b"\n", at + 1)
+        self.starts = starts
+        self.size = len(data)
+
+    @property
+    def line_count(self) -> int:
+        """Lines in the file; a final newline does not start another line."""
+        count = len(self.starts)
+        if count > 1 and self.starts[-1] == self.size:
+            count -= 1
+        return count
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line holding byte `offset`."""
+        return bisect_right(self.starts, offset)
+
+    def start_of(self, line: int) -> int:
+        """Byte offset where 1-based `line` starts (the file size past the last line)."""
+        if line - 1 < len(self.starts):
+            return self.starts[line - 1]
+        return self.size
+
+
+@dataclass(slots=True)
+class Draft:
+    """A node described by its finder, before uid, hash and windowing."""
+
+    kind: str
+    name: str
+    qualified_name: str
+    start_byte: int
+    end_byte: int
+    start_line: int
+    end_line: int
+    text: str
+    signature: str = ""
+    doc: str = ""
+    ordinal: int = 0
+    parent_uid: int = 0
+
+
+def end_line_of(start_line: int, text: str) -> int:
+    """Last line a node's text covers: a trailing newline does not open another line."""
+    newlines = text.count("\n")
+    if newlines and text.endswith("\n"):
+        newlines -= 1
+    return start_line + newlines
+
+
+def finish(draft: Draft, path: str, language: str, window_lines: int, lines: LineIndex | None) -> list[Node]:
+    """The Node(s) for `draft`: one, or one per window of `window_lines` lines when it is longer.
+
+    Every window keeps the draft's kind, names, signature, doc and parent; its lines, bytes and text
+    are its own. Windows whose text is blank (a class whose long methods were elided) are dropped,
+    so part numbers may skip; the uid of part k never depends on the other parts.
+    """
+    span = draft.end_line - draft.start_line + 1
+    window = max(window_lines, 1)
+    if span <= window or lines is None:
+        return [_node(draft, path, language, draft.text, draft.start_line, draft.end_line,
+                      draft.start_byte, draft.end_byte, 0)]  # fmt: skip
+    text = draft.text
+    # Character offsets where each line of the text starts.
+    char_starts = [0]
+    find = text.find
+    at = find("\n")
+    while at != -1:
+        char_starts.append(at + 1)
+        at = find("\n", at + 1)
+    nodes: list[Node] = []
+    for part, first in enumerate(range(0, span, window)):
+        last = min(first + window, span)  # exclusive, in lines relative to the draft
+        piece = text[char_starts[first] : char_starts[last] if last < len(char_starts) else len(text)]
+        if not piece.strip():
+            continue
+        start_byte = draft.start_byte if first == 0 else lines.start_of(draft.start_line + first)
+        end_byte = draft.end_byte if last >= span else lines.start_of(draft.start_line + last)
+        first_line, last_line = draft.start_line + first, draft.start_line + last - 1
+        nodes.append(_node(draft, path, language, piece, first_line, last_line, start_byte, end_byte, part))
+    return nodes
+
+
+def _node(
+    draft: Draft,
+    path: str,
+    language: str,
+    text: str,
+    start_line: int,
+    end_line: int,
+    start_byte: int,
+    end_byte: int,
+    part: int,
+) -> Node:
+    return Node(
+        uid=node_uid(path, draft.qualified_name, draft.kind, draft.ordinal, part),
+        content_hash=content_hash(text),
+        path=path,
+        language=language,
+        kind=draft.kind,
+        name=draft.name,
+        qualified_name=draft.qualified_name,
+        signature=draft.signature,
+        doc=draft.doc,
+        start_line=start_line,
+        end_line=end_line,
+        start_byte=start_byte,
+        end_byte=end_byte,
+        parent_uid=draft.parent_uid,
+        text=text,
+        part=part,
+    )
+
+
+def text_chunks(
+    path: str,
+    language: str,
+    data: bytes,
+    *,
+    window: int = CHUNK_LINES,
+    overlap: int = CHUNK_OVERLAP,
+) -> list[Node]:
+    """Overlapping line windows over a whole file: kind "chunk", named after the file.
+
+    Used for text without a grammar, and as the fallback when parsing fails. Blank windows are
+    dropped; each window is a `part` of one chunk node, so uids are stable while the file grows.
+    """
+    lines = LineIndex(data)
+    total = lines.line_count
+    if not data.strip():
+        return []
+    window = max(window, 1)
+    step = max(window - max(overlap, 0), 1)
+    name = PurePosixPath(path).name
+    nodes: list[Node] = []
+    first = 1
+    part = 0
+    while first <= total:
+        last = min(first + window - 1, total)
+        start_byte = lines.start_of(first)
+        end_byte = lines.start_of(last + 1)
+        raw = data[start_byte:end_byte]
+        if raw.strip():
+            text = raw.decode("utf-8", "replace")
+            draft = Draft(kind=NodeKind.CHUNK.value, name=name, qualified_name=name, start_byte=start_byte,
+                          end_byte=end_byte, start_line=first, end_line=last, text=text)  # fmt: skip
+            nodes.append(_node(draft, path, language, text, first, last, start_byte, end_byte, part))
+        if last >= total:
+            break
+        first += step
+        part += 1
+    return nodes

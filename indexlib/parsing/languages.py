@@ -1,0 +1,213 @@
+"""File name (and first bytes) -> language name.
+
+Owns: the table of extensions, special file names and shebang interpreters that decides how a file is
+parsed: by a tree-sitter grammar (`python` ... `php`), as Markdown sections, or as line windows of
+"text". Pure on purpose: discovery calls it for every candidate file, so it must not import
+tree-sitter. It does not read files; the caller passes the first bytes if it has them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+# Languages with a tree-sitter grammar we extract symbols from.
+CODE_LANGUAGES = frozenset(
+    {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby", "php"}
+)
+MARKDOWN = "markdown"
+TEXT = "text"  # any other text worth searching: chunked into line windows
+
+_EXTENSIONS: dict[str, str] = {
+    # Parsed by tree-sitter.
+    ".py": "python",
+    ".pyi": "python",
+    ".pyw": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".java": "java",
+    ".rs": "rust",
+    ".c": "c",
+    ".h": "c",  # refined to cpp by content: see _looks_like_cpp
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".c++": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".hxx": "cpp",
+    ".h++": "cpp",
+    ".ipp": "cpp",
+    ".inl": "cpp",
+    ".tpp": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
+    ".php": "php",
+    ".phtml": "php",
+    # Split into sections by heading.
+    ".md": MARKDOWN,
+    ".markdown": MARKDOWN,
+    ".mdown": MARKDOWN,
+    ".mkd": MARKDOWN,
+}
+
+# Text we chunk into line windows: prose, configuration, and source in languages we do not parse
+# (a window of Kotlin is still far better than nothing).
+_TEXT_EXTENSIONS = frozenset(
+    {
+        ".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org", ".tex",
+        ".toml", ".yaml", ".yml", ".json", ".jsonc", ".json5", ".cfg", ".ini", ".conf", ".properties",
+        ".xml",
+        ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd",
+        ".sql", ".graphql", ".gql", ".proto", ".thrift", ".avsc",
+        ".html", ".htm", ".css", ".scss", ".sass", ".less", ".vue", ".svelte",
+        ".kt", ".kts", ".swift", ".scala", ".sc", ".groovy", ".gradle", ".dart", ".lua", ".pl", ".pm",
+        ".r", ".jl", ".ex", ".exs", ".erl", ".hrl", ".hs", ".ml", ".mli", ".fs", ".fsx", ".clj",
+        ".cljs", ".elm", ".nim", ".zig", ".v", ".sv", ".vhd", ".m", ".mm", ".f90", ".cu", ".cuh",
+        ".tf", ".hcl", ".nix", ".cmake", ".mk", ".bzl", ".star", ".dockerfile", ".j2", ".jinja",
+        ".tmpl", ".mustache", ".hbs",
+    }
+)  # fmt: skip
+
+# Whole file names (matched case-sensitively first, then lower-cased).
+_FILENAMES: dict[str, str] = {
+    "Rakefile": "ruby",
+    "Gemfile": "ruby",
+    "Guardfile": "ruby",
+    "Vagrantfile": "ruby",
+    "Podfile": "ruby",
+    "Brewfile": "ruby",
+    "Makefile": TEXT,
+    "makefile": TEXT,
+    "GNUmakefile": TEXT,
+    "Dockerfile": TEXT,
+    "Containerfile": TEXT,
+    "Jenkinsfile": TEXT,
+    "Procfile": TEXT,
+    "Justfile": TEXT,
+    "justfile": TEXT,
+    "CMakeLists.txt": TEXT,
+    "BUILD": TEXT,
+    "BUILD.bazel": TEXT,
+    "WORKSPACE": TEXT,
+    "LICENSE": TEXT,
+    "LICENCE": TEXT,
+    "COPYING": TEXT,
+    "NOTICE": TEXT,
+    "AUTHORS": TEXT,
+    "CONTRIBUTORS": TEXT,
+    "CODEOWNERS": TEXT,
+    "README": TEXT,
+    "CHANGELOG": TEXT,
+    "CHANGES": TEXT,
+    "HISTORY": TEXT,
+    "TODO": TEXT,
+    ".gitignore": TEXT,
+    ".gitattributes": TEXT,
+    ".dockerignore": TEXT,
+    ".editorconfig": TEXT,
+}
+
+# Shebang interpreter (basename, version digits stripped) -> language.
+_INTERPRETERS: dict[str, str] = {
+    "python": "python",
+    "pypy": "python",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "deno": "typescript",
+    "ts-node": "typescript",
+    "tsx": "typescript",
+    "bun": "javascript",
+    "ruby": "ruby",
+    "php": "php",
+    "sh": TEXT,
+    "bash": TEXT,
+    "zsh": TEXT,
+    "dash": TEXT,
+    "ksh": TEXT,
+    "fish": TEXT,
+    "perl": TEXT,
+    "awk": TEXT,
+    "make": TEXT,
+}
+
+_SHEBANG = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
+_VERSION_SUFFIX = re.compile(r"[\d.]+$")
+# C++-only syntax near the top of a .h file; a plain C header never contains these.
+_CPP_HINT = re.compile(
+    rb"^\s*(?:namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|using\s+namespace\b|extern\s+\"C\\+\\+\")"
+    rb"|\bstd::|\bpublic:|\bprivate:|\bprotected:",
+    re.MULTILINE,
+)
+
+
+def detect_language(path: str, head: bytes = b"") -> str | None:
+    """The language `path` should be parsed as, or None when it is not a file we index.
+
+    Decided by the file name first (extension, then well-known names such as `Makefile`), then by a
+    shebang in `head` for extension-less scripts. `.h` headers are C unless `head` shows C++ syntax.
+    Returns one of CODE_LANGUAGES, "markdown", "text", or None.
+
+    >>> detect_language("src/app.py"), detect_language("bin/tool", b"#!/usr/bin/env python3\\n")
+    ('python', 'python')
+    """
+    name = PurePosixPath(path.replace("\\", "/")).name
+    if not name:
+        return None
+    by_name = _FILENAMES.get(name) or _FILENAMES.get(name.lower())
+    if by_name is not None:
+        return by_name
+    lower = name.lower()
+    if lower.startswith("dockerfile") or lower.endswith(".dockerfile"):
+        return TEXT
+    if lower.startswith("makefile"):
+        return TEXT
+    suffix = _suffix(lower)
+    if suffix:
+        language = _EXTENSIONS.get(suffix)
+        if language == "c" and suffix == ".h" and _CPP_HINT.search(head[:8192]):
+            return "cpp"
+        if language is not None:
+            return language
+        if suffix in _TEXT_EXTENSIONS:
+            return TEXT
+    return _from_shebang(head)
+
+
+def is_code(language: str | None) -> bool:
+    """True when `language` is parsed by a tree-sitter grammar into symbols."""
+    return language in CODE_LANGUAGES
+
+
+def _suffix(lower_name: str) -> str:
+    dot = lower_name.rfind(".")
+    if dot <= 0:  # no dot, or a dot-file such as `.bashrc`
+        return ""
+    return lower_name[dot:]
+
+
+def _from_shebang(head: bytes) -> str | None:
+    match = _SHEBANG.match(head[:256])
+    if match is None:
+        return None
+    program = match.group(1).decode("utf-8", "replace").rsplit("/", 1)[-1]
+    if program == "env" and match.group(2):
+        program = match.group(2).decode("utf-8", "replace")
+        if program.startswith("-"):  # `env -S python3 -u`: not worth a parser; guess from the rest
+            rest = head[: head.find(b"\n")] if b"\n" in head else head
+            for word in rest.decode("utf-8", "replace").split()[2:]:
+                if not word.startswith("-"):
+                    program = word.rsplit("/", 1)[-1]
+                    break
+    program = _VERSION_SUFFIX.sub("", program) or program
+    return _INTERPRETERS.get(program)

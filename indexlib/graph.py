@@ -198,11 +198,14 @@ def expand(
     callers cannot spend the whole cap while the next hit gets nothing.
 
     Deliberate choices:
-    - A node that is itself a hit is not listed (it is already in the answer), but the walk still goes
-      through it, so A -> B(hit) -> C can list C at depth 2.
+    - A node that is itself a hit is not listed (it is already in the answer); the walk still goes
+      through it to the next level.
     - Each related node is listed once over the whole result, under the best-ranked hit that reaches it
       at its smallest depth, so the cap counts distinct nodes.
     - Edges to nodes the view cannot return (tombstones) are skipped.
+    - Work is bounded: a hit collects at most 2 * cap + len(hits) candidates per level (more could
+      never be listed: at most len(hits) + cap of them are skipped), so a hub among the callers does
+      not make the walk read the whole graph.
 
     Returns a dict with one entry per distinct hit (possibly empty), in hit order. `via` is the hit
     the node was reached from; `depth` is the number of edges walked.
@@ -224,6 +227,7 @@ def expand(
     # Per hit: the frontier of (node uid, direction) reached at the previous level, and every node seen.
     frontier: dict[int, list[tuple[int, Direction]]] = {h: [(h, "in"), (h, "out")] for h in hits}
     seen: dict[int, set[int]] = {h: {h} for h in hits}
+    room = 2 * cap + len(hits)
 
     for level in range(1, depth + 1):
         per_hit: dict[int, list[tuple[Related, int, Direction]]] = {}
@@ -239,12 +243,14 @@ def expand(
                 if direction not in directions:
                     continue
                 for node_uid, came in frontier[h]:
-                    if came != direction or not kinds:
+                    if came != direction or not kinds or len(candidates) >= room:
                         continue
                     edges = view.edges(node_uid, kinds, direction)
                     pairs = [(e, e.src if direction == "in" else e.dst) for e in edges]
                     pairs.sort(key=lambda p: _edge_order(p[0], p[1]))
                     for e, other in pairs:
+                        if len(candidates) >= room:
+                            break
                         if other in seen[h]:
                             continue
                         rel = _related(view, other, e, direction, h, level)

@@ -419,3 +419,26 @@ def test_diffusion_scores_are_nonnegative_and_mass_is_at_most_one(
     # Termination condition of the push algorithm: no residual is left above epsilon * degree.
     for u, r in diff.residual.items():
         assert r < eps * max(g.degree(u, ("calls", "imports")), 1) + 1e-12
+
+
+class CountingView(HidingView):
+    """Counts node() reads: the expansion's work, which must not grow with a hub's fan-in."""
+
+    def __init__(self, inner: MemoryGraph) -> None:
+        super().__init__(inner, hidden=-1)
+        self.reads = 0
+
+    def node(self, uid: int) -> GraphNode | None:
+        self.reads += 1
+        return super().node(uid)
+
+
+def test_expand_work_is_bounded_by_the_cap_not_by_fan_in() -> None:
+    g = Names()
+    for i in range(2000):
+        g.call(f"c{i}", "t", line=i)
+        g.call(f"cc{i}", f"c{i}", line=1)
+    view = CountingView(g.graph)
+    out = expand(view, [g.uid["t"]], depth=4)
+    assert len(out[g.uid["t"]]) == 20 and {r.depth for r in out[g.uid["t"]]} == {1}
+    assert view.reads <= 2 * 20 + 1

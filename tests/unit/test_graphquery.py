@@ -6,6 +6,8 @@ import random
 from collections.abc import Collection, Mapping
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from indexlib.errors import GraphQueryError, QryError
 from indexlib.graph import GraphNode, MemoryGraph, uid_hex
@@ -538,3 +540,92 @@ def test_matching_starts_from_the_most_selective_node(code: Code) -> None:
         view, "MATCH (a {uid: $u})<-[:calls]-(b) RETURN b.name", {"u": uid_hex(code.uid["billing.pay.log"])}
     )
     assert view.finds == []
+
+
+# --------------------------------------------------------------------------------------------------
+# Robustness: whatever the text, the answer is rows or a GraphQueryError, never another exception.
+
+TOKENS = [
+    "MATCH",
+    "OPTIONAL",
+    "WHERE",
+    "RETURN",
+    "DISTINCT",
+    "ORDER",
+    "BY",
+    "SKIP",
+    "LIMIT",
+    "DESC",
+    "AND",
+    "OR",
+    "NOT",
+    "IS",
+    "NULL",
+    "IN",
+    "STARTS",
+    "WITH",
+    "CONTAINS",
+    "AS",
+    "DELETE",
+    "CREATE",
+    "count",
+    "type",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ":",
+    ",",
+    ".",
+    "..",
+    "*",
+    "-",
+    "->",
+    "<-",
+    "<",
+    ">",
+    "=",
+    "<>",
+    "|",
+    "n",
+    "m",
+    "r",
+    "function",
+    "calls",
+    "name",
+    "path",
+    "start_line",
+    "$p",
+    "$q",
+    "'x'",
+    "1",
+    "2",
+    "5",
+    "-3",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=25))
+def test_token_soup_gives_rows_or_a_graph_query_error(tokens: list[str]) -> None:
+    g = Code()
+    g.add("a.f", "function", "a.py", 1)
+    g.add("a.g", "function", "a.py", 5)
+    g.edge("a.f", "a.g")
+    try:
+        res = run_graph_query(g.graph, " ".join(tokens), {"p": "f", "q": 2}, budget_ms=1000)
+    except GraphQueryError as err:
+        assert err.code and err.hint
+    else:
+        assert len(res.columns) == len(res.rows[0]) if res.rows else True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_arbitrary_text_parses_or_raises_a_graph_query_error(text: str) -> None:
+    try:
+        parse_graph_query(text)
+    except GraphQueryError as err:
+        assert err.code in {"syntax", "read_only", "unsupported", "too_long"}

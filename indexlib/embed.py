@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import msgspec
 import xxhash
 
+from indexlib.analyzer import split_identifier
 from indexlib.errors import ModelError
 
 if TYPE_CHECKING:
@@ -386,8 +387,6 @@ def _normalise(matrix: Matrix) -> Matrix:
 
 # --- the deterministic fake --------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
-
 
 class HashEmbedder:
     """A deterministic stand-in for unit tests: words hashed into `dim` signed buckets, normalised.
@@ -406,7 +405,7 @@ class HashEmbedder:
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            words = [w.lower() for token in _WORD.findall(text) for w in _split_identifier(token)]
+            words = split_identifier(text)
             for word in words or ["\x00empty"]:
                 h = xxhash.xxh3_64_intdigest(word.encode("utf-8"))
                 out[row, h % self.dim] += 1.0 if (h >> 63) else -1.0
@@ -454,35 +453,6 @@ def embedding_text(
 
 
 def _words(identifier: str) -> str:
-    return " ".join(w.lower() for token in _WORD.findall(identifier) for w in _split_identifier(token))
-
-
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
-
-def _split_identifier(word: str) -> list[str]:
-    """camelCase / PascalCase / ACRONYMWord / digits -> parts (underscores were split by `_WORD`).
-
-    Prefers `indexlib.analyzer.split_identifier` when that module exists, so the embedder sees the
-    same words the lexical index does.
-    """
-    splitter = _analyzer_splitter()
-    if splitter is not None:
-        return [p for p in splitter(word) if p]
-    return _CAMEL.findall(word) or [word]
-
-
-_ANALYZER_SPLIT: list[Any] = []
-
-
-def _analyzer_splitter() -> Any:
-    if not _ANALYZER_SPLIT:
-        try:
-            import importlib
-
-            _ANALYZER_SPLIT.append(
-                getattr(importlib.import_module("indexlib.analyzer"), "split_identifier", None)
-            )
-        except ImportError:
-            _ANALYZER_SPLIT.append(None)
-    return _ANALYZER_SPLIT[0]
+    """`billing.retryFailedCharge` -> `billing retry failed charge`: the analyzer's split, so the
+    model sees the same words the lexical index does."""
+    return " ".join(split_identifier(identifier))

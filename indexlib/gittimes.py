@@ -27,7 +27,7 @@ the same answer and capped where it does not:
    touched it, its first and last commit times, and whether its only commit added it whole. A file
    whose only commit added it (not renamed or copied it) has every line from that commit: blame would
    say the same, so it is not blamed. The pass stops early once every wanted file has been seen twice,
-   and it gets at most half the time budget.
+   and it gets half the time budget (at least LOG_FLOOR_S).
 2. The remaining files (and every file modified in the work tree) are blamed, two at a time, newest
    first, until the budget runs out (`budget` seconds for the whole call; blames still running then are
    killed).
@@ -66,7 +66,8 @@ SOURCE_FILES = "file times"
 
 DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading; see bench/gittimes_cost.py
 DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with parsing and embedding
-LOG_SHARE = 0.5  # the log pass may use at most this share of the budget
+LOG_SHARE = 0.5  # the log pass may use this share of the budget ...
+LOG_FLOOR_S = 2.0  # ... but at least this long: without it no fallback time exists at all
 _CMD_TIMEOUT_S = 30.0  # small bookkeeping commands (rev-parse, ls-files, diff)
 
 _UNCOMMITTED = b"0" * 40
@@ -281,7 +282,7 @@ def _plan_from_git(
             st.modified += 1
         need_history[key] = path
 
-    log_deadline = t0 + budget * LOG_SHARE
+    log_deadline = t0 + max(budget * LOG_SHARE, LOG_FLOOR_S)
     histories, oldest_seen, complete = _log_pass(repo, set(need_history), log_deadline, st)
 
     for key, path in need_history.items():

@@ -107,11 +107,12 @@ def finish(draft: Draft, path: str, language: str, window_lines: int, lines: Lin
     nodes: list[Node] = []
     for part, first in enumerate(range(0, span, window)):
         last = min(first + window, span)  # exclusive, in lines relative to the draft
-        piece = text[char_starts[first] : char_starts[last] if last < len(char_starts) else len(text)]
+        # A window ends on its last character: the newline between two windows belongs to neither.
+        piece = text[char_starts[first] : char_starts[last] - 1] if last < span else text[char_starts[first] :]
         if not piece.strip():
             continue
         start_byte = draft.start_byte if first == 0 else lines.start_of(draft.start_line + first)
-        end_byte = draft.end_byte if last >= span else lines.start_of(draft.start_line + last)
+        end_byte = draft.end_byte if last >= span else lines.start_of(draft.start_line + last) - 1
         first_line, last_line = draft.start_line + first, draft.start_line + last - 1
         nodes.append(_node(draft, path, language, piece, first_line, last_line, start_byte, end_byte, part))
     return nodes
@@ -175,6 +176,8 @@ def text_chunks(
         last = min(first + window - 1, total)
         start_byte = lines.start_of(first)
         end_byte = lines.start_of(last + 1)
+        if data[end_byte - 1 : end_byte] == b"\n":
+            end_byte -= 1  # the window ends on its last character, not the newline after it
         raw = data[start_byte:end_byte]
         if raw.strip():
             text = raw.decode("utf-8", "replace")

@@ -286,6 +286,8 @@ class _Src:
 
 
 _SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
+_TRAILING_NAME = re.compile(r"[\w.]+$")
+_LONG_CALLEE = 1000
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -297,6 +299,11 @@ def normalize_target(text: str) -> str:
     """
     if _SIMPLE_TARGET.fullmatch(text):
         return text[:MAX_TARGET_CHARS]
+    if len(text) > _LONG_CALLEE:
+        # A function literal called in place, or a chain with long arguments: only the trailing
+        # name chain (`}).then` -> `then`) means anything, and scanning it all would be quadratic.
+        tail = _TRAILING_NAME.search(text[-MAX_TARGET_CHARS:].replace("::", ".").replace("->", "."))
+        return tail.group(0).strip(".") if tail else ""
     text = text.replace("::", ".").replace("->", ".").replace("?.", ".").replace("\\", ".")
     out: list[str] = []
     depth = 0  # inside (), [] or {}
@@ -562,13 +569,16 @@ def _go_receiver(src: _Src, node: Node) -> str:
 
 
 def _collect_items(
-    src: _Src, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node
+    src: _Src, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
 ) -> list[_Item]:
     items: list[_Item] = []
     for capture, nodes in caps.items():
         if capture not in _DEF_CAPTURES and capture not in ("scope", "impl"):
             continue
-        for node in nodes:
+        for count, node in enumerate(nodes):
+            if count & 255 == 255:
+                # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
+                deadline.check("definitions")
             is_scope = capture in ("scope", "impl")
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
@@ -630,7 +640,7 @@ def _classify(src: _Src, item: _Item, language: str) -> None:
     while owner is not None and owner.is_scope:
         owner = owner.parent
     item.owner = owner
-    qualifier = (parent.qualifier + parent.names) if parent is not None else []
+    qualifier = (parent.qualifier + parent.names)[-MAX_QUALIFIER_DEPTH:] if parent is not None else []
     names = item.names
     if len(names) > 1:  # `class A::B`, C++ `A::B::m`
         item.extra_qualifier = names[:-1]
@@ -1130,7 +1140,7 @@ def extract(
     deadline.check("query")
     lines = LineIndex(data)
 
-    items = _nest(_collect_items(src, caps, spec, language, root))
+    items = _nest(_collect_items(src, caps, spec, language, root, deadline))
     defs: list[_Item] = []
     for item in items:
         _classify(src, item, language)
@@ -1141,7 +1151,9 @@ def extract(
     # Qualified names, ordinals, uids (part 0), docs.
     ordinals: dict[tuple[str, str], int] = {}
     by_qualified: dict[str, _Item] = {}
-    for item in defs:
+    for count, item in enumerate(defs):
+        if count & 255 == 255:
+            deadline.check("definitions")  # `prev_sibling` also costs depth per call
         item.qualified_name = _qualified(item.qualifier + item.names)
         key = (item.qualified_name, item.kind)
         item.ordinal = ordinals.get(key, 0)

@@ -1,0 +1,100 @@
+"""detect_language: extensions, special names, shebangs, .h disambiguation; and its purity."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from indexlib.parsing import detect_language
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("src/app.py", "python"),
+        ("stubs/mod.pyi", "python"),
+        ("web/app.js", "javascript"),
+        ("web/app.mjs", "javascript"),
+        ("web/App.jsx", "javascript"),
+        ("web/app.ts", "typescript"),
+        ("web/types.d.ts", "typescript"),
+        ("web/App.tsx", "tsx"),
+        ("cmd/main.go", "go"),
+        ("src/Main.java", "java"),
+        ("src/lib.rs", "rust"),
+        ("src/main.c", "c"),
+        ("src/util.h", "c"),
+        ("src/main.cpp", "cpp"),
+        ("src/main.cc", "cpp"),
+        ("include/util.hpp", "cpp"),
+        ("src/Program.cs", "csharp"),
+        ("lib/billing.rb", "ruby"),
+        ("Rakefile", "ruby"),
+        ("Gemfile", "ruby"),
+        ("src/index.php", "php"),
+        ("README.md", "markdown"),
+        ("docs/Guide.MARKDOWN", "markdown"),
+        ("notes.txt", "text"),
+        ("docs/index.rst", "text"),
+        ("pyproject.toml", "text"),
+        ("ci.yaml", "text"),
+        (".github/workflows/ci.yml", "text"),
+        ("package.json", "text"),
+        ("setup.cfg", "text"),
+        ("tox.ini", "text"),
+        ("scripts/run.sh", "text"),
+        ("db/schema.sql", "text"),
+        ("site/index.html", "text"),
+        ("site/style.css", "text"),
+        ("Makefile", "text"),
+        ("Dockerfile", "text"),
+        ("Dockerfile.prod", "text"),
+        ("app.kt", "text"),
+        ("CMakeLists.txt", "text"),
+        ("image.png", None),
+        ("archive.tar.gz", None),
+        ("bin/tool", None),
+        ("", None),
+    ],
+)
+def test_by_name(path: str, expected: str | None) -> None:
+    assert detect_language(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b"#!/usr/bin/env python3\nprint(1)\n", "python"),
+        (b"#!/usr/bin/python3.11 -u\n", "python"),
+        (b"#!/usr/bin/env node\n", "javascript"),
+        (b"#!/usr/bin/env -S deno run\n", "typescript"),
+        (b"#!/bin/bash\nset -e\n", "text"),
+        (b"#!/bin/sh\n", "text"),
+        (b"#!/usr/bin/env ruby\n", "ruby"),
+        (b"#!/usr/bin/php\n", "php"),
+        (b"#!/usr/bin/env unknown-thing\n", None),
+        (b"no shebang here\n", None),
+    ],
+)
+def test_shebang(head: bytes, expected: str | None) -> None:
+    assert detect_language("bin/tool", head) == expected
+
+
+def test_extension_wins_over_shebang() -> None:
+    assert detect_language("tool.py", b"#!/bin/bash\n") == "python"
+
+
+def test_header_with_cpp_syntax_is_cpp() -> None:
+    assert detect_language("x.h", b"#pragma once\nnamespace billing {\nclass A {};\n}\n") == "cpp"
+    assert detect_language("x.h", b"#include <vector>\nstd::vector<int> f();\n") == "cpp"
+    assert detect_language("x.h", b"#ifndef X_H\nstruct point { int x; };\nint f(void);\n") == "c"
+
+
+def test_detection_does_not_import_tree_sitter() -> None:
+    code = (
+        "import sys\nfrom indexlib.parsing import detect_language\ndetect_language('a.py')\n"
+        "assert 'tree_sitter' not in sys.modules and 'tree_sitter_language_pack' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

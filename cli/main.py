@@ -1,13 +1,12 @@
 """The `qry` command: a thin Typer app over `indexlib`'s public API.
 
 Owns: command names, options and help text, and nothing else: each command body turns options into a
-library call and hands the result to `cli/render.py`. `run()` is the console entry point; it sends a
-plain `qry search` through the argparse fast path (see cli/fastpath.py) and everything else to Typer.
+library call and hands the result to `cli/render.py`. The console entry point is `cli/entry.py`, which
+sends a plain `qry search` through the argparse fast path (cli/fastpath.py) and everything else here.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -185,15 +184,8 @@ def mcp_cmd(
     _exit(guarded(env, lambda: serve(index_dir)))
 
 
-def run() -> None:
-    """Console entry point."""
-    from cli.fastpath import try_fast_search
-
-    argv = sys.argv[1:]
-    code = try_fast_search(argv)
-    if code is not None:
-        sys.stdout.flush()
-        sys.exit(code)
+def main() -> None:
+    """Run the Typer app (every command line the fast path does not take)."""
     try:
         app(prog_name="qry")
     except SystemExit as exc:
@@ -201,4 +193,4 @@ def run() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    run()
+    main()

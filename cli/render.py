@@ -55,7 +55,8 @@ def render_plain(env: Env, result: SearchResult, *, explain: bool = False) -> No
         if explain:
             out.extend(f"  # {e}" for e in h.explain)
     for note in result.meta.notes:
-        env.err(f"qry: note: {note}\n")
+        if "failed" in note:  # routine notes (a skipped stream) stay in --json's meta, not on stderr
+            env.err(f"qry: warning: {note}\n")
     if out:
         env.out("\n".join(out) + "\n")
 

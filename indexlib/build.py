@@ -26,7 +26,7 @@ import msgspec
 import xxhash
 
 from indexlib import __version__, lexical
-from indexlib.discover import SourceFile, Skipped, discover
+from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import ModelError, UsageError
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref
@@ -208,7 +208,11 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     # 1. Discover and classify files as unchanged / changed.
     sources: list[SourceFile] = []
     skipped: dict[str, int] = {}
-    for item in discover(root, max_file_bytes=opts.max_file_bytes, include_vendored=opts.include_vendored):
+    # read=False: only stat now; files whose (size, mtime) differ from the previous root are loaded
+    # (read once, content-checked) below, so an unchanged tree costs a directory walk and no reads.
+    for item in discover(
+        root, max_file_bytes=opts.max_file_bytes, include_vendored=opts.include_vendored, read=False
+    ):
         if isinstance(item, Skipped):
             skipped[item.reason] = skipped.get(item.reason, 0) + 1
         else:
@@ -223,16 +227,11 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
         if old is not None and old.size == src.size and old.mtime_ns == src.mtime_ns:
             files[src.path] = old
             continue
-        data = src.data
-        if data is None:
-            try:
-                data = Path(src.abspath).read_bytes()
-            except FileNotFoundError:
-                skipped["vanished"] = skipped.get("vanished", 0) + 1
-                continue
-            except OSError:
-                skipped["unreadable"] = skipped.get("unreadable", 0) + 1
-                continue
+        loaded = load(src, max_file_bytes=opts.max_file_bytes)
+        if isinstance(loaded, Skipped):
+            skipped[loaded.reason] = skipped.get(loaded.reason, 0) + 1
+            continue
+        src, data = loaded, loaded.data or b""
         digest = xxhash.xxh3_128_hexdigest(data)
         if old is not None and old.hash == digest:
             files[src.path] = msgspec.structs.replace(old, mtime_ns=src.mtime_ns, size=src.size)
@@ -262,10 +261,29 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     progress("parse", len(to_parse), len(to_parse))
     report.timings["parse"] = time.perf_counter() - t2
 
+    t_times = time.perf_counter()
+    from indexlib import gittimes
+
+    in_git = (root / ".git").exists()
+    new_nodes, times_from = gittimes.annotate(
+        root, new_nodes, {s.path: s.mtime_ns for s, _d, _h in to_parse}, use_git=opts.git_times and in_git
+    )
+    node_times: dict[str, tuple[int | None, int | None]] = {}
+    for n in new_nodes:
+        lo, hi = node_times.get(n.path, (None, None))
+        if n.created_at is not None:
+            lo = n.created_at if lo is None else min(lo, n.created_at)
+        if n.changed_at is not None:
+            hi = n.changed_at if hi is None else max(hi, n.changed_at)
+        node_times[n.path] = (lo, hi)
+    report.timings["times"] = time.perf_counter() - t_times
+
     git_commit = _git(root, "rev-parse", "HEAD")
     git_branch = _git(root, "rev-parse", "--abbrev-ref", "HEAD")
     report.git_commit = git_commit
-    settings = {"redact": str(opts.redact).lower(), "root": str(root)}
+    settings = {"redact": str(opts.redact).lower(), "root": str(root), "times": times_from}
+    if prev is not None and not to_parse and "times" in prev.settings:
+        settings["times"] = prev.settings["times"]  # nothing re-annotated: the root's source stands
     nothing_changed = (
         prev is not None
         and not to_parse
@@ -298,6 +316,8 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
                     mtime_ns=src.mtime_ns,
                     language=src.language,
                     nodes=n,
+                    created_at=node_times.get(src.path, (None, None))[0],
+                    changed_at=node_times.get(src.path, (None, None))[1],
                 )
         owners = {rec.segment for rec in files.values()}
         segments = [s for s in segments if s.id in owners]
@@ -310,11 +330,6 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
             tombstones = {}
             report.compacted = True
     report.timings["write"] = time.perf_counter() - t3
-
-    if opts.git_times and not nothing_changed:
-        t4 = time.perf_counter()
-        files = _add_times(root, files, prev_files, git_commit is not None)
-        report.timings["times"] = time.perf_counter() - t4
 
     report.files = len(files)
     report.skipped = skipped
@@ -370,25 +385,6 @@ def _compact(
     entry = _write_segment(store, nodes, refs)
     new_files = {p: msgspec.structs.replace(r, segment=entry.id) for p, r in files.items()}
     return [entry], new_files
-
-
-def _add_times(
-    root: Path, files: dict[str, FileRecord], prev_files: dict[str, FileRecord], in_git: bool
-) -> dict[str, FileRecord]:
-    """Fill created/changed times: from git when the tree is a repository, else from file times."""
-    try:
-        from indexlib import gittimes
-    except ImportError:  # pragma: no cover - gittimes is part of the package
-        gittimes = None  # type: ignore[assignment]
-    if in_git and gittimes is not None:
-        return gittimes.file_times(root, files, prev_files)
-    out: dict[str, FileRecord] = {}
-    for path, rec in files.items():
-        if rec.changed_at is None:
-            t = rec.mtime_ns // 1_000_000_000
-            rec = msgspec.structs.replace(rec, created_at=t, changed_at=t)
-        out[path] = rec
-    return out
 
 
 def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progress: Progress) -> None:

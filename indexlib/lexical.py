@@ -61,6 +61,10 @@ def _build_schema() -> tantivy.Schema:
     sb.add_text_field("signature_terms", stored=False, tokenizer_name="whitespace")
     sb.add_text_field("doc_prose", stored=False, tokenizer_name="en_stem")
     sb.add_text_field("body_terms", stored=False, tokenizer_name="whitespace")
+    # Node times (git blame or file times) as fast fields: --since/--until/--as-of are range filters
+    # inside the engine, so they apply before the top-k cut.
+    sb.add_integer_field("created_at", stored=False, indexed=True, fast=True)
+    sb.add_integer_field("changed_at", stored=False, indexed=True, fast=True)
     # Stored payload: the whole Node and its refs, msgpack-encoded in a stored-only bytes field, so a hit
     # decodes to the same typed record the build wrote (one schema, no field-by-field drift).
     sb.add_bytes_field("payload", stored=True, indexed=False)
@@ -161,6 +165,9 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
         prose = f"{prose}\n{node.text}" if prose else node.text
     doc.add_text("doc_prose", prose)
     doc.add_text("body_terms", " ".join(code_terms(node.text)))
+    # Unknown times index as 0 ("long ago"), so a time filter never silently keeps undated code.
+    doc.add_integer("created_at", node.created_at or 0)
+    doc.add_integer("changed_at", node.changed_at or 0)
     doc.add_bytes("payload", _PAYLOAD_ENCODER.encode(StoredNode(node=node, refs=list(refs))))
     return doc
 
@@ -253,6 +260,11 @@ def boolean(clauses: Sequence[tuple[str, tantivy.Query]]) -> tantivy.Query:
     """clauses: ("must" | "should" | "must_not", query)."""
     occ = {"must": tantivy.Occur.Must, "should": tantivy.Occur.Should, "must_not": tantivy.Occur.MustNot}
     return tantivy.Query.boolean_query([(occ[o], q) for o, q in clauses])
+
+
+def int_range(field: str, lower: int | None, upper: int | None) -> tantivy.Query:
+    """Inclusive integer range over a fast field; None leaves a side open."""
+    return tantivy.Query.range_query(schema(), field, tantivy.FieldType.Integer, lower, upper)
 
 
 def boost(query: tantivy.Query, factor: float) -> tantivy.Query:

@@ -95,6 +95,8 @@ class Node(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     parent_uid: int = 0  # 0: top level of the file
     text: str  # the node's source (after secret redaction)
     part: int = 0  # window number when a very large node is split (0 = first or only)
+    created_at: int | None = None  # unix seconds the node's lines first appeared (git, else file time)
+    changed_at: int | None = None  # unix seconds of the last change to the node's lines
 
 
 class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -142,9 +142,8 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         meta.notes.append("blank query: nothing to search for")
         meta.elapsed_ms = (time.perf_counter() - t0) * 1000
         return SearchResult(query=text, results=[], meta=meta)
-    allowed = _time_allowed_paths(snap, opts)
     try:
-        filters = streams.build_filters(snap, q, allowed)
+        filters = streams.build_filters(snap, q) + streams.time_filters(opts.since, opts.until, opts.as_of)
     except streams.NoMatchingPaths:
         meta.notes.append("no indexed file matches the path and time filters")
         meta.elapsed_ms = (time.perf_counter() - t0) * 1000
@@ -182,7 +181,8 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
             embedder = engine.embedder(opts.model_dir, model_id)
             meta.model_loaded = True
             qvec = embedder.embed_query(q.text)
-            run("vector", lambda: streams.dense_stream(snap, qvec, model_id, q, opts.cap, allowed))
+            window = (opts.since, opts.until, opts.as_of)
+            run("vector", lambda: streams.dense_stream(snap, qvec, model_id, q, opts.cap, window))
     meta.streams = {k: len(v) for k, v in ranked.items()}
     weights = ROUTE_WEIGHTS[route.value] if mode == "hybrid" else None
     cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=weights)
@@ -246,35 +246,19 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:
         signature=n.signature,
         provenance=c.provenance,
         explain=c.explain if opts.explain else [],
-        last_changed=rec.changed_at if rec else None,
+        last_changed=n.changed_at or (rec.changed_at if rec else None),
     )
 
 
-def _time_allowed_paths(snap: Snapshot, opts: SearchOptions) -> set[str] | None:
-    if opts.since is None and opts.until is None and opts.as_of is None:
-        return None
-    out: set[str] = set()
-    for path, rec in snap.manifest.files.items():
-        changed = rec.changed_at
-        created = rec.created_at if rec.created_at is not None else changed
-        if opts.since is not None and (changed is None or changed < opts.since):
-            continue
-        if opts.until is not None and (changed is None or changed > opts.until):
-            continue
-        if opts.as_of is not None and (created is None or created > opts.as_of):
-            continue
-        out.add(path)
-    return out
-
-
 def _apply_recency(snap: Snapshot, cands: list[Candidate]) -> None:
-    """A mild prior for recently changed code: up to +20% for the newest, decaying over ~90 days."""
+    """A mild prior for recently changed code: up to +20% for the newest, halving every 90 days."""
     now = time.time()
     for c in cands:
-        rec = snap.manifest.files.get(c.path)
-        if rec is None or rec.changed_at is None:
+        stored = snap.node(c.uid)
+        changed = stored.node.changed_at if stored else None
+        if not changed:
             continue
-        age_days = max(0.0, (now - rec.changed_at) / 86400)
+        age_days = max(0.0, (now - changed) / 86400)
         f = 1.0 + 0.2 * 0.5 ** (age_days / 90)
         c.score *= f
         c.explain.append(f"recency ({age_days:.0f} days): x{f:.3f}")

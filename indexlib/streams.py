@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from indexlib import lexical
-from indexlib.analyzer import query_terms, split_identifier, trigram_similarity, trigrams
+from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity, trigrams
 from indexlib.query import Query, Route, glob_to_regex
 from indexlib.records import StreamHit
 from indexlib.snapshot import Snapshot
@@ -35,8 +35,18 @@ class NoMatchingPaths(Exception):
     """A path filter matched no indexed file: every stream is empty, no engine needs to run."""
 
 
+def time_filters(since: int | None, until: int | None, as_of: int | None) -> Filters:
+    """--since/--until keep nodes last changed in the window; --as-of keeps nodes that existed then."""
+    clauses: Filters = []
+    if since is not None or until is not None:
+        clauses.append(("must", lexical.int_range("changed_at", since, until)))
+    if as_of is not None:
+        clauses.append(("must", lexical.int_range("created_at", None, as_of)))
+    return clauses
+
+
 def build_filters(snap: Snapshot, q: Query, allowed_paths: set[str] | None = None) -> Filters:
-    """Tantivy clauses for lang:, kind:, path: and exclusions (plus time filters' allowed paths)."""
+    """Tantivy clauses for lang:, kind:, path: and exclusions (plus an optional allowed path set)."""
     clauses: Filters = []
     if q.langs:
         clauses.append(("must", lexical.term_set("lang", sorted(set(q.langs)))))
@@ -82,7 +92,7 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
             should.append(("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS)))
     must: list[tuple[str, lexical.Query]] = []
     for phrase in q.phrases:
-        for t in dict.fromkeys(query_terms(phrase)):
+        for t in dict.fromkeys(code_terms(phrase)):
             qt = _quote(t)
             if qt and snap.segments:
                 must.append(
@@ -203,7 +213,7 @@ def dense_stream(
     model_id: str,
     q: Query,
     cap: int,
-    allowed_paths: set[str] | None = None,
+    window: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> list[StreamHit]:
     """Cosine nearest neighbours per segment, filtered to live nodes that pass the query's filters."""
     langs = set(q.langs)
@@ -237,7 +247,11 @@ def dense_stream(
             continue
         if exc and any(r.search(n.path) for r in exc):
             continue
-        if allowed_paths is not None and n.path not in allowed_paths:
+        since, until, as_of = window
+        changed, created = n.changed_at or 0, n.created_at or 0
+        if (since is not None and changed < since) or (until is not None and changed > until):
+            continue
+        if as_of is not None and created > as_of:
             continue
         seen.add(uid)
         out.append(StreamHit(uid=uid, score=float(score), segment=seg_id))

@@ -1,0 +1,5 @@
+"""`python -m cli ...` runs qry."""
+
+from cli.entry import run
+
+run()

@@ -1,0 +1,561 @@
+"""`qry mcp`: a stdio Model Context Protocol server over qry's library, with hard bounds.
+
+Owns: the six tools coding agents call (`search`, `resolve_symbol`, `get_related`, `query_graph`,
+`index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
+on every call: argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
+failure, a broken bound included, comes back as a tool result with `isError: true` whose text is the
+QryError JSON (`error`, `hint`, `code`), so the calling model reads why and corrects its call, and the
+connection stays up (seed 000: a tool execution error, not a protocol error).
+
+Does not own: ranking, graph rules or index building (each tool is one call into `indexlib`'s public
+API, so the agent gets the same ranking as `qry search --json`), nor the protocol (the official `mcp`
+SDK's `MCPServer`). This is the only module that imports `mcp` (and its `anyio` and `pydantic`), and
+only inside `serve()` / `QryTools.call()`, so qry without the `mcp` extra imports this module fine and
+`qry mcp` says what to install.
+
+Why one Engine for the server's life: it re-reads HEAD on every call, so answers come from the newest
+published root (one that `reindex`, or a `qry index` run in a shell, just wrote), while the opened
+snapshot and the loaded embedding model are reused between calls.
+
+Why blocking calls run in worker threads: the event loop must keep reading stdin, answering pings and
+cancellations, and timing out slow calls while the library works.
+"""
+
+# No `from __future__ import annotations` here: the SDK builds each tool's JSON input schema from its
+# signature at runtime, and the tool functions are defined inside `build_server` (after the lazy
+# import of pydantic), where string annotations could not be resolved.
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from indexlib import QryError, UsageError
+from indexlib.errors import QueryTimeout
+
+if TYPE_CHECKING:
+    from indexlib import Engine
+
+MCP_HINT = "pip install 'qry[mcp]'"
+SEARCH_MODES = ("hybrid", "lexical", "semantic", "symbol")
+NODE_KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "module", "section", "chunk")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's bounds. Enforced on every call, never advisory; docs/mcp.md lists them."""
+
+    top_k_max: int = 100
+    top_k_default: int = 10
+    snippet_min: int = 80
+    snippet_max: int = 4000
+    snippet_default: int = 600
+    depth_max: int = 4
+    budget_min: int = 100
+    budget_max: int = 100_000
+    query_chars_max: int = 2000
+    symbols_max: int = 50
+    status_list_max: int = 50  # file names per list (modified / added / deleted) in index_status
+    in_flight: int = 4  # calls running at once; more wait up to `admission_wait` seconds for a slot
+    admission_wait: float = 5.0
+    # Wall-clock seconds per call. Search may load the embedding model on its first dense query
+    # (about a second here); status walks the source tree; reindex parses and embeds changed files.
+    timeouts: dict[str, float] = field(
+        default_factory=lambda: {
+            "search": 15.0,
+            "resolve_symbol": 10.0,
+            "get_related": 10.0,
+            "query_graph": 10.0,
+            "index_status": 30.0,
+            "reindex": 300.0,
+        }
+    )
+
+
+def bound_error(name: str, value: object, lo: int, hi: int, hint: str) -> UsageError:
+    """A broken bound, named so a model can fix its call: `top_k must be between 1 and 100, not 1000`."""
+    return UsageError(
+        f"{name} must be between {lo} and {hi}, not {value} (server bound: {lo} <= {name} <= {hi})",
+        hint=hint,
+        code="bound",
+    )
+
+
+def _check(name: str, value: int, lo: int, hi: int, hint: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise bound_error(name, value, lo, hi, hint)
+    return value
+
+
+def _as_list(value: str | list[str] | None) -> list[str]:
+    """Filters may come as one string or a list (models send both); empty strings are dropped."""
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else list(value)
+    return [s.strip() for s in items if s and s.strip()]
+
+
+def _to_builtins(obj: object) -> Any:
+    return msgspec.to_builtins(obj)
+
+
+class QryTools:
+    """The tool bodies: plain synchronous calls into `indexlib`, with the argument bounds checked first.
+
+    Knows nothing about MCP (so tests can call it directly); `call` adds the per-call limits (slots,
+    wall clock) and turns any failure into the error JSON a tool result carries.
+    """
+
+    def __init__(self, index_dir: Path, limits: Limits | None = None) -> None:
+        self.index_dir = Path(index_dir)
+        self.limits = limits or Limits()
+        self._engine: Engine | None = None
+        self._engine_lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(self.limits.in_flight)
+        self._running = 0
+        self._running_lock = threading.Lock()
+
+    # -- state ------------------------------------------------------------------------------------
+
+    def engine(self) -> "Engine":
+        """The server's one Engine, opened on first use (so the server can start before the index exists)."""
+        with self._engine_lock:
+            if self._engine is None:
+                from indexlib import open_engine
+
+                self._engine = open_engine(self.index_dir)
+            return self._engine
+
+    @property
+    def running(self) -> int:
+        """Library calls still running in worker threads (timed-out ones included until they end)."""
+        with self._running_lock:
+            return self._running
+
+    # -- tools ------------------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        top_k: int | None = None,
+        mode: str = "hybrid",
+        lang: str | list[str] | None = None,
+        path: str | list[str] | None = None,
+        kind: str | list[str] | None = None,
+        snippet_chars: int | None = None,
+        budget_tokens: int | None = None,
+        since: str | None = None,
+    ) -> Any:
+        from indexlib import SearchOptions, parse_when
+
+        lim = self.limits
+        if not query or not query.strip():
+            raise UsageError("query is empty", hint='pass what to look for, e.g. "retry_failed_charge"')
+        _check("query length", len(query), 1, lim.query_chars_max, "shorten the query to its key terms")
+        top_k = _check(
+            "top_k", lim.top_k_default if top_k is None else top_k, 1, lim.top_k_max,
+            f"call search again with top_k between 1 and {lim.top_k_max} (default {lim.top_k_default}); "
+            "to reach more results, narrow the query with lang, path or kind",
+        )
+        snippet_chars = _check(
+            "snippet_chars", lim.snippet_default if snippet_chars is None else snippet_chars,
+            lim.snippet_min, lim.snippet_max,
+            f"call search again with snippet_chars between {lim.snippet_min} and {lim.snippet_max} "
+            f"(default {lim.snippet_default})",
+        )
+        if budget_tokens is not None:
+            _check(
+                "budget_tokens", budget_tokens, lim.budget_min, lim.budget_max,
+                f"call search again with budget_tokens between {lim.budget_min} and {lim.budget_max}, "
+                "or leave it out for no budget",
+            )
+        if mode not in SEARCH_MODES:
+            raise UsageError(f"unknown mode {mode!r}", hint=f"use one of: {', '.join(SEARCH_MODES)}")
+        engine = self.engine()
+        opts = SearchOptions(
+            top_k=top_k,
+            mode=mode,
+            snippet_chars=snippet_chars,
+            graph=True,  # agents get each hit's callers and callees, as `qry search --json` does
+            graph_depth=1,
+            langs=_as_list(lang),
+            paths=_as_list(path),
+            kinds=_as_list(kind),
+            budget_tokens=budget_tokens,
+            since=parse_when(since, engine.source_root()) if since and since.strip() else None,
+        )
+        return _to_builtins(engine.search(query, opts))
+
+    def resolve_symbol(self, name: str, limit: int = 10) -> Any:
+        from indexlib import resolve_symbol
+
+        if not name or not name.strip():
+            raise UsageError("name is empty", hint="pass a name (parse_config) or a qualified name (Server.handle)")
+        _check("name length", len(name), 1, 512, "pass a symbol name, not source text")
+        lim = self.limits
+        limit = _check("limit", limit, 1, lim.symbols_max, f"pass limit between 1 and {lim.symbols_max} (default 10)")
+        matches = resolve_symbol(self.engine(), name.strip(), limit=limit)
+        out: dict[str, Any] = {"query": name, "definitions": _to_builtins(matches)}
+        if not matches:
+            out["note"] = f"no definition named {name!r}; try the search tool with the name or a description"
+        return out
+
+    def get_related(self, symbol: str, callers: bool = True, callees: bool = True, depth: int = 1) -> Any:
+        from indexlib import related
+
+        if not symbol or not symbol.strip():
+            raise UsageError("symbol is empty", hint="pass a name, a qualified name (Server.handle) or a 16-hex uid")
+        lim = self.limits
+        depth = _check(
+            "depth", depth, 1, lim.depth_max,
+            f"call get_related again with depth between 1 and {lim.depth_max}; to go further, call "
+            "get_related on a node it returned",
+        )
+        res = related(self.engine(), symbol.strip(), callers=callers, callees=callees, depth=depth)
+        out: dict[str, Any] = _to_builtins(res)
+        if res.ambiguous:
+            out["hint"] = (
+                f"{symbol!r} names {len(res.candidates)} definitions equally well: call get_related again "
+                "with one candidate's uid or a qualified name (Class.method)"
+            )
+        elif res.node is None:
+            out["note"] = f"no definition named {symbol!r}; try resolve_symbol or search"
+        return out
+
+    def query_graph(self, query: str, params: dict[str, Any] | None = None) -> Any:
+        from indexlib import graph_query
+
+        if not query or not query.strip():
+            raise UsageError(
+                "query is empty",
+                hint="e.g. MATCH (f:function {name: $name})<-[:calls]-(g) RETURN g.qualified_name, g.path LIMIT 20",
+            )
+        return _to_builtins(graph_query(self.engine(), query, dict(params or {})))
+
+    def index_status(self) -> Any:
+        from indexlib import index_status
+
+        st = _to_builtins(index_status(self.engine().store.path, check_disk=True))
+        # A large tree can have thousands of changed files: keep the answer small, keep the counts.
+        changes = st.get("changes", {})
+        for key in ("modified", "added", "deleted"):
+            names = changes.get(key, [])
+            changes[f"{key}_count"] = len(names)
+            if len(names) > self.limits.status_list_max:
+                changes[key] = names[: self.limits.status_list_max]
+                changes[f"{key}_truncated"] = True
+        return st
+
+    def reindex(self) -> Any:
+        """Re-index the folder the index was built from, embedding as it was built."""
+        from indexlib import BuildOptions, IndexNotFound, build_index
+
+        try:
+            engine = self.engine()
+        except IndexNotFound:
+            if self.index_dir.name != ".qry":
+                raise
+            source, embed = self.index_dir.parent, "none"  # no index yet: build REPO/.qry for REPO
+        else:
+            manifest = engine.snapshot().manifest
+            source = Path(manifest.source_root)
+            if manifest.model is None:
+                embed = "none"
+            elif manifest.model.model_id.startswith("hash-"):
+                embed = "hash"  # the deterministic test embedder
+            else:
+                embed = "onnx"
+        report = build_index(source, BuildOptions(index_dir=self.index_dir, embed=embed))
+        out: dict[str, Any] = _to_builtins(report)
+        out["elapsed"] = round(report.elapsed, 3)
+        out["source_root"] = str(source)
+        out["embed"] = embed
+        if not report.published:
+            out["note"] = "nothing changed since the last build: no new root was published"
+        return out
+
+    # -- limits around one call -------------------------------------------------------------------
+
+    async def call(self, tool: str, fn: Callable[[], Any]) -> tuple[bool, str]:
+        """Run one tool body in a worker thread within the limits; returns (is_error, JSON text).
+
+        A call waits up to `admission_wait` seconds for one of `in_flight` slots. A call past its
+        wall-clock limit gets an error now; its thread cannot be killed, so it keeps its slot until it
+        ends, which keeps runaway work bounded too.
+        """
+        import anyio
+        import anyio.to_thread
+
+        lim = self.limits
+        deadline = time.monotonic() + lim.admission_wait
+        while not self._slots.acquire(blocking=False):
+            if time.monotonic() >= deadline:
+                return _error(
+                    QryError(
+                        f"server busy: {lim.in_flight} calls already in flight (server bound: at most "
+                        f"{lim.in_flight} at once)",
+                        hint="wait for earlier calls to finish, then retry; send calls one after another",
+                        code="busy",
+                    )
+                )
+            await anyio.sleep(0.02)
+        with self._running_lock:
+            self._running += 1
+
+        def work() -> Any:
+            try:
+                return fn()
+            finally:
+                with self._running_lock:
+                    self._running -= 1
+                self._slots.release()
+
+        limit = lim.timeouts.get(tool, 30.0)
+        try:
+            with anyio.fail_after(limit):
+                value = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except TimeoutError:
+            hint = (
+                "the build goes on in the background and publishes when done; call index_status later"
+                if tool == "reindex"
+                else "narrow the call (a smaller top_k or depth, lang/path/kind filters, a LIMIT) and retry"
+            )
+            return _error(
+                QueryTimeout(f"{tool} ran past its wall-clock limit of {limit:g} s (server bound)", hint=hint)
+            )
+        except QryError as exc:
+            return _error(exc)
+        except Exception as exc:  # a bug must not take the connection down: report it, keep serving
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            return _error(
+                QryError(
+                    f"internal error in {tool}: {type(exc).__name__}: {exc}",
+                    hint="this is a bug in qry; the server is still up: retry differently or report it",
+                    code="internal",
+                )
+            )
+        return False, msgspec.json.encode(value).decode()
+
+
+def _error(exc: QryError) -> tuple[bool, str]:
+    return True, msgspec.json.encode(exc.to_dict()).decode()
+
+
+# --------------------------------------------------------------------------------------------------
+# The MCP face
+
+
+INSTRUCTIONS = """\
+qry searches one indexed code repository (BM25 over code-aware terms, symbol names, optional dense
+vectors, and the call graph). Start with `search` (identifiers, signatures or plain questions), use
+`resolve_symbol` to jump to a definition by name, `get_related` for callers/callees of one symbol,
+and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
+Every call is bounded (top_k <= 100, snippet_chars 80..4000, depth <= 4, a time limit per call);
+a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
+If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""
+
+SEARCH_DOC = """\
+Search the indexed repository for code and docs; the same ranking as `qry search --json`.
+Good queries: an identifier (`retry_failed_charge`, `ParseConfig`), a signature, or a question
+("where are failed charges retried?"). Inline syntax also works in `query`: "exact phrase", prefix*,
+lang:go, path:'src/**', kind:function, -path:tests/**.
+Returns {query, results: [{uid, path, start_line, end_line, kind, symbol, language, score, signature,
+snippet: {text, start_line, end_line, truncated}, related: [callers/callees of the hit], stale}],
+meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens to fit the answer
+into your context: whole results are packed in rank order and meta.truncated_by_budget counts the
+ones left out."""
+
+RESOLVE_DOC = """\
+Find the definitions a name refers to: exact names (case-insensitive), qualified suffixes
+(`Server.handle`), then close spellings. Returns {query, definitions: [{uid, symbol, name, kind, path,
+start_line, end_line, language, signature, doc, match, score}]}; `match` is exact, qualified, joined
+(retry_failed_charge ~ retryFailedCharge) or fuzzy. Use a returned uid with get_related."""
+
+RELATED_DOC = """\
+Who calls a symbol, what it calls, and its parent container, walking the call graph up to `depth`
+steps. `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
+search/resolve_symbol. Returns {query, node, related: [{edge, direction ("in" = caller, "out" =
+callee), symbol, kind, path, start_line, end_line, depth, ambiguous}], candidates, ambiguous}.
+When several definitions match equally, nothing is guessed: `ambiguous` is true and `candidates`
+lists them; call again with one candidate's uid."""
+
+GRAPH_DOC = """\
+Run a read-only, bounded openCypher-style query over the code graph.
+Shape: MATCH / OPTIONAL MATCH <pattern> [WHERE ...] RETURN ... [ORDER BY ...] [SKIP n] [LIMIT n].
+Node labels: function, method, class, struct, interface, enum, trait, module, section, chunk, node
+(any). Relationship types: calls, imports, contains, inherits, implements. Node properties: uid, name,
+qualified_name, kind, path, language, start_line, end_line, signature; relationship properties: kind,
+line, ambiguous. Variable length needs a bound of at most 4 (*1..3). LIMIT defaults to 100, at most
+1000; 250 ms budget. Pass values as $parameters in `params`, never spliced into the text.
+Example: MATCH (f:function {name: $name})<-[:calls*1..2]-(g) RETURN g.qualified_name, g.path LIMIT 20
+with params {"name": "parse_config"}. Returns {columns, rows, truncated, elapsed_ms}. Writes
+(CREATE, MERGE, SET, DELETE, ...), unknown labels and unbounded * are rejected with the rule's name."""
+
+STATUS_DOC = """\
+Describe the index: the root (snapshot) answering queries, when it was published and from which git
+commit, counts of files and nodes by language and kind, skipped files, vectors and model, and files
+changed on disk since (modified/added/deleted, each list capped at 50 names with a total count).
+If files changed, call reindex."""
+
+REINDEX_DOC = """\
+Bring the index up to date with the files on disk: re-parse only files that changed, embed as the
+index was built (vectors only if it has them), and publish a new root. Later calls answer from the new
+root at once. Returns the build report: files, added, changed, removed, nodes_written, segments,
+skipped, timings, published (false when nothing changed). Takes seconds to minutes on a large repo."""
+
+
+def build_server(tools: QryTools) -> Any:
+    """The MCPServer with qry's six tools registered on it (needs the `mcp` SDK, 2.x)."""
+    from typing import Annotated, Literal
+
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import Field
+
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError as exc:  # mcp 1.x names it FastMCP and differs in ways we do not bridge
+        from importlib.metadata import version
+
+        raise QryError(
+            f"qry mcp needs the mcp SDK 2.x, found {version('mcp')}",
+            hint="pip install -U 'qry[mcp]'",
+            code="dependency",
+        ) from exc
+
+    from indexlib import __version__
+
+    lim = tools.limits
+    server: Any = MCPServer(
+        "qry",
+        title="qry code search",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",
+    )
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                open_world_hint=False)
+
+    async def run(tool: str, fn: Callable[[], Any]) -> CallToolResult:
+        is_error, text = await tools.call(tool, fn)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+
+    def bounds(lo: int, hi: int) -> dict[str, Any]:
+        # Advertised in the schema so a model sees them; checked by QryTools so a violation gets our
+        # message (rule + fix) instead of a generic validation error.
+        return {"minimum": lo, "maximum": hi}
+
+    Filter = str | list[str] | None
+
+    @server.tool(name="search", title="Search code", description=SEARCH_DOC, annotations=read_only)
+    async def search(
+        query: Annotated[str, Field(description="What to look for: an identifier, a signature or a question.")],
+        top_k: Annotated[int, Field(
+            description=f"How many results, 1..{lim.top_k_max}.", json_schema_extra=bounds(1, lim.top_k_max)
+        )] = lim.top_k_default,
+        mode: Annotated[Literal["hybrid", "lexical", "semantic", "symbol"], Field(
+            description="hybrid (default: all streams fused), lexical (BM25 + symbols), semantic (vectors "
+            "only; needs an index with vectors), symbol (definition names only)."
+        )] = "hybrid",
+        lang: Annotated[Filter, Field(description='Only these languages, e.g. ["python", "go"].')] = None,
+        path: Annotated[Filter, Field(description='Only paths matching these globs, e.g. ["src/**"].')] = None,
+        kind: Annotated[Filter, Field(description="Only these node kinds: " + ", ".join(NODE_KINDS) + ".")] = None,
+        snippet_chars: Annotated[int, Field(
+            description=f"Characters of source per result, {lim.snippet_min}..{lim.snippet_max}.",
+            json_schema_extra=bounds(lim.snippet_min, lim.snippet_max),
+        )] = lim.snippet_default,
+        budget_tokens: Annotated[int | None, Field(
+            description=f"Fit the answer into about this many tokens ({lim.budget_min}..{lim.budget_max}): "
+            "whole results are kept in rank order; meta.truncated_by_budget counts those left out.",
+        )] = None,
+        since: Annotated[str | None, Field(
+            description="Only code changed since: 2026-01-31, '2 weeks ago', yesterday, or a git ref (v1.2.0)."
+        )] = None,
+    ) -> CallToolResult:
+        return await run("search", lambda: tools.search(
+            query, top_k=top_k, mode=mode, lang=lang, path=path, kind=kind, snippet_chars=snippet_chars,
+            budget_tokens=budget_tokens, since=since,
+        ))
+
+    @server.tool(name="resolve_symbol", title="Go to definition", description=RESOLVE_DOC, annotations=read_only)
+    async def resolve_symbol(
+        name: Annotated[str, Field(description="A name (parse_config) or qualified name (Server.handle).")],
+        limit: Annotated[int, Field(
+            description=f"At most this many definitions, 1..{lim.symbols_max}.",
+            json_schema_extra=bounds(1, lim.symbols_max),
+        )] = 10,
+    ) -> CallToolResult:
+        return await run("resolve_symbol", lambda: tools.resolve_symbol(name, limit=limit))
+
+    @server.tool(name="get_related", title="Callers and callees", description=RELATED_DOC, annotations=read_only)
+    async def get_related(
+        symbol: Annotated[str, Field(description="A name, a qualified name, or a 16-hex uid.")],
+        callers: Annotated[bool, Field(description="Include callers (who calls it).")] = True,
+        callees: Annotated[bool, Field(description="Include callees (what it calls).")] = True,
+        depth: Annotated[int, Field(
+            description=f"How many call steps to walk, 1..{lim.depth_max}.", json_schema_extra=bounds(1, lim.depth_max)
+        )] = 1,
+    ) -> CallToolResult:
+        return await run("get_related", lambda: tools.get_related(symbol, callers=callers, callees=callees,
+                                                                  depth=depth))
+
+    @server.tool(name="query_graph", title="Graph query", description=GRAPH_DOC, annotations=read_only)
+    async def query_graph(
+        query: Annotated[str, Field(description="MATCH ... RETURN ... in the bounded profile.")],
+        params: Annotated[dict[str, Any] | None, Field(
+            description='Values for $names in the query, e.g. {"name": "parse_config"}.'
+        )] = None,
+    ) -> CallToolResult:
+        return await run("query_graph", lambda: tools.query_graph(query, params))
+
+    @server.tool(name="index_status", title="Index status", description=STATUS_DOC, annotations=read_only)
+    async def index_status() -> CallToolResult:
+        return await run("index_status", tools.index_status)
+
+    @server.tool(name="reindex", title="Update the index", description=REINDEX_DOC, annotations=ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    async def reindex() -> CallToolResult:
+        return await run("reindex", tools.reindex)
+
+    return server
+
+
+def serve(index_dir: Path | None) -> int:
+    """Serve qry over MCP on stdin/stdout until the client closes the connection; returns the exit status.
+
+    The index directory is found as every command finds it (`--index-dir` > `$QRY_INDEX_DIR` > the
+    nearest `.qry` above the working directory). It need not hold an index yet: tools then answer
+    with an error naming `reindex` or `qry index`, and `reindex` builds `REPO/.qry` for `REPO`.
+    """
+    try:
+        import mcp  # noqa: F401  (only to tell a missing extra apart from other import errors)
+    except ImportError as exc:
+        raise QryError(
+            "qry mcp needs the Model Context Protocol SDK, which is not installed",
+            hint=MCP_HINT,
+            code="dependency",
+        ) from exc
+    from indexlib import resolve_index_dir
+
+    tools = QryTools(resolve_index_dir(index_dir))
+    try:
+        tools.engine()  # open early so the first call is fast; a missing index is reported per call
+    except QryError:
+        pass
+    server = build_server(tools)
+    server.run("stdio")
+    if tools.running:
+        # A timed-out call (e.g. a long reindex) still runs in a worker thread; the client has gone,
+        # so do not wait for it. The store is crash-safe: an unfinished build leaves only staging files.
+        import os
+
+        sys.stderr.write(f"qry mcp: exiting with {tools.running} call(s) still running\n")
+        sys.stderr.flush()
+        os._exit(0)
+    return 0

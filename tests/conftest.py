@@ -1,0 +1,43 @@
+"""Shared fixtures: copies of the fixture repositories and indexes built from them."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def fixture_copy(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """Copy a fixture repository into a fresh temporary folder (tests may change the copy)."""
+
+    def make(name: str) -> Path:
+        dest = tmp_path_factory.mktemp(name) / name
+        shutil.copytree(FIXTURES / name, dest)
+        return dest
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def polyglot_lexical(fixture_copy: Callable[[str], Path]) -> Path:
+    """fixtures/polyglot indexed without vectors; returns the repository folder (index in .qry)."""
+    from indexlib import BuildOptions, build_index
+
+    repo = fixture_copy("polyglot")
+    build_index(repo, BuildOptions(embed="none"))
+    return repo
+
+
+@pytest.fixture(scope="session")
+def polyglot_onnx(fixture_copy: Callable[[str], Path]) -> Path:
+    """fixtures/polyglot indexed with the real bundled ONNX model."""
+    from indexlib import BuildOptions, build_index
+
+    repo = fixture_copy("polyglot")
+    build_index(repo, BuildOptions(embed="onnx"))
+    return repo

@@ -1,0 +1,139 @@
+"""Code-aware terms: identifier splitting, index terms, query terms, pg_trgm similarity."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from indexlib.analyzer import (
+    MAX_TERM_CHARS,
+    MAX_TOKEN_CHARS,
+    code_terms,
+    query_terms,
+    split_identifier,
+    trigram_similarity,
+    trigrams,
+)
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("parseConfig", ["parse", "config"]),
+        ("ParseConfig", ["parse", "config"]),
+        ("parse_config", ["parse", "config"]),
+        ("parse-config", ["parse", "config"]),
+        ("PARSE_CONFIG", ["parse", "config"]),
+        ("HTTPServer2", ["http", "server", "2"]),
+        ("getHTTPResponseCode", ["get", "http", "response", "code"]),
+        ("XMLHttpRequest", ["xml", "http", "request"]),
+        ("utf8Decode", ["utf", "8", "decode"]),
+        ("__init__", ["init"]),
+        ("$scope", ["scope"]),
+        ("x", ["x"]),
+        ("ÜberKlasse", ["über", "klasse"]),
+        ("naïveParser", ["naïve", "parser"]),
+        ("日本語Parser", ["日本語", "parser"]),
+        ("", []),
+        ("___", []),
+    ],
+)
+def test_split_identifier(word: str, parts: list[str]) -> None:
+    assert split_identifier(word) == parts
+
+
+def test_code_terms_emit_joined_form_then_parts_in_text_order() -> None:
+    assert code_terms("def parse_config(path):") == ["def", "parseconfig", "parse", "config", "path"]
+    # Duplicates stay: term frequency matters to BM25.
+    assert code_terms("x = x + 1") == ["x", "x", "1"]
+
+
+def test_code_terms_dotted_names() -> None:
+    assert code_terms("os.path.join(a)") == [
+        "os.path.join",
+        "os.path",
+        "path.join",
+        "os",
+        "path",
+        "join",
+        "a",
+    ]
+    assert code_terms("self.parseConfig()") == ["self.parseconfig", "self", "parseconfig", "parse", "config"]
+    # A sentence's final period is not part of a token.
+    assert code_terms("Call it.") == ["call", "it"]
+
+
+def test_code_terms_caps() -> None:
+    long_ident = "a" * (MAX_TERM_CHARS + 1)
+    assert code_terms(long_ident) == []
+    # The joined form is dropped when too long, the parts stay.
+    camel = "Alpha" * 14  # 70 characters, 14 parts
+    assert code_terms(camel) == ["alpha"] * 14
+    blob = "Ab9" * (MAX_TOKEN_CHARS // 3 + 1)  # a base64-like run: dropped whole
+    assert code_terms(f"x = '{blob}'") == ["x"]
+
+
+def test_query_forms_meet_the_index_terms_of_a_definition() -> None:
+    indexed = set(code_terms("def parse_config(path): ..."))
+    for query in (
+        "parse config",
+        "parseConfig",
+        "ParseConfig",
+        "parse_config",
+        "parse-config",
+        "PARSE_CONFIG",
+    ):
+        terms = set(query_terms(query))
+        assert {"parse", "config", "parseconfig"} <= terms, query
+        assert "parseconfig" in indexed & terms
+    # The same holds the other way round: a camelCase definition, a snake_case query.
+    assert "parseconfig" in set(code_terms("function parseConfig() {}")) & set(query_terms("parse_config"))
+
+
+def test_query_terms_are_unique_and_join_adjacent_words_only() -> None:
+    assert query_terms("retry retry") == ["retry", "retryretry"]
+    assert query_terms("read file") == ["read", "file", "readfile"]
+    assert query_terms("read(file)") == ["read", "file"]
+    assert query_terms("os.path join") == ["os.path", "os", "path", "join"]
+
+
+def test_trigrams_follow_pg_trgm() -> None:
+    assert trigrams("cat") == {"  c", " ca", "cat", "at "}
+    assert trigrams("Foo_bar") == {"  f", " fo", "foo", "oo ", "  b", " ba", "bar", "ar "}
+    # pg_trgm documentation: similarity('word', 'two words') = 0.363636
+    assert trigram_similarity("word", "two words") == pytest.approx(4 / 11)
+    assert trigram_similarity("parse_config", "ParseConfig") < trigram_similarity(
+        "parse_config", "parse config"
+    )
+    assert trigram_similarity("parse_config", "parse config") == 1.0
+    assert trigram_similarity("", "") == 1.0
+    assert trigram_similarity("__", "--") == 0.0
+    assert trigram_similarity("abc", "") == 0.0
+
+
+identifiers = st.text(
+    alphabet=st.characters(categories=("Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No", "Pc", "Pd")), max_size=40
+)
+
+
+@given(identifiers)
+def test_split_identifier_never_loses_letters(word: str) -> None:
+    parts = split_identifier(word)
+    assert "".join(parts) == "".join(c.lower() for c in word if c.isalnum())
+    assert all(parts)
+
+
+@given(st.text(max_size=200))
+def test_code_terms_is_deterministic_and_bounded(text: str) -> None:
+    first = code_terms(text)
+    assert first == code_terms(text)
+    assert all(0 < len(t) <= MAX_TERM_CHARS and not any(c.isspace() for c in t) for t in first)
+
+
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_trigram_similarity_is_symmetric_and_bounded(a: str, b: str) -> None:
+    s = trigram_similarity(a, b)
+    assert s == trigram_similarity(b, a)
+    assert 0.0 <= s <= 1.0
+    assert trigram_similarity(a, a) == 1.0

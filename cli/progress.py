@@ -17,7 +17,7 @@ def progress_reporter(env: Env, *, enabled: bool) -> Iterator[Callable[[str, int
         yield lambda _stage, _done, _total: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
     console = Console(file=env.stderr)
     with Progress(
@@ -28,7 +28,7 @@ def progress_reporter(env: Env, *, enabled: bool) -> Iterator[Callable[[str, int
         console=console,
         transient=True,
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:

@@ -18,8 +18,8 @@ def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
 
 
 def _run(env: Env, query: str, v: dict[str, Any]) -> int:
-    from indexlib import SearchOptions, UsageError, open_engine, parse_when
     from cli.render import render
+    from indexlib import SearchOptions, UsageError, open_engine, parse_when
 
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
@@ -38,7 +38,7 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         rrf_k=int(v.get("rrf_k") or 60),
         explain=bool(v.get("explain")),
         graph=bool(graph),
-        graph_depth=int(v.get("graph_depth") if v.get("graph_depth") is not None else 1),
+        graph_depth=int(v["graph_depth"]) if v.get("graph_depth") is not None else 1,
         diffuse=bool(v.get("diffuse")),
         langs=list(v.get("lang") or []),
         paths=list(v.get("path") or []),

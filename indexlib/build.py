@@ -308,14 +308,14 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
             report.nodes_written = entry.nodes
             segments = [s for s in segments if s.id != entry.id] + [entry]
             tombstones.pop(entry.id, None)
-            for src, digest, n in parsed_meta:
+            for src, digest, count in parsed_meta:
                 files[src.path] = FileRecord(
                     hash=digest,
                     segment=entry.id,
                     size=src.size,
                     mtime_ns=src.mtime_ns,
                     language=src.language,
-                    nodes=n,
+                    nodes=count,
                     created_at=node_times.get(src.path, (None, None))[0],
                     changed_at=node_times.get(src.path, (None, None))[1],
                 )

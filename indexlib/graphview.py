@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from indexlib.graph import GraphNode, expand, on_path
 from indexlib.lexical import StoredNode, module_stem
-from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, Related, RefKind
+from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, RefKind, Related
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
@@ -42,17 +42,31 @@ def _split_target(target: str) -> tuple[str, str]:
 
 
 def _module_path_matches(path: str, module: str) -> bool:
-    """Does file `path` implement import target `module` (`billing.retry`, `./retry`, `net/http`)?"""
-    m = module.strip().strip("\"'<>")
+    """Does file `path` implement import target `module` (`billing.retry`, `./retry`, `net/http`)?
+
+    Python-style dotted modules and JS-style relative paths name a file (or a package's
+    `__init__`/`index`/`mod` file); a slash-separated import (Go) may name the file's directory.
+    """
+    m = module.strip().strip("\"'<>").replace("\\", "/")
     if not m:
         return False
     p = path.rsplit(".", 1)[0]  # drop the extension
-    if p.endswith("/__init__") or p.endswith("/index") or p.endswith("/mod"):
+    if p.endswith(("/__init__", "/index", "/mod")):
         p = p.rsplit("/", 1)[0]
-    m = m.lstrip("./").replace("\\", "/")
-    dotted = m.replace(".", "/") if "/" not in m else m.rsplit(".", 1)[0] if re.search(r"\.\w+$", m) else m
-    return p == dotted or p.endswith("/" + dotted) or (dotted and p.rsplit("/", 1)[-1] == dotted.rsplit("/", 1)[-1]
-                                                       and "/" in dotted and p.endswith(dotted.split("/", 1)[-1]))
+    m = m.lstrip("./")
+    if "/" in m:
+        target = re.sub(r"\.\w+$", "", m)  # ./retry.js -> retry
+    else:
+        target = m.replace(".", "/")
+    if not target:
+        return False
+    if p == target or p.endswith("/" + target):
+        return True
+    if "/" in m:  # Go: an import path names a package directory
+        directory = p.rsplit("/", 1)[0] if "/" in p else ""
+        last = target.rsplit("/", 1)[-1]
+        return directory == last or directory.endswith("/" + last)
+    return False
 
 
 class SnapshotGraph:

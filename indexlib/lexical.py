@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeAlias
 
 import msgspec
 import tantivy
@@ -237,15 +238,15 @@ class LexicalSegment:
 
     def count(self, query: tantivy.Query) -> int:
         """How many documents match (no scoring, no fetching)."""
-        return int(self._searcher.search(query, 1, count=True).count or 0)
+        return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
 
     def doc_freq(self, field: str, term: str) -> int:
         return int(self._searcher.doc_freq(field, term))
 
 
 # Query construction helpers, kept here so no other module needs `tantivy`.
-Query = tantivy.Query
-Occur = tantivy.Occur
+# Callers pass queries around without importing tantivy; the alias keeps their annotations readable.
+Query: TypeAlias = Any
 
 
 def term(field: str, value: str) -> tantivy.Query:

@@ -16,7 +16,7 @@ from typing import Any
 
 from indexlib import streams
 from indexlib.errors import ModelError, QryError, UsageError
-from indexlib.fusion import CANDIDATE_CAP, RRF_K, ROUTE_WEIGHTS, Candidate, Signals, apply_signals, rrf
+from indexlib.fusion import CANDIDATE_CAP, ROUTE_WEIGHTS, RRF_K, Candidate, Signals, apply_signals, rrf
 from indexlib.query import Query, Route, classify, identifier_of, parse_query
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.snapshot import Snapshot

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from indexlib import lexical
+import indexlib.lexical as lexical
 from indexlib.errors import IndexCorrupt
 from indexlib.lexical import LexicalSegment, StoredNode
+from indexlib.lexical import Query as LexQuery
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
@@ -57,7 +58,7 @@ class SegmentHandle:
         vec: VectorSegment = self._vectors
         return vec
 
-    def liveness(self) -> lexical.Query | None:
+    def liveness(self) -> LexQuery | None:
         if self.live_paths is None:
             return None
         return lexical.term_set("path", self.live_paths)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgspec
 
-from indexlib import lexical
+import indexlib.lexical as lexical
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from indexlib import lexical
+import indexlib.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity, trigrams
 from indexlib.query import Query, Route, glob_to_regex
 from indexlib.records import StreamHit
@@ -25,9 +25,7 @@ Filters = list[tuple[str, lexical.Query]]
 # Function words that carry no code meaning: in a natural-language query they would match every
 # comment and Markdown paragraph. Identifier and signature queries keep every word.
 STOPWORDS = frozenset(
-    "a an and are as at be by can do does did for from how i in is it its me my of on or that the this "
-    "to was we what when where which who why will with you your there their they should would could "
-    "get gets find show me use used using".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "that", "the", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "there", "their", "they", "should", "would", "could", "get", "gets", "find", "show", "me", "use", "used", "using"]
 )
 
 
@@ -107,8 +105,10 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
         if expanded:
             exp = sorted(expanded)[:64]
             sub = lexical.boolean(
-                [("should", lexical.boost(lexical.term_set("name_terms", exp), 3.0))]
-                + [("should", lexical.term_set("body_terms", exp))]
+                [
+                    ("should", lexical.boost(lexical.term_set("name_terms", exp), 3.0)),
+                    ("should", lexical.term_set("body_terms", exp)),
+                ]
             )
             (must if not terms else should).append(("must" if not terms else "should", sub))
         else:

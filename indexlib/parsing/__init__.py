@@ -40,8 +40,9 @@ def parse_file(
     elif language == MARKDOWN:
         from indexlib.parsing.markdown import sections
 
-        parsed = ParsedFile(path=path, language=language, nodes=sections(path, data, window_lines=window_lines),
-                            refs=[])  # fmt: skip
+        parsed = ParsedFile(
+            path=path, language=language, nodes=sections(path, data, window_lines=window_lines), refs=[]
+        )
     else:
         parsed = ParsedFile(path=path, language=language, nodes=text_chunks(path, language, data), refs=[])
     return _cap(parsed, max_nodes)
@@ -61,8 +62,9 @@ def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, windo
     except RecursionError as exc:
         return _fallback(path, data, language, f"extraction failed ({exc!r}); indexed as line windows")
     except Exception as exc:  # a bug or a grammar surprise must not lose the file: keep it as windows
-        return _fallback(path, data, language, f"extraction failed ({type(exc).__name__}: {exc}); "
-                                               "indexed as line windows")  # fmt: skip
+        return _fallback(
+            path, data, language, f"extraction failed ({type(exc).__name__}: {exc}); indexed as line windows"
+        )
     return ParsedFile(path=path, language=language, nodes=result.nodes, refs=result.refs)
 
 

@@ -85,37 +85,75 @@ def end_line_of(start_line: int, text: str) -> int:
 
 
 def finish(draft: Draft, path: str, language: str, window_lines: int, lines: LineIndex | None) -> list[Node]:
-    """The Node(s) for `draft`: one, or one per window of `window_lines` lines when it is longer.
+    """The Node(s) for `draft`: one, or consecutive windows when it has more than `window_lines` lines.
 
-    Every window keeps the draft's kind, names, signature, doc and parent; its lines, bytes and text
-    are its own. Windows whose text is blank (a class whose long methods were elided) are dropped,
-    so part numbers may skip; the uid of part k never depends on the other parts.
+    Lines are counted without blank ones, so a class whose long methods were elided to blank lines,
+    or a module remainder spread over a long file, stays one node while its content is small. Each
+    window holds `window_lines` non-blank lines, starts and ends on a non-blank line, and keeps the
+    draft's kind, names, signature, doc and parent; its lines, bytes and text are its own, and it is
+    part 0, 1, 2, ... of the draft.
     """
-    span = draft.end_line - draft.start_line + 1
     window = max(window_lines, 1)
+    span = draft.end_line - draft.start_line + 1
     if span <= window or lines is None:
-        return [_node(draft, path, language, draft.text, draft.start_line, draft.end_line,
-                      draft.start_byte, draft.end_byte, 0)]  # fmt: skip
-    text = draft.text
-    # Character offsets where each line of the text starts.
-    char_starts = [0]
-    find = text.find
-    at = find("\n")
-    while at != -1:
-        char_starts.append(at + 1)
-        at = find("\n", at + 1)
+        return [_whole(draft, path, language)]
+    rows = draft.text.split("\n")
+    filled = [bool(row.strip()) for row in rows]
+    if sum(filled) <= window:
+        return [_whole(draft, path, language)]
+    # Character offset where each row starts in the text.
+    offsets = [0]
+    for row in rows:
+        offsets.append(offsets[-1] + len(row) + 1)
+    last_row = len(rows) - 1
     nodes: list[Node] = []
-    for part, first in enumerate(range(0, span, window)):
-        last = min(first + window, span)  # exclusive, in lines relative to the draft
-        # A window ends on its last character: the newline between two windows belongs to neither.
-        piece = text[char_starts[first] : char_starts[last] - 1] if last < span else text[char_starts[first] :]
-        if not piece.strip():
-            continue
+    first = 0
+    while first <= last_row:
+        while first <= last_row and not filled[first]:
+            first += 1
+        if first > last_row:
+            break
+        end, count = first, 0
+        while end <= last_row:
+            count += filled[end]
+            if count == window:
+                break
+            end += 1
+        end = min(end, last_row)
+        while end > first and not filled[end]:
+            end -= 1
+        piece = draft.text[offsets[first] : offsets[end + 1] - 1]
         start_byte = draft.start_byte if first == 0 else lines.start_of(draft.start_line + first)
-        end_byte = draft.end_byte if last >= span else lines.start_of(draft.start_line + last) - 1
-        first_line, last_line = draft.start_line + first, draft.start_line + last - 1
-        nodes.append(_node(draft, path, language, piece, first_line, last_line, start_byte, end_byte, part))
+        end_byte = draft.end_byte if end == last_row else lines.start_of(draft.start_line + end + 1) - 1
+        nodes.append(
+            _node(
+                draft,
+                path,
+                language,
+                piece,
+                draft.start_line + first,
+                draft.start_line + end,
+                start_byte,
+                end_byte,
+                len(nodes),
+            )
+        )
+        first = end + 1
     return nodes
+
+
+def _whole(draft: Draft, path: str, language: str) -> Node:
+    return _node(
+        draft,
+        path,
+        language,
+        draft.text,
+        draft.start_line,
+        draft.end_line,
+        draft.start_byte,
+        draft.end_byte,
+        0,
+    )
 
 
 def _node(
@@ -181,8 +219,16 @@ def text_chunks(
         raw = data[start_byte:end_byte]
         if raw.strip():
             text = raw.decode("utf-8", "replace")
-            draft = Draft(kind=NodeKind.CHUNK.value, name=name, qualified_name=name, start_byte=start_byte,
-                          end_byte=end_byte, start_line=first, end_line=last, text=text)  # fmt: skip
+            draft = Draft(
+                kind=NodeKind.CHUNK.value,
+                name=name,
+                qualified_name=name,
+                start_byte=start_byte,
+                end_byte=end_byte,
+                start_line=first,
+                end_line=last,
+                text=text,
+            )
             nodes.append(_node(draft, path, language, text, first, last, start_byte, end_byte, part))
         if last >= total:
             break

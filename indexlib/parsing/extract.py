@@ -106,6 +106,8 @@ _JS_COMMON = """
     (class_declaration) @class
     (method_definition) @method
     (variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function)]) @function
+    (variable_declarator name: (identifier) value: (class)) @class
+    (assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @function
     (call_expression) @call
     (new_expression) @call
     (import_statement) @import
@@ -117,7 +119,9 @@ _JAVASCRIPT = Spec(
     (field_definition property: (_) value: [(arrow_function) (function_expression)]) @method
     """,
     comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),
+    wrappers=frozenset(
+        {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
+    ),
 )
 _TYPESCRIPT = Spec(
     query=_JS_COMMON
@@ -129,7 +133,9 @@ _TYPESCRIPT = Spec(
     (internal_module) @scope
     """,
     comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration"}),
+    wrappers=frozenset(
+        {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
+    ),
 )
 _GO = Spec(
     query="""
@@ -413,7 +419,6 @@ class _Item:
     uid: int = 0
     start_line: int = 0
     end_line: int = 0
-    part_uids: dict[int, int] = field(default_factory=dict)
 
 
 def _declarator_name(src: _Src, node: Node | None) -> tuple[list[str], Node | None]:
@@ -444,7 +449,7 @@ def _names(src: _Src, node: Node, capture: str, language: str) -> list[str]:
     kind = node.type
     if kind == "function_definition" and language in ("c", "cpp"):
         return _declarator_name(src, node.child_by_field_name("declarator"))[0]
-    if kind in ("struct_specifier", "union_specifier", "enum_specifier", "class_specifier"):
+    if kind in _SPECIFIERS:
         name = node.child_by_field_name("name")
         if name is None and node.parent is not None and node.parent.type == "type_definition":
             name = node.parent.child_by_field_name("declarator")
@@ -453,6 +458,11 @@ def _names(src: _Src, node: Node, capture: str, language: str) -> list[str]:
         return [src(node.child_by_field_name("name"))]
     if kind == "field_definition":
         return [src(node.child_by_field_name("property"))]
+    if kind == "assignment_expression":  # `Foo.prototype.bar = function`, `exports.run = () =>`
+        parts = _split_name(src(node.child_by_field_name("left")))
+        if len(parts) >= 3 and parts[-2] == "prototype":
+            return [parts[-3], parts[-1]]
+        return parts[-1:]
     if kind == "impl_item":
         parts = _split_name(src(node.child_by_field_name("type")))
         return parts[-1:]
@@ -485,13 +495,18 @@ def _body(node: Node, language: str) -> Node | None:
             if child.type == "{":
                 return child
         return None
-    if kind in ("variable_declarator", "field_definition", "public_field_definition"):
-        value = node.child_by_field_name("value")
+    if kind in (
+        "variable_declarator",
+        "field_definition",
+        "public_field_definition",
+        "assignment_expression",
+    ):
+        value = node.child_by_field_name("value") or node.child_by_field_name("right")
         return value.child_by_field_name("body") if value is not None else None
-    body = node.child_by_field_name("body")
-    if body is None and language == "ruby" and kind in ("method", "singleton_method"):
-        return None
-    return body
+    return node.child_by_field_name("body")
+
+
+_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 
 
 def _outer(node: Node, spec: Spec) -> Node:
@@ -499,12 +514,14 @@ def _outer(node: Node, spec: Spec) -> Node:
     outer = node
     parent = node.parent
     while parent is not None and parent.type in spec.wrappers:
-        if parent.type in ("lexical_declaration", "variable_declaration") and parent.named_child_count != 1:
-            break
-        if parent.type == "type_declaration" and parent.named_child_count != 1:
-            break
-        if parent.type == "type_definition" and node.type not in ("struct_specifier", "union_specifier",
-                                                                  "enum_specifier", "class_specifier"):  # fmt: skip
+        kind = parent.type
+        if kind in ("lexical_declaration", "variable_declaration", "type_declaration"):
+            if parent.named_child_count != 1:  # `const a = () => 1, b = 2;`: the statement is shared
+                break
+        elif kind == "expression_statement":
+            if outer.type != "assignment_expression":
+                break
+        elif kind == "type_definition" and node.type not in _SPECIFIERS:
             break
         outer = parent
         parent = parent.parent
@@ -584,8 +601,8 @@ def _collect_items(
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
             body = _body(node, language)
-            if not is_scope and capture in ("function", "method") and body is None:
-                continue  # a declaration without a body: it stays in its container's text
+            if not is_scope and capture in ("function", "method") and body is None and language != "ruby":
+                continue  # a declaration without a body (Ruby's `def x; end` has none but is one)
             outer = _outer(node, spec) if not is_scope else node
             start, end = outer.start_byte, outer.end_byte
             if node.type in ("file_scoped_namespace_declaration",) or (
@@ -659,8 +676,8 @@ def _classify(src: _Src, item: _Item, language: str) -> None:
             if receiver:
                 item.extra_qualifier = [receiver]
                 kind = _METHOD
-        elif item.extra_qualifier and language == "cpp":
-            kind = _METHOD
+        elif item.extra_qualifier and (language == "cpp" or item.node.type == "assignment_expression"):
+            kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`
         if kind == _METHOD and parent is not None and parent.capture == "impl":
             item.attach = ".".join(qualifier)
     item.kind = kind
@@ -682,7 +699,7 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     if node.type == "type_spec":
         prefix = "type "
     elif node.type == "variable_declarator" and node.parent is not None:
-        start = node.parent.start_byte  # `const sleep = (ms) =>`
+        start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
@@ -735,8 +752,16 @@ def _elided(data: bytes, start: int, end: int, holes: list[tuple[int, int, str]]
 def _type_targets(src: _Src, nodes: Iterable[Node]) -> list[str]:
     targets: list[str] = []
     for node in nodes:
-        if node.type in ("comment", "access_specifier", "virtual", "type_arguments", "keyword_argument",
-                         "list_splat", "dictionary_splat", "argument_list"):  # fmt: skip
+        if node.type in (
+            "comment",
+            "access_specifier",
+            "virtual",
+            "type_arguments",
+            "keyword_argument",
+            "list_splat",
+            "dictionary_splat",
+            "argument_list",
+        ):
             continue
         if node.type == "primary_constructor_base_type":
             node = node.child_by_field_name("type") or node
@@ -778,8 +803,11 @@ def _bases(src: _Src, node: Node, kind: str, language: str) -> list[tuple[str, s
         elif child_type == "base_list":  # C#: classes and interfaces are not told apart by syntax
             for target in _type_targets(src, child.named_children):
                 is_interface = bool(re.match(r"I[A-Z]", target.rsplit(".", 1)[-1]))
-                relation = inherits if kind == NodeKind.INTERFACE.value else (
-                    implements if is_interface or kind == NodeKind.STRUCT.value else inherits)  # fmt: skip
+                relation = (
+                    inherits
+                    if kind == NodeKind.INTERFACE.value
+                    else (implements if is_interface or kind == NodeKind.STRUCT.value else inherits)
+                )
                 found.append((relation, target))
         elif child_type == "trait_bounds" and node_type == "trait_item":
             found += [(inherits, t) for t in _type_targets(src, child.named_children)]
@@ -836,8 +864,15 @@ def _first_string(src: _Src, node: Node | None) -> str:
     while queue and seen < 64:
         current = queue.pop(0)
         seen += 1
-        if current.type in ("string", "string_literal", "interpreted_string_literal", "raw_string_literal",
-                            "encapsed_string", "template_string", "system_lib_string"):  # fmt: skip
+        if current.type in (
+            "string",
+            "string_literal",
+            "interpreted_string_literal",
+            "raw_string_literal",
+            "encapsed_string",
+            "template_string",
+            "system_lib_string",
+        ):
             text = src(current)
             if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
                 return text[1:-1]
@@ -1212,15 +1247,24 @@ def extract(
         )
     deadline.check("node text")
 
-    refs = _refs(src, path, caps, items, defs, data, lines, language, module_uid, window_lines, by_qualified)
-    needs_module = module_uid != 0 and any(ref.src_uid == module_uid for ref in refs)
+    module_nodes = finish(module_draft, path, language, window_lines, lines) if module_draft else []
+    def_nodes = [finish(draft, path, language, window_lines, lines) for draft in drafts]
+    # Part-0 uid -> (first line of each window, its uid), for refs made inside a windowed node.
+    windows = {
+        made[0].uid: ([n.start_line for n in made], [n.uid for n in made])
+        for made in (module_nodes, *def_nodes)
+        if len(made) > 1
+    }
+    refs = _refs(src, caps, items, defs, language, module_uid, windows, by_qualified)
 
     nodes: list[RecordNode] = []
-    if module_draft is not None and (needs_module or not _is_trivia(module_draft.text, spec)):
-        nodes.extend(finish(module_draft, path, language, window_lines, lines))
+    module_windows = set(windows.get(module_uid, ([], [module_uid]))[1])
+    needs_module = module_uid != 0 and any(ref.src_uid in module_windows for ref in refs)
+    if needs_module or (module_draft is not None and not _is_trivia(module_draft.text, spec)):
+        nodes.extend(module_nodes)
     refs = [ref for ref in refs if ref.src_uid != 0]
-    for draft in drafts:
-        nodes.extend(finish(draft, path, language, window_lines, lines))
+    for made in def_nodes:
+        nodes.extend(made)
     return Extraction(nodes=nodes, refs=refs)
 
 
@@ -1278,31 +1322,27 @@ def _end_byte_of_line(data: bytes, lines: LineIndex, line: int) -> int:
 
 def _refs(
     src: _Src,
-    path: str,
     caps: dict[str, list[Node]],
     items: list[_Item],
     defs: list[_Item],
-    data: bytes,
-    lines: LineIndex,
     language: str,
     module_uid: int,
-    window_lines: int,
+    windows: dict[int, tuple[list[int], list[int]]],
     by_qualified: dict[str, _Item],
 ) -> list[Ref]:
+    """Every reference, owned by the innermost node (or window of it) holding it; the module otherwise."""
     starts = [item.start for item in defs]
-    window = max(window_lines, 1)
 
     def owner_uid(offset: int, line: int) -> int:
         index = bisect_right(starts, offset) - 1
         item = defs[index] if index >= 0 else None
         while item is not None and not (item.start <= offset < item.end):
             item = item.owner
-        if item is None:
-            return module_uid
-        part = (line - item.start_line) // window
-        if part and item.end_line - item.start_line + 1 > window:
-            return node_uid(path, item.qualified_name, item.kind, item.ordinal, part)
-        return item.uid
+        uid = item.uid if item is not None else module_uid
+        if uid in windows:
+            first_lines, uids = windows[uid]
+            return uids[max(bisect_right(first_lines, line) - 1, 0)]
+        return uid
 
     seen: set[tuple[int, str, str, int, str]] = set()
     refs: list[Ref] = []

@@ -63,21 +63,17 @@ _EXTENSIONS: dict[str, str] = {
 
 # Text we chunk into line windows: prose, configuration, and source in languages we do not parse
 # (a window of Kotlin is still far better than nothing).
-_TEXT_EXTENSIONS = frozenset(
-    {
-        ".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org", ".tex",
-        ".toml", ".yaml", ".yml", ".json", ".jsonc", ".json5", ".cfg", ".ini", ".conf", ".properties",
-        ".xml",
-        ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd",
-        ".sql", ".graphql", ".gql", ".proto", ".thrift", ".avsc",
-        ".html", ".htm", ".css", ".scss", ".sass", ".less", ".vue", ".svelte",
-        ".kt", ".kts", ".swift", ".scala", ".sc", ".groovy", ".gradle", ".dart", ".lua", ".pl", ".pm",
-        ".r", ".jl", ".ex", ".exs", ".erl", ".hrl", ".hs", ".ml", ".mli", ".fs", ".fsx", ".clj",
-        ".cljs", ".elm", ".nim", ".zig", ".v", ".sv", ".vhd", ".m", ".mm", ".f90", ".cu", ".cuh",
-        ".tf", ".hcl", ".nix", ".cmake", ".mk", ".bzl", ".star", ".dockerfile", ".j2", ".jinja",
-        ".tmpl", ".mustache", ".hbs",
-    }
-)  # fmt: skip
+_TEXT_SUFFIXES = """
+    .txt .text .rst .adoc .asciidoc .org .tex
+    .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
+    .sh .bash .zsh .fish .ps1 .bat .cmd
+    .sql .graphql .gql .proto .thrift .avsc
+    .html .htm .css .scss .sass .less .vue .svelte
+    .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
+    .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
+    .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
+"""
+_TEXT_EXTENSIONS = frozenset(_TEXT_SUFFIXES.split())
 
 # Whole file names (matched case-sensitively first, then lower-cased).
 _FILENAMES: dict[str, str] = {

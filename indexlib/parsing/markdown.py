@@ -57,8 +57,22 @@ def sections(path: str, data: bytes, *, window_lines: int = 200, language: str =
     if not headings or headings[0].line > 1:
         first_heading = starts[0] if starts else total + 1
         if _has_content(rows, 1, first_heading - 1):
-            nodes.extend(_section(path, language, data, lines, stem, stem, 0, 1, first_heading - 1, 0,
-                                  window_lines, ordinals))  # fmt: skip
+            nodes.extend(
+                _section(
+                    path,
+                    language,
+                    data,
+                    lines,
+                    stem,
+                    stem,
+                    0,
+                    1,
+                    first_heading - 1,
+                    0,
+                    window_lines,
+                    ordinals,
+                )
+            )
     for index, heading in enumerate(headings):
         end = starts[index + 1] - 1 if index + 1 < len(headings) else total
         while stack and stack[-1][0] >= heading.level:
@@ -66,8 +80,20 @@ def sections(path: str, data: bytes, *, window_lines: int = 200, language: str =
         parent_uid = stack[-1][2] if stack else 0
         title = heading.title or f"(untitled {'#' * heading.level})"
         qualified = PATH_SEPARATOR.join([*(entry[1] for entry in stack), title])
-        made = _section(path, language, data, lines, title, qualified, parent_uid, heading.line, end,
-                        heading.level, window_lines, ordinals)  # fmt: skip
+        made = _section(
+            path,
+            language,
+            data,
+            lines,
+            title,
+            qualified,
+            parent_uid,
+            heading.line,
+            end,
+            heading.level,
+            window_lines,
+            ordinals,
+        )
         nodes.extend(made)
         ordinal = ordinals[qualified] - 1
         stack.append((heading.level, title, node_uid(path, qualified, NodeKind.SECTION.value, ordinal, 0)))

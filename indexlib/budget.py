@@ -33,6 +33,9 @@ def _overlaps(a: Hit, b: Hit) -> bool:
 def pack(hits: list[Hit], budget_tokens: int) -> tuple[list[Hit], int]:
     """Keep hits in rank order while they fit; skip overlapping snippets. Returns (kept, left_out).
 
+    The best hit is always kept (an empty answer helps nobody); a hit that does not fit with its
+    related nodes is tried again without them.
+
     >>> pack([], 100)
     ([], 0)
     """
@@ -44,7 +47,11 @@ def pack(hits: list[Hit], budget_tokens: int) -> tuple[list[Hit], int]:
             left_out += 1
             continue
         cost = hit_tokens(h)
-        if spent + cost > budget_tokens:
+        if spent + cost > budget_tokens and h.related:
+            # Related nodes are the first thing to give up: the hit itself is what was asked for.
+            h.related = []
+            cost = hit_tokens(h)
+        if spent + cost > budget_tokens and kept:
             left_out += 1
             continue
         kept.append(h)

@@ -406,9 +406,12 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
         embedder = OnnxEmbedder(spec, threads=opts.threads)
     else:
         raise UsageError(f"unknown embedder {opts.embed!r}", hint="use --embed onnx or --embed none")
-    if manifest.model is not None and manifest.model.model_id != info.model_id:
-        # Changing model invalidates every vector: start the vectors over (lexical segments stay).
-        pass
+    if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
+        raise ModelError(
+            f"this index was embedded with {manifest.model.name} ({manifest.model.model_id}), "
+            f"not {info.name} ({info.model_id})",
+            hint="pass the same --model as before, or switch models with: qry index --rebuild --model DIR",
+        )
     pending = [s for s in manifest.segments if s.vectors is None or s.vectors.model_id != info.model_id]
     if not pending:
         report.vectors_root = root_id

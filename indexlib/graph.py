@@ -292,7 +292,7 @@ def _related(
     if node is None:
         return None
     return Related(
-        uid=uid,
+        uid=uid_hex(uid),
         edge=edge.kind,
         direction=direction,
         path=node.path,
@@ -300,7 +300,8 @@ def _related(
         end_line=node.end_line,
         kind=node.kind,
         symbol=node.qualified_name,
-        via=via,
+        via=uid_hex(via),
+        line=edge.line if edge.kind != RefKind.CONTAINS else 0,
         depth=level,
         ambiguous=edge.ambiguous,
     )

@@ -156,9 +156,10 @@ class Provenance(msgspec.Struct, kw_only=True):
 
 
 class Related(msgspec.Struct, kw_only=True):
-    """A node reached from a hit through the graph."""
+    """A node reached from a hit through the graph. Uids are hex strings, as in `Hit.uid`, so JSON
+    consumers keep all 64 bits and can pass them back (`qry related UID`)."""
 
-    uid: int
+    uid: str
     edge: str  # a RefKind value
     direction: str  # "in" (it points at the hit: a caller) or "out" (the hit points at it: a callee)
     path: str
@@ -166,7 +167,8 @@ class Related(msgspec.Struct, kw_only=True):
     end_line: int
     kind: str
     symbol: str
-    via: int = 0  # uid of the hit this was reached from
+    via: str = ""  # uid of the hit this was reached from
+    line: int = 0  # line of the reference (the call site, import or base-class list); 0 for contains
     depth: int = 1
     ambiguous: bool = False
 

@@ -130,13 +130,13 @@ def test_expand_lists_parent_then_callers_then_callees() -> None:
     g.call("K.m", "helper", line=12, ambiguous=True)
     out = expand(g.graph, [g.uid["K.m"]])
     rel = out[g.uid["K.m"]]
-    assert [(g.names([r.uid])[0], r.edge, r.direction) for r in rel] == [
+    assert [(g.names([int(r.uid, 16)])[0], r.edge, r.direction) for r in rel] == [
         ("K", "contains", "in"),
         ("early_caller", "calls", "in"),
         ("late_caller", "calls", "in"),
         ("helper", "calls", "out"),
     ]
-    assert all(r.via == g.uid["K.m"] and r.depth == 1 for r in rel)
+    assert all(r.via == uid_hex(g.uid["K.m"]) and r.depth == 1 for r in rel)
     assert rel[-1].ambiguous is True and rel[1].ambiguous is False
     assert rel[0].kind == "class" and rel[0].symbol == "K" and rel[0].path == "src/K.py"
     assert expand(g.graph, [g.uid["K.m"]], include_parent=False)[g.uid["K.m"]][0].symbol == "early_caller"
@@ -151,7 +151,7 @@ def test_expand_caps_at_twenty_over_all_hits_and_shares_fairly() -> None:
     out = expand(g.graph, [g.uid["hub"], g.uid["small"]])
     assert sum(len(v) for v in out.values()) == EXPAND_CAP == 20
     assert len(out[g.uid["small"]]) == 5  # the hub hit did not spend the whole budget
-    assert g.names(r.uid for r in out[g.uid["hub"]]) == [f"caller{i:02d}" for i in range(15)]
+    assert g.names(int(r.uid, 16) for r in out[g.uid["hub"]]) == [f"caller{i:02d}" for i in range(15)]
     assert len(expand(g.graph, [g.uid["hub"]], cap=7)[g.uid["hub"]]) == 7
 
 
@@ -166,14 +166,14 @@ def test_expand_order_does_not_depend_on_edge_insertion_order() -> None:
             g.add(name)
         for a, b in shuffled:
             g.call(a, b, line=5)  # equal lines: the tie breaks on uid
-        results.append([(r.uid, r.direction) for r in expand(g.graph, [g.uid["t"]])[g.uid["t"]]])
+        results.append([(int(r.uid, 16), r.direction) for r in expand(g.graph, [g.uid["t"]])[g.uid["t"]]])
     assert results[0] == results[1] == results[2]
 
 
 def test_expand_depth_two_follows_the_same_direction() -> None:
     g = chain("a", "b", "c", "d", "e")
     out = expand(g.graph, [g.uid["c"]], depth=2)[g.uid["c"]]
-    got = {(g.names([r.uid])[0], r.direction, r.depth) for r in out}
+    got = {(g.names([int(r.uid, 16)])[0], r.direction, r.depth) for r in out}
     assert got == {("b", "in", 1), ("d", "out", 1), ("a", "in", 2), ("e", "out", 2)}
     assert [r.depth for r in out] == [1, 1, 2, 2]  # breadth-first
 
@@ -183,13 +183,13 @@ def test_expand_skips_nodes_that_are_hits_and_lists_each_node_once() -> None:
     g.call("a", "shared")
     g.call("b", "shared")
     out = expand(g.graph, [g.uid["a"], g.uid["b"]])
-    assert g.names(r.uid for r in out[g.uid["a"]]) == ["shared"]  # b is a hit: not listed under a
-    assert g.names(r.uid for r in out[g.uid["b"]]) == ["c"]  # a is a hit; shared already listed
+    assert g.names(int(r.uid, 16) for r in out[g.uid["a"]]) == ["shared"]  # b is a hit: not listed under a
+    assert g.names(int(r.uid, 16) for r in out[g.uid["b"]]) == ["c"]  # a is a hit; shared already listed
     # x -> a(hit) -> b(hit) -> c: c is listed once, under b at depth 1, not under x at depth 3.
     g.call("x", "a")
     deep = expand(g.graph, [g.uid["x"], g.uid["a"], g.uid["b"]], depth=3)
     assert deep[g.uid["x"]] == []
-    assert {(g.names([r.uid])[0], r.depth) for r in deep[g.uid["b"]]} == {("c", 1)}
+    assert {(g.names([int(r.uid, 16)])[0], r.depth) for r in deep[g.uid["b"]]} == {("c", 1)}
 
 
 def test_expand_directions_restrict_the_walk_before_the_cap() -> None:
@@ -198,7 +198,7 @@ def test_expand_directions_restrict_the_walk_before_the_cap() -> None:
         g.call(f"caller{i}", "t", line=i)
         g.call("t", f"callee{i}", line=10 + i)
     callees = expand(g.graph, [g.uid["t"]], cap=3, directions=("out",))[g.uid["t"]]
-    assert g.names(r.uid for r in callees) == ["callee0", "callee1", "callee2"]
+    assert g.names(int(r.uid, 16) for r in callees) == ["callee0", "callee1", "callee2"]
     callers = expand(g.graph, [g.uid["t"]], cap=3, directions=("in",))[g.uid["t"]]
     assert {r.direction for r in callers} == {"in"} and len(callers) == 3
 
@@ -209,7 +209,7 @@ def test_expand_rejects_depth_outside_one_to_four() -> None:
         expand(g.graph, [1], depth=5)
     with pytest.raises(UsageError):
         expand(g.graph, [1], depth=0)
-    assert expand(g.graph, [1], depth=4)[1][0].uid == 2
+    assert expand(g.graph, [1], depth=4)[1][0].uid == uid_hex(2)
 
 
 class HidingView:
@@ -235,7 +235,7 @@ class HidingView:
 def test_expand_skips_nodes_the_view_cannot_return() -> None:
     g = chain("a", "b", "c")
     out = expand(HidingView(g.graph, g.uid["a"]), [g.uid["b"]])
-    assert g.names(r.uid for r in out[g.uid["b"]]) == ["c"]
+    assert g.names(int(r.uid, 16) for r in out[g.uid["b"]]) == ["c"]
 
 
 # --------------------------------------------------------------------------------------------------

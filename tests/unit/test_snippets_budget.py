@@ -58,3 +58,8 @@ def test_budget_packs_whole_results_and_skips_overlaps() -> None:
     kept, left = pack(hs, 200)
     assert [h.path for h in kept] == ["a.py", "b.py"]
     assert left == 2
+
+
+def test_budget_always_keeps_the_best_hit() -> None:
+    kept, left = pack([hit("a.py", 1, 3, "z" * 8000), hit("b.py", 1, 3)], 50)
+    assert [h.path for h in kept] == ["a.py"] and left == 1

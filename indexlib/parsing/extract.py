@@ -713,8 +713,10 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     signature = _collapse(raw.decode("utf-8", "replace"))
     if item.outer.type == "type_definition" and node.child_by_field_name("name") is None:
         signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
-    if language == "python" or language == "ruby":
+    if language == "python":
         signature = signature.rstrip(":").rstrip()
+    elif language == "ruby":
+        signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
     signature = signature.rstrip("{").rstrip()
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
 

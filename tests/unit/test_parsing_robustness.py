@@ -252,9 +252,25 @@ def test_normalize_target(text: str, expected: str) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.binary(max_size=400),
-    language=st.sampled_from(["python", "javascript", "typescript", "go", "rust", "c", "cpp", "ruby", "php", "java",
-                              "csharp", "tsx", "markdown", "text"]),
-)  # fmt: skip
+    language=st.sampled_from(
+        [
+            "python",
+            "javascript",
+            "typescript",
+            "go",
+            "rust",
+            "c",
+            "cpp",
+            "ruby",
+            "php",
+            "java",
+            "csharp",
+            "tsx",
+            "markdown",
+            "text",
+        ]
+    ),
+)
 def test_arbitrary_bytes_never_raise(data: bytes, language: str) -> None:
     parsed = parse_file("x", data, language, max_nodes=50)
     check_spans(parsed, data)
@@ -263,11 +279,27 @@ def test_arbitrary_bytes_never_raise(data: bytes, language: str) -> None:
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["def f(x):", "    return g(x)", "class A:", "    def m(self):", "        pass", "", "@d",
-                         "import os", "x = (", ")", "  # c", '"""doc"""', "async def h():", "    await k()"]),
+        st.sampled_from(
+            [
+                "def f(x):",
+                "    return g(x)",
+                "class A:",
+                "    def m(self):",
+                "        pass",
+                "",
+                "@d",
+                "import os",
+                "x = (",
+                ")",
+                "  # c",
+                '"""doc"""',
+                "async def h():",
+                "    await k()",
+            ]
+        ),
         max_size=30,
     )
-)  # fmt: skip
+)
 def test_python_fragments_keep_invariants(lines: list[str]) -> None:
     data = "\n".join(lines).encode()
     parsed = parse_file("frag.py", data, "python")

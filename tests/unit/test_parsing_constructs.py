@@ -1,0 +1,329 @@
+"""Less common constructs per language, on small inline sources."""
+
+from __future__ import annotations
+
+from indexlib.parsing import parse_file
+from indexlib.records import ParsedFile
+
+
+def table(parsed: ParsedFile) -> dict[str, tuple[str, str, str]]:
+    """qualified name -> (kind, signature, parent's qualified name) for definitions (part 0)."""
+    names = {node.uid: node.qualified_name for node in parsed.nodes}
+    return {
+        node.qualified_name: (node.kind, node.signature, names.get(node.parent_uid, ""))
+        for node in parsed.nodes
+        if node.kind != "module" and node.part == 0
+    }
+
+
+def refs(parsed: ParsedFile, kind: str) -> set[tuple[str, str]]:
+    return {(ref.target, ref.alias) for ref in parsed.refs if ref.kind == kind}
+
+
+def test_python_imports_and_comment_docs() -> None:
+    source = b"""from __future__ import annotations
+from . import sibling
+from ..pkg.mod import thing as other, more
+from os.path import *
+import a.b.c
+import numpy as np
+
+# Computes things.
+# Carefully.
+def compute():
+    return sibling.run()
+"""
+    parsed = parse_file("pkg/sub/m.py", source, "python")
+    assert refs(parsed, "imports") == {
+        ("__future__.annotations", "annotations"),
+        (".sibling", "sibling"),
+        ("..pkg.mod.thing", "other"),
+        ("..pkg.mod.more", "more"),
+        ("os.path", "*"),
+        ("a.b.c", ""),  # binds `a`, not `a.b.c`
+        ("numpy", "np"),
+    }
+    compute = next(n for n in parsed.nodes if n.name == "compute")
+    assert compute.doc == "Computes things.\nCarefully."
+
+
+def test_python_methods_nested_classes_and_properties() -> None:
+    source = b"""class Outer:
+    class Inner:
+        def deep(self):
+            return 1
+
+    @property
+    def size(self) -> int:
+        return len(self.items)
+
+    async def fetch(self):
+        def helper():
+            return go()
+        return helper()
+"""
+    parsed = parse_file("m.py", source, "python")
+    assert table(parsed) == {
+        "Outer": ("class", "class Outer", ""),
+        "Outer.Inner": ("class", "class Inner", "Outer"),
+        "Outer.Inner.deep": ("method", "def deep(self)", "Outer.Inner"),
+        "Outer.size": ("method", "def size(self) -> int", "Outer"),
+        "Outer.fetch": ("method", "async def fetch(self)", "Outer"),
+        "Outer.fetch.helper": ("function", "def helper()", "Outer.fetch"),
+    }
+    outer = next(n for n in parsed.nodes if n.qualified_name == "Outer")
+    assert (
+        "class Inner:\n        ...\n" in outer.text
+        and "@property\n    def size(self) -> int:\n" in outer.text
+    )
+    assert "len(self.items)" not in outer.text
+
+
+def test_javascript_assigned_functions_and_class_expressions() -> None:
+    source = b"""function Billing(gateway) { this.gateway = gateway; }
+
+// Charge through the prototype.
+Billing.prototype.charge = function (id) {
+  return this.gateway.post(id);
+};
+
+module.exports.retry = (id) => retryLater(id);
+
+const Widget = class {
+  render() { return draw(); }
+};
+
+export { charge as default } from "./charge.js";
+export * from "./all.js";
+const { a, b } = require("./pair");
+const lazy = await import("./lazy.js");
+"""
+    parsed = parse_file("legacy.js", source, "javascript")
+    assert table(parsed) == {
+        "Billing": ("function", "function Billing(gateway)", ""),
+        "Billing.charge": ("method", "Billing.prototype.charge = function (id)", ""),
+        "retry": ("function", "module.exports.retry = (id) =>", ""),
+        "Widget": ("class", "const Widget = class", ""),
+        "Widget.render": ("method", "render()", "Widget"),
+    }
+    charge = next(n for n in parsed.nodes if n.qualified_name == "Billing.charge")
+    assert charge.doc == "Charge through the prototype."
+    assert refs(parsed, "imports") == {
+        ("./charge.js", ""),
+        ("./all.js", ""),
+        ("./pair", ""),
+        ("./lazy.js", "lazy"),
+    }
+
+
+def test_typescript_namespaces_and_interfaces() -> None:
+    source = b"""namespace Billing.Api {
+  export interface Client extends Base<T>, Closable {
+    call(): void;
+  }
+  export function connect(): Client { return open(); }
+}
+"""
+    parsed = parse_file("api.ts", source, "typescript")
+    assert table(parsed) == {
+        "Billing.Api.Client": ("interface", "interface Client extends Base<T>, Closable", ""),
+        "Billing.Api.connect": ("function", "function connect(): Client", ""),
+    }
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    assert {(names[r.src_uid], r.kind, r.target) for r in parsed.refs if r.kind == "inherits"} == {
+        ("Billing.Api.Client", "inherits", "Base"),
+        ("Billing.Api.Client", "inherits", "Closable"),
+    }
+
+
+def test_go_embedding_and_generic_receivers() -> None:
+    source = b"""package store
+
+import _ "embed"
+import . "fmt"
+
+type Cache[K comparable] struct {
+	*Base
+	sync.Mutex
+	items map[K]int
+}
+
+type ReadWriter interface {
+	Reader
+	Write(p []byte) error
+}
+
+func (c *Cache[K]) Get(key K) int { return c.items[key] }
+"""
+    parsed = parse_file("cache.go", source, "go")
+    assert table(parsed)["Cache.Get"] == ("method", "func (c *Cache[K]) Get(key K) int", "Cache")
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    assert {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "inherits"} == {
+        ("Cache", "Base"),
+        ("Cache", "sync.Mutex"),
+        ("ReadWriter", "Reader"),
+    }
+    assert refs(parsed, "imports") == {("embed", "_"), ("fmt", ".")}
+
+
+def test_rust_use_trees_mods_and_supertraits() -> None:
+    source = b"""use std::{io::{self, Read as R}, collections::*};
+extern crate serde as sd;
+
+mod inner {
+    pub fn helper() -> u8 { other::make() }
+}
+
+pub trait Store: Send + fmt::Debug {
+    fn get(&self) -> u8 { 0 }
+}
+
+impl<T: Clone> Store for Wrapper<T> {}
+"""
+    parsed = parse_file("lib.rs", source, "rust")
+    assert refs(parsed, "imports") == {
+        ("std.io", "io"),
+        ("std.io.Read", "R"),
+        ("std.collections", "*"),
+        ("serde", "sd"),
+    }
+    assert table(parsed) == {
+        "inner.helper": ("function", "pub fn helper() -> u8", ""),
+        "Store": ("trait", "pub trait Store: Send + fmt::Debug", ""),
+        "Store.get": ("method", "fn get(&self) -> u8", "Store"),
+    }
+    module = next(n for n in parsed.nodes if n.kind == "module")
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    assert {
+        (names[r.src_uid], r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")
+    } == {
+        ("Store", "inherits", "Send"),
+        ("Store", "inherits", "fmt.Debug"),
+        (module.qualified_name, "implements", "Store"),  # Wrapper is not defined here
+    }
+    assert ("inner.helper", "other.make") in {(names[r.src_uid], r.target) for r in parsed.refs}
+
+
+def test_cpp_templates_destructors_and_new() -> None:
+    source = b"""#include <vector>
+namespace a { namespace b {
+/// A box.
+template <typename T>
+class Box : public Base<T>, private virtual Other {
+public:
+    ~Box() { release(); }
+    T get() const { return value; }
+};
+}}
+Box* make() { return new a::b::Box<int>(); }
+"""
+    parsed = parse_file("box.hpp", source, "cpp")
+    assert table(parsed) == {
+        "a.b.Box": ("class", "class Box : public Base<T>, private virtual Other", ""),
+        "a.b.Box.~Box": ("method", "~Box()", "a.b.Box"),
+        "a.b.Box.get": ("method", "T get() const", "a.b.Box"),
+        "make": ("function", "Box* make()", ""),
+    }
+    box = next(n for n in parsed.nodes if n.qualified_name == "a.b.Box")
+    assert box.doc == "A box." and box.text.startswith("template <typename T>\nclass Box")
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    assert {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "inherits"} == {
+        ("a.b.Box", "Base"),
+        ("a.b.Box", "Other"),
+    }
+    assert ("make", "a.b.Box") in {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "calls"}
+
+
+def test_csharp_file_scoped_namespace_and_records() -> None:
+    source = b"""global using static System.Math;
+namespace Shop.Orders;
+
+public record Order(int Id) : Entity(Id), IComparable<Order>;
+
+public struct Point : IEquatable<Point> { public bool Equals(Point p) => true; }
+"""
+    parsed = parse_file("Order.cs", source, "csharp")
+    assert set(table(parsed)) == {"Shop.Orders.Order", "Shop.Orders.Point", "Shop.Orders.Point.Equals"}
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    assert {
+        (names[r.src_uid], r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")
+    } == {
+        ("Shop.Orders.Order", "inherits", "Entity"),
+        ("Shop.Orders.Order", "implements", "IComparable"),
+        ("Shop.Orders.Point", "implements", "IEquatable"),
+    }
+    assert refs(parsed, "imports") == {("System.Math", "")}
+
+
+def test_php_group_use_and_functions_use() -> None:
+    source = b"""<?php
+namespace Shop;
+use Shop\\Models\\{Order, Item as LineItem};
+use function Shop\\Util\\format_price;
+include 'bootstrap.php';
+$x = \\Shop\\Util\\helper();
+"""
+    parsed = parse_file("shop.php", source, "php")
+    assert refs(parsed, "imports") == {
+        ("Shop.Models.Order", "Order"),
+        ("Shop.Models.Item", "LineItem"),
+        ("Shop.Util.format_price", "format_price"),
+        ("bootstrap.php", ""),
+    }
+    assert ("Shop.Util.helper", "") in refs(parsed, "calls")
+
+
+def test_ruby_empty_methods_nested_modules_and_requires() -> None:
+    source = b"""require_relative "lib/base"
+module Shop
+  module Orders
+    class Cart < Base::Model
+      def empty?; end
+      class << self
+        def build(items) = new(items)
+      end
+    end
+  end
+end
+"""
+    parsed = parse_file("cart.rb", source, "ruby")
+    assert table(parsed) == {
+        "Shop.Orders.Cart": ("class", "class Cart < Base::Model", ""),
+        "Shop.Orders.Cart.empty?": ("method", "def empty?", "Shop.Orders.Cart"),
+        "Shop.Orders.Cart.build": ("method", "def build(items)", "Shop.Orders.Cart"),
+    }
+    assert refs(parsed, "imports") == {("lib/base", "")}
+    assert refs(parsed, "inherits") == {("Base.Model", "")}
+
+
+def test_java_wildcard_and_static_imports() -> None:
+    source = b"""import java.util.*;
+import static org.junit.Assert.assertEquals;
+class T { @interface Marker {} }
+"""
+    parsed = parse_file("T.java", source, "java")
+    assert refs(parsed, "imports") == {("java.util", "*"), ("org.junit.Assert.assertEquals", "assertEquals")}
+    assert table(parsed)["T.Marker"] == ("interface", "@interface Marker", "T")
+
+
+def test_windowed_module_and_class_stay_whole_when_content_is_small() -> None:
+    methods = b"".join(b"    def m%d(self):\n" % i + b"        x = 1\n" * 5 for i in range(60))
+    data = b"import os\n\n\nclass Big:\n" + methods + b"\n\nLIMIT = os.cpu_count()\n"
+    parsed = parse_file("big.py", data, "python", window_lines=150)
+    big = [n for n in parsed.nodes if n.qualified_name == "Big"]
+    assert len(big) == 1  # 361 lines, but only 121 are left once method bodies are elided
+    module = [n for n in parsed.nodes if n.kind == "module"]
+    assert len(module) == 1 and module[0].start_line == 1 and module[0].end_line == data.count(b"\n")
+    call = next(r for r in parsed.refs if r.target == "os.cpu_count")
+    assert call.src_uid == module[0].uid
+
+
+def test_refs_from_top_level_code_in_a_windowed_module() -> None:
+    data = b"".join(b"setup_%d()\n" % i for i in range(250))
+    parsed = parse_file("script.py", data, "python", window_lines=100)
+    parts = [n for n in parsed.nodes if n.kind == "module"]
+    assert [(n.part, n.start_line, n.end_line) for n in parts] == [(0, 1, 100), (1, 101, 200), (2, 201, 250)]
+    owner = {n.uid: n for n in parts}
+    for ref in parsed.refs:
+        holder = owner[ref.src_uid]
+        assert holder.start_line <= ref.line <= holder.end_line

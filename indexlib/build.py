@@ -392,8 +392,8 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
 
     Runs after the lexical root is published, so the index is searchable while the model works.
     """
-    from indexlib.embed import HashEmbedder, OnnxEmbedder, embedding_text, resolve_model
-    from indexlib.embedcache import VectorCache
+    from indexlib.embed import HashEmbedder, OnnxEmbedder, embedding_text, resolve_model, verify_model
+    from indexlib.embedcache import VectorCache, text_key
     from indexlib.vectors import write_vectors
 
     root_id, manifest = store.load(None)
@@ -403,7 +403,6 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
     elif opts.embed == "onnx":
         spec = resolve_model(opts.model_dir)
         info = ModelInfo(model_id=spec.model_id, checksum=spec.checksum, dim=0, name=spec.name)
-        embedder = OnnxEmbedder(spec, threads=opts.threads)
     else:
         raise UsageError(f"unknown embedder {opts.embed!r}", hint="use --embed onnx or --embed none")
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
@@ -416,31 +415,39 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
     if not pending:
         report.vectors_root = root_id
         return
-    cache = VectorCache(store.cache_dir, info.model_id)
+    if opts.embed == "onnx":
+        verify_model(spec)  # once per build that embeds: the query path trusts the recorded checksum
+        embedder = OnnxEmbedder(spec, threads=opts.threads)
+    # The cache key is the hash of the text actually embedded (name, signature, doc, body), so a renamed
+    # or moved node with unchanged code does not reuse a stale vector; the cache id names the token limit.
+    cache = VectorCache(store.cache_dir, embedder.cache_id)
     new_segments: list[SegmentEntry] = []
     dim = 0
-    total = sum(s.nodes for s in pending)
+    pending_ids = {s.id for s in pending}
+    live = {s.id: [p for p, rec in manifest.files.items() if rec.segment == s.id] for s in pending}
+    total = sum(rec.nodes for rec in manifest.files.values() if rec.segment in pending_ids)
     done = 0
     for seg in manifest.segments:
-        if seg not in pending:
+        if seg.id not in pending_ids:
             new_segments.append(seg)
             continue
-        nodes, _refs = read_segment_tables(store, seg.id)
-        hashes = [n.content_hash for n in nodes]
-        cached = cache.get_many(hashes)
-        missing: dict[int, Node] = {}
-        for n in nodes:
-            if n.content_hash not in cached and n.content_hash not in missing:
-                missing[n.content_hash] = n
-        report.embed_cached += len(nodes) - len(missing)
-        todo = list(missing.values())
+        live_paths = set(live[seg.id])
+        nodes = [n for n in read_segment_tables(store, seg.id)[0] if n.path in live_paths]
+        texts = [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in nodes]
+        keys = [text_key(t) for t in texts]
+        cached = cache.get_many(keys)
+        todo: dict[int, str] = {}
+        for k, t in zip(keys, texts, strict=True):
+            if k not in cached:
+                todo.setdefault(k, t)
+        report.embed_cached += len(nodes) - len(todo)
+        done += len(nodes) - len(todo)
+        items = list(todo.items())
         batch = 64
-        for i in range(0, len(todo), batch):
-            chunk = todo[i : i + batch]
-            vecs = embedder.embed(
-                [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk]
-            )
-            fresh = {n.content_hash: vecs[j] for j, n in enumerate(chunk)}
+        for i in range(0, len(items), batch):
+            chunk = items[i : i + batch]
+            vecs = embedder.embed([t for _k, t in chunk])
+            fresh = {k: vecs[j] for j, (k, _t) in enumerate(chunk)}
             cache.put_many(fresh)
             cached.update(fresh)
             report.embedded += len(chunk)
@@ -450,7 +457,7 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
         import numpy as np
 
         if nodes:
-            matrix = np.stack([cached[h] for h in hashes]).astype(np.float32)
+            matrix = np.stack([cached[k] for k in keys]).astype(np.float32)
         else:
             matrix = np.zeros((0, embedder.dim), dtype=np.float32)
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim

@@ -12,6 +12,12 @@ from typing import Any
 from cli.console import Env, Exit, guarded
 
 
+def _int(v: dict[str, Any], key: str, default: int) -> int:
+    """An int option, with the default only when it was not given (0 must reach validation)."""
+    value = v.get(key)
+    return default if value is None else int(value)
+
+
 def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
     json_out = bool(values.get("json"))
     return guarded(env, lambda: _run(env, query, values), json_out=json_out)
@@ -32,10 +38,10 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     engine = open_engine(Path(v["index_dir"]) if v.get("index_dir") else None)
     source_root = engine.source_root()
     opts = SearchOptions(
-        top_k=int(v.get("top_k") or 10),
+        top_k=_int(v, "top_k", 10),  # `or` would turn an explicit 0 into the default instead of an error
         mode=str(v.get("mode") or "hybrid"),
-        snippet_chars=int(v.get("snippet_chars") or 600),
-        rrf_k=int(v.get("rrf_k") or 60),
+        snippet_chars=_int(v, "snippet_chars", 600),
+        rrf_k=_int(v, "rrf_k", 60),
         explain=bool(v.get("explain")),
         graph=bool(graph),
         graph_depth=int(v["graph_depth"]) if v.get("graph_depth") is not None else 1,

@@ -126,11 +126,17 @@ class _Rule:
     folded: bool = False
 
 
+# Tokens that are not credentials: pagination cursors, idempotency and lock tokens, parser tokens.
+_PLAIN_TOKEN_KINDS = (
+    "next", "page", "continuation", "change", "request", "client", "idempotency", "lock", "sequence",
+    "pagination", "input", "output", "start", "end", "resume", "sync", "cancel", "purchase", "csrf",
+)  # fmt: skip
+_NOT_A_CREDENTIAL_TOKEN = "".join(f"(?<!{k})(?<!{k}_)(?<!{k}-)" for k in _PLAIN_TOKEN_KINDS)
 # Names that *end* in one of these words carry secrets. `key` alone is too common (dict keys), so it
 # counts only after a qualifier, and `tokens` (usually a count) not at all; `(?![a-z0-9_])` makes the word
 # the end of the name, so `token_type`, `tokenizer`, `max_tokens` and `secret_name` do not qualify.
 _SECRET_NAME = (
-    r"(?:passwords?|passwd|passphrase|secret|token|credentials?"
+    r"(?:passwords?|passwd|passphrase|secret|" + _NOT_A_CREDENTIAL_TOKEN + r"token|credentials?"
     r"|(?:(?<=api)|(?<=api_)|(?<=api-)|(?<=secret)|(?<=secret_)|(?<=access)|(?<=access_)"
     r"|(?<=private)|(?<=private_)|(?<=auth)|(?<=auth_)|(?<=signing)|(?<=signing_)"
     r"|(?<=encryption)|(?<=encryption_)|(?<=master)|(?<=master_))key)(?![a-z0-9_])"
@@ -222,12 +228,14 @@ _RULES: tuple[_Rule, ...] = (
         _quoted_value_ok,
         folded=True,
     ),
+    # Unquoted values (`.env`, YAML, INI) must end their line, so a parameter annotation
+    # (`private_key: PKCS7PrivateKeyTypes,`) or a header fragment (`Credential=a/b, ...`) is not one.
     _Rule(
         "assignment_bare",
         ("pass", "secret", "token", "key", "credential"),
         re.compile(
             _SECRET_NAME + r"[ \t]*(?:(?<![=!<>])=(?!=)|:)[ \t]*"
-            r"(?P<value>[^\s\"'`,;#]{8,300})(?=[\s,;#]|\Z)"
+            r"(?P<value>[^\s\"'`,;#]{8,300})(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
         ),
         "value",
         _bare_value_ok,
@@ -292,15 +300,31 @@ def _replace(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
+# Every distinct stem once: one scan per stem tells which rules can match at all.
+_CASE_STEMS = tuple(dict.fromkeys(stem for rule in _RULES if not rule.folded for stem in rule.stems))
+_FOLDED_STEMS = tuple(dict.fromkeys(stem for rule in _RULES if rule.folded for stem in rule.stems))
+
+
 def redact(text: str) -> tuple[str, int]:
     """Replace secrets in `text` with `[REDACTED]`; return the new text and how many were replaced.
+
+    Cost: one substring scan per distinct stem (26 of them) for text without any, so redact the
+    whole file once rather than each node's text separately.
 
     >>> redact('db_password = "s3cr3t-Pa55"\\nuser = input()')
     ('db_password = "[REDACTED]"\\nuser = input()', 1)
     """
-    folded: str | None = None
+    if not text:
+        return text, 0
+    folded: str | None = _fold(text)
+    present = {stem for stem in _CASE_STEMS if stem in text}
+    present.update(stem for stem in _FOLDED_STEMS if stem in folded)
+    if not present:
+        return text, 0
     total = 0
     for rule in _RULES:
+        if not any(stem in present for stem in rule.stems):
+            continue
         if rule.folded:
             if folded is None:
                 folded = _fold(text)

@@ -130,6 +130,7 @@ def test_bearer_header_and_url_credentials() -> None:
         ('SECRET_KEY: str = "dj4ng0-k3y-x81"', 'SECRET_KEY: str = "[REDACTED]"'),
         ("DB_PASSWORD=Sup3rS3cret99", "DB_PASSWORD=[REDACTED]"),
         ("  password: hunter2hunter2", "  password: [REDACTED]"),
+        ("API_TOKEN=abc123def456  # rotate monthly", "API_TOKEN=[REDACTED]  # rotate monthly"),
     ],
 )
 def test_generic_assignments_are_redacted(line: str, expected: str) -> None:
@@ -168,6 +169,11 @@ def test_generic_assignments_are_redacted(line: str, expected: str) -> None:
         "monkey = 'b4nana-s9lit'",
         'keys = "a1b2c3d4e5"',
         f"x = '{PLACEHOLDER}'",
+        '"NextToken": "abCDeFGhiJKlmnOPqrSTuvwxYZ1aBCdEFghijK7LM51n"',
+        '"ClientRequestToken": "a8ca07e4-61ec-4399-99f4-19853801bcd5"',
+        'next_page_token = "CAUQAA0x9"',
+        "        private_key: PKCS7PrivateKeyTypes,",
+        "Authorization: AWS4-HMAC-SHA256 Credential=mock_access_key/20220524/us-east-1/x, Signature=asdf",
     ],
 )
 def test_non_secrets_are_kept(line: str) -> None:

@@ -1,7 +1,9 @@
 """Walk a source tree and decide, per file, whether it is indexed or skipped and why.
 
 Owns: the walk (os.scandir), ignore rules (`.gitignore` at every level, `.git/info/exclude`,
-`.qryignore`, extra `--exclude` patterns; git's gitignore semantics through `pathspec`), vendored
+`.qryignore`, extra `--exclude` patterns; pattern syntax translated by `pathspec`, matched with git's
+per-directory semantics, see `IgnoreFile`; the user's global `core.excludesFile` is deliberately not
+read, so the same tree indexes the same on every machine), vendored
 folders, symlink policy, file-name checks (lock files, `*.min.js`, source maps), the size limit, and the
 content checks (binary, encoding, minified, generated markers). Every file ends up as exactly one
 `SourceFile` or one `Skipped`; pruned directories give one `Skipped` each (vendored, unreadable, ...),
@@ -28,6 +30,10 @@ is checked for being outside the root, inside a vendored folder, or already inde
 Paths. Names are read as `str` with `surrogateescape` (os.fsdecode), so any byte string survives. A path
 that is not valid UTF-8 cannot be stored in the index, the JSON output or Tantivy, so it is skipped with
 reason `encoding`; its reported path shows the bad bytes backslash-escaped.
+
+Ignore rules of folders above the root apply when the root is a subfolder of a git repository, unless
+they ignore the root itself (see `_base_stack`). Files git tracks despite an ignore rule are still
+skipped: discovery reads ignore files, not the git index.
 
 Order. Results come sorted by path (code-point order of the POSIX relative path), so builds are
 reproducible. The stat phase collects the whole listing before anything is yielded; only the reading
@@ -123,10 +129,11 @@ class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 def check_content(data: bytes, *, max_line_chars: int = 1000) -> tuple[str, str] | None:
     """(reason, detail) when a file's bytes should not be indexed, else None.
 
-    Checks, cheapest first: a UTF-16/32 byte order mark or a NUL byte in the first 8 KiB (binary), a
-    `@generated` / `generated ... DO NOT EDIT` marker in the first lines, invalid UTF-8 anywhere (a UTF-8
-    BOM is fine), and minified text (a line over `max_line_chars` in a file whose lines average over
-    200 characters).
+    Checks, cheapest first: a UTF-16/32 byte order mark (encoding), a NUL byte in the first 8 KiB
+    (binary), invalid UTF-8 anywhere (encoding; a UTF-8 BOM is fine), a `@generated` or
+    `generated ... DO NOT EDIT` marker in the first 10 lines (generated), and minified text (a line over
+    `max_line_chars` in a file whose lines average 200+ characters). The build runs this on every file
+    it reads (via `load`), so it costs one UTF-8 decode and a newline count per file.
     """
     head = data[:HEAD_BYTES]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -38,22 +38,22 @@ Conventions (identical in every language):
 
 from __future__ import annotations
 
-import inspect
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from indexlib.parsing.chunks import Draft, LineIndex, finish
 from indexlib.parsing.ids import node_uid
+from indexlib.parsing.references import base_refs, call_target, import_pairs, require_alias
+from indexlib.parsing.specs import SPECS, Spec
+from indexlib.parsing.text import Source, clean_comment, collapse, normalize_target, python_string, split_name
 from indexlib.parsing.treesitter import Deadline, Node, Tree, captures
 from indexlib.records import CONTAINER_KINDS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
 
 MAX_QUALIFIER_DEPTH = 32
 MAX_SIGNATURE_CHARS = 500
-MAX_TARGET_CHARS = 200
 
 _FUNCTION = NodeKind.FUNCTION.value
 _METHOD = NodeKind.METHOD.value
@@ -67,326 +67,6 @@ _DEF_CAPTURES = {
     "enum": NodeKind.ENUM.value,
     "trait": NodeKind.TRAIT.value,
 }
-
-
-# --------------------------------------------------------------------------------------------------
-# Per-language tables
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """What extraction needs to know about one grammar."""
-
-    query: str
-    comments: frozenset[str]  # comment node types
-    wrappers: frozenset[str] = frozenset()  # parents that belong to a definition's span
-    prefixes: frozenset[str] = frozenset()  # preceding siblings that belong to it (Rust attributes)
-    line_comment: tuple[str, ...] = ("//", "/*", "*")  # how a comment line starts (module trivia test)
-
-
-_C_LIKE_COMMENTS = frozenset({"comment"})
-
-_PYTHON = Spec(
-    query="""
-    (function_definition) @function
-    (class_definition) @class
-    (call) @call
-    (import_statement) @import
-    (import_from_statement) @import
-    (future_import_statement) @import
-    """,
-    comments=frozenset({"comment"}),
-    wrappers=frozenset({"decorated_definition"}),
-    line_comment=("#",),
-)
-
-_JS_COMMON = """
-    (function_declaration) @function
-    (generator_function_declaration) @function
-    (class_declaration) @class
-    (method_definition) @method
-    (variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function)]) @function
-    (variable_declarator name: (identifier) value: (class)) @class
-    (assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @function
-    (call_expression) @call
-    (new_expression) @call
-    (import_statement) @import
-    (export_statement source: (_)) @import
-"""
-_JAVASCRIPT = Spec(
-    query=_JS_COMMON
-    + """
-    (field_definition property: (_) value: [(arrow_function) (function_expression)]) @method
-    """,
-    comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset(
-        {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
-    ),
-)
-_TYPESCRIPT = Spec(
-    query=_JS_COMMON
-    + """
-    (public_field_definition name: (_) value: [(arrow_function) (function_expression)]) @method
-    (abstract_class_declaration) @class
-    (interface_declaration) @interface
-    (enum_declaration) @enum
-    (internal_module) @scope
-    """,
-    comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset(
-        {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
-    ),
-)
-_GO = Spec(
-    query="""
-    (function_declaration) @function
-    (method_declaration) @method
-    (type_spec type: (struct_type)) @struct
-    (type_spec type: (interface_type)) @interface
-    (call_expression) @call
-    (import_declaration) @import
-    """,
-    comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset({"type_declaration"}),
-)
-_JAVA = Spec(
-    query="""
-    (class_declaration) @class
-    (record_declaration) @class
-    (interface_declaration) @interface
-    (annotation_type_declaration) @interface
-    (enum_declaration) @enum
-    (method_declaration) @method
-    (constructor_declaration) @method
-    (method_invocation) @call
-    (object_creation_expression) @call
-    (import_declaration) @import
-    """,
-    comments=frozenset({"line_comment", "block_comment"}),
-)
-_RUST = Spec(
-    query="""
-    (function_item) @function
-    (struct_item) @struct
-    (union_item) @struct
-    (enum_item) @enum
-    (trait_item) @trait
-    (impl_item) @impl
-    (mod_item body: (_)) @scope
-    (mod_item !body) @import
-    (extern_crate_declaration) @import
-    (use_declaration) @import
-    (call_expression) @call
-    """,
-    comments=frozenset({"line_comment", "block_comment"}),
-    prefixes=frozenset({"attribute_item"}),
-)
-_C_QUERY = """
-    (function_definition) @function
-    (struct_specifier body: (_)) @struct
-    (union_specifier body: (_)) @struct
-    (enum_specifier body: (_)) @enum
-    (call_expression) @call
-    (preproc_include) @import
-"""
-_C = Spec(query=_C_QUERY, comments=_C_LIKE_COMMENTS, wrappers=frozenset({"type_definition"}))
-_CPP = Spec(
-    query=_C_QUERY
-    + """
-    (class_specifier body: (_)) @class
-    (namespace_definition) @scope
-    (new_expression) @call
-    """,
-    comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset({"type_definition", "template_declaration"}),
-)
-_CSHARP = Spec(
-    query="""
-    (class_declaration) @class
-    (record_declaration) @class
-    (struct_declaration) @struct
-    (interface_declaration) @interface
-    (enum_declaration) @enum
-    (method_declaration) @method
-    (constructor_declaration) @method
-    (local_function_statement) @function
-    (namespace_declaration) @scope
-    (file_scoped_namespace_declaration) @scope
-    (invocation_expression) @call
-    (object_creation_expression) @call
-    (using_directive) @import
-    """,
-    comments=_C_LIKE_COMMENTS,
-)
-_RUBY = Spec(
-    query="""
-    (method) @method
-    (singleton_method) @method
-    (class) @class
-    (module) @scope
-    (call) @call
-    """,
-    comments=_C_LIKE_COMMENTS,
-    line_comment=("#",),
-)
-_PHP = Spec(
-    query="""
-    (function_definition) @function
-    (method_declaration) @method
-    (class_declaration) @class
-    (interface_declaration) @interface
-    (trait_declaration) @trait
-    (enum_declaration) @enum
-    (namespace_definition) @scope
-    (function_call_expression) @call
-    (member_call_expression) @call
-    (nullsafe_member_call_expression) @call
-    (scoped_call_expression) @call
-    (object_creation_expression) @call
-    (namespace_use_declaration) @import
-    (require_expression) @import
-    (require_once_expression) @import
-    (include_expression) @import
-    (include_once_expression) @import
-    """,
-    comments=_C_LIKE_COMMENTS,
-    line_comment=("//", "#", "/*", "*"),
-)
-
-SPECS: dict[str, Spec] = {
-    "python": _PYTHON,
-    "javascript": _JAVASCRIPT,
-    "typescript": _TYPESCRIPT,
-    "tsx": _TYPESCRIPT,
-    "go": _GO,
-    "java": _JAVA,
-    "rust": _RUST,
-    "c": _C,
-    "cpp": _CPP,
-    "csharp": _CSHARP,
-    "ruby": _RUBY,
-    "php": _PHP,
-}
-
-
-# --------------------------------------------------------------------------------------------------
-# Small text helpers
-
-
-class _Src:
-    """Node -> its source text, sliced from the file's bytes.
-
-    Why not `Node.text`: a tree parsed through a read callback (the only form with a timeout) keeps
-    no source, and `Node.text` on it crashes py-tree-sitter 0.26.1.
-    """
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def __call__(self, node: Node | None) -> str:
-        if node is None:
-            return ""
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-_SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
-_TRAILING_NAME = re.compile(r"[\w.]+$")
-_LONG_CALLEE = 1000
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-
-
-def normalize_target(text: str) -> str:
-    """A callee or type as written, minus arguments, generics, sigils and whitespace; "." separated.
-
-    >>> normalize_target("self.client.get(url).json"), normalize_target("std::make_unique<Foo>")
-    ('self.client.get.json', 'std.make_unique')
-    """
-    if _SIMPLE_TARGET.fullmatch(text):
-        return text[:MAX_TARGET_CHARS]
-    if len(text) > _LONG_CALLEE:
-        # A function literal called in place, or a chain with long arguments: only the trailing
-        # name chain (`}).then` -> `then`) means anything, and scanning it all would be quadratic.
-        tail = _TRAILING_NAME.search(text[-MAX_TARGET_CHARS:].replace("::", ".").replace("->", "."))
-        return tail.group(0).strip(".") if tail else ""
-    text = text.replace("::", ".").replace("->", ".").replace("?.", ".").replace("\\", ".")
-    out: list[str] = []
-    depth = 0  # inside (), [] or {}
-    angle = 0  # inside <...> generics
-    previous = ""
-    for char in text:
-        if char in _OPENERS:
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        elif depth:
-            pass
-        elif char == "<" and (previous.isalnum() or previous in "_.>"):
-            angle += 1
-        elif char == ">" and angle:
-            angle -= 1
-        elif angle:
-            pass
-        elif char.isalnum() or char in "_.":
-            out.append(char)
-        if not char.isspace():
-            previous = char
-    target = re.sub(r"\.{2,}", ".", "".join(out)).strip(".")
-    return target[:MAX_TARGET_CHARS]
-
-
-def _strip_sigils(target: str) -> str:
-    """Ruby `@ivar`/`$global` and PHP `$var` segments lose their sigil."""
-    return target.replace("$", "").replace("@", "")
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-_CSHARP_XML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
-
-
-def clean_comment(parts: Iterable[str], language: str) -> str:
-    """Comment nodes' text with markers (`/** */`, `///`, `//`, `#`, leading `*`) stripped and dedented."""
-    lines: list[str] = []
-    for part in parts:
-        text = part.strip()
-        if text.startswith("/*"):
-            text = text[2:]
-            text = text.lstrip("*!")
-            if text.endswith("*/"):
-                text = text[:-2]
-            for line in text.split("\n"):
-                stripped = line.strip()
-                if stripped.startswith("*"):
-                    stripped = stripped[1:]
-                    line = stripped[1:] if stripped.startswith(" ") else stripped
-                lines.append(line.rstrip())
-        else:
-            for line in text.split("\n"):
-                stripped = line.strip()
-                if stripped.startswith("//"):
-                    stripped = stripped[2:].lstrip("/!")
-                elif stripped.startswith("#"):
-                    stripped = stripped.lstrip("#")
-                lines.append(stripped[1:] if stripped.startswith(" ") else stripped)
-    doc = inspect.cleandoc("\n".join(lines))
-    if language == "csharp":
-        doc = inspect.cleandoc(_CSHARP_XML_TAG.sub("", doc))
-    return doc.strip()
-
-
-_STRING_PREFIX = re.compile(r"^[rRbBuUfF]*")
-
-
-def _python_string(src: _Src, node: Node) -> str:
-    text = _STRING_PREFIX.sub("", src(node))
-    for quote in ('"""', "'''", '"', "'"):
-        if text.startswith(quote) and text.endswith(quote) and len(text) >= 2 * len(quote):
-            return inspect.cleandoc(text[len(quote) : -len(quote)])
-    return ""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -421,7 +101,7 @@ class _Item:
     end_line: int = 0
 
 
-def _declarator_name(src: _Src, node: Node | None) -> tuple[list[str], Node | None]:
+def _declarator_name(src: Source, node: Node | None) -> tuple[list[str], Node | None]:
     """C/C++ function name from a declarator chain: (components, the name node)."""
     guard = 0
     while node is not None and guard < 64:
@@ -440,11 +120,7 @@ def _declarator_name(src: _Src, node: Node | None) -> tuple[list[str], Node | No
     return [], None
 
 
-def _split_name(text: str) -> list[str]:
-    return [part for part in normalize_target(text).split(".") if part]
-
-
-def _names(src: _Src, node: Node, capture: str, language: str) -> list[str]:
+def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     """The written name of a definition or scope, as components; [] when it has none."""
     kind = node.type
     if kind == "function_definition" and language in ("c", "cpp"):
@@ -453,30 +129,30 @@ def _names(src: _Src, node: Node, capture: str, language: str) -> list[str]:
         name = node.child_by_field_name("name")
         if name is None and node.parent is not None and node.parent.type == "type_definition":
             name = node.parent.child_by_field_name("declarator")
-        return _split_name(src(name)) if name is not None else []
+        return split_name(src(name)) if name is not None else []
     if kind == "variable_declarator":
         return [src(node.child_by_field_name("name"))]
     if kind == "field_definition":
         return [src(node.child_by_field_name("property"))]
     if kind == "assignment_expression":  # `Foo.prototype.bar = function`, `exports.run = () =>`
-        parts = _split_name(src(node.child_by_field_name("left")))
+        parts = split_name(src(node.child_by_field_name("left")))
         if len(parts) >= 3 and parts[-2] == "prototype":
             return [parts[-3], parts[-1]]
         return parts[-1:]
     if kind == "impl_item":
-        parts = _split_name(src(node.child_by_field_name("type")))
+        parts = split_name(src(node.child_by_field_name("type")))
         return parts[-1:]
     if capture == "scope":
         name = node.child_by_field_name("name")
-        return _split_name(src(name)) if name is not None else []
+        return split_name(src(name)) if name is not None else []
     if kind in ("class", "module") and language == "ruby":
-        return _split_name(src(node.child_by_field_name("name")))
+        return split_name(src(node.child_by_field_name("name")))
     name = node.child_by_field_name("name")
     if name is None:
         return []
     text = src(name)
     if language == "php" or kind in ("class_declaration", "interface_declaration"):
-        return _split_name(text) or [text]
+        return split_name(text) or [text]
     return [text]
 
 
@@ -553,23 +229,23 @@ def _leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[N
     return start, comments
 
 
-def _python_docstring(src: _Src, body: Node | None) -> str:
+def _python_docstring(src: Source, body: Node | None) -> str:
     if body is None:
         return ""
     for child in body.named_children:
         if child.type == "comment":
             continue
         if child.type == "string":
-            return _python_string(src, child)
+            return python_string(src, child)
         if child.type == "expression_statement" and child.named_child_count == 1:
             inner = child.named_children[0]
             if inner.type == "string":
-                return _python_string(src, inner)
+                return python_string(src, inner)
         return ""
     return ""
 
 
-def _go_receiver(src: _Src, node: Node) -> str:
+def _go_receiver(src: Source, node: Node) -> str:
     receiver = node.child_by_field_name("receiver")
     if receiver is None:
         return ""
@@ -586,7 +262,7 @@ def _go_receiver(src: _Src, node: Node) -> str:
 
 
 def _collect_items(
-    src: _Src, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
+    src: Source, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
 ) -> list[_Item]:
     items: list[_Item] = []
     for capture, nodes in caps.items():
@@ -650,7 +326,7 @@ def _nest(items: list[_Item]) -> list[_Item]:
     return items
 
 
-def _classify(src: _Src, item: _Item, language: str) -> None:
+def _classify(src: Source, item: _Item, language: str) -> None:
     """Kind, qualifier and attachment of one definition, given its parent is already done."""
     parent = item.parent
     owner = parent
@@ -710,7 +386,7 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
             cut = raw.find(stop)
             if cut > 0:
                 raw = raw[:cut]
-    signature = _collapse(raw.decode("utf-8", "replace"))
+    signature = collapse(raw.decode("utf-8", "replace"))
     if item.outer.type == "type_definition" and node.child_by_field_name("name") is None:
         signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
     if language == "python":
@@ -745,377 +421,6 @@ def _elided(data: bytes, start: int, end: int, holes: list[tuple[int, int, str]]
         at = hole_end
     pieces.append(data[at:end].decode("utf-8", "replace"))
     return "".join(pieces)
-
-
-# --------------------------------------------------------------------------------------------------
-# Bases: inherits / implements
-
-
-def _type_targets(src: _Src, nodes: Iterable[Node]) -> list[str]:
-    targets: list[str] = []
-    for node in nodes:
-        if node.type in (
-            "comment",
-            "access_specifier",
-            "virtual",
-            "type_arguments",
-            "keyword_argument",
-            "list_splat",
-            "dictionary_splat",
-            "argument_list",
-        ):
-            continue
-        if node.type == "primary_constructor_base_type":
-            node = node.child_by_field_name("type") or node
-        target = _strip_sigils(normalize_target(src(node)))
-        if target:
-            targets.append(target)
-    return targets
-
-
-def _bases(src: _Src, node: Node, kind: str, language: str) -> list[tuple[str, str]]:
-    inherits, implements = RefKind.INHERITS.value, RefKind.IMPLEMENTS.value
-    found: list[tuple[str, str]] = []
-    node_type = node.type
-    if language == "python":
-        superclasses = node.child_by_field_name("superclasses")
-        if superclasses is not None:
-            found += [(inherits, t) for t in _type_targets(src, superclasses.named_children)]
-        return found
-    for child in node.named_children:
-        child_type = child.type
-        if child_type == "class_heritage":
-            for clause in child.named_children:
-                if clause.type == "extends_clause":
-                    found += [(inherits, t) for t in _type_targets(src, clause.named_children)]
-                elif clause.type == "implements_clause":
-                    found += [(implements, t) for t in _type_targets(src, clause.named_children)]
-                else:
-                    found += [(inherits, t) for t in _type_targets(src, [clause])]
-        elif child_type in ("extends_type_clause", "extends_interfaces", "base_class_clause"):
-            found += [(inherits, t) for t in _type_targets(src, _flatten_type_list(child))]
-        elif child_type == "superclass":
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
-        elif child_type == "super_interfaces":
-            found += [(implements, t) for t in _type_targets(src, _flatten_type_list(child))]
-        elif child_type == "base_clause":  # PHP: extends
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
-        elif child_type == "class_interface_clause":  # PHP: implements
-            found += [(implements, t) for t in _type_targets(src, child.named_children)]
-        elif child_type == "base_list":  # C#: classes and interfaces are not told apart by syntax
-            for target in _type_targets(src, child.named_children):
-                is_interface = bool(re.match(r"I[A-Z]", target.rsplit(".", 1)[-1]))
-                relation = (
-                    inherits
-                    if kind == NodeKind.INTERFACE.value
-                    else (implements if is_interface or kind == NodeKind.STRUCT.value else inherits)
-                )
-                found.append((relation, target))
-        elif child_type == "trait_bounds" and node_type == "trait_item":
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
-    if language == "go" and node_type == "type_spec":
-        found += _go_embedded(src, node)
-    return found
-
-
-def _flatten_type_list(node: Node) -> list[Node]:
-    out: list[Node] = []
-    for child in node.named_children:
-        if child.type == "type_list":
-            out.extend(child.named_children)
-        else:
-            out.append(child)
-    return out
-
-
-def _go_embedded(src: _Src, node: Node) -> list[tuple[str, str]]:
-    inner = node.child_by_field_name("type")
-    found: list[tuple[str, str]] = []
-    if inner is None:
-        return found
-    if inner.type == "struct_type":
-        for fields in inner.named_children:
-            for declaration in fields.named_children:
-                if (
-                    declaration.type == "field_declaration"
-                    and declaration.child_by_field_name("name") is None
-                ):
-                    kind = declaration.child_by_field_name("type")
-                    if kind is not None:
-                        found.append((RefKind.INHERITS.value, normalize_target(src(kind))))
-    elif inner.type == "interface_type":
-        for element in inner.named_children:
-            if element.type == "type_elem":
-                found += [(RefKind.INHERITS.value, t) for t in _type_targets(src, element.named_children)]
-    return found
-
-
-# --------------------------------------------------------------------------------------------------
-# Calls and imports
-
-
-_REQUIRE_RUBY = frozenset({"require", "require_relative", "load"})
-
-
-def _first_string(src: _Src, node: Node | None) -> str:
-    """Content of the first string literal at or under `node` (breadth-first, bounded)."""
-    if node is None:
-        return ""
-    queue = [node]
-    seen = 0
-    while queue and seen < 64:
-        current = queue.pop(0)
-        seen += 1
-        if current.type in (
-            "string",
-            "string_literal",
-            "interpreted_string_literal",
-            "raw_string_literal",
-            "encapsed_string",
-            "template_string",
-            "system_lib_string",
-        ):
-            text = src(current)
-            if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
-                return text[1:-1]
-            return text
-        queue.extend(current.named_children)
-    return ""
-
-
-def _call(src: _Src, node: Node, language: str) -> tuple[str, Node | None, bool]:
-    """(target, the node naming the callee, is_import) for one call-site capture."""
-    kind = node.type
-    if kind in ("new_expression", "object_creation_expression"):
-        if language == "php":
-            callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
-        else:
-            callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
-        return normalize_target(src(callee)), callee, False
-    if kind == "method_invocation":  # Java
-        name = node.child_by_field_name("name")
-        obj = node.child_by_field_name("object")
-        text = (src(obj) + "." if obj is not None else "") + src(name)
-        return normalize_target(text), name, False
-    if kind in ("member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"):
-        name = node.child_by_field_name("name")
-        obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
-        text = (src(obj) + "." if obj is not None else "") + src(name)
-        return _strip_sigils(normalize_target(text)), name, False
-    if kind == "call" and language == "ruby":
-        method = node.child_by_field_name("method")
-        receiver = node.child_by_field_name("receiver")
-        if method is None:
-            return "", None, False
-        method_name = src(method)
-        if receiver is None and method_name in _REQUIRE_RUBY:
-            return _first_string(src, node.child_by_field_name("arguments")), method, True
-        text = (src(receiver) + "." if receiver is not None else "") + method_name
-        return _strip_sigils(normalize_target(text)), method, False
-    callee = node.child_by_field_name("function")
-    if callee is None:
-        return "", None, False
-    if (
-        language in ("javascript", "typescript", "tsx")
-        and callee.type == "identifier"
-        and src(callee) == "require"
-    ):
-        return _first_string(src, node.child_by_field_name("arguments")), callee, True
-    if callee.type == "import":  # dynamic `import("x")`
-        return _first_string(src, node.child_by_field_name("arguments")), callee, True
-    target = normalize_target(src(callee))
-    if language == "php":
-        target = _strip_sigils(target)
-    return target, callee, False
-
-
-def _require_alias(src: _Src, node: Node) -> str:
-    """`const fs = require("fs")` binds `fs`."""
-    parent = node.parent
-    while parent is not None and parent.type in ("await_expression", "parenthesized_expression"):
-        parent = parent.parent
-    if parent is not None and parent.type == "variable_declarator":
-        name = parent.child_by_field_name("name")
-        if name is not None and name.type == "identifier":
-            return src(name)
-    return ""
-
-
-def _imports(src: _Src, node: Node, language: str) -> list[tuple[str, str]]:
-    """(target, alias) pairs of one import statement."""
-    kind = node.type
-    if language == "python":
-        return _python_imports(src, node)
-    if kind in ("import_statement", "export_statement"):
-        return _js_imports(src, node)
-    if kind == "import_declaration":
-        return _go_imports(src, node) if language == "go" else _java_import(src, node)
-    if kind == "using_directive":
-        return _csharp_using(src, node)
-    if kind == "use_declaration":  # Rust
-        argument = node.child_by_field_name("argument")
-        return _rust_use(src, argument, []) if argument is not None else []
-    if kind in ("mod_item", "extern_crate_declaration"):  # Rust `mod retry;`, `extern crate foo as bar;`
-        crate = src(node.child_by_field_name("name"))
-        bound = node.child_by_field_name("alias")
-        return [(crate, src(bound) if bound is not None else crate)]
-    if kind == "preproc_include":
-        return [(_first_string(src, node.child_by_field_name("path")), "")]
-    if kind == "namespace_use_declaration":  # PHP
-        return _php_uses(src, node)
-    if kind.startswith(("require", "include")):  # PHP require/include(_once)
-        target = _first_string(src, node)
-        return [(target, "")] if target else []
-    return []
-
-
-def _js_imports(src: _Src, node: Node) -> list[tuple[str, str]]:
-    source = _first_string(src, node.child_by_field_name("source"))
-    pairs: list[tuple[str, str]] = []
-    for child in node.named_children:
-        if child.type != "import_clause":
-            continue
-        for part in child.named_children:
-            if part.type == "identifier":  # default import
-                pairs.append((source, src(part)))
-            elif part.type == "namespace_import":  # `* as ns`
-                pairs.append((source, src(part.named_children[-1]) if part.named_children else ""))
-            elif part.type == "named_imports":
-                for specifier in part.named_children:
-                    if specifier.type == "import_specifier":
-                        bound = specifier.child_by_field_name("alias") or specifier.child_by_field_name(
-                            "name"
-                        )
-                        pairs.append((source, src(bound)))
-    return pairs or [(source, "")]
-
-
-def _go_imports(src: _Src, node: Node) -> list[tuple[str, str]]:
-    pairs: list[tuple[str, str]] = []
-    for specifier in _descendants(node, "import_spec"):
-        package = _first_string(src, specifier.child_by_field_name("path"))
-        bound = specifier.child_by_field_name("name")
-        pairs.append((package, src(bound) if bound is not None else package.rsplit("/", 1)[-1]))
-    return pairs
-
-
-def _java_import(src: _Src, node: Node) -> list[tuple[str, str]]:
-    text = _collapse(src(node)).removeprefix("import").strip().rstrip(";").strip()
-    text = text.removeprefix("static ").strip().replace(" ", "")
-    if text.endswith(".*"):
-        return [(text[:-2], "*")]
-    return [(text, text.rsplit(".", 1)[-1])]
-
-
-def _csharp_using(src: _Src, node: Node) -> list[tuple[str, str]]:
-    text = _collapse(src(node)).removeprefix("global ").removeprefix("using").strip().rstrip(";").strip()
-    text = text.removeprefix("static ").strip()
-    if "=" in text:
-        bound, _, target = text.partition("=")
-        return [(normalize_target(target), bound.strip())]
-    return [(normalize_target(text), "")]
-
-
-def _descendants(node: Node, node_type: str) -> list[Node]:
-    found: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == node_type:
-            found.append(current)
-            continue
-        stack.extend(reversed(current.named_children))
-    return found
-
-
-def _python_imports(src: _Src, node: Node) -> list[tuple[str, str]]:
-    pairs: list[tuple[str, str]] = []
-    if node.type == "import_statement":
-        for child in node.children_by_field_name("name"):
-            if child.type == "aliased_import":
-                pairs.append(
-                    (src(child.child_by_field_name("name")), src(child.child_by_field_name("alias")))
-                )
-            else:
-                name = src(child)
-                pairs.append((name, "" if "." in name else name))
-        return pairs
-    if node.type == "future_import_statement":
-        module = "__future__"
-    else:
-        module = _collapse(src(node.child_by_field_name("module_name"))).replace(" ", "")
-    names = node.children_by_field_name("name")
-    if not names:
-        if any(child.type == "wildcard_import" for child in node.named_children):
-            return [(module, "*")]
-        return [(module, "")]
-    for child in names:
-        if child.type == "aliased_import":
-            name = src(child.child_by_field_name("name"))
-            alias = src(child.child_by_field_name("alias"))
-        else:
-            name = src(child)
-            alias = name.rsplit(".", 1)[-1]
-        target = module + name if module.endswith(".") else f"{module}.{name}"
-        pairs.append((target, alias))
-    return pairs
-
-
-def _rust_use(src: _Src, node: Node, prefix: list[str]) -> list[tuple[str, str]]:
-    kind = node.type
-    if kind == "use_as_clause":
-        path = prefix + _split_name(src(node.child_by_field_name("path")))
-        return [(".".join(path), src(node.child_by_field_name("alias")))]
-    if kind == "use_wildcard":
-        inner = [c for c in node.named_children]
-        path = prefix + (_split_name(src(inner[0])) if inner else [])
-        return [(".".join(path), "*")]
-    if kind == "scoped_use_list":
-        path_node = node.child_by_field_name("path")
-        path = prefix + (_split_name(src(path_node)) if path_node is not None else [])
-        list_node = node.child_by_field_name("list")
-        return _rust_use(src, list_node, path) if list_node is not None else []
-    if kind == "use_list":
-        pairs: list[tuple[str, str]] = []
-        for child in node.named_children:
-            if child.type == "self":
-                if prefix:
-                    pairs.append((".".join(prefix), prefix[-1]))
-            elif child.type not in ("line_comment", "block_comment"):
-                pairs.extend(_rust_use(src, child, prefix))
-        return pairs
-    path = prefix + _split_name(src(node))
-    if not path:
-        return []
-    return [(".".join(path), path[-1])]
-
-
-def _php_uses(src: _Src, node: Node) -> list[tuple[str, str]]:
-    pairs: list[tuple[str, str]] = []
-    prefix: list[str] = []
-    for child in node.named_children:
-        if child.type in ("namespace_name", "qualified_name", "name") and not pairs:
-            prefix = _split_name(src(child))
-        elif child.type == "namespace_use_group":
-            for clause in child.named_children:
-                pairs.extend(_php_clause(src, clause, prefix))
-        elif child.type == "namespace_use_clause":
-            pairs.extend(_php_clause(src, child, []))
-    return pairs
-
-
-def _php_clause(src: _Src, clause: Node, prefix: list[str]) -> list[tuple[str, str]]:
-    if clause.type != "namespace_use_clause":
-        return []
-    alias_node = clause.child_by_field_name("alias")
-    names = [c for c in clause.named_children if c is not alias_node and c.type in ("name", "qualified_name")]
-    if not names:
-        return []
-    path = prefix + _split_name(src(names[0]))
-    if not path:
-        return []
-    alias = src(alias_node) if alias_node is not None else path[-1]
-    return [(".".join(path), alias)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1171,7 +476,7 @@ def extract(
 ) -> Extraction:
     """Nodes (module first, then definitions in source order) and refs of one parsed file."""
     spec = SPECS[language]
-    src = _Src(data)
+    src = Source(data)
     root = tree.root_node
     caps = captures(language, spec.query, root)
     deadline.check("query")
@@ -1271,7 +576,7 @@ def extract(
 
 
 def _module_draft(
-    src: _Src, path: str, root: Node, data: bytes, lines: LineIndex, defs: list[_Item], language: str
+    src: Source, path: str, root: Node, data: bytes, lines: LineIndex, defs: list[_Item], language: str
 ) -> Draft | None:
     holes = [(min(item.doc_start, item.start), item.end, "") for item in defs if item.owner is None]
     holes.sort()
@@ -1323,7 +628,7 @@ def _end_byte_of_line(data: bytes, lines: LineIndex, line: int) -> int:
 
 
 def _refs(
-    src: _Src,
+    src: Source,
     caps: dict[str, list[Node]],
     items: list[_Item],
     defs: list[_Item],
@@ -1360,24 +665,24 @@ def _refs(
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     for node in caps.get("call", ()):
-        target, name_node, is_import = _call(src, node, language)
+        target, name_node, is_import = call_target(src, node, language)
         if not target:
             continue
         anchor = name_node if name_node is not None else node
         line = anchor.end_point.row + 1
         owner = owner_uid(node.start_byte, node.start_point.row + 1)
         if is_import:
-            add(owner, imports, target, line, _require_alias(src, node) if language != "ruby" else "")
+            add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
             add(owner, calls, target, line)
     for node in caps.get("import", ()):
         line = node.start_point.row + 1
         owner = owner_uid(node.start_byte, line)
-        for target, alias in _imports(src, node, language):
+        for target, alias in import_pairs(src, node, language):
             add(owner, imports, target, line, alias)
     for item in defs:
         if item.kind in _CONTAINER_VALUES:
-            for relation, target in _bases(src, item.node, item.kind, language):
+            for relation, target in base_refs(src, item.node, item.kind, language):
                 add(item.uid, relation, target, item.node.start_point.row + 1)
     for item in items:
         if item.capture == "impl":

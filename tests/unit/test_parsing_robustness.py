@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from indexlib.parsing import parse_file
-from indexlib.parsing.extract import normalize_target
 from indexlib.parsing.ids import content_hash, node_uid
+from indexlib.parsing.text import normalize_target
 from indexlib.records import ParsedFile
 
 SOURCE = b'''"""Billing helpers."""

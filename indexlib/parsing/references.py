@@ -1,0 +1,378 @@
+"""References as written: call targets, import bindings, base types, per grammar.
+
+Owns: reading one call site, import statement or class header and returning what it names, in the
+shared conventions (see extract.py): targets are dotted (`Foo::new` -> `Foo.new`), import aliases
+are the local name bound. It does not decide which node owns a reference (extract.py does) or
+what it resolves to (resolution is late, at query time).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from indexlib.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
+from indexlib.parsing.treesitter import Node
+from indexlib.records import NodeKind, RefKind
+
+# Children of a base-type list that are not base types.
+_NOT_A_BASE = frozenset(
+    {"comment", "access_specifier", "virtual", "type_arguments", "keyword_argument", "list_splat",
+     "dictionary_splat", "argument_list"}
+)  # fmt: skip
+_STRING_TYPES = frozenset(
+    {"string", "string_literal", "interpreted_string_literal", "raw_string_literal", "encapsed_string",
+     "template_string", "system_lib_string"}
+)  # fmt: skip
+_INTERFACE_NAME = re.compile(r"I[A-Z]")
+
+
+def _type_targets(src: Source, nodes: Iterable[Node]) -> list[str]:
+    targets: list[str] = []
+    for node in nodes:
+        if node.type in _NOT_A_BASE:
+            continue
+        if node.type == "primary_constructor_base_type":
+            node = node.child_by_field_name("type") or node
+        target = strip_sigils(normalize_target(src(node)))
+        if target:
+            targets.append(target)
+    return targets
+
+
+def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[str, str]]:
+    """(inherits|implements, target) for the base types a class-like definition names."""
+    inherits, implements = RefKind.INHERITS.value, RefKind.IMPLEMENTS.value
+    found: list[tuple[str, str]] = []
+    node_type = node.type
+    if language == "python":
+        superclasses = node.child_by_field_name("superclasses")
+        if superclasses is not None:
+            found += [(inherits, t) for t in _type_targets(src, superclasses.named_children)]
+        return found
+    for child in node.named_children:
+        child_type = child.type
+        if child_type == "class_heritage":
+            for clause in child.named_children:
+                if clause.type == "extends_clause":
+                    found += [(inherits, t) for t in _type_targets(src, clause.named_children)]
+                elif clause.type == "implements_clause":
+                    found += [(implements, t) for t in _type_targets(src, clause.named_children)]
+                else:
+                    found += [(inherits, t) for t in _type_targets(src, [clause])]
+        elif child_type in ("extends_type_clause", "extends_interfaces", "base_class_clause"):
+            found += [(inherits, t) for t in _type_targets(src, _flatten_type_list(child))]
+        elif child_type == "superclass":
+            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+        elif child_type == "super_interfaces":
+            found += [(implements, t) for t in _type_targets(src, _flatten_type_list(child))]
+        elif child_type == "base_clause":  # PHP: extends
+            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+        elif child_type == "class_interface_clause":  # PHP: implements
+            found += [(implements, t) for t in _type_targets(src, child.named_children)]
+        elif child_type == "base_list":  # C#: classes and interfaces are not told apart by syntax
+            # An interface extends; a struct only implements; a class implements `IName`s.
+            for target in _type_targets(src, child.named_children):
+                if kind == NodeKind.INTERFACE.value:
+                    found.append((inherits, target))
+                elif kind == NodeKind.STRUCT.value or _INTERFACE_NAME.match(target.rsplit(".", 1)[-1]):
+                    found.append((implements, target))
+                else:
+                    found.append((inherits, target))
+        elif child_type == "trait_bounds" and node_type == "trait_item":
+            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+    if language == "go" and node_type == "type_spec":
+        found += _go_embedded(src, node)
+    return found
+
+
+def _flatten_type_list(node: Node) -> list[Node]:
+    out: list[Node] = []
+    for child in node.named_children:
+        if child.type == "type_list":
+            out.extend(child.named_children)
+        else:
+            out.append(child)
+    return out
+
+
+def _go_embedded(src: Source, node: Node) -> list[tuple[str, str]]:
+    inner = node.child_by_field_name("type")
+    found: list[tuple[str, str]] = []
+    if inner is None:
+        return found
+    if inner.type == "struct_type":
+        for fields in inner.named_children:
+            for declaration in fields.named_children:
+                if (
+                    declaration.type == "field_declaration"
+                    and declaration.child_by_field_name("name") is None
+                ):
+                    kind = declaration.child_by_field_name("type")
+                    if kind is not None:
+                        found.append((RefKind.INHERITS.value, normalize_target(src(kind))))
+    elif inner.type == "interface_type":
+        for element in inner.named_children:
+            if element.type == "type_elem":
+                found += [(RefKind.INHERITS.value, t) for t in _type_targets(src, element.named_children)]
+    return found
+
+
+# --------------------------------------------------------------------------------------------------
+# Calls and imports
+
+
+_REQUIRE_RUBY = frozenset({"require", "require_relative", "load"})
+
+
+def _first_string(src: Source, node: Node | None) -> str:
+    """Content of the first string literal at or under `node` (breadth-first, bounded)."""
+    if node is None:
+        return ""
+    queue = [node]
+    seen = 0
+    while queue and seen < 64:
+        current = queue.pop(0)
+        seen += 1
+        if current.type in _STRING_TYPES:
+            text = src(current)
+            if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
+                return text[1:-1]
+            return text
+        queue.extend(current.named_children)
+    return ""
+
+
+def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | None, bool]:
+    """(target, the node naming the callee, is_import) for one call-site capture."""
+    kind = node.type
+    if kind in ("new_expression", "object_creation_expression"):
+        if language == "php":
+            callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
+        else:
+            callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
+        return normalize_target(src(callee)), callee, False
+    if kind == "method_invocation":  # Java
+        name = node.child_by_field_name("name")
+        obj = node.child_by_field_name("object")
+        text = (src(obj) + "." if obj is not None else "") + src(name)
+        return normalize_target(text), name, False
+    if kind in ("member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"):
+        name = node.child_by_field_name("name")
+        obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
+        text = (src(obj) + "." if obj is not None else "") + src(name)
+        return strip_sigils(normalize_target(text)), name, False
+    if kind == "call" and language == "ruby":
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        if method is None:
+            return "", None, False
+        method_name = src(method)
+        if receiver is None and method_name in _REQUIRE_RUBY:
+            return _first_string(src, node.child_by_field_name("arguments")), method, True
+        text = (src(receiver) + "." if receiver is not None else "") + method_name
+        return strip_sigils(normalize_target(text)), method, False
+    callee = node.child_by_field_name("function")
+    if callee is None:
+        return "", None, False
+    if (
+        language in ("javascript", "typescript", "tsx")
+        and callee.type == "identifier"
+        and src(callee) == "require"
+    ):
+        return _first_string(src, node.child_by_field_name("arguments")), callee, True
+    if callee.type == "import":  # dynamic `import("x")`
+        return _first_string(src, node.child_by_field_name("arguments")), callee, True
+    target = normalize_target(src(callee))
+    if language == "php":
+        target = strip_sigils(target)
+    return target, callee, False
+
+
+def require_alias(src: Source, node: Node) -> str:
+    """`const fs = require("fs")` binds `fs`."""
+    parent = node.parent
+    while parent is not None and parent.type in ("await_expression", "parenthesized_expression"):
+        parent = parent.parent
+    if parent is not None and parent.type == "variable_declarator":
+        name = parent.child_by_field_name("name")
+        if name is not None and name.type == "identifier":
+            return src(name)
+    return ""
+
+
+def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]]:
+    """(target, alias) pairs of one import statement."""
+    kind = node.type
+    if language == "python":
+        return _python_imports(src, node)
+    if kind in ("import_statement", "export_statement"):
+        return _js_imports(src, node)
+    if kind == "import_declaration":
+        return _go_imports(src, node) if language == "go" else _java_import(src, node)
+    if kind == "using_directive":
+        return _csharp_using(src, node)
+    if kind == "use_declaration":  # Rust
+        argument = node.child_by_field_name("argument")
+        return _rust_use(src, argument, []) if argument is not None else []
+    if kind in ("mod_item", "extern_crate_declaration"):  # Rust `mod retry;`, `extern crate foo as bar;`
+        crate = src(node.child_by_field_name("name"))
+        bound = node.child_by_field_name("alias")
+        return [(crate, src(bound) if bound is not None else crate)]
+    if kind == "preproc_include":
+        return [(_first_string(src, node.child_by_field_name("path")), "")]
+    if kind == "namespace_use_declaration":  # PHP
+        return _php_uses(src, node)
+    if kind.startswith(("require", "include")):  # PHP require/include(_once)
+        target = _first_string(src, node)
+        return [(target, "")] if target else []
+    return []
+
+
+def _js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
+    source = _first_string(src, node.child_by_field_name("source"))
+    pairs: list[tuple[str, str]] = []
+    for child in node.named_children:
+        if child.type != "import_clause":
+            continue
+        for part in child.named_children:
+            if part.type == "identifier":  # default import
+                pairs.append((source, src(part)))
+            elif part.type == "namespace_import":  # `* as ns`
+                pairs.append((source, src(part.named_children[-1]) if part.named_children else ""))
+            elif part.type == "named_imports":
+                for specifier in part.named_children:
+                    if specifier.type == "import_specifier":
+                        bound = specifier.child_by_field_name("alias") or specifier.child_by_field_name(
+                            "name"
+                        )
+                        pairs.append((source, src(bound)))
+    return pairs or [(source, "")]
+
+
+def _go_imports(src: Source, node: Node) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    for specifier in _descendants(node, "import_spec"):
+        package = _first_string(src, specifier.child_by_field_name("path"))
+        bound = specifier.child_by_field_name("name")
+        pairs.append((package, src(bound) if bound is not None else package.rsplit("/", 1)[-1]))
+    return pairs
+
+
+def _java_import(src: Source, node: Node) -> list[tuple[str, str]]:
+    text = collapse(src(node)).removeprefix("import").strip().rstrip(";").strip()
+    text = text.removeprefix("static ").strip().replace(" ", "")
+    if text.endswith(".*"):
+        return [(text[:-2], "*")]
+    return [(text, text.rsplit(".", 1)[-1])]
+
+
+def _csharp_using(src: Source, node: Node) -> list[tuple[str, str]]:
+    text = collapse(src(node)).removeprefix("global ").removeprefix("using").strip().rstrip(";").strip()
+    text = text.removeprefix("static ").strip()
+    if "=" in text:
+        bound, _, target = text.partition("=")
+        return [(normalize_target(target), bound.strip())]
+    return [(normalize_target(text), "")]
+
+
+def _descendants(node: Node, node_type: str) -> list[Node]:
+    found: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == node_type:
+            found.append(current)
+            continue
+        stack.extend(reversed(current.named_children))
+    return found
+
+
+def _python_imports(src: Source, node: Node) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    if node.type == "import_statement":
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                pairs.append(
+                    (src(child.child_by_field_name("name")), src(child.child_by_field_name("alias")))
+                )
+            else:
+                name = src(child)
+                pairs.append((name, "" if "." in name else name))
+        return pairs
+    if node.type == "future_import_statement":
+        module = "__future__"
+    else:
+        module = collapse(src(node.child_by_field_name("module_name"))).replace(" ", "")
+    names = node.children_by_field_name("name")
+    if not names:
+        if any(child.type == "wildcard_import" for child in node.named_children):
+            return [(module, "*")]
+        return [(module, "")]
+    for child in names:
+        if child.type == "aliased_import":
+            name = src(child.child_by_field_name("name"))
+            alias = src(child.child_by_field_name("alias"))
+        else:
+            name = src(child)
+            alias = name.rsplit(".", 1)[-1]
+        target = module + name if module.endswith(".") else f"{module}.{name}"
+        pairs.append((target, alias))
+    return pairs
+
+
+def _rust_use(src: Source, node: Node, prefix: list[str]) -> list[tuple[str, str]]:
+    kind = node.type
+    if kind == "use_as_clause":
+        path = prefix + split_name(src(node.child_by_field_name("path")))
+        return [(".".join(path), src(node.child_by_field_name("alias")))]
+    if kind == "use_wildcard":
+        inner = [c for c in node.named_children]
+        path = prefix + (split_name(src(inner[0])) if inner else [])
+        return [(".".join(path), "*")]
+    if kind == "scoped_use_list":
+        path_node = node.child_by_field_name("path")
+        path = prefix + (split_name(src(path_node)) if path_node is not None else [])
+        list_node = node.child_by_field_name("list")
+        return _rust_use(src, list_node, path) if list_node is not None else []
+    if kind == "use_list":
+        pairs: list[tuple[str, str]] = []
+        for child in node.named_children:
+            if child.type == "self":
+                if prefix:
+                    pairs.append((".".join(prefix), prefix[-1]))
+            elif child.type not in ("line_comment", "block_comment"):
+                pairs.extend(_rust_use(src, child, prefix))
+        return pairs
+    path = prefix + split_name(src(node))
+    if not path:
+        return []
+    return [(".".join(path), path[-1])]
+
+
+def _php_uses(src: Source, node: Node) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    prefix: list[str] = []
+    for child in node.named_children:
+        if child.type in ("namespace_name", "qualified_name", "name") and not pairs:
+            prefix = split_name(src(child))
+        elif child.type == "namespace_use_group":
+            for clause in child.named_children:
+                pairs.extend(_php_clause(src, clause, prefix))
+        elif child.type == "namespace_use_clause":
+            pairs.extend(_php_clause(src, child, []))
+    return pairs
+
+
+def _php_clause(src: Source, clause: Node, prefix: list[str]) -> list[tuple[str, str]]:
+    if clause.type != "namespace_use_clause":
+        return []
+    alias_node = clause.child_by_field_name("alias")
+    names = [c for c in clause.named_children if c is not alias_node and c.type in ("name", "qualified_name")]
+    if not names:
+        return []
+    path = prefix + split_name(src(names[0]))
+    if not path:
+        return []
+    alias = src(alias_node) if alias_node is not None else path[-1]
+    return [(".".join(path), alias)]

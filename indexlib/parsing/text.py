@@ -1,0 +1,139 @@
+"""Text helpers shared by definition and reference extraction.
+
+Owns: slicing a node's source from the file bytes, normalising a callee or type as written into a
+dotted target, stripping comment markers from doc comments, and reading a Python string literal.
+Knows no language's grammar beyond those spellings.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from indexlib.parsing.treesitter import Node
+
+MAX_TARGET_CHARS = 200
+
+
+class Source:
+    """Node -> its source text, sliced from the file's bytes.
+
+    Why not `Node.text`: a tree parsed through a read callback (the only form with a timeout) keeps
+    no source, and `Node.text` on it crashes py-tree-sitter 0.26.1.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __call__(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+_SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
+_TRAILING_NAME = re.compile(r"[\w.]+$")
+_LONG_CALLEE = 1000
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def normalize_target(text: str) -> str:
+    """A callee or type as written, minus arguments, generics, sigils and whitespace; "." separated.
+
+    >>> normalize_target("self.client.get(url).json"), normalize_target("std::make_unique<Foo>")
+    ('self.client.get.json', 'std.make_unique')
+    """
+    if _SIMPLE_TARGET.fullmatch(text):
+        return text[:MAX_TARGET_CHARS]
+    if len(text) > _LONG_CALLEE:
+        # A function literal called in place, or a chain with long arguments: only the trailing
+        # name chain (`}).then` -> `then`) means anything, and scanning it all would be quadratic.
+        tail = _TRAILING_NAME.search(text[-MAX_TARGET_CHARS:].replace("::", ".").replace("->", "."))
+        return tail.group(0).strip(".") if tail else ""
+    text = text.replace("::", ".").replace("->", ".").replace("?.", ".").replace("\\", ".")
+    out: list[str] = []
+    depth = 0  # inside (), [] or {}
+    angle = 0  # inside <...> generics
+    previous = ""
+    for char in text:
+        if char in _OPENERS:
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth:
+            pass
+        elif char == "<" and (previous.isalnum() or previous in "_.>"):
+            angle += 1
+        elif char == ">" and angle:
+            angle -= 1
+        elif angle:
+            pass
+        elif char.isalnum() or char in "_.":
+            out.append(char)
+        if not char.isspace():
+            previous = char
+    target = re.sub(r"\.{2,}", ".", "".join(out)).strip(".")
+    return target[:MAX_TARGET_CHARS]
+
+
+def strip_sigils(target: str) -> str:
+    """Ruby `@ivar`/`$global` and PHP `$var` segments lose their sigil."""
+    return target.replace("$", "").replace("@", "")
+
+
+def collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+_CSHARP_XML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+
+
+def clean_comment(parts: Iterable[str], language: str) -> str:
+    """Comment nodes' text with markers (`/** */`, `///`, `//`, `#`, leading `*`) stripped and dedented."""
+    lines: list[str] = []
+    for part in parts:
+        text = part.strip()
+        if text.startswith("/*"):
+            text = text[2:]
+            text = text.lstrip("*!")
+            if text.endswith("*/"):
+                text = text[:-2]
+            for line in text.split("\n"):
+                stripped = line.strip()
+                if stripped.startswith("*"):
+                    stripped = stripped[1:]
+                    line = stripped[1:] if stripped.startswith(" ") else stripped
+                lines.append(line.rstrip())
+        else:
+            for line in text.split("\n"):
+                stripped = line.strip()
+                if stripped.startswith("//"):
+                    stripped = stripped[2:].lstrip("/!")
+                elif stripped.startswith("#"):
+                    stripped = stripped.lstrip("#")
+                lines.append(stripped[1:] if stripped.startswith(" ") else stripped)
+    doc = inspect.cleandoc("\n".join(lines))
+    if language == "csharp":
+        doc = inspect.cleandoc(_CSHARP_XML_TAG.sub("", doc))
+    return doc.strip()
+
+
+_STRING_PREFIX = re.compile(r"^[rRbBuUfF]*")
+
+
+def python_string(src: Source, node: Node) -> str:
+    text = _STRING_PREFIX.sub("", src(node))
+    for quote in ('"""', "'''", '"', "'"):
+        if text.startswith(quote) and text.endswith(quote) and len(text) >= 2 * len(quote):
+            return inspect.cleandoc(text[len(quote) : -len(quote)])
+    return ""
+
+
+def split_name(text: str) -> list[str]:
+    """A written name as components: `a::b::C` -> ["a", "b", "C"]."""
+    return [part for part in normalize_target(text).split(".") if part]

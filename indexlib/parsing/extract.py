@@ -397,7 +397,8 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
 
 
-def _elision_marker(body_text: bytes, language: str) -> str:
+def _elision_marker(body_text: bytes) -> str:
+    """What stands in for an elided body: `{ ... }`, `=> ...` (C# expression bodies) or `...`."""
     head = body_text.lstrip()[:2]
     if head.startswith(b"{"):
         return "{ ... }"
@@ -461,6 +462,8 @@ def _is_trivia(text: str, spec: Spec) -> bool:
 
 @dataclass(slots=True)
 class Extraction:
+    """What one file yields: nodes in source order (the module remainder first) and their refs."""
+
     nodes: list[RecordNode]
     refs: list[Ref]
 
@@ -531,9 +534,7 @@ def extract(
         for child in item.children:
             if child.body is not None and child.body.end_byte > child.body.start_byte:
                 body_bytes = data[child.body.start_byte : child.body.start_byte + 8]
-                holes.append(
-                    (child.body.start_byte, child.body.end_byte, _elision_marker(body_bytes, language))
-                )
+                holes.append((child.body.start_byte, child.body.end_byte, _elision_marker(body_bytes)))
         text = _elided(data, item.start, item.end, holes)
         item.end_line = lines.line_of(max(item.end - 1, item.start))
         drafts.append(

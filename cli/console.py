@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TextIO
 
@@ -28,16 +27,27 @@ class Exit(IntEnum):
     INTERRUPTED = 130
 
 
-@dataclass(slots=True)
 class Env:
-    """Where output goes and how it should look."""
+    """Where output goes and how it should look; defaults read the real process, tests pin them."""
 
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)
-    stdout_tty: bool = field(default_factory=lambda: sys.stdout.isatty())
-    stderr_tty: bool = field(default_factory=lambda: sys.stderr.isatty())
-    color: bool = field(default_factory=lambda: "NO_COLOR" not in os.environ)
-    width: int | None = None
+    __slots__ = ("color", "stderr", "stderr_tty", "stdout", "stdout_tty", "width")
+
+    def __init__(
+        self,
+        *,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        stdout_tty: bool | None = None,
+        stderr_tty: bool | None = None,
+        color: bool | None = None,
+        width: int | None = None,
+    ) -> None:
+        self.stdout: TextIO = stdout if stdout is not None else sys.stdout
+        self.stderr: TextIO = stderr if stderr is not None else sys.stderr
+        self.stdout_tty = self.stdout.isatty() if stdout_tty is None else stdout_tty
+        self.stderr_tty = self.stderr.isatty() if stderr_tty is None else stderr_tty
+        self.color = ("NO_COLOR" not in os.environ) if color is None else color
+        self.width = width
 
     def out(self, text: str) -> None:
         self.stdout.write(text)

@@ -7,11 +7,10 @@ other path) and the small argparse fast path (`cli/fastpath.py`) that keeps a on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Opt:
+class Opt(NamedTuple):
     dest: str
     flags: tuple[str, ...]
     type: type  # int, float, str, bool (bool = a flag), list (repeatable str)

@@ -153,30 +153,18 @@ def read_segment_tables(store: Store, seg_id: str) -> tuple[list[Node], list[Ref
     return nodes, refs
 
 
-def _redact_node(node: Node) -> tuple[Node, int]:
-    text, n1 = redact(node.text)
-    doc, n2 = redact(node.doc) if node.doc else (node.doc, 0)
-    sig, n3 = redact(node.signature) if node.signature else (node.signature, 0)
-    if not (n1 or n2 or n3):
-        return node, 0
-    return (
-        msgspec.structs.replace(
-            node, text=text, doc=doc, signature=sig, content_hash=xxhash.xxh3_64_intdigest(text.encode())
-        ),
-        n1 + n2 + n3,
-    )
-
-
 def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[ParsedFile, int]:
-    parsed = parse_file(src.path, data, src.language, max_nodes=opts.max_nodes_per_file)
+    """Redact the file's text once (lines are preserved, so line numbers stay true), then parse it.
+
+    Redacting before parsing, rather than per node, is cheaper and catches a key block that spans
+    two nodes; byte offsets then refer to the redacted text, which is the text we store.
+    """
     redacted = 0
     if opts.redact:
-        nodes = []
-        for n in parsed.nodes:
-            n2, k = _redact_node(n)
-            nodes.append(n2)
-            redacted += k
-        parsed.nodes = nodes
+        text, redacted = redact(data.decode("utf-8", errors="replace"))
+        if redacted:
+            data = text.encode("utf-8")
+    parsed = parse_file(src.path, data, src.language, max_nodes=opts.max_nodes_per_file)
     return parsed, redacted
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 
@@ -23,14 +24,13 @@ CANDIDATE_CAP = 300
 STREAMS = ("bm25", "vector", "symbol")
 
 
-@dataclass(slots=True)
-class Candidate:
+class Candidate(msgspec.Struct, kw_only=True):
     """A fused candidate with what ranking needs to know about its node."""
 
     uid: int
     score: float
     provenance: Provenance
-    explain: list[str] = field(default_factory=list)
+    explain: list[str] = msgspec.field(default_factory=list)
     # Filled in by the caller from the stored node before `apply_signals`.
     path: str = ""
     kind: str = ""
@@ -87,8 +87,7 @@ def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None
         p.symbol_rank, p.symbol_score = rank, score
 
 
-@dataclass(frozen=True, slots=True)
-class Signals:
+class Signals(msgspec.Struct, frozen=True, kw_only=True):
     """Switches and strengths of the post-fusion signals (all on by default; `--explain` shows them)."""
 
     definition_boost: float = 1.0  # +100% for a definition whose name is the query identifier

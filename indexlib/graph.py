@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import msgspec
@@ -311,8 +310,7 @@ def _related(
 # Diffusion
 
 
-@dataclass(slots=True)
-class Diffusion:
+class Diffusion(msgspec.Struct, kw_only=True):
     """The state the push algorithm ends in, for callers and tests that need more than the ranking.
 
     `p` is the approximate PPR vector, `residual` what was never pushed (each entry below

@@ -12,9 +12,8 @@ Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 import tantivy
@@ -185,8 +184,7 @@ def write_segment_index(out_dir: Path, nodes: Sequence[Node], refs_by_uid: dict[
     writer.wait_merging_threads()
 
 
-@dataclass(frozen=True, slots=True)
-class DocHit:
+class DocHit(NamedTuple):
     """A matching document of one segment: its BM25 (or lookup) score and stored address."""
 
     score: float

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from indexlib import streams
 from indexlib.errors import ModelError, QryError, UsageError
@@ -27,8 +28,7 @@ MODES = ("hybrid", "lexical", "semantic", "symbol")
 MAX_TOP_K = 1000
 
 
-@dataclass(slots=True)
-class SearchOptions:
+class SearchOptions(msgspec.Struct, kw_only=True):
     """Everything a search may be asked for; defaults match the CLI's."""
 
     top_k: int = 10
@@ -40,13 +40,13 @@ class SearchOptions:
     graph: bool = False
     graph_depth: int = 1
     diffuse: bool = False
-    langs: list[str] = field(default_factory=list)
-    paths: list[str] = field(default_factory=list)
-    excludes: list[str] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)
+    langs: list[str] = msgspec.field(default_factory=list)
+    paths: list[str] = msgspec.field(default_factory=list)
+    excludes: list[str] = msgspec.field(default_factory=list)
+    kinds: list[str] = msgspec.field(default_factory=list)
     root: str | None = None
     model_dir: str | None = None
-    signals: Signals = field(default_factory=Signals)
+    signals: Signals = msgspec.field(default_factory=Signals)
     budget_tokens: int | None = None
     since: int | None = None  # unix seconds
     until: int | None = None

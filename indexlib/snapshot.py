@@ -12,7 +12,6 @@ Does not own: ranking (fusion.py, search.py), or writing anything (build.py, sto
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,15 +26,17 @@ if TYPE_CHECKING:
     from indexlib.vectors import VectorSegment
 
 
-@dataclass(slots=True)
 class SegmentHandle:
     """A segment of the snapshot with its lazily opened engines and liveness filter."""
 
-    entry: SegmentEntry
-    directory: Path
-    live_paths: list[str] | None  # None: every node of the segment is live (no tombstones)
-    _lexical: LexicalSegment | None = None
-    _vectors: Any = None
+    __slots__ = ("_lexical", "_vectors", "directory", "entry", "live_paths")
+
+    def __init__(self, entry: SegmentEntry, directory: Path, live_paths: list[str] | None) -> None:
+        self.entry = entry
+        self.directory = directory
+        self.live_paths = live_paths  # None: every node of the segment is live (no tombstones)
+        self._lexical: LexicalSegment | None = None
+        self._vectors: Any = None
 
     @property
     def id(self) -> str:
@@ -64,16 +65,18 @@ class SegmentHandle:
         return lexical.term_set("path", self.live_paths)
 
 
-@dataclass(slots=True)
 class Snapshot:
     """A read-only view of one publish root."""
 
-    store: Store
-    root_id: str
-    manifest: Manifest
-    segments: list[SegmentHandle]
-    _cache: dict[int, StoredNode | None] = field(default_factory=dict)
-    _by_path: dict[str, list[StoredNode]] = field(default_factory=dict)
+    __slots__ = ("_by_path", "_cache", "manifest", "root_id", "segments", "store")
+
+    def __init__(self, store: Store, root_id: str, manifest: Manifest, segments: list[SegmentHandle]) -> None:
+        self.store = store
+        self.root_id = root_id
+        self.manifest = manifest
+        self.segments = segments
+        self._cache: dict[int, StoredNode | None] = {}
+        self._by_path: dict[str, list[StoredNode]] = {}
 
     @classmethod
     def open(cls, store: Store, root: str | None = None) -> Snapshot:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -104,6 +103,7 @@ def _git_ref_time(repo: Path, ref: str) -> int | None:
     """The committer time of `ref` (peeled to a commit) in `repo`, or None if git cannot say."""
     if ref.startswith("-"):
         return None  # never let a value become a git option
+    import subprocess  # only dates that name git refs pay for it
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     for var in ("GIT_DIR", "GIT_WORK_TREE"):
         env.pop(var, None)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -268,7 +267,7 @@ class Store:
                     target, base, label=f"segments/{segment_id}", checksums=True, ignore_top=present
                 )
                 if not problems:
-                    shutil.rmtree(staging)
+                    _rmtree(staging)
                     return base
             for child in list(target.iterdir()):
                 if is_attachment(child.name):
@@ -323,7 +322,7 @@ class Store:
                 os.rename(child, dest)
                 fsync_dir(target)
             result.extend(entries)
-        shutil.rmtree(staging)
+        _rmtree(staging)
         return result
 
     def _check_staging(self, staging: Path) -> Path:
@@ -338,7 +337,7 @@ class Store:
         os.rename(dest, trash)
         os.rename(new, dest)
         fsync_dir(dest.parent)
-        shutil.rmtree(trash, ignore_errors=True)
+        _rmtree(trash, ignore_errors=True)
 
     def _recorded_entries(self, segment_id: str) -> list[FileEntry] | None:
         """The files a root on disk records for `segment_id` (HEAD's first), or None if none does."""
@@ -534,7 +533,7 @@ class Store:
             self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
             aside = self.tmp_dir / f".gc-{secrets.token_hex(6)}"
             os.rename(path, aside)
-            shutil.rmtree(aside)
+            _rmtree(aside)
         else:
             path.unlink()
         return size
@@ -597,9 +596,16 @@ def _check_segment_id(segment_id: str) -> None:
 
 def _delete(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
+        _rmtree(path, ignore_errors=True)
     else:
         try:
             path.unlink()
         except FileNotFoundError:
             pass
+
+
+def _rmtree(path: Path, *, ignore_errors: bool = False) -> None:
+    """shutil.rmtree, imported on first use: readers never delete, and shutil costs a one-shot search."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=ignore_errors)

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from indexlib import timeparse
 from indexlib.errors import UsageError
 from indexlib.timeparse import parse_when
 
@@ -205,7 +204,7 @@ def test_values_starting_with_dash_never_reach_git(
         calls.append(argv)
         raise AssertionError("git must not run")
 
-    monkeypatch.setattr(timeparse.subprocess, "run", spy)
+    monkeypatch.setattr(subprocess, "run", spy)  # timeparse imports it lazily
     with pytest.raises(UsageError):
         parse_when(value, tmp_path)
     assert calls == []
@@ -220,7 +219,7 @@ def test_refs_are_passed_after_end_of_options(repo: Path, monkeypatch: pytest.Mo
         calls.append(list(argv))
         return real(argv, *a, **kw)
 
-    monkeypatch.setattr(timeparse.subprocess, "run", spy)
+    monkeypatch.setattr(subprocess, "run", spy)  # timeparse imports it lazily
     assert parse_when("v1.0", repo) == T2020
     first = calls[0]
     assert first[first.index("--end-of-options") + 1] == "v1.0^{commit}"

@@ -19,7 +19,7 @@ commit, every node of a file takes the file's modification time and the source i
 `qry status` never pretends history it does not have. Nothing here raises: a failing git command makes
 its files fall back, never the build.
 
-Cost, and how it is bounded (bench/gittimes_cost.py has the numbers). `git blame` costs from ~5 ms for
+Cost, and how it is bounded (measured numbers: docs/benchmarks.md, "git times"). `git blame` costs from ~5 ms for
 a file with one commit to seconds for a long-lived file, so it is avoided where a cheaper command gives
 the same answer and capped where it does not:
 
@@ -64,11 +64,13 @@ from indexlib.records import Node, NodeKind
 SOURCE_GIT = "git"
 SOURCE_FILES = "file times"
 
-DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading; see bench/gittimes_cost.py
+DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading; see docs/benchmarks.md
 DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with parsing and embedding
 LOG_SHARE = 0.5  # the log pass may use this share of the budget ...
 LOG_FLOOR_S = 2.0  # ... but at least this long: without it no fallback time exists at all
 _CMD_TIMEOUT_S = 30.0  # small bookkeeping commands (rev-parse, ls-files, diff)
+_BLAME_TIMEOUT_S = 300.0  # one file's blame, whatever the budget
+_LOG_TIMEOUT_S = 600.0  # the log pass, whatever the budget
 
 _UNCOMMITTED = b"0" * 40
 _UNCOMMITTED_256 = b"0" * 64
@@ -105,6 +107,7 @@ class GitTimesStats:
     blame_seconds: float = 0.0  # wall time of the blame phase
     blame_file_seconds: list[float] = field(default_factory=list)  # per blamed file, as measured
     total_seconds: float = 0.0
+    error: str = ""  # an unexpected failure that made every file fall back to file times
 
 
 @dataclass(slots=True)
@@ -157,7 +160,11 @@ def annotate(
     if use_git and by_path:
         repo = _Repo.open(root)
         if repo is not None:
-            plans = _plan_from_git(repo, by_path, mtimes, budget, max(1, workers), st, t0)
+            try:
+                plans = _plan_from_git(repo, by_path, mtimes, budget, max(1, workers), st, t0)
+            except Exception as exc:  # times are secondary: a bug here must not fail a build
+                st.error = f"{type(exc).__name__}: {exc}"
+                plans = None
     if plans is None:
         plans = {p: _Plan(created=m, changed=m) for p, m in mtimes.items()}
         st.source = SOURCE_FILES
@@ -331,7 +338,7 @@ def _log_pass(
     )
     if proc is None or proc.stdout is None:
         return hist, 0, False
-    watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), proc.kill)
+    watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), _LOG_TIMEOUT_S), proc.kill)
     watchdog.start()
     twice = 0
     commit_time = 0
@@ -411,7 +418,10 @@ def _blame_all(
         if remaining <= 0:
             return
         t1 = time.monotonic()
-        lines = _blame(repo, path, mtimes[path], remaining)
+        try:
+            lines = _blame(repo, path, mtimes[path], min(remaining, _BLAME_TIMEOUT_S))
+        except (OSError, ValueError, subprocess.SubprocessError):
+            lines = None
         with lock:
             if lines is None:
                 st.blame_failed += 1

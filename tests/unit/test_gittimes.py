@@ -92,6 +92,7 @@ def run(
     mtimes = {n.path: os.stat(root / n.path).st_mtime_ns for n in nodes if (root / n.path).exists()}
     out, source = annotate(root, nodes, mtimes, use_git=use_git, budget=budget, stats=stats)
     assert sorted(n.uid for n in out) == sorted(n.uid for n in nodes)
+    assert stats.error == ""
     return {n.name: (n.created_at, n.changed_at) for n in out}, source, stats
 
 

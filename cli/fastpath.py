@@ -1,58 +1,91 @@
-"""A fast path for `qry search` that skips importing Typer and Click.
+"""A fast path for `qry search` that skips importing Typer and Click (and argparse).
 
 Why: a one-shot lexical query is a ~15 ms job, and importing Typer and Click costs ~35 ms more, which
 alone would make `qry search` slower than `rg` on a medium repository. The options come from the
-same table as the Typer command (`cli/options.py`); anything unusual (`--help`, no query, a parse
-error) falls back to Typer so help and error messages stay Typer's.
+same table as the Typer command (`cli/options.py`); anything unusual (`--help`, no query, an unknown
+option, a bad number) falls back to Typer so help and error messages stay Typer's.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from cli.options import SEARCH_OPTIONS
+from cli.options import SEARCH_OPTIONS, Opt
 
 
-class _Fallback(Exception):
-    """The fast parser does not handle this command line: let Typer do it."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # argparse would print and exit(2); Typer should
-        raise _Fallback(message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="qry search", add_help=False, allow_abbrev=False)
-    p.add_argument("query")
+def _flags() -> dict[str, tuple[Opt, bool]]:
+    """Every accepted flag -> (option, value for boolean flags)."""
+    out: dict[str, tuple[Opt, bool]] = {}
     for o in SEARCH_OPTIONS:
-        if o.type is bool:
-            if o.negatable:
-                p.add_argument(*o.flags, dest=o.dest, action="store_true", default=o.default)
-                p.add_argument(*[f"--no-{f[2:]}" for f in o.flags if f.startswith("--")], dest=o.dest,
-                               action="store_false")
-            else:
-                p.add_argument(*o.flags, dest=o.dest, action="store_true", default=o.default)
-        elif o.type is list:
-            p.add_argument(*o.flags, dest=o.dest, action="append", default=None)
+        for f in o.flags:
+            out[f] = (o, True)
+        if o.negatable:
+            out["--no-" + o.flags[0][2:]] = (o, False)
+    return out
+
+
+def parse_search_args(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
+    """Parse `QUERY [options]` by the option table; None for anything unusual (Typer then decides).
+
+    Deliberately small: `--flag value`, `--flag=value`, `-k value`, boolean and `--no-` flags,
+    repeatable list options, and `--` before a query that starts with a dash.
+    """
+    flags = _flags()
+    values: dict[str, Any] = {o.dest: o.default for o in SEARCH_OPTIONS}
+    query: str | None = None
+    i = 0
+    only_positional = False
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if only_positional or not arg.startswith("-") or arg == "-":
+            if query is not None:
+                return None  # two queries: let Typer explain
+            query = arg
+            continue
+        if arg == "--":
+            only_positional = True
+            continue
+        name, eq, inline = arg.partition("=")
+        found = flags.get(name)
+        if found is None:
+            return None
+        opt, flag_value = found
+        if opt.type is bool:
+            if eq:
+                return None
+            values[opt.dest] = flag_value
+            continue
+        if eq:
+            raw = inline
+        elif i < len(argv):
+            raw = argv[i]
+            i += 1
         else:
-            p.add_argument(*o.flags, dest=o.dest, type=o.type, default=o.default)
-    return p
+            return None
+        try:
+            value: Any = raw if opt.type in (str, list) else opt.type(raw)
+        except ValueError:
+            return None
+        if opt.type is list:
+            values[opt.dest] = [*(values[opt.dest] or []), value]
+        else:
+            values[opt.dest] = value
+    if query is None:
+        return None
+    return query, values
 
 
 def try_fast_search(argv: Sequence[str]) -> int | None:
     """Run `qry search ...` without Typer if the command line is a plain search; else None."""
     if len(argv) < 2 or argv[0] != "search" or any(a in ("--help", "-h") for a in argv):
         return None
-    try:
-        ns = build_parser().parse_args(list(argv[1:]))
-    except _Fallback:
+    parsed = parse_search_args(argv[1:])
+    if parsed is None:
         return None
     from cli.console import Env
     from cli.searchcmd import search_command
 
-    values = vars(ns)
-    query = values.pop("query")
+    query, values = parsed
     return search_command(Env(), query, values)

@@ -41,6 +41,9 @@ def _build_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     # Keys and filters: raw (one token, case kept) so a term query matches exactly.
     sb.add_text_field("uid", stored=False, tokenizer_name="raw", index_option="basic")
+    # The uid again as a u64 fast field: a stream that only needs ids reads this column instead of
+    # decompressing stored documents (measured: most of a query's time went to fetching 600 docs).
+    sb.add_unsigned_field("uid_u64", stored=False, indexed=False, fast=True)
     sb.add_text_field("path", stored=False, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("lang", stored=False, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("kind", stored=False, tokenizer_name="raw", index_option="basic")
@@ -99,6 +102,11 @@ def qualified_suffixes(qualified_name: str) -> list[str]:
     return [".".join(parts[i:])[:_MAX_RAW] for i in range(len(parts))]
 
 
+def trigram_terms(name: str) -> list[str]:
+    """pg_trgm trigrams as whitespace-safe terms: padding spaces become `$` (`  j` -> `$$j`)."""
+    return sorted(t.replace(" ", "$") for t in trigrams(name))
+
+
 def joined_name(name: str) -> str:
     """The name with separators and case removed: `parse_config`, `ParseConfig` -> `parseconfig`."""
     return "".join(split_identifier(name)) or name.lower()
@@ -137,6 +145,7 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     """Build the Tantivy document of one node: analysed fields for BM25, raw fields for lookups."""
     doc = tantivy.Document()
     doc.add_text("uid", _uid_hex(node.uid))
+    doc.add_unsigned("uid_u64", node.uid)
     doc.add_text("path", node.path)
     doc.add_text("lang", node.language)
     doc.add_text("kind", node.kind)
@@ -146,7 +155,7 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     doc.add_text("name_joined", joined_name(node.name)[:_MAX_RAW])
     for suffix in qualified_suffixes(node.qualified_name):
         doc.add_text("qsuffix", suffix)
-    doc.add_text("name_tri", " ".join(sorted(trigrams(node.name))))
+    doc.add_text("name_tri", " ".join(trigram_terms(node.name)))
     called = sorted({_last_component(r.target) for r in refs if r.kind == "calls" and r.target})
     for c in called:
         doc.add_text("calls", c[:_MAX_RAW])
@@ -230,6 +239,13 @@ class LexicalSegment:
                 f"a stored document in {self.directory} does not decode: {exc}",
                 hint="run `qry verify`, then `qry index --rebuild`",
             ) from exc
+
+    def uids(self, hits: Sequence[DocHit]) -> list[int]:
+        """The node uids of hits, read from the fast-field column (no stored-document fetch)."""
+        if not hits:
+            return []
+        values = self._searcher.fast_field_values("uid_u64", [h.address for h in hits])
+        return [int(v or 0) for v in values]
 
     def terms_with_prefix(self, field: str, prefix: str, limit: int) -> list[str]:
         return [t for t, _n in self._searcher.terms_with_prefix(field, prefix, limit=limit)]

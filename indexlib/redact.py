@@ -316,9 +316,10 @@ def redact(text: str) -> tuple[str, int]:
     """
     if not text:
         return text, 0
-    folded: str | None = _fold(text)
+    first_fold = _fold(text)
     present = {stem for stem in _CASE_STEMS if stem in text}
-    present.update(stem for stem in _FOLDED_STEMS if stem in folded)
+    present.update(stem for stem in _FOLDED_STEMS if stem in first_fold)
+    folded: str | None = first_fold  # dropped after a replacement changes the text
     if not present:
         return text, 0
     total = 0

@@ -188,7 +188,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=weights)
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
-    head = cands[: max(100, opts.top_k * 5)]
+    head = cands[: max(40, opts.top_k * 4)]
     for c in head:
         stored = snap.node(c.uid)
         if stored is not None:

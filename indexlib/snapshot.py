@@ -127,6 +127,21 @@ class Snapshot:
         out.sort(key=lambda t: -t[0])
         return out[:limit]
 
+    def search_uids(
+        self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()
+    ) -> list[tuple[float, int, str]]:
+        """Like `search`, but only (score, uid, segment id): no stored document is fetched."""
+        hits = self.search(query, limit, filters=filters)
+        by_seg: dict[str, list[int]] = {}
+        for i, (_s, seg, _h) in enumerate(hits):
+            by_seg.setdefault(seg.id, []).append(i)
+        uids = [0] * len(hits)
+        for idxs in by_seg.values():
+            seg = hits[idxs[0]][1]
+            for i, uid in zip(idxs, seg.lexical().uids([hits[i][2] for i in idxs]), strict=True):
+                uids[i] = uid
+        return [(score, uids[i], seg.id) for i, (score, seg, _h) in enumerate(hits)]
+
     def stored(self, seg: SegmentHandle, hit: lexical.DocHit) -> StoredNode:
         node = seg.lexical().stored(hit.address)
         self._cache[node.node.uid] = node

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import indexlib.lexical as lexical
-from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity, trigrams
+from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.query import Query, Route, glob_to_regex
 from indexlib.records import StreamHit
 from indexlib.snapshot import Snapshot
@@ -131,32 +131,27 @@ def bm25_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: i
     query = bm25_query(snap, q, route)
     if query is None:
         return []
-    hits = snap.search(query, cap * (3 if q.phrases else 1), filters=filters)
-    out: list[StreamHit] = []
+    if not q.phrases:
+        return [StreamHit(uid=u, score=sc, segment=seg) for sc, u, seg in snap.search_uids(query, cap, filters=filters)]
+    # Exact phrases: Tantivy narrowed to nodes holding every word; keep those holding the phrase itself.
     phrase_res = [re.compile(r"\s+".join(map(re.escape, p.split())), re.IGNORECASE) for p in q.phrases]
-    for score, seg, hit in hits:
-        if phrase_res:
-            stored = snap.stored(seg, hit).node
-            hay = f"{stored.name}\n{stored.signature}\n{stored.doc}\n{stored.text}"
-            if not all(r.search(hay) for r in phrase_res):
-                continue
+    out: list[StreamHit] = []
+    for score, seg, hit in snap.search(query, cap * 3, filters=filters):
+        stored = snap.stored(seg, hit).node
+        hay = f"{stored.name}\n{stored.signature}\n{stored.doc}\n{stored.text}"
+        if all(r.search(hay) for r in phrase_res):
             out.append(StreamHit(uid=stored.uid, score=score, segment=seg.id))
-        else:
-            uid = _uid_of(snap, seg, hit)
-            out.append(StreamHit(uid=uid, score=score, segment=seg.id))
-        if len(out) >= cap:
-            break
+            if len(out) >= cap:
+                break
     return out
-
-
-def _uid_of(snap: Snapshot, seg: object, hit: lexical.DocHit) -> int:
-    return snap.stored(seg, hit).node.uid  # type: ignore[arg-type]
 
 
 # Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
 # a fuzzy (trigram) match, whose score is its similarity in [0.3, 1).
 EXACT, QUALIFIED, JOINED = 4.0, 3.5, 3.0
 FUZZY_THRESHOLD = 0.3
+FUZZY_WHEN_FEWER_THAN = 5
+FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
 _DEFINITION_KINDS = ["function", "method", "class", "struct", "interface", "enum", "trait", "module", "section"]
 
 
@@ -180,13 +175,16 @@ def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap:
     lowered = text.lower().replace("::", ".").replace("->", ".").replace("#", ".")
     best: dict[int, tuple[float, str]] = {}
 
-    def collect(query: lexical.Query, score_of: float | None, limit: int) -> None:
+    def collect(query: lexical.Query, score_of: float, limit: int) -> None:
+        for _s, uid, seg_id in snap.search_uids(query, limit, filters=filters):
+            if uid not in best or best[uid][0] < score_of:
+                best[uid] = (score_of, seg_id)
+
+    def collect_fuzzy(query: lexical.Query, limit: int) -> None:
         for _s, seg, hit in snap.search(query, limit, filters=filters):
             stored = snap.stored(seg, hit).node
-            score = score_of if score_of is not None else trigram_similarity(text, stored.name)
-            if score_of is None and score < FUZZY_THRESHOLD:
-                continue
-            if stored.uid not in best or best[stored.uid][0] < score:
+            score = trigram_similarity(text, stored.name)
+            if score >= FUZZY_THRESHOLD and (stored.uid not in best or best[stored.uid][0] < score):
                 best[stored.uid] = (score, seg.id)
 
     single = " " not in lowered
@@ -198,11 +196,16 @@ def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap:
     joined = "".join(parts)
     if joined and len(joined) >= 3:
         collect(lexical.term("name_joined", joined), JOINED, cap)
-    if single and len(lowered) >= 3 and len(best) < cap:
+    # Fuzzy names (typos, near-misses) only when the exact tiers found little: the trigram candidates
+    # must be fetched to compute their similarity, the one costly part of this stream.
+    if single and len(lowered) >= 3 and len(best) < FUZZY_WHEN_FEWER_THAN:
         last = re.split(r"\.", lowered)[-1]
-        grams = sorted(trigrams(last))
+        grams = lexical.trigram_terms(last)
         if grams:
-            collect(lexical.term_set("name_tri", grams), None, max(cap, 100))
+            # Scored OR of the trigrams (a term set would score every candidate alike): names sharing
+            # the most trigrams come first, and only those are fetched.
+            overlap = lexical.boolean([("should", lexical.term("name_tri", g)) for g in grams])
+            collect_fuzzy(overlap, FUZZY_CANDIDATES)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:cap]
     return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
 

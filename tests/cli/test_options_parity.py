@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer.main
 
-from cli.fastpath import build_parser
+from cli.fastpath import _flags, parse_search_args
 from cli.main import app
 from cli.options import SEARCH_OPTIONS
 
@@ -13,7 +13,22 @@ def test_fast_path_and_typer_expose_the_same_search_options() -> None:
     command = typer.main.get_command(app)
     search = command.commands["search"]  # type: ignore[attr-defined]
     typer_flags = {f for p in search.params for f in (*p.opts, *p.secondary_opts) if f.startswith("-")}
-    fast = build_parser()
-    fast_flags = {f for a in fast._actions for f in a.option_strings}
-    assert typer_flags - {"--help"} == fast_flags
+    assert typer_flags - {"--help"} == set(_flags())
     assert {p.name for p in search.params} - {"query"} == {o.dest for o in SEARCH_OPTIONS}
+
+
+def test_fast_parser_reads_every_form() -> None:
+    parsed = parse_search_args(
+        ["parse config", "-k", "5", "--lang=go", "--lang", "rust", "--json", "--no-graph", "--snippet-chars", "120"]
+    )
+    assert parsed is not None
+    query, v = parsed
+    assert query == "parse config"
+    assert v["top_k"] == 5 and v["lang"] == ["go", "rust"] and v["json"] is True and v["graph"] is False
+    assert v["snippet_chars"] == 120 and v["mode"] == "hybrid"
+    assert parse_search_args(["--", "-weird query"]) == ("-weird query", parse_search_args(["x"])[1])  # type: ignore[index]
+
+
+def test_fast_parser_defers_to_typer_on_anything_unusual() -> None:
+    for argv in (["q", "--bogus"], ["q", "--top-k", "many"], ["a", "b"], [], ["q", "--top-k"], ["q", "--json=1"]):
+        assert parse_search_args(argv) is None, argv

@@ -11,7 +11,6 @@ itself may not survive the crash. POSIX only (the index lives on a local filesys
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 
@@ -56,7 +55,7 @@ def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None, mode: 
     """
     path = Path(path)
     where = Path(tmp_dir) if tmp_dir is not None else path.parent
-    tmp = where / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    tmp = where / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         try:

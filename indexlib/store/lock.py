@@ -14,10 +14,9 @@ holds it can call `Store.gc()` (which takes it itself when called alone).
 
 from __future__ import annotations
 
+import _thread  # not `threading`: the lock module is on every reader's import path
 import fcntl
 import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,7 +30,7 @@ _POLL_MAX = 0.25
 
 # realpath of the index dir -> (pid, thread id, depth): which thread of this process holds it.
 _held: dict[str, tuple[int, int, int]] = {}
-_held_guard = threading.Lock()
+_held_guard = _thread.allocate_lock()
 
 
 def _key(index_dir: Path) -> str:
@@ -42,7 +41,7 @@ def holds_writer_lock(index_dir: Path) -> bool:
     """True if the calling thread holds the writer lock of `index_dir`."""
     with _held_guard:
         entry = _held.get(_key(index_dir))
-    return entry is not None and entry[0] == os.getpid() and entry[1] == threading.get_ident()
+    return entry is not None and entry[0] == os.getpid() and entry[1] == _thread.get_ident()
 
 
 @contextmanager
@@ -57,7 +56,7 @@ def writer_lock(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
     """
     index_dir = Path(index_dir)
     key = _key(index_dir)
-    me = (os.getpid(), threading.get_ident())
+    me = (os.getpid(), _thread.get_ident())
     with _held_guard:
         entry = _held.get(key)
         if entry is not None and entry[:2] == me:
@@ -111,7 +110,7 @@ def _acquire(index_dir: Path, key: str, wait: float) -> int:
     except BaseException:
         os.close(fd)
         raise
-    info = f"pid={os.getpid()} host={socket.gethostname()} started={time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n"
+    info = f"pid={os.getpid()} host={os.uname().nodename} started={time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n"
     os.ftruncate(fd, 0)
     os.pwrite(fd, info.encode(), 0)
     return fd
@@ -130,7 +129,7 @@ def _try_lock(fd: int, key: str) -> bool:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
-        _held[key] = (os.getpid(), threading.get_ident(), 1)
+        _held[key] = (os.getpid(), _thread.get_ident(), 1)
         return True
 
 
@@ -144,7 +143,7 @@ def _describe_holder(index_dir: Path) -> str:
     if "pid" not in fields:
         return "holder unknown"
     parts = [f"pid {fields['pid']}"]
-    if fields.get("host") and fields["host"] != socket.gethostname():
+    if fields.get("host") and fields["host"] != os.uname().nodename:
         parts.append(f"on {fields['host']}")
     if fields.get("started"):
         parts.append(f"started {fields['started']}")

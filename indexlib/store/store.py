@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -235,7 +234,7 @@ class Store:
         """A fresh, empty staging directory under tmp/ (same filesystem, so it can be renamed)."""
         self._require_lock("stage")
         self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
-        staging = self.tmp_dir / f"stage-{os.getpid()}-{secrets.token_hex(6)}"
+        staging = self.tmp_dir / f"stage-{os.getpid()}-{os.urandom(6).hex()}"
         staging.mkdir(mode=0o700)
         return staging
 
@@ -333,7 +332,7 @@ class Store:
 
     def _swap_in(self, new: Path, dest: Path) -> None:
         """Replace directory `dest` with `new`: old one aside into tmp/, new one in, old one deleted."""
-        trash = self.tmp_dir / f"trash-{secrets.token_hex(6)}"
+        trash = self.tmp_dir / f"trash-{os.urandom(6).hex()}"
         os.rename(dest, trash)
         os.rename(new, dest)
         fsync_dir(dest.parent)
@@ -531,7 +530,7 @@ class Store:
         size = tree_size(path)
         if path.is_dir() and not path.is_symlink():
             self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
-            aside = self.tmp_dir / f".gc-{secrets.token_hex(6)}"
+            aside = self.tmp_dir / f".gc-{os.urandom(6).hex()}"
             os.rename(path, aside)
             _rmtree(aside)
         else:

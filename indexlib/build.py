@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,6 +168,34 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
     return parsed, redacted
 
 
+# Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
+PARALLEL_MIN_FILES = 64
+_PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int])
+
+
+def _parse_job(job: tuple[SourceFile, bytes, BuildOptions]) -> bytes:
+    """Worker side: parse one file, return msgpack bytes (cheaper to ship than pickled Structs)."""
+    src, data, opts = job
+    return _TABLE_ENCODER.encode(_parse_one(src, data, opts))
+
+
+def _parse_all(to_parse: Sequence[tuple[SourceFile, bytes, str]], opts: BuildOptions) -> Iterator[tuple[ParsedFile, int]]:
+    """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
+    workers = min(cpu_count(), 8)
+    if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        for src, data, _digest in to_parse:
+            yield _parse_one(src, data, opts)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = ((src, data, opts) for src, data, _digest in to_parse)
+    # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for encoded in pool.map(_parse_job, jobs, chunksize=8):
+            yield _PARSED_DECODER.decode(encoded)
+
+
 def build_index(root: Path, options: BuildOptions | None = None, progress: Progress | None = None) -> BuildReport:
     """Index `root` incrementally and publish a new root if anything changed.
 
@@ -237,16 +265,17 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     new_nodes: list[Node] = []
     new_refs: list[Ref] = []
     parsed_meta: list[tuple[SourceFile, str, int]] = []
-    for i, (src, data, digest) in enumerate(to_parse):
-        progress("parse", i, len(to_parse))
-        parsed, red = _parse_one(src, data, opts)
+    for i, (parsed, red) in enumerate(_parse_all(to_parse, opts)):
+        src, _data, digest = to_parse[i]
+        progress("parse", i + 1, len(to_parse))
         report.redacted += red
         if parsed.skip:
             skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
         new_nodes.extend(parsed.nodes)
         new_refs.extend(parsed.refs)
         parsed_meta.append((src, digest, len(parsed.nodes)))
-    progress("parse", len(to_parse), len(to_parse))
+    to_parse_paths = [s.path for s, _d, _h in to_parse]
+    to_parse = [(s, b"", h) for s, _d, h in to_parse]  # drop the bytes: nodes hold what we keep
     report.timings["parse"] = time.perf_counter() - t2
 
     t_times = time.perf_counter()
@@ -286,7 +315,7 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     tombstones: dict[str, int] = dict(prev.tombstones) if prev else {}
     if not nothing_changed:
         # Tombstone the old copies of changed and removed files.
-        for path in [s.path for s, _d, _h in to_parse] + removed:
+        for path in to_parse_paths + removed:
             old = prev_files.get(path)
             if old is not None:
                 tombstones[old.segment] = tombstones.get(old.segment, 0) + 1

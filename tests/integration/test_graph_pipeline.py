@@ -1,0 +1,75 @@
+"""The code graph end to end: edges from real parsing, expansion, diffusion, related, graph queries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from indexlib import BuildOptions, GraphQueryError, SearchOptions, build_index, graph_query, open_engine, related
+
+
+@pytest.fixture(scope="module")
+def callchain(fixture_copy: Callable[[str], Path]) -> Path:
+    repo = fixture_copy("callchain")
+    build_index(repo, BuildOptions(embed="none"))
+    return repo
+
+
+def test_on_path_context_brings_the_middle_of_a_call_chain(callchain: Path) -> None:
+    engine = open_engine(callchain / ".qry")
+    plain = engine.search("refund", SearchOptions(top_k=5))
+    assert not any(h.symbol.endswith("prepare_reversal") for h in plain.results)
+    res = engine.search("refund", SearchOptions(top_k=5, diffuse=True))
+    fused = [h for h in res.results if not h.context]
+    context = [h for h in res.results if h.context]
+    assert [h.uid for h in fused] == [h.uid for h in plain.results]  # diffusion never displaces a hit
+    assert any(h.symbol.endswith("prepare_reversal") for h in context), [h.symbol for h in res.results]
+
+
+def test_expansion_attaches_callers_and_callees_with_true_kinds(callchain: Path) -> None:
+    # top_k=1: a related node that is itself a hit is not listed again under another hit.
+    res = open_engine(callchain / ".qry").search("prepare_reversal", SearchOptions(graph=True, top_k=1))
+    top = res.results[0]
+    assert top.symbol.endswith("prepare_reversal")
+    rel = {(r.symbol.rsplit(".", 1)[-1], r.edge, r.direction) for r in top.related}
+    assert ("request_refund", "calls", "in") in rel
+    assert ("post_credit_memo", "calls", "out") in rel
+    assert all(r.line > 0 for r in top.related if r.edge == "calls")
+
+
+def test_related_follows_calls_across_files_through_imports(callchain: Path) -> None:
+    res = related(open_engine(callchain / ".qry"), "post_credit_memo", callers=False, callees=True, depth=1)
+    assert res.node is not None
+    callees = {(r.symbol, r.path) for r in res.related if r.direction == "out"}
+    assert ("write_entry", "app/store.py") in callees
+    deep = related(open_engine(callchain / ".qry"), "write_entry", callers=True, callees=False, depth=3)
+    callers = [r.symbol.rsplit(".", 1)[-1] for r in deep.related if r.direction == "in"]
+    assert callers[:3] == ["post_credit_memo", "prepare_reversal", "request_refund"]
+
+
+def test_graph_query_and_its_bounds(callchain: Path) -> None:
+    engine = open_engine(callchain / ".qry")
+    res = graph_query(
+        engine,
+        "MATCH (f:function {name: $name})<-[:calls*1..2]-(g) RETURN g.name ORDER BY g.name",
+        {"name": "post_credit_memo"},
+    )
+    assert [r[0] for r in res.rows] == ["prepare_reversal", "request_refund"]
+    with pytest.raises(GraphQueryError) as info:
+        graph_query(engine, "MATCH (n) DETACH DELETE n", {})
+    assert info.value.code == "read_only"
+
+
+def test_edges_follow_reindexing(callchain: Path, tmp_path: Path) -> None:
+    import shutil
+
+    repo = tmp_path / "cc"
+    shutil.copytree(callchain, repo, ignore=shutil.ignore_patterns(".qry"))
+    build_index(repo, BuildOptions(embed="none"))
+    ledger = repo / "app" / "ledger.py"
+    ledger.write_text(ledger.read_text().replace("return post_credit_memo(key, -amount_cents)", "return key"))
+    build_index(repo, BuildOptions(embed="none"))
+    res = related(open_engine(repo / ".qry"), "post_credit_memo", callers=True, callees=False, depth=1)
+    assert not [r for r in res.related if r.direction == "in" and r.edge == "calls"]

@@ -53,6 +53,7 @@ class SearchOptions(msgspec.Struct, kw_only=True):
     as_of: int | None = None
     recency: bool = False
     skip_dense_on_exact: bool = True
+    reranker: Any = None  # an indexlib.rerank.Reranker; None (the default) = no rerank pass
 
     def validate(self) -> None:
         if self.mode not in MODES:
@@ -204,6 +205,8 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     ranked_cands = apply_signals(
         head, identifier=identifier_of(q), query_words=q.words, signals=opts.signals
     )
+    if opts.reranker is not None:
+        ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
     top = ranked_cands[: opts.top_k]
     hits = [_to_hit(snap, c, q, opts) for c in top]
     if opts.graph or opts.diffuse:
@@ -225,6 +228,32 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         meta.truncated_by_budget = left_out
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=hits, meta=meta)
+
+
+def _rerank(
+    snap: Snapshot, q: Query, cands: list[Candidate], ranked: dict[str, list[StreamHit]], opts: SearchOptions,
+    meta: SearchMeta,
+) -> list[Candidate]:
+    """Reorder the fused head with the configured reranker, if the gate allows it."""
+    from indexlib.rerank import RERANK_DEPTH, apply_rerank, rerank_gate
+
+    symbol = ranked.get("symbol") or []
+    exact_lead = bool(symbol) and symbol[0].score >= streams.EXACT and bool(cands) and cands[0].uid == symbol[0].uid
+    why_not = rerank_gate(query_blank=q.is_blank, candidates=meta.total_candidates, exact_lead=exact_lead)
+    if why_not:
+        meta.notes.append(why_not)
+        return cands
+    head = cands[:RERANK_DEPTH]
+    texts = []
+    for c in head:
+        stored = snap.node(c.uid)
+        texts.append("" if stored is None else f"{stored.node.qualified_name}\n{stored.node.text[:2000]}")
+    order = apply_rerank(opts.reranker, q.text, texts)
+    out = [head[i] for i in order]
+    for rank, c in enumerate(out, 1):
+        c.explain.append(f"reranked by {opts.reranker.name}: position {rank}")
+    meta.notes.append(f"reranked the top {len(head)} with {opts.reranker.name}")
+    return out + cands[RERANK_DEPTH:]
 
 
 def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:

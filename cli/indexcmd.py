@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,8 @@ def _run(env: Env, path: Path, v: dict[str, Any]) -> int:
     from indexlib import BuildOptions, build_index
 
     opts = BuildOptions(
-        index_dir=v.get("index_dir"),
+        # Same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
+        index_dir=v.get("index_dir") or (Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None),
         embed=str(v.get("embed") or "onnx"),
         model_dir=v.get("model"),
         max_file_bytes=int(v.get("max_file_bytes") or (1 << 20)),

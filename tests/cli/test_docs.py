@@ -1,0 +1,175 @@
+"""docs/cli.md documents every command and option exactly as `--help` shows them, and the JSON schema.
+
+The option tables in docs/cli.md are generated from the Typer app (the same click help records
+`qry COMMAND --help` prints) between `<!-- BEGIN GENERATED: qry NAME -->` and `<!-- END GENERATED: qry
+NAME -->` markers; this test regenerates them and fails on any difference, so a new option, a renamed
+flag or a changed default cannot ship undocumented. `QRY_UPDATE_GOLDENS=1 pytest tests/cli/test_docs.py`
+rewrites the generated blocks in place (the prose around them is left alone).
+
+The JSON schema tables (`<!-- schema: Hit -->` ...) are checked row by row against the msgspec Structs
+of indexlib/records.py: field names in order and their JSON types; the meaning column is prose.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+import pytest
+import typer.main
+
+from cli.main import app
+from cli.options import SEARCH_OPTIONS
+from indexlib.records import Hit, Provenance, Related, SearchMeta, SearchResult, Snippet
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+UPDATE = os.environ.get("QRY_UPDATE_GOLDENS") == "1"
+GROUP = typer.main.get_command(app)
+COMMANDS: dict[str, click.Command] = dict(GROUP.commands)  # type: ignore[attr-defined]
+SCHEMA_STRUCTS = (SearchResult, Hit, Snippet, Provenance, Related, SearchMeta)
+
+
+def _md(text: str) -> str:
+    """Help text made safe for a Markdown table cell (no emphasis from globs, no tags, no cell breaks)."""
+    text = " ".join(text.split())
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("<", "&lt;")
+
+
+def generated_block(name: str) -> str:
+    """The usage line, the help text and the argument/option table of `qry NAME`, from the Typer app."""
+    cmd = COMMANDS[name]
+    ctx = click.Context(cmd, info_name=name, parent=click.Context(GROUP, info_name="qry"))
+    rows = []
+    for param in cmd.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        flags, help_text = record
+        default = ""
+        m = re.search(r"\s*\[(default: (.*?)|required)\]$", help_text)
+        if m:
+            default = "*required*" if m.group(1) == "required" else f"`{m.group(2)}`"
+            help_text = help_text[: m.start()]
+        rows.append(f"| `{flags}` | {default} | {_md(help_text)} |")
+    usage = cmd.get_usage(ctx)
+    return "\n".join(
+        [
+            f"<!-- BEGIN GENERATED: qry {name} (tests/cli/test_docs.py; QRY_UPDATE_GOLDENS=1 rewrites) -->",
+            "```",
+            usage,
+            "```",
+            "",
+            _md(cmd.help or ""),
+            "",
+            "| argument / option | default | description |",
+            "|---|---|---|",
+            *rows,
+            f"<!-- END GENERATED: qry {name} -->",
+        ]
+    )
+
+
+_BLOCK = re.compile(r"<!-- BEGIN GENERATED: qry (\S+) .*?-->.*?<!-- END GENERATED: qry \1 -->", re.S)
+
+
+def _doc() -> str:
+    return DOC.read_text(encoding="utf-8")
+
+
+def _section(doc: str, name: str) -> str:
+    """The text under `### qry NAME` up to the next heading of that level or above."""
+    m = re.search(rf"^### `qry {re.escape(name)}`.*?$(.*?)(?=^#{{1,3}} |\Z)", doc, re.S | re.M)
+    assert m, f"docs/cli.md has no '### `qry {name}`' section"
+    return m.group(1)
+
+
+def test_update_generated_blocks() -> None:
+    """With QRY_UPDATE_GOLDENS=1, rewrite every generated block (and fail on a missing marker pair)."""
+    doc = _doc()
+    found = {m.group(1) for m in _BLOCK.finditer(doc)}
+    missing = set(COMMANDS) - found
+    assert not missing, f"docs/cli.md has no generated block for: {sorted(missing)}"
+    if UPDATE:
+        new = _BLOCK.sub(lambda m: generated_block(m.group(1)), doc)
+        if new != doc:
+            DOC.write_text(new, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_generated_block_matches_the_app(name: str) -> None:
+    blocks = {m.group(1): m.group(0) for m in _BLOCK.finditer(_doc())}
+    assert name in blocks, f"qry {name} is not documented in docs/cli.md"
+    assert blocks[name] == generated_block(name), (
+        f"docs/cli.md is out of date for `qry {name}`: run QRY_UPDATE_GOLDENS=1 pytest tests/cli/test_docs.py"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_and_option_is_documented(name: str) -> None:
+    """Belt and braces beside the generated blocks: a heading per command, every flag in its section."""
+    section = _section(_doc(), name)
+    for param in COMMANDS[name].params:
+        for flag in (*param.opts, *param.secondary_opts):
+            if flag.startswith("-"):
+                assert f"{flag}" in section, f"{flag} of qry {name} is missing from docs/cli.md"
+
+
+def test_commands_overview_lists_every_command() -> None:
+    doc = _doc()
+    overview = doc.split("## Commands", 1)[1].split("\n### ", 1)[0]
+    listed = re.findall(r"^\| \[`qry (\S+)`\]", overview, re.M)
+    assert sorted(listed) == sorted(COMMANDS)
+
+
+def test_search_section_mentions_every_shared_option() -> None:
+    section = _section(_doc(), "search")
+    for o in SEARCH_OPTIONS:
+        assert all(f in section for f in o.flags), o.dest
+
+
+def test_query_syntax_exit_codes_environment_are_documented() -> None:
+    doc = _doc()
+    for needle in ('`"failed charge"`', "`pars*`", "lang:", "path:", "kind:", "-path:", "exclude:"):
+        assert needle in doc.split("## Query syntax", 1)[1].split("\n## ", 1)[0], needle
+    codes = doc.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    for code in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):
+        assert code in codes, code
+    env = doc.split("## Environment", 1)[1].split("\n## ", 1)[0]
+    for var in ("QRY_INDEX_DIR", "NO_COLOR", "COLUMNS"):
+        assert f"`{var}`" in env, var
+
+
+def json_type(tp: Any) -> str:
+    """The JSON type of a Struct field as docs/cli.md writes it."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return " or ".join(json_type(a) for a in inner) + (" or null" if len(inner) < len(args) else "")
+    if origin is list:
+        return f"array of {json_type(args[0])}"
+    if origin is tuple:
+        return "[" + ", ".join(json_type(a) for a in args) + "]"
+    if origin is dict:
+        return f"object of {json_type(args[1])}"
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return tp.__name__
+    return {str: "string", int: "integer", float: "number", bool: "boolean"}[tp]
+
+
+@pytest.mark.parametrize("struct", SCHEMA_STRUCTS, ids=lambda s: s.__name__)
+def test_json_schema_tables_match_the_structs(struct: type[msgspec.Struct]) -> None:
+    doc = _doc()
+    marker = f"<!-- schema: {struct.__name__} -->"
+    assert marker in doc, f"docs/cli.md has no schema table for {struct.__name__}"
+    table = doc.split(marker, 1)[1].strip().split("\n\n", 1)[0]
+    rows = [r for r in table.splitlines() if r.startswith("| `")]
+    documented = [tuple(c.strip().strip("`") for c in r.strip("|").split("|")[:2]) for r in rows]
+    actual = [(f.encode_name, json_type(f.type)) for f in msgspec.structs.fields(struct)]
+    assert documented == actual, f"schema table of {struct.__name__} in docs/cli.md differs from records.py"

@@ -276,3 +276,19 @@ def test_verify_reports_a_damaged_file(scratch: Path) -> None:
     assert bad.code == 2, bad.describe()
     assert "hint: rebuild the index: qry index --rebuild" in bad.err
     assert_clean_stderr(bad)
+
+
+def test_index_honours_qry_index_dir(fixture_copy: Callable[[str], Path], tmp_path: Path) -> None:
+    repo = fixture_copy("polyglot")
+    elsewhere = tmp_path / "elsewhere"
+    env = {"QRY_INDEX_DIR": str(elsewhere)}
+    built = run_qry_process("index", str(repo), "--embed", "none", "-q", cwd=tmp_path, env=env)
+    assert built.code == 0, built.describe()
+    assert (elsewhere / "HEAD").is_file() and not (repo / ".qry").exists()
+    found = run_qry_process("search", "parse_config", "-k", "1", cwd=tmp_path, env=env)
+    assert found.code == 0 and found.out.startswith("python/billing/config.py:"), found.describe()
+
+
+def test_a_query_starting_with_a_dash_goes_after_double_dash(qry: RunQry) -> None:
+    run = qry("search", "-k", "1", "--", "-> Result<")
+    assert run.code == 0 and run.out.startswith("rust/src/"), run.describe()

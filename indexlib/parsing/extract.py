@@ -230,18 +230,15 @@ def _leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[N
 
 
 def _python_docstring(src: Source, body: Node | None) -> str:
-    if body is None:
-        return ""
-    for child in body.named_children:
-        if child.type == "comment":
-            continue
-        if child.type == "string":
-            return python_string(src, child)
-        if child.type == "expression_statement" and child.named_child_count == 1:
-            inner = child.named_children[0]
-            if inner.type == "string":
-                return python_string(src, inner)
-        return ""
+    """The string literal that opens a Python block (or module), if any."""
+    # `named_child(0)`, not `named_children`: a body can be long. It raises on an empty body.
+    child = body.named_child(0) if body is not None and body.named_child_count else None
+    while child is not None and child.type == "comment":
+        child = child.next_named_sibling
+    if child is not None and child.type == "expression_statement" and child.named_child_count == 1:
+        child = child.named_child(0)
+    if child is not None and child.type == "string":
+        return python_string(src, child)
     return ""
 
 

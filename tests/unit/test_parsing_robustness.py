@@ -208,6 +208,14 @@ def test_timeout_falls_back_to_line_windows() -> None:
     assert [(n.kind, n.qualified_name) for n in again.nodes] == [("function", "ok")]
 
 
+@pytest.mark.parametrize("source", [b"def f():\n", b"class A:\n    def m(self):\n", b"def f():\n    "])
+def test_definitions_with_empty_bodies(source: bytes) -> None:
+    """Regression: an empty block (a file ending after `def f():`) once failed docstring lookup."""
+    parsed = parse_file("a.py", source, "python")
+    assert parsed.skip is None
+    assert parsed.nodes[-1].kind in ("function", "method") and parsed.nodes[-1].doc == ""
+
+
 def test_empty_and_blank_files() -> None:
     for language in ("python", "javascript", "go", "markdown", "text"):
         assert parse_file("empty", b"", language).nodes == []

@@ -287,8 +287,10 @@ def markdown(runs: list[CorpusRun], manifest: dict[str, Any], embed: str, elapse
         )
     else:
         cached = sum(r.index.embed_cached for r in runs)
+        embedded = sum(r.index.embedded for r in runs)
         w(
-            f"Warm builds: {cached} vectors came from the embedding cache, so index times understate a cold build."
+            f"Warm builds: {embedded} texts embedded, {cached} vectors from the embedding cache "
+            "(a cold build embeds all; see `--fresh`)."
         )
     w("")
     failures = {f"{r.corpus.name}/{m}": len(v) for r in runs for m, v in r.failures.items()}

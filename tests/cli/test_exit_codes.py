@@ -16,7 +16,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from conftest import BAD_INPUT, RunQry, assert_clean_stderr, cli_env, run_qry_process
+
+from tests.cli.clikit import BAD_INPUT, RunQry, assert_clean_stderr, cli_env, run_qry_process
 
 # ---------------------------------------------------------------------------------------------
 # 0 / 1

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from conftest import BAD_INPUT, Normaliser, Run, RunQry
+
+from tests.cli.clikit import BAD_INPUT, Normaliser, Run, RunQry
 
 Golden = Callable[[str, str], None]
 
@@ -147,7 +148,7 @@ def test_fast_path_and_typer_print_the_same(repo: Path, qry: RunQry) -> None:
     import subprocess
     import sys
 
-    from conftest import cli_env
+    from tests.cli.clikit import cli_env
 
     args = ["search", "retry", "-k", "3", "--lang", "go", "--jsonl"]
     fast = qry(*args)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from conftest import RunQry, assert_clean_stderr, cli_env
 
 from cli.main import app
 from cli.options import SEARCH_OPTIONS
+from tests.cli.clikit import RunQry, assert_clean_stderr, cli_env
 
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
 

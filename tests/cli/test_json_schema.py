@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 import msgspec
 import pytest
-from conftest import Run, RunQry, run_qry_process
 
 from indexlib.api import RelatedResult
 from indexlib.graphquery import GraphQueryResult
@@ -24,6 +23,7 @@ from indexlib.records import DEFINITION_KINDS, Hit, NodeKind, RefKind, SearchRes
 from indexlib.status import Status
 from indexlib.store.files import Problem
 from indexlib.store.store import GcReport, RootInfo
+from tests.cli.clikit import Run, RunQry, run_qry_process
 
 T = TypeVar("T")
 HEX16 = re.compile(r"[0-9a-f]{16}")

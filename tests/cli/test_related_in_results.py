@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from conftest import RunQry
 
 from indexlib.records import Hit
+from tests.cli.clikit import RunQry
 
 RUST_CALLER = ("retry_failed_charge", "rust/src/retry.rs")
 

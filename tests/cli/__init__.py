@@ -1,0 +1,1 @@
+"""CLI tests: goldens, JSON schema, exit codes, help and docs of `qry`."""

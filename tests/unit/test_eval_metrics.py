@@ -84,3 +84,79 @@ def test_metrics_are_monotone_in_rank() -> None:
     for r in range(1, 15):
         assert m.reciprocal_rank(r) >= m.reciprocal_rank(r + 1)
         assert m.ndcg_at(r) >= m.ndcg_at(r + 1)
+
+
+# --- the query generator's pure helpers (bench/eval/make_queries.py) -------------------------------
+
+
+def _load_generator() -> ModuleType:
+    here = Path(__file__).resolve().parents[2] / "bench" / "eval"
+    if str(here) not in sys.path:
+        sys.path.insert(0, str(here))  # make_queries imports its sibling `corpora`
+    spec = importlib.util.spec_from_file_location("qry_eval_make_queries", here / "make_queries.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+g = _load_generator()
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("parse_config", ["parse", "config"]),
+        ("ParseConfig", ["parse", "config"]),
+        ("HTTPServer2", ["http", "server", "2"]),
+        ("_EndRecData64", ["end", "rec", "data", "64"]),
+        ("getLogger", ["get", "logger"]),
+    ],
+)
+def test_split_words(name: str, words: list[str]) -> None:
+    assert g.split_words(name) == words
+
+
+def test_first_sentence_strips_markup_and_stops_at_the_first_period() -> None:
+    doc = "Applies a given `project` function to each value, e.g. a {@link map}.\n\nMore text."
+    assert g.first_sentence(doc) == "Applies a given project function to each value, e.g. a map."
+    assert g.first_sentence("Return :meth:`foo` of the thing.  Then more.") == "Return foo of the thing."
+
+
+def _node(name: str, start: int, end: int, doc: str = "", language: str = "go") -> object:
+    from indexlib.records import Node
+
+    return Node(uid=1, content_hash=1, path="a", language=language, kind="function", name=name,
+                qualified_name=name, doc=doc, start_line=start, end_line=end, start_byte=0, end_byte=0,
+                text="")  # fmt: skip
+
+
+def test_concept_text_drops_go_style_leading_name_and_short_docs() -> None:
+    assert g.concept_text(_node("NoArgs", 1, 2, doc="NoArgs returns an error if any args are included.")) == (
+        "returns an error if any args are included."
+    )
+    assert g.concept_text(_node("f", 1, 2, doc="Does a thing.")) is None  # fewer than five words
+    assert g.concept_text(_node("f", 1, 2, doc="TODO: make this much faster later on please.")) is None
+
+
+def test_strip_docs_blanks_comment_block_above_and_keeps_line_count() -> None:
+    src = b"package a\n\n// Keep me: not a doc of f.\n\n// F does the work for the caller today.\n// More.\nfunc F() {}\n"
+    out = g.strip_docs(src, "go", [_node("F", 7, 7)])
+    assert out.count(b"\n") == src.count(b"\n")
+    assert b"F does the work" not in out and b"More." not in out
+    assert b"Keep me" in out  # separated by a blank line: not part of F's comment block
+
+
+def test_strip_docs_python_docstring_keeps_a_valid_body() -> None:
+    import ast
+
+    src = b'def f(x):\n    """Only a docstring here, nothing else."""\n\ndef g():\n    """Doc."""\n    return 1\n'
+    out = g.strip_docs(
+        src, "python", [_node("f", 1, 2, language="python"), _node("g", 4, 6, language="python")]
+    )
+    assert out.count(b"\n") == src.count(b"\n")
+    assert b"docstring" not in out and b"Doc." not in out
+    tree = ast.parse(out)  # still valid Python: a docstring-only body became `pass`
+    assert [type(s).__name__ for s in tree.body[0].body] == ["Pass"]
+    assert [type(s).__name__ for s in tree.body[1].body] == ["Return"]

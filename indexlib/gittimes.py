@@ -19,30 +19,33 @@ commit, every node of a file takes the file's modification time and the source i
 `qry status` never pretends history it does not have. Nothing here raises: a failing git command makes
 its files fall back, never the build.
 
-Cost, and how it is bounded (measured numbers: docs/benchmarks.md, "git times"). `git blame` costs from ~5 ms for
-a file with one commit to seconds for a long-lived file, so it is avoided where a cheaper command gives
-the same answer and capped where it does not:
+How, and what it costs (numbers: docs/benchmarks.md, "git times"). `git blame` walks the history once
+per file: ~5-15 ms for a file in a young repository, ~100 ms or more per file with a few thousand
+commits, so blaming every file of a mature repository takes minutes. Two strategies:
 
-1. One `git log --name-status -M` pass over HEAD's history records, per wanted file, how many commits
-   touched it, its first and last commit times, and whether its only commit added it whole. A file
-   whose only commit added it (not renamed or copied it) has every line from that commit: blame would
-   say the same, so it is not blamed. The pass stops early once every wanted file has been seen twice,
-   and it gets half the time budget (at least LOG_FLOOR_S).
-2. The remaining files (and every file modified in the work tree) are blamed, two at a time, newest
-   first, until the budget runs out (`budget` seconds for the whole call; blames still running then are
-   killed).
-3. A file left unblamed falls back to its log times: `changed_at` = its last commit (exact for the
-   newest node, an upper bound for the others; the file time if it is modified on disk) and
-   `created_at` = its first commit the log pass saw (a lower bound when the pass read the whole
-   history). Both err towards keeping a node under --since and --as-of rather than losing it.
+- Few files (an incremental build, <= DIRECT_BLAME_MAX files): blame each, two at a time.
+- Many files: one **replay** of HEAD's first-parent history, newest first, `git log -p -U0 -M`: every
+  wanted line starts unattributed at HEAD's version (after mapping the work tree onto HEAD with
+  `git diff -U0 HEAD`); each commit's zero-context hunks attribute the lines they add and map the others
+  to the parent's line numbers; renames carry a file to its old name. This is blame's own algorithm
+  (same diffs, same rename detection), done for all files in one walk that stops as soon as every line
+  is attributed. On a linear history the answer is blame's exactly (checked line by line in the
+  benchmark). A merge commit is diffed against its first parent, so lines that came from a side branch
+  are attributed to the merge (when they landed on this branch), where blame names the side-branch
+  commit: the files where that happened are then blamed for real, newest first, while budget remains.
 
-Known blind spots, accepted: an "evil" merge that edits a file whose only other commit added it (the log
-pass does not diff merges); files inside a submodule (they are not tracked by this repository, so they
-take file times); a shallow clone, where blame and log both stop at the boundary commit and attribute
-everything older to it.
+The budget (`budget` seconds for the whole call) bounds both: the replay is killed at the deadline, and
+so are blames still running. Lines the replay had not reached take the time of the oldest commit it
+read (they last changed before it: an upper bound); files not blamed in time keep the replay's times
+(merge times: upper bounds too), or in the direct strategy HEAD's commit time. Both err towards keeping
+a node under --since, never towards hiding it.
 
-Paths are handled as bytes with NUL-separated (`-z`) git output, so spaces, newlines and non-UTF-8
-names survive; no value read from a file or a user ever reaches git's argument list before `--`.
+Known blind spots, accepted: files inside a submodule (not tracked by this repository: file times);
+a shallow clone, where history stops at the boundary commit, which owns everything older (blame says
+the same); content filters that change line structure between the work tree and git.
+
+Paths are handled as bytes (git's C-quoting undone), so spaces, newlines and non-UTF-8 names survive;
+no value read from a file or a user ever reaches git's argument list before `--`.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,18 +70,20 @@ SOURCE_FILES = "file times"
 
 DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading; see docs/benchmarks.md
 DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with parsing and embedding
-LOG_SHARE = 0.5  # the log pass may use this share of the budget ...
-LOG_FLOOR_S = 2.0  # ... but at least this long: without it no fallback time exists at all
-_CMD_TIMEOUT_S = 30.0  # small bookkeeping commands (rev-parse, ls-files, diff)
+DIRECT_BLAME_MAX = 16  # up to this many files with history: blame each; more: one replay of the log
+_CMD_TIMEOUT_S = 60.0  # bookkeeping commands (rev-parse, ls-files, diff)
 _BLAME_TIMEOUT_S = 300.0  # one file's blame, whatever the budget
-_LOG_TIMEOUT_S = 600.0  # the log pass, whatever the budget
+_LOG_TIMEOUT_S = 3600.0  # the replay, whatever the budget
 
+_UNSET = -(1 << 62)  # a line no commit has claimed yet
 _UNCOMMITTED = b"0" * 40
 _UNCOMMITTED_256 = b"0" * 64
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}|[0-9a-f]{64}) \d+ (\d+)(?: \d+)?$")
-_LOG_HEADER = re.compile(rb"^\x01([0-9a-f]{40}|[0-9a-f]{64}) (-?\d+)$")
+_COMMIT_HEADER = re.compile(rb"^\x01([0-9a-f]{40}|[0-9a-f]{64}) (-?\d+)((?: [0-9a-f]+)*)\s*$")
+_HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
-# Settings a user's git config could set that would change or break the output we parse.
+# Settings a user's git config could set that would change or break the output we parse, or make blame
+# and the replay disagree (both must diff the same way).
 _GIT_CONFIG = (
     "-c", "blame.ignoreRevsFile=",
     "-c", "blame.markIgnoredLines=false",
@@ -85,7 +91,16 @@ _GIT_CONFIG = (
     "-c", "log.showSignature=false",
     "-c", "core.quotePath=false",
     "-c", "diff.external=",
+    "-c", "diff.algorithm=myers",
+    "-c", "diff.indentHeuristic=true",
+    "-c", "diff.noprefix=false",
+    "-c", "diff.mnemonicPrefix=false",
+    "-c", "diff.relative=false",
     "-c", "color.ui=false",
+)  # fmt: skip
+_DIFF_ARGS = (
+    "-p", "-U0", "--inter-hunk-context=0", "--text", "--no-color", "--no-ext-diff", "--no-textconv",
+    "--src-prefix=a/", "--dst-prefix=b/",
 )  # fmt: skip
 
 
@@ -94,16 +109,17 @@ class GitTimesStats:
     """What one `annotate` call did, for benchmarks and tests (the build does not need it)."""
 
     source: str = SOURCE_FILES
+    strategy: str = ""  # "blame" (few files) or "replay"
     files: int = 0
     untracked: int = 0  # untracked or new since HEAD: file time
-    modified: int = 0  # differs from HEAD in the index or work tree: blamed (uncommitted lines = file time)
-    single_commit: int = 0  # one commit added the file whole: its time, no blame
+    modified: int = 0  # differs from HEAD: its uncommitted lines take the file time
+    replay_commits: int = 0
+    replay_complete: bool = False  # every wanted line was attributed
+    replay_seconds: float = 0.0
+    merge_files: int = 0  # files with lines the replay attributed to a merge: blamed for the exact time
     blamed: int = 0
     blame_failed: int = 0
-    fallback: int = 0  # wanted a blame, got the log pass's times (budget spent, or blame failed)
-    log_complete: bool = False
-    log_commits: int = 0
-    log_seconds: float = 0.0
+    fallback: int = 0  # files left with bounds, not exact times (budget spent, or git failed)
     blame_seconds: float = 0.0  # wall time of the blame phase
     blame_file_seconds: list[float] = field(default_factory=list)  # per blamed file, as measured
     total_seconds: float = 0.0
@@ -111,22 +127,12 @@ class GitTimesStats:
 
 
 @dataclass(slots=True)
-class _History:
-    """One file as the log pass saw it."""
-
-    commits: int = 0
-    first: int = 0
-    last: int = 0
-    only_added: bool = False  # its single commit so far added it whole (status A)
-
-
-@dataclass(slots=True)
 class _Plan:
-    """How one file gets its times: `lines` from blame, else the flat (created, changed) pair."""
+    """How one file gets its times: per-line `lines` when known, else the flat (created, changed) pair."""
 
     created: int
     changed: int
-    blame: bool = False
+    blame: bool = False  # blame it if budget remains
     lines: list[int] | None = None
 
 
@@ -138,13 +144,14 @@ def annotate(
     use_git: bool,
     budget: float = DEFAULT_BUDGET_S,
     workers: int = DEFAULT_WORKERS,
+    direct_max: int = DIRECT_BLAME_MAX,
     stats: GitTimesStats | None = None,
 ) -> tuple[list[Node], str]:
     """Return `nodes` with `created_at` / `changed_at` set, and where the times came from.
 
     `nodes` are the nodes of the files the build re-parsed; `file_mtimes` maps their paths (relative
     to `root`) to st_mtime_ns. The source is "git" when history was read, else "file times". Never
-    raises for git trouble: the affected files fall back to file times or log times.
+    raises: on git trouble the affected files fall back to file times or bounds.
 
     >>> annotate(Path("/not/a/repo"), [], {}, use_git=True)
     ([], 'file times')
@@ -161,7 +168,7 @@ def annotate(
         repo = _Repo.open(root)
         if repo is not None:
             try:
-                plans = _plan_from_git(repo, by_path, mtimes, budget, max(1, workers), st, t0)
+                plans = _plan_from_git(repo, by_path, mtimes, budget, max(1, workers), direct_max, st, t0)
             except Exception as exc:  # times are secondary: a bug here must not fail a build
                 st.error = f"{type(exc).__name__}: {exc}"
                 plans = None
@@ -262,22 +269,24 @@ def _plan_from_git(
     mtimes: dict[str, int],
     budget: float,
     workers: int,
+    direct_max: int,
     st: GitTimesStats,
     t0: float,
 ) -> dict[str, _Plan] | None:
-    """Decide per file: file time, single-commit time, or blame (with a log-time fallback)."""
+    """Decide per file: file time (untracked, new), blame (few files), or the replay (many)."""
+    deadline = t0 + budget
     key_of = {p: repo.prefix + os.fsencode(p) for p in by_path}
     tracked_out = repo.run("ls-files", "-z", "--full-name", "--", ".")
-    diff_out = repo.run(
-        "diff", "--name-status", "-z", "--no-renames", "--no-relative", "--no-ext-diff", "HEAD", "--", "."
-    )
-    if tracked_out is None or diff_out is None:
+    status_out = repo.run("diff", "--name-status", "-z", "--no-renames", "--no-relative", "HEAD", "--", ".")
+    head_out = repo.run("show", "-s", "--format=%ct", "HEAD^{commit}", "--")
+    if tracked_out is None or status_out is None or head_out is None:
         return None
+    head_time = int(head_out.strip() or 0)
     tracked = set(tracked_out.split(b"\0"))
-    changed_vs_head = _parse_name_status(diff_out)
+    changed_vs_head = _parse_name_status(status_out)
 
     plans: dict[str, _Plan] = {}
-    need_history: dict[bytes, str] = {}
+    history: dict[bytes, str] = {}  # top-relative path -> the build's path, for files with history
     for path, key in key_of.items():
         m = mtimes[path]
         status = changed_vs_head.get(key)
@@ -285,28 +294,30 @@ def _plan_from_git(
             plans[path] = _Plan(created=m, changed=m)  # every line uncommitted
             st.untracked += 1
             continue
-        if status is not None:
-            st.modified += 1
-        need_history[key] = path
+        modified = status is not None
+        st.modified += modified
+        # Until history says better: HEAD's commit time bounds every committed line from above.
+        plans[path] = _Plan(
+            created=head_time, changed=max(head_time, m) if modified else head_time, blame=True
+        )
+        history[key] = path
 
-    log_deadline = t0 + max(budget * LOG_SHARE, LOG_FLOOR_S)
-    histories, oldest_seen, complete = _log_pass(repo, set(need_history), log_deadline, st)
-
-    for key, path in need_history.items():
-        m = mtimes[path]
-        h = histories.get(key)
-        modified = key in changed_vs_head
-        if h is None:
-            # Not in the history we read: older than `oldest_seen` if the pass was cut short.
-            t = oldest_seen if (not complete and oldest_seen) else m
-            plans[path] = _Plan(created=t, changed=m if modified else t, blame=True)
-        elif complete and h.commits == 1 and h.only_added and not modified:
-            plans[path] = _Plan(created=h.last, changed=h.last)
-            st.single_commit += 1
-        else:
-            plans[path] = _Plan(created=h.first, changed=m if modified else h.last, blame=True)
-
-    _blame_all(repo, plans, mtimes, t0 + budget, workers, st)
+    if len(history) <= direct_max:
+        st.strategy = "blame"
+    else:
+        st.strategy = "replay"
+        _replay(
+            repo,
+            history,
+            {k for k in history if k in changed_vs_head},
+            plans,
+            mtimes,
+            head_time,
+            deadline,
+            st,
+        )
+    _blame_all(repo, plans, mtimes, deadline, workers, st)
+    st.fallback = sum(1 for p in history.values() if plans[p].blame)
     return plans
 
 
@@ -320,82 +331,262 @@ def _parse_name_status(out: bytes) -> dict[bytes, bytes]:
     return res
 
 
-def _log_pass(
-    repo: _Repo, wanted: set[bytes], deadline: float, st: GitTimesStats
-) -> tuple[dict[bytes, _History], int, bool]:
-    """Stream HEAD's history once: per wanted path, commit count, first/last time, added-whole.
+# --- the replay ---------------------------------------------------------------------------------------
 
-    Returns (histories, oldest commit time seen, whether the whole history was read). Stops early when
-    every wanted path has two commits (they all need a blame anyway), or at the deadline.
+
+@dataclass(slots=True)
+class _Track:
+    """One wanted file followed back through history."""
+
+    path: str  # the build's path (the key of `plans`)
+    times: list[int]  # per work-tree line: committer time, or _UNSET
+    origin: array[int]  # per line of the version at the walk's current commit: work-tree line, or -1
+    left: int  # work-tree lines not attributed yet
+    merged: bool = False  # a merge commit claimed some line: blame would name a side-branch commit
+    broken: bool = False  # a hunk did not fit: the file changed under us, or a filter changed lines
+
+
+def _apply_hunks(track: _Track, hunks: list[tuple[int, int, int]], when: int, is_merge: bool) -> None:
+    """Attribute the lines a commit added (new side of each hunk) and map the rest to the parent.
+
+    `hunks` are (old_count, new_start, new_count) of zero-context hunks, in order. With count 0 the
+    start names the line *before* the change, as unified diff does.
     """
+    origin = track.origin
+    parent: array[int] = array("i")
+    pos = 0
+    for old_count, new_start, new_count in hunks:
+        first = new_start - 1 if new_count else new_start  # 0-based index of the first line after/at
+        if first < pos or first + new_count > len(origin):
+            track.broken = True
+            return
+        parent.extend(origin[pos:first])
+        times = track.times
+        for i in range(first, first + new_count):
+            line = origin[i]
+            if line >= 0 and times[line] == _UNSET:
+                times[line] = when
+                track.left -= 1
+                track.merged |= is_merge
+        if old_count:
+            parent.extend(array("i", [-1]) * old_count)
+        pos = first + new_count
+    parent.extend(origin[pos:])
+    track.origin = parent
+
+
+def _count_lines(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _replay(
+    repo: _Repo,
+    history: dict[bytes, str],
+    modified: set[bytes],
+    plans: dict[str, _Plan],
+    mtimes: dict[str, int],
+    head_time: int,
+    deadline: float,
+    st: GitTimesStats,
+) -> None:
+    """Attribute every line of the `history` files by one walk of HEAD's first-parent history."""
     t = time.monotonic()
-    hist: dict[bytes, _History] = {}
-    if not wanted:
-        st.log_complete = True
-        return hist, 0, True
-    proc = repo.popen(
-        "log", "-z", "--root", "-M", "--name-status", "--no-ext-diff", "--format=%x01%H %ct", "HEAD", "--"
-    )
-    if proc is None or proc.stdout is None:
-        return hist, 0, False
-    watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), _LOG_TIMEOUT_S), proc.kill)
-    watchdog.start()
-    twice = 0
-    commit_time = 0
-    oldest = 0
-    pending = 0  # paths still to read after a status token (2 for renames and copies)
-    status = b""
-    stopped = False
-    buf = b""
-    try:
-        while True:
-            chunk = os.read(proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                break
-            buf += chunk
-            toks = buf.split(b"\0")
-            buf = toks.pop()
-            for tok in toks:
-                if pending:
-                    pending -= 1
-                    if pending and status in (b"R", b"C"):
-                        continue  # the source of a rename or copy: not this path's history
-                    if tok in wanted:
-                        h = hist.get(tok)
-                        if h is None:
-                            h = hist[tok] = _History(first=commit_time, last=commit_time)
-                        h.commits += 1
-                        h.first = min(h.first, commit_time)
-                        h.last = max(h.last, commit_time)
-                        h.only_added = h.commits == 1 and status == b"A"
-                        if h.commits == 2:
-                            twice += 1
-                    continue
-                tok = tok.lstrip(b"\n")
-                m = _LOG_HEADER.match(tok)
-                if m is not None:
-                    commit_time = int(m.group(2))
-                    oldest = commit_time if not oldest else min(oldest, commit_time)
-                    st.log_commits += 1
-                    continue
-                if tok:
-                    status = tok[:1]
-                    pending = 2 if status in (b"R", b"C") else 1
-            if twice == len(wanted):
-                stopped = True
-                break
-    except (OSError, ValueError):
-        pass
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        proc.stdout.close()
-    complete = not stopped and proc.returncode == 0
-    st.log_complete = complete
-    st.log_seconds = time.monotonic() - t
-    return hist, oldest, complete
+    tracks: dict[bytes, _Track] = {}
+    for key, path in history.items():
+        try:
+            n = _count_lines((repo.root / path).read_bytes())
+        except OSError:
+            continue  # vanished or unreadable: its plan keeps the bounds
+        tracks[key] = _Track(path=path, times=[_UNSET] * n, origin=array("i", range(n)), left=n)
+
+    # The work tree against HEAD first: lines it adds are uncommitted (file time).
+    if modified:
+        args: list[str | bytes] = ["diff", *_DIFF_ARGS, "--no-renames", "--no-relative", "HEAD", "--"]
+        args += [os.fsencode(history[k]) for k in sorted(modified)] if len(modified) <= 256 else ["."]
+        out = repo.run(*args)
+        if out is None:
+            for k in modified:
+                tracks.pop(k, None)
+        else:
+            for _commit, files in _patches(iter(out.split(b"\n")), header=False):
+                for old, new, hunks in files:
+                    tr = tracks.get(new or b"")
+                    if tr is not None and old == new:
+                        _apply_hunks(tr, hunks, mtimes[tr.path], False)
+
+    active = {k: tr for k, tr in tracks.items() if tr.left > 0 and not tr.broken}
+    oldest = head_time
+    complete = not active
+    if active and time.monotonic() < deadline:
+        proc = repo.popen(
+            "log", "--first-parent", "--diff-merges=first-parent", "-M", "--root", *_DIFF_ARGS,
+            "--format=%x01%H %ct %P", "HEAD", "--",
+        )  # fmt: skip
+        if proc is not None and proc.stdout is not None:
+            watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), _LOG_TIMEOUT_S), proc.kill)
+            watchdog.start()
+            try:
+                for (when, is_merge), files in _patches(_lines(proc.stdout.fileno()), header=True):
+                    st.replay_commits += 1
+                    oldest = min(oldest, when)
+                    renames: list[tuple[bytes, bytes]] = []
+                    for old, new, hunks in files:
+                        tr = active.get(new or b"")
+                        if tr is None:
+                            continue
+                        if hunks:
+                            _apply_hunks(tr, hunks, when, is_merge)
+                        if old is not None and old != new and new is not None:
+                            renames.append((new, old))
+                    moved = [(old, active.pop(new)) for new, old in renames if new in active]
+                    for old, tr in moved:
+                        if old in active:
+                            tr.broken = True  # two files claim one old name: let blame sort it out
+                        active[old] = tr
+                    for k in [k for k, tr in active.items() if tr.left <= 0 or tr.broken]:
+                        del active[k]
+                    if not active:
+                        complete = True
+                        break
+                else:
+                    complete = proc.wait() == 0 and not active
+            except (OSError, ValueError):
+                complete = False
+            finally:
+                watchdog.cancel()
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+                proc.stdout.close()
+
+    for tr in tracks.values():
+        plan = plans[tr.path]
+        if tr.broken:
+            continue  # keeps blame=True and its bounds
+        if tr.left > 0:
+            # Not reached before the deadline: those lines are older than the oldest commit read.
+            tr.times = [oldest if x == _UNSET else x for x in tr.times]
+        plan.lines = tr.times
+        plan.blame = tr.merged or tr.left > 0
+        if tr.merged:
+            st.merge_files += 1
+    st.replay_complete = complete
+    st.replay_seconds = time.monotonic() - t
+
+
+def _lines(fd: int) -> Iterator[bytes]:
+    """Lines of a pipe, without their newline, read in large chunks."""
+    rest = b""
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            break
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        yield from parts
+    if rest:
+        yield rest
+
+
+_FilePatch = tuple[bytes | None, bytes | None, list[tuple[int, int, int]]]  # old path, new path, hunks
+
+
+def _patches(lines: Iterator[bytes], *, header: bool) -> Iterator[tuple[tuple[int, bool], list[_FilePatch]]]:
+    """Group `git log -p -U0` (or `git diff`) output by commit: ((time, is_merge), [(old, new, hunks)]).
+
+    Parsing is positional, so no file content is ever read as a header: a hunk header gives how many
+    `-` and `+` lines follow, and those are skipped by count (`\\ No newline` markers aside). Paths come
+    from `rename from/to` and `---`/`+++` lines (one path per line, C-quoted when git quotes them),
+    never from the ambiguous `diff --git a/x b/y` line. `/dev/null` is None.
+    """
+    commit = (0, False)
+    files: list[_FilePatch] = []
+    old: bytes | None = None
+    new: bytes | None = None
+    hunks: list[tuple[int, int, int]] = []
+    in_file = False
+    skip = 0
+
+    def flush() -> None:
+        if in_file:
+            files.append((old, new, hunks))
+
+    for line in lines:
+        if skip:
+            if line[:1] != b"\\":
+                skip -= 1
+            continue
+        if header and line[:1] == b"\x01":
+            m = _COMMIT_HEADER.match(line)
+            if m is not None:
+                flush()
+                if commit[0] or files:
+                    yield commit, files
+                commit = (int(m.group(2)), len(m.group(3).split()) > 1)
+                files, in_file, old, new, hunks = [], False, None, None, []
+                continue
+        if line.startswith(b"diff --git "):
+            flush()
+            in_file, old, new, hunks = True, None, None, []
+        elif not in_file:
+            continue
+        elif line.startswith(b"@@ "):
+            h = _HUNK.match(line)
+            if h is not None:
+                old_count = int(h.group(1)) if h.group(1) is not None else 1
+                new_count = int(h.group(3)) if h.group(3) is not None else 1
+                hunks.append((old_count, int(h.group(2)), new_count))
+                skip = old_count + new_count
+        elif line.startswith(b"rename from "):
+            old = _unquote(line[12:])
+        elif line.startswith(b"rename to "):
+            new = _unquote(line[10:])
+        elif line.startswith(b"--- "):
+            old = _diff_path(line[4:], b"a/")
+        elif line.startswith(b"+++ "):
+            new = _diff_path(line[4:], b"b/")
+    flush()
+    if commit[0] or files:
+        yield commit, files
+
+
+def _diff_path(raw: bytes, prefix: bytes) -> bytes | None:
+    if raw.endswith(b"\t"):
+        raw = raw[:-1]  # git ends a name holding a space with a TAB (a real TAB in a name is quoted)
+    if raw == b"/dev/null":
+        return None
+    path = _unquote(raw)
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+_ESCAPES = {ord("a"): 7, ord("b"): 8, ord("t"): 9, ord("n"): 10, ord("v"): 11, ord("f"): 12, ord("r"): 13}
+
+
+def _unquote(raw: bytes) -> bytes:
+    """Undo git's C-style quoting of a path (`"a/new\\nline.py"`, octal `\\377` for raw bytes)."""
+    if len(raw) < 2 or raw[:1] != b'"' or raw[-1:] != b'"':
+        return raw
+    body = raw[1:-1]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == 0x5C and i + 1 < len(body):
+            nxt = body[i + 1]
+            octal = body[i + 1 : i + 4]
+            if len(octal) == 3 and all(0x30 <= b <= 0x37 for b in octal):
+                out.append(int(octal, 8) & 0xFF)
+                i += 4
+                continue
+            out.append(_ESCAPES.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
+
+
+# --- blame --------------------------------------------------------------------------------------------
 
 
 def _blame_all(
@@ -406,7 +597,7 @@ def _blame_all(
     workers: int,
     st: GitTimesStats,
 ) -> None:
-    """Blame the files that need it, newest first, `workers` at a time, until the deadline."""
+    """Blame the files that still need it, newest first, `workers` at a time, until the deadline."""
     todo = sorted((p for p, plan in plans.items() if plan.blame), key=lambda p: (-plans[p].changed, p))
     if not todo:
         return
@@ -429,10 +620,10 @@ def _blame_all(
                 st.blamed += 1
                 st.blame_file_seconds.append(time.monotonic() - t1)
                 plans[path].lines = lines
+                plans[path].blame = False
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(one, todo))
-    st.fallback = sum(1 for p in todo if plans[p].lines is None)
     st.blame_seconds = time.monotonic() - t
 
 

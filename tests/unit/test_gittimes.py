@@ -1,9 +1,11 @@
-"""gittimes.annotate on scripted repositories: per-node created/changed from blame, the single-commit fast
-path, renames, uncommitted and untracked files, the budget fallback, and every way git can be absent."""
+"""gittimes.annotate on scripted repositories, with both strategies (blame per file, and the replay of the
+log): per-node created/changed, renames, merges, uncommitted and untracked files, the budget bounds, weird
+paths, and every way git can be absent. The replay must give blame's answer line for line."""
 
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.gittimes import GitTimesStats, annotate, parse_blame_porcelain
+from indexlib.gittimes import GitTimesStats, _patches, _unquote, annotate, parse_blame_porcelain
 from indexlib.records import Node
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -82,17 +84,27 @@ def mod_nodes(last_line: int = 9) -> list[Node]:
 
 
 Times = dict[str, tuple[int | None, int | None]]
+STRATEGIES = {"blame": 1 << 30, "replay": 0}  # direct_max: blame up to that many files, else replay
+
+
+@pytest.fixture(params=sorted(STRATEGIES))
+def strategy(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 def run(
-    root: Path, nodes: list[Node], *, use_git: bool = True, budget: float = 30.0
+    root: Path, nodes: list[Node], strategy: str = "blame", *, use_git: bool = True, budget: float = 30.0
 ) -> tuple[Times, str, GitTimesStats]:
     """annotate() as the build calls it; node times by node name, the source, and the stats."""
     stats = GitTimesStats()
     mtimes = {n.path: os.stat(root / n.path).st_mtime_ns for n in nodes if (root / n.path).exists()}
-    out, source = annotate(root, nodes, mtimes, use_git=use_git, budget=budget, stats=stats)
+    out, source = annotate(
+        root, nodes, mtimes, use_git=use_git, budget=budget, direct_max=STRATEGIES[strategy], stats=stats
+    )
     assert sorted(n.uid for n in out) == sorted(n.uid for n in nodes)
     assert stats.error == ""
+    if source == "git" and stats.files > stats.untracked:
+        assert stats.strategy == strategy
     return {n.name: (n.created_at, n.changed_at) for n in out}, source, stats
 
 
@@ -119,79 +131,107 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def test_blame_times_per_node(repo: Path) -> None:
-    times, source, stats = run(repo, mod_nodes())
+def test_times_per_node(repo: Path, strategy: str) -> None:
+    times, source, stats = run(repo, mod_nodes(), strategy)
     assert source == "git"
     assert times["alpha"] == (T2020, T2020)
     assert times["beta"] == (T2020, T2022)  # line 6 from 2020, line 7 from 2022
     assert times["gamma"] == (T_MTIME, T_MTIME)  # uncommitted lines take the file time
     # The module's own lines (import, blank lines) are all from 2020, though it spans the functions.
     assert times["mod"] == (T2020, T2020)
-    assert stats.modified == 1 and stats.blamed == 1
+    assert stats.modified == 1 and stats.fallback == 0
 
 
-def test_committer_time_not_author_time(repo: Path) -> None:
-    times, _, _ = run(repo, [fn("solo.py", "solo", 1, 2)])
+def test_committer_time_not_author_time(repo: Path, strategy: str) -> None:
+    times, _, _ = run(repo, [fn("solo.py", "solo", 1, 2)], strategy)
     assert times["solo"] == (T2020, T2020)  # the author date of that commit was 2019
 
 
-def test_single_commit_file_skips_blame(repo: Path) -> None:
-    times, _, stats = run(repo, [fn("solo.py", "solo", 1, 2)])
-    assert times["solo"] == (T2020, T2020)
-    assert stats.single_commit == 1 and stats.blamed == 0 and stats.log_complete
+def test_replay_needs_no_blame_on_a_linear_history(repo: Path) -> None:
+    git(repo, "checkout", "-q", "--", "mod.py")
+    times, _, stats = run(repo, [*mod_nodes(7)[:3], fn("solo.py", "solo", 1, 2)], "replay")
+    assert times["beta"] == (T2020, T2022) and times["solo"] == (T2020, T2020)
+    assert stats.blamed == 0 and stats.replay_complete and stats.replay_commits == 2
 
 
-def test_clean_file_with_history_is_blamed(repo: Path) -> None:
+def test_clean_file_with_history(repo: Path, strategy: str) -> None:
     git(repo, "checkout", "-q", "--", "mod.py")  # back to the 2022 commit: clean, two commits
-    times, _, stats = run(repo, mod_nodes(7)[:3])
+    times, _, stats = run(repo, mod_nodes(7)[:3], strategy)
     assert times["alpha"] == (T2020, T2020)
     assert times["beta"] == (T2020, T2022)
-    assert stats.blamed == 1 and stats.modified == 0
+    assert stats.modified == 0
 
 
-def test_untracked_file_takes_its_mtime(repo: Path) -> None:
+def test_untracked_file_takes_its_mtime(repo: Path, strategy: str) -> None:
     write(repo, "new.py", "def fresh():\n    pass\n", mtime=T2023)
-    times, source, stats = run(repo, [fn("new.py", "fresh", 1, 2)])
+    times, source, stats = run(repo, [fn("new.py", "fresh", 1, 2)], strategy)
     assert source == "git"
     assert times["fresh"] == (T2023, T2023)
     assert stats.untracked == 1
 
 
-def test_staged_never_committed_file_takes_its_mtime(repo: Path) -> None:
+def test_staged_never_committed_file_takes_its_mtime(repo: Path, strategy: str) -> None:
     write(repo, "staged.py", "x = 1\n", mtime=T2023)
     git(repo, "add", "staged.py")
-    times, _, _ = run(repo, [fn("staged.py", "x", 1, 1, kind="module")])
+    times, _, _ = run(repo, [fn("staged.py", "x", 1, 1, kind="module")], strategy)
     assert times["x"] == (T2023, T2023)
 
 
-def test_rename_keeps_the_original_times(repo: Path) -> None:
+def test_rename_keeps_the_original_times(repo: Path, strategy: str) -> None:
     git(repo, "mv", "solo.py", "moved.py")
-    commit(repo, T2023, "rename")
-    times, _, stats = run(repo, [fn("moved.py", "solo", 1, 2)])
-    # The log shows one commit for moved.py, but it is a rename, not an addition: blame follows it.
-    assert times["solo"] == (T2020, T2020)
-    assert stats.single_commit == 0 and stats.blamed == 1
+    (repo / "moved.py").write_text("def solo():\n    return 0\n\n\ndef more():\n    pass\n")
+    commit(repo, T2023, "rename and extend")
+    times, _, _ = run(repo, [fn("moved.py", "solo", 1, 2), fn("moved.py", "more", 5, 6)], strategy)
+    assert times["solo"] == (T2020, T2020)  # followed through the rename, as blame does
+    assert times["more"] == (T2023, T2023)
 
 
-def test_budget_spent_falls_back_to_log_times(repo: Path) -> None:
+def test_merged_side_branch_gets_the_side_commit_time(repo: Path, strategy: str) -> None:
     git(repo, "checkout", "-q", "--", "mod.py")
-    times, _, stats = run(repo, mod_nodes(7)[:3], budget=0.0)
-    # No blame ran: every node gets the file's first and last commit times (bounds, not exact).
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "solo.py").write_text("def solo():\n    return 0\n\n\ndef side():\n    pass\n")
+    commit(repo, T2021, "side work")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "other.py", "o = 1\n")
+    commit(repo, T2022 + 86400, "main work")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge side", "side", when=T2023)
+    times, _, stats = run(repo, [fn("solo.py", "solo", 1, 2), fn("solo.py", "side", 5, 6)], strategy)
+    # The replay first sees the lines arrive with the merge (2023), then blames the file for the truth.
+    assert times["side"] == (T2021, T2021)
+    assert times["solo"] == (T2020, T2020)
+    if strategy == "replay":
+        assert stats.merge_files == 1 and stats.blamed == 1
+
+
+def test_budget_spent_leaves_upper_bounds(repo: Path, strategy: str) -> None:
+    git(repo, "checkout", "-q", "--", "mod.py")
+    times, _, stats = run(repo, mod_nodes(7)[:3], strategy, budget=0.0)
+    # No history was read: every committed line is bounded by HEAD's commit time (2022).
     assert stats.blamed == 0 and stats.fallback == 1
-    assert times["alpha"] == times["beta"] == times["mod"]
-    created, changed = times["alpha"]
-    assert created is not None and changed is not None
-    assert created <= T2020 and changed >= T2022
+    assert times["alpha"] == times["beta"] == times["mod"] == (T2022, T2022)
 
 
-def test_budget_fallback_for_modified_file_uses_mtime(repo: Path) -> None:
-    times, _, stats = run(repo, mod_nodes(), budget=0.0)
+def test_budget_spent_on_a_modified_file(repo: Path, strategy: str) -> None:
+    times, _, stats = run(repo, mod_nodes(), strategy, budget=0.0)
     assert stats.fallback == 1
-    assert times["gamma"][1] == T_MTIME and times["alpha"][1] == T_MTIME
+    assert times["gamma"][1] == T_MTIME
+    if strategy == "replay":
+        # The work-tree diff still ran: only the uncommitted lines take the file time.
+        assert times["alpha"] == (T2022, T2022) and times["gamma"] == (T_MTIME, T_MTIME)
+    else:
+        assert times["alpha"] == (T2022, T_MTIME)
 
 
-def test_weird_paths(repo: Path) -> None:
-    names = ["with space.py", "new\nline.py", "-dash.py", "tab\there.py", "ünï.py", 'quo"te.py']
+def test_weird_paths(repo: Path, strategy: str) -> None:
+    names = [
+        "with space.py",
+        "new\nline.py",
+        "-dash.py",
+        "tab\there.py",
+        "ünï.py",
+        'quo"te.py',
+        "back\\slash.py",
+    ]
     for i, name in enumerate(names):
         write(repo, f"d i r/{name}", f"v = {i}\n")
     bad = os.fsdecode(b"bad\xff.py")  # not UTF-8: a str with a surrogate escape, as os.fsdecode gives
@@ -201,44 +241,94 @@ def test_weird_paths(repo: Path) -> None:
         bad = ""
     commit(repo, T2021, "weird")
     for i, name in enumerate(names):
-        (repo / f"d i r/{name}").write_text(f"v = {i}\nw = 1\n")  # a second commit: each is blamed
+        (repo / f"d i r/{name}").write_text(f"v = {i}\nw = 1\n")  # a second commit
     commit(repo, T2023, "weird again")
-    nodes = [fn(f"d i r/{name}", name, 1, 2, kind="module") for name in names]
+    git(repo, "mv", "d i r/with space.py", "d i r/renamed space.py")  # a pure rename, followed back
+    commit(repo, T2023 + 86400, "rename")
+    names[0] = "renamed space.py"
+    nodes = [fn(f"d i r/{name}", name, 1, 2, kind="chunk") for name in names]
+    nodes += [fn(f"d i r/{name}", name + ":1", 1, 1, kind="chunk") for name in names]
     if bad:
         nodes.append(fn(bad, "bad", 1, 1, kind="module"))
-    times, source, stats = run(repo, nodes)
+    times, source, stats = run(repo, nodes, strategy)
     assert source == "git"
     for name in names:
         assert times[name] == (T2021, T2023), name
+        assert times[name + ":1"] == (T2021, T2021), name
     if bad:
         assert times["bad"] == (T2021, T2021)
-    assert stats.blamed == len(names) and stats.blame_failed == 0
+    assert stats.blame_failed == 0 and stats.fallback == 0
 
 
-def test_subdirectory_root(repo: Path) -> None:
+def test_subdirectory_root(repo: Path, strategy: str) -> None:
     write(repo, "pkg/inner.py", "def inner():\n    pass\n")
     commit(repo, T2021, "inner")
-    times, source, _ = run(repo / "pkg", [fn("inner.py", "inner", 1, 2)])
+    times, source, _ = run(repo / "pkg", [fn("inner.py", "inner", 1, 2)], strategy)
     assert source == "git"
     assert times["inner"] == (T2021, T2021)
 
 
-def test_detached_head(repo: Path) -> None:
+def test_detached_head(repo: Path, strategy: str) -> None:
     git(repo, "checkout", "-q", "--", "mod.py")
     git(repo, "checkout", "-q", "--detach", "HEAD~1")  # the 2020 state
-    times, source, _ = run(repo, mod_nodes(7)[:3])
+    times, source, _ = run(repo, mod_nodes(7)[:3], strategy)
     assert source == "git"
     assert times["beta"] == (T2020, T2020)
 
 
-def test_shallow_clone_attributes_to_the_boundary(repo: Path, tmp_path: Path) -> None:
+def test_shallow_clone_attributes_to_the_boundary(repo: Path, tmp_path: Path, strategy: str) -> None:
     clone = tmp_path / "shallow"
     subprocess.run(
         ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True, capture_output=True
     )
-    times, source, _ = run(clone, mod_nodes(7)[:3])
+    times, source, _ = run(clone, mod_nodes(7)[:3], strategy)
     assert source == "git"
     assert times["alpha"] == (T2022, T2022)  # history before the boundary is not there: the boundary owns it
+
+
+def test_replay_equals_blame_line_by_line(tmp_path: Path) -> None:
+    """Random edits (insert, delete, change, rename, no final newline) over many commits: the replay's
+    time for every line of every file is exactly what `git blame` says."""
+    rng = random.Random(5)
+    root = tmp_path / "random"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    files = {f"f{i}.txt": [f"line {i}.{j}" for j in range(rng.randint(0, 12))] for i in range(6)}
+    when = T2019
+    for step in range(30):
+        when += 86400 * rng.randint(1, 30)
+        for name in rng.sample(sorted(files), rng.randint(1, 3)):
+            lines = files[name]
+            for _ in range(rng.randint(1, 4)):
+                op, at = rng.random(), rng.randint(0, len(lines))
+                if op < 0.4 or not lines:
+                    lines[at:at] = [f"new {step}.{k}" for k in range(rng.randint(1, 3))]
+                elif op < 0.7:
+                    del lines[min(at, len(lines) - 1)]
+                else:
+                    lines[min(at, len(lines) - 1)] = f"changed {step}"
+        if step == 15:
+            files["renamed.txt"] = files.pop("f0.txt")
+            git(root, "mv", "f0.txt", "renamed.txt")
+        for name, lines in files.items():
+            end = "" if name == "f1.txt" else "\n"
+            (root / name).write_text("\n".join(lines) + (end if lines else ""))
+        commit(root, when, f"step {step}")
+    (root / "f2.txt").write_text((root / "f2.txt").read_text() + "uncommitted\n")
+    nodes = [
+        fn(name, f"{name}:{j}", j, j, kind="chunk")
+        for name in files
+        for j in range(1, _lines_of(root / name) + 1)
+    ]
+    replay, _, stats = run(root, nodes, "replay")
+    assert stats.replay_complete and stats.blamed == 0
+    blamed, _, _ = run(root, nodes, "blame")
+    assert replay == blamed
+
+
+def _lines_of(path: Path) -> int:
+    data = path.read_bytes()
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def test_outside_git_uses_file_times(tmp_path: Path) -> None:
@@ -273,10 +363,10 @@ def test_git_missing_uses_file_times(repo: Path, monkeypatch: pytest.MonkeyPatch
     assert times["alpha"] == (T_MTIME, T_MTIME)
 
 
-def test_file_changed_after_read_falls_back(repo: Path) -> None:
-    """Nodes past the end of the file blame sees (the file shrank since it was parsed): no crash."""
-    times, _, _ = run(repo, [fn("mod.py", "ghost", 1, 50)])
-    assert times["ghost"][1] == T_MTIME
+def test_file_changed_after_read_falls_back(repo: Path, strategy: str) -> None:
+    """Nodes past the end of the file git sees (the file shrank since it was parsed): bounds, no crash."""
+    times, _, _ = run(repo, [fn("mod.py", "ghost", 1, 50)], strategy)
+    assert times["ghost"] == (T2022, T_MTIME)
 
 
 def test_empty_input() -> None:
@@ -291,3 +381,46 @@ def test_parse_blame_porcelain_ignores_content_that_looks_like_headers() -> None
         f"{'0' * 40} 3 3 1\ncommitter-time 5\n\tnew line\n"
     ).encode()
     assert parse_blame_porcelain(out, 42) == [100, 100, 42]
+
+
+def test_patch_parser_reads_paths_and_skips_content_by_count() -> None:
+    sha = "c" * 40
+    log = (
+        f"\x01{sha} 100 {'d' * 40} {'e' * 40}\n"
+        "\n"
+        "diff --git a/x b/y\n"
+        "similarity index 90%\n"
+        "rename from sp ace.py\n"
+        'rename to "new\\nline\\303\\251.py"\n'
+        "--- a/sp ace.py\t\n"
+        '+++ "b/new\\nline\\303\\251.py"\n'
+        "@@ -1,2 +1,3 @@ def f():\n"
+        "--- a/fake\n"
+        "-diff --git a/fake b/fake\n"
+        "+@@ -1 +1 @@\n"
+        "+\x01" + "f" * 40 + " 5\n"
+        "+rename from fake\n"
+        "\\ No newline at end of file\n"
+        "@@ -9,0 +10 @@\n"
+        "+x\n"
+        "diff --git a/gone b/gone\n"
+        "deleted file mode 100644\n"
+        "--- a/gone\n"
+        "+++ /dev/null\n"
+        "@@ -1 +0,0 @@\n"
+        "-bye\n"
+        f"\x01{'a' * 40} 50 \n"
+    )
+    groups = list(_patches(iter(log.encode().split(b"\n")), header=True))
+    assert [g[0] for g in groups] == [(100, True), (50, False)]
+    files = groups[0][1]
+    assert files == [
+        (b"sp ace.py", "new\nlineé.py".encode(), [(2, 1, 3), (0, 10, 1)]),
+        (b"gone", None, [(1, 0, 0)]),
+    ]
+    assert groups[1][1] == []
+
+
+def test_unquote() -> None:
+    assert _unquote(b"plain name") == b"plain name"
+    assert _unquote(b'"a\\tb\\"c\\\\d\\377"') == b'a\tb"c\\d\xff'

@@ -1,0 +1,1 @@
+"""Reliability tests: crash and kill safety, concurrency, integrity, hostile input, secrets, bounds."""

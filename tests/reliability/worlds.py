@@ -1,0 +1,111 @@
+"""Worlds the crash and concurrency tests are judged against: a repository in two states, a pristine
+index of the first, and the reference outcome of indexing the second without interruption.
+
+Sizes: QRY_CRASH_FILES (default 400 modules, ~3.6k nodes: an uninterrupted run takes a few seconds and
+goes through the parallel parse) and 300 modules for the compaction world.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.reliability.helpers import (
+    Answer,
+    answers,
+    head_of,
+    load_manifest,
+    qry,
+    touch_file,
+    write_repo,
+)
+
+BUILD_FILES = int(os.environ.get("QRY_CRASH_FILES", "400"))
+COMPACT_FILES = 300
+QUERIES = ("alphaonlya", "omegaonlyb", "parse config", "RetryThing9", "edited")
+
+
+@dataclass
+class World:
+    """A repository, a pristine index of its old state, and the reference outcome of indexing its new
+    state without interruption."""
+
+    repo: Path
+    pristine: Path
+    work: Path
+    old_root: str
+    old_answers: dict[str, Answer]
+    new_answers: dict[str, Answer]
+    new_segments: list[str]
+    run_seconds: float
+    log: list[str] = field(default_factory=list)
+
+    def fresh(self) -> Path:
+        """A working copy of the pristine index (the state just before the run we interrupt)."""
+        if self.work.exists():
+            shutil.rmtree(self.work)
+        shutil.copytree(self.pristine, self.work)
+        return self.work
+
+
+def index_args(repo: Path, index_dir: Path) -> tuple[str, ...]:
+    return ("index", str(repo), "--embed", "none", "--no-git-times", "--quiet", "--index-dir", str(index_dir))
+
+
+def segments_of(index_dir: Path) -> list[str]:
+    head = head_of(index_dir)
+    assert head is not None
+    return sorted(s.id for s in load_manifest(index_dir, head).segments)
+
+
+def _reference(world_dir: Path, repo: Path, pristine: Path) -> tuple[dict[str, Answer], list[str], float, dict]:
+    ref = world_dir / "reference"
+    shutil.copytree(pristine, ref)
+    t0 = time.monotonic()
+    run = qry(*index_args(repo, ref), "--json")
+    elapsed = time.monotonic() - t0
+    assert run.code == 0, run.describe()
+    return answers(ref, QUERIES), segments_of(ref), elapsed, json.loads(run.out)
+
+
+def make_build_world(base: Path) -> World:
+    """BUILD_FILES modules indexed in variant a; then every file rewritten (variant b), so the run we
+    interrupt re-parses the whole tree and writes one large segment."""
+    repo, pristine = base / "repo", base / "pristine"
+    write_repo(repo, BUILD_FILES, variant="a")
+    run = qry(*index_args(repo, pristine))
+    assert run.code == 0, run.describe()
+    old_root = head_of(pristine)
+    assert old_root is not None
+    old = answers(pristine, QUERIES)
+    write_repo(repo, BUILD_FILES, variant="b")
+    new, segs, seconds, _report = _reference(base, repo, pristine)
+    for q in ("alphaonlya", "omegaonlyb", "parse config"):
+        assert old[q] != new[q], f"{q!r} must tell the two snapshots apart"
+    return World(repo, pristine, base / "work", old_root, old, new, segs, seconds)
+
+
+def make_compact_world(base: Path) -> World:
+    """A root of 6 segments (a base and 5 one-file edits); the next edited run compacts them into one."""
+    repo, pristine = base / "repo", base / "pristine"
+    write_repo(repo, COMPACT_FILES, variant="a")
+    for generation in range(6):
+        if generation:
+            touch_file(repo, generation, generation)
+        run = qry(*index_args(repo, pristine))
+        assert run.code == 0, run.describe()
+    assert len(segments_of(pristine)) == 6
+    old_root = head_of(pristine)
+    assert old_root is not None
+    old = answers(pristine, QUERIES)
+    touch_file(repo, 6, 6)
+    new, segs, seconds, report = _reference(base, repo, pristine)
+    assert report["compacted"] is True and len(segs) == 1, report
+    assert old != new
+    return World(repo, pristine, base / "work", old_root, old, new, segs, seconds)
+
+

@@ -57,11 +57,15 @@ class Env:
 
 
 def report_error(env: Env, exc: QryError, *, json_out: bool) -> int:
-    env.err(f"qry: error: {exc.message}\n")
-    if exc.hint:
-        env.err(f"  hint: {exc.hint}\n")
-    if json_out:
-        env.out(msgspec.json.encode(exc.to_dict()).decode() + "\n")
+    try:
+        env.err(f"qry: error: {exc.message}\n")
+        if exc.hint:
+            env.err(f"  hint: {exc.hint}\n")
+        if json_out:
+            env.out(msgspec.json.encode(exc.to_dict()).decode() + "\n")
+            env.stdout.flush()
+    except BrokenPipeError:  # the reader went away: the exit status still says what happened
+        _silence_stdout()
     return Exit.ERROR
 
 

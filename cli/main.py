@@ -7,10 +7,12 @@ sends a plain `qry search` through the argparse fast path (cli/fastpath.py) and 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import typer
+import typer.main
 
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
@@ -184,12 +186,35 @@ def mcp_cmd(
     _exit(guarded(env, lambda: serve(index_dir)))
 
 
-def main() -> None:
-    """Run the Typer app (every command line the fast path does not take)."""
+def main(argv: list[str] | None = None) -> None:
+    """Run the Typer app (every command line the fast path does not take).
+
+    Click's own usage errors (an unknown option, a bad number, a missing argument) are turned into
+    qry's error contract like every other error: `qry: error:` + a hint on stderr, exit 2, and an
+    error object on stdout when `--json` was asked for.
+    """
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+
+    args = sys.argv[1:] if argv is None else argv
+    command = typer.main.get_command(app)
     try:
-        app(prog_name="qry")
-    except SystemExit as exc:
-        raise SystemExit(exc.code if exc.code is not None else Exit.OK) from None
+        code = command.main(args, prog_name="qry", standalone_mode=False)
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except typer.Abort:
+        sys.stderr.write("qry: interrupted\n")
+        code = Exit.INTERRUPTED
+    except NoArgsIsHelpError as exc:  # `qry` alone: the help text on stderr and status 2, as Click does
+        sys.stderr.write(exc.ctx.get_help() + "\n" if exc.ctx else "")
+        code = Exit.ERROR
+    except ClickException as exc:
+        from cli.console import report_error
+        from indexlib.errors import UsageError
+
+        sub = next((a for a in args if not a.startswith("-")), "")
+        hint = f"see: qry {sub} --help" if sub in getattr(command, "commands", {}) else "see: qry --help"
+        code = report_error(Env(), UsageError(exc.format_message(), hint=hint), json_out="--json" in args)
+    raise SystemExit(code if isinstance(code, int) else Exit.OK)
 
 
 if __name__ == "__main__":  # pragma: no cover

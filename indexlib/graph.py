@@ -260,6 +260,11 @@ def expand(
             per_hit[h] = candidates
             # Only caller/callee edges continue to the next level; the parent container does not.
             frontier[h] = [(other, d) for rel, other, d in candidates if rel.edge != RefKind.CONTAINS.value]
+        # A node several hits reach at this level belongs to the best-ranked of them.
+        owner: dict[int, int] = {}
+        for h in hits:
+            for _rel, other, _d in per_hit[h]:
+                owner.setdefault(other, h)
         # Round-robin over hits in rank order, one listed node each per turn.
         cursors = dict.fromkeys(hits, 0)
         progressed = True
@@ -270,7 +275,7 @@ def expand(
                 while cursors[h] < len(cand):
                     rel, other, _d = cand[cursors[h]]
                     cursors[h] += 1
-                    if other in hit_set or other in listed:
+                    if other in hit_set or other in listed or owner[other] != h:
                         continue
                     result[h].append(rel)
                     listed.add(other)

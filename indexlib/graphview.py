@@ -25,6 +25,14 @@ from indexlib.lexical import StoredNode, module_stem
 from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, RefKind, Related
 from indexlib.snapshot import Snapshot
 
+# Code can only call code of its own language family: a Python call never lands on a Ruby method.
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+
+
+def _family(language: str) -> str:
+    return _FAMILY.get(language, language)
+
+
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 MAX_CALLERS = 500
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
@@ -156,7 +164,8 @@ class SnapshotGraph:
         cands = list(self._defs(last))
         if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
-        cands = [c for c in cands if c.node.uid != src.node.uid]
+        family = _family(src.node.language)
+        cands = [c for c in cands if c.node.uid != src.node.uid and _family(c.node.language) == family]
         if not cands:
             return [], False
         n = src.node
@@ -192,14 +201,17 @@ class SnapshotGraph:
     def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
         if not module_stem(ref.target):
             return [], False
-        found = self._module_nodes(ref.target, src.path)
+        found = self._module_nodes(ref.target, src.path, _family(src.language))
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
 
-    def _module_nodes(self, target: str, own_path: str) -> list[StoredNode]:
-        """Module-remainder nodes of files that implement import `target`."""
+    def _module_nodes(self, target: str, own_path: str, family: str) -> list[StoredNode]:
+        """Module-remainder nodes of files (of the importer's language family) that implement `target`."""
         out: list[StoredNode] = []
-        paths = [p for p in self.snap.manifest.files if p != own_path and _module_path_matches(p, target)]
+        paths = [
+            p for p, rec in self.snap.manifest.files.items()
+            if p != own_path and _family(rec.language) == family and _module_path_matches(p, target)
+        ]
         for p in paths[:MAX_CANDIDATES]:
             for s in self.snap.nodes_in_file(p):
                 if s.node.kind == "module":

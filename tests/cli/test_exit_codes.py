@@ -113,11 +113,6 @@ def test_usage_errors_exit_two_without_traceback(args: tuple[str, ...], qry: Run
     assert_clean_stderr(run)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Click's own usage errors (bad int, unknown option, missing argument) bypass cli/console.py: "
-    "stderr says 'Error: ...' instead of 'qry: error: ... / hint:', and --json prints no error object",
-)
 def test_usage_errors_follow_the_error_contract_too(qry: RunQry) -> None:
     run = qry("search", "charge", "--json", "--top-k", "many")
     assert run.code == 2
@@ -172,11 +167,6 @@ def test_head_one_in_a_shell_pipeline(repo: Path) -> None:
     assert status == "status 0" and proc.stderr == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/console.py report_error writes the --json error object outside guarded()'s "
-    "BrokenPipeError handler: an error under --json into a closed pipe prints a traceback and exits 1",
-)
 def test_closed_pipe_with_an_error_under_json(repo: Path) -> None:
     code, err = _closed_pipe(repo, "search", "charge", "--top-k", "0", "--json")
     assert code == 2 and "Traceback" not in err

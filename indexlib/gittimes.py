@@ -20,8 +20,9 @@ commit, every node of a file takes the file's modification time and the source i
 its files fall back, never the build.
 
 How, and what it costs (numbers: docs/benchmarks.md, "git times"). `git blame` walks the history once
-per file: ~5-15 ms for a file in a young repository, ~100 ms or more per file with a few thousand
-commits, so blaming every file of a mature repository takes minutes. Two strategies:
+per file: ~5-25 ms a file in a young, packed repository, ~50-150 ms with a few thousand commits (up to
+~1 s for a file with a thousand of them), so blaming every file of a mature repository takes minutes.
+Two strategies:
 
 - Few files (an incremental build, <= DIRECT_BLAME_MAX files): blame each, two at a time.
 - Many files: one **replay** of HEAD's first-parent history, newest first, `git log -p -U0 -M`: every
@@ -29,16 +30,17 @@ commits, so blaming every file of a mature repository takes minutes. Two strateg
   `git diff -U0 HEAD`); each commit's zero-context hunks attribute the lines they add and map the others
   to the parent's line numbers; renames carry a file to its old name. This is blame's own algorithm
   (same diffs, same rename detection), done for all files in one walk that stops as soon as every line
-  is attributed. On a linear history the answer is blame's exactly (checked line by line in the
-  benchmark). A merge commit is diffed against its first parent, so lines that came from a side branch
+  is attributed. On a linear history the answer is blame's exactly (checked line by line against blame
+  in the tests, and on 21k nodes of a 3,000-commit history, where it took 5 s against 50 s of blames).
+  A merge commit is diffed against its first parent, so lines that came from a side branch
   are attributed to the merge (when they landed on this branch), where blame names the side-branch
   commit: the files where that happened are then blamed for real, newest first, while budget remains.
 
 The budget (`budget` seconds for the whole call) bounds both: the replay is killed at the deadline, and
 so are blames still running. Lines the replay had not reached take the time of the oldest commit it
 read (they last changed before it: an upper bound); files not blamed in time keep the replay's times
-(merge times: upper bounds too), or in the direct strategy HEAD's commit time. Both err towards keeping
-a node under --since, never towards hiding it.
+(merge times: upper bounds too), or in the direct strategy HEAD's commit time. Upper bounds keep a node
+under --since (it may look newer than it is); under --until and --as-of it may be left out.
 
 Known blind spots, accepted: files inside a submodule (not tracked by this repository: file times);
 a shallow clone, where history stops at the boundary commit, which owns everything older (blame says

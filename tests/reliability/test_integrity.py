@@ -1,0 +1,197 @@
+"""Integrity: `qry verify` finds every damaged file by name, and no command turns damage into a crash or
+a wrong answer.
+
+The index is fixtures/polyglot built with the deterministic hash embedder (`--embed hash`), so the
+segment carries vector files too. Each test damages a fresh copy: a truncated, altered (one byte
+flipped) or deleted segment file, a damaged root manifest or HEAD, a manifest of another format
+version. `qry verify` must exit 2 naming the file with a rebuild hint; `qry search` must exit 2 with
+`qry: error:` (truncated, missing) or answer exactly as before (a flipped byte the query never reads).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from tests.reliability.helpers import Answer, assert_clean, head_of, project, qry
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "polyglot"
+QUERIES = ("retry_failed_charge", "how are failed charges retried", "Invoice")
+
+
+def _answer(index_dir: Path, query: str) -> tuple[int, Answer | None, str]:
+    run = qry("search", "--json", "--index-dir", index_dir, query)
+    assert_clean(run)
+    data = json.loads(run.out) if run.out.strip() else {}
+    return run.code, (project(data) if "results" in data else None), run.err
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Answer]]:
+    base = tmp_path_factory.mktemp("integrity")
+    repo = base / "repo"
+    shutil.copytree(FIXTURE, repo)
+    index = base / "index"
+    run = qry("index", repo, "--embed", "hash", "--no-git-times", "--quiet", "--index-dir", index)
+    assert run.code == 0, run.describe()
+    expected = {}
+    for q in QUERIES:
+        code, got, _err = _answer(index, q)
+        assert code == 0 and got
+        expected[q] = got
+    return index, expected
+
+
+@pytest.fixture
+def damaged(good: tuple[Path, dict[str, Answer]], tmp_path: Path) -> Path:
+    copy = tmp_path / "index"
+    shutil.copytree(good[0], copy)
+    return copy
+
+
+def _segment_files(index: Path) -> dict[str, Path]:
+    """One file of each role in the (single) segment of HEAD."""
+    (seg,) = list((index / "segments").iterdir())
+    tantivy = seg / "tantivy"
+    vectors = next(p for p in seg.iterdir() if p.name.startswith("vectors-"))
+    return {
+        "nodes table": seg / "nodes.msgpack",
+        "refs table": seg / "refs.msgpack",
+        "tantivy meta": tantivy / "meta.json",
+        "tantivy terms": next(tantivy.glob("*.term")),
+        "tantivy postings": next(tantivy.glob("*.idx")),
+        "tantivy doc store": next(tantivy.glob("*.store")),
+        "vectors": max((p for p in vectors.rglob("*") if p.is_file()), key=lambda p: p.stat().st_size),
+    }
+
+
+def _truncate(path: Path) -> None:
+    os.truncate(path, path.stat().st_size // 2)
+
+
+def _flip(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _delete(path: Path) -> None:
+    path.unlink()
+
+
+DAMAGE: dict[str, Callable[[Path], None]] = {"truncated": _truncate, "altered": _flip, "deleted": _delete}
+KIND = {"truncated": "size", "altered": "checksum", "deleted": "missing"}
+ROLES = ("nodes table", "refs table", "tantivy meta", "tantivy terms", "tantivy postings", "tantivy doc store", "vectors")
+
+
+def test_verify_of_a_good_index_exits_0(good: tuple[Path, dict[str, Answer]]) -> None:
+    run = qry("verify", "--index-dir", good[0])
+    assert run.code == 0 and run.err.startswith("ok: "), run.describe()
+    run = qry("verify", "--json", "--index-dir", good[0])
+    assert run.code == 0 and json.loads(run.out) == {"ok": True, "problems": []}, run.describe()
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_verify_names_every_damaged_file_with_a_hint(damaged: Path, damage: str) -> None:
+    targets = _segment_files(damaged)
+    for target in targets.values():
+        DAMAGE[damage](target)
+    run = qry("verify", "--index-dir", damaged)
+    assert run.code == 2 and "Traceback" not in run.err, run.describe()
+    for role, target in targets.items():
+        rel = target.relative_to(damaged).as_posix()
+        assert f"qry: {KIND[damage]}: {rel}: " in run.err, f"{role}\n{run.describe()}"
+    assert run.err.rstrip().endswith("hint: rebuild the index: qry index --rebuild"), run.describe()
+    data = json.loads(qry("verify", "--json", "--index-dir", damaged).out)
+    assert data["ok"] is False
+    reported = {(p["path"], p["kind"]) for p in data["problems"]}
+    assert {(t.relative_to(damaged).as_posix(), KIND[damage]) for t in targets.values()} <= reported
+
+
+@pytest.mark.parametrize("damage", ["truncated", "deleted"])
+@pytest.mark.parametrize("role", ROLES)
+def test_search_on_a_truncated_or_missing_file_is_a_clear_error(damaged: Path, role: str, damage: str) -> None:
+    target = _segment_files(damaged)[role]
+    DAMAGE[damage](target)
+    run = qry("search", "--index-dir", damaged, "how are failed charges retried")
+    assert run.code == 2, run.describe()
+    assert run.err.startswith("qry: error: ") and "Traceback" not in run.err, run.describe()
+    assert target.relative_to(damaged).as_posix() in run.err, run.describe()
+    assert "hint: " in run.err and "qry verify" in run.err, run.describe()
+    assert run.out == "", "no results may be printed from a damaged index"
+
+
+_STORE_FLIP_BUG = (
+    "BUG (indexlib/lexical.py LexicalSegment.stored + search.py): a flipped byte in the Tantivy doc store "
+    "makes tantivy raise ValueError('An IO error occurred: ...'); fetched from snapshot.node it escapes as a "
+    "traceback (polyglot), inside a stream it becomes a 'bm25 stream failed' warning and exit 1 (no match). "
+    "It should be IndexCorrupt (exit 2, hint qry verify / qry index --rebuild)"
+)
+
+
+@pytest.mark.parametrize(
+    "role",
+    [pytest.param(r, marks=pytest.mark.xfail(strict=False, reason=_STORE_FLIP_BUG)) if r == "tantivy doc store"
+     else r for r in ROLES],
+)  # fmt: skip
+def test_search_on_an_altered_file_answers_as_before_or_refuses(
+    good: tuple[Path, dict[str, Answer]], damaged: Path, role: str
+) -> None:
+    """An altered byte is only caught by `verify` (checksums are not read per query); a search may not
+    notice it if it never reads that byte, but it must never answer differently without an error."""
+    _flip(_segment_files(damaged)[role])
+    for q in QUERIES[:2]:
+        run = qry("search", "--json", "--index-dir", damaged, q)
+        assert "Traceback" not in run.err, run.describe()
+        if run.code == 2:
+            assert run.err.startswith("qry: error: "), run.describe()
+            continue
+        assert "failed" not in run.err, f"a damaged file was reported as a warning only:\n{run.describe()}"
+        assert run.code == 0 and project(json.loads(run.out)) == good[1][q], run.describe()
+
+
+def test_a_damaged_root_manifest_or_head_is_a_clear_error(damaged: Path) -> None:
+    head = head_of(damaged)
+    root_file = damaged / "roots" / f"{head}.json"
+    data = root_file.read_bytes()
+    root_file.write_bytes(data[: len(data) // 2])
+    for args in (("search", "x"), ("status",), ("verify",), ("index", FIXTURE, "--embed", "none")):
+        run = qry(*args, "--index-dir", damaged)
+        assert run.code == 2 and "Traceback" not in run.err, run.describe()
+        assert f"roots/{head}.json" in run.err and "qry index --rebuild" in run.err, run.describe()
+    root_file.write_bytes(data)
+    (damaged / "HEAD").write_text("not a root id\n")
+    for args in (("search", "x"), ("status",), ("verify",)):
+        run = qry(*args, "--index-dir", damaged)
+        assert run.code == 2 and "Traceback" not in run.err, run.describe()
+        assert "HEAD" in run.err, run.describe()
+
+
+def test_a_manifest_of_another_format_version_is_refused(damaged: Path, tmp_path: Path) -> None:
+    from indexlib.store.manifest import root_id_of
+
+    head = head_of(damaged)
+    manifest = json.loads((damaged / "roots" / f"{head}.json").read_bytes())
+    manifest["format_version"] = 99
+    manifest["a_field_of_the_future"] = {"x": 1}
+    data = msgspec.json.encode(manifest)
+    rid = root_id_of(data)
+    (damaged / "roots" / f"{rid}.json").write_bytes(data)
+    (damaged / "HEAD").write_text(f"{rid}\n")
+    for args in (("search", "charge"), ("status",), ("verify",), ("related", "charge"), ("index", FIXTURE)):
+        run = qry(*args, "--index-dir", damaged)
+        assert run.code == 2 and "Traceback" not in run.err, run.describe()
+        assert run.err.startswith("qry: error: ") and "format version 99" in run.err, run.describe()
+        assert "this qry reads version 1" in run.err and "hint: rebuild the index" in run.err, run.describe()
+    # The way out the hint names works, and leaves the foreign root alone until gc.
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    rebuilt = qry("index", repo, "--rebuild", "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged)
+    assert rebuilt.code == 0, rebuilt.describe()
+    assert qry("search", "--index-dir", damaged, "retry_failed_charge").code == 0

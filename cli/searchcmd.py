@@ -54,7 +54,7 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         model_dir=v.get("model"),
         budget_tokens=v.get("budget_tokens"),
         since=parse_when(v["since"], source_root) if v.get("since") else None,
-        until=parse_when(v["until"], source_root) if v.get("until") else None,
+        until=parse_when(v["until"], source_root, end_of_day=True) if v.get("until") else None,
         as_of=parse_when(v["as_of"], source_root) if v.get("as_of") else None,
         recency=bool(v.get("recency")),
     )

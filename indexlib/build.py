@@ -107,8 +107,7 @@ def default_index_dir(root: Path) -> Path:
 
 
 def _git(root: Path, *args: str) -> str | None:
-    if not (root / ".git").exists():
-        return None
+    """A git answer about `root` (which may be a subfolder of a work tree), or None outside git."""
     try:
         out = subprocess.run(
             ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10, check=False
@@ -191,9 +190,41 @@ def _parse_all(to_parse: Sequence[tuple[SourceFile, bytes, str]], opts: BuildOpt
 
     jobs = ((src, data, opts) for src, data, _digest in to_parse)
     # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
+    # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+    try:
         for encoded in pool.map(_parse_job, jobs, chunksize=8):
             yield _PARSED_DECODER.decode(encoded)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        raise
+    pool.shutdown(wait=True)
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Parse workers ignore Ctrl-C (the parent handles it) and exit when the parent dies.
+
+    A killed parent cannot stop its pool, and idle workers would wait on the task queue forever.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="qry-parent-watch", daemon=True).start()
 
 
 def build_index(root: Path, options: BuildOptions | None = None, progress: Progress | None = None) -> BuildReport:
@@ -281,9 +312,9 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     t_times = time.perf_counter()
     from indexlib import gittimes
 
-    in_git = (root / ".git").exists()
+    # annotate finds the enclosing work tree itself (a subfolder of a repository gets git times too).
     new_nodes, times_from = gittimes.annotate(
-        root, new_nodes, {s.path: s.mtime_ns for s, _d, _h in to_parse}, use_git=opts.git_times and in_git
+        root, new_nodes, {s.path: s.mtime_ns for s, _d, _h in to_parse}, use_git=opts.git_times
     )
     node_times: dict[str, tuple[int | None, int | None]] = {}
     for n in new_nodes:

@@ -37,11 +37,14 @@ _HINT = (
 )
 
 
-def parse_when(text: str, repo: Path | str | None = None, *, now: float | None = None) -> int:
+def parse_when(
+    text: str, repo: Path | str | None = None, *, now: float | None = None, end_of_day: bool = False
+) -> int:
     """Parse a date-like value into unix seconds, or raise UsageError with the forms we accept.
 
     `repo` is the indexed folder, used only to resolve git refs; `now` pins the clock for relative
-    phrases (tests).
+    phrases (tests). With `end_of_day` a bare date (`2026-01-31`, `today`, `yesterday`) means the last
+    second of that day: `--until 2026-01-31` keeps what changed on the 31st.
 
     >>> parse_when("2026-01-31")
     1769817600
@@ -55,9 +58,10 @@ def parse_when(text: str, repo: Path | str | None = None, *, now: float | None =
     low = value.lower()
     if low == "now":
         return int(current)
+    extra = 86399 if end_of_day else 0
     if low in ("today", "yesterday"):
         d = datetime.fromtimestamp(current - (86400 if low == "yesterday" else 0), UTC)
-        return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp())
+        return int(datetime(d.year, d.month, d.day, tzinfo=UTC).timestamp()) + extra
     if value.startswith("@") and value[1:].isdigit():
         return int(value[1:])
     seconds = _relative_seconds(low)
@@ -65,7 +69,7 @@ def parse_when(text: str, repo: Path | str | None = None, *, now: float | None =
         return int(current - seconds)
     dt = _iso(value)
     if dt is not None:
-        return int(dt.timestamp())
+        return int(dt.timestamp()) + (extra if _DATE_ONLY.match(value) else 0)
     if value.startswith("-"):
         raise UsageError(f"cannot read {text!r} as a date", hint=_HINT)
     if repo is None:
@@ -76,6 +80,9 @@ def parse_when(text: str, repo: Path | str | None = None, *, now: float | None =
     if ts is None:
         raise UsageError(f"cannot read {text!r} as a date or a git ref of {repo}", hint=_HINT)
     return ts
+
+
+_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def _relative_seconds(low: str) -> float | None:

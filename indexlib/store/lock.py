@@ -31,6 +31,24 @@ _POLL_MAX = 0.25
 # realpath of the index dir -> (pid, thread id, depth): which thread of this process holds it.
 _held: dict[str, tuple[int, int, int]] = {}
 _held_guard = _thread.allocate_lock()
+# realpath -> the descriptor holding the flock. A forked child inherits these descriptors, and an
+# flock lives as long as any descriptor of it: a child (e.g. a parse worker) outliving a killed
+# writer would keep the index locked. So every fork closes the child's copies (below).
+_held_fds: dict[str, int] = {}
+
+
+def _forget_locks_in_child() -> None:
+    """After fork, in the child: drop inherited writer locks without unlocking the parent's."""
+    for fd in _held_fds.values():
+        try:
+            os.close(fd)  # closing a copy never releases the parent's lock (it keeps its descriptor)
+        except OSError:
+            pass
+    _held_fds.clear()
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_forget_locks_in_child)
 
 
 def _key(index_dir: Path) -> str:
@@ -74,11 +92,14 @@ def writer_lock(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
         return
 
     fd = _acquire(index_dir, key, wait)
+    with _held_guard:
+        _held_fds[key] = fd
     try:
         yield
     finally:
         with _held_guard:
             _held.pop(key, None)
+            _held_fds.pop(key, None)
         try:
             os.ftruncate(fd, 0)
         finally:

@@ -225,3 +225,9 @@ def test_refs_are_passed_after_end_of_options(repo: Path, monkeypatch: pytest.Mo
     assert first[first.index("--end-of-options") + 1] == "v1.0^{commit}"
     # The second call names the resolved commit hash, never the user's text.
     assert all("v1.0" not in arg for arg in calls[1])
+
+
+def test_until_a_bare_date_means_the_end_of_that_day() -> None:
+    assert parse_when("2026-01-31", end_of_day=True) == parse_when("2026-01-31") + 86399
+    assert parse_when("2026-01-31T10:00", end_of_day=True) == parse_when("2026-01-31T10:00")
+    assert parse_when("today", now=1_000_000, end_of_day=True) == parse_when("today", now=1_000_000) + 86399

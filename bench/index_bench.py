@@ -22,6 +22,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
@@ -167,6 +168,33 @@ def parse_hyperfine(
     return out
 
 
+def pool_rounds(docs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Merge hyperfine `--export-json` documents of several rounds of the same commands into one.
+
+    Each command's run times are concatenated and its statistics recomputed; user and system times
+    (hyperfine gives only their means) are averaged weighted by runs.
+    """
+    merged: list[dict[str, Any]] = []
+    for per_round in zip(*(d["results"] for d in docs), strict=True):
+        times = [x for r in per_round for x in r["times"]]
+        n = [len(r["times"]) for r in per_round]
+        merged.append(
+            {
+                "command": per_round[0]["command"],
+                "times": times,
+                "mean": statistics.fmean(times),
+                "stddev": statistics.stdev(times) if len(times) > 1 else 0.0,
+                "median": statistics.median(times),
+                "min": min(times),
+                "max": max(times),
+                "user": sum(r["user"] * k for r, k in zip(per_round, n, strict=True)) / sum(n),
+                "system": sum(r["system"] * k for r, k in zip(per_round, n, strict=True)) / sum(n),
+                "exit_codes": [c for r in per_round for c in r.get("exit_codes") or []],
+            }
+        )
+    return {"results": merged}
+
+
 def hyperfine(
     commands: Sequence[tuple[str, str]],
     *,
@@ -175,36 +203,43 @@ def hyperfine(
     runs: int,
     warmup: int,
     prepare: Sequence[str] | None = None,
+    rounds: int = 1,
 ) -> dict[str, Timing]:
-    """Time `(label, command)` pairs in one hyperfine run, side by side.
+    """Time `(label, command)` pairs with hyperfine, side by side.
 
     No shell (`-N`), so nothing is subtracted or added for one; output goes through a pipe
     (`--output=pipe`) because rg takes a shortcut when its stdout is /dev/null; non-zero exits are
     allowed (`-i`: "no results" is exit 1 for both qry and rg). `prepare` is one command per
-    benchmarked command, run before each of its timing runs.
+    benchmarked command, run before each of its timing runs. hyperfine runs all runs of one command
+    before the next, so on a shared machine a burst of load can hit one command only: `rounds` > 1
+    splits the runs into that many hyperfine passes over all commands (warmup `warmup` in the first,
+    1 after) and pools them, so every command samples the whole period.
     """
-    argv = [
-        "hyperfine",
-        "-N",
-        "-i",
-        "--output=pipe",
-        "--style",
-        "none",
-        "--warmup",
-        str(warmup),
-        "--runs",
-        str(runs),
-        "--export-json",
-        str(export),
-    ]
-    if prepare is not None:
-        assert len(prepare) == len(commands)
-        for p in prepare:
-            argv += ["--prepare", p]
-    for label, cmd in commands:
-        argv += ["-n", label, cmd]
-    subprocess.run(argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-    return parse_hyperfine(json.loads(export.read_text()), [c[0] for c in commands], [c[1] for c in commands])
+    rounds = max(1, min(rounds, runs // 2))  # at least 2 runs per pass (hyperfine needs 2 for a deviation)
+    docs: list[dict[str, Any]] = []
+    for i in range(rounds):
+        n = runs // rounds + (1 if i < runs % rounds else 0)
+        out = export.with_name(f"{export.stem}.{i}{export.suffix}")
+        argv = ["hyperfine", "-N", "-i", "--output=pipe", "--style", "none"]
+        argv += [
+            "--warmup",
+            str(warmup if i == 0 else min(warmup, 1)),
+            "--runs",
+            str(n),
+            "--export-json",
+            str(out),
+        ]
+        if prepare is not None:
+            assert len(prepare) == len(commands)
+            for p in prepare:
+                argv += ["--prepare", p]
+        for label, cmd in commands:
+            argv += ["-n", label, cmd]
+        subprocess.run(argv, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+        docs.append(json.loads(out.read_text()))
+    pooled = pool_rounds(docs)
+    export.write_text(json.dumps(pooled))
+    return parse_hyperfine(pooled, [c[0] for c in commands], [c[1] for c in commands])
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
@@ -268,7 +303,7 @@ def run(work: Path, runs: int = 10, warmup: int = 1) -> IndexResult:
         f"sh -c 'echo \"# bench edit $(date +%s%N)\" >> {edit}'",
     ]
     t = hyperfine(
-        commands, cwd=work, export=work / "hf-index.json", runs=runs, warmup=warmup, prepare=prepare
+        commands, cwd=work, export=work / "hf-index.json", runs=runs, warmup=warmup, prepare=prepare, rounds=2
     )
     load_after = load_avg()
     # One more of each, in-process phase timings from the build report.
@@ -316,7 +351,7 @@ def run(work: Path, runs: int = 10, warmup: int = 1) -> IndexResult:
         f"index size **{index_bytes / 2**20:.1f} MiB** in {index_files:,} files "
         f"({index_bytes / max(src_bytes, 1):.2f}x the corpus).\n",
         f"Whole-process times of `qry index PATH --embed none`; re-index rows are hyperfine medians of "
-        f"{runs} runs (warmup {warmup}). CPU = user + system of the process (less sensitive to other load "
+        f"{runs} runs in 2 passes (warmup {warmup}). CPU = user + system of the process (less sensitive to other load "
         f"than wall time). In-library = the build report's phase total.\n",
         table(
             ["case", "wall ms", "CPU ms", "in-library ms", "target", "met"],

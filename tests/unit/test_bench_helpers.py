@@ -108,3 +108,21 @@ def test_write_section_goes_before_an_existing_eval_block(bench: Any) -> None:
 def test_table_aligns_columns(bench: Any) -> None:
     md = bench.index.table(["a", "b"], [["x", 1]])
     assert md.splitlines() == ["| a | b |", "| --- | ---: |", "| x | 1 |"]
+
+
+def test_pool_rounds_concatenates_runs_and_weights_cpu_means(bench: Any) -> None:
+    def doc(times: list[float], user: float) -> dict[str, Any]:
+        return {
+            "results": [
+                {"command": "c", "times": times, "user": user, "system": 0.0, "exit_codes": [0] * len(times)}
+            ]
+        }
+
+    pooled = bench.index.pool_rounds([doc([0.1, 0.3], 0.2), doc([0.2], 0.5)])
+    (r,) = pooled["results"]
+    assert r["times"] == [0.1, 0.3, 0.2]
+    assert r["median"] == pytest.approx(0.2) and r["min"] == pytest.approx(0.1)
+    assert r["user"] == pytest.approx((0.2 * 2 + 0.5) / 3)
+    assert r["exit_codes"] == [0, 0, 0]
+    t = bench.index.parse_hyperfine(pooled, ["x"], ["c"])
+    assert t["x"].runs == 3 and t["x"].median_ms == pytest.approx(200.0)

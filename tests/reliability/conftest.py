@@ -1,10 +1,31 @@
-"""Fixtures of the reliability tests: the worlds of `worlds.py`, built once per session."""
+"""Fixtures of the reliability tests (the worlds of `worlds.py`, built once per session) and the `slow`
+marker: slow tests (a 100k-file repository) run only when asked for, with `-m slow` or
+QRY_RUN_SLOW=1, so the default run stays within a few minutes.
+"""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
 from tests.reliability.worlds import World, make_build_world, make_compact_world
+
+SLOW_ENV = "QRY_RUN_SLOW"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Also registered here so this folder runs warning-free even before pyproject lists the marker.
+    config.addinivalue_line("markers", "slow: takes minutes; runs with -m slow or QRY_RUN_SLOW=1")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get(SLOW_ENV) or "slow" in (config.option.markexpr or ""):
+        return
+    skip = pytest.mark.skip(reason=f"slow: run with -m slow or {SLOW_ENV}=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

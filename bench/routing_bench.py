@@ -19,6 +19,12 @@ from __future__ import annotations
 
 import sys
 
+EVAL_LABEL = "eval python-stdlib"
+LABEL_CLI = "`qry search NAME` (shortcut on, the real CLI)"
+LABEL_ON = "wrapper, shortcut on"
+LABEL_OFF = "wrapper, shortcut off (dense stream, model loaded)"
+FRESH_RUNS = 7
+
 
 def cli(argv: list[str]) -> None:
     """Run `qry ARGV...` in this process; `--dense-always` first switches the routing shortcut off."""
@@ -63,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--queries", type=int, default=100, help="identifier queries in all (default 100)")
-    ap.add_argument("--runs", type=int, default=15, help="hyperfine runs per command")
+    ap.add_argument("--runs", type=int, default=5, help="hyperfine runs per command per pass")
+    ap.add_argument("--passes", type=int, default=4, help="interleaved passes over the commands")
     args = ap.parse_args(argv)
     started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M")
     load_before = gb.load_avg()
@@ -91,9 +98,21 @@ def main(argv: list[str] | None = None) -> int:
         queries += [(name, *t) for t in rng.sample(pool, k)]
         gb.log(f"{name}: {len(pool)} unique identifier definitions, {k} sampled")
 
+    engines = {n: gb.open_engine(n) for n in gb.CORPUS_NAMES}
+    labels = list(gb.CORPUS_NAMES)
+    # The evaluation harness's symbol queries, on its own index, when it has built them (read only).
+    eval_queries = gb.HERE / ".cache" / "queries" / "python-stdlib.jsonl"
+    eval_index = gb.HERE / ".cache" / "index" / "python-stdlib-onnx"
+    if eval_queries.is_file() and (eval_index / "HEAD").is_file():
+        rows = [json.loads(line) for line in eval_queries.read_text().splitlines() if line.strip()]
+        sym = [r for r in rows if r["kind"] == "symbol"]
+        queries += [(EVAL_LABEL, r["query"], r["path"], r["qualified_name"]) for r in sym]
+        engines[EVAL_LABEL] = gb.open_engine_at(eval_index)
+        labels.append(EVAL_LABEL)
+        gb.log(f"{EVAL_LABEL}: {len(sym)} symbol queries of bench/eval")
+
     # -- quality and in-process latency --------------------------------------------------------
     per: dict[tuple[str, bool], list[dict[str, object]]] = {}
-    engines = {n: gb.open_engine(n) for n in gb.CORPUS_NAMES}
     for e in engines.values():  # load each model once, outside the timings
         e.search("warm up the model", SearchOptions())
     for corpus, qname, path, qual in queries:
@@ -121,11 +140,14 @@ def main(argv: list[str] | None = None) -> int:
         }
 
     quality_rows = []
-    for corpus in [*gb.CORPUS_NAMES, "both"]:
+    def member(c: str, corpus: str) -> bool:
+        return c == corpus or (corpus == "both graph corpora" and c in gb.CORPUS_NAMES)
+
+    for corpus in [*gb.CORPUS_NAMES, "both graph corpora", *labels[len(gb.CORPUS_NAMES):]]:
         for skip in (True, False):
-            rows = [r for (c, s), rs in per.items() if s == skip and corpus in (c, "both") for r in rs]
-            m = metrics(rows)
-            on_rows = [r for (c, s), rs in per.items() if s and corpus in (c, "both") for r in rs]
+            picked = [r for (c, s), rs in per.items() if s == skip and member(c, corpus) for r in rs]
+            m = metrics(picked)
+            on_rows = [r for (c, s), rs in per.items() if s and member(c, corpus) for r in rs]
             quality_rows.append((corpus, skip, m, sum(bool(r["fired"]) for r in on_rows),
                                  sum(bool(r.get("changed")) for r in on_rows),
                                  sum(bool(r.get("top1_changed")) for r in on_rows)))
@@ -147,26 +169,37 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(proc.stdout)["meta"]
         checks[label] = (meta["model_loaded"], meta["notes"])
     gb.log(f"model loaded with the shortcut on / off: {checks['on'][0]} / {checks['off'][0]}")
-    lat: list[tuple[str, str, float, float, float]] = []
+    # In-process search time (meta.elapsed_ms, model load included) in fresh processes.
+    fresh: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(FRESH_RUNS):
+        for label, pre in (("on", []), ("off", ["--dense-always"])):
+            proc = subprocess.run([sys.executable, "-c", wrapper, *pre, "search", names[0], "--index-dir", idx,
+                                   "--json"], capture_output=True, text=True, check=True)
+            fresh[label].append(float(json.loads(proc.stdout)["meta"]["elapsed_ms"]))
+    # Passes alternate the commands, and each pass is a short hyperfine run: on a shared machine the
+    # load drifts within seconds, so pooling interleaved passes compares on and off under the same load.
+    pooled: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name in names:
-            cmds = {
-                "`qry search NAME` (shortcut on, the real CLI)": [qry, "search", name, "--index-dir", idx],
-                "wrapper, shortcut on": [sys.executable, "-c", wrapper, "search", name, "--index-dir", idx],
-                "wrapper, shortcut off (dense stream, model loaded)": [
-                    sys.executable, "-c", wrapper, "--dense-always", "search", name, "--index-dir", idx],
-            }
-            for label, cmd in cmds.items():
-                out = Path(tmp) / "hf.json"
-                subprocess.run(
-                    ["hyperfine", "-N", "--warmup", "3", "--runs", str(args.runs), "--output", "pipe",
-                     "--export-json", str(out), " ".join(_quote(a) for a in cmd)],
-                    check=True, capture_output=True,
-                )
-                r = json.loads(out.read_text())["results"][0]
-                lat.append((name, label, r["median"] * 1000, min(r["times"]) * 1000, r["stddev"] * 1000))
+        for _pass in range(args.passes):
+            for name in names:
+                cmds = {
+                    LABEL_CLI: [qry, "search", name, "--index-dir", idx],
+                    LABEL_ON: [sys.executable, "-c", wrapper, "search", name, "--index-dir", idx],
+                    LABEL_OFF: [sys.executable, "-c", wrapper, "--dense-always", "search", name, "--index-dir", idx],
+                }
+                for label, cmd in cmds.items():
+                    out = Path(tmp) / "hf.json"
+                    subprocess.run(
+                        ["hyperfine", "-N", "--warmup", "1", "--runs", str(args.runs), "--output", "pipe",
+                         "--export-json", str(out), " ".join(_quote(a) for a in cmd)],
+                        check=True, capture_output=True,
+                    )
+                    times = json.loads(out.read_text())["results"][0]["times"]
+                    pooled.setdefault((name, label), []).extend(t * 1000 for t in times)
+    lat = [(name, label, statistics.median(ts), min(ts), statistics.quantiles(ts, n=4)[2])
+           for (name, label), ts in pooled.items()]
 
-    text = render(started, load_before, gb.load_avg(), queries, quality_rows, losses, lat, checks, names, gb)
+    text = render(started, load_before, gb.load_avg(), queries, quality_rows, losses, lat, checks, names, fresh, gb.code_version())
     gb.write_section("routing.md", text)
     print(text)
     return 0
@@ -182,23 +215,27 @@ def render(started: str, load_before: str, load_after: str, queries: list[tuple[
            quality_rows: list[tuple[str, bool, dict[str, float], int, int, int]],
            losses: list[tuple[str, object, object, object]],
            lat: list[tuple[str, str, float, float, float]], checks: dict[str, tuple[bool, list[str]]],
-           names: list[str], gb: object) -> str:
+           names: list[str], fresh: dict[str, list[float]], version: str) -> str:
     import statistics
 
-    n_by = {c: sum(1 for q in queries if q[0] == c) for c in ("stdlib-ejh", "qry-self")}
+    n_by = {c: sum(1 for q in queries if q[0] == c) for c in ("stdlib-ejh", "qry-self", EVAL_LABEL)}
     out = [
         "## Routing shortcut: skip the dense stream when an exact definition leads",
         "",
-        f"Generated by `python bench/routing_bench.py` on {started} UTC; load average (1/5/15 min) "
+        f"Generated by `python bench/routing_bench.py` on {started} UTC ({version}); load average (1/5/15 min) "
         f"{load_before} before, {load_after} after, on 2 cores shared with other engineers. "
         "Indexes: the two graph corpora above, embedded with `--embed onnx` (the default model).",
         "",
         "### Quality",
         "",
-        f"{len(queries)} identifier queries ({n_by['stdlib-ejh']} stdlib-ejh, {n_by['qry-self']} qry-self; seeded): "
+        f"{n_by['stdlib-ejh'] + n_by['qry-self']} identifier queries ({n_by['stdlib-ejh']} stdlib-ejh, "
+        f"{n_by['qry-self']} qry-self; seeded): "
         "the name of a definition (function, method, class) whose name occurs once among the corpus's "
         "definition names (case-insensitively), outside tests, routed as an identifier. The answer is that "
-        "definition (same path and qualified name). In-process `Engine.search` with "
+        "definition (same path and qualified name). "
+        + (f"Also the {n_by[EVAL_LABEL]} `symbol` queries of the retrieval evaluation (bench/eval, same rule, "
+           "25 stdlib modules) on that harness's own index, read only. " if n_by[EVAL_LABEL] else "")
+        + "In-process `Engine.search` with "
         "`SearchOptions(skip_dense_on_exact=True)` (the default) vs `False`; the model is loaded before the "
         "timings, so the ms column is the warm per-query cost only.",
         "",
@@ -218,23 +255,28 @@ def render(started: str, load_before: str, load_after: str, queries: list[tuple[
         "",
         "### Whole-process latency of `qry search NAME` (stdlib-ejh, onnx index)",
         "",
-        "hyperfine medians (ms, `-N`, 3 warm-up runs, output to a pipe). The CLI has no switch for the "
+        "hyperfine (`-N`, output to a pipe), 4 interleaved passes of 5 runs (plus 1 warm-up) per command, "
+        "pooled: median, minimum and 75th percentile in ms. The CLI has no switch for the "
         "shortcut, so \"off\" runs the same console entry point in a fresh process with `run_search` wrapped "
         "to pass `skip_dense_on_exact=False` (`python bench/routing_bench.py cli --dense-always search NAME "
         "...`); \"wrapper, on\" is the same wrapper without the switch, to compare like with like. "
         f"Checked with `--json`: model loaded with the shortcut on: {checks['on'][0]}, off: {checks['off'][0]}.",
         "",
-        "| query | command | median ms | min ms | stddev ms |",
+        "| query | command | median ms | min ms | p75 ms |",
         "|---|---|---:|---:|---:|",
     ]
     for name, label, med, mn, sd in lat:
         out.append(f"| `{name}` | {label} | {med:.1f} | {mn:.1f} | {sd:.1f} |")
-    on = [m for _n, label, m, _mn, _sd in lat if label == "wrapper, shortcut on"]
-    off = [m for _n, label, m, _mn, _sd in lat if label.startswith("wrapper, shortcut off")]
+    out += ["", f"In-process search time of `{names[0]}` in a fresh process (`meta.elapsed_ms`, model load "
+            f"included), median of {len(fresh['on'])}: shortcut on **{statistics.median(fresh['on']):.1f} ms**, "
+            f"off **{statistics.median(fresh['off']):.1f} ms**."]
+    on = [(m, mn) for _n, label, m, mn, _p in lat if label == LABEL_ON]
+    off = [(m, mn) for _n, label, m, mn, _p in lat if label == LABEL_OFF]
     if on and off:
-        saved = statistics.median(o - n for o, n in zip(off, on, strict=True))
-        out += ["", f"Median saving per identifier query whose definition leads: **{saved:.0f} ms** "
-                f"({statistics.median(on):.0f} ms with the shortcut vs {statistics.median(off):.0f} ms without)."]
+        saved = statistics.median(o[0] - n[0] for o, n in zip(off, on, strict=True))
+        saved_min = statistics.median(o[1] - n[1] for o, n in zip(off, on, strict=True))
+        out += ["", f"Saving per identifier query whose definition leads (median over the queries): "
+                f"**{saved:.0f} ms** of median wall time, {saved_min:.0f} ms of minimum wall time."]
     out += ["", "Reproduce: `python bench/routing_bench.py` (uses graph_bench.py's corpora and indexes)."]
     return "\n".join(out) + "\n"
 

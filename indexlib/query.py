@@ -67,6 +67,7 @@ class Route(StrEnum):
 
     IDENTIFIER = "identifier"  # ParseConfig, parse_config, Server.Handle, std::fs::read
     SIGNATURE = "signature"  # func (s *Server) Handle, def parse(path: str)
+    KEYWORDS = "keywords"  # parse config, retry charge: a few plain words, maybe a name spelled out
     NATURAL = "natural"  # how does billing retry a failed charge
 
 
@@ -201,6 +202,11 @@ def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
         q.kinds.append(normalize_kind(value))
 
 
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+# English function words: a query holding one reads as a sentence, not as a name spelled out.
+FUNCTION_WORDS = frozenset(
+    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "that", "the", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "there", "their", "they", "should", "would", "could", "get", "gets", "find", "show", "use", "used", "using"]
+)
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*\(?\)?$")
 _SIGNATURE_HINTS = re.compile(
     r"[(){}\[\]<>*&=;:]|->|=>|\b(?:def|func|fn|function|class|struct|interface|impl|public|private|static|"
@@ -221,14 +227,20 @@ def classify(q: Query) -> Route:
         return Route.IDENTIFIER
     if _SIGNATURE_HINTS.search(q.text):
         return Route.SIGNATURE
+    if len(words) <= 4 and not q.phrases and all(_WORD.match(w) and w.lower() not in FUNCTION_WORDS for w in words):
+        return Route.KEYWORDS
     return Route.NATURAL
 
 
 def identifier_of(q: Query) -> str | None:
-    """The identifier an IDENTIFIER query names, without call parentheses."""
-    if classify(q) is not Route.IDENTIFIER:
-        return None
-    return q.text.split()[0].rstrip("()")
+    """The name an identifier query names (without call parentheses), or the joined words of a
+    keywords query (`parse config` -> `parse_config`), else None."""
+    route = classify(q)
+    if route is Route.IDENTIFIER:
+        return q.text.split()[0].rstrip("()")
+    if route is Route.KEYWORDS and len(q.text.split()) > 1:
+        return "_".join(q.text.split())
+    return None
 
 
 def glob_to_regex(glob: str) -> re.Pattern[str]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import indexlib.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
-from indexlib.query import Query, Route, glob_to_regex
+from indexlib.query import FUNCTION_WORDS, Query, Route, glob_to_regex
 from indexlib.records import StreamHit
 from indexlib.snapshot import Snapshot
 
@@ -22,11 +22,9 @@ if TYPE_CHECKING:
 
 Filters = list[tuple[str, lexical.Query]]
 
-# Function words that carry no code meaning: in a natural-language query they would match every
-# comment and Markdown paragraph. Identifier and signature queries keep every word.
-STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "that", "the", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "there", "their", "they", "should", "would", "could", "get", "gets", "find", "show", "me", "use", "used", "using"]
-)
+# Function words carry no code meaning: in a natural-language query they would match every comment
+# and Markdown paragraph. Identifier and signature queries keep every word.
+STOPWORDS = FUNCTION_WORDS
 
 
 class NoMatchingPaths(Exception):

@@ -74,16 +74,31 @@ def test_test_penalty_unless_query_asks_for_tests() -> None:
     assert apply_signals(cs, identifier=None, query_words=["charge", "tests"])[0].uid == 1
 
 
-def test_file_saturation() -> None:
-    cs = [cand(1, "a.py", score=1.0), cand(2, "a.py", score=0.99), cand(3, "b.py", score=0.8)]
+def test_file_saturation_damps_the_third_hit_of_a_file_onwards() -> None:
+    cs = [cand(1, "a.py", score=1.0), cand(2, "a.py", score=0.99), cand(4, "a.py", score=0.98),
+          cand(3, "b.py", score=0.8)]
     out = apply_signals(cs, identifier=None, query_words=[], signals=Signals())
-    assert [c.uid for c in out] == [1, 3, 2]
+    assert [c.uid for c in out] == [1, 2, 3, 4]
+    assert any("hit 3 of a.py" in e for e in out[3].explain)
+
+
+def test_keyword_queries_find_the_definition_spelled_out() -> None:
+    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="ParseConfig", score=0.6)]
+    out = apply_signals(cs, identifier="parse_config", query_words=["parse", "config"])
+    assert out[0].uid == 2
 
 
 def test_dense_floor_drops_weak_dense_only() -> None:
     cs = [cand(1, "a.py", bm25=False, vscore=0.1), cand(2, "b.py", bm25=False, vscore=0.6)]
     out = apply_signals(cs, identifier=None, query_words=[])
     assert [c.uid for c in out] == [2]
+
+
+def test_path_signal_is_off_by_default_and_can_be_switched_on() -> None:
+    cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
+    assert apply_signals(list(cs), identifier=None, query_words=["billing"])[0].uid == 1
+    cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
+    assert apply_signals(cs, identifier=None, query_words=["billing"], signals=Signals().with_("path"))[0].uid == 2
 
 
 def test_signals_can_be_switched_off() -> None:

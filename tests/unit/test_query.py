@@ -47,7 +47,9 @@ def test_unknown_filter_values_are_usage_errors_with_hints(bad: str) -> None:
         ("func (s *Server) Handle", Route.SIGNATURE),
         ("def parse(path: str)", Route.SIGNATURE),
         ("how does billing retry a failed charge", Route.NATURAL),
-        ("parse config", Route.NATURAL),
+        ("parse config", Route.KEYWORDS),
+        ("retry failed charge now", Route.KEYWORDS),
+        ("how to parse config", Route.NATURAL),
     ],
 )
 def test_classify(text: str, route: Route) -> None:

@@ -117,7 +117,13 @@ def test_usage_errors_follow_the_error_contract_too(qry: RunQry) -> None:
     run = qry("search", "charge", "--json", "--top-k", "many")
     assert run.code == 2
     assert run.err.startswith("qry: error: ")
-    assert msgspec.json.decode(run.out)["isError"] is True
+    assert run.err.splitlines()[1] == "  hint: see: qry search --help"
+    obj = msgspec.json.decode(run.out)
+    assert obj["isError"] is True and obj["code"] == "usage"
+    for args in (("search", "charge", "--no-such-option"), ("related",), ("no-such-command",)):
+        other = qry(*args)
+        assert other.code == 2 and other.err.startswith("qry: error: ") and "  hint: see: qry" in other.err
+        assert other.out == "", "no --json: nothing on stdout"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 # version would misread, and log it here and in docs/design.md ("Format version log"):
 #   1  first format: roots/<id>.json (JSON, FileRecord as arrays), segments/<id>/ with tantivy/,
 #      nodes.msgpack, refs.msgpack and optional vectors-<model>/ attachments.
-FORMAT_VERSION = 1
+#   2  the Tantivy schema gained the `uid_u64` fast field and `$`-padded trigram terms in `name_tri`;
+#      a version-1 segment lacks both, so its roots are refused (rebuild) rather than half-working.
+FORMAT_VERSION = 2
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

@@ -140,4 +140,4 @@ def test_junk_bytes_are_index_corrupt() -> None:
     with pytest.raises(IndexCorrupt):
         decode_manifest(data[: len(data) // 2])
     with pytest.raises(IndexCorrupt):
-        decode_manifest(b'{"format_version": 1}')
+        decode_manifest(b'{"format_version": %d}' % FORMAT_VERSION)

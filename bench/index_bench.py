@@ -123,7 +123,7 @@ def run_json(argv: Sequence[str], cwd: Path | None = None) -> tuple[Any, Run]:
     """Run a `--json` command and decode its stdout."""
     r = run_proc(argv, cwd=cwd, check=False)
     if r.code not in (0, 1):
-        raise RuntimeError(f"{' '.join(argv)} exited {r.code}")
+        raise RuntimeError(f"{' '.join(argv)} exited {r.code}: {r.stdout.strip()[-2000:]}")
     return json.loads(r.stdout), r
 
 

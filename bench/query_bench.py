@@ -144,7 +144,8 @@ def cprofile_search(corpus: Path, query: str, n: int = 12) -> str:
     """cProfile of one whole plain `qry search` process (imports included): top functions, as text."""
     out = corpus.parent / "search.prof"
     subprocess.run(
-        [PY, "-m", "cProfile", "-o", str(out), QRY, "search", query],
+        # -P: `-m` would put the working folder (a copy of the standard library) first on sys.path.
+        [PY, "-P", "-m", "cProfile", "-o", str(out), QRY, "search", query],
         cwd=corpus,
         capture_output=True,
         check=False,
@@ -394,7 +395,7 @@ def run(corpus: Path, work: Path, runs: int = 20, warmup: int = 3, imports_repea
         f"Corpus: the standard-library copy indexed above (`--embed none`; HEAD has {segments} segments after "
         f"the edits, the one-segment rows query the full build's root with `--root`). hyperfine, {runs} runs in 4 passes "
         f"over all commands (`--json` with its default graph expansion: {slow_runs} runs in 2 passes), {warmup} "
-        "warmups, no shell, output through a pipe. CPU = user + system. Load average before / after: {load_before} -> "
+        f"warmups, no shell, output through a pipe. CPU = user + system. Load average before / after: {load_before} -> "
         f"{load_after}.\n",
         table(["command", "median ms", "min ms", "σ ms", "CPU ms", "vs floor"], rows, "lrrrrr"),
         "\nIdentifier queries next to `rg -n` over the same tree (rg needs no index: the baseline of issue 2; "

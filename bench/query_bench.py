@@ -165,10 +165,12 @@ def cprofile_search(corpus: Path, query: str, n: int = 12) -> str:
 
 
 def regular_install(work: Path) -> tuple[Path | None, str]:
-    """A venv with qry installed from a copy of the source (not editable), dependencies borrowed.
+    """A venv with qry installed from a copy of the source (not editable), the same dependencies.
 
-    The dependencies come from this environment's site-packages through a `.pth` line, so only the
-    way qry itself is installed differs. Returns (venv bin folder or None, a note).
+    The new venv's site-packages links every entry of this environment's site-packages (`.pth` files
+    included) except qry's own editable-install files, so the interpreter starts the same way and
+    imports find the same files in the same number of places; only how qry itself is installed
+    differs. Returns (the venv's bin folder or None, a note).
     """
     venv = work / "venv-regular"
     src = work / "qry-src"
@@ -185,8 +187,13 @@ def regular_install(work: Path) -> tuple[Path | None, str]:
         site = next((venv / "lib").glob("python3*/site-packages"))
         import site as site_mod
 
-        deps = [p for p in site_mod.getsitepackages() if Path(p).is_dir()]
-        (site / "_qry_bench_deps.pth").write_text("\n".join(deps) + "\n")
+        def ours(name: str) -> bool:
+            return name in ("cli", "indexlib", "__pycache__") or name.startswith(("__editable__", "qry-"))
+
+        for deps in (Path(p) for p in site_mod.getsitepackages() if Path(p).is_dir()):
+            for entry in deps.iterdir():
+                if not ours(entry.name) and not (site / entry.name).exists():
+                    (site / entry.name).symlink_to(entry)
         proc = subprocess.run(
             [
                 PY,

@@ -132,9 +132,8 @@ def test_the_lock_of_a_killed_writer_is_recovered(build_world: World) -> None:
         assert wait_for(lambda: holds_lock(work, proc.pid) or proc.poll() is not None, 60)
         kill(proc, signal.SIGKILL)  # the writer alone, as `kill -9 PID` does
         dead = finish(proc)
-        # A writer killed while its parse workers run leaves them holding the lock: that is
-        # test_crash.py::test_sigkill_of_qry_alone_leaves_no_worker_holding_the_lock. Here the kill
-        # lands before the workers start.
+        # A writer killed while its parse workers run: test_crash.py::
+        # test_sigkill_of_qry_alone_leaves_no_worker_holding_the_lock. Here the kill lands before them.
         assert wait_for(lambda: not group_members(proc.pid), 10, poll=0.05), "workers outlived the writer"
     finally:
         kill_group(proc)

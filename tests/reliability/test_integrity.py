@@ -174,7 +174,7 @@ def test_a_damaged_root_manifest_or_head_is_a_clear_error(damaged: Path) -> None
 
 
 def test_a_manifest_of_another_format_version_is_refused(damaged: Path, tmp_path: Path) -> None:
-    from indexlib.store.manifest import root_id_of
+    from indexlib.store.manifest import FORMAT_VERSION, root_id_of
 
     head = head_of(damaged)
     manifest = json.loads((damaged / "roots" / f"{head}.json").read_bytes())
@@ -188,7 +188,7 @@ def test_a_manifest_of_another_format_version_is_refused(damaged: Path, tmp_path
         run = qry(*args, "--index-dir", damaged)
         assert run.code == 2 and "Traceback" not in run.err, run.describe()
         assert run.err.startswith("qry: error: ") and "format version 99" in run.err, run.describe()
-        assert "this qry reads version 1" in run.err and "hint: rebuild the index" in run.err, run.describe()
+        assert f"this qry reads version {FORMAT_VERSION}" in run.err and "hint: rebuild the index" in run.err, run.describe()
     # The way out the hint names works, and leaves the foreign root alone until gc.
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURE, repo)

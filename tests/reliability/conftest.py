@@ -36,3 +36,9 @@ def build_world(tmp_path_factory: pytest.TempPathFactory) -> World:
 @pytest.fixture(scope="session")
 def compact_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return make_compact_world(tmp_path_factory.mktemp("crash-compact"))
+
+
+@pytest.fixture(scope="session")
+def large_world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """2,500 modules (~22k nodes): an uninterrupted run takes tens of seconds here (slow tests only)."""
+    return make_build_world(tmp_path_factory.mktemp("crash-large"), files=2500)

@@ -215,3 +215,12 @@ def test_ctrl_c_during_start_up_exits_130_without_a_traceback(tmp_path: Path) ->
                           env=cli_env(), timeout=60, check=False)  # fmt: skip
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 130 and "qry: interrupted" in proc.stderr, (proc.returncode, proc.stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attempt", range(12))
+def test_sigkill_at_random_points_of_a_large_build(large_world: World, attempt: int) -> None:
+    rng = random.Random(f"{SEED}-large-{attempt}")
+    run = _interrupt(large_world, "random", signal.SIGKILL, rng)
+    assert "Traceback" not in run.err, run.describe()
+    _check_after_kill(large_world, f"SIGKILL of a large build, attempt {attempt} (seed {SEED}, exit {run.code})")

@@ -72,17 +72,17 @@ def _reference(world_dir: Path, repo: Path, pristine: Path) -> tuple[dict[str, A
     return answers(ref, QUERIES), segments_of(ref), elapsed, json.loads(run.out)
 
 
-def make_build_world(base: Path) -> World:
-    """BUILD_FILES modules indexed in variant a; then every file rewritten (variant b), so the run we
+def make_build_world(base: Path, files: int = BUILD_FILES) -> World:
+    """`files` modules indexed in variant a; then every file rewritten (variant b), so the run we
     interrupt re-parses the whole tree and writes one large segment."""
     repo, pristine = base / "repo", base / "pristine"
-    write_repo(repo, BUILD_FILES, variant="a")
+    write_repo(repo, files, variant="a")
     run = qry(*index_args(repo, pristine))
     assert run.code == 0, run.describe()
     old_root = head_of(pristine)
     assert old_root is not None
     old = answers(pristine, QUERIES)
-    write_repo(repo, BUILD_FILES, variant="b")
+    write_repo(repo, files, variant="b")
     new, segs, seconds, _report = _reference(base, repo, pristine)
     for q in ("alphaonlya", "omegaonlyb", "parse config"):
         assert old[q] != new[q], f"{q!r} must tell the two snapshots apart"

@@ -343,7 +343,7 @@ def run(work: Path, runs: int = 10, warmup: int = 2, rg_stdlib_ms: float | None 
         f"\nOne-shot model cost in a fresh process (median of 5): import onnxruntime + indexlib.embed "
         f"**{imp_ms:.0f} ms**, session + tokenizer load (`ORT_DISABLE_ALL`) **{load_ms:.0f} ms**, embed the "
         f"query **{emb_ms:.0f} ms**: {imp_ms + load_ms + emb_ms:.0f} ms in all. Imports of the hybrid search "
-        f"process (`-X importtime`, median of 3): {prof.total_us / 1000:.0f} ms in all; "
+        f"process (`-X importtime`, least of 3): {prof.total_us / 1000:.0f} ms in all; "
         + ", ".join(f"{k} {v:.0f} ms" for k, v in heavy.items())
         + ".\n",
     ]

@@ -140,16 +140,27 @@ def importtime(argv: Sequence[str], cwd: Path, repeats: int) -> ImportProfile:
     return prof
 
 
-def cprofile_search(corpus: Path, query: str, n: int = 12) -> str:
-    """cProfile of one whole plain `qry search` process (imports included): top functions, as text."""
-    out = corpus.parent / "search.prof"
-    subprocess.run(
-        # -P: `-m` would put the working folder (a copy of the standard library) first on sys.path.
-        [PY, "-P", "-m", "cProfile", "-o", str(out), QRY, "search", query],
-        cwd=corpus,
-        capture_output=True,
-        check=False,
-    )
+def cprofile_search(corpus: Path, query: str, n: int = 12, repeats: int = 3) -> str:
+    """cProfile of a whole plain `qry search` process (imports included): top functions, as text.
+
+    The fastest of `repeats` profiled runs is kept: a single run on a shared machine can be inflated
+    anywhere by other load, and the least-disturbed run shows the program's own balance best.
+    """
+    best: tuple[float, Path] | None = None
+    for i in range(repeats):
+        out = corpus.parent / f"search.{i}.prof"
+        subprocess.run(
+            # -P: `-m` would put the working folder (a copy of the standard library) first on sys.path.
+            [PY, "-P", "-m", "cProfile", "-o", str(out), QRY, "search", query],
+            cwd=corpus,
+            capture_output=True,
+            check=False,
+        )
+        total = float(vars(pstats.Stats(str(out)))["total_tt"])
+        if best is None or total < best[0]:
+            best = (total, out)
+    assert best is not None
+    out = best[1]
     buf = StringIO()
     stats = pstats.Stats(str(out), stream=buf)
     stats.strip_dirs()
@@ -236,6 +247,9 @@ def run(corpus: Path, work: Path, runs: int = 20, warmup: int = 3, imports_repea
         ("`qry --help`", f"{qry} --help"),
         ("`qry status`", f"{qry} status"),
     ]
+    # rg over the source only (bytecode folders excluded by a glob), for the first query: the tree
+    # without `__pycache__` is what qry indexes.
+    commands.append((f"`rg -n {QUERIES[0]} -g !__pycache__`", f"rg -n {QUERIES[0]} -g !__pycache__"))
     for q in QUERIES:
         commands += [
             (f"`rg -n {q}`", f"rg -n {q}"),
@@ -444,7 +458,7 @@ def run(corpus: Path, work: Path, runs: int = 20, warmup: int = 3, imports_repea
         table(["module", "depth", "self ms", "cumulative ms"], top_self),
         "\nTop 10 by cumulative time (a module's time including what it imports):\n",
         table(["module", "depth", "self ms", "cumulative ms"], top_cum),
-        f"\ncProfile of one whole plain `qry search {QUERIES[0]}` process (imports included), by own time:\n",
+        f"\ncProfile of a whole plain `qry search {QUERIES[0]}` process (the fastest of 3 profiled runs; imports included), by own time:\n",
         prof_table,
         "\n" + install_md,
     ]

@@ -139,6 +139,9 @@ def summary(idx: dict[str, Any], qb: dict[str, Any], eb: dict[str, Any] | None) 
         qry = t[f"`qry search {q}` (plain)"]["median_ms"]
         one = t.get(f"`qry search {q}` (plain, one-segment root)")
         fresh = f"; one-segment root {ms(one['median_ms'])} ms ({one['median_ms'] / rg:.2f}x)" if one else ""
+        src_only = t.get(f"`rg -n {q} -g !__pycache__`")
+        if src_only:
+            fresh += f"; rg without `__pycache__` {ms(src_only['median_ms'])} ms"
         rows.append(
             [
                 f"lexical query `{q}` no slower than rg",

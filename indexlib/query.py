@@ -208,9 +208,13 @@ FUNCTION_WORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "that", "the", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "there", "their", "they", "should", "would", "could", "get", "gets", "find", "show", "use", "used", "using"]
 )
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*\(?\)?$")
+# Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
+# operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
+# a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
 _SIGNATURE_HINTS = re.compile(
-    r"[(){}\[\]<>*&=;:]|->|=>|\b(?:def|func|fn|function|class|struct|interface|impl|public|private|static|"
-    r"return|const|let|var|async|void|int|string)\b"
+    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+    r"|\w\(|\w<\w|->|=>|::|[{};*&=\[\]]|\w:\s*\w"
 )
 
 
@@ -232,10 +236,10 @@ def classify(q: Query) -> Route:
     return Route.NATURAL
 
 
-def identifier_of(q: Query) -> str | None:
+def identifier_of(q: Query, route: Route | None = None) -> str | None:
     """The name an identifier query names (without call parentheses), or the joined words of a
-    keywords query (`parse config` -> `parse_config`), else None."""
-    route = classify(q)
+    keywords query (`parse config` -> `parse_config`), else None. `route` overrides `classify(q)`."""
+    route = classify(q) if route is None else route
     if route is Route.IDENTIFIER:
         return q.text.split()[0].rstrip("()")
     if route is Route.KEYWORDS and len(q.text.split()) > 1:

@@ -17,7 +17,16 @@ import msgspec
 
 from indexlib import streams
 from indexlib.errors import ModelError, QryError, UsageError
-from indexlib.fusion import CANDIDATE_CAP, ROUTE_WEIGHTS, RRF_K, Candidate, Signals, apply_signals, rrf
+from indexlib.fusion import (
+    CANDIDATE_CAP,
+    ROUTE_WEIGHTS,
+    RRF_K,
+    Candidate,
+    Signals,
+    apply_signals,
+    collapse_parts,
+    rrf,
+)
 from indexlib.query import Query, Route, classify, identifier_of, parse_query
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.snapshot import Snapshot
@@ -166,15 +175,29 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         run("bm25", lambda: streams.bm25_stream(snap, q, route, filters, opts.cap))
     if mode in ("hybrid", "symbol", "lexical"):
         run("symbol", lambda: streams.symbol_stream(snap, q, route, filters, opts.cap))
+        symbol_top = ranked["symbol"][0].score if ranked.get("symbol") else 0.0
+        if route in (Route.NATURAL, Route.SIGNATURE) and symbol_top >= streams.JOINED:
+            # The words spell a definition's name (`do open` = do_open, `from ast` = from_ast): route
+            # as keywords, whatever function words or keywords the name happens to contain.
+            route = Route.KEYWORDS
+            meta.route = route.value
+            meta.notes.append("routed as keywords: the words spell a definition's name")
     if mode in ("hybrid", "semantic"):
-        exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.EXACT
+        # A definition whose name the query spells (exactly, or as separate words: `parse config`)
+        # leads the symbol stream: the dense stream would only blur it, so the model is not loaded.
+        exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.JOINED
         if not streams.has_vectors(snap):
             if mode == "semantic":
                 raise UsageError(
                     "this index has no vectors", hint="index with embeddings: qry index PATH --embed onnx"
                 )
             meta.notes.append("dense stream skipped: the index has no vectors (qry index --embed onnx)")
-        elif mode == "hybrid" and route is Route.IDENTIFIER and exact_lead and opts.skip_dense_on_exact:
+        elif (
+            mode == "hybrid"
+            and route in (Route.IDENTIFIER, Route.KEYWORDS)
+            and exact_lead
+            and opts.skip_dense_on_exact
+        ):
             meta.notes.append("dense stream skipped: an exact definition leads (model not loaded)")
         elif q.text.strip():
             model = snap.manifest.model
@@ -193,18 +216,15 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     for c in head:
         stored = snap.node(c.uid)
         if stored is not None:
-            c.path, c.kind, c.name, c.qualified_name = (
-                stored.node.path,
-                stored.node.kind,
-                stored.node.name,
-                stored.node.qualified_name,
-            )
+            n = stored.node
+            c.path, c.kind, c.name, c.qualified_name, c.part = n.path, n.kind, n.name, n.qualified_name, n.part
     head = [c for c in head if c.path]
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=identifier_of(q), query_words=q.words, signals=opts.signals
+        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals
     )
+    ranked_cands = collapse_parts(ranked_cands)
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
     top = ranked_cands[: opts.top_k]

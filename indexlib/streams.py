@@ -148,6 +148,7 @@ def bm25_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: i
 # a fuzzy (trigram) match, whose score is its similarity in [0.3, 1).
 EXACT, QUALIFIED, JOINED = 4.0, 3.5, 3.0
 FUZZY_THRESHOLD = 0.3
+MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
 _DEFINITION_KINDS = ["function", "method", "class", "struct", "interface", "enum", "trait", "module", "section"]
@@ -156,9 +157,7 @@ _DEFINITION_KINDS = ["function", "method", "class", "struct", "interface", "enum
 def symbol_candidates(q: Query, route: Route) -> list[str]:
     """The name forms a query may be asking for: the whole text if short, else nothing."""
     words = q.text.split()
-    if not words or len(words) > 4 or q.prefixes:
-        return []
-    if route is Route.NATURAL and len(words) > 3:
+    if not words or len(words) > MAX_NAME_WORDS or q.prefixes:
         return []
     return [q.text]
 

@@ -74,12 +74,14 @@ def test_test_penalty_unless_query_asks_for_tests() -> None:
     assert apply_signals(cs, identifier=None, query_words=["charge", "tests"])[0].uid == 1
 
 
-def test_file_saturation_damps_the_third_hit_of_a_file_onwards() -> None:
-    cs = [cand(1, "a.py", score=1.0), cand(2, "a.py", score=0.99), cand(4, "a.py", score=0.98),
-          cand(3, "b.py", score=0.8)]
-    out = apply_signals(cs, identifier=None, query_words=[], signals=Signals())
-    assert [c.uid for c in out] == [1, 2, 3, 4]
+def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
+    cs = [cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 4)] + [cand(9, "b.py", score=0.9)]
+    out = apply_signals(cs, identifier=None, query_words=[], signals=Signals(saturation_after=2))
+    assert [c.uid for c in out] == [1, 2, 9, 3]
     assert any("hit 3 of a.py" in e for e in out[3].explain)
+    out = apply_signals([cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 7)], identifier=None,
+                        query_words=[], signals=Signals())
+    assert [any("hit" in e for e in c.explain) for c in out] == [False] * 5 + [True]
 
 
 def test_keyword_queries_find_the_definition_spelled_out() -> None:

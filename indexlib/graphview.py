@@ -33,7 +33,131 @@ def _family(language: str) -> str:
     return _FAMILY.get(language, language)
 
 
-MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+MAX_CANDIDATES = 12
+CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
+IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
+# Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call
+# almost never means a same-named method of the indexed code, so it makes no edge.
+COMMON_METHODS = frozenset(
+    [
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "copy",
+        "count",
+        "index",
+        "sort",
+        "reverse",
+        "get",
+        "set",
+        "setdefault",
+        "update",
+        "keys",
+        "values",
+        "items",
+        "add",
+        "discard",
+        "union",
+        "intersection",
+        "difference",
+        "join",
+        "split",
+        "rsplit",
+        "splitlines",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "lower",
+        "upper",
+        "title",
+        "replace",
+        "startswith",
+        "endswith",
+        "find",
+        "rfind",
+        "format",
+        "encode",
+        "decode",
+        "read",
+        "write",
+        "readline",
+        "readlines",
+        "close",
+        "flush",
+        "seek",
+        "tell",
+        "search",
+        "match",
+        "fullmatch",
+        "group",
+        "groups",
+        "groupdict",
+        "sub",
+        "subn",
+        "findall",
+        "finditer",
+        "push",
+        "shift",
+        "unshift",
+        "slice",
+        "splice",
+        "map",
+        "filter",
+        "reduce",
+        "forEach",
+        "concat",
+        "includes",
+        "indexOf",
+        "toString",
+        "trim",
+        "toLowerCase",
+        "toUpperCase",
+        "then",
+        "catch",
+        "finally",
+        "has",
+        "delete",
+        "entries",
+        "size",
+        "length",
+        "equals",
+        "hashCode",
+        "compareTo",
+        "contains",
+        "containsKey",
+        "put",
+        "isEmpty",
+        "iter",
+        "next",
+        "unwrap",
+        "expect",
+        "clone",
+        "to_string",
+        "len",
+        "is_empty",
+        "as_str",
+        "as_ref",
+        "into",
+        "collect",
+    ]
+)
+
+
+def _closeness(a: str, b: str) -> int:
+    """How many leading path components two files share (nearer definitions are likelier targets)."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        n += 1
+    return n + (
+        100 if a == b else 0
+    )  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+
+
 MAX_CALLERS = 500
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
 _CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
@@ -62,6 +186,8 @@ def _module_path_matches(path: str, module: str) -> bool:
     if p.endswith(("/__init__", "/index", "/mod")):
         p = p.rsplit("/", 1)[0]
     m = m.lstrip("./")
+    # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
+    m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)
     if "/" in m:
         target = re.sub(r"\.\w+$", "", m)  # ./retry.js -> retry
     else:
@@ -85,6 +211,7 @@ class SnapshotGraph:
         self._out: dict[tuple[int, str], list[Edge]] = {}
         self._in: dict[tuple[int, str], list[Edge]] = {}
         self._imports: dict[str, list[Ref]] = {}
+        self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
 
     # -- GraphView ------------------------------------------------------------------------------
@@ -126,8 +253,13 @@ class SnapshotGraph:
                 continue
             ok = True
             for key, value in props.items():
-                actual = {"name": n.name, "qualified_name": n.qualified_name, "path": n.path,
-                          "language": n.language, "kind": n.kind}.get(key)
+                actual = {
+                    "name": n.name,
+                    "qualified_name": n.qualified_name,
+                    "path": n.path,
+                    "language": n.language,
+                    "kind": n.kind,
+                }.get(key)
                 if actual != value:
                     ok = False
                     break
@@ -161,22 +293,30 @@ class SnapshotGraph:
         qualifier, last = _split_target(ref.target)
         if not last:
             return [], False
-        cands = list(self._defs(last))
+        n = src.node
+        family = _family(n.language)
+        exact_case = n.language not in CASE_INSENSITIVE
+        cands = [
+            c
+            for c in self._defs(last)
+            if _family(c.node.language) == family
+            and (c.node.name == last or not exact_case)
+            and (c.node.uid != n.uid or c.node.name == n.name)  # a recursive call keeps its edge
+        ]
         if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
-        family = _family(src.node.language)
-        cands = [c for c in cands if c.node.uid != src.node.uid and _family(c.node.language) == family]
         if not cands:
             return [], False
-        n = src.node
-        tiers: list[list[StoredNode]] = []
-        if qualifier in SELF_WORDS or qualifier.split(".")[0] in SELF_WORDS:
-            container = n.parent_uid if n.kind == "method" else n.uid
-            tiers.append([c for c in cands if c.node.parent_uid == container and container])
-        imports = self._file_imports(n.path)
+        own_container = n.parent_uid if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
         head = qualifier.split(".")[0] if qualifier else last
-        bound = [r for r in imports if r.alias == head or (not r.alias and r.target.rsplit(".", 1)[-1] == head)]
-        if bound:
+        imports = self._file_imports(n.path)
+        bound = [
+            r for r in imports if r.alias == head or (not r.alias and r.target.rsplit(".", 1)[-1] == head)
+        ]
+        tiers: list[list[StoredNode]] = []
+        if head in SELF_WORDS and qualifier:
+            tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
+        elif bound:
             mods = []
             for r in bound:
                 mods.append(r.target)
@@ -186,17 +326,64 @@ class SnapshotGraph:
                     rest = qualifier.split(".", 1)[1] if "." in qualifier else ""
                     if rest:
                         mods.append(f"{r.target}.{rest}")
-            tiers.append([c for c in cands if any(_module_path_matches(c.node.path, m) for m in mods)])
-        tiers.append([c for c in cands if c.node.path == n.path])
-        if qualifier and qualifier not in SELF_WORDS:
+            found = [c for c in cands if any(_module_path_matches(c.node.path, m) for m in mods)]
+            if not found and not any(self._module_indexed(m, family) for m in mods):
+                return [], False  # bound to a module we do not index (subprocess, numpy): nothing to link
+            tiers.append(found)
+        if not qualifier:
+            # A bare name calls a function or a class, never another object's method; in languages with
+            # an implicit `this` it may call a method of its own class. Nested functions are visible
+            # only inside the function that holds them.
+            implicit_this = n.language in IMPLICIT_THIS
+            cands = [
+                c
+                for c in cands
+                if (
+                    c.node.kind != "method"
+                    or (implicit_this and own_container and c.node.parent_uid == own_container)
+                )
+                and (
+                    not c.node.parent_uid
+                    or c.node.kind == "method"
+                    or c.node.parent_uid in (n.uid, n.parent_uid)
+                    or self._is_container(c.node.parent_uid)
+                )
+            ]
+            tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
+            tiers.append([c for c in cands if c.node.path == n.path])
+            tiers.append(cands)
+        elif head not in SELF_WORDS and not bound:
             qlast = qualifier.rsplit(".", 1)[-1]
-            tiers.append([c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]])
-        tiers.append(cands)
+            members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
+            if members:  # `Type.member`: a container of that name holds it
+                tiers.append(members)
+            elif last in COMMON_METHODS:
+                return [], False  # `items.append(x)` on an untyped variable: almost always a builtin type
+            else:
+                tiers.append([c for c in cands if c.node.path == n.path and c.node.kind == "method"])
+                tiers.append([c for c in cands if c.node.kind == "method"])
         for tier in tiers:
             if tier:
-                uids = sorted({c.node.uid for c in tier})[:MAX_CANDIDATES]
+                ranked = sorted(
+                    {c.node.uid: c for c in tier}.values(),
+                    key=lambda c: (-_closeness(n.path, c.node.path), c.node.uid),
+                )
+                uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 return uids, len(uids) > 1
         return [], False
+
+    def _is_container(self, uid: int) -> bool:
+        parent = self.snap.node(uid)
+        return parent is not None and parent.node.kind in CONTAINER_KINDS
+
+    def _module_indexed(self, module: str, family: str) -> bool:
+        key = (module, family)
+        if key not in self._indexed_modules:
+            self._indexed_modules[key] = any(
+                _family(rec.language) == family and _module_path_matches(p, module)
+                for p, rec in self.snap.manifest.files.items()
+            )
+        return self._indexed_modules[key]
 
     def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
         if not module_stem(ref.target):
@@ -209,7 +396,8 @@ class SnapshotGraph:
         """Module-remainder nodes of files (of the importer's language family) that implement `target`."""
         out: list[StoredNode] = []
         paths = [
-            p for p, rec in self.snap.manifest.files.items()
+            p
+            for p, rec in self.snap.manifest.files.items()
             if p != own_path and _family(rec.language) == family and _module_path_matches(p, target)
         ]
         for p in paths[:MAX_CANDIDATES]:
@@ -231,8 +419,11 @@ class SnapshotGraph:
                 return []
             members = self.snap.lookup("parent", f"{uid:016x}", limit=MAX_CALLERS)
             return sorted(
-                (Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in members
-                 if m.node.part == 0),
+                (
+                    Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line)
+                    for m in members
+                    if m.node.part == 0
+                ),
                 key=lambda e: (e.line, e.dst),
             )
         if direction == "out":
@@ -272,8 +463,9 @@ class SnapshotGraph:
                 targets, ambiguous = self.resolve(caller, ref)
                 if uid in targets:
                     key = (caller.node.uid, ref.line)
-                    result.setdefault(key, Edge(src=caller.node.uid, dst=uid, kind=kind, line=ref.line,
-                                                ambiguous=ambiguous))
+                    result.setdefault(
+                        key, Edge(src=caller.node.uid, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
+                    )
         return sorted(result.values(), key=lambda e: (e.src, e.line))
 
 
@@ -299,8 +491,12 @@ def attach_graph(
     view = SnapshotGraph(snap)
     uids = [int(h.uid, 16) for h in hits]
     if expand_related and depth > 0:
-        related = expand(view, uids, depth=depth, kinds=(RefKind.CALLS.value, RefKind.INHERITS.value,
-                                                          RefKind.IMPLEMENTS.value))
+        related = expand(
+            view,
+            uids,
+            depth=depth,
+            kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value),
+        )
         for h, u in zip(hits, uids, strict=True):
             h.related = related.get(u, [])
     if diffuse and len(uids) >= 2:
@@ -332,8 +528,9 @@ def attach_graph(
     return hits
 
 
-def related_of(snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int,
-               cap: int = 50) -> list[Related]:
+def related_of(
+    snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
+) -> list[Related]:
     """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus parent."""
     directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
     rel = expand(

@@ -8,7 +8,7 @@ validation and execution within their budget).
 Two engines, both deterministic for a given seed and bounded in time, so CI can run them:
 - hypothesis properties over arbitrary text and over token soup built from each grammar;
 - a mutational fuzzer with a crude coverage signal (new outcome classes join the corpus) that runs for
-  QRY_FUZZ_SECONDS per target (default 10 s; seed QRY_FUZZ_SEED), reporting the smallest failing input
+  QRY_FUZZ_SECONDS per target (default 8 s; seed QRY_FUZZ_SEED), reporting the smallest failing input
   it saw. Known, reported bugs are tallied apart and turn the test into an xfail naming them, so an
   unknown failure still fails and a fix is noticed (the xfail disappears).
 """
@@ -32,7 +32,7 @@ from indexlib.graphquery import parse_graph_query, run_graph_query
 from indexlib.query import classify, glob_to_regex, identifier_of, parse_query
 from indexlib.records import Edge
 
-BUDGET = float(os.environ.get("QRY_FUZZ_SECONDS", "10"))
+BUDGET = float(os.environ.get("QRY_FUZZ_SECONDS", "8"))
 SEED = int(os.environ.get("QRY_FUZZ_SEED", "6"))
 MAX_LEN = 12_000  # a little over both parsers' length limits, so the limits are exercised too
 

@@ -24,7 +24,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason=f"slow: run with -m slow or {SLOW_ENV}=1")
     for item in items:
-        if "slow" in item.keywords:
+        if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
 
 

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from indexlib import BuildOptions, GraphQueryError, SearchOptions, build_index, graph_query, open_engine, related
+from indexlib import (
+    BuildOptions,
+    GraphQueryError,
+    SearchOptions,
+    build_index,
+    graph_query,
+    open_engine,
+    related,
+)
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,36 @@
-"""The console entry point, kept tiny: a plain `qry search` never imports Typer (see cli/fastpath.py)."""
+"""The console entry point, kept tiny: a plain `qry search` never imports Typer (see cli/fastpath.py).
+
+Owns: the last line of the error contract for what happens before (or outside) a command's `guarded()`:
+a Ctrl-C while qry is still importing exits 130 with `qry: interrupted`, and a reader that closed the
+pipe makes qry exit quietly, as ripgrep does. It does not own the error contract of commands
+(`cli/console.py`).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+
+_INTERRUPTED = 130  # cli.console.Exit.INTERRUPTED, not imported: console pulls msgspec in before the fast path
 
 
 def run() -> None:
+    """Run qry; never lets a KeyboardInterrupt or BrokenPipeError escape as a traceback."""
+    try:
+        _run()
+    except KeyboardInterrupt:
+        try:
+            sys.stderr.write("qry: interrupted\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        sys.exit(_INTERRUPTED)
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(0)
+
+
+def _run() -> None:
     from cli.fastpath import try_fast_search
 
     code = try_fast_search(sys.argv[1:])
@@ -13,8 +38,17 @@ def run() -> None:
         try:
             sys.stdout.flush()
         except BrokenPipeError:
-            pass
+            _silence_stdout()
         sys.exit(code)
     from cli.main import main
 
     main()
+
+
+def _silence_stdout() -> None:
+    """After EPIPE, point stdout at /dev/null so the interpreter's final flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -196,12 +196,6 @@ def test_sigkill_of_qry_alone_leaves_no_worker_holding_the_lock(build_world: Wor
         kill_group(proc)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (cli/entry.py run): a Ctrl-C while qry is still starting (importing Typer and the command "
-    "modules, the first ~0.2 s) escapes as a KeyboardInterrupt traceback; run() should catch it, print "
-    "'qry: interrupted' and exit 130 like guarded() does",
-)
 def test_ctrl_c_during_start_up_exits_130_without_a_traceback(tmp_path: Path) -> None:
     """Deterministic stand-in for an early Ctrl-C: the signal arrives inside run(), before any command."""
     code = (

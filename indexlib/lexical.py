@@ -9,8 +9,6 @@ stemming mangles identifiers (parser/parsed/parsing) but helps sentences.
 Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py).
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeAlias
@@ -193,6 +191,20 @@ def write_segment_index(out_dir: Path, nodes: Sequence[Node], refs_by_uid: dict[
     writer.wait_merging_threads()
 
 
+_CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"
+
+
+def _is_read_failure(exc: BaseException) -> bool:
+    """Whether an exception from tantivy-py means a file could not be read.
+
+    Tantivy reports an unreadable file as ValueError ("An IO error occurred: ...", a bad decompression)
+    or OSError, and some damaged files (a fast-field column) make it panic: pyo3's PanicException, a
+    BaseException subclass that no module exports, so it is recognised by name. Queries are built by this
+    module, so none of these are errors of the caller's text.
+    """
+    return isinstance(exc, (ValueError, OSError)) or type(exc).__name__ == "PanicException"
+
+
 class DocHit(NamedTuple):
     """A matching document of one segment: its BM25 (or lookup) score and stored address."""
 
@@ -201,18 +213,30 @@ class DocHit(NamedTuple):
 
 
 class LexicalSegment:
-    """An opened, read-only Tantivy index of one segment."""
+    """An opened, read-only Tantivy index of one segment.
+
+    Every read turns a Tantivy failure into IndexCorrupt naming the segment directory: checksums are
+    not read per query, so a flipped byte shows only when Tantivy reads it (the doc store is decompressed
+    when a document is fetched), and it must stop the search with `qry verify`'s hint rather than pass as
+    a failed stream, a wrong "no match" or a traceback.
+    """
 
     def __init__(self, directory: Path) -> None:
+        self.directory = directory
         try:
             self._index = tantivy.Index.open(str(directory))
-        except (OSError, ValueError) as exc:  # Tantivy reports corrupt or missing files as either
+            self._searcher = self._index.searcher()
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
             raise IndexCorrupt(
-                f"cannot open the text index in {directory}: {exc}",
-                hint="run `qry verify`, then `qry index --rebuild`",
+                f"cannot open the text index in {directory}: {exc}", hint=_CORRUPT_HINT
             ) from exc
-        self._searcher = self._index.searcher()
-        self.directory = directory
+
+    def _corrupt(self, what: str, exc: BaseException) -> IndexCorrupt:
+        return IndexCorrupt(
+            f"the text index in {self.directory} is damaged ({what}: {exc})", hint=_CORRUPT_HINT
+        )
 
     @property
     def num_docs(self) -> int:
@@ -226,36 +250,62 @@ class LexicalSegment:
     def search(self, query: tantivy.Query, limit: int) -> list[DocHit]:
         if limit <= 0:
             return []
-        result = self._searcher.search(query, limit, count=False)
+        try:
+            result = self._searcher.search(query, limit, count=False)
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("search", exc) from exc
         return [DocHit(float(score), addr) for score, addr in result.hits]
 
     def stored(self, address: tantivy.DocAddress) -> StoredNode:
         """Decode the node and refs stored with a document."""
-        payload = self._searcher.doc(address)["payload"][0]
         try:
+            payload = self._searcher.doc(address)["payload"][0]
             return _PAYLOAD_DECODER.decode(payload)
-        except msgspec.DecodeError as exc:
-            raise IndexCorrupt(
-                f"a stored document in {self.directory} does not decode: {exc}",
-                hint="run `qry verify`, then `qry index --rebuild`",
-            ) from exc
+        except (KeyError, IndexError, TypeError, msgspec.DecodeError) as exc:
+            raise self._corrupt("a stored document does not decode", exc) from exc
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("a stored document does not decode", exc) from exc
 
     def uids(self, hits: Sequence[DocHit]) -> list[int]:
         """The node uids of hits, read from the fast-field column (no stored-document fetch)."""
         if not hits:
             return []
-        values = self._searcher.fast_field_values("uid_u64", [h.address for h in hits])
+        try:
+            values = self._searcher.fast_field_values("uid_u64", [h.address for h in hits])
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("uid column", exc) from exc
         return [int(v or 0) for v in values]
 
     def terms_with_prefix(self, field: str, prefix: str, limit: int) -> list[str]:
-        return [t for t, _n in self._searcher.terms_with_prefix(field, prefix, limit=limit)]
+        try:
+            return [t for t, _n in self._searcher.terms_with_prefix(field, prefix, limit=limit)]
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("term dictionary", exc) from exc
 
     def count(self, query: tantivy.Query) -> int:
         """How many documents match (no scoring, no fetching)."""
-        return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
+        try:
+            return int(getattr(self._searcher.search(query, 1, count=True), "count", 0) or 0)
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("count", exc) from exc
 
     def doc_freq(self, field: str, term: str) -> int:
-        return int(self._searcher.doc_freq(field, term))
+        try:
+            return int(self._searcher.doc_freq(field, term))
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("term dictionary", exc) from exc
 
 
 # Query construction helpers, kept here so no other module needs `tantivy`.

@@ -127,19 +127,7 @@ def test_search_on_a_truncated_or_missing_file_is_a_clear_error(damaged: Path, r
     assert run.out == "", "no results may be printed from a damaged index"
 
 
-_STORE_FLIP_BUG = (
-    "BUG (indexlib/lexical.py LexicalSegment.stored + search.py): a flipped byte in the Tantivy doc store "
-    "makes tantivy raise ValueError('An IO error occurred: ...'); fetched from snapshot.node it escapes as a "
-    "traceback (polyglot), inside a stream it becomes a 'bm25 stream failed' warning and exit 1 (no match). "
-    "It should be IndexCorrupt (exit 2, hint qry verify / qry index --rebuild)"
-)
-
-
-@pytest.mark.parametrize(
-    "role",
-    [pytest.param(r, marks=pytest.mark.xfail(strict=False, reason=_STORE_FLIP_BUG)) if r == "tantivy doc store"
-     else r for r in ROLES],
-)  # fmt: skip
+@pytest.mark.parametrize("role", ROLES)
 def test_search_on_an_altered_file_answers_as_before_or_refuses(
     good: tuple[Path, dict[str, Answer]], damaged: Path, role: str
 ) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-_INTERRUPTED = 130  # cli.console.Exit.INTERRUPTED, not imported: console pulls msgspec in before the fast path
+# cli.console.Exit.INTERRUPTED, not imported here: the fast path must not pay for console's imports.
+_INTERRUPTED = 130
 
 
 def run() -> None:

@@ -4,8 +4,6 @@ Owns: the thin functions over Engine / Snapshot that every surface shares, so th
 server cannot drift apart. Each takes plain values and returns msgspec Structs.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Any
 

@@ -343,13 +343,13 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
 
     t3 = time.perf_counter()
     segments: list[SegmentEntry] = list(prev.segments) if prev else []
-    tombstones: dict[str, int] = dict(prev.tombstones) if prev else {}
+    tombstones: dict[str, set[str]] = {k: set(v) for k, v in prev.tombstones.items()} if prev else {}
     if not nothing_changed:
         # Tombstone the old copies of changed and removed files.
         for path in to_parse_paths + removed:
             old = prev_files.get(path)
             if old is not None:
-                tombstones[old.segment] = tombstones.get(old.segment, 0) + 1
+                tombstones.setdefault(old.segment, set()).add(path)
         if to_parse:
             progress("write", 0, 1)
             entry = _write_segment(store, new_nodes, new_refs)
@@ -369,10 +369,10 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
                 )
         owners = {rec.segment for rec in files.values()}
         segments = [s for s in segments if s.id in owners]
-        tombstones = {s.id: tombstones.get(s.id, 0) for s in segments if tombstones.get(s.id, 0)}
+        tombstones = {s.id: tombstones[s.id] for s in segments if tombstones.get(s.id)}
         stored_paths = sum(s.paths for s in segments) or 1
         if len(segments) > MAX_SEGMENTS or (
-            len(segments) > 1 and sum(tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
+            len(segments) > 1 and sum(len(v) for v in tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
         ):
             segments, files = _compact(store, segments, files, progress)
             tombstones = {}
@@ -399,7 +399,7 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
             parent=prev_id,
             segments=segments,
             files=files,
-            tombstones=tombstones,
+            tombstones={k: sorted(v) for k, v in sorted(tombstones.items())},
             skipped=skipped,
             git_commit=git_commit,
             git_branch=git_branch,

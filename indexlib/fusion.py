@@ -10,8 +10,6 @@ paper's default: large enough that the first few ranks of one stream cannot drow
 streams, small enough that rank 1 still counts.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping, Sequence
 
@@ -126,10 +124,10 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset({"definition", "tests", "saturation", "dense_floor"})
 
-    def without(self, name: str) -> Signals:
+    def without(self, name: str) -> "Signals":
         return msgspec.structs.replace(self, enabled=self.enabled - {name})
 
-    def with_(self, name: str) -> Signals:
+    def with_(self, name: str) -> "Signals":
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
 
@@ -170,11 +168,14 @@ def apply_signals(
                 continue
         if "definition" in signals.enabled and ident and c.kind in DEFINITION_KINDS:
             qn = c.qualified_name.lower().replace("::", ".")
-            same_name = c.name.lower() in (ident, ident_last) or "".join(split_identifier(c.name)) == ident_joined
-            if same_name and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
-                f = 1.0 + signals.definition_boost
+            exact = c.name.lower() in (ident, ident_last)
+            spelled = exact or "".join(split_identifier(c.name)) == ident_joined
+            if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
+                # The name as typed beats the same words spelled another way (`parse_headers` over
+                # `_parse_headers`), which still beats a mere mention.
+                f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
                 c.score *= f
-                c.explain.append(f"definition of {identifier!r}: x{f:g}")
+                c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
         if "path" in signals.enabled and words:
             parts = {seg.lower() for seg in re.split(r"[/._\-]", c.path) if seg}
             hit = sorted(words & parts)

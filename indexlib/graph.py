@@ -15,8 +15,6 @@ dense beats structural diffusion, which floods high-degree hubs. So `on_path` on
 after the fused hits, never reorders them, and hubs neither spread mass nor qualify as context.
 """
 
-from __future__ import annotations
-
 import math
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence

@@ -7,8 +7,6 @@ developer query). Anything that is not our syntax is kept as literal text: user 
 Tantivy's query parser unescaped, so `foo:bar`, `(`, `AND` or a lone quote are searched, not errors.
 """
 
-from __future__ import annotations
-
 import re
 from enum import StrEnum
 
@@ -102,6 +100,24 @@ class Query(msgspec.Struct, kw_only=True):
 _TOKEN = re.compile(r'(-?)(?:(\w+):("([^"]*)"?|\S+)|"([^"]*)"?|(\S+))', re.UNICODE)
 _FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """`text` with lone surrogates replaced by U+FFFD, so it can be written as UTF-8.
+
+    Python hands argv bytes that are not UTF-8 to the program as lone surrogates (surrogateescape), and
+    the MCP server's JSON `\\ud800` escapes decode to them. Tantivy refuses them as terms and every UTF-8
+    writer (`--json`, the terminal) raises on them, so query text is made well-formed once, on entry.
+
+    >>> well_formed("caf\\udce9 charge")
+    'caf\ufffd charge'
+    """
+    if text.isascii():  # the common case costs one scan
+        return text
+    # One U+FFFD per surrogate, as a UTF-8 decoder with errors="replace" gives for one bad argv byte
+    # (`encode("utf-8", "surrogatepass").decode("utf-8", "replace")` would give three).
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def normalize_lang(value: str) -> str:
@@ -134,6 +150,7 @@ def parse_query(
     >>> (q.terms, q.phrases, q.prefixes, q.langs, q.excludes)
     (['retry'], ['failed charge'], ['pars'], ['python'], ['tests/*'])
     """
+    raw = well_formed(raw)
     text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
     q = Query(raw=raw, text="")
     shown: list[str] = []
@@ -178,8 +195,8 @@ def parse_query(
         q.langs.append(normalize_lang(lang))
     for kind in kinds or []:
         q.kinds.append(normalize_kind(kind))
-    q.paths.extend(paths or [])
-    q.excludes.extend(excludes or [])
+    q.paths.extend(well_formed(p) for p in paths or [])
+    q.excludes.extend(well_formed(p) for p in excludes or [])
     return q
 
 

@@ -5,8 +5,6 @@ hits, skip reasons). Imports nothing internal, so any module may depend on it.
 JSON output encodes these same Structs, so the API and `--json` share one schema.
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
 
 import msgspec

@@ -6,8 +6,6 @@ notes and contributes nothing; the others still answer (seed 001: partial result
 The model is loaded only when the dense stream runs, so lexical and symbol queries never import ONNX.
 """
 
-from __future__ import annotations
-
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +25,7 @@ from indexlib.fusion import (
     collapse_parts,
     rrf,
 )
-from indexlib.query import Query, Route, classify, identifier_of, parse_query
+from indexlib.query import Query, Route, classify, identifier_of, parse_query, well_formed
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.snapshot import Snapshot
 from indexlib.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
@@ -136,6 +134,7 @@ def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
 
 def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     t0 = time.perf_counter()
+    text = well_formed(text)  # echoed as SearchResult.query: lone surrogates would break --json
     opts.validate()
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
     snap = engine.snapshot(opts.root)

@@ -29,12 +29,13 @@ if TYPE_CHECKING:
 class SegmentHandle:
     """A segment of the snapshot with its lazily opened engines and liveness filter."""
 
-    __slots__ = ("_lexical", "_vectors", "directory", "entry", "live_paths")
+    __slots__ = ("_dead_query", "_lexical", "_vectors", "dead_paths", "directory", "entry")
 
-    def __init__(self, entry: SegmentEntry, directory: Path, live_paths: list[str] | None) -> None:
+    def __init__(self, entry: SegmentEntry, directory: Path, dead_paths: list[str]) -> None:
         self.entry = entry
         self.directory = directory
-        self.live_paths = live_paths  # None: every node of the segment is live (no tombstones)
+        self.dead_paths = dead_paths  # this segment's paths now owned elsewhere: its tombstones
+        self._dead_query: LexQuery | None = None
         self._lexical: LexicalSegment | None = None
         self._vectors: Any = None
 
@@ -59,16 +60,19 @@ class SegmentHandle:
         vec: VectorSegment = self._vectors
         return vec
 
-    def liveness(self) -> LexQuery | None:
-        if self.live_paths is None:
+    def liveness(self) -> tuple[str, LexQuery] | None:
+        """The clause that hides this segment's tombstones (built once), or None if it has none."""
+        if not self.dead_paths:
             return None
-        return lexical.term_set("path", self.live_paths)
+        if self._dead_query is None:
+            self._dead_query = lexical.term_set("path", self.dead_paths)
+        return ("must_not", self._dead_query)
 
 
 class Snapshot:
     """A read-only view of one publish root."""
 
-    __slots__ = ("_by_path", "_cache", "manifest", "root_id", "segments", "store")
+    __slots__ = ("_addr", "_by_path", "_cache", "manifest", "root_id", "segments", "store")
 
     def __init__(self, store: Store, root_id: str, manifest: Manifest, segments: list[SegmentHandle]) -> None:
         self.store = store
@@ -76,6 +80,9 @@ class Snapshot:
         self.manifest = manifest
         self.segments = segments
         self._cache: dict[int, StoredNode | None] = {}
+        # Where a live node was last seen by a search: `node(uid)` fetches it there instead of
+        # searching every segment for its uid again.
+        self._addr: dict[int, tuple[SegmentHandle, lexical.DocHit]] = {}
         self._by_path: dict[str, list[StoredNode]] = {}
 
     @classmethod
@@ -89,9 +96,6 @@ class Snapshot:
                 + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
                 hint="run `qry verify` for the full list, then `qry index --rebuild`",
             )
-        owned: dict[str, list[str]] = {}
-        for path, rec in manifest.files.items():
-            owned.setdefault(rec.segment, []).append(path)
         handles = []
         for entry in manifest.segments:
             directory = store.segment_dir(entry.id)
@@ -100,9 +104,9 @@ class Snapshot:
                     f"segment {entry.id} named by root {root_id[:12]} is missing",
                     hint="run `qry verify`, then `qry index --rebuild`",
                 )
-            has_tombstones = manifest.tombstones.get(entry.id, 0) > 0
-            live = sorted(owned.get(entry.id, [])) if has_tombstones else None
-            handles.append(SegmentHandle(entry=entry, directory=directory, live_paths=live))
+            handles.append(
+                SegmentHandle(entry=entry, directory=directory, dead_paths=manifest.tombstones.get(entry.id, []))
+            )
         return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)
 
     # -- lookups --------------------------------------------------------------------------------
@@ -120,7 +124,7 @@ class Snapshot:
             clauses: list[tuple[str, lexical.Query]] = [("must", query), *filters]
             live = seg.liveness()
             if live is not None:
-                clauses.append(("must", live))
+                clauses.append(live)
             q = lexical.boolean(clauses) if len(clauses) > 1 else query
             for hit in seg.lexical().search(q, limit):
                 out.append((hit.score, seg, hit))
@@ -140,6 +144,7 @@ class Snapshot:
             seg = hits[idxs[0]][1]
             for i, uid in zip(idxs, seg.lexical().uids([hits[i][2] for i in idxs]), strict=True):
                 uids[i] = uid
+                self._addr.setdefault(uid, (seg, hits[i][2]))
         return [(score, uids[i], seg.id) for i, (score, seg, _h) in enumerate(hits)]
 
     def stored(self, seg: SegmentHandle, hit: lexical.DocHit) -> StoredNode:
@@ -152,6 +157,9 @@ class Snapshot:
         if uid in self._cache:
             return self._cache[uid]
         found: StoredNode | None = None
+        if uid in self._addr:
+            seg, hit = self._addr[uid]
+            return self.stored(seg, hit)
         q = lexical.term("uid", f"{uid:016x}")
         for _score, seg, hit in self.search(q, 4):
             found = self.stored(seg, hit)
@@ -176,7 +184,7 @@ class Snapshot:
             q = lexical.all_docs()
             live = seg.liveness()
             if live is not None:
-                q = lexical.boolean([("must", q), ("must", live)])
+                q = lexical.boolean([("must", q), live])
             lex = seg.lexical()
             for hit in lex.search(q, max(lex.num_docs, 1)):
                 yield seg, lex.stored(hit.address)

@@ -96,7 +96,7 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
             q = lexical.term("kind", kind)
             live = seg.liveness()
             if live is not None:
-                q = lexical.boolean([("must", q), ("must", live)])
+                q = lexical.boolean([("must", q), live])
             by_kind[kind] = by_kind.get(kind, 0) + lex.count(q)
     vectors = sum(s.vectors.count for s in m.segments if s.vectors is not None)
     times_from = "git" if m.settings.get("times") == "git" else "file times"
@@ -110,7 +110,7 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
         files=len(m.files),
         nodes=snap.node_count,
         segments=len(m.segments),
-        tombstones=sum(m.tombstones.values()),
+        tombstones=sum(len(v) for v in m.tombstones.values()),
         by_language=dict(sorted(by_lang.items(), key=lambda kv: -kv[1])),
         by_kind=dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
         skipped=m.skipped,

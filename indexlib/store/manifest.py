@@ -10,8 +10,6 @@ re-index re-parses whole files, so each file's nodes live in exactly one segment
 tombstoned simply by the path now naming another segment.
 """
 
-from __future__ import annotations
-
 import gc
 from typing import Any
 
@@ -26,7 +24,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      nodes.msgpack, refs.msgpack and optional vectors-<model>/ attachments.
 #   2  the Tantivy schema gained the `uid_u64` fast field and `$`-padded trigram terms in `name_tri`;
 #      a version-1 segment lacks both, so its roots are refused (rebuild) rather than half-working.
-FORMAT_VERSION = 2
+#   3  `tombstones` lists each segment's dead paths instead of counting them, so readers filter with a
+#      short exclusion list rather than every live path.
+FORMAT_VERSION = 3
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 
@@ -91,7 +91,9 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     parent: str | None  # the root this one was built from
     segments: list[SegmentEntry]
     files: dict[str, FileRecord]  # POSIX path relative to source_root -> record
-    tombstones: dict[str, int]  # segment id -> number of its paths now owned by another segment
+    # segment id -> its paths now owned by another segment (or deleted), sorted. Readers exclude these
+    # paths inside each query (a short MUST_NOT list), so a tombstone never costs a top-k slot.
+    tombstones: dict[str, list[str]]
     skipped: dict[str, int]  # SkipReason value -> count
     git_commit: str | None
     git_branch: str | None

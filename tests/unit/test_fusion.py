@@ -85,7 +85,7 @@ def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
 
 
 def test_keyword_queries_find_the_definition_spelled_out() -> None:
-    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="ParseConfig", score=0.6)]
+    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="ParseConfig", score=0.7)]
     out = apply_signals(cs, identifier="parse_config", query_words=["parse", "config"])
     assert out[0].uid == 2
 

@@ -62,7 +62,7 @@ manifests = st.builds(
     parent=st.none() | hexes,
     segments=st.lists(segment_entries, max_size=3),
     files=st.dictionaries(names, file_records, max_size=5),
-    tombstones=st.dictionaries(names, small, max_size=3),
+    tombstones=st.dictionaries(names, st.lists(names, max_size=3), max_size=3),
     skipped=st.dictionaries(names, small, max_size=3),
     git_commit=opt_names,
     git_branch=opt_names,

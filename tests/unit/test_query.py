@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexlib.errors import UsageError
-from indexlib.query import Route, classify, glob_to_regex, identifier_of, parse_query
+from indexlib.query import Route, classify, glob_to_regex, identifier_of, parse_query, well_formed
 
 
 def test_terms_phrases_prefixes_and_filters() -> None:
@@ -100,3 +100,14 @@ def test_any_text_parses_without_crashing(text: str) -> None:
 def test_very_long_query_is_cut() -> None:
     q = parse_query("word " * 50_000)
     assert len(q.text) <= 4096
+
+
+def test_lone_surrogates_become_one_replacement_character_each() -> None:
+    """argv bytes that are not UTF-8 arrive as lone surrogates; the parsed query must encode as UTF-8."""
+    assert well_formed("plain ascii") == "plain ascii"
+    assert well_formed("café") == "café"
+    assert well_formed("caf\udce9 charge") == "caf\ufffd charge"
+    q = parse_query("\ud800 retry path:src/\udcff", paths=["lib/\udce9"])
+    assert q.raw == "\ufffd retry path:src/\ufffd"
+    assert q.paths == ["src/\ufffd", "lib/\ufffd"]
+    q.raw.encode("utf-8")

@@ -198,8 +198,21 @@ def _parse_all(to_parse: Sequence[tuple[SourceFile, bytes, str]], opts: BuildOpt
         initializer=_worker_init,
         initargs=(os.getpid(),),
     )
+    import signal
+
+    # Ctrl-C while the pool forks its workers would land inside multiprocessing's fork bookkeeping and
+    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker exists and every
+    # task is queued (map submits eagerly), then let it through to the handler below.
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        for encoded in pool.map(_parse_job, jobs, chunksize=8):
+        results = pool.map(_parse_job, jobs, chunksize=8)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    try:
+        for encoded in results:
             yield _PARSED_DECODER.decode(encoded)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -251,6 +264,10 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     if prev_id is not None:
         prev_id, prev = store.load(prev_id)
     prev_files = prev.files if prev else {}
+    if prev is not None and prev.settings.get("redact", "true") != str(opts.redact).lower():
+        # Redaction changed: unchanged files were stored under the other setting (secrets kept, or
+        # redacted), so every file is parsed again; the old segments all become tombstones.
+        prev_files = {}
 
     # 1. Discover and classify files as unchanged / changed.
     sources: list[SourceFile] = []

@@ -147,21 +147,13 @@ def test_sigkill_during_a_compaction_keeps_the_old_root_whole(compact_world: Wor
     _check_after_kill(compact_world, f"SIGKILL in compaction at {point} (seed {SEED}, exit {run.code})")
 
 
-_CTRL_C_DURING_FORK_BUG = (
-    "BUG (indexlib/build.py _parse_all): a Ctrl-C that lands while the pool forks its workers is swallowed "
-    "('Exception ignored in: <function _releaseLock>... KeyboardInterrupt': the KeyboardInterrupt is raised "
-    "inside an os.fork at-fork hook) and qry index runs on to exit 0. Block SIGINT (signal.pthread_sigmask) "
-    "around pool creation and the forks, unblock in the parent after and in _worker_init after SIG_IGN"
-)
-
-
 @pytest.mark.parametrize(
     "point",
     [
         "lock taken",
         "staging created",
         # The pool starts its workers when it is first given work: this point lands during the forks.
-        pytest.param("parse workers running", marks=pytest.mark.xfail(strict=False, reason=_CTRL_C_DURING_FORK_BUG)),
+        "parse workers running",
         "parse workers running +0.3s",
         "segment renamed in",
     ],

@@ -145,13 +145,6 @@ def test_no_redact_keeps_the_values(tmp_path: Path) -> None:
     assert SECRETS["python password"] in json.loads(run.out)["results"][0]["snippet"]["text"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (indexlib/build.py _build_locked): files unchanged since a --no-redact build are reused as "
-    "they are when redaction is switched back on (only settings['redact'] changes), so their secrets stay "
-    "stored and searchable until the file changes or --rebuild. A change of settings['redact'] must re-parse "
-    "every file (treat it like --rebuild).",
-)
 def test_switching_redaction_on_purges_secrets_of_unchanged_files(tmp_path: Path) -> None:
     repo = _repo(tmp_path / "repo")
     index = tmp_path / "index"

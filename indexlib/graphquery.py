@@ -37,13 +37,18 @@ from typing import Any, Literal, NoReturn
 import msgspec
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, v_args
 from lark.exceptions import VisitError
-from lark.tree import Meta
+from lark.tree import Meta, Tree
 
 from indexlib.errors import GraphQueryError
 from indexlib.graph import GraphNode, GraphView, uid_hex
 from indexlib.records import Edge, NodeKind, RefKind
 
 MAX_QUERY_CHARS = 10_000
+# Most levels of the parse tree (a plain query has ~10; each NOT, [ or AND/OR term adds one). The AST
+# builder, validation and execution recurse once per level, so without this bound a few hundred `NOT`s
+# (well under MAX_QUERY_CHARS) would exhaust Python's stack; a fixed bound answers the same wherever
+# the caller's stack is (the CLI, the MCP server's threads).
+MAX_NESTING = 200
 SCAN_CAP = 100_000  # most nodes one node pattern may start from; beyond it the answer is `truncated`
 ANY_LABEL = "node"
 NODE_LABELS = frozenset(k.value for k in NodeKind) | {ANY_LABEL}
@@ -188,6 +193,16 @@ class GraphQueryResult(msgspec.Struct, kw_only=True):
 
 def _fail(code: str, message: str, hint: str) -> NoReturn:
     raise GraphQueryError(f"{code}: {message}", hint=hint, code=code)
+
+
+def _too_deep(detail: str) -> GraphQueryError:
+    """The `too_deep` error; returned, so callers can `raise ... from None` out of a RecursionError."""
+    return GraphQueryError(
+        f"too_deep: the query nests {detail}",
+        hint=f"nest NOT, [ ] and AND/OR chains at most {MAX_NESTING} levels deep; "
+        "e.g. write n.name IN ['a', 'b'] instead of a long OR of equalities",
+        code="too_deep",
+    )
 
 
 _READ_ONLY_WORDS = {
@@ -610,7 +625,7 @@ def _describe_expected(expected: set[str]) -> str:
 
 def parse_graph_query(text: str) -> GraphQuery:
     """Parse query text into a `GraphQuery`, or raise GraphQueryError (`syntax`, `read_only`,
-    `unsupported`, `too_long`). Parameters are kept as names; no value ever enters the text."""
+    `unsupported`, `too_long`, `too_deep`). Parameters are kept as names; no value ever enters the text."""
     if len(text) > MAX_QUERY_CHARS:
         _fail(
             "too_long",
@@ -618,16 +633,36 @@ def parse_graph_query(text: str) -> GraphQuery:
             "write a shorter query",
         )
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text)  # LALR: iterative, any nesting parses
     except UnexpectedInput as exc:
         _raise_parse_error(text, exc)
+    depth = _tree_depth(tree)
+    if depth > MAX_NESTING:
+        raise _too_deep(f"{depth} levels deep, over {MAX_NESTING}")
     try:
         query: GraphQuery = _ToAst(text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, GraphQueryError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise _too_deep("too deeply for the stack") from None
         raise
+    except RecursionError:  # a caller already deep in its own stack: the bound above did not suffice
+        raise _too_deep("too deeply for the stack") from None
     return query
+
+
+def _tree_depth(tree: Tree[Token]) -> int:
+    """Levels of a lark tree, counted without recursion (the tree may be too deep to recurse over)."""
+    best = 0
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > best:
+            best = level
+        if isinstance(node, Tree):
+            stack.extend((child, level + 1) for child in node.children if child is not None)
+    return best
 
 
 def _raise_parse_error(text: str, exc: UnexpectedInput) -> NoReturn:
@@ -726,8 +761,11 @@ def validate(query: GraphQuery, params: Mapping[str, object], *, max_depth: int 
     """Check a parsed query against the profile and the parameters; raise GraphQueryError if it breaks
     a rule (`unknown_label`, `unknown_relationship`, `unbounded_length`, `depth_cap`, `invalid_range`,
     `unknown_property`, `unknown_variable`, `variable_conflict`, `param_missing`, `param_type`,
-    `unsupported`, `duplicate_column`, `invalid_limit`)."""
-    _analyse(query, params, max_depth=max_depth)
+    `unsupported`, `duplicate_column`, `invalid_limit`, `too_deep`)."""
+    try:
+        _analyse(query, params, max_depth=max_depth)
+    except RecursionError:  # a GraphQuery built by hand, not by parse_graph_query's bounded parse
+        raise _too_deep("too deeply for the stack") from None
 
 
 def _analyse(query: GraphQuery, params: Mapping[str, object], *, max_depth: int) -> _Analysis:
@@ -1574,12 +1612,15 @@ def run_graph_query(
     started = time.perf_counter()
     params = dict(params or {})
     query = parse_graph_query(text)
-    analysis = _analyse(query, params, max_depth=max_depth)
-    skip = _count_value(query.skip, params, 0)
-    limit = min(_count_value(query.limit, params, limit_default), limit_cap)
-    # The budget starts after parsing, so the one-off grammar build (~50 ms) never times a query out.
-    executor = _Executor(view, query, params, analysis, _Budget(budget_ms))
-    rows, truncated = executor.rows(skip, limit)
+    try:
+        analysis = _analyse(query, params, max_depth=max_depth)
+        skip = _count_value(query.skip, params, 0)
+        limit = min(_count_value(query.limit, params, limit_default), limit_cap)
+        # The budget starts after parsing, so the one-off grammar build (~50 ms) never times a query out.
+        executor = _Executor(view, query, params, analysis, _Budget(budget_ms))
+        rows, truncated = executor.rows(skip, limit)
+    except RecursionError:  # validation and evaluation recurse once per nesting level
+        raise _too_deep("too deeply for the stack") from None
     return GraphQueryResult(
         columns=[item.column for item in query.items],
         rows=rows,

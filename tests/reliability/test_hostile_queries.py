@@ -193,11 +193,6 @@ GRAPH_CASES = {
     "too long": "MATCH (n) RETURN n" + " " * 20_000,
     "deep parentheses": "MATCH (n) WHERE " + "(" * 500 + "n.name = 'a'" + ")" * 500 + " RETURN n",
 }
-_GRAPH_DEPTH_BUG = (
-    "BUG (indexlib/graphquery.py parse_graph_query): nesting the grammar's left-recursive rules a few "
-    "hundred deep (NOT NOT ..., [[[...]]], a long AND chain) raises RecursionError from the lark "
-    "Transformer, well under MAX_QUERY_CHARS: a traceback instead of GraphQueryError"
-)
 GRAPH_DEEP = {
     "deep NOT": "MATCH (n) WHERE " + "NOT " * 700 + "n.name = 'a' RETURN n",
     "deep list": "MATCH (n) RETURN " + "[" * 700 + "1" + "]" * 700,
@@ -211,8 +206,8 @@ def test_hostile_graph_queries_end_cleanly(index: Path, text: str) -> None:
     assert_clean(run)
 
 
-@pytest.mark.xfail(strict=True, reason=_GRAPH_DEPTH_BUG)
 @pytest.mark.parametrize("text", list(GRAPH_DEEP.values()), ids=list(GRAPH_DEEP))
 def test_deeply_nested_graph_queries_end_cleanly(index: Path, text: str) -> None:
     run = qry("graph", "--index-dir", index, "--", text)
     assert_clean(run)
+    assert run.code == 2 and "too_deep" in run.err and "hint: " in run.err, run.describe()

@@ -633,3 +633,50 @@ def test_arbitrary_text_parses_or_raises_a_graph_query_error(text: str) -> None:
         parse_graph_query(text)
     except GraphQueryError as err:
         assert err.code in {"syntax", "read_only", "unsupported", "too_long"}
+
+
+# --------------------------------------------------------------------------------------------------
+# Nesting depth (each NOT, [ or AND/OR term is one level; Python's stack must never be the limit)
+
+
+def _nested(shape: str, n: int) -> str:
+    if shape == "not":
+        return "MATCH (f:function) WHERE " + "NOT " * n + "f.name = 'charge' RETURN f.name"
+    if shape == "list":
+        return "MATCH (f:function {name: 'charge'}) RETURN " + "[" * n + "1" + "]" * n + " AS x"
+    return "MATCH (f:function) WHERE " + " AND ".join(["f.name <> 'x'"] * n) + " RETURN f.name"
+
+
+@pytest.mark.parametrize("shape", ["not", "list", "and"])
+def test_nesting_under_the_bound_runs_and_over_it_is_too_deep(code: Code, shape: str) -> None:
+    from indexlib.graphquery import MAX_NESTING
+
+    n = MAX_NESTING - 20  # a plain query's tree is ~10 levels: this is just under the bound
+    assert n % 2 == 0  # so the NOTs cancel out
+    rows = run(code, _nested(shape, n))
+    if shape == "list":
+        value: object = 1
+        for _ in range(n):
+            value = [value]
+        assert rows == [[value]]
+    else:
+        assert rows == run(code, _nested(shape, 0 if shape == "not" else 1)) and rows
+    for deep in (MAX_NESTING + 1, 500):  # 500 used to exhaust the stack (RecursionError)
+        with pytest.raises(GraphQueryError) as info:
+            run(code, _nested(shape, deep))
+        assert info.value.code == "too_deep" and str(MAX_NESTING) in info.value.hint
+
+
+def test_validating_a_hand_built_deep_query_is_too_deep_not_a_recursion_error() -> None:
+    import msgspec
+
+    from indexlib.graphquery import Not
+
+    q = parse_graph_query("MATCH (f:function) WHERE f.name = 'charge' RETURN f.name")
+    where: object = q.matches[0].where
+    for _ in range(20_000):
+        where = Not(where)
+    deep = msgspec.structs.replace(q, matches=(msgspec.structs.replace(q.matches[0], where=where),))
+    with pytest.raises(GraphQueryError) as info:
+        validate(deep, {})
+    assert info.value.code == "too_deep"

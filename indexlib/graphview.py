@@ -308,13 +308,20 @@ class SnapshotGraph:
         if not cands:
             return [], False
         own_container = n.parent_uid if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
-        head = qualifier.split(".")[0] if qualifier else last
+        head = (qualifier.split(".")[0] if qualifier else last).removesuffix("()")
         imports = self._file_imports(n.path)
         bound = [
             r for r in imports if r.alias == head or (not r.alias and r.target.rsplit(".", 1)[-1] == head)
         ]
         tiers: list[list[StoredNode]] = []
-        if head in SELF_WORDS and qualifier:
+        if head == "super" and qualifier:
+            # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
+            # a library class) makes no edge rather than a guess.
+            bases = self._base_containers(own_container)
+            tiers.append([c for c in cands if c.node.parent_uid in bases])
+            if not tiers[-1]:
+                return [], False
+        elif head in SELF_WORDS and qualifier:
             tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
         elif bound:
             mods = []
@@ -352,7 +359,7 @@ class SnapshotGraph:
             tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
             tiers.append([c for c in cands if c.node.path == n.path])
             tiers.append(cands)
-        elif head not in SELF_WORDS and not bound:
+        elif head not in SELF_WORDS and not bound and head != "super":
             qlast = qualifier.rsplit(".", 1)[-1]
             members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
             if members:  # `Type.member`: a container of that name holds it
@@ -371,6 +378,17 @@ class SnapshotGraph:
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 return uids, len(uids) > 1
         return [], False
+
+    def _base_containers(self, container_uid: int) -> set[int]:
+        """Uids of the classes `container_uid` inherits from, as far as the index holds them."""
+        container = self.snap.node(container_uid) if container_uid else None
+        out: set[int] = set()
+        if container is None:
+            return out
+        for r in container.refs:
+            if r.kind == RefKind.INHERITS:
+                out.update(self.resolve(container, r)[0])
+        return out
 
     def _is_container(self, uid: int) -> bool:
         parent = self.snap.node(uid)

@@ -2,10 +2,19 @@
 
 Owns: how results look. JSON encodes the library's own Structs (one schema for API and CLI). Rich is
 imported only here and only when a table is drawn, so piped and JSON output never pay for it.
+
+Text from the repository (file names, symbols, file contents) is untrusted: in table and plain output
+every C0 control, DEL and C1 control is shown as a visible `\\xNN` escape (ESC as `\\x1b`), so a hostile
+file cannot retitle the window (`ESC ]0;`), clear the screen (`ESC [2J`) or fake lines. Snippets keep
+their tabs and line breaks (a CR before LF is dropped); single-line fields (paths, symbols) escape tab
+and newline too, so a path never splits a plain line. A backslash is not escaped: a name that spells
+`\\x1b` literally reads the same as one that holds ESC; JSON output keeps the exact text (the encoder
+escapes controls).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -14,6 +23,35 @@ from cli.console import Env
 from indexlib.records import Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
+
+_LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # group 1: the CR of CR LF
+
+
+def _escape_control(m: re.Match[str]) -> str:
+    return f"\\x{ord(m.group()):02x}"
+
+
+def _escape_text_control(m: re.Match[str]) -> str:
+    return "" if m.group(1) else f"\\x{ord(m.group()):02x}"
+
+
+def safe_line(text: str) -> str:
+    r"""`text` for one line of a terminal: every control character (tab and newline too) as `\xNN`.
+
+    >>> safe_line("n\x1b[31mred.py\n")
+    'n\\x1b[31mred.py\\x0a'
+    """
+    return _LINE_CONTROLS.sub(_escape_control, text)
+
+
+def safe_text(text: str) -> str:
+    r"""Multi-line `text` for a terminal: controls as `\xNN`, tabs and line breaks kept (CR LF as LF).
+
+    >>> safe_text("a\r\n\tb\rc\x1b[2J")
+    'a\n\tb\\x0dc\\x1b[2J'
+    """
+    return _TEXT_CONTROLS.sub(_escape_text_control, text)
 
 
 def to_json(obj: object) -> str:
@@ -30,7 +68,7 @@ def render_jsonl(env: Env, result: SearchResult) -> None:
 
 
 def _location(h: Hit) -> str:
-    return f"{h.path}:{h.start_line}-{h.end_line}"
+    return f"{safe_line(h.path)}:{h.start_line}-{h.end_line}"
 
 
 def render_plain(env: Env, result: SearchResult, *, explain: bool = False) -> None:
@@ -44,19 +82,20 @@ def render_plain(env: Env, result: SearchResult, *, explain: bool = False) -> No
             out.append("--")
         tag = " [context]" if h.context else ""
         stale = " [stale]" if h.stale else ""
-        out.append(f"{_location(h)}\t{h.kind}\t{h.symbol}\t{h.score:.4f}{tag}{stale}")
+        path = safe_line(h.path)
+        out.append(f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{stale}")
         for j, line in enumerate(h.snippet.text.splitlines()):
-            out.append(f"{h.path}:{h.snippet.start_line + j}:{line}")
+            out.append(f"{path}:{h.snippet.start_line + j}:{safe_text(line)}")
         if h.snippet.truncated:
-            out.append(f"{h.path}:…")
+            out.append(f"{path}:…")
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"
-            out.append(f"  {arrow} {r.edge} {r.symbol} {r.path}:{r.start_line}")
+            out.append(f"  {arrow} {r.edge} {safe_line(r.symbol)} {safe_line(r.path)}:{r.start_line}")
         if explain:
-            out.extend(f"  # {e}" for e in h.explain)
+            out.extend(f"  # {safe_line(e)}" for e in h.explain)
     for note in result.meta.notes:
         if "failed" in note:  # routine notes (a skipped stream) stay in --json's meta, not on stderr
-            env.err(f"qry: warning: {note}\n")
+            env.err(f"qry: warning: {safe_line(note)}\n")
     if out:
         env.out("\n".join(out) + "\n")
 
@@ -75,33 +114,31 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
     table.add_column("Score", justify="right", width=8)
     for i, h in enumerate(result.results, 1):
         cell = Text()
-        cell.append(f"{h.path}", style="bold cyan")
+        cell.append(safe_line(h.path), style="bold cyan")
         cell.append(f":{h.start_line}-{h.end_line}", style="cyan")
-        cell.append(f"  {h.kind} ", style="dim")
-        cell.append(h.symbol, style="bold")
+        cell.append(f"  {safe_line(h.kind)} ", style="dim")
+        cell.append(safe_line(h.symbol), style="bold")
         if h.context:
             cell.append("  [on-path context]", style="magenta")
         if h.stale:
             cell.append("  [stale]", style="yellow")
         cell.append("\n")
-        snippet = Text(h.snippet.text)
-        for a, b in h.snippet.highlights:
-            snippet.stylize("bold yellow", a, b)
-        cell.append_text(snippet)
+        for piece, highlighted in _pieces(h.snippet.text, h.snippet.highlights):
+            cell.append(safe_text(piece), style="bold yellow" if highlighted else "")
         if h.snippet.truncated:
             cell.append("\n…", style="dim")
         for r in h.related[:6]:
             arrow = "←" if r.direction == "in" else "→"
-            cell.append(f"\n  {arrow} {r.edge} {r.symbol} ", style="green")
-            cell.append(f"{r.path}:{r.start_line}", style="dim")
+            cell.append(f"\n  {arrow} {r.edge} {safe_line(r.symbol)} ", style="green")
+            cell.append(f"{safe_line(r.path)}:{r.start_line}", style="dim")
         if len(h.related) > 6:
             cell.append(f"\n  … {len(h.related) - 6} more related", style="dim")
         if explain and h.explain:
-            cell.append("\n" + "\n".join(f"  # {e}" for e in h.explain), style="dim")
+            cell.append("\n" + "\n".join(f"  # {safe_line(e)}" for e in h.explain), style="dim")
         table.add_row(str(i), cell, f"{h.score:.4f}")
     console.print(table)
     meta = result.meta
-    notes = "; ".join(meta.notes)
+    notes = safe_line("; ".join(meta.notes))
     console.print(
         Text(
             f"{len(result.results)} results in {meta.elapsed_ms:.0f} ms · root {meta.root[:12]} · "
@@ -109,6 +146,32 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
             style="dim",
         )
     )
+
+
+def _pieces(text: str, highlights: list[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """`text` cut at the highlight spans (merged, clipped): (piece, highlighted) in order.
+
+    Highlights are offsets into the raw text; cutting before escaping keeps them on the right
+    characters once a control character has become a four-character escape.
+    """
+    spans: list[tuple[int, int]] = []
+    for a, b in sorted((max(0, a), min(len(text), b)) for a, b in highlights):
+        if a >= b:
+            continue
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], b))
+        else:
+            spans.append((a, b))
+    out: list[tuple[str, bool]] = []
+    pos = 0
+    for a, b in spans:
+        if a > pos:
+            out.append((text[pos:a], False))
+        out.append((text[a:b], True))
+        pos = b
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
 
 
 def render(env: Env, result: SearchResult, *, fmt: str, explain: bool = False) -> None:
@@ -127,7 +190,7 @@ def print_table(env: Env, title: str, columns: list[str], rows: list[list[Any]])
     if not env.stdout_tty:
         env.out("\t".join(columns) + "\n")
         for r in rows:
-            env.out("\t".join("" if v is None else str(v) for v in r) + "\n")
+            env.out("\t".join("" if v is None else safe_line(str(v)) for v in r) + "\n")
         return
     from rich.console import Console
     from rich.table import Table
@@ -137,5 +200,5 @@ def print_table(env: Env, title: str, columns: list[str], rows: list[list[Any]])
     for c in columns:
         table.add_column(c)
     for r in rows:
-        table.add_row(*("" if v is None else str(v) for v in r))
+        table.add_row(*("" if v is None else safe_text(str(v)) for v in r))
     console.print(table)

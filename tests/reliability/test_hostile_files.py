@@ -229,13 +229,6 @@ def test_a_hundred_thousand_tiny_files(tmp_path: Path) -> None:
     _tiny(tmp_path, 100_000)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (cli/render.py): control characters from file names and file contents reach the terminal "
-    "raw in the table output (ESC ] 0;... sets the window title, ESC [2J clears the screen): a hostile "
-    "repository can rewrite what the user sees. Replace C0/C1 controls other than tab and newline (e.g. "
-    "with their \\x escapes or U+FFFD) in paths, symbols and snippets before drawing for a terminal",
-)
 def test_terminal_escapes_in_names_and_code_do_not_reach_the_terminal(tmp_path: Path) -> None:
     import io
 
@@ -245,11 +238,18 @@ def test_terminal_escapes_in_names_and_code_do_not_reach_the_terminal(tmp_path: 
     repo = tmp_path / "repo"
     _write(repo, "e.py", 'def esc_function():\n    return "\x1b]0;pwned\x07\x1b[2J\x1b[31mred"\n')
     _write(repo, "n\x1b[31mred.py", "def esc_name_function():\n    pass\n")
+    _write(repo, "new\nline.py", "def newline_name_function():\n    pass\n")
     run = qry("index", repo, "--embed", "none", "--no-git-times", "--quiet", "--index-dir", tmp_path / "i")
     assert_clean(run, allowed=(0,))
-    for query in ("esc_function", "esc_name_function"):
-        out, err = io.StringIO(), io.StringIO()
-        env = Env(stdout=out, stderr=err, stdout_tty=True, stderr_tty=False, color=False, width=120)
-        assert search_command(env, query, {"index_dir": str(tmp_path / "i")}) == 0
-        assert query in out.getvalue()
-        assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue(), repr(out.getvalue()[:400])
+    for tty in (True, False):  # the Rich table, then plain lines
+        for query in ("esc_function", "esc_name_function", "newline_name_function"):
+            out, err = io.StringIO(), io.StringIO()
+            env = Env(stdout=out, stderr=err, stdout_tty=tty, stderr_tty=False, color=False, width=120)
+            assert search_command(env, query, {"index_dir": str(tmp_path / "i")}) == 0
+            text = out.getvalue()
+            assert query in text
+            assert "\x1b" not in text and "\x07" not in text, repr(text[:400])
+            assert "\\x1b" in text or query == "newline_name_function", "the escape is shown, not dropped"
+        if not tty:  # the path with a newline stays on its lines: no line starts with its tail
+            assert "new\\x0aline.py:1-2\t" in text, text
+            assert not any(line.startswith("line.py") for line in text.splitlines()), text

@@ -51,7 +51,12 @@ class Status(msgspec.Struct, kw_only=True):
 
 
 def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
-    """Compare disk with the root: modified (size/mtime differ), deleted, and (optionally) new files."""
+    """Compare disk with the root: modified (size/mtime differ), deleted, and (optionally) new files.
+
+    A file on disk that the root does not list is "added" only if the build would index it: the root
+    leaves out files it skipped (binary, bad encoding, minified, generated, too large), so each one is
+    read and content-checked as the build does (`discover.load`); only new files pay that read.
+    """
     base = Path(snap.manifest.source_root)
     out = Changes()
     for path, rec in sorted(snap.manifest.files.items()):
@@ -63,11 +68,12 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
         if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
             out.modified.append(path)
     if list_added and base.is_dir():
-        from indexlib.discover import SourceFile, discover
+        from indexlib.discover import SourceFile, discover, load
 
         for item in discover(base, read=False):
             if isinstance(item, SourceFile) and item.path not in snap.manifest.files:
-                out.added.append(item.path)
+                if isinstance(load(item), SourceFile):
+                    out.added.append(item.path)
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -95,6 +96,17 @@ def vectors_dirname(model_id: str) -> str:
     return f"vectors-{slug}-{xxhash.xxh3_64_hexdigest(model_id.encode())[:8]}"
 
 
+def _make_private(path: Path) -> None:
+    """chmod 0700 a directory we own whose mode is looser; someone else's is left alone (chmod would
+    fail, and it is theirs). A failure (a read-only file system) is left for the write that follows."""
+    try:
+        st = os.stat(path)
+        if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != 0o700:
+            os.chmod(path, 0o700)
+    except OSError:
+        pass
+
+
 class Store:
     """One index directory. Get one with `Store.open`; writers wrap changes in `store.writer()`.
 
@@ -129,11 +141,17 @@ class Store:
         if not self.path.is_dir():
             self.path.mkdir(mode=0o700, parents=True)
             os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
+        elif self.head_file.exists() or self.roots_dir.is_dir() or not any(self.path.iterdir()):
+            # An index dir made by someone else (`mkdir .qry`) or by an older qry keeps its mode unless
+            # tightened here: the index holds the code's text. Only an empty dir or one that already
+            # holds an index: `--index-dir ~` by mistake must not lock the user out of their home.
+            _make_private(self.path)
         gitignore = self.path / ".gitignore"
         if not gitignore.exists():
             atomic_write(gitignore, GITIGNORE)
         for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
             sub.mkdir(mode=0o700, exist_ok=True)
+            _make_private(sub)
         fsync_dir(self.path)
 
     def writer(self, wait: float = 0.0) -> AbstractContextManager[None]:

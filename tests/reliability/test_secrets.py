@@ -175,3 +175,18 @@ def test_the_index_directory_is_private(tmp_path: Path, umask: int) -> None:
         if path.is_dir() and path.parent == index / "segments":
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
     assert os.access(index / "HEAD", os.R_OK)
+
+
+def test_an_existing_index_directory_is_made_private(tmp_path: Path) -> None:
+    """`mkdir .qry` before the first `qry index` (umask 022): the build still leaves it 0700."""
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "a.py").write_text("def a():\n    pass\n")
+    (repo / ".qry").mkdir()
+    os.chmod(repo / ".qry", 0o755)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cli", "index", str(repo), "--embed", "none", "--no-git-times", "--quiet"],
+        capture_output=True, text=True, env=cli_env(), umask=0o022, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_IMODE((repo / ".qry").stat().st_mode) == 0o700

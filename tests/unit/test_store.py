@@ -116,6 +116,29 @@ def test_create_makes_a_private_ignored_layout(tmp_path: Path) -> None:
         s.load()  # nothing published yet
 
 
+def test_create_makes_an_existing_index_dir_private(tmp_path: Path) -> None:
+    """`mkdir .qry` (umask 022) or an index of an older qry: opening for writing tightens it to 0700."""
+    made = tmp_path / ".qry"
+    made.mkdir(mode=0o755)
+    os.chmod(made, 0o755)
+    (made / "roots").mkdir()
+    os.chmod(made / "roots", 0o775)
+    s = Store.open(made, create=True)
+    assert stat.S_IMODE(s.path.stat().st_mode) == 0o700
+    for sub in ("roots", "segments", "tmp", "cache"):
+        assert stat.S_IMODE((s.path / sub).stat().st_mode) == 0o700, sub
+
+
+def test_create_leaves_the_mode_of_a_directory_that_is_not_an_index(tmp_path: Path) -> None:
+    """`--index-dir ~` by mistake must not make the user's home private."""
+    home = tmp_path / "home"
+    home.mkdir()
+    os.chmod(home, 0o755)
+    (home / "notes.txt").write_text("mine\n")
+    Store.open(home, create=True)
+    assert stat.S_IMODE(home.stat().st_mode) == 0o755
+
+
 def test_writes_require_the_writer_lock(tmp_path: Path) -> None:
     s = Store.open(tmp_path / ".qry", create=True)
     with pytest.raises(RuntimeError):

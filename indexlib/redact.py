@@ -27,7 +27,8 @@ values (`"next_marker"`, `"GITHUB_TOKEN"`: names, not secrets), unquoted values 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 __all__ = ["PLACEHOLDER", "redact"]
@@ -109,6 +110,42 @@ def _always(_value: str) -> bool:
     return True
 
 
+# A PEM private-key block: BEGIN and END lines of the same kind, at most _PEM_MAX_BODY characters apart.
+# The kind is everything up to the next `-` (no `-` in [A-Z0-9 ]), so each marker names one kind.
+_PEM_KIND = r"(?P<kind>[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)"
+_PEM_BEGIN_RE = re.compile(r"-----BEGIN " + _PEM_KIND + r"-----")
+_PEM_END_RE = re.compile(r"-----END " + _PEM_KIND + r"-----")
+_PEM_MAX_BODY = 20_000
+
+
+def _pem_blocks(haystack: str) -> Iterator[tuple[int, int]]:
+    """Body spans (between the BEGIN and END lines) of PEM private-key blocks, in linear time.
+
+    Every END marker is indexed once, by kind; each BEGIN then takes the first END of its kind after it
+    by bisection. (A lazy `BEGIN(.{1,20000}?)END` regex rescans up to 20,000 characters from every
+    BEGIN: a megabyte of BEGIN lines without END cost seconds.)
+    """
+    ends: dict[str, list[int]] = {}
+    i = haystack.find("-----END ")
+    while i >= 0:
+        m = _PEM_END_RE.match(haystack, i)
+        if m is not None:
+            ends.setdefault(m["kind"], []).append(i)
+        i = haystack.find("-----END ", i + 1)
+    if not ends:
+        return
+    i = haystack.find("-----BEGIN ")
+    while i >= 0:
+        m = _PEM_BEGIN_RE.match(haystack, i)
+        positions = ends.get(m["kind"]) if m is not None else None
+        if m is not None and positions:
+            start = m.end()
+            k = bisect_left(positions, start + 1)  # a body of at least one character
+            if k < len(positions) and positions[k] - start <= _PEM_MAX_BODY:
+                yield start, positions[k]
+        i = haystack.find("-----BEGIN ", i + 1)
+
+
 @dataclass(frozen=True)
 class _Rule:
     """One secret pattern, matched (anchored) wherever one of its stems occurs.
@@ -116,6 +153,8 @@ class _Rule:
     `group` names the span that is replaced (0: the whole match; `"a|b"`: whichever of the groups
     took part). With `folded`, stems are lower-case and the pattern runs over the lower-cased text
     (ASCII letters folded, so every index still points at the same character of the original).
+    A `spans` function, when given, replaces the stem-anchored matching of `pattern` (which then only
+    documents the shape): for rules whose two ends must be paired without rescanning.
     """
 
     name: str
@@ -124,6 +163,7 @@ class _Rule:
     group: str | int = 0
     accept: Callable[[str], bool] = _always
     folded: bool = False
+    spans: Callable[[str], Iterator[tuple[int, int]]] | None = None
 
 
 # Tokens that are not credentials: pagination cursors, idempotency and lock tokens, parser tokens.
@@ -149,13 +189,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "pem_private_key",
         ("-----BEGIN ",),
-        re.compile(
-            r"-----BEGIN (?P<kind>[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----"
-            r"(?P<body>.{1,20000}?)-----END (?P=kind)-----",
-            re.DOTALL,
-        ),
+        re.compile(_PEM_BEGIN_RE.pattern + r"(?P<body>.{1,20000}?)-----END (?P=kind)-----", re.DOTALL),
         "body",
         _pem_body_ok,
+        spans=_pem_blocks,
     ),
     # A truncated key without its END line: redact the base64 lines that follow BEGIN.
     _Rule(
@@ -262,16 +299,21 @@ def _span(match: re.Match[str], group: str | int) -> tuple[int, int] | None:
 def _find(rule: _Rule, text: str, haystack: str) -> list[tuple[int, int]]:
     """Accepted secret spans of one rule, sorted and non-overlapping."""
     spans: set[tuple[int, int]] = set()
-    match_at = rule.pattern.match
-    for stem in rule.stems:
-        i = haystack.find(stem)
-        while i >= 0:
-            m = match_at(haystack, i)
-            if m is not None:
-                span = _span(m, rule.group)
-                if span is not None and span[1] > span[0] and rule.accept(text[span[0] : span[1]]):
-                    spans.add(span)
-            i = haystack.find(stem, i + 1)
+    if rule.spans is not None:
+        for start, end in rule.spans(haystack):
+            if end > start and rule.accept(text[start:end]):
+                spans.add((start, end))
+    else:
+        match_at = rule.pattern.match
+        for stem in rule.stems:
+            i = haystack.find(stem)
+            while i >= 0:
+                m = match_at(haystack, i)
+                if m is not None:
+                    span = _span(m, rule.group)
+                    if span is not None and span[1] > span[0] and rule.accept(text[span[0] : span[1]]):
+                        spans.add(span)
+                i = haystack.find(stem, i + 1)
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if not out or start >= out[-1][1]:

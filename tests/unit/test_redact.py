@@ -214,3 +214,19 @@ def test_known_token_never_survives(secret: str, before: str, after: str) -> Non
     out, n = redact(f"{before} {secret} {after}")
     assert secret not in out
     assert n >= 1
+
+
+def test_pem_blocks_pair_each_begin_with_the_first_end_of_its_kind() -> None:
+    other_end = "-----END EC PRIVATE KEY-----\n"
+    text = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n{other_end}-----END RSA PRIVATE KEY-----\n"
+    out, n = redact(text)
+    assert n >= 1 and B64 not in out and other_end in out and out.count("\n") == text.count("\n")
+    far = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n" + "x = 1\n" * 4000 + "-----END RSA PRIVATE KEY-----\n"
+    out, _ = redact(far)  # END over 20,000 characters away: not one block (only the base64 lines go)
+    assert "x = 1\n" * 4000 in out and B64 not in out
+
+
+def test_many_begin_lines_without_end_are_left_alone() -> None:
+    """A megabyte of BEGIN lines: once seconds of regex rescanning per file, now one pass."""
+    text = "-----BEGIN RSA PRIVATE KEY-----\n" * 31_000
+    assert redact(text) == (text, 0)

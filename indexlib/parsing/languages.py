@@ -157,7 +157,8 @@ def detect_language(path: str, head: bytes = b"") -> str | None:
     >>> detect_language("src/app.py"), detect_language("bin/tool", b"#!/usr/bin/env python3\\n")
     ('python', 'python')
     """
-    name = PurePosixPath(path.replace("\\", "/")).name
+    # `path` is POSIX (discovery's relative paths): a backslash is part of a name (`x\.py` is a .py file).
+    name = PurePosixPath(path).name
     if not name:
         return None
     by_name = _FILENAMES.get(name) or _FILENAMES.get(name.lower())

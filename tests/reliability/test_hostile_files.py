@@ -37,6 +37,7 @@ def make_hostile_repo(root: Path) -> dict[str, str]:
         "new\nline.py": "newline_function",
         "tab\tname.py": "tabbed_function",
         "quo'te\"s\\back.py": "quoted_function",
+        "x\\.py": "backslash_dot_function",
         "-rf.py": "dashed_function",
         "ünï😀.py": "emoji_path_function",
         "crlf.py": "crlf_function",

@@ -98,3 +98,10 @@ def test_detection_does_not_import_tree_sitter() -> None:
         "assert 'tree_sitter' not in sys.modules and 'tree_sitter_language_pack' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_backslash_is_part_of_a_posix_name() -> None:
+    """`x\\.py` on POSIX is a Python file whose name holds a backslash, not a dot-file `.py`."""
+    assert detect_language("x\\.py") == "python"
+    assert detect_language("dir/we\\ird\\.py") == "python"
+    assert detect_language("a\\b") is None

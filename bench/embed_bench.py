@@ -88,7 +88,7 @@ def prepare_corpus(work: Path) -> Path:
 
 def embedding_texts(index_dir: Path) -> list[str]:
     """The distinct texts `qry index` would embed for HEAD of `index_dir`, in node order."""
-    from indexlib.build import read_segment_tables
+    from indexlib.build import read_segment_tables  # streams the segment chunk by chunk
     from indexlib.embed import embedding_text
     from indexlib.embedcache import text_key
     from indexlib.store.store import Store

@@ -21,16 +21,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import xxhash
 
-from indexlib import __version__, lexical
+from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import ModelError, UsageError
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref
 from indexlib.redact import redact
+from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
 from indexlib.store.store import Store, is_attachment, vectors_dirname
@@ -44,16 +46,7 @@ MAX_TOMBSTONE_RATIO = 0.3
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
-class SegmentTables(msgspec.Struct, gc=False):
-    """The logical content of a segment: what its id is the hash of."""
-
-    nodes: list[Node]
-    refs: list[Ref]
-
-
 _TABLE_ENCODER = msgspec.msgpack.Encoder()
-_NODES_DECODER = msgspec.msgpack.Decoder(list[Node])
-_REFS_DECODER = msgspec.msgpack.Decoder(list[Ref])
 
 
 @dataclass(slots=True)
@@ -121,34 +114,14 @@ def segment_id_of(tables_bytes: bytes) -> str:
     return xxhash.xxh3_128_hexdigest(tables_bytes)
 
 
-def _write_segment(store: Store, nodes: list[Node], refs: list[Ref]) -> SegmentEntry:
-    """Stage and commit one segment; identical content gives an identical id (and reuses it)."""
-    nodes = sorted(nodes, key=lambda n: (n.path, n.start_byte, n.part, n.uid))
-    refs = sorted(refs, key=lambda r: (r.src_uid, r.line, r.kind, r.target, r.alias))
-    nodes_bytes = _TABLE_ENCODER.encode(nodes)
-    refs_bytes = _TABLE_ENCODER.encode(refs)
-    seg_id = segment_id_of(nodes_bytes + b"\x00" + refs_bytes)
-    staging = store.stage()
-    (staging / "nodes.msgpack").write_bytes(nodes_bytes)
-    (staging / "refs.msgpack").write_bytes(refs_bytes)
-    refs_by_uid: dict[int, list[Ref]] = {}
-    for r in refs:
-        refs_by_uid.setdefault(r.src_uid, []).append(r)
-    lexical.write_segment_index(staging / "tantivy", nodes, refs_by_uid)
-    files = store.commit_segment(staging, seg_id)
-    return SegmentEntry(
-        id=seg_id,
-        files=files,
-        nodes=len(nodes),
-        paths=len({n.path for n in nodes}),
-        created_at=int(time.time()),
-    )
-
-
 def read_segment_tables(store: Store, seg_id: str) -> tuple[list[Node], list[Ref]]:
-    d = store.segment_dir(seg_id)
-    nodes = _NODES_DECODER.decode((d / "nodes.msgpack").read_bytes())
-    refs = _REFS_DECODER.decode((d / "refs.msgpack").read_bytes())
+    """Every node and reference of a segment, in memory (small segments and tools only: the build
+    itself streams them with `segtables.iter_segment`)."""
+    nodes: list[Node] = []
+    refs: list[Ref] = []
+    for chunk in iter_segment(store, seg_id):
+        nodes.extend(chunk.nodes)
+        refs.extend(chunk.refs)
     return nodes, refs
 
 
@@ -167,28 +140,48 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
     return parsed, redacted
 
 
+EMBED_BATCH = 64  # texts handed to the embedder at once (it sorts them by length into model batches)
+
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
-_PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int])
+_PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int, str] | str)
+
+ParseOutcome = tuple[ParsedFile, int, str] | str  # (parsed, secrets redacted, file hash) or a skip reason
 
 
-def _parse_job(job: tuple[SourceFile, bytes, BuildOptions]) -> bytes:
-    """Worker side: parse one file, return msgpack bytes (cheaper to ship than pickled Structs)."""
-    src, data, opts = job
-    return _TABLE_ENCODER.encode(_parse_one(src, data, opts))
+def _read_and_parse(src: SourceFile, opts: BuildOptions) -> ParseOutcome:
+    """Read a changed file (again: its bytes were not kept since hashing), check it, redact, parse.
+
+    The hash is taken of the bytes actually parsed, so a file edited between the two reads is
+    recorded as what was indexed.
+    """
+    loaded = load(src, max_file_bytes=opts.max_file_bytes)
+    if isinstance(loaded, Skipped):
+        return loaded.reason
+    data = loaded.data or b""
+    parsed, redacted = _parse_one(loaded, data, opts)
+    return parsed, redacted, xxhash.xxh3_128_hexdigest(data)
 
 
-def _parse_all(to_parse: Sequence[tuple[SourceFile, bytes, str]], opts: BuildOptions) -> Iterator[tuple[ParsedFile, int]]:
+def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:
+    """Worker side: read and parse one file, return msgpack bytes (cheaper to ship than pickles)."""
+    src, opts = job
+    return _TABLE_ENCODER.encode(_read_and_parse(src, opts))
+
+
+def _parse_all(
+    to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
+) -> Iterator[tuple[SourceFile, ParseOutcome]]:
     """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
     workers = min(cpu_count(), 8)
     if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
-        for src, data, _digest in to_parse:
-            yield _parse_one(src, data, opts)
+        for src, _digest in to_parse:
+            yield src, _read_and_parse(src, opts)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    jobs = ((src, data, opts) for src, data, _digest in to_parse)
+    jobs = ((src, opts) for src, _digest in to_parse)
     # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
     # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
     # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
@@ -212,8 +205,8 @@ def _parse_all(to_parse: Sequence[tuple[SourceFile, bytes, str]], opts: BuildOpt
         raise
     signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     try:
-        for encoded in results:
-            yield _PARSED_DECODER.decode(encoded)
+        for (src, _digest), encoded in zip(to_parse, results, strict=True):
+            yield src, _PARSED_DECODER.decode(encoded)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in list(getattr(pool, "_processes", {}).values()):
@@ -285,6 +278,8 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
 
     t1 = time.perf_counter()
     files: dict[str, FileRecord] = {}
+    # Changed files are hashed now and read again by the parser: holding every changed file's bytes
+    # until parsing would make memory grow with the size of the change.
     to_parse: list[tuple[SourceFile, bytes, str]] = []
     for src in sources:
         old = prev_files.get(src.path)
@@ -300,7 +295,7 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
         if old is not None and old.hash == digest:
             files[src.path] = msgspec.structs.replace(old, mtime_ns=src.mtime_ns, size=src.size)
             continue
-        to_parse.append((src, data, digest))
+        to_parse.append((msgspec.structs.replace(src, data=None), b"", digest))
     removed = [p for p in prev_files if p not in files and p not in {s.path for s, _d, _h in to_parse}]
     report.removed = len(removed)
     report.added = sum(1 for s, _d, _h in to_parse if s.path not in prev_files)
@@ -308,39 +303,39 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     report.unchanged = len(files)
     report.timings["hash"] = time.perf_counter() - t1
 
-    # 2. Parse what changed into one new segment.
+    # 2. Parse what changed, spilling each file's nodes to disk as it comes: only a light copy of each
+    #    node (no text) stays in memory, for the git-times pass that needs every node's line range.
     t2 = time.perf_counter()
-    new_nodes: list[Node] = []
-    new_refs: list[Ref] = []
+    spill_dir = store.stage()
+    spill_path = spill_dir / "parsed.msgpack"
+    light: list[Node] = []
     parsed_meta: list[tuple[SourceFile, str, int]] = []
-    for i, (parsed, red) in enumerate(_parse_all(to_parse, opts)):
-        src, _data, digest = to_parse[i]
-        progress("parse", i + 1, len(to_parse))
-        report.redacted += red
-        if parsed.skip:
-            skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
-        new_nodes.extend(parsed.nodes)
-        new_refs.extend(parsed.refs)
-        parsed_meta.append((src, digest, len(parsed.nodes)))
-    to_parse_paths = [s.path for s, _d, _h in to_parse]
-    to_parse = [(s, b"", h) for s, _d, h in to_parse]  # drop the bytes: nodes hold what we keep
+    with open(spill_path, "wb") as spill:
+        for i, (src, outcome) in enumerate(_parse_all([(s_, h) for s_, _d, h in to_parse], opts)):
+            progress("parse", i + 1, len(to_parse))
+            if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
+                skipped[outcome] = skipped.get(outcome, 0) + 1
+                continue
+            parsed, red, digest = outcome
+            report.redacted += red
+            if parsed.skip:
+                skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
+            write_chunk(spill, FileChunk(path=src.path, nodes=parsed.nodes, refs=parsed.refs))
+            light.extend(msgspec.structs.replace(n, text="", doc="", signature="") for n in parsed.nodes)
+            parsed_meta.append((src, digest, len(parsed.nodes)))
+    to_parse_paths = [s_.path for s_, _d, _h in to_parse]
     report.timings["parse"] = time.perf_counter() - t2
 
     t_times = time.perf_counter()
     from indexlib import gittimes
 
     # annotate finds the enclosing work tree itself (a subfolder of a repository gets git times too).
-    new_nodes, times_from = gittimes.annotate(
-        root, new_nodes, {s.path: s.mtime_ns for s, _d, _h in to_parse}, use_git=opts.git_times
+    timed, times_from = gittimes.annotate(
+        root, light, {s_.path: s_.mtime_ns for s_, _d, _h in parsed_meta}, use_git=opts.git_times
     )
-    node_times: dict[str, tuple[int | None, int | None]] = {}
-    for n in new_nodes:
-        lo, hi = node_times.get(n.path, (None, None))
-        if n.created_at is not None:
-            lo = n.created_at if lo is None else min(lo, n.created_at)
-        if n.changed_at is not None:
-            hi = n.changed_at if hi is None else max(hi, n.changed_at)
-        node_times[n.path] = (lo, hi)
+    del light
+    times: dict[int, tuple[int | None, int | None]] = {n.uid: (n.created_at, n.changed_at) for n in timed}
+    del timed
     report.timings["times"] = time.perf_counter() - t_times
 
     git_commit = _git(root, "rev-parse", "HEAD")
@@ -367,13 +362,30 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
             old = prev_files.get(path)
             if old is not None:
                 tombstones.setdefault(old.segment, set()).add(path)
-        if to_parse:
-            progress("write", 0, 1)
-            entry = _write_segment(store, new_nodes, new_refs)
+        if parsed_meta:
+            # 3. Stream the spilled chunks, now with times, into the new segment.
+            writer = SegmentWriter(store)
+            node_times: dict[str, tuple[int | None, int | None]] = {}
+            for i, chunk in enumerate(read_chunks(spill_path)):
+                progress("write", i + 1, len(parsed_meta))
+                nodes = []
+                lo: int | None = None
+                hi: int | None = None
+                for n in chunk.nodes:
+                    created, changed = times.get(n.uid, (None, None))
+                    nodes.append(msgspec.structs.replace(n, created_at=created, changed_at=changed))
+                    if created is not None:
+                        lo = created if lo is None else min(lo, created)
+                    if changed is not None:
+                        hi = changed if hi is None else max(hi, changed)
+                node_times[chunk.path] = (lo, hi)
+                writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
+            entry = writer.commit(int(time.time()))
             report.nodes_written = entry.nodes
             segments = [s for s in segments if s.id != entry.id] + [entry]
             tombstones.pop(entry.id, None)
             for src, digest, count in parsed_meta:
+                created, changed = node_times.get(src.path, (None, None))
                 files[src.path] = FileRecord(
                     hash=digest,
                     segment=entry.id,
@@ -381,8 +393,8 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
                     mtime_ns=src.mtime_ns,
                     language=src.language,
                     nodes=count,
-                    created_at=node_times.get(src.path, (None, None))[0],
-                    changed_at=node_times.get(src.path, (None, None))[1],
+                    created_at=created,
+                    changed_at=changed,
                 )
         owners = {rec.segment for rec in files.values()}
         segments = [s for s in segments if s.id in owners]
@@ -395,6 +407,7 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
             tombstones = {}
             report.compacted = True
     report.timings["write"] = time.perf_counter() - t3
+    _remove_tree(spill_dir)
 
     report.files = len(files)
     report.skipped = skipped
@@ -437,19 +450,34 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
 def _compact(
     store: Store, segments: Sequence[SegmentEntry], files: dict[str, FileRecord], progress: Progress
 ) -> tuple[list[SegmentEntry], dict[str, FileRecord]]:
-    """Merge every live node of `segments` into one new segment (vectors are re-attached from cache)."""
-    progress("compact", 0, len(segments))
-    nodes: list[Node] = []
-    refs: list[Ref] = []
-    for i, seg in enumerate(segments):
-        seg_nodes, seg_refs = read_segment_tables(store, seg.id)
-        live = {n.uid for n in seg_nodes if (rec := files.get(n.path)) is not None and rec.segment == seg.id}
-        nodes.extend(n for n in seg_nodes if n.uid in live)
-        refs.extend(r for r in seg_refs if r.src_uid in live)
-        progress("compact", i + 1, len(segments))
-    entry = _write_segment(store, nodes, refs)
+    """Merge every live node of `segments` into one new segment, streaming file by file.
+
+    Each segment's chunks are in path order and each path is live in exactly one segment, so a merge of
+    the segments' live chunks by path is the whole snapshot in path order: the same chunks a fresh build
+    writes, hence the same segment id. Vectors are re-attached from the embedding cache.
+    """
+    import heapq
+
+    def live(seg: SegmentEntry) -> Iterator[FileChunk]:
+        for chunk in iter_segment(store, seg.id):
+            rec = files.get(chunk.path)
+            if rec is not None and rec.segment == seg.id:
+                yield chunk
+
+    writer = SegmentWriter(store)
+    total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
+    for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
+        writer.add(chunk)
+        progress("compact", i + 1, total)
+    entry = writer.commit(int(time.time()))
     new_files = {p: msgspec.structs.replace(r, segment=entry.id) for p, r in files.items()}
     return [entry], new_files
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progress: Progress) -> None:
@@ -497,37 +525,52 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
             new_segments.append(seg)
             continue
         live_paths = set(live[seg.id])
-        nodes = [n for n in read_segment_tables(store, seg.id)[0] if n.path in live_paths]
-        texts = [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in nodes]
-        keys = [text_key(t) for t in texts]
-        cached = cache.get_many(keys)
-        todo: dict[int, str] = {}
-        for k, t in zip(keys, texts, strict=True):
-            if k not in cached:
-                todo.setdefault(k, t)
-        report.embed_cached += len(nodes) - len(todo)
-        done += len(nodes) - len(todo)
-        items = list(todo.items())
-        batch = 64
-        for i in range(0, len(items), batch):
-            chunk = items[i : i + batch]
-            vecs = embedder.embed([t for _k, t in chunk])
-            fresh = {k: vecs[j] for j, (k, _t) in enumerate(chunk)}
-            cache.put_many(fresh)
-            cached.update(fresh)
-            report.embedded += len(chunk)
-            done += len(chunk)
-            progress("embed", done, total)
+        # Stream the segment file by file: only vectors (and the texts of one batch) stay in memory.
+        uids: list[int] = []
+        vectors: list[Any] = []
+        batch: dict[int, str] = {}
+        batch_rows: list[tuple[int, int]] = []  # (row in `vectors`, key) still waiting for a vector
+
+        for chunk in iter_segment(store, seg.id):
+            if chunk.path not in live_paths:
+                continue
+            texts = [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes]
+            keys = [text_key(t) for t in texts]
+            known = cache.get_many(keys)
+            for n, key, text in zip(chunk.nodes, keys, texts, strict=True):
+                uids.append(n.uid)
+                if key in known:
+                    vectors.append(known[key])
+                    report.embed_cached += 1
+                    done += 1
+                elif key in batch:  # the same text twice in one batch: embedded once
+                    vectors.append(None)
+                    batch_rows.append((len(vectors) - 1, key))
+                    report.embed_cached += 1
+                else:
+                    batch[key] = text
+                    vectors.append(None)
+                    batch_rows.append((len(vectors) - 1, key))
+            if len(batch) >= EMBED_BATCH:
+                embedded_now = _embed_batch(embedder, cache, batch, batch_rows, vectors)
+                report.embedded += embedded_now
+                done += embedded_now
+                progress("embed", done, total)
+        embedded_now = _embed_batch(embedder, cache, batch, batch_rows, vectors)
+        report.embedded += embedded_now
+        done += embedded_now
+        progress("embed", done, total)
         cache.flush()
         import numpy as np
 
-        if nodes:
-            matrix = np.stack([cached[k] for k in keys]).astype(np.float32)
+        if uids:
+            matrix = np.stack(vectors).astype(np.float32)
         else:
             matrix = np.zeros((0, embedder.dim), dtype=np.float32)
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim
+        nodes_uids = uids
         staging = store.stage()
-        vf = write_vectors(staging / vectors_dirname(info.model_id), [n.uid for n in nodes], matrix)
+        vf = write_vectors(staging / vectors_dirname(info.model_id), nodes_uids, matrix)
         files = store.add_files(seg.id, staging)
         new_segments.append(
             msgspec.structs.replace(
@@ -544,6 +587,23 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
     report.vectors_root = store.publish(new_manifest)
     report.root_id = report.vectors_root
     report.published = True
+
+
+def _embed_batch(
+    embedder: Any, cache: Any, batch: dict[int, str], rows: list[tuple[int, int]], vectors: list[Any]
+) -> int:
+    """Embed the waiting texts, cache them, fill their rows of `vectors`; return how many were embedded."""
+    if not batch:
+        return 0
+    items = list(batch.items())
+    vecs = embedder.embed([t for _k, t in items])
+    fresh = {k: vecs[j] for j, (k, _t) in enumerate(items)}
+    cache.put_many(fresh)
+    for row, key in rows:
+        vectors[row] = fresh[key]
+    batch.clear()
+    rows.clear()
+    return len(items)
 
 
 def check_model(manifest: Manifest, model_id: str) -> None:

@@ -179,16 +179,32 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     return doc
 
 
+class SegmentIndexWriter:
+    """Writes one segment's Tantivy index document by document, in bounded memory.
+
+    One writer thread with a 64 MB heap: the machine has two cores and parsing runs beside us, and
+    Tantivy flushes to disk whenever the heap fills, so memory stays bounded however large the segment.
+    """
+
+    def __init__(self, out_dir: Path) -> None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self._index = tantivy.Index(schema(), path=str(out_dir), reuse=False)
+        self._writer = self._index.writer(64_000_000, 1)
+
+    def add(self, node: Node, refs: Sequence[Ref]) -> None:
+        self._writer.add_document(node_document(node, refs))
+
+    def close(self) -> None:
+        self._writer.commit()
+        self._writer.wait_merging_threads()
+
+
 def write_segment_index(out_dir: Path, nodes: Sequence[Node], refs_by_uid: dict[int, list[Ref]]) -> None:
     """Write one Tantivy index holding `nodes` into `out_dir` (a staging directory)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    index = tantivy.Index(schema(), path=str(out_dir), reuse=False)
-    # One thread: the machine has two cores and parsing runs beside us; 64 MB keeps peak memory bounded.
-    writer = index.writer(64_000_000, 1)
+    writer = SegmentIndexWriter(out_dir)
     for node in nodes:
-        writer.add_document(node_document(node, refs_by_uid.get(node.uid, ())))
-    writer.commit()
-    writer.wait_merging_threads()
+        writer.add(node, refs_by_uid.get(node.uid, ()))
+    writer.close()
 
 
 _CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"

@@ -26,7 +26,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      a version-1 segment lacks both, so its roots are refused (rebuild) rather than half-working.
 #   3  `tombstones` lists each segment's dead paths instead of counting them, so readers filter with a
 #      short exclusion list rather than every live path.
-FORMAT_VERSION = 3
+#   4  a segment's nodes and references are one `tables.msgpack` of length-prefixed per-file chunks in
+#      path order (was nodes.msgpack + refs.msgpack), so builds, compaction and embedding stream them.
+FORMAT_VERSION = 4
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

@@ -11,7 +11,7 @@ Layout (see docs/design.md, "On-disk format"):
 
     HEAD                      current root id + "\\n"
     roots/<root_id>.json      manifest bytes; root_id = xxh3_128 hex of those bytes
-    segments/<segment_id>/    immutable base files (tantivy/, nodes.msgpack, refs.msgpack)
+    segments/<segment_id>/    immutable base files (tantivy/, tables.msgpack)
     segments/<segment_id>/vectors-<model>/   an attachment: added later as one whole directory
     tmp/                      staging; garbage after a crash
     lock                      writer lock

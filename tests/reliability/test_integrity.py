@@ -61,8 +61,7 @@ def _segment_files(index: Path) -> dict[str, Path]:
     tantivy = seg / "tantivy"
     vectors = next(p for p in seg.iterdir() if p.name.startswith("vectors-"))
     return {
-        "nodes table": seg / "nodes.msgpack",
-        "refs table": seg / "refs.msgpack",
+        "node and reference tables": seg / "tables.msgpack",
         "tantivy meta": tantivy / "meta.json",
         "tantivy terms": next(tantivy.glob("*.term")),
         "tantivy postings": next(tantivy.glob("*.idx")),
@@ -87,7 +86,7 @@ def _delete(path: Path) -> None:
 
 DAMAGE: dict[str, Callable[[Path], None]] = {"truncated": _truncate, "altered": _flip, "deleted": _delete}
 KIND = {"truncated": "size", "altered": "checksum", "deleted": "missing"}
-ROLES = ("nodes table", "refs table", "tantivy meta", "tantivy terms", "tantivy postings", "tantivy doc store", "vectors")
+ROLES = ("node and reference tables", "tantivy meta", "tantivy terms", "tantivy postings", "tantivy doc store", "vectors")
 
 
 def test_verify_of_a_good_index_exits_0(good: tuple[Path, dict[str, Answer]]) -> None:

@@ -40,13 +40,7 @@ def _run() -> None:
             sys.stdout.flush()
         except BrokenPipeError:
             _silence_stdout()
-        try:
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        # A one-shot search is done: skip interpreter teardown (tens of ms once onnxruntime and numpy
-        # are loaded). Output is flushed above, and a search leaves no file open for writing.
-        os._exit(code)
+        sys.exit(code)
     from cli.main import main
 
     main()

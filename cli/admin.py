@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 
 from cli.console import Env, Exit, guarded
-from cli.render import print_table, to_json
+from cli.render import print_table, safe_line, to_json
 
 
 def _when(ts: float) -> str:
@@ -55,11 +55,11 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
         if stale:
             env.err(f"qry: {len(stale)} file(s) changed since this root; run `qry index` to refresh\n")
             for p in st.changes.modified[:20]:
-                env.err(f"  modified {p}\n")
+                env.err(f"  modified {safe_line(p)}\n")
             for p in st.changes.added[:20]:
-                env.err(f"  new      {p}\n")
+                env.err(f"  new      {safe_line(p)}\n")
             for p in st.changes.deleted[:20]:
-                env.err(f"  deleted  {p}\n")
+                env.err(f"  deleted  {safe_line(p)}\n")
         return Exit.OK
 
     return guarded(env, run, json_out=json)

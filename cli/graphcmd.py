@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli.console import Env, Exit, guarded
-from cli.render import print_table, to_json
+from cli.render import print_table, safe_line, to_json
 
 
 def related_command(
@@ -26,14 +26,14 @@ def related_command(
         if res.ambiguous:
             env.err(f"qry: error: {symbol!r} names {len(res.candidates)} definitions\n")
             for c in res.candidates:
-                env.err(f"  {c.symbol}  {c.kind}  {c.path}:{c.start_line}  (uid {c.uid})\n")
+                env.err(f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n")
             env.err("  hint: qualify the name (e.g. Class.method) or pass one of the uids\n")
             return Exit.ERROR
         if res.node is None:
             env.err(f"qry: no definition named {symbol!r}\n")
             return Exit.NO_MATCH
         n = res.node
-        env.err(f"{n.symbol} ({n.kind}) {n.path}:{n.start_line}-{n.end_line}\n")
+        env.err(f"{safe_line(n.symbol)} ({n.kind}) {safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
         rows = [
             [("<- " if r.direction == "in" else "-> ") + r.edge, r.symbol, r.kind, f"{r.path}:{r.start_line}",
              r.depth, "ambiguous" if r.ambiguous else ""]

@@ -14,11 +14,6 @@ from tests.reliability.worlds import World, make_build_world, make_compact_world
 SLOW_ENV = "QRY_RUN_SLOW"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    # Also registered here so this folder runs warning-free even before pyproject lists the marker.
-    config.addinivalue_line("markers", "slow: takes minutes; runs with -m slow or QRY_RUN_SLOW=1")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get(SLOW_ENV) or "slow" in (config.option.markexpr or ""):
         return

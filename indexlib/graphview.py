@@ -528,17 +528,10 @@ def attach_graph(
             from indexlib.snippets import make_snippet
 
             hits.append(
-                Hit(
-                    uid=f"{n.uid:016x}",
-                    path=n.path,
-                    start_line=n.start_line,
-                    end_line=n.end_line,
-                    kind=n.kind,
-                    symbol=n.qualified_name,
-                    language=n.language,
-                    score=round(score, 6),
+                Hit.of_node(
+                    n,
+                    score=score,
                     snippet=make_snippet(n.text, n.start_line, [], 300),
-                    signature=n.signature,
                     context=True,
                     explain=["on-path context: diffusion from the hits (not a fused hit)"],
                 )

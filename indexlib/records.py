@@ -6,6 +6,7 @@ JSON output encodes these same Structs, so the API and `--json` share one schema
 """
 
 from enum import StrEnum
+from typing import Any
 
 import msgspec
 
@@ -200,6 +201,23 @@ class Hit(msgspec.Struct, kw_only=True):
     context: bool = False  # True for on-path nodes added by diffusion, never a fused hit
     stale: bool = False  # the file changed on disk since the root was published
     last_changed: int | None = None  # unix seconds, from git or file times
+
+    @classmethod
+    def of_node(cls, n: Node, *, score: float, snippet: Snippet, **extra: Any) -> "Hit":
+        """The result row of node `n` (every surface builds hits this one way)."""
+        return cls(
+            uid=f"{n.uid:016x}",
+            path=n.path,
+            start_line=n.start_line,
+            end_line=n.end_line,
+            kind=n.kind,
+            symbol=n.qualified_name,
+            language=n.language,
+            score=round(score, 6),
+            snippet=snippet,
+            signature=n.signature,
+            **extra,
+        )
 
 
 class SearchMeta(msgspec.Struct, kw_only=True):

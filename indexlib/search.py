@@ -281,17 +281,10 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:
     n = stored.node
     snippet = make_snippet(n.text, n.start_line, streams.words_for_snippets(q), opts.snippet_chars)
     rec = snap.manifest.files.get(n.path)
-    return Hit(
-        uid=f"{n.uid:016x}",
-        path=n.path,
-        start_line=n.start_line,
-        end_line=n.end_line,
-        kind=n.kind,
-        symbol=n.qualified_name,
-        language=n.language,
-        score=round(c.score, 6),
+    return Hit.of_node(
+        n,
+        score=c.score,
         snippet=snippet,
-        signature=n.signature,
         provenance=c.provenance,
         explain=c.explain if opts.explain else [],
         last_changed=n.changed_at or (rec.changed_at if rec else None),

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+import indexlib
 from indexlib import QryError, UsageError
 from indexlib.errors import QueryTimeout
 
@@ -42,8 +43,8 @@ if TYPE_CHECKING:
     from indexlib import Engine
 
 MCP_HINT = "pip install 'qry[mcp]'"
-SEARCH_MODES = ("hybrid", "lexical", "semantic", "symbol")
-NODE_KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "module", "section", "chunk")
+SEARCH_MODES = indexlib.SEARCH_MODES
+NODE_KINDS = tuple(k.value for k in indexlib.NodeKind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "SearchResult": "indexlib.records",
     "SearchMeta": "indexlib.records",
     "Related": "indexlib.records",
+    "NodeKind": "indexlib.records",
     # building
     "BuildOptions": "indexlib.build",
     "BuildReport": "indexlib.build",
@@ -34,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     # searching
     "Engine": "indexlib.search",
     "SearchOptions": "indexlib.search",
+    "SEARCH_MODES": "indexlib.search",
     "open_engine": "indexlib.api",
     "search": "indexlib.api",
     "resolve_symbol": "indexlib.api",
@@ -73,8 +75,8 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         QryError,
         UsageError,
     )
-    from indexlib.records import Hit, Related, SearchMeta, SearchResult
-    from indexlib.search import Engine, SearchOptions
+    from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
+    from indexlib.search import SEARCH_MODES, Engine, SearchOptions
     from indexlib.status import Status, index_status
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store

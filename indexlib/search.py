@@ -32,6 +32,7 @@ from indexlib.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
 from indexlib.store.store import Store
 
 MODES = ("hybrid", "lexical", "semantic", "symbol")
+SEARCH_MODES = MODES  # the public name (indexlib.SEARCH_MODES)
 MAX_TOP_K = 1000
 
 

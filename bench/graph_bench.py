@@ -14,6 +14,8 @@ for "does this call really call that definition" is a reader who follows the rec
 
     python bench/graph_bench.py prepare   # corpora + indexes (idempotent; ~2 min the first time)
     python bench/graph_bench.py draft     # writes the unjudged samples to bench/.cache/graph/*.md
+    python bench/graph_bench.py draft2    # the second round (SEED_2, current resolver): sample_2_draft.md
+    python bench/graph_bench.py second    # scores bench/edges_sample_2.md (prints the tables)
     python bench/graph_bench.py           # everything; writes docs/benchmarks.md (graph section)
 """
 
@@ -49,6 +51,11 @@ START, END = "<!-- graph:start -->", "<!-- graph:end -->"
 FRAGMENTS = ("graph.md", "routing.md")  # the section is these two fragments, in this order
 
 SEED = 20261129
+#: The second hand-checked round (bench/edges_sample_2.md), drawn from the resolver after its fixes;
+#: a new seed so the rows are fresh, and the first round stays reproducible with SEED.
+SEED_2 = 20261206
+SAMPLE_FILE_2 = HERE / "edges_sample_2.md"
+SITES_PER_CORPUS_2 = 15
 #: The commit of this repository whose `indexlib/` and `cli/` form the `qry-self` corpus.
 QRY_COMMIT = "b641cd985b29219ede91b891bbc5b7fe54fbd97a"
 STDLIB_PACKAGES = ("email", "json", "http")
@@ -114,11 +121,12 @@ def prepare(names: tuple[str, ...] = CORPUS_NAMES) -> dict[str, dict[str, Any]]:
             stamp_file.write_text(json.dumps(want, indent=1, sort_keys=True))
         log(f"indexing {name} (onnx)")
         t0 = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "cli", "index", str(dest), "--index-dir", str(index_dir(name)),
-             "--embed", "onnx", "--no-git-times", "--json", "--quiet"],
-            capture_output=True, text=True, check=False,
-        )
+        cmd = [sys.executable, "-m", "cli", "index", str(dest), "--index-dir", str(index_dir(name)),
+               "--embed", "onnx", "--no-git-times", "--json", "--quiet"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0 and "on-disk format version" in proc.stderr:
+            log(f"index of {name} is of an older format: rebuilding")
+            proc = subprocess.run([*cmd, "--rebuild"], capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             raise SystemExit(f"qry index {name} failed:\n{proc.stderr}")
         report = json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else {}
@@ -225,12 +233,12 @@ class SiteRow:
     resolved_uids: list[int]
 
 
-def sample_edges(c: Corpus, n: int) -> list[EdgeRow]:
+def sample_edges(c: Corpus, n: int, seed: int = SEED) -> list[EdgeRow]:
     """Seeded: shuffle the live nodes, take one random resolved `calls` edge of each until n."""
     from indexlib.graphview import SnapshotGraph
 
     view = SnapshotGraph(c.snap)
-    rng = random.Random(f"{SEED}-edges-{c.name}")
+    rng = random.Random(f"{seed}-edges-{c.name}")
     order = [s for s in c.nodes if any(r.kind == "calls" for r in s.refs)]
     rng.shuffle(order)
     rows: list[EdgeRow] = []
@@ -259,12 +267,12 @@ def sample_edges(c: Corpus, n: int) -> list[EdgeRow]:
     return rows
 
 
-def sample_sites(c: Corpus, n: int) -> list[SiteRow]:
+def sample_sites(c: Corpus, n: int, seed: int = SEED) -> list[SiteRow]:
     """Seeded: random `calls` references whose last name has at least one definition in the corpus."""
     from indexlib.graphview import SnapshotGraph, _split_target
 
     view = SnapshotGraph(c.snap)
-    rng = random.Random(f"{SEED}-sites-{c.name}")
+    rng = random.Random(f"{seed}-sites-{c.name}")
     refs = [(s, r) for s in c.nodes for r in s.refs if r.kind == "calls"
             and _split_target(r.target)[1].lower() in c.defs_by_name]
     refs.sort(key=lambda t: (t[0].node.uid, t[1].line, t[1].target))
@@ -309,17 +317,20 @@ def site_table_row(s: SiteRow, verdict: str = "?", note: str = "") -> str:
             f"{', '.join(map(str, got)) or 'none'} | {verdict} | {note} |")
 
 
-def write_drafts(corpora: list[Corpus]) -> None:
-    """The samples as unjudged tables (verdict `?`), for a person to judge into bench/edges_sample.md."""
+def write_drafts(corpora: list[Corpus], second: bool = False) -> None:
+    """The samples as unjudged tables (verdict `?`), for a person to judge into bench/edges_sample.md
+    (or, with `second`, the second round into bench/edges_sample_2.md)."""
     CACHE.mkdir(parents=True, exist_ok=True)
+    seed, n_sites, name = (SEED_2, SITES_PER_CORPUS_2, "sample_2_draft.md") if second else \
+        (SEED, SITES_PER_CORPUS, "sample_draft.md")
     out = ["## Edges", "", EDGE_HEADER]
     for c in corpora:
-        out += [edge_table_row(r) for r in sample_edges(c, EDGES_PER_CORPUS)]
+        out += [edge_table_row(r) for r in sample_edges(c, EDGES_PER_CORPUS, seed)]
     out += ["", "## Call sites", "", SITE_HEADER]
     for c in corpora:
-        out += [site_table_row(s) for s in sample_sites(c, SITES_PER_CORPUS)]
-    (CACHE / "sample_draft.md").write_text("\n".join(out) + "\n")
-    log(f"wrote {CACHE / 'sample_draft.md'}")
+        out += [site_table_row(s) for s in sample_sites(c, n_sites, seed)]
+    (CACHE / name).write_text("\n".join(out) + "\n")
+    log(f"wrote {CACHE / name}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -329,7 +340,7 @@ EDGE_VERDICTS = ("correct", "wrong", "ambiguous-includes-right", "ambiguous-wron
 _ROW = re.compile(r"^\|\s*`(?P<key>[^`]+)`\s*\|(?P<rest>.*)\|\s*$")
 
 
-def read_verdicts() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+def read_verdicts(sample_file: Path = SAMPLE_FILE) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
     """Edge verdicts and call-site verdicts by key: (verdict, note). The key is the table's first column.
 
     Edge verdicts: correct / wrong / ambiguous-includes-right / ambiguous-wrong. Call-site verdicts:
@@ -338,10 +349,10 @@ def read_verdicts() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, st
     """
     edges: dict[str, tuple[str, str]] = {}
     sites: dict[str, tuple[str, str]] = {}
-    if not SAMPLE_FILE.is_file():
+    if not sample_file.is_file():
         return edges, sites
     table = ""
-    for line in SAMPLE_FILE.read_text().splitlines():
+    for line in sample_file.read_text().splitlines():
         if line.startswith("## "):
             table = "edges" if "edge" in line.lower() else "sites" if "site" in line.lower() else ""
             continue
@@ -354,15 +365,18 @@ def read_verdicts() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, st
     return edges, sites
 
 
-def judge(corpora: list[Corpus]) -> dict[str, Any]:
-    """Precision from the edge verdicts, recall from the call-site verdicts, against a fresh sample."""
-    edge_v, site_v = read_verdicts()
+def judge(corpora: list[Corpus], second: bool = False) -> dict[str, Any]:
+    """Precision from the edge verdicts, recall from the call-site verdicts, against a fresh sample.
+
+    `second`: the second round (SEED_2, bench/edges_sample_2.md) instead of the first."""
+    seed, n_sites = (SEED_2, SITES_PER_CORPUS_2) if second else (SEED, SITES_PER_CORPUS)
+    edge_v, site_v = read_verdicts(SAMPLE_FILE_2 if second else SAMPLE_FILE)
     edge_counts: dict[str, Counter[str]] = {}
     site_counts: dict[str, Counter[str]] = {}
     missing: list[str] = []
     for c in corpora:
         ec: Counter[str] = Counter()
-        for r in sample_edges(c, EDGES_PER_CORPUS):
+        for r in sample_edges(c, EDGES_PER_CORPUS, seed):
             v = edge_v.get(r.key)
             if v is None or v[0] not in EDGE_VERDICTS:
                 missing.append(r.key)
@@ -373,7 +387,7 @@ def judge(corpora: list[Corpus]) -> dict[str, Any]:
                 ec["correct-but-flagged-ambiguous"] += 1
         edge_counts[c.name] = ec
         sc: Counter[str] = Counter()
-        for s in sample_sites(c, SITES_PER_CORPUS):
+        for s in sample_sites(c, n_sites, seed):
             v = site_v.get(s.key)
             if v is None:
                 missing.append(s.key)
@@ -741,6 +755,30 @@ def render(corpora: list[Corpus], judged: dict[str, Any], calls_check: dict[str,
     return "\n".join(out) + "\n"
 
 
+def render_second(judged: dict[str, Any]) -> str:
+    """The precision and recall tables of the second hand-checked round (pasted into docs/benchmarks.md)."""
+    out = ["| corpus | edges | correct | wrong | ambiguous incl. right | ambiguous, none right | "
+           "precision (correct / all) | precision of unambiguous edges | flagged ambiguous |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    tot: Counter[str] = Counter()
+    for name, ec in judged["edges"].items():
+        tot.update(ec)
+        out.append(_edge_row(name, ec))
+    out += [_edge_row("**both**", tot), "",
+            "| corpus | sites | callee external | of those, given a false edge | callee defined | edge to it, "
+            "unique | edge to it, among ambiguous | missed (edge elsewhere) | missed (no edge) | recall |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    tot = Counter()
+    for name, sc in judged["sites"].items():
+        tot.update(sc)
+        out.append(_site_row(name, sc))
+    out.append(_site_row("**both**", tot))
+    if judged["missing"]:
+        out += ["", f"**{len(judged['missing'])} sampled rows have no verdict in bench/edges_sample_2.md**: "
+                + ", ".join(f"`{k}`" for k in judged["missing"][:8])]
+    return "\n".join(out) + "\n"
+
+
 def _edge_row(name: str, ec: Counter[str]) -> str:
     n = sum(ec[v] for v in EDGE_VERDICTS)
     unamb = ec["unambiguous-flag"]
@@ -776,7 +814,8 @@ def write_section(fragment: str, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", nargs="?", default="all", choices=("all", "prepare", "draft", "repro"))
+    ap.add_argument("step", nargs="?", default="all",
+                    choices=("all", "prepare", "draft", "draft2", "second", "repro"))
     args = ap.parse_args(argv)
     if args.step == "repro":
         for case, got in run_repros():
@@ -791,8 +830,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "prepare":
         return 0
     corpora = [Corpus.open(n) for n in CORPUS_NAMES]
-    if args.step == "draft":
-        write_drafts(corpora)
+    if args.step in ("draft", "draft2"):
+        write_drafts(corpora, second=args.step == "draft2")
+        return 0
+    if args.step == "second":
+        print(render_second(judge(corpora, second=True)))
         return 0
     judged = judge(corpora)
     calls_check = {c.name: check_calls_are_calls(c) for c in corpora}

@@ -4,7 +4,8 @@ The sample was drawn and judged once, by reading the code; this script asks whic
 the resolver still produces. It cannot judge edges the resolver newly produces (draw a new sample with
 `python bench/graph_bench.py draft` for that), so it measures what a resolver change fixed and broke.
 
-    python bench/edges_recheck.py
+    python bench/edges_recheck.py            # the first sample (bench/edges_sample.md)
+    python bench/edges_recheck.py --second   # the second sample (bench/edges_sample_2.md)
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ CORPORA = ("stdlib-ejh", "qry-self")
 
 
 def main() -> None:
-    edges, _sites = gb.read_verdicts()
+    sample = gb.SAMPLE_FILE_2 if "--second" in sys.argv[1:] else gb.SAMPLE_FILE
+    edges, _sites = gb.read_verdicts(sample)
     gb.prepare()  # corpora pinned and fetched once (idempotent)
     for name in CORPORA:
         build_index(gb.corpus_dir(name), BuildOptions(index_dir=gb.index_dir(name), embed="none", rebuild=True))
@@ -39,12 +41,14 @@ def main() -> None:
         (kept if present else gone)[verdict] += 1
         if not present and verdict == "correct":
             lost.append(f"{key}: {note}")
+        if present and verdict in ("wrong", "ambiguous-wrong"):
+            lost.append(f"still wrong: {key}: {note}")
     print("| verdict (as judged) | still produced | no longer produced |")
     print("|---|---:|---:|")
     for v in ("correct", "ambiguous-includes-right", "wrong", "ambiguous-wrong"):
         print(f"| {v} | {kept[v]} | {gone[v]} |")
     for line in lost:
-        print(f"lost a correct edge: {line}")
+        print(line if line.startswith("still wrong") else f"lost a correct edge: {line}")
 
 
 if __name__ == "__main__":

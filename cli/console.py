@@ -84,9 +84,6 @@ def guarded(env: Env, fn: Callable[[], int], *, json_out: bool = False) -> int:
 
 
 def _silence_stdout() -> None:
-    """After EPIPE, point stdout at /dev/null so the interpreter's final flush does not complain."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    from cli.entry import _silence_stdout as silence  # one implementation; entry must stay import-light
+
+    silence()

@@ -34,7 +34,10 @@ def _family(language: str) -> str:
 
 
 MAX_CANDIDATES = 12
-CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
+CASE_INSENSITIVE = frozenset({"php"})
+BUILTIN_TYPES = frozenset(
+    ["str", "int", "float", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "object", "type", "bool"]
+)  # PHP function and method names ignore case; the rest do not
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
 # Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call
 # almost never means a same-named method of the indexed code, so it makes no edge.
@@ -310,9 +313,14 @@ class SnapshotGraph:
         own_container = n.parent_uid if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
         head = (qualifier.split(".")[0] if qualifier else last).removesuffix("()")
         imports = self._file_imports(n.path)
+        # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
         bound = [
-            r for r in imports if r.alias == head or (not r.alias and r.target.rsplit(".", 1)[-1] == head)
+            r
+            for r in imports
+            if r.alias == head
+            or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
+        self_call = qualifier in SELF_WORDS  # `self.m()`, not `self.fp.m()`: that is another object
         tiers: list[list[StoredNode]] = []
         if head == "super" and qualifier:
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
@@ -321,8 +329,10 @@ class SnapshotGraph:
             tiers.append([c for c in cands if c.node.parent_uid in bases])
             if not tiers[-1]:
                 return [], False
-        elif head in SELF_WORDS and qualifier:
+        elif self_call:
             tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
+            # an inherited method: the same name on a base class the index holds
+            tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own_container)])
         elif bound:
             mods = []
             for r in bound:
@@ -333,6 +343,8 @@ class SnapshotGraph:
                     rest = qualifier.split(".", 1)[1] if "." in qualifier else ""
                     if rest:
                         mods.append(f"{r.target}.{rest}")
+                    if not r.alias:  # `import email.base64mime; email.base64mime.decode()`
+                        mods.append(qualifier)
             found = [c for c in cands if any(_module_path_matches(c.node.path, m) for m in mods)]
             if not found and not any(self._module_indexed(m, family) for m in mods):
                 return [], False  # bound to a module we do not index (subprocess, numpy): nothing to link
@@ -359,11 +371,16 @@ class SnapshotGraph:
             tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
             tiers.append([c for c in cands if c.node.path == n.path])
             tiers.append(cands)
-        elif head not in SELF_WORDS and not bound and head != "super":
+        elif not bound and head != "super":
+            cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
+            if head in SELF_WORDS:  # `self.fp.read()`: a method of whatever `self.fp` holds, not of self
+                cands = [c for c in cands if not own_container or c.node.parent_uid != own_container]
             qlast = qualifier.rsplit(".", 1)[-1]
             members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
             if members:  # `Type.member`: a container of that name holds it
                 tiers.append(members)
+            elif qlast[:1].isupper() or qlast in BUILTIN_TYPES:
+                return [], False  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
             elif last in COMMON_METHODS:
                 return [], False  # `items.append(x)` on an untyped variable: almost always a builtin type
             else:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from indexlib.errors import IndexCorrupt
+from indexlib.store.atomic import fsync_file
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,7 +98,7 @@ def write_vectors(
     index.add(np.arange(keys.shape[0], dtype=np.uint64), mat, threads=0)
     path = out_dir / HNSW_FILE
     index.save(str(path))
-    _fsync(path)
+    fsync_file(path)
     return VectorFiles(kind="hnsw", count=int(keys.shape[0]), dim=dim)
 
 
@@ -208,9 +209,3 @@ def _save_npy(path: Path, array: Any) -> None:
         os.fsync(fh.fileno())
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

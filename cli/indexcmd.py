@@ -35,6 +35,8 @@ def summary_line(report: Any) -> str:
         parts.append(f", vectors {report.embedded:,} embedded + {report.embed_cached:,} cached")
     if report.compacted:
         parts.append(", compacted")
+    if getattr(report, "rebuilt_from_version", None) is not None:
+        parts.append(f", rebuilt (the index was in the older format {report.rebuilt_from_version})")
     parts.append(f" in {report.elapsed:.2f} s")
     parts.append(f" -> root {report.root_id[:12]}" + ("" if report.published else " (unchanged)"))
     return "".join(parts)

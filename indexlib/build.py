@@ -28,7 +28,7 @@ import xxhash
 
 from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
-from indexlib.errors import ModelError, UsageError
+from indexlib.errors import FormatVersionError, ModelError, UsageError
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref
 from indexlib.redact import redact
@@ -89,6 +89,7 @@ class BuildReport:
     git_commit: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     index_dir: str = ""
+    rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
 
     @property
     def elapsed(self) -> float:
@@ -255,7 +256,15 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
     prev_id = None if opts.rebuild else store.head()
     prev: Manifest | None = None
     if prev_id is not None:
-        prev_id, prev = store.load(prev_id)
+        try:
+            prev_id, prev = store.load(prev_id)
+        except FormatVersionError as exc:
+            # An index is a cache: one an older qry wrote is rebuilt in the current format. One a newer
+            # qry wrote is left alone (this qry cannot know what it would destroy).
+            if not (isinstance(exc.found, int) and exc.found < FORMAT_VERSION):
+                raise
+            prev_id, prev = None, None
+            report.rebuilt_from_version = exc.found
     prev_files = prev.files if prev else {}
     if prev is not None and prev.settings.get("redact", "true") != str(opts.redact).lower():
         # Redaction changed: unchanged files were stored under the other setting (secrets kept, or

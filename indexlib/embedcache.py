@@ -168,3 +168,48 @@ def _record_dtype(dim: int) -> np.dtype[np.void]:
     import numpy as np
 
     return np.dtype([("key", "<u8"), ("vec", "<f2", (dim,))])
+
+
+class QueryVectorCache:
+    """Query vectors by normalised query text, one small file each, so a repeated question skips the
+    model entirely (the model's one-shot cost, ~130 ms here, is most of a hybrid query's time).
+
+    One file per query, written to a temporary name and renamed, because searches run concurrently and
+    take no lock; a read-only index directory simply gets no cache (errors are ignored).
+    """
+
+    def __init__(self, cache_dir: Path, model_id: str) -> None:
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) or "model"
+        self.dir = Path(cache_dir) / f"queries-{safe}"
+
+    @staticmethod
+    def _key(text: str) -> str:
+        return xxhash.xxh3_128_hexdigest(" ".join(text.split()).encode("utf-8", "replace"))
+
+    def get(self, text: str) -> npt.NDArray[np.float32] | None:
+        import numpy as np
+
+        path = self.dir / f"{self._key(text)}.npy"
+        try:
+            vec = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            return None
+        if vec.ndim != 1 or vec.dtype != np.float32 or not np.isfinite(vec).all():
+            return None
+        return vec
+
+    def put(self, text: str, vec: npt.NDArray[np.float32]) -> None:
+        import numpy as np
+
+        path = self.dir / f"{self._key(text)}.npy"
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
+        try:
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with open(tmp, "wb") as fh:
+                np.save(fh, np.asarray(vec, dtype=np.float32).reshape(-1), allow_pickle=False)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass

@@ -41,9 +41,10 @@ class IndexCorrupt(QryError):
 
 
 class FormatVersionError(QryError):
-    """A manifest written by another on-disk format version."""
+    """A manifest written by another on-disk format version (`found`, when it could be read)."""
 
     code = "format_version"
+    found: object = None
 
 
 class LockBusy(QryError):

@@ -112,6 +112,26 @@ class Engine:
             self._embedder_key = key
         return self._embedder
 
+    def cached_query_vector(self, text: str, model_dir: str | None, model_id: str) -> Any:
+        """The vector of a query asked before with this model, or None. The model is not loaded, but a
+        `--model` other than the index's is still refused, as it would be without the cache."""
+        if model_id.startswith("hash-") or self._embedder is not None:
+            return None  # the test embedder is instant; a loaded model needs no cache
+        from indexlib.embed import resolve_model
+        from indexlib.embedcache import QueryVectorCache
+
+        spec = resolve_model(model_dir)
+        if spec.model_id != model_id:
+            return None  # load_query_embedder raises the clear error
+        return QueryVectorCache(self.store.cache_dir, model_id).get(text)
+
+    def remember_query_vector(self, text: str, model_id: str, vec: Any) -> None:
+        if model_id.startswith("hash-"):
+            return
+        from indexlib.embedcache import QueryVectorCache
+
+        QueryVectorCache(self.store.cache_dir, model_id).put(text, vec)
+
     def search(self, text: str, opts: SearchOptions | None = None) -> SearchResult:
         return run_search(self, text, opts or SearchOptions())
 
@@ -202,9 +222,14 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         elif q.text.strip():
             model = snap.manifest.model
             model_id = model.model_id if model else ""
-            embedder = engine.embedder(opts.model_dir, model_id)
-            meta.model_loaded = True
-            qvec = embedder.embed_query(q.text)
+            qvec = engine.cached_query_vector(q.text, opts.model_dir, model_id)
+            if qvec is None:
+                embedder = engine.embedder(opts.model_dir, model_id)
+                meta.model_loaded = True
+                qvec = embedder.embed_query(q.text)
+                engine.remember_query_vector(q.text, model_id, qvec)
+            else:
+                meta.notes.append("query vector from the cache (model not loaded)")
             window = (opts.since, opts.until, opts.as_of)
             run("vector", lambda: streams.dense_stream(snap, qvec, model_id, q, opts.cap, window))
     meta.streams = {k: len(v) for k, v in ranked.items()}

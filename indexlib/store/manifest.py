@@ -156,7 +156,9 @@ def _peek_version(data: bytes) -> Any:
 def _check_version(version: Any, where: str) -> None:
     if version is None or version == FORMAT_VERSION:
         return
-    raise FormatVersionError(
+    err = FormatVersionError(
         f"{where} has on-disk format version {version!r}; this qry reads version {FORMAT_VERSION}",
         hint=REBUILD_HINT,
     )
+    err.found = version
+    raise err

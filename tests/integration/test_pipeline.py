@@ -149,3 +149,14 @@ def test_identifier_query_skips_the_model_when_the_definition_leads(polyglot_onn
     assert not res.meta.model_loaded
     assert any("dense stream skipped" in n for n in res.meta.notes)
     assert res.results[0].symbol.endswith("retry_failed_charge")
+
+
+@pytest.mark.model
+def test_a_repeated_question_reuses_its_query_vector(polyglot_onnx: Path) -> None:
+    text = "which function waits longer between attempts each time"
+    first = open_engine(polyglot_onnx / ".qry").search(text, SearchOptions(top_k=5))
+    again = open_engine(polyglot_onnx / ".qry").search(" " + text.replace(" ", "  ") + " ", SearchOptions(top_k=5))
+    assert first.meta.model_loaded and not again.meta.model_loaded
+    assert any("query vector from the cache" in n for n in again.meta.notes)
+    assert [h.uid for h in again.results] == [h.uid for h in first.results]
+    assert [h.provenance.vector_score for h in again.results] == [h.provenance.vector_score for h in first.results]

@@ -73,3 +73,24 @@ def test_compaction_merges_segments_and_keeps_answers(tmp_path: Path) -> None:
     snap = open_engine(repo / ".qry").snapshot()
     uids = [stored.node.uid for _seg, stored in snap.iter_live_nodes()]
     assert len(uids) == len(set(uids)) == snap.node_count
+
+
+def test_an_index_of_an_older_format_is_rebuilt_by_qry_index(tmp_path: Path) -> None:
+    import json
+
+    from indexlib.store.manifest import FORMAT_VERSION, root_id_of
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "polyglot", repo)
+    build_index(repo, BuildOptions(embed="none"))
+    qdir = repo / ".qry"
+    head = (qdir / "HEAD").read_text().strip()
+    manifest = json.loads((qdir / "roots" / f"{head}.json").read_bytes())
+    manifest["format_version"] = FORMAT_VERSION - 1
+    data = json.dumps(manifest).encode()
+    rid = root_id_of(data)
+    (qdir / "roots" / f"{rid}.json").write_bytes(data)
+    (qdir / "HEAD").write_text(f"{rid}\n")
+    report = build_index(repo, BuildOptions(embed="none"))
+    assert report.published and report.rebuilt_from_version == FORMAT_VERSION - 1
+    assert _top(repo, "retry_failed_charge", 1)[0][1] == "retry_failed_charge"

@@ -47,8 +47,11 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
             ["times from", st.times_from],
             ["size", _size(st.size_bytes)],
             ["roots", st.roots],
-            ["changed on disk", f"{st.changes.count} (modified {len(st.changes.modified)}, "
-             f"new {len(st.changes.added)}, deleted {len(st.changes.deleted)})"],
+            [
+                "changed on disk",
+                f"{st.changes.count} (modified {len(st.changes.modified)}, "
+                f"new {len(st.changes.added)}, deleted {len(st.changes.deleted)})",
+            ],
         ]
         print_table(env, "qry status", ["what", "value"], rows)
         stale = st.changes.modified + st.changes.added + st.changes.deleted
@@ -74,8 +77,14 @@ def roots_command(env: Env, index_dir: Path | None, json: bool) -> int:
             env.out(to_json(roots) + "\n")
             return Exit.OK
         rows = [
-            [("* " if r.is_head else "  ") + r.id[:12], _when(r.created_at), (r.git_commit or "-")[:10],
-             r.segments, r.files, r.nodes]
+            [
+                ("* " if r.is_head else "  ") + r.id[:12],
+                _when(r.created_at),
+                (r.git_commit or "-")[:10],
+                r.segments,
+                r.files,
+                r.nodes,
+            ]
             for r in roots
         ]
         print_table(env, "publish roots", ["root", "published", "commit", "segments", "files", "nodes"], rows)

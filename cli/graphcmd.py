@@ -9,15 +9,27 @@ from cli.render import print_table, safe_line, to_json
 
 
 def related_command(
-    env: Env, symbol: str, callers: bool, callees: bool, depth: int, index_dir: Path | None,
-    root: str | None, json: bool,
+    env: Env,
+    symbol: str,
+    callers: bool,
+    callees: bool,
+    depth: int,
+    index_dir: Path | None,
+    root: str | None,
+    json: bool,
 ) -> int:
     def run() -> int:
         from indexlib import open_engine, related
 
         both = not callers and not callees
-        res = related(open_engine(index_dir), symbol, callers=callers or both, callees=callees or both,
-                      depth=depth, root=root)
+        res = related(
+            open_engine(index_dir),
+            symbol,
+            callers=callers or both,
+            callees=callees or both,
+            depth=depth,
+            root=root,
+        )
         if json:
             env.out(to_json(res) + "\n")
             if res.ambiguous:
@@ -26,7 +38,9 @@ def related_command(
         if res.ambiguous:
             env.err(f"qry: error: {symbol!r} names {len(res.candidates)} definitions\n")
             for c in res.candidates:
-                env.err(f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n")
+                env.err(
+                    f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n"
+                )
             env.err("  hint: qualify the name (e.g. Class.method) or pass one of the uids\n")
             return Exit.ERROR
         if res.node is None:
@@ -35,11 +49,19 @@ def related_command(
         n = res.node
         env.err(f"{safe_line(n.symbol)} ({n.kind}) {safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
         rows = [
-            [("<- " if r.direction == "in" else "-> ") + r.edge, r.symbol, r.kind, f"{r.path}:{r.start_line}",
-             r.depth, "ambiguous" if r.ambiguous else ""]
+            [
+                ("<- " if r.direction == "in" else "-> ") + r.edge,
+                r.symbol,
+                r.kind,
+                f"{r.path}:{r.start_line}",
+                r.depth,
+                "ambiguous" if r.ambiguous else "",
+            ]
             for r in res.related
         ]
-        print_table(env, f"related to {n.symbol}", ["edge", "symbol", "kind", "location", "depth", "note"], rows)
+        print_table(
+            env, f"related to {n.symbol}", ["edge", "symbol", "kind", "location", "depth", "note"], rows
+        )
         return Exit.OK
 
     return guarded(env, run, json_out=json)
@@ -60,8 +82,9 @@ def _parse_params(items: list[str]) -> dict[str, object]:
     return out
 
 
-def graph_command(env: Env, query: str, params: list[str], index_dir: Path | None, root: str | None,
-                  json: bool) -> int:
+def graph_command(
+    env: Env, query: str, params: list[str], index_dir: Path | None, root: str | None, json: bool
+) -> int:
     def run() -> int:
         from indexlib import graph_query, open_engine
 

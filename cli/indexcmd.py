@@ -50,7 +50,8 @@ def _run(env: Env, path: Path, v: dict[str, Any]) -> int:
 
     opts = BuildOptions(
         # Same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
-        index_dir=v.get("index_dir") or (Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None),
+        index_dir=v.get("index_dir")
+        or (Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None),
         embed=str(v.get("embed") or "onnx"),
         model_dir=v.get("model"),
         max_file_bytes=int(v.get("max_file_bytes") or (1 << 20)),

@@ -41,7 +41,9 @@ def _exit(code: int) -> None:
 
 @app.command("search")
 def search_cmd(
-    query: str = typer.Argument(..., help='What to look for: ParseConfig, "func (s *Server) Handle", or a question.'),
+    query: str = typer.Argument(
+        ..., help='What to look for: ParseConfig, "func (s *Server) Handle", or a question.'
+    ),
     top_k: int = _opt("top_k"),
     mode: str = _opt("mode"),
     lang: list[str] | None = _opt("lang"),
@@ -78,14 +80,24 @@ def search_cmd(
 @app.command("index")
 def index_cmd(
     path: Path = typer.Argument(Path("."), help="The repository (folder) to index."),
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="Where the index lives (default PATH/.qry)."),
-    embed: str = typer.Option("onnx", "--embed", help="onnx: compute dense vectors; none: lexical, symbol and graph only."),
+    index_dir: Path | None = typer.Option(
+        None, "--index-dir", help="Where the index lives (default PATH/.qry)."
+    ),
+    embed: str = typer.Option(
+        "onnx", "--embed", help="onnx: compute dense vectors; none: lexical, symbol and graph only."
+    ),
     model: str | None = typer.Option(None, "--model", help="Folder with model.onnx + tokenizer.json."),
-    rebuild: bool = typer.Option(False, "--rebuild", help="Ignore the previous root and index everything again."),
+    rebuild: bool = typer.Option(
+        False, "--rebuild", help="Ignore the previous root and index everything again."
+    ),
     wait: float = typer.Option(0.0, "--wait", help="Wait up to SECONDS for another qry index to finish."),
-    redact: bool = typer.Option(True, "--redact/--no-redact", help="Redact secrets before anything is stored."),
+    redact: bool = typer.Option(
+        True, "--redact/--no-redact", help="Redact secrets before anything is stored."
+    ),
     git_times: bool = typer.Option(True, "--git-times/--no-git-times", help="Take node times from git."),
-    include_vendored: bool = typer.Option(False, "--include-vendored", help="Also index node_modules, vendor, ..."),
+    include_vendored: bool = typer.Option(
+        False, "--include-vendored", help="Also index node_modules, vendor, ..."
+    ),
     max_file_bytes: int = typer.Option(1 << 20, "--max-file-bytes", help="Skip files larger than this."),
     threads: int = typer.Option(1, "--threads", help="Threads for the embedding model."),
     json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),

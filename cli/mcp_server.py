@@ -159,19 +159,27 @@ class QryTools:
             raise UsageError("query is empty", hint='pass what to look for, e.g. "retry_failed_charge"')
         _check("query length", len(query), 1, lim.query_chars_max, "shorten the query to its key terms")
         top_k = _check(
-            "top_k", lim.top_k_default if top_k is None else top_k, 1, lim.top_k_max,
+            "top_k",
+            lim.top_k_default if top_k is None else top_k,
+            1,
+            lim.top_k_max,
             f"call search again with top_k between 1 and {lim.top_k_max} (default {lim.top_k_default}); "
             "to reach more results, narrow the query with lang, path or kind",
         )
         snippet_chars = _check(
-            "snippet_chars", lim.snippet_default if snippet_chars is None else snippet_chars,
-            lim.snippet_min, lim.snippet_max,
+            "snippet_chars",
+            lim.snippet_default if snippet_chars is None else snippet_chars,
+            lim.snippet_min,
+            lim.snippet_max,
             f"call search again with snippet_chars between {lim.snippet_min} and {lim.snippet_max} "
             f"(default {lim.snippet_default})",
         )
         if budget_tokens is not None:
             _check(
-                "budget_tokens", budget_tokens, lim.budget_min, lim.budget_max,
+                "budget_tokens",
+                budget_tokens,
+                lim.budget_min,
+                lim.budget_max,
                 f"call search again with budget_tokens between {lim.budget_min} and {lim.budget_max}, "
                 "or leave it out for no budget",
             )
@@ -196,10 +204,14 @@ class QryTools:
         from indexlib import resolve_symbol
 
         if not name or not name.strip():
-            raise UsageError("name is empty", hint="pass a name (parse_config) or a qualified name (Server.handle)")
+            raise UsageError(
+                "name is empty", hint="pass a name (parse_config) or a qualified name (Server.handle)"
+            )
         _check("name length", len(name), 1, 512, "pass a symbol name, not source text")
         lim = self.limits
-        limit = _check("limit", limit, 1, lim.symbols_max, f"pass limit between 1 and {lim.symbols_max} (default 10)")
+        limit = _check(
+            "limit", limit, 1, lim.symbols_max, f"pass limit between 1 and {lim.symbols_max} (default 10)"
+        )
         matches = resolve_symbol(self.engine(), name.strip(), limit=limit)
         out: dict[str, Any] = {"query": name, "definitions": _to_builtins(matches)}
         if not matches:
@@ -210,10 +222,15 @@ class QryTools:
         from indexlib import related
 
         if not symbol or not symbol.strip():
-            raise UsageError("symbol is empty", hint="pass a name, a qualified name (Server.handle) or a 16-hex uid")
+            raise UsageError(
+                "symbol is empty", hint="pass a name, a qualified name (Server.handle) or a 16-hex uid"
+            )
         lim = self.limits
         depth = _check(
-            "depth", depth, 1, lim.depth_max,
+            "depth",
+            depth,
+            1,
+            lim.depth_max,
             f"call get_related again with depth between 1 and {lim.depth_max}; to go further, call "
             "get_related on a node it returned",
         )
@@ -440,8 +457,9 @@ def build_server(tools: QryTools) -> Any:
         version=__version__,
         log_level="WARNING",
     )
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                open_world_hint=False)
+    read_only = ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
 
     async def run(tool: str, fn: Callable[[], Any]) -> CallToolResult:
         is_error, text = await tools.call(tool, fn)
@@ -456,62 +474,107 @@ def build_server(tools: QryTools) -> Any:
 
     @server.tool(name="search", title="Search code", description=SEARCH_DOC, annotations=read_only)
     async def search(
-        query: Annotated[str, Field(description="What to look for: an identifier, a signature or a question.")],
-        top_k: Annotated[int, Field(
-            description=f"How many results, 1..{lim.top_k_max}.", json_schema_extra=bounds(1, lim.top_k_max)
-        )] = lim.top_k_default,
-        mode: Annotated[Literal["hybrid", "lexical", "semantic", "symbol"], Field(
-            description="hybrid (default: all streams fused), lexical (BM25 + symbols), semantic (vectors "
-            "only; needs an index with vectors), symbol (definition names only)."
-        )] = "hybrid",
+        query: Annotated[
+            str, Field(description="What to look for: an identifier, a signature or a question.")
+        ],
+        top_k: Annotated[
+            int,
+            Field(
+                description=f"How many results, 1..{lim.top_k_max}.",
+                json_schema_extra=bounds(1, lim.top_k_max),
+            ),
+        ] = lim.top_k_default,
+        mode: Annotated[
+            Literal["hybrid", "lexical", "semantic", "symbol"],
+            Field(
+                description="hybrid (default: all streams fused), lexical (BM25 + symbols), semantic (vectors "
+                "only; needs an index with vectors), symbol (definition names only)."
+            ),
+        ] = "hybrid",
         lang: Annotated[Filter, Field(description='Only these languages, e.g. ["python", "go"].')] = None,
-        path: Annotated[Filter, Field(description='Only paths matching these globs, e.g. ["src/**"].')] = None,
-        kind: Annotated[Filter, Field(description="Only these node kinds: " + ", ".join(NODE_KINDS) + ".")] = None,
-        snippet_chars: Annotated[int, Field(
-            description=f"Characters of source per result, {lim.snippet_min}..{lim.snippet_max}.",
-            json_schema_extra=bounds(lim.snippet_min, lim.snippet_max),
-        )] = lim.snippet_default,
-        budget_tokens: Annotated[int | None, Field(
-            description=f"Fit the answer into about this many tokens ({lim.budget_min}..{lim.budget_max}): "
-            "whole results are kept in rank order; meta.truncated_by_budget counts those left out.",
-        )] = None,
-        since: Annotated[str | None, Field(
-            description="Only code changed since: 2026-01-31, '2 weeks ago', yesterday, or a git ref (v1.2.0)."
-        )] = None,
+        path: Annotated[
+            Filter, Field(description='Only paths matching these globs, e.g. ["src/**"].')
+        ] = None,
+        kind: Annotated[
+            Filter, Field(description="Only these node kinds: " + ", ".join(NODE_KINDS) + ".")
+        ] = None,
+        snippet_chars: Annotated[
+            int,
+            Field(
+                description=f"Characters of source per result, {lim.snippet_min}..{lim.snippet_max}.",
+                json_schema_extra=bounds(lim.snippet_min, lim.snippet_max),
+            ),
+        ] = lim.snippet_default,
+        budget_tokens: Annotated[
+            int | None,
+            Field(
+                description=f"Fit the answer into about this many tokens ({lim.budget_min}..{lim.budget_max}): "
+                "whole results are kept in rank order; meta.truncated_by_budget counts those left out.",
+            ),
+        ] = None,
+        since: Annotated[
+            str | None,
+            Field(
+                description="Only code changed since: 2026-01-31, '2 weeks ago', yesterday, or a git ref (v1.2.0)."
+            ),
+        ] = None,
     ) -> CallToolResult:
-        return await run("search", lambda: tools.search(
-            query, top_k=top_k, mode=mode, lang=lang, path=path, kind=kind, snippet_chars=snippet_chars,
-            budget_tokens=budget_tokens, since=since,
-        ))
+        return await run(
+            "search",
+            lambda: tools.search(
+                query,
+                top_k=top_k,
+                mode=mode,
+                lang=lang,
+                path=path,
+                kind=kind,
+                snippet_chars=snippet_chars,
+                budget_tokens=budget_tokens,
+                since=since,
+            ),
+        )
 
-    @server.tool(name="resolve_symbol", title="Go to definition", description=RESOLVE_DOC, annotations=read_only)
+    @server.tool(
+        name="resolve_symbol", title="Go to definition", description=RESOLVE_DOC, annotations=read_only
+    )
     async def resolve_symbol(
         name: Annotated[str, Field(description="A name (parse_config) or qualified name (Server.handle).")],
-        limit: Annotated[int, Field(
-            description=f"At most this many definitions, 1..{lim.symbols_max}.",
-            json_schema_extra=bounds(1, lim.symbols_max),
-        )] = 10,
+        limit: Annotated[
+            int,
+            Field(
+                description=f"At most this many definitions, 1..{lim.symbols_max}.",
+                json_schema_extra=bounds(1, lim.symbols_max),
+            ),
+        ] = 10,
     ) -> CallToolResult:
         return await run("resolve_symbol", lambda: tools.resolve_symbol(name, limit=limit))
 
-    @server.tool(name="get_related", title="Callers and callees", description=RELATED_DOC, annotations=read_only)
+    @server.tool(
+        name="get_related", title="Callers and callees", description=RELATED_DOC, annotations=read_only
+    )
     async def get_related(
         symbol: Annotated[str, Field(description="A name, a qualified name, or a 16-hex uid.")],
         callers: Annotated[bool, Field(description="Include callers (who calls it).")] = True,
         callees: Annotated[bool, Field(description="Include callees (what it calls).")] = True,
-        depth: Annotated[int, Field(
-            description=f"How many call steps to walk, 1..{lim.depth_max}.", json_schema_extra=bounds(1, lim.depth_max)
-        )] = 1,
+        depth: Annotated[
+            int,
+            Field(
+                description=f"How many call steps to walk, 1..{lim.depth_max}.",
+                json_schema_extra=bounds(1, lim.depth_max),
+            ),
+        ] = 1,
     ) -> CallToolResult:
-        return await run("get_related", lambda: tools.get_related(symbol, callers=callers, callees=callees,
-                                                                  depth=depth))
+        return await run(
+            "get_related", lambda: tools.get_related(symbol, callers=callers, callees=callees, depth=depth)
+        )
 
     @server.tool(name="query_graph", title="Graph query", description=GRAPH_DOC, annotations=read_only)
     async def query_graph(
         query: Annotated[str, Field(description="MATCH ... RETURN ... in the bounded profile.")],
-        params: Annotated[dict[str, Any] | None, Field(
-            description='Values for $names in the query, e.g. {"name": "parse_config"}.'
-        )] = None,
+        params: Annotated[
+            dict[str, Any] | None,
+            Field(description='Values for $names in the query, e.g. {"name": "parse_config"}.'),
+        ] = None,
     ) -> CallToolResult:
         return await run("query_graph", lambda: tools.query_graph(query, params))
 
@@ -519,8 +582,14 @@ def build_server(tools: QryTools) -> Any:
     async def index_status() -> CallToolResult:
         return await run("index_status", tools.index_status)
 
-    @server.tool(name="reindex", title="Update the index", description=REINDEX_DOC, annotations=ToolAnnotations(
-        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False))
+    @server.tool(
+        name="reindex",
+        title="Update the index",
+        description=REINDEX_DOC,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
+    )
     async def reindex() -> CallToolResult:
         return await run("reindex", tools.reindex)
 

@@ -30,18 +30,40 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
     Opt("jsonl", ("--jsonl",), bool, False, "Print one JSON hit per line."),
     Opt("snippet_chars", ("--snippet-chars",), int, 600, "Snippet width in characters (80-4000)."),
     Opt("explain", ("--explain",), bool, False, "Show the RRF terms and every boost or penalty applied."),
-    Opt("graph", ("--graph",), bool, None, "Attach callers, callees and parents (default: on for JSON).", True),
+    Opt(
+        "graph", ("--graph",), bool, None, "Attach callers, callees and parents (default: on for JSON).", True
+    ),
     Opt("graph_depth", ("--graph-depth",), int, 1, "How far graph expansion walks (0-4)."),
     Opt("diffuse", ("--diffuse",), bool, False, "Add on-path context nodes found by graph diffusion."),
     Opt("rrf_k", ("--rrf-k",), int, 60, "The RRF constant k."),
     Opt("budget_tokens", ("--budget-tokens",), int, None, "Pack whole results into about N tokens."),
-    Opt("since", ("--since",), str, None, "Only code last changed at or after DATE (ISO, '2 weeks ago', git ref)."),
+    Opt(
+        "since",
+        ("--since",),
+        str,
+        None,
+        "Only code last changed at or after DATE (ISO, '2 weeks ago', git ref).",
+    ),
     Opt("until", ("--until",), str, None, "Only code last changed at or before DATE."),
     Opt("as_of", ("--as-of",), str, None, "Only code that existed at DATE."),
     Opt("recency", ("--recency",), bool, False, "Favour recently changed code a little."),
-    Opt("root", ("--root",), str, None, "Search an older publish root (an id or unique prefix; see qry roots)."),
-    Opt("model", ("--model",), str, None, "Folder with model.onnx + tokenizer.json (default: bundled MiniLM)."),
-    Opt("index_dir", ("--index-dir",), str, None, "The index directory (default: nearest .qry, or $QRY_INDEX_DIR)."),
+    Opt(
+        "root",
+        ("--root",),
+        str,
+        None,
+        "Search an older publish root (an id or unique prefix; see qry roots).",
+    ),
+    Opt(
+        "model", ("--model",), str, None, "Folder with model.onnx + tokenizer.json (default: bundled MiniLM)."
+    ),
+    Opt(
+        "index_dir",
+        ("--index-dir",),
+        str,
+        None,
+        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
+    ),
     Opt("no_color", ("--no-color",), bool, False, "Never colour the output."),
 )
 

@@ -106,8 +106,13 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=env.stdout, no_color=not env.color, width=env.width, highlight=False,
-                      force_terminal=env.stdout_tty and env.color)
+    console = Console(
+        file=env.stdout,
+        no_color=not env.color,
+        width=env.width,
+        highlight=False,
+        force_terminal=env.stdout_tty and env.color,
+    )
     table = Table(show_header=True, header_style="bold", expand=True, show_lines=True)
     table.add_column("#", justify="right", style="dim", width=3)
     table.add_column("Result", ratio=1, overflow="fold")

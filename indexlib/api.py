@@ -46,7 +46,9 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
 _TIER = {4.0: "exact", 3.5: "qualified", 3.0: "joined"}
 
 
-def resolve_symbol(engine: Engine, name: str, *, limit: int = 10, root: str | None = None) -> list[SymbolMatch]:
+def resolve_symbol(
+    engine: Engine, name: str, *, limit: int = 10, root: str | None = None
+) -> list[SymbolMatch]:
     """Definitions named `name` (exact, case-insensitive), `Type.member` suffixes, or fuzzy matches."""
     from indexlib.streams import symbol_stream
 

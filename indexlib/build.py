@@ -111,10 +111,6 @@ def _git(root: Path, *args: str) -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def segment_id_of(tables_bytes: bytes) -> str:
-    return xxhash.xxh3_128_hexdigest(tables_bytes)
-
-
 def read_segment_tables(store: Store, seg_id: str) -> tuple[list[Node], list[Ref]]:
     """Every node and reference of a segment, in memory (small segments and tools only: the build
     itself streams them with `segtables.iter_segment`)."""
@@ -234,7 +230,9 @@ def _worker_init(parent_pid: int) -> None:
     threading.Thread(target=watch, name="qry-parent-watch", daemon=True).start()
 
 
-def build_index(root: Path, options: BuildOptions | None = None, progress: Progress | None = None) -> BuildReport:
+def build_index(
+    root: Path, options: BuildOptions | None = None, progress: Progress | None = None
+) -> BuildReport:
     """Index `root` incrementally and publish a new root if anything changed.
 
     Raises UsageError for a root that is not a directory, LockBusy when another writer runs.
@@ -251,7 +249,9 @@ def build_index(root: Path, options: BuildOptions | None = None, progress: Progr
     return report
 
 
-def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildReport, progress: Progress) -> None:
+def _build_locked(
+    root: Path, store: Store, opts: BuildOptions, report: BuildReport, progress: Progress
+) -> None:
     t0 = time.perf_counter()
     prev_id = None if opts.rebuild else store.head()
     prev: Manifest | None = None
@@ -410,7 +410,8 @@ def _build_locked(root: Path, store: Store, opts: BuildOptions, report: BuildRep
         tombstones = {s.id: tombstones[s.id] for s in segments if tombstones.get(s.id)}
         stored_paths = sum(s.paths for s in segments) or 1
         if len(segments) > MAX_SEGMENTS or (
-            len(segments) > 1 and sum(len(v) for v in tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
+            len(segments) > 1
+            and sum(len(v) for v in tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
         ):
             segments, files = _compact(store, segments, files, progress)
             tombstones = {}
@@ -543,7 +544,9 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
         for chunk in iter_segment(store, seg.id):
             if chunk.path not in live_paths:
                 continue
-            texts = [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes]
+            texts = [
+                embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes
+            ]
             keys = [text_key(t) for t in texts]
             known = cache.get_many(keys)
             for n, key, text in zip(chunk.nodes, keys, texts, strict=True):
@@ -613,16 +616,6 @@ def _embed_batch(
     batch.clear()
     rows.clear()
     return len(items)
-
-
-def check_model(manifest: Manifest, model_id: str) -> None:
-    """Refuse to query vectors built with another model: cosine between two models' spaces is noise."""
-    if manifest.model is not None and manifest.model.model_id != model_id:
-        raise ModelError(
-            f"the index was embedded with model {manifest.model.name} ({manifest.model.model_id}), "
-            f"not {model_id}",
-            hint="query with the same --model, or re-index with this one: qry index --rebuild --model DIR",
-        )
 
 
 def cpu_count() -> int:

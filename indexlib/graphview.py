@@ -36,7 +36,21 @@ def _family(language: str) -> str:
 MAX_CANDIDATES = 12
 CASE_INSENSITIVE = frozenset({"php"})
 BUILTIN_TYPES = frozenset(
-    ["str", "int", "float", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "object", "type", "bool"]
+    [
+        "str",
+        "int",
+        "float",
+        "bytes",
+        "bytearray",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "tuple",
+        "object",
+        "type",
+        "bool",
+    ]
 )  # PHP function and method names ignore case; the rest do not
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
 # Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call

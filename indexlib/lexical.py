@@ -20,8 +20,6 @@ from indexlib.analyzer import code_terms, split_identifier, trigrams
 from indexlib.errors import IndexCorrupt
 from indexlib.records import Node, Ref
 
-SCHEMA_VERSION = 1
-
 # Field boosts for BM25. Names dominate because a developer who types a word that is a symbol's name
 # almost always wants that symbol; paths and signatures come next; bodies and prose carry recall.
 FIELD_BOOSTS: dict[str, float] = {
@@ -199,14 +197,6 @@ class SegmentIndexWriter:
         self._writer.wait_merging_threads()
 
 
-def write_segment_index(out_dir: Path, nodes: Sequence[Node], refs_by_uid: dict[int, list[Ref]]) -> None:
-    """Write one Tantivy index holding `nodes` into `out_dir` (a staging directory)."""
-    writer = SegmentIndexWriter(out_dir)
-    for node in nodes:
-        writer.add(node, refs_by_uid.get(node.uid, ()))
-    writer.close()
-
-
 _CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"
 
 
@@ -354,7 +344,3 @@ def boost(query: tantivy.Query, factor: float) -> tantivy.Query:
 
 def all_docs() -> tantivy.Query:
     return tantivy.Query.all_query()
-
-
-def const(query: tantivy.Query, score: float) -> tantivy.Query:
-    return tantivy.Query.const_score_query(query, score)

@@ -222,7 +222,62 @@ def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
 _WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 # English function words: a query holding one reads as a sentence, not as a name spelled out.
 FUNCTION_WORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "that", "the", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "there", "their", "they", "should", "would", "could", "get", "gets", "find", "show", "use", "used", "using"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "did",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "there",
+        "their",
+        "they",
+        "should",
+        "would",
+        "could",
+        "get",
+        "gets",
+        "find",
+        "show",
+        "use",
+        "used",
+        "using",
+    ]
 )
 _IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*\(?\)?$")
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
@@ -248,7 +303,11 @@ def classify(q: Query) -> Route:
         return Route.IDENTIFIER
     if _SIGNATURE_HINTS.search(q.text):
         return Route.SIGNATURE
-    if len(words) <= 4 and not q.phrases and all(_WORD.match(w) and w.lower() not in FUNCTION_WORDS for w in words):
+    if (
+        len(words) <= 4
+        and not q.phrases
+        and all(_WORD.match(w) and w.lower() not in FUNCTION_WORDS for w in words)
+    ):
         return Route.KEYWORDS
     return Route.NATURAL
 

@@ -24,7 +24,9 @@ class Reranker(Protocol):
     def score(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
 
-def rerank_gate(*, query_blank: bool, candidates: int, exact_lead: bool, threshold: int = RERANK_THRESHOLD) -> str | None:
+def rerank_gate(
+    *, query_blank: bool, candidates: int, exact_lead: bool, threshold: int = RERANK_THRESHOLD
+) -> str | None:
     """Why a rerank is skipped (a note for the result meta), or None if it may run."""
     if query_blank:
         return "rerank skipped: blank query"

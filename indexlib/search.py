@@ -67,7 +67,9 @@ class SearchOptions(msgspec.Struct, kw_only=True):
         if self.mode not in MODES:
             raise UsageError(f"unknown mode {self.mode!r}", hint=f"use one of: {', '.join(MODES)}")
         if not 1 <= self.top_k <= MAX_TOP_K:
-            raise UsageError(f"--top-k must be between 1 and {MAX_TOP_K}, not {self.top_k}", hint="e.g. --top-k 10")
+            raise UsageError(
+                f"--top-k must be between 1 and {MAX_TOP_K}, not {self.top_k}", hint="e.g. --top-k 10"
+            )
         if not MIN_CHARS <= self.snippet_chars <= MAX_CHARS:
             raise UsageError(
                 f"--snippet-chars must be between {MIN_CHARS} and {MAX_CHARS}, not {self.snippet_chars}",
@@ -242,7 +244,13 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         stored = snap.node(c.uid)
         if stored is not None:
             n = stored.node
-            c.path, c.kind, c.name, c.qualified_name, c.part = n.path, n.kind, n.name, n.qualified_name, n.part
+            c.path, c.kind, c.name, c.qualified_name, c.part = (
+                n.path,
+                n.kind,
+                n.name,
+                n.qualified_name,
+                n.part,
+            )
     head = [c for c in head if c.path]
     if opts.recency:
         _apply_recency(snap, head)
@@ -276,14 +284,20 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
 
 
 def _rerank(
-    snap: Snapshot, q: Query, cands: list[Candidate], ranked: dict[str, list[StreamHit]], opts: SearchOptions,
+    snap: Snapshot,
+    q: Query,
+    cands: list[Candidate],
+    ranked: dict[str, list[StreamHit]],
+    opts: SearchOptions,
     meta: SearchMeta,
 ) -> list[Candidate]:
     """Reorder the fused head with the configured reranker, if the gate allows it."""
     from indexlib.rerank import RERANK_DEPTH, apply_rerank, rerank_gate
 
     symbol = ranked.get("symbol") or []
-    exact_lead = bool(symbol) and symbol[0].score >= streams.EXACT and bool(cands) and cands[0].uid == symbol[0].uid
+    exact_lead = (
+        bool(symbol) and symbol[0].score >= streams.EXACT and bool(cands) and cands[0].uid == symbol[0].uid
+    )
     why_not = rerank_gate(query_blank=q.is_blank, candidates=meta.total_candidates, exact_lead=exact_lead)
     if why_not:
         meta.notes.append(why_not)

@@ -66,10 +66,14 @@ def read_chunks(path: Path) -> Iterator[FileChunk]:
                 size = int.from_bytes(head, "little")
                 data = fh.read(size)
                 if len(head) < _LEN or len(data) < size:
-                    raise IndexCorrupt(f"{path} is truncated", hint="run `qry verify`, then `qry index --rebuild`")
+                    raise IndexCorrupt(
+                        f"{path} is truncated", hint="run `qry verify`, then `qry index --rebuild`"
+                    )
                 yield _DECODER.decode(data)
     except (OSError, msgspec.DecodeError) as exc:
-        raise IndexCorrupt(f"cannot read {path}: {exc}", hint="run `qry verify`, then `qry index --rebuild`") from exc
+        raise IndexCorrupt(
+            f"cannot read {path}: {exc}", hint="run `qry verify`, then `qry index --rebuild`"
+        ) from exc
 
 
 def iter_segment(store: Store, segment_id: str) -> Iterator[FileChunk]:
@@ -108,4 +112,6 @@ class SegmentWriter:
         self._index.close()
         segment_id = self._hash.hexdigest()
         files = self._store.commit_segment(self._staging, segment_id)
-        return SegmentEntry(id=segment_id, files=files, nodes=self.nodes, paths=self.paths, created_at=created_at)
+        return SegmentEntry(
+            id=segment_id, files=files, nodes=self.nodes, paths=self.paths, created_at=created_at
+        )

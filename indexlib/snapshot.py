@@ -105,7 +105,9 @@ class Snapshot:
                     hint="run `qry verify`, then `qry index --rebuild`",
                 )
             handles.append(
-                SegmentHandle(entry=entry, directory=directory, dead_paths=manifest.tombstones.get(entry.id, []))
+                SegmentHandle(
+                    entry=entry, directory=directory, dead_paths=manifest.tombstones.get(entry.id, [])
+                )
             )
         return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)
 

@@ -85,7 +85,9 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
     if terms:
         text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
         if text and snap.segments:
-            should.append(("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS)))
+            should.append(
+                ("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS))
+            )
     must: list[tuple[str, lexical.Query]] = []
     for phrase in q.phrases:
         for t in dict.fromkeys(code_terms(phrase)):
@@ -130,7 +132,10 @@ def bm25_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: i
     if query is None:
         return []
     if not q.phrases:
-        return [StreamHit(uid=u, score=sc, segment=seg) for sc, u, seg in snap.search_uids(query, cap, filters=filters)]
+        return [
+            StreamHit(uid=u, score=sc, segment=seg)
+            for sc, u, seg in snap.search_uids(query, cap, filters=filters)
+        ]
     # Exact phrases: Tantivy narrowed to nodes holding every word; keep those holding the phrase itself.
     phrase_res = [re.compile(r"\s+".join(map(re.escape, p.split())), re.IGNORECASE) for p in q.phrases]
     out: list[StreamHit] = []
@@ -151,7 +156,17 @@ FUZZY_THRESHOLD = 0.3
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
-_DEFINITION_KINDS = ["function", "method", "class", "struct", "interface", "enum", "trait", "module", "section"]
+_DEFINITION_KINDS = [
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "module",
+    "section",
+]
 
 
 def symbol_candidates(q: Query, route: Route) -> list[str]:

@@ -111,6 +111,7 @@ def _git_ref_time(repo: Path, ref: str) -> int | None:
     if ref.startswith("-"):
         return None  # never let a value become a git option
     import subprocess  # only dates that name git refs pay for it
+
     env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     for var in ("GIT_DIR", "GIT_WORK_TREE"):
         env.pop(var, None)

@@ -207,5 +207,3 @@ def _save_npy(path: Path, array: Any) -> None:
         np.save(fh, np.ascontiguousarray(array), allow_pickle=False)
         fh.flush()
         os.fsync(fh.fileno())
-
-

@@ -26,23 +26,22 @@ def _flags() -> dict[str, tuple[Opt, bool]]:
 
 
 def parse_search_args(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
-    """Parse `QUERY [options]` by the option table; None for anything unusual (Typer then decides).
+    """Parse `QUERY... [options]` by the option table; None for anything unusual (Typer then decides).
 
     Deliberately small: `--flag value`, `--flag=value`, `-k value`, boolean and `--no-` flags,
-    repeatable list options, and `--` before a query that starts with a dash.
+    repeatable list options, and `--` before a query that starts with a dash. Several query words
+    (`qry search parse config`) are one query, joined by spaces, as Typer's command joins them.
     """
     flags = _flags()
     values: dict[str, Any] = {o.dest: o.default for o in SEARCH_OPTIONS}
-    query: str | None = None
+    words: list[str] = []
     i = 0
     only_positional = False
     while i < len(argv):
         arg = argv[i]
         i += 1
         if only_positional or not arg.startswith("-") or arg == "-":
-            if query is not None:
-                return None  # two queries: let Typer explain
-            query = arg
+            words.append(arg)
             continue
         if arg == "--":
             only_positional = True
@@ -72,9 +71,9 @@ def parse_search_args(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
             values[opt.dest] = [*(values[opt.dest] or []), value]
         else:
             values[opt.dest] = value
-    if query is None:
+    if not words:
         return None
-    return query, values
+    return " ".join(words), values
 
 
 def _import_msgspec_lean() -> None:

@@ -41,8 +41,9 @@ def _exit(code: int) -> None:
 
 @app.command("search")
 def search_cmd(
-    query: str = typer.Argument(
-        ..., help='What to look for: ParseConfig, "func (s *Server) Handle", or a question.'
+    query: list[str] = typer.Argument(
+        ...,
+        help='What to look for: ParseConfig, "func (s *Server) Handle", or a question (several words are one query).',
     ),
     top_k: int = _opt("top_k"),
     mode: str = _opt("mode"),
@@ -74,7 +75,7 @@ def search_cmd(
 
     values = dict(locals())
     values.pop("query")
-    _exit(search_command(Env(), query, values))
+    _exit(search_command(Env(), " ".join(query), values))
 
 
 @app.command("index")

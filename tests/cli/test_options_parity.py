@@ -30,5 +30,10 @@ def test_fast_parser_reads_every_form() -> None:
 
 
 def test_fast_parser_defers_to_typer_on_anything_unusual() -> None:
-    for argv in (["q", "--bogus"], ["q", "--top-k", "many"], ["a", "b"], [], ["q", "--top-k"], ["q", "--json=1"]):
+    for argv in (["q", "--bogus"], ["q", "--top-k", "many"], [], ["q", "--top-k"], ["q", "--json=1"]):
         assert parse_search_args(argv) is None, argv
+
+
+def test_several_query_words_are_one_query() -> None:
+    parsed = parse_search_args(["parse", "config", "-k", "3", "lang:go"])
+    assert parsed is not None and parsed[0] == "parse config lang:go" and parsed[1]["top_k"] == 3

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, Store, build_index, index_status, open_engine, parse_when
+from tests.gitrepo import git as scripted_git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -53,19 +54,7 @@ LIB = '''def legacy_helper():
 
 
 def _git(repo: Path, *args: str, when: int | None = None) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "HOME": str(repo.parent),
-    }
-    if when is not None:
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = f"@{when} +0000"
-    out = subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True)
-    return out.stdout.strip()
+    return scripted_git(repo, *args, when=when).strip()
 
 
 def _commit(repo: Path, when: int, message: str) -> None:

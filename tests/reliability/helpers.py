@@ -107,9 +107,9 @@ def _read(proc: subprocess.Popen[bytes]) -> tuple[str, str]:
     return (texts[0], texts[1]) if len(texts) == 2 else ("", "")
 
 
-def children(pid: int) -> list[int]:
-    """Pids whose parent is `pid` (Linux /proc), e.g. the parse workers of a running build."""
-    found = []
+def _proc_stats() -> list[tuple[int, list[bytes]]]:
+    """(pid, the /proc/PID/stat fields after the command name) of every live process (Linux)."""
+    out = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -118,27 +118,18 @@ def children(pid: int) -> list[int]:
                 stat = fh.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
+        out.append((int(entry), stat[stat.rfind(b")") + 2 :].split()))
+    return out
+
+
+def children(pid: int) -> list[int]:
+    """Pids whose parent is `pid` (Linux /proc), e.g. the parse workers of a running build."""
+    return [p for p, fields in _proc_stats() if len(fields) > 1 and int(fields[1]) == pid]
 
 
 def group_members(pgid: int) -> list[int]:
     """Live pids of process group `pgid` (zombies excluded)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == pgid:
-            found.append(int(entry))
-    return found
+    return [p for p, f in _proc_stats() if len(f) > 2 and f[0] != b"Z" and int(f[2]) == pgid]
 
 
 def assert_clean(run: Run, allowed: Iterable[int] = (0, 1)) -> None:

@@ -3,7 +3,6 @@ and the guarantee that no value ever reaches git as an option."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 
 from indexlib.errors import UsageError
 from indexlib.timeparse import parse_when
+from tests.gitrepo import git as scripted_git
 
 NOW = 1_800_000_000  # 2027-01-15T08:00:00Z
 T2020 = 1577836800
@@ -113,21 +113,9 @@ def test_any_text_parses_or_raises_usage_error(text: str) -> None:
 
 
 def _git(repo: Path, *args: str, when: int | None = None) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "HOME": str(repo.parent),
-    }
-    if when is not None:
-        env["GIT_COMMITTER_DATE"] = f"@{when} +0000"
-        env["GIT_AUTHOR_DATE"] = f"@{when - 86400 * 100} +0000"  # refs resolve to the commit time
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    # The author date lies 100 days earlier: refs must resolve to the commit (committer) time.
+    author = when - 86400 * 100 if when is not None else None
+    return scripted_git(repo, *args, when=when, author=author).strip()
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,10 @@ import os
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import xxhash
@@ -36,6 +37,9 @@ from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chun
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
 from indexlib.store.store import Store, is_attachment, vectors_dirname
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 # Compaction: merge every live node into one segment when a root has more than this many segments, or
 # when tombstoned paths pass this share of stored paths. Why: BM25 statistics live per Tantivy index
@@ -198,18 +202,34 @@ def _parse_all(
         results = pool.map(_parse_job, jobs, chunksize=8)
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop_pool(pool)
         raise
     signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     try:
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
+    except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
+        _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: Executor) -> None:
+    """Stop a parse pool now: drop queued work and terminate the workers mid-file.
+
+    shutdown(cancel_futures=True) alone lets every worker finish the chunk it holds, and the
+    interpreter's exit hook would then wait for that. The workers are found through the public
+    `multiprocessing.active_children()` (the pool's own table is private and emptied by shutdown);
+    parse workers are the only children a build starts.
+    """
+    import multiprocessing
+
+    workers = multiprocessing.active_children()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        proc.join(timeout=5)
 
 
 def _worker_init(parent_pid: int) -> None:
@@ -319,8 +339,13 @@ def _build_locked(
     spill_path = spill_dir / "parsed.msgpack"
     light: list[Node] = []
     parsed_meta: list[tuple[SourceFile, str, int]] = []
-    with open(spill_path, "wb") as spill:
-        for i, (src, outcome) in enumerate(_parse_all([(s_, h) for s_, _d, h in to_parse], opts)):
+    # closing(): a Ctrl-C in this loop's body stops the parse pool at once, not when the suspended
+    # generator is collected after the error was reported.
+    with (
+        open(spill_path, "wb") as spill,
+        closing(_parse_all([(s_, h) for s_, _d, h in to_parse], opts)) as outcomes,
+    ):
+        for i, (src, outcome) in enumerate(outcomes):
             progress("parse", i + 1, len(to_parse))
             if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
                 skipped[outcome] = skipped.get(outcome, 0) + 1

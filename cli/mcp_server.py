@@ -28,7 +28,8 @@ cancellations, and timing out slow calls while the library works.
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 import indexlib
+from cli.console import Exit
 from indexlib import QryError, UsageError
 from indexlib.errors import QueryTimeout
 
@@ -619,7 +621,8 @@ def serve(index_dir: Path | None) -> int:
     except QryError:
         pass
     server = build_server(tools)
-    server.run("stdio")
+    with _exit_on_ctrl_c():
+        server.run("stdio")
     if tools.running:
         # A timed-out call (e.g. a long reindex) still runs in a worker thread; the client has gone,
         # so do not wait for it. The store is crash-safe: an unfinished build leaves only staging files.
@@ -629,3 +632,32 @@ def serve(index_dir: Path | None) -> int:
         sys.stderr.flush()
         os._exit(0)
     return 0
+
+
+@contextmanager
+def _exit_on_ctrl_c() -> Iterator[None]:
+    """Make the first Ctrl-C end the server at once: `qry: interrupted` on stderr, exit status 130.
+
+    Why not a KeyboardInterrupt: the stdio transport reads stdin in a worker thread that no
+    cancellation can stop, so asyncio's own SIGINT handling waits for it (the first Ctrl-C seemed
+    ignored) and interpreter shutdown then joins it (a threading traceback). Exiting from the handler
+    is safe for the index: a reindex cut short leaves only staging files, as after a kill.
+    """
+    import os
+    import signal
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        try:
+            sys.stderr.write("qry: interrupted\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(Exit.INTERRUPTED)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread (an in-process test)
+        return
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -192,7 +192,8 @@ def graph_cmd(
 def mcp_cmd(
     index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
 ) -> None:
-    """Serve qry to coding agents over the Model Context Protocol (stdio). Needs `pip install qry[mcp]`."""
+    """Serve qry to coding agents over the Model Context Protocol (stdio). Needs the mcp extra:
+    pip install 'qry-search[mcp]' (in a source checkout: pip install -e '.[mcp]')."""
     from cli.mcp_server import serve
 
     env = Env()

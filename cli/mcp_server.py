@@ -38,13 +38,13 @@ import msgspec
 
 import indexlib
 from cli.console import Exit
+from cli.install import extra_install_command
 from indexlib import QryError, UsageError
 from indexlib.errors import QueryTimeout
 
 if TYPE_CHECKING:
     from indexlib import Engine
 
-MCP_HINT = "pip install 'qry[mcp]'"
 SEARCH_MODES = indexlib.SEARCH_MODES
 NODE_KINDS = tuple(k.value for k in indexlib.NodeKind)
 
@@ -445,7 +445,7 @@ def build_server(tools: QryTools) -> Any:
 
         raise QryError(
             f"qry mcp needs the mcp SDK 2.x, found {version('mcp')}",
-            hint="pip install -U 'qry[mcp]'",
+            hint=extra_install_command("mcp").replace("pip install", "pip install -U", 1),
             code="dependency",
         ) from exc
 
@@ -610,7 +610,7 @@ def serve(index_dir: Path | None) -> int:
     except ImportError as exc:
         raise QryError(
             "qry mcp needs the Model Context Protocol SDK, which is not installed",
-            hint=MCP_HINT,
+            hint=extra_install_command("mcp"),
             code="dependency",
         ) from exc
     from indexlib import resolve_index_dir

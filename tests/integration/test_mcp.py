@@ -367,5 +367,7 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(tmp_path: Path) 
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 2, proc.stderr
-    assert "qry: error:" in proc.stderr and "pip install 'qry[mcp]'" in proc.stderr
+    # A source checkout: the extra of this checkout, never `qry[mcp]` (an unrelated project on PyPI).
+    assert "qry: error:" in proc.stderr and f"pip install -e '{ROOT}[mcp]'" in proc.stderr, proc.stderr
+    assert "qry[mcp]" not in proc.stderr
     assert proc.stdout == ""

@@ -135,7 +135,9 @@ def roots_cmd(
 
 @app.command("gc")
 def gc_cmd(
-    keep: int = typer.Option(5, "--keep", help="How many recent roots to keep (HEAD is always kept)."),
+    keep: int = typer.Option(
+        5, "--keep", help="How many recent index runs to keep (HEAD is always kept; a run with vectors is two roots)."
+    ),
     index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
     wait: float = typer.Option(0.0, "--wait", help="Wait up to SECONDS for a running qry index."),
     json: bool = typer.Option(False, "--json", help="Print JSON."),

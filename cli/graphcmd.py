@@ -41,7 +41,11 @@ def related_command(
                 env.err(
                     f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n"
                 )
-            env.err("  hint: qualify the name (e.g. Class.method) or pass one of the uids\n")
+            first = res.candidates[0]
+            env.err(
+                f"  hint: qualify the name (module.name, Class.method, or path:name such as "
+                f"{safe_line(first.path)}:{safe_line(first.symbol)}) or pass one of the uids\n"
+            )
             return Exit.ERROR
         if res.node is None:
             env.err(f"qry: no definition named {symbol!r}\n")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +172,7 @@ def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:
 
 def _parse_all(
     to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
-) -> Iterator[tuple[SourceFile, ParseOutcome]]:
+) -> Generator[tuple[SourceFile, ParseOutcome], None, None]:
     """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
     workers = min(cpu_count(), 8)
     if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):

@@ -1,0 +1,104 @@
+"""Issue 12, "the first hour": the command-line surface behaves like the tools people already trust.
+
+Each test runs `qry` as a real subprocess (no tty, NO_COLOR) over a small repository written here or
+the shared polyglot index, and checks one behaviour: exit status, what reaches stdout and stderr, and
+the hints. The Ctrl-C cases live in tests/reliability (test_crash.py, test_interrupt_mcp.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from indexlib import BuildOptions, build_index
+from tests.cli.clikit import Run, assert_clean_stderr, run_qry_process
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _q(cwd: Path, *args: str) -> Run:
+    run = run_qry_process(*args, cwd=cwd)
+    assert_clean_stderr(run)
+    return run
+
+
+# -- related / resolve: qualified names, path:name, a module function before a method ----------------
+
+URL_FOR_REPO = {
+    "src/pkg/__init__.py": "",
+    "src/pkg/helpers.py": (
+        "def url_for(endpoint):\n    return '/' + endpoint\n\n\ndef render(name):\n    return url_for(name)\n"
+    ),
+    "src/pkg/app.py": (
+        "from pkg.helpers import url_for\n\n\nclass App:\n    def url_for(self, endpoint):\n"
+        "        return url_for(endpoint)\n"
+    ),
+    "src/pkg/other.py": "def render(name):\n    return name\n",
+}
+
+
+@pytest.fixture(scope="module")
+def url_for_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = _write(tmp_path_factory.mktemp("urlfor"), URL_FOR_REPO)
+    build_index(repo, BuildOptions(embed="none", git_times=False))
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("name", "symbol", "kind"),
+    [
+        ("url_for", "url_for", "function"),  # a module-level function wins over a method, as in search
+        ("helpers.url_for", "url_for", "function"),
+        ("pkg.helpers.url_for", "url_for", "function"),
+        ("src/pkg/helpers.py:url_for", "url_for", "function"),
+        ("helpers.py:url_for", "url_for", "function"),
+        ("App.url_for", "App.url_for", "method"),
+        ("app.App.url_for", "App.url_for", "method"),
+        ("src/pkg/app.py:App.url_for", "App.url_for", "method"),
+        ("app.py:url_for", "App.url_for", "method"),
+    ],
+)
+def test_related_resolves_qualified_names_and_path_name(
+    url_for_repo: Path, name: str, symbol: str, kind: str
+) -> None:
+    run = _q(url_for_repo, "related", name, "--json")
+    assert run.code == 0, run.describe()
+    node = json.loads(run.out)["node"]
+    assert (node["symbol"], node["kind"]) == (symbol, kind), run.describe()
+
+
+def test_related_between_two_module_functions_stays_ambiguous_with_a_path_name_hint(
+    url_for_repo: Path,
+) -> None:
+    run = _q(url_for_repo, "related", "render")
+    assert run.code == 2, run.describe()
+    assert "names 2 definitions" in run.err and "src/pkg/helpers.py:render" in run.err, run.err
+    assert "path:name" in run.err
+    picked = _q(url_for_repo, "related", "other.py:render", "--json")
+    assert picked.code == 0 and json.loads(picked.out)["node"]["path"] == "src/pkg/other.py", (
+        picked.describe()
+    )
+
+
+# -- gc: no ghost root, --keep counts index runs ---------------------------------------------------
+
+
+def test_gc_keep_one_leaves_no_ghost_root(tmp_path: Path) -> None:
+    repo = _write(tmp_path / "repo", {"a.py": "def one():\n    return 1\n"})
+    for i in range(3):
+        (repo / "a.py").write_text(f"def one():\n    return {i}\n")
+        assert _q(repo, "index", ".", "--embed", "none", "-q").code == 0
+    assert _q(repo, "gc", "--keep", "1").code == 0
+    roots = json.loads(_q(repo, "roots", "--json").out)
+    assert len(roots) == 1 and roots[0]["error"] == "" and roots[0]["is_head"], roots
+    assert json.loads(_q(repo, "status", "--json").out)["roots"] == 1
+    text = _q(repo, "roots").out
+    assert "1970-01-01" not in text and "missing" not in text, text

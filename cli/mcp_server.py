@@ -280,7 +280,8 @@ class QryTools:
         except IndexNotFound:
             if self.index_dir.name != ".qry":
                 raise
-            source, embed = self.index_dir.parent, "none"  # no index yet: build REPO/.qry for REPO
+            # No index yet: build REPO/.qry for REPO as `qry index REPO` would, vectors included.
+            source, embed = self.index_dir.parent, "onnx"
         else:
             manifest = engine.snapshot().manifest
             source = Path(manifest.source_root)
@@ -613,9 +614,15 @@ def serve(index_dir: Path | None) -> int:
             hint=extra_install_command("mcp"),
             code="dependency",
         ) from exc
-    from indexlib import resolve_index_dir
+    from indexlib import IndexNotFound, default_index_dir, resolve_index_dir
 
-    tools = QryTools(resolve_index_dir(index_dir))
+    try:
+        where = resolve_index_dir(index_dir)
+    except IndexNotFound:
+        # No index here or above: serve anyway (a client shows a server that exits at start-up only as
+        # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
+        where = default_index_dir(Path.cwd())
+    tools = QryTools(where)
     try:
         tools.engine()  # open early so the first call is fast; a missing index is reported per call
     except QryError:

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from indexlib.errors import UsageError
-from indexlib.query import Route, parse_query
+from indexlib.query import Route, glob_to_regex, parse_query, regex_syntax
 from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
 from indexlib.search import Engine, SearchOptions
 from indexlib.snapshot import Snapshot
@@ -25,6 +25,34 @@ def open_engine(index_dir: Path | None = None, *, start: Path | None = None) -> 
 def search(text: str, index_dir: Path | None = None, **options: Any) -> SearchResult:
     """One-shot search: `search("ParseConfig", top_k=5)`."""
     return open_engine(index_dir).search(text, SearchOptions(**options))
+
+
+def query_notes(engine: Engine, text: str, opts: SearchOptions, *, found: bool) -> list[str]:
+    """What a person should be told about how `text` was read, whatever the output format.
+
+    Regular-expression syntax is taken as words (there is no regex mode yet); and when nothing was
+    found, each path filter that matches no indexed file at all is named (a typo in a glob otherwise
+    looks exactly like a query without matches). Checked only after an empty answer: it walks the
+    manifest's file list.
+    """
+    notes: list[str] = []
+    piece = regex_syntax(text)
+    if piece:
+        notes.append(
+            f"{piece!r} looks like a regular expression: regex search is not supported yet, "
+            "so the query is taken as words"
+        )
+    if found:
+        return notes
+    q = parse_query(text, paths=opts.paths, excludes=opts.excludes)
+    if q.is_blank:
+        notes.append("the query holds only filters: there is nothing to search for")
+    files = engine.snapshot(opts.root).manifest.files
+    for glob in dict.fromkeys(q.paths):
+        pattern = glob_to_regex(glob)
+        if not any(pattern.search(f) for f in files):
+            notes.append(f"the path filter {glob!r} matches no indexed file")
+    return notes
 
 
 class SymbolMatch(msgspec.Struct, kw_only=True):

@@ -102,3 +102,50 @@ def test_gc_keep_one_leaves_no_ghost_root(tmp_path: Path) -> None:
     assert json.loads(_q(repo, "status", "--json").out)["roots"] == 1
     text = _q(repo, "roots").out
     assert "1970-01-01" not in text and "missing" not in text, text
+
+
+# -- snippets: the first line keeps its indentation; no line the file does not have ----------------
+
+ELISION_MARKERS = ("...", "{ ... }", "=> ...")
+SNIPPET_REPO = {
+    "app/sessions.py": (
+        'import logging\n\n\nclass SessionInterface:\n    """Sessions."""\n\n'
+        "    def should_set_cookie(self, app):\n        return app.permanent\n\n"
+        "    @staticmethod\n    def decorated_cookie_rule(app):\n        return app.rule\n\n\n"
+        "def helper_one():\n    return 1\n\n\ndef helper_two():\n    return 2\n\n\n"
+        "default_handler = logging.StreamHandler()\ndefault_handler.setLevel(logging.DEBUG)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "query", ["should_set_cookie", "decorated_cookie_rule", "default_handler", "helper_two"]
+)
+def test_plain_snippet_lines_are_the_files_lines(tmp_path: Path, query: str) -> None:
+    repo = _write(tmp_path / "repo", SNIPPET_REPO)
+    build_index(repo, BuildOptions(embed="none", git_times=False))
+    run = _q(repo, "search", query, "--mode", "lexical", "-C", "20")
+    assert run.code == 0, run.describe()
+    file_lines = (repo / "app/sessions.py").read_text().splitlines()
+    shown = [
+        line for line in run.out.splitlines() if line.startswith("app/sessions.py:") and line.count(":") >= 2
+    ]
+    assert shown, run.describe()
+    for line in shown:
+        _path, number, text = line.split(":", 2)
+        if not number.isdigit():
+            continue
+        if text.strip() in ELISION_MARKERS:  # a class outline: a member's body stands elided
+            continue
+        assert text == file_lines[int(number) - 1], f"line {number} is not the file's:\n{run.out}"
+    one_per_hit = _q(repo, "search", query, "--mode", "lexical")  # the default: rg -n style
+    assert one_per_hit.out and len(one_per_hit.out.splitlines()) == len(
+        [h for h in run.out.split("\n--\n") if h.strip()]
+    ), one_per_hit.out + run.out
+    for line in one_per_hit.out.splitlines():
+        _path, number, text = line.split(":", 2)
+        assert text == file_lines[int(number) - 1], one_per_hit.out
+    if query == "should_set_cookie":
+        assert "app/sessions.py:7:    def should_set_cookie(self, app):" in run.out, run.out
+    if query == "default_handler":
+        assert "app/sessions.py:23:default_handler = logging.StreamHandler()" in run.out, run.out

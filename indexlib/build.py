@@ -215,21 +215,20 @@ def _parse_all(
 
 
 def _stop_pool(pool: Executor) -> None:
-    """Stop a parse pool now: drop queued work and terminate the workers mid-file.
+    """Stop a parse pool now: terminate the workers mid-file, drop queued work, wait for the pool.
 
-    shutdown(cancel_futures=True) alone lets every worker finish the chunk it holds, and the
-    interpreter's exit hook would then wait for that. The workers are found through the public
-    `multiprocessing.active_children()` (the pool's own table is private and emptied by shutdown);
-    parse workers are the only children a build starts.
+    shutdown(cancel_futures=True) alone lets every worker finish the chunk it holds. The workers are
+    found through the public `multiprocessing.active_children()` (the pool's own table is private and
+    emptied by shutdown); parse workers are the only children a build starts. Waiting for the pool's
+    manager thread matters: it closes its wake-up pipe once it sees the workers gone, and Python
+    3.11's exit hook writes to that pipe without a lock, so a manager still closing it at exit prints
+    an OSError traceback.
     """
     import multiprocessing
 
-    workers = multiprocessing.active_children()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in workers:
+    for proc in multiprocessing.active_children():
         proc.terminate()
-    for proc in workers:
-        proc.join(timeout=5)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _worker_init(parent_pid: int) -> None:

@@ -8,12 +8,14 @@ the hints. The Ctrl-C cases live in tests/reliability (test_crash.py, test_inter
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from indexlib import BuildOptions, build_index
-from tests.cli.clikit import Run, assert_clean_stderr, run_qry_process
+from tests.cli.clikit import Run, RunQry, assert_clean_stderr, run_qry_process
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -149,3 +151,116 @@ def test_plain_snippet_lines_are_the_files_lines(tmp_path: Path, query: str) -> 
         assert "app/sessions.py:7:    def should_set_cookie(self, app):" in run.out, run.out
     if query == "default_handler":
         assert "app/sessions.py:23:default_handler = logging.StreamHandler()" in run.out, run.out
+
+
+# -- conventions ---------------------------------------------------------------------------------
+
+
+def test_version_and_short_help_everywhere(qry: RunQry) -> None:
+    from indexlib import __version__
+
+    for flag in ("--version", "-V"):
+        run = qry(flag)
+        assert run.code == 0 and run.out == f"qry {__version__}\n", run.describe()
+    for command in ("search", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"):
+        run = qry(command, "-h")
+        assert run.code == 0 and run.out.startswith(f"Usage: qry {command} "), run.describe()
+        assert "--no-color" in run.out, f"qry {command} has no --no-color"
+        python_type = re.search(r"<(int|str|float|bool|path|list\[\w+\])>", run.out)
+        assert python_type is None, f"a Python type in qry {command} --help:\n{run.out}"
+        if command not in ("index",):
+            assert "--index-dir PATH" in run.out, run.out
+    assert "Usage: qry search [OPTIONS] QUERY..." in qry("search", "-h").out
+
+
+def test_bash_completion_script_and_answers(qry: RunQry, repo: Path) -> None:
+    script = qry("--show-completion", "bash")
+    assert script.code == 0 and "complete -o default -F _qry_completion qry" in script.out, script.describe()
+    answer = run_qry_process(
+        cwd=repo, env={"_QRY_COMPLETE": "complete_bash", "COMP_WORDS": "qry sea", "COMP_CWORD": "1"}
+    )
+    assert answer.code == 0 and answer.out.split() == ["search"], answer.describe()
+    for shell in ("zsh", "fish"):
+        assert qry("--show-completion", shell).code == 0
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_an_empty_or_blank_query_is_an_error(qry: RunQry, query: str) -> None:
+    run = qry("search", query)
+    assert run.code == 2 and "qry: error: the query is empty" in run.err and "hint:" in run.err, (
+        run.describe()
+    )
+
+
+@pytest.mark.parametrize("fmt", [(), ("--json",), ("--jsonl",), ("-l",)])
+def test_a_path_filter_matching_no_file_is_said_in_every_format(qry: RunQry, fmt: tuple[str, ...]) -> None:
+    run = qry("search", "charge path:nonexistent/**", *fmt)
+    assert run.code == 1, run.describe()
+    assert "qry: note: the path filter 'nonexistent/**' matches no indexed file" in run.err, run.describe()
+
+
+@pytest.mark.parametrize("query", ['charge path:"unterminated', "charge path:[abc"])
+def test_an_invalid_glob_or_quote_is_an_error(qry: RunQry, query: str) -> None:
+    run = qry("search", query)
+    assert run.code == 2 and run.err.startswith("qry: error: ") and "hint:" in run.err, run.describe()
+
+
+def test_a_regex_looking_query_gets_a_note(qry: RunQry) -> None:
+    run = qry("search", "def .*_charge")
+    assert "regex search is not supported yet, so the query is taken as words" in run.err, run.describe()
+    assert "qry: note" not in qry("search", "charge").err
+
+
+def test_index_dir_naming_a_repository_root_finds_its_index(qry: RunQry, repo: Path, tmp_path: Path) -> None:
+    run = qry("status", "--index-dir", str(repo), cwd=tmp_path)
+    assert run.code == 0, run.describe()
+    assert qry("search", "charge", "--index-dir", str(repo), cwd=tmp_path).code == 0
+
+
+def test_graph_prints_nodes_as_json_and_cli_hints_name_options(qry: RunQry) -> None:
+    run = qry("graph", "MATCH (f:function {name: 'compute_backoff'}) RETURN f")
+    assert run.code == 0, run.describe()
+    rows = run.out.splitlines()[1:]
+    assert rows and all(json.loads(r)["name"] == "compute_backoff" for r in rows), run.out
+    missing = qry("graph", "MATCH (f:function {name: $n}) RETURN f.path")
+    assert missing.code == 2 and "--param n=VALUE" in missing.err and '{"n"' not in missing.err, (
+        missing.describe()
+    )
+
+
+def test_files_with_matches_and_context(qry: RunQry) -> None:
+    files = qry("search", "charge", "-l").out.splitlines()
+    assert files and len(files) == len(set(files)) and all(":" not in f for f in files), files
+    block = qry("search", "charge", "-k", "1", "-C", "0").out.splitlines()
+    assert len(block) >= 2 and block[0].count("\t") == 3 and re.fullmatch(r"[^:]+:\d+:.*", block[1]), block
+    assert qry("search", "charge", "-l", "--json").code == 2
+
+
+def test_one_root_id_length_in_text_and_grammar(qry: RunQry, root_id: str) -> None:
+    status = qry("status").out
+    assert f"root\t{root_id[:12]}\n" in status, status
+    assert "tombstoned path)" in status or "tombstoned paths)" in status
+    assert "(1 tombstoned paths)" not in status
+    roots = qry("roots").out
+    assert root_id[:12] in roots and root_id[:13] not in roots, roots
+    assert json.loads(qry("status", "--json").out)["root"] == root_id
+
+
+def test_index_in_a_subfolder_updates_the_enclosing_index(tmp_path: Path) -> None:
+    repo = _write(
+        tmp_path / "repo", {"src/a.py": "def one():\n    return 1\n", "b.py": "def two():\n    return 2\n"}
+    )
+    assert _q(repo, "index", "--embed", "none", "-q").code == 0
+    run = _q(repo / "src", "index", "--embed", "none")
+    assert run.code == 0 and "indexing " in run.err and str(repo) in run.err, run.describe()
+    assert not (repo / "src" / ".qry").exists(), "a nested index would shadow the repository's"
+    nested = _q(repo / "src", "index", ".", "--embed", "none", "-q")  # asked for: made, and said
+    assert nested.code == 0 and "creating a new index" in nested.err, nested.describe()
+    shutil.rmtree(repo / "src" / ".qry")
+
+
+def test_mcp_hint_names_the_real_distribution() -> None:
+    from cli.install import DISTRIBUTION, extra_install_command
+
+    assert DISTRIBUTION == "qry-search"
+    assert "qry[mcp]" not in extra_install_command("mcp")

@@ -84,7 +84,9 @@ def match_line(h: Hit) -> int:
 def render_plain(
     env: Env, result: SearchResult, *, explain: bool = False, context: int | None = None
 ) -> None:
-    """Piped output, like `rg -n`: one `path:line:text` line per hit, the hit's matching line.
+    """Piped output, like `rg -n`: one `path:line: symbol<TAB>text` line per hit, where text is the
+    hit's matching line as the file has it (the symbol says what the hit is when that line does not:
+    a window of a long function, a class matched in a member).
 
     With `context` (-C N), each hit is a block instead: a header `path:start-end<TAB>kind<TAB>symbol
     <TAB>score`, then up to N snippet lines either side of the matching line as `path:line:text`,
@@ -99,7 +101,8 @@ def render_plain(
         at = match_line(h)
         stale += h.stale
         if context is None:
-            out.append(f"{path}:{h.snippet.start_line + at}:{safe_text(lines[at])}")
+            line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(lines[at])}"
+            out.append(line)
         else:
             if i:
                 out.append("--")

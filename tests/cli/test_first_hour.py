@@ -145,8 +145,9 @@ def test_plain_snippet_lines_are_the_files_lines(tmp_path: Path, query: str) -> 
         [h for h in run.out.split("\n--\n") if h.strip()]
     ), one_per_hit.out + run.out
     for line in one_per_hit.out.splitlines():
-        _path, number, text = line.split(":", 2)
-        assert text == file_lines[int(number) - 1], one_per_hit.out
+        _path, number, rest = line.split(":", 2)
+        symbol, text = rest.removeprefix(" ").split("\t", 1)
+        assert symbol and text == file_lines[int(number) - 1], one_per_hit.out
     if query == "should_set_cookie":
         assert "app/sessions.py:7:    def should_set_cookie(self, app):" in run.out, run.out
     if query == "default_handler":
@@ -232,6 +233,8 @@ def test_files_with_matches_and_context(qry: RunQry) -> None:
     files = qry("search", "charge", "-l").out.splitlines()
     assert files and len(files) == len(set(files)) and all(":" not in f for f in files), files
     block = qry("search", "charge", "-k", "1", "-C", "0").out.splitlines()
+    line = qry("search", "charge", "-k", "1").out
+    assert re.fullmatch(r"[^:]+:\d+: Gateway\.charge\t    def charge\(.*\n", line), line
     assert len(block) >= 2 and block[0].count("\t") == 3 and re.fullmatch(r"[^:]+:\d+:.*", block[1]), block
     assert qry("search", "charge", "-l", "--json").code == 2
 

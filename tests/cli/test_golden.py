@@ -61,10 +61,11 @@ def test_plain_search_output(name: str, qry: RunQry, norm: Normaliser, golden: G
 
 
 def test_plain_output_is_grep_friendly(qry: RunQry) -> None:
-    """Piped, one `path:line:text` line per hit (as `rg -n`); with -C N, a header per hit, then
-    snippet lines as `path:line:text`, and hits separated by `--` (so grep -c ^-- counts them)."""
+    """Piped, one `path:line: symbol<TAB>text` line per hit (as `rg -n`, plus what the hit is); with
+    -C N, a header per hit, then snippet lines as `path:line:text`, and hits separated by `--` (so
+    grep -c ^-- counts them)."""
     lines = qry("search", "charge", "-k", "4").out.splitlines()
-    assert len(lines) == 4 and all(re.fullmatch(r"[^:\t]+:\d+:.*", line) for line in lines), lines
+    assert len(lines) == 4 and all(re.fullmatch(r"[^:\t]+:\d+: [^\t]+\t.*", line) for line in lines), lines
     run = qry("search", "charge", "-k", "4", "-C", "2")
     blocks = run.out.rstrip("\n").split("\n--\n")
     assert len(blocks) == 4

@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 import xxhash
@@ -37,9 +37,6 @@ from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chun
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
 from indexlib.store.store import Store, is_attachment, vectors_dirname
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
 # Compaction: merge every live node into one segment when a root has more than this many segments, or
 # when tombstoned paths pass this share of stored paths. Why: BM25 statistics live per Tantivy index
@@ -180,55 +177,35 @@ def _parse_all(
             yield src, _read_and_parse(src, opts)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    import signal
 
     jobs = ((src, opts) for src, _digest in to_parse)
     # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
     # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
     # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-    import signal
-
+    # multiprocessing.Pool, not concurrent.futures: Pool.terminate() is the public way to stop workers
+    # mid-task, while stopping a ProcessPoolExecutor's workers races its manager thread in Python 3.11
+    # (AttributeError, InvalidStateError or OSError tracebacks, or a hang, a few runs in 20).
     # Ctrl-C while the pool forks its workers would land inside multiprocessing's fork bookkeeping and
-    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker exists and every
-    # task is queued (map submits eagerly), then let it through to the handler below.
+    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker and the pool's
+    # threads exist (they inherit the mask, so the signal always reaches this thread), then let it
+    # through to the handler below.
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        results = pool.map(_parse_job, jobs, chunksize=8)
-    except BaseException:
+        pool = multiprocessing.get_context("fork").Pool(
+            workers, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+        results = pool.imap(_parse_job, jobs, chunksize=8)
+    finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        _stop_pool(pool)
-        raise
-    signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     try:
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
     except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
-        _stop_pool(pool)
+        pool.terminate()  # workers stop mid-file; the pool's threads are joined
         raise
-    pool.shutdown(wait=True)
-
-
-def _stop_pool(pool: Executor) -> None:
-    """Stop a parse pool now: terminate the workers mid-file, drop queued work, wait for the pool.
-
-    shutdown(cancel_futures=True) alone lets every worker finish the chunk it holds. The workers are
-    found through the public `multiprocessing.active_children()` (the pool's own table is private and
-    emptied by shutdown); parse workers are the only children a build starts. Waiting for the pool's
-    manager thread matters: it closes its wake-up pipe once it sees the workers gone, and Python
-    3.11's exit hook writes to that pipe without a lock, so a manager still closing it at exit prints
-    an OSError traceback.
-    """
-    import multiprocessing
-
-    for proc in multiprocessing.active_children():
-        proc.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
+    pool.close()
+    pool.join()
 
 
 def _worker_init(parent_pid: int) -> None:

@@ -195,13 +195,17 @@ def _parse_all(
         pool = multiprocessing.get_context("fork").Pool(
             workers, initializer=_worker_init, initargs=(os.getpid(),)
         )
-        results = pool.imap(_parse_job, jobs, chunksize=8)
-    finally:
+    except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        raise
     try:
+        results = pool.imap(_parse_job, jobs, chunksize=8)
+        # A Ctrl-C held since the forks arrives right here: inside the block that stops the pool.
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
     except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         pool.terminate()  # workers stop mid-file; the pool's threads are joined
         raise
     pool.close()

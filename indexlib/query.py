@@ -382,8 +382,16 @@ def glob_to_regex(glob: str) -> re.Pattern[str]:
             members = g[i + 1 : end]
             negate = members.startswith("!")
             members = members[1:] if negate else members
-            body_class = "".join("\\" + ch if ch in "\\^[]" else ch for ch in members)
-            out.append(f"[{'^/' if negate else ''}{body_class}]")
+            body_class = "".join("\\" + ch if ch in "\\^[]&~|" else ch for ch in members)
+            piece = f"[{'^/' if negate else ''}{body_class}]"
+            try:
+                re.compile(piece)
+            except re.error as exc:  # a reversed range such as [z-a]
+                raise UsageError(
+                    f"invalid glob {glob!r}: {exc.msg} in [{members}]",
+                    hint="write ranges low to high ([a-z], [0-9])",
+                ) from None
+            out.append(piece)
             i = end + 1
             continue
         else:

@@ -133,4 +133,3 @@ def _own_block(
     block = "\n".join(lines[first : last + 1])
     whole = first == 0 and last >= len(text.rstrip("\n").split("\n")) - 1
     return block, start_line + first, not whole
-

@@ -383,6 +383,7 @@ def glob_to_regex(glob: str) -> re.Pattern[str]:
             negate = members.startswith("!")
             members = members[1:] if negate else members
             body_class = "".join("\\" + ch if ch in "\\^[]&~|" else ch for ch in members)
+            body_class = body_class.replace("--", "-\\-")  # `--` would be a set difference to re
             piece = f"[{'^/' if negate else ''}{body_class}]"
             try:
                 re.compile(piece)

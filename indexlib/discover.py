@@ -413,6 +413,7 @@ class _Walk:
     max_file_bytes: int
     include_vendored: bool
     extra: IgnoreFile | None
+    use_ignore_files: bool = True
     out: list[_Candidate | Skipped] = field(default_factory=list)
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
@@ -441,7 +442,7 @@ class _Walk:
                 if marker is not None:
                     self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
                     continue
-            for name in IGNORE_FILES:
+            for name in IGNORE_FILES if self.use_ignore_files else ():
                 if name in names:
                     spec = _read_ignore_file(os.path.join(abs_dir, name))
                     if spec is not None:
@@ -584,12 +585,14 @@ def discover(
     max_line_chars: int = 1000,
     extra_excludes: Sequence[str] = (),
     read: bool = True,
+    use_ignore_files: bool = True,
 ) -> Iterator[SourceFile | Skipped]:
     """Yield every file under `root` as a SourceFile to index or a Skipped with its reason, sorted by path.
 
     `extra_excludes` are gitignore-style patterns relative to the root that override every ignore file.
     With `read=False` no content is read (see the module docstring): `SourceFile.data` is None and the
     caller runs `load()` on the files it needs, which applies the remaining checks.
+    `use_ignore_files=False` (grep's `--no-ignore`) reads no ignore file; `extra_excludes` still apply.
     """
     root_str = os.fspath(root)
     if not os.path.isdir(root_str):
@@ -597,8 +600,8 @@ def discover(
     abs_root = os.path.abspath(root_str)
     real_root = os.path.realpath(root_str)
     extra = _compile_ignore(list(extra_excludes)) if extra_excludes else None
-    walk = _Walk(abs_root, real_root, max_file_bytes, include_vendored, extra)
-    walk.walk_dir(abs_root, "", _base_stack(real_root))
+    walk = _Walk(abs_root, real_root, max_file_bytes, include_vendored, extra, use_ignore_files)
+    walk.walk_dir(abs_root, "", _base_stack(real_root) if use_ignore_files else ())
     walk.resolve_links()
     walk.out.sort(key=lambda item: item.path)
     for item in walk.out:

@@ -1,0 +1,109 @@
+"""Which files `qry grep` searches: the indexing discovery rules, plus grep's own filters.
+
+Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
+and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
+binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out;
+`--no-ignore` walks without the ignore files (`.gitignore`, `.qryignore`, `.git/info/exclude`), as
+ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
+and mtime with the root, the test `qry status` and the build use) or any matching.
+
+Hidden files. `qry index` indexes dot-files and dot-folders (`.github/`), but grep, like ripgrep,
+leaves out every path with a component starting with `.` unless `--hidden` is given.
+
+Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
+and when any non-negated glob is given a file must match one. A negated glob naming a folder
+(`!tests/`) excludes everything below it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexlib.discover import IgnoreFile, SourceFile, discover
+from indexlib.query import glob_to_regex, normalize_lang
+
+__all__ = ["FileFilter", "split_filters", "walk"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileFilter:
+    """The filters of one grep; `targets` are paths relative to the root (files or folders)."""
+
+    hidden: bool = False
+    globs: tuple[str, ...] = ()
+    langs: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    exclude_paths: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    _compiled: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        c = self._compiled
+        c["globs"] = IgnoreFile(list(self.globs)) if self.globs else None
+        c["positive"] = any(not g.startswith("!") for g in self.globs)
+        c["paths"] = [glob_to_regex(p) for p in self.paths]
+        c["excludes"] = [glob_to_regex(p) for p in self.exclude_paths]
+        c["langs"] = {normalize_lang(lang) for lang in self.langs}
+
+    def accepts(self, rel: str, language: str) -> bool:
+        """Whether a discovered file (POSIX path relative to the root) is searched."""
+        c = self._compiled
+        if self.targets and not any(
+            t in ("", ".") or rel == t or rel.startswith(t.rstrip("/") + "/") for t in self.targets
+        ):
+            return False
+        if not self.hidden and (rel.startswith(".") or "/." in rel):
+            return False
+        langs = c["langs"]
+        if langs and language not in langs:  # type: ignore[operator]
+            return False
+        if c["paths"] and not any(r.search(rel) for r in c["paths"]):  # type: ignore[attr-defined]
+            return False
+        if any(r.search(rel) for r in c["excludes"]):  # type: ignore[attr-defined]
+            return False
+        globs = c["globs"]
+        if isinstance(globs, IgnoreFile):
+            parts = rel.split("/")
+            for depth in range(1, len(parts)):
+                if globs.verdict("/".join(parts[:depth]) + "/") is False:
+                    return False
+            verdict = globs.verdict(rel)
+            if verdict is False or (verdict is None and c["positive"]):
+                return False
+        return True
+
+
+def split_filters(args: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Separate PATH arguments from `lang:X`, `path:GLOB`, `-path:GLOB` filters (the search syntax)."""
+    paths: list[str] = []
+    filters: dict[str, list[str]] = {"lang": [], "path": [], "-path": []}
+    for arg in args:
+        key, sep, value = arg.partition(":")
+        if sep and key in filters and value:
+            filters[key].append(value)
+        else:
+            paths.append(arg)
+    return paths, filters
+
+
+def walk(root: Path, flt: FileFilter, *, no_ignore: bool = False) -> Iterator[SourceFile]:
+    """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread."""
+    for item in discover(root, read=False, use_ignore_files=not no_ignore):
+        if isinstance(item, SourceFile) and flt.accepts(item.path, item.language):
+            yield item
+
+
+def relative_target(root: Path, target: Path) -> str | None:
+    """A PATH argument as a POSIX path relative to `root`, or None when it lies outside."""
+    try:
+        rel = os.path.relpath(os.path.abspath(target), os.path.abspath(root))
+    except ValueError:
+        return None
+    if rel == os.curdir:
+        return ""
+    if rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+        return None
+    return rel.replace(os.sep, "/")

@@ -22,7 +22,7 @@ COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-def
 
 def test_the_command_list_is_what_docs_and_users_expect() -> None:
     assert (
-        sorted(["search", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"]) == COMMANDS
+        sorted(["search", "grep", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"]) == COMMANDS
     )
 
 

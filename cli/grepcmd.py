@@ -156,7 +156,9 @@ class _Printer:
         self.groups_printed = 0
         self.write = env.stdout.write
 
-    def file(self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool) -> None:
+    def file(
+        self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool
+    ) -> None:
         from indexlib.grep.lines import context_groups, match_spans
 
         if self.fmt in ("json", "jsonl"):
@@ -168,12 +170,23 @@ class _Printer:
             if self.before or self.after:
                 for group in context_groups(text, lines, self.before, self.after):
                     for n, line_text, is_match in group:
-                        spans = [(m.start(), m.end()) for m in regex.finditer(line_text) if m.end() > m.start()] if is_match else []
-                        records.append(GrepLine(path=display, line=n, text=line_text, submatches=spans, match=is_match))
+                        spans = (
+                            [(m.start(), m.end()) for m in regex.finditer(line_text) if m.end() > m.start()]
+                            if is_match
+                            else []
+                        )
+                        records.append(
+                            GrepLine(path=display, line=n, text=line_text, submatches=spans, match=is_match)
+                        )
             else:
                 for ln in lines:
                     records.append(
-                        GrepLine(path=display, line=ln[0], text=text[ln[1] : ln[2]], submatches=match_spans(text, ln, regex))
+                        GrepLine(
+                            path=display,
+                            line=ln[0],
+                            text=text[ln[1] : ln[2]],
+                            submatches=match_spans(text, ln, regex),
+                        )
                     )
             if self.fmt == "json":
                 self.collected.extend(records)

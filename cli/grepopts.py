@@ -10,10 +10,20 @@ from cli.options import Opt
 GREP_OPTIONS: tuple[Opt, ...] = (
     Opt("fixed_strings", ("--fixed-strings", "-F"), bool, False, "Treat the pattern as a literal string."),
     Opt("ignore_case", ("--ignore-case", "-i"), bool, False, "Match case-insensitively."),
-    Opt("smart_case", ("--smart-case", "-S"), bool, False, "Case-insensitive unless the pattern has upper case."),
+    Opt(
+        "smart_case",
+        ("--smart-case", "-S"),
+        bool,
+        False,
+        "Case-insensitive unless the pattern has upper case.",
+    ),
     Opt("word_regexp", ("--word-regexp", "-w"), bool, False, "Only matches not touching a word character."),
-    Opt("files_with_matches", ("--files-with-matches", "-l"), bool, False, "Print only the paths that match."),
-    Opt("count", ("--count", "-c"), bool, False, "Print each matching path with its number of matching lines."),
+    Opt(
+        "files_with_matches", ("--files-with-matches", "-l"), bool, False, "Print only the paths that match."
+    ),
+    Opt(
+        "count", ("--count", "-c"), bool, False, "Print each matching path with its number of matching lines."
+    ),
     Opt("line_number", ("--line-number", "-n"), bool, True, "Print line numbers.", True),
     Opt("after_context", ("--after-context", "-A"), int, 0, "Lines of context after each match."),
     Opt("before_context", ("--before-context", "-B"), int, 0, "Lines of context before each match."),

@@ -29,10 +29,10 @@ import xxhash
 from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import FormatVersionError, ModelError, UsageError
+from indexlib.grep.gramsource import GramSource, gram_source
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref
 from indexlib.redact import redact
-from indexlib.grep.gramsource import GramSource, gram_source
 from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo

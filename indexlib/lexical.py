@@ -402,7 +402,7 @@ class GramIndexWriter:
         self._writer.wait_merging_threads()
 
 
-GramTree: TypeAlias = "None | str | tuple[str, tuple[GramTree, ...]]"
+GramTree: TypeAlias = "str | tuple[str, tuple[GramTree, ...]] | None"
 
 
 class GramIndex:

@@ -143,7 +143,13 @@ def run_grep(
         for run_root, rel_targets, idx in runs:
             flt = FileFilter(targets=rel_targets, **base)  # type: ignore[arg-type]
             for fm in grep_tree(
-                pattern, run_root, flt, index=idx, no_ignore=req.no_ignore, max_count=req.max_count, stats=stats
+                pattern,
+                run_root,
+                flt,
+                index=idx,
+                no_ignore=req.no_ignore,
+                max_count=req.max_count,
+                stats=stats,
             ):
                 emit(fm.abspath, fm.text, fm.lines)
     except Stop:

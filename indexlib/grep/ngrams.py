@@ -37,7 +37,7 @@ MAX_EXACT = 16  # literal alternatives carried through a concatenation before th
 MAX_CLASS = 8  # a character class of at most this many (normalised) characters is an alternation
 MAX_AND = 24  # trigrams kept per conjunction (any subset of required trigrams is still required)
 
-GramQuery: TypeAlias = "None | str | tuple[str, tuple[GramQuery, ...]]"
+GramQuery: TypeAlias = "str | tuple[str, tuple[GramQuery, ...]] | None"
 
 
 def normalise(data: bytes) -> str:
@@ -154,7 +154,7 @@ def _sequence(parsed: sre_parse.SubPattern) -> _Info:
     return _Info(None, _and([*required, _q(run)]))
 
 
-def _node(op: object, arg: object) -> _Info:  # noqa: PLR0911 - one case per regex construct
+def _node(op: object, arg: object) -> _Info:
     if op is sre_parse.LITERAL and isinstance(arg, int):
         return _Info(frozenset({_norm_char(arg)}), None)
     if op is sre_parse.IN and isinstance(arg, list):

@@ -48,9 +48,7 @@ def _corpus(root: Path) -> None:
 
 
 def _files(root: Path) -> list[str]:
-    return [
-        s.path for s in walk(root, FileFilter()) if isinstance(load(s), SourceFile)
-    ]
+    return [s.path for s in walk(root, FileFilter()) if isinstance(load(s), SourceFile)]
 
 
 def _words(root: Path, files: list[str]) -> tuple[list[str], list[str]]:
@@ -184,7 +182,9 @@ def qry_matches(root: Path, pattern: str, flags: tuple[str, ...], *, use_index: 
     return out
 
 
-def _compare(root: Path, patterns: list[tuple[str, str, tuple[str, ...]]], *, scan_every: int) -> Iterator[str]:
+def _compare(
+    root: Path, patterns: list[tuple[str, str, tuple[str, ...]]], *, scan_every: int
+) -> Iterator[str]:
     files = _files(root)
     for i, (cls, pattern, flags) in enumerate(patterns):
         expected = rg_matches(root, files, pattern, flags)
@@ -231,6 +231,8 @@ def test_grep_equals_ripgrep_on_the_stdlib_then_after_edits(corpus: Path) -> Non
         (corpus / f).unlink()
     (corpus / "added").mkdir()
     for i in range(4):
-        (corpus / "added" / f"new_{i}.py").write_text("\n".join(literals[i * 10 : i * 10 + 10]) + "\n", "utf-8")
+        (corpus / "added" / f"new_{i}.py").write_text(
+            "\n".join(literals[i * 10 : i * 10 + 10]) + "\n", "utf-8"
+        )
     mismatches = list(_compare(corpus, patterns, scan_every=10))
     assert not mismatches, "\n".join(mismatches[:20])

@@ -64,7 +64,9 @@ def test_alternations_and_optional_parts_multiply_out() -> None:
     q = trigram_query("(get|set)_value")
     assert q is not None and q[0] == "or"
     assert _satisfied(q, _grams("x.set_value(1)")) and not _satisfied(q, _grams("put_value"))
-    assert _satisfied(trigram_query("colou?r"), _grams("color")) and _satisfied(trigram_query("colou?r"), _grams("colour"))
+    assert _satisfied(trigram_query("colou?r"), _grams("color")) and _satisfied(
+        trigram_query("colou?r"), _grams("colour")
+    )
 
 
 def test_every_line_a_pattern_matches_satisfies_its_query() -> None:
@@ -72,8 +74,19 @@ def test_every_line_a_pattern_matches_satisfies_its_query() -> None:
     std = Path(sysconfig.get_paths()["stdlib"])
     lines = [ln for f in sorted((std / "json").glob("*.py")) for ln in f.read_text("utf-8").split("\n")]
     lines += ["İMPORT ſys", "K_ELVIN", "naïve café", "Straße"]
-    patterns = [r"def \w+\(self", "(?i)import sys", "(?i)kelvin", r"\bjson\b", "[A-Z][a-z]+Error", "caf.", "(?i)STRASSE|straße",
-                r"return (self|obj)\.\w+", "(?i)JSONDecodeError", "encode(r|d)?", "(?i)naïve"]
+    patterns = [
+        r"def \w+\(self",
+        "(?i)import sys",
+        "(?i)kelvin",
+        r"\bjson\b",
+        "[A-Z][a-z]+Error",
+        "caf.",
+        "(?i)STRASSE|straße",
+        r"return (self|obj)\.\w+",
+        "(?i)JSONDecodeError",
+        "encode(r|d)?",
+        "(?i)naïve",
+    ]
     for p in patterns:
         regex = re.compile(p)
         query = trigram_query(p)
@@ -110,7 +123,9 @@ def test_pattern_flags() -> None:
     assert compile_pattern("parse", smart_case=True).ignore_case
     assert not compile_pattern("Parse", smart_case=True).ignore_case
     assert compile_pattern(r"\Wparse", smart_case=True).ignore_case  # an escape is not a literal
-    assert compile_pattern("a.b", fixed=True).regex.search("a.b") and not compile_pattern("a.b", fixed=True).regex.search("axb")
+    assert compile_pattern("a.b", fixed=True).regex.search("a.b") and not compile_pattern(
+        "a.b", fixed=True
+    ).regex.search("axb")
     w = compile_pattern("foo", word=True).regex
     assert w.search("a foo b") and not w.search("foobar") and not w.search("_foo")
     with pytest.raises(UsageError):
@@ -121,11 +136,21 @@ def test_pattern_flags() -> None:
 
 def test_file_filter() -> None:
     f = FileFilter(globs=("*.py", "!tests/"))
-    assert f.accepts("src/a.py", "python") and not f.accepts("src/a.go", "go") and not f.accepts("tests/a.py", "python")
-    assert not FileFilter().accepts(".github/x.yml", "yaml") and FileFilter(hidden=True).accepts(".github/x.yml", "yaml")
-    assert FileFilter(langs=("py",)).accepts("a.py", "python") or FileFilter(langs=("python",)).accepts("a.py", "python")
+    assert (
+        f.accepts("src/a.py", "python")
+        and not f.accepts("src/a.go", "go")
+        and not f.accepts("tests/a.py", "python")
+    )
+    assert not FileFilter().accepts(".github/x.yml", "yaml") and FileFilter(hidden=True).accepts(
+        ".github/x.yml", "yaml"
+    )
+    assert FileFilter(langs=("python",)).accepts("a.py", "python") and not FileFilter(langs=("go",)).accepts(
+        "a.py", "python"
+    )
     assert not FileFilter(exclude_paths=("**/tests/**",)).accepts("a/tests/b.py", "python")
-    assert FileFilter(targets=("src",)).accepts("src/a.py", "python") and not FileFilter(targets=("src",)).accepts("srcx/a.py", "python")
+    assert FileFilter(targets=("src",)).accepts("src/a.py", "python") and not FileFilter(
+        targets=("src",)
+    ).accepts("srcx/a.py", "python")
 
 
 def test_parse_grep_args_takes_ripgrep_forms() -> None:

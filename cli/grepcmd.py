@@ -251,8 +251,5 @@ def try_fast_grep(argv: Sequence[str]) -> int | None:
     parsed = parse_grep_args(argv[1:])
     if parsed is None:
         return None
-    from cli.fastpath import _import_msgspec_lean
-
-    _import_msgspec_lean()
     pattern, args, values = parsed
     return grep_command(Env(), pattern, args, values)

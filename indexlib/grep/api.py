@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from re import Pattern
 
-from indexlib.discover import SourceFile, load
+import msgspec
+
 from indexlib.errors import IndexNotFound, UsageError
 from indexlib.grep.files import FileFilter, relative_target, split_filters
 from indexlib.grep.lines import Line, match_lines
@@ -37,16 +37,17 @@ class Stop(Exception):
     """Raised by a callback to end the grep early (a bound was reached); the summary says truncated."""
 
 
-@dataclass(frozen=True, slots=True)
-class GrepRequest:
+class GrepRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """One grep, as the CLI and the MCP server ask for it."""
+
     pattern: str
-    args: list[str] = field(default_factory=list)  # PATHs and lang:/path:/-path: filters
+    args: list[str] = []  # PATHs and lang:/path:/-path: filters
     fixed: bool = False
     ignore_case: bool = False
     smart_case: bool = False
     word: bool = False
     max_count: int | None = None
-    globs: list[str] = field(default_factory=list)
+    globs: list[str] = []
     hidden: bool = False
     no_ignore: bool = False
     use_index: bool = True
@@ -81,13 +82,18 @@ def run_grep(
     if req.max_count is not None and req.max_count < 0:
         raise UsageError("--max-count must be 0 or more", hint="see: qry grep --help")
     paths, filters = split_filters(req.args)
-    base = dict(
-        hidden=req.hidden,
-        globs=tuple(req.globs),
-        langs=tuple(filters["lang"]),
-        paths=tuple(filters["path"]),
-        exclude_paths=tuple(filters["-path"]),
-    )
+
+    def file_filter(targets: tuple[str, ...]) -> FileFilter:
+        return FileFilter(
+            hidden=req.hidden,
+            globs=tuple(req.globs),
+            langs=tuple(filters["lang"]),
+            paths=tuple(filters["path"]),
+            exclude_paths=tuple(filters["-path"]),
+            targets=targets,
+        )
+
+    file_filter(())  # a bad lang: or glob is an error before any file is read
     targets = [Path(cwd, p) for p in paths] or [cwd]
     for t in targets:
         if not t.exists():
@@ -127,6 +133,8 @@ def run_grep(
             indexed.append(rel)
     try:
         for f in files:
+            from indexlib.discover import SourceFile, load
+
             stats.files += 1
             loaded = load(SourceFile(path=f.name, abspath=str(f), size=0, mtime_ns=0, language=""))
             if isinstance(loaded, SourceFile) and loaded.data is not None:
@@ -141,7 +149,7 @@ def run_grep(
             runs.append((root, tuple(indexed), index))
         runs += [(o, (), None) for o in others]
         for run_root, rel_targets, idx in runs:
-            flt = FileFilter(targets=rel_targets, **base)  # type: ignore[arg-type]
+            flt = file_filter(rel_targets)
             for fm in grep_tree(
                 pattern,
                 run_root,

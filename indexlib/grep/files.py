@@ -18,31 +18,54 @@ and when any non-negated glob is given a file must match one. A negated glob nam
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from indexlib.discover import IgnoreFile, SourceFile, discover
 from indexlib.query import glob_to_regex, normalize_lang
 
-__all__ = ["FileFilter", "split_filters", "walk"]
+__all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
 
 
-@dataclass(frozen=True, slots=True)
+class WalkedFile(NamedTuple):
+    """A file discovery lists (unread): the fields of `discover.SourceFile` grep needs."""
+
+    path: str  # POSIX, relative to the root
+    abspath: str
+    size: int
+    mtime_ns: int
+    language: str
+
+
 class FileFilter:
     """The filters of one grep; `targets` are paths relative to the root (files or folders)."""
 
-    hidden: bool = False
-    globs: tuple[str, ...] = ()
-    langs: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
-    exclude_paths: tuple[str, ...] = ()
-    targets: tuple[str, ...] = ()
-    _compiled: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("_compiled", "exclude_paths", "globs", "hidden", "langs", "paths", "targets")
 
-    def __post_init__(self) -> None:
-        c = self._compiled
-        c["globs"] = IgnoreFile(list(self.globs)) if self.globs else None
+    def __init__(
+        self,
+        *,
+        hidden: bool = False,
+        globs: tuple[str, ...] = (),
+        langs: tuple[str, ...] = (),
+        paths: tuple[str, ...] = (),
+        exclude_paths: tuple[str, ...] = (),
+        targets: tuple[str, ...] = (),
+    ) -> None:
+        self.hidden = hidden
+        self.globs = globs
+        self.langs = langs
+        self.paths = paths
+        self.exclude_paths = exclude_paths
+        self.targets = targets
+        c: dict[str, object] = {}
+        self._compiled = c
+        if self.globs:  # discover (and pathspec) load only when globs need them
+            from indexlib.discover import IgnoreFile
+
+            c["globs"] = IgnoreFile(list(self.globs))
+        else:
+            c["globs"] = None
         c["positive"] = any(not g.startswith("!") for g in self.globs)
         c["paths"] = [glob_to_regex(p) for p in self.paths]
         c["excludes"] = [glob_to_regex(p) for p in self.exclude_paths]
@@ -64,8 +87,8 @@ class FileFilter:
             return False
         if any(r.search(rel) for r in c["excludes"]):  # type: ignore[attr-defined]
             return False
-        globs = c["globs"]
-        if isinstance(globs, IgnoreFile):
+        globs: Any = c["globs"]
+        if globs is not None:
             parts = rel.split("/")
             for depth in range(1, len(parts)):
                 if globs.verdict("/".join(parts[:depth]) + "/") is False:
@@ -89,10 +112,21 @@ def split_filters(args: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]
     return paths, filters
 
 
-def walk(root: Path, flt: FileFilter, *, no_ignore: bool = False) -> Iterator[SourceFile]:
-    """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread."""
-    for item in discover(root, read=False, use_ignore_files=not no_ignore):
-        if isinstance(item, SourceFile) and flt.accepts(item.path, item.language):
+def walk(
+    root: Path,
+    flt: FileFilter,
+    *,
+    no_ignore: bool = False,
+    cache_dir: Path | None = None,
+    indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
+) -> Iterator[WalkedFile]:
+    """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread.
+
+    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`)."""
+    from indexlib.grep.walkcache import cached_walk
+
+    for item in cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
+        if flt.accepts(item.path, item.language):
             yield item
 
 

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import re
 import re._parser as sre_parse
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 __all__ = ["CASE_EQUIVALENTS", "GramQuery", "normalise", "query_grams", "trigram_query"]
 
@@ -58,8 +57,7 @@ def _norm_char(code: int) -> str:
     return CASE_EQUIVALENTS.get(c, PLACEHOLDER)
 
 
-@dataclass(frozen=True, slots=True)
-class _Info:
+class _Info(NamedTuple):
     exact: frozenset[str] | None  # every (normalised) string the part can match, when few
     query: GramQuery  # what any match of the part requires, when `exact` is None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import re._parser as sre_parse  # the parser behind `re`: smart case asks which literals a pattern has
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from indexlib.errors import UsageError
 
@@ -25,8 +25,7 @@ __all__ = ["GrepPattern", "compile_pattern"]
 _HINT = "qry grep takes Python `re` syntax; use -F for a fixed string"
 
 
-@dataclass(frozen=True, slots=True)
-class GrepPattern:
+class GrepPattern(NamedTuple):
     """A compiled pattern. `source` is the regex text actually compiled (after -F / -w)."""
 
     text: str

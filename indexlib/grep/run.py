@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import msgspec
 
-from indexlib.discover import SourceFile, load
-from indexlib.grep.files import FileFilter, walk
+from indexlib.grep.files import FileFilter, WalkedFile, walk
 from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.ngrams import GramQuery, trigram_query
 from indexlib.grep.pattern import GrepPattern
@@ -34,8 +33,7 @@ __all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree"]
 IndexRef = tuple[Store, Manifest]  # an opened index and the manifest of the root grep reads
 
 
-@dataclass(slots=True)
-class FileMatches:
+class FileMatches(NamedTuple):
     """The matching lines of one file; `path` is relative to the grep root (POSIX)."""
 
     path: str
@@ -44,17 +42,19 @@ class FileMatches:
     lines: list[Line]
 
 
-@dataclass(slots=True)
 class GrepStats:
-    """How the answer was found: for `--stats`-style diagnostics and the benchmarks."""
+    """How the answer was found: for the summary, diagnostics and the benchmarks."""
 
-    files: int = 0  # files the walk found and the filter kept
-    from_index: int = 0  # of those, described by a current n-gram index
-    candidates: int = 0  # files read and verified
-    matched: int = 0
-    index_used: bool = False
-    query: GramQuery = None
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("candidates", "files", "from_index", "index_used", "matched", "notes", "query")
+
+    def __init__(self) -> None:
+        self.files = 0  # files the walk found and the filter kept
+        self.from_index = 0  # of those, described by a current n-gram index
+        self.candidates = 0  # files read and verified
+        self.matched = 0
+        self.index_used = False
+        self.query: GramQuery = None
+        self.notes: list[str] = []
 
 
 class _IndexView:
@@ -89,7 +89,12 @@ class _IndexView:
             ords = lexical.GramIndex(seg_dir / GRAMS).candidates(query)
             self._candidates[seg.id] = frozenset(paths[i] for i in ords if i < len(paths))
 
-    def verdict(self, src: SourceFile) -> bool | None:
+    def indexed(self, path: str, size: int, mtime_ns: int) -> bool:
+        """Whether the root holds this file as it is now (so it passed the content checks)."""
+        rec = self.files.get(path)
+        return rec is not None and rec.size == size and rec.mtime_ns == mtime_ns
+
+    def verdict(self, src: WalkedFile) -> bool | None:
         """True: a candidate; False: the index rules it out; None: the index does not describe it."""
         rec = self.files.get(src.path)
         if rec is None or rec.size != src.size or rec.mtime_ns != src.mtime_ns:
@@ -110,7 +115,7 @@ def _open_index(index: IndexRef | None, root: Path, query: GramQuery, stats: Gre
     return view
 
 
-def _read_text(src: SourceFile, trusted: bool) -> str | None:
+def _read_text(src: WalkedFile, trusted: bool) -> str | None:
     """The file's text; None when discovery's content checks skip it (binary, encoding, ...)."""
     if trusted:  # unchanged since the root, which only holds files that passed the checks
         try:
@@ -119,7 +124,9 @@ def _read_text(src: SourceFile, trusted: bool) -> str | None:
         except OSError:
             return None
     else:
-        loaded = load(src)
+        from indexlib.discover import SourceFile, load
+
+        loaded = load(SourceFile(**src._asdict()))
         if not isinstance(loaded, SourceFile) or loaded.data is None:
             return None
         data = loaded.data
@@ -146,7 +153,9 @@ def grep_tree(
     view = _open_index(index, root, query, stats)
     stats.index_used = view is not None
     regex = pattern.regex
-    for src in walk(root, flt, no_ignore=no_ignore):
+    cache_dir = index[0].path if index is not None and view is not None else None
+    indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
+    for src in walk(root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
         stats.files += 1
         verdict = view.verdict(src) if view is not None else None
         if verdict is not None:

@@ -96,7 +96,7 @@ def test_a_file_with_a_secret_is_verified_not_described(tmp_path: Path) -> None:
     (root / "settings.py").write_text('AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n')
     (root / "other.py").write_text("x = 1\n")
     build_index(root, OPTS)
-    found, read = _grep(root, "AKIAIOSFODNN7EXAMPLE", use_index=True)
+    found, _read = _grep(root, "AKIAIOSFODNN7EXAMPLE", use_index=True)
     assert found == {("settings.py", 1)}
     # The secret's file is a candidate of every query (its trigrams are not stored); other.py is not.
     assert _grep(root, "zzqqxxyy", use_index=True)[1] == 1

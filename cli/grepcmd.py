@@ -108,8 +108,7 @@ def _colour(env: Env, v: dict[str, Any]) -> bool:
 
 
 def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int:
-    from indexlib.errors import UsageError
-    from indexlib.grep.api import GrepRequest, run_grep
+    from indexlib import GrepRequest, UsageError, run_grep
 
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
@@ -159,12 +158,12 @@ class _Printer:
     def file(
         self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool
     ) -> None:
-        from indexlib.grep.lines import context_groups, match_spans
+        from indexlib import context_groups, match_spans
 
         if self.fmt in ("json", "jsonl"):
             import msgspec
 
-            from indexlib.grep.records import GrepLine
+            from indexlib import GrepLine
 
             records = []
             if self.before or self.after:
@@ -237,7 +236,7 @@ class _Printer:
         if self.fmt == "json":
             import msgspec
 
-            from indexlib.grep.records import GrepResult
+            from indexlib import GrepResult
 
             result = GrepResult(pattern=pattern, lines=self.collected, summary=summary)
             self.write(msgspec.json.encode(result).decode() + "\n")

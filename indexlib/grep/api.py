@@ -22,10 +22,10 @@ from indexlib.errors import IndexNotFound, UsageError
 from indexlib.grep.files import FileFilter, relative_target, split_filters
 from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.pattern import compile_pattern
-from indexlib.grep.records import GrepSummary
+from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
 from indexlib.grep.run import GrepStats, IndexRef, grep_tree
 
-__all__ = ["GrepRequest", "OnFile", "run_grep"]
+__all__ = ["GrepRequest", "OnFile", "Stop", "bounded_grep", "run_grep"]
 
 # display path, text, matching lines, the compiled regex, whether to print the path
 OnFile = Callable[[str, str, list[Line], Pattern[str], bool], None]
@@ -173,3 +173,34 @@ def run_grep(
         index_used=stats.index_used,
         truncated=truncated,
     )
+
+
+def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: float) -> GrepResult:
+    """A grep whose answer fits bounds (for agents): at most `max_lines` matching lines, `max_bytes`
+    of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
+
+    Files come in path order, so a truncated answer is a prefix of the whole one.
+    """
+    import time
+
+    from indexlib.grep.lines import match_spans
+
+    deadline = time.monotonic() + seconds
+    out: list[GrepLine] = []
+    size = 0
+
+    def on_file(display: str, text: str, lines: list[Line], regex: Pattern[str], _show: bool) -> None:
+        nonlocal size
+        for ln in lines:
+            line_text = text[ln[1] : ln[2]]
+            size += len(line_text.encode("utf-8", "surrogatepass"))
+            if len(out) >= max_lines or size > max_bytes:
+                raise Stop
+            out.append(
+                GrepLine(path=display, line=ln[0], text=line_text, submatches=match_spans(text, ln, regex))
+            )
+        if time.monotonic() > deadline:
+            raise Stop
+
+    summary = run_grep(req, on_file)
+    return GrepResult(pattern=req.pattern, lines=out, summary=summary)

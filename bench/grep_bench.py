@@ -73,6 +73,39 @@ def gram_cost(index_dir: Path) -> tuple[float, float, float]:
     return src_bytes / 2**20, index_bytes / 2**20, seconds
 
 
+def handwritten_cost(index_dir: Path) -> tuple[float, float]:
+    """(MiB, seconds) of the simplest hand-written alternative, for docs/design.md's choice: per file
+    the set of its trigrams (Python), one posting list per trigram of delta-varint file ordinals, and
+    a sorted table of trigrams with offsets (what a reader would bisect over a memory map)."""
+    from indexlib.grep.gramsource import gram_source
+    from indexlib.store.store import Store
+
+    _rid, manifest = Store.open(index_dir).load()
+    source = gram_source(Path(manifest.source_root), redact=True)
+    t0 = time.perf_counter()
+    postings: dict[str, list[int]] = {}
+    for ordinal, path in enumerate(sorted(manifest.files)):
+        text = source(path)
+        if text is None:
+            continue
+        for gram in {text[i : i + 3] for i in range(len(text) - 2)}:
+            postings.setdefault(gram, []).append(ordinal)
+    body = bytearray()
+    table = bytearray()
+    for gram in sorted(postings):
+        table += gram.encode("utf-8", "surrogatepass").ljust(12, b"\0") + len(body).to_bytes(4, "little")
+        last = 0
+        for ordinal in postings[gram]:
+            delta = ordinal - last
+            last = ordinal
+            while delta >= 0x80:
+                body.append((delta & 0x7F) | 0x80)
+                delta >>= 7
+            body.append(delta)
+    seconds = time.perf_counter() - t0
+    return (len(body) + len(table)) / 2**20, seconds
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=10)
@@ -125,6 +158,7 @@ def main() -> None:
             ]
         )
     src_mib, gram_mib, seconds = gram_cost(index_dir)
+    hand_mib, hand_s = handwritten_cost(index_dir)
     print(
         f"Tree: `{tree}`, {tree_mib:,.0f} MiB on disk; qry searches {src_mib:,.1f} MiB of it "
         f"(the files `qry index` keeps). Load average {load_avg()}; hyperfine medians of {args.runs} runs "
@@ -167,6 +201,28 @@ def main() -> None:
                     f"{seconds:.1f}",
                     f"{seconds / src_mib:.3f}",
                 ]
+            ],
+        )
+    )
+    print()
+    print(
+        table(
+            ["n-gram index", "MiB", "per MiB of source", "build s", "build s per MiB"],
+            [
+                [
+                    "Tantivy ngram field (shipped)",
+                    f"{gram_mib:.1f}",
+                    f"{gram_mib / src_mib:.3f}",
+                    f"{seconds:.1f}",
+                    f"{seconds / src_mib:.3f}",
+                ],
+                [
+                    "hand-written delta-varint postings (Python)",
+                    f"{hand_mib:.1f}",
+                    f"{hand_mib / src_mib:.3f}",
+                    f"{hand_s:.1f}",
+                    f"{hand_s / src_mib:.3f}",
+                ],
             ],
         )
     )

@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from indexlib.query import glob_to_regex, normalize_lang
-
 __all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
 
 
@@ -40,7 +38,7 @@ class WalkedFile(NamedTuple):
 class FileFilter:
     """The filters of one grep; `targets` are paths relative to the root (files or folders)."""
 
-    __slots__ = ("_compiled", "exclude_paths", "globs", "hidden", "langs", "paths", "targets")
+    __slots__ = ("_compiled", "exclude_paths", "globs", "hidden", "langs", "paths", "targets", "trivial")
 
     def __init__(
         self,
@@ -58,6 +56,7 @@ class FileFilter:
         self.paths = paths
         self.exclude_paths = exclude_paths
         self.targets = targets
+        self.trivial = not (globs or langs or paths or exclude_paths or targets)  # only the hidden rule
         c: dict[str, object] = {}
         self._compiled = c
         if self.globs:  # discover (and pathspec) load only when globs need them
@@ -67,6 +66,8 @@ class FileFilter:
         else:
             c["globs"] = None
         c["positive"] = any(not g.startswith("!") for g in self.globs)
+        if paths or exclude_paths or langs:
+            from indexlib.query import glob_to_regex, normalize_lang
         c["paths"] = [glob_to_regex(p) for p in self.paths]
         c["excludes"] = [glob_to_regex(p) for p in self.exclude_paths]
         c["langs"] = {normalize_lang(lang) for lang in self.langs}
@@ -125,7 +126,14 @@ def walk(
     `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`)."""
     from indexlib.grep.walkcache import cached_walk
 
-    for item in cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
+    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed)
+    if flt.trivial:  # the common case, kept cheap: one test per file
+        if flt.hidden:
+            yield from items
+        else:
+            yield from (i for i in items if not (i[0][0] == "." or "/." in i[0]))
+        return
+    for item in items:
         if flt.accepts(item.path, item.language):
             yield item
 

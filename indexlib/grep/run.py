@@ -67,15 +67,15 @@ class _IndexView:
         self.source_root = Path(manifest.source_root)
         self.files = manifest.files
         self.query = query
-        self._candidates: dict[str, frozenset[str] | None] = {}
+        self.candidates: dict[str, frozenset[str] | None] = {}
         decoder = msgspec.msgpack.Decoder(list[str])
         for seg in manifest.segments:
             seg_dir = store.segment_dir(seg.id)
             if not (seg_dir / GRAMS).is_dir():
-                self._candidates[seg.id] = None  # no n-gram index: every file is a candidate
+                self.candidates[seg.id] = None  # no n-gram index: every file is a candidate
                 continue
             if query is None:
-                self._candidates[seg.id] = None
+                self.candidates[seg.id] = None
                 continue
             try:
                 paths = decoder.decode((seg_dir / GRAM_PATHS).read_bytes())
@@ -87,22 +87,12 @@ class _IndexView:
                     hint="run `qry verify`, then `qry index --rebuild`",
                 ) from exc
             ords = lexical.GramIndex(seg_dir / GRAMS).candidates(query)
-            self._candidates[seg.id] = frozenset(paths[i] for i in ords if i < len(paths))
+            self.candidates[seg.id] = frozenset(paths[i] for i in ords if i < len(paths))
 
     def indexed(self, path: str, size: int, mtime_ns: int) -> bool:
         """Whether the root holds this file as it is now (so it passed the content checks)."""
         rec = self.files.get(path)
         return rec is not None and rec.size == size and rec.mtime_ns == mtime_ns
-
-    def verdict(self, src: WalkedFile) -> bool | None:
-        """True: a candidate; False: the index rules it out; None: the index does not describe it."""
-        rec = self.files.get(src.path)
-        if rec is None or rec.size != src.size or rec.mtime_ns != src.mtime_ns:
-            return None
-        cands = self._candidates.get(rec.segment)
-        if cands is None:
-            return None
-        return src.path in cands
 
 
 def _open_index(index: IndexRef | None, root: Path, query: GramQuery, stats: GrepStats) -> _IndexView | None:
@@ -153,11 +143,19 @@ def grep_tree(
     view = _open_index(index, root, query, stats)
     stats.index_used = view is not None
     regex = pattern.regex
-    cache_dir = index[0].path if index is not None and view is not None else None
+    cache_dir = index[0].path / "cache" if index is not None and view is not None else None
     indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
+    files = view.files if view is not None else {}
+    cands = view.candidates if view is not None else {}
     for src in walk(root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
         stats.files += 1
-        verdict = view.verdict(src) if view is not None else None
+        # Inline `view.verdict` (this loop runs once per file of the tree): None means not described.
+        verdict: bool | None = None
+        rec = files.get(src.path)
+        if rec is not None and rec.size == src.size and rec.mtime_ns == src.mtime_ns:
+            seg = cands.get(rec.segment)
+            if seg is not None:
+                verdict = src.path in seg
         if verdict is not None:
             stats.from_index += 1
             if not verdict:

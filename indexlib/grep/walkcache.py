@@ -1,4 +1,4 @@
-"""The last walk of an indexed tree, kept beside the index, reused while nothing it depends on changed.
+"""The last walk of an indexed tree (in the index's `cache/`), reused while nothing it depends on changed.
 
 Owns: `cached_walk`, which answers "what would `discover(root, read=False)` list now?" without
 walking, when it can prove the answer is the same as last time; otherwise it walks and saves.
@@ -142,6 +142,7 @@ def _walk_and_save(
     )
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
         tmp.write_bytes(msgspec.msgpack.encode(cache))
         os.replace(tmp, path)
     except OSError:

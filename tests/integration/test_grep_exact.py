@@ -25,9 +25,8 @@ from pathlib import Path
 import pytest
 
 from indexlib import BuildOptions, build_index
-from indexlib.discover import SourceFile, load
+from indexlib.discover import SourceFile, discover, load
 from indexlib.grep.api import GrepRequest, run_grep
-from indexlib.grep.files import FileFilter, walk
 
 RG = shutil.which("rg")
 PACKAGES = ("json", "email", "asyncio", "http", "logging", "urllib", "concurrent", "xml", "importlib", "html")
@@ -48,7 +47,12 @@ def _corpus(root: Path) -> None:
 
 
 def _files(root: Path) -> list[str]:
-    return [s.path for s in walk(root, FileFilter()) if isinstance(load(s), SourceFile)]
+    """The files qry searches (discovery's, minus hidden ones, passing the content checks): rg gets these."""
+    return [
+        s.path
+        for s in discover(root, read=False)
+        if isinstance(s, SourceFile) and isinstance(load(s), SourceFile) and not s.path.startswith(".")
+    ]
 
 
 def _words(root: Path, files: list[str]) -> tuple[list[str], list[str]]:

@@ -16,6 +16,7 @@ import typer.main
 
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
+from cli.options import Opt
 
 app = typer.Typer(
     name="qry",
@@ -28,7 +29,11 @@ app = typer.Typer(
 
 
 def _opt(dest: str) -> Any:
-    o = O[dest]
+    return _option(O[dest])
+
+
+def _option(o: Opt) -> Any:
+    """A Typer option from a row of an option table (cli/options.py, cli/grepopts.py)."""
     flags = list(o.flags)
     if o.negatable:
         flags = [f"{flags[0]}/--no-{flags[0][2:]}", *flags[1:]]
@@ -191,11 +196,7 @@ def graph_cmd(
 def _gopt(dest: str) -> Any:
     from cli.grepopts import GREP_OPTION_BY_DEST
 
-    o = GREP_OPTION_BY_DEST[dest]
-    flags = list(o.flags)
-    if o.negatable:
-        flags = [f"{flags[0]}/--no-{flags[0][2:]}", *flags[1:]]
-    return typer.Option(o.default, *flags, help=o.help, show_default=o.default not in (None, False))
+    return _option(GREP_OPTION_BY_DEST[dest])
 
 
 @app.command("grep")

@@ -3,8 +3,8 @@
 Owns: where the grep runs. PATH arguments inside the indexed tree become path filters over one
 indexed pass (the walk always starts at the index's root, so ignore files above a PATH apply as
 they do at indexing); a folder outside it is scanned as its own root; a file named on the command
-line is searched as it is (like ripgrep, an explicit file is searched even if an ignore rule or a
-filter would skip it; only unreadable, binary or non-UTF-8 files are not). Without an index the tree
+line is searched even if an ignore rule or a filter would skip it, as in ripgrep, unless
+discovery's content checks skip it (unreadable, binary, not UTF-8, minified, generated, over 1 MiB). Without an index the tree
 is scanned and the caller is told once (`notice`). Paths are reported relative to the working
 directory when below it, else absolute.
 """
@@ -128,6 +128,8 @@ def run_grep(
             continue
         rel = relative_target(root, t) if root is not None else None
         if rel is None:
+            if root is not None:
+                notice(f"{t} is outside the indexed tree ({root}): scanning it")
             others.append(t)
         else:
             indexed.append(rel)

@@ -75,11 +75,22 @@ class FileFilter:
     def accepts(self, rel: str, language: str) -> bool:
         """Whether a discovered file (POSIX path relative to the root) is searched."""
         c = self._compiled
-        if self.targets and not any(
-            t in ("", ".") or rel == t or rel.startswith(t.rstrip("/") + "/") for t in self.targets
-        ):
-            return False
-        if not self.hidden and (rel.startswith(".") or "/." in rel):
+        below = rel  # the part of the path below the PATH argument it was found under
+        if self.targets:
+            for t in self.targets:
+                t = t.rstrip("/")
+                if t in ("", "."):
+                    break
+                if rel == t:  # the file itself was named
+                    below = ""
+                    break
+                if rel.startswith(t + "/"):
+                    below = rel[len(t) + 1 :]
+                    break
+            else:
+                return False
+        # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
+        if not self.hidden and (below.startswith(".") or "/." in below):
             return False
         langs = c["langs"]
         if langs and language not in langs:  # type: ignore[operator]

@@ -23,6 +23,8 @@ Line = tuple[int, int, int]  # (1-based line number, start offset, end offset wi
 def match_lines(text: str, regex: re.Pattern[str], max_count: int | None = None) -> list[Line]:
     """Every matching line of `text`, in order, at most `max_count` of them."""
     out: list[Line] = []
+    if max_count is not None and max_count <= 0:
+        return out
     n = len(text)
     pos = 0
     lineno = 1

@@ -162,3 +162,11 @@ def test_parse_grep_args_takes_ripgrep_forms() -> None:
     assert v["glob"] == ["*.py", "!x"]
     assert parse_grep_args(["--", "-x"]) == ("-x", [], parse_grep_args(["x"])[2])  # type: ignore[index]
     assert parse_grep_args(["--bogus", "x"]) is None and parse_grep_args(["-A"]) is None
+
+
+def test_max_count_zero_and_hidden_paths_named_on_the_command_line() -> None:
+    assert match_lines("x\nx\n", re.compile("x"), max_count=0) == []
+    named = FileFilter(targets=(".github",))
+    assert named.accepts(".github/ci.yml", "yaml") and not named.accepts(".github/.hidden/x.yml", "yaml")
+    assert FileFilter(targets=(".env.py",)).accepts(".env.py", "python")
+    assert not FileFilter(targets=("src",)).accepts("src/.cache/a.py", "python")

@@ -106,11 +106,15 @@ def run_grep(
     root: Path | None = None
     index: IndexRef | None = None
     if index_dir is not None and (index_dir / "HEAD").exists():
+        from indexlib.errors import FormatVersionError
         from indexlib.store.store import Store
 
         store = Store.open(index_dir)
-        index = (store, store.load()[1])
-        root = Path(index[1].source_root)
+        try:
+            index = (store, store.load()[1])
+            root = Path(index[1].source_root)
+        except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
+            notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
     elif req.use_index:
         notice(NO_INDEX_NOTICE)
 

@@ -100,3 +100,26 @@ def test_a_file_with_a_secret_is_verified_not_described(tmp_path: Path) -> None:
     assert found == {("settings.py", 1)}
     # The secret's file is a candidate of every query (its trigrams are not stored); other.py is not.
     assert _grep(root, "zzqqxxyy", use_index=True)[1] == 1
+
+
+def test_an_index_of_an_older_format_is_scanned_with_a_notice(tree: Path) -> None:
+    import json
+
+    from indexlib.store.manifest import FORMAT_VERSION, root_id_of
+
+    qdir = tree / ".qry"
+    head = (qdir / "HEAD").read_text().strip()
+    manifest = json.loads((qdir / "roots" / f"{head}.json").read_bytes())
+    manifest["format_version"] = FORMAT_VERSION - 1
+    data = json.dumps(manifest).encode()
+    rid = root_id_of(data)
+    (qdir / "roots" / f"{rid}.json").write_bytes(data)
+    (qdir / "HEAD").write_text(f"{rid}\n")
+    notes: list[str] = []
+    found: set[tuple[str, int]] = set()
+    req = GrepRequest(pattern="handler_17", index_dir=str(qdir), cwd=str(tree))
+    summary = run_grep(
+        req, lambda d, _t, lines, *_r: found.update((d, n) for n, _s, _e in lines), notice=notes.append
+    )
+    assert found == {("mod_17.py", 1)} and not summary.index_used
+    assert len(notes) == 1 and "scanning" in notes[0]

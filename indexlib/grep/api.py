@@ -56,6 +56,11 @@ class GrepRequest(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _display(abspath: str, cwd: str) -> str:
+    prefix = cwd.rstrip(os.sep) + os.sep
+    if abspath.startswith(prefix) and os.sep == "/":  # the common case, without relpath's normalising
+        rest = abspath[len(prefix) :]
+        if "/." not in "/" + rest:  # no `.` / `..` components to normalise away
+            return rest
     rel = os.path.relpath(abspath, cwd)
     return abspath if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
 

@@ -34,7 +34,15 @@ def run() -> None:
 def _run() -> None:
     from cli.fastpath import try_fast_search
 
-    code = try_fast_search(sys.argv[1:])
+    if sys.argv[1:2] == ["grep"]:
+        from cli.fastpath import _import_msgspec_lean
+
+        _import_msgspec_lean()  # before cli.grepcmd imports msgspec (via cli.console)
+        from cli.grepcmd import try_fast_grep
+
+        code = try_fast_grep(sys.argv[1:])
+    else:
+        code = try_fast_search(sys.argv[1:])
     if code is not None:
         try:
             sys.stdout.flush()

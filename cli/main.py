@@ -17,6 +17,7 @@ import typer.main
 
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
+from cli.options import Opt
 
 app = typer.Typer(
     name="qry",
@@ -62,7 +63,11 @@ def _env(no_color: bool) -> Env:
 
 
 def _opt(dest: str) -> Any:
-    o = O[dest]
+    return _option(O[dest])
+
+
+def _option(o: Opt) -> Any:
+    """A Typer option from a row of an option table (cli/options.py, cli/grepopts.py)."""
     flags = list(o.flags)
     if o.negatable:
         flags = [f"{flags[0]}/--no-{flags[0][2:]}", *flags[1:]]
@@ -271,6 +276,46 @@ def graph_cmd(
     from cli.graphcmd import graph_command
 
     _exit(graph_command(_env(no_color), query, param or [], index_dir, root, json))
+
+
+def _gopt(dest: str) -> Any:
+    from cli.grepopts import GREP_OPTION_BY_DEST
+
+    return _option(GREP_OPTION_BY_DEST[dest])
+
+
+@app.command("grep")
+def grep_cmd(
+    pattern: str = typer.Argument(..., help="A Python regular expression (or, with -F, a literal string)."),
+    paths: list[str] | None = typer.Argument(None, help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter."),
+    fixed_strings: bool = _gopt("fixed_strings"),
+    ignore_case: bool = _gopt("ignore_case"),
+    smart_case: bool = _gopt("smart_case"),
+    word_regexp: bool = _gopt("word_regexp"),
+    files_with_matches: bool = _gopt("files_with_matches"),
+    count: bool = _gopt("count"),
+    line_number: bool = _gopt("line_number"),
+    after_context: int = _gopt("after_context"),
+    before_context: int = _gopt("before_context"),
+    context: int = _gopt("context"),
+    max_count: int | None = _gopt("max_count"),
+    glob: list[str] | None = _gopt("glob"),
+    hidden: bool = _gopt("hidden"),
+    no_ignore: bool = _gopt("no_ignore"),
+    no_index: bool = _gopt("no_index"),
+    json: bool = _gopt("json"),
+    jsonl: bool = _gopt("jsonl"),
+    no_color: bool = _gopt("no_color"),
+    index_dir: str | None = _gopt("index_dir"),
+) -> None:
+    """Print every line matching PATTERN, as `rg -n` does: exhaustive, exact, and fast with an index.
+    Files changed since the index are searched directly. Exit status: 0 a match, 1 none, 2 error."""
+    from cli.grepcmd import grep_command
+
+    values = dict(locals())
+    values.pop("pattern")
+    values.pop("paths")
+    _exit(grep_command(Env(), pattern, paths or [], values))
 
 
 @app.command("mcp")

@@ -1,7 +1,7 @@
 """`qry mcp`: a stdio Model Context Protocol server over qry's library, with hard bounds.
 
-Owns: the six tools coding agents call (`search`, `resolve_symbol`, `get_related`, `query_graph`,
-`index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
+Owns: the seven tools coding agents call (`search`, `grep`, `resolve_symbol`, `get_related`,
+`query_graph`, `index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
 on every call: argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
 failure, a broken bound included, comes back as a tool result with `isError: true` whose text is the
 QryError JSON (`error`, `hint`, `code`), so the calling model reads why and corrects its call, and the
@@ -64,6 +64,11 @@ class Limits:
     query_chars_max: int = 2000
     symbols_max: int = 50
     status_list_max: int = 50  # file names per list (modified / added / deleted) in index_status
+    grep_lines_default: int = 200  # matching lines a grep returns before `truncated`
+    grep_lines_max: int = 2000
+    grep_bytes_default: int = 100_000  # bytes of matching line text a grep returns before `truncated`
+    grep_bytes_max: int = 1_000_000
+    grep_seconds: float = 10.0  # a grep stops here with `truncated` (before the call's wall-clock limit)
     in_flight: int = 4  # calls running at once; more wait up to `admission_wait` seconds for a slot
     admission_wait: float = 5.0
     # Wall-clock seconds per call. Search may load the embedding model on its first dense query
@@ -75,6 +80,7 @@ class Limits:
             "get_related": 10.0,
             "query_graph": 10.0,
             "index_status": 30.0,
+            "grep": 15.0,
             "reindex": 300.0,
         }
     )
@@ -201,6 +207,58 @@ class QryTools:
             since=parse_when(since, engine.source_root()) if since and since.strip() else None,
         )
         return _to_builtins(engine.search(query, opts))
+
+    def grep(
+        self,
+        pattern: str,
+        fixed: bool = False,
+        ignore_case: bool = False,
+        word: bool = False,
+        path: str | list[str] | None = None,
+        lang: str | list[str] | None = None,
+        glob: str | list[str] | None = None,
+        max_lines: int | None = None,
+        max_bytes: int | None = None,
+    ) -> Any:
+        """Every matching line (exact, like rg), within the line, byte and time bounds."""
+        from indexlib import GrepRequest, bounded_grep
+        from indexlib.store.store import Store
+
+        lim = self.limits
+        if not pattern:
+            raise UsageError(
+                "pattern is empty", hint="pass a regular expression, or a literal with fixed=true"
+            )
+        _check("pattern length", len(pattern), 1, lim.query_chars_max, "shorten the pattern")
+        max_lines = _check(
+            "max_lines",
+            lim.grep_lines_default if max_lines is None else max_lines,
+            1,
+            lim.grep_lines_max,
+            f"call grep again with max_lines between 1 and {lim.grep_lines_max}; narrow with path, lang or glob",
+        )
+        max_bytes = _check(
+            "max_bytes",
+            lim.grep_bytes_default if max_bytes is None else max_bytes,
+            1,
+            lim.grep_bytes_max,
+            f"call grep again with max_bytes between 1 and {lim.grep_bytes_max}",
+        )
+        source_root = Store.open(self.index_dir).load()[1].source_root
+        args = [f"path:{p}" for p in _as_list(path)] + [f"lang:{x}" for x in _as_list(lang)]
+        req = GrepRequest(
+            pattern=pattern,
+            args=args,
+            fixed=fixed,
+            ignore_case=ignore_case,
+            word=word,
+            globs=_as_list(glob),
+            index_dir=str(self.index_dir),
+            cwd=source_root,
+        )
+        return _to_builtins(
+            bounded_grep(req, max_lines=max_lines, max_bytes=max_bytes, seconds=lim.grep_seconds)
+        )
 
     def resolve_symbol(self, name: str, limit: int = 10) -> Any:
         from indexlib import resolve_symbol
@@ -393,6 +451,16 @@ meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens t
 into your context: whole results are packed in rank order and meta.truncated_by_budget counts the
 ones left out."""
 
+GREP_DOC = """\
+Every line matching a regular expression (Python `re` syntax), exactly as ripgrep would find it, in
+path order: all call sites before a rename, every use of a config key. Uses the index's trigrams and
+reads files changed since the index directly, so the answer is the tree as it is now. Returns
+{pattern, lines: [{path, line, text, submatches: [[start, end]], match}], summary: {files_searched,
+files_read, files_matched, lines_matched, index_used, truncated}}. Bounded: max_lines (default 200,
+at most 2000), max_bytes of line text (default 100000), and 10 s; past any bound `truncated` is true
+and the lines are a prefix of the full answer: narrow with path, lang or glob, or a more specific
+pattern. For ranked, fuzzy or natural-language questions use search instead."""
+
 RESOLVE_DOC = """\
 Find the definitions a name refers to: exact names (case-insensitive), qualified suffixes
 (`Server.handle`), then close spellings. Returns {query, definitions: [{uid, symbol, name, kind, path,
@@ -433,7 +501,7 @@ skipped, timings, published (false when nothing changed). Takes seconds to minut
 
 
 def build_server(tools: QryTools) -> Any:
-    """The MCPServer with qry's six tools registered on it (needs the `mcp` SDK, 2.x)."""
+    """The MCPServer with qry's seven tools registered on it (needs the `mcp` SDK, 2.x)."""
     from typing import Annotated, Literal
 
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -534,6 +602,47 @@ def build_server(tools: QryTools) -> Any:
                 snippet_chars=snippet_chars,
                 budget_tokens=budget_tokens,
                 since=since,
+            ),
+        )
+
+    @server.tool(name="grep", title="Exhaustive regex search", description=GREP_DOC, annotations=read_only)
+    async def grep(
+        pattern: Annotated[
+            str, Field(description="A Python regular expression, or a literal with fixed=true.")
+        ],
+        fixed: Annotated[bool, Field(description="Treat the pattern as a literal string.")] = False,
+        ignore_case: Annotated[bool, Field(description="Match case-insensitively.")] = False,
+        word: Annotated[bool, Field(description="Only matches not touching a word character.")] = False,
+        path: Annotated[Filter, Field(description="Only paths matching this glob, e.g. 'src/**'.")] = None,
+        lang: Annotated[Filter, Field(description="Only this language, e.g. python.")] = None,
+        glob: Annotated[Filter, Field(description="ripgrep globs: '*.py', '!tests/'.")] = None,
+        max_lines: Annotated[
+            int,
+            Field(
+                description=f"At most this many matching lines, 1..{lim.grep_lines_max}.",
+                json_schema_extra=bounds(1, lim.grep_lines_max),
+            ),
+        ] = lim.grep_lines_default,
+        max_bytes: Annotated[
+            int,
+            Field(
+                description=f"At most this many bytes of line text, 1..{lim.grep_bytes_max}.",
+                json_schema_extra=bounds(1, lim.grep_bytes_max),
+            ),
+        ] = lim.grep_bytes_default,
+    ) -> CallToolResult:
+        return await run(
+            "grep",
+            lambda: tools.grep(
+                pattern,
+                fixed=fixed,
+                ignore_case=ignore_case,
+                word=word,
+                path=path,
+                lang=lang,
+                glob=glob,
+                max_lines=max_lines,
+                max_bytes=max_bytes,
             ),
         )
 

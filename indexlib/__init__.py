@@ -43,6 +43,15 @@ _EXPORTS: dict[str, str] = {
     "graph_query": "indexlib.api",
     "query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
+    # exhaustive search
+    "GrepRequest": "indexlib.grep.api",
+    "run_grep": "indexlib.grep.api",
+    "bounded_grep": "indexlib.grep.api",
+    "context_groups": "indexlib.grep.lines",
+    "match_spans": "indexlib.grep.lines",
+    "GrepLine": "indexlib.grep.records",
+    "GrepResult": "indexlib.grep.records",
+    "GrepSummary": "indexlib.grep.records",
     # the index itself
     "index_status": "indexlib.status",
     "Status": "indexlib.status",
@@ -76,6 +85,9 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         QryError,
         UsageError,
     )
+    from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
+    from indexlib.grep.lines import context_groups, match_spans
+    from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
     from indexlib.search import SEARCH_MODES, Engine, SearchOptions
     from indexlib.status import Status, index_status

@@ -30,6 +30,7 @@ import xxhash
 from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import FormatVersionError, ModelError, UsageError
+from indexlib.grep.gramsource import GramSource, gram_source
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref
 from indexlib.redact import redact
@@ -378,7 +379,7 @@ def _build_locked(
                 tombstones.setdefault(old.segment, set()).add(path)
         if parsed_meta:
             # 3. Stream the spilled chunks, now with times, into the new segment.
-            writer = SegmentWriter(store)
+            writer = SegmentWriter(store, grams=gram_source(root, redact=opts.redact))
             node_times: dict[str, tuple[int | None, int | None]] = {}
             for i, chunk in enumerate(read_chunks(spill_path)):
                 progress("write", i + 1, len(parsed_meta))
@@ -418,7 +419,9 @@ def _build_locked(
             len(segments) > 1
             and sum(len(v) for v in tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
         ):
-            segments, files = _compact(store, segments, files, progress)
+            segments, files = _compact(
+                store, segments, files, progress, gram_source(root, redact=opts.redact)
+            )
             tombstones = {}
             report.compacted = True
     report.timings["write"] = time.perf_counter() - t3
@@ -463,7 +466,11 @@ def _build_locked(
 
 
 def _compact(
-    store: Store, segments: Sequence[SegmentEntry], files: dict[str, FileRecord], progress: Progress
+    store: Store,
+    segments: Sequence[SegmentEntry],
+    files: dict[str, FileRecord],
+    progress: Progress,
+    grams: GramSource,
 ) -> tuple[list[SegmentEntry], dict[str, FileRecord]]:
     """Merge every live node of `segments` into one new segment, streaming file by file.
 
@@ -479,7 +486,7 @@ def _compact(
             if rec is not None and rec.segment == seg.id:
                 yield chunk
 
-    writer = SegmentWriter(store)
+    writer = SegmentWriter(store, grams=grams)
     total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
     for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
         writer.add(chunk)

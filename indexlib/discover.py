@@ -62,6 +62,7 @@ __all__ = [
     "VENDORED_DIRS",
     "Skipped",
     "SourceFile",
+    "WalkRecord",
     "check_content",
     "discover",
     "load",
@@ -407,12 +408,23 @@ class _Link:
 
 
 @dataclass(slots=True)
+class WalkRecord:
+    """What a walk looked at, for a caller that wants to tell later whether a new walk could differ
+    (`grep/walkcache.py`): every directory listed with its mtime, and every other entry's stat."""
+
+    dirs: list[tuple[str, int]] = field(default_factory=list)  # (absolute path, st_mtime_ns)
+    files: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, size, mtime_ns)
+
+
+@dataclass(slots=True)
 class _Walk:
     abs_root: str
     real_root: str
     max_file_bytes: int
     include_vendored: bool
     extra: IgnoreFile | None
+    use_ignore_files: bool = True
+    record: WalkRecord | None = None
     out: list[_Candidate | Skipped] = field(default_factory=list)
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
@@ -435,13 +447,15 @@ class _Walk:
                 self.out.append(_os_error_skip(rel_dir.rstrip("/") or ".", exc))
                 continue
             self.seen_dirs.add((st.st_dev, st.st_ino))
+            if self.record is not None:
+                self.record.dirs.append((abs_dir, st.st_mtime_ns))
             names = {e.name for e in entries}
             if rel_dir and not self.include_vendored:
                 marker = next((m for m in VENV_MARKERS if m in names), None)
                 if marker is not None:
                     self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
                     continue
-            for name in IGNORE_FILES:
+            for name in IGNORE_FILES if self.use_ignore_files else ():
                 if name in names:
                     spec = _read_ignore_file(os.path.join(abs_dir, name))
                     if spec is not None:
@@ -483,6 +497,8 @@ class _Walk:
         except OSError as exc:
             self.out.append(_os_error_skip(rel, exc))
             return None
+        if self.record is not None:
+            self.record.files.append((entry.path, st.st_size, st.st_mtime_ns))
         self.file(entry.path, rel, name, stack, st)
         return None
 
@@ -584,12 +600,16 @@ def discover(
     max_line_chars: int = 1000,
     extra_excludes: Sequence[str] = (),
     read: bool = True,
+    use_ignore_files: bool = True,
+    record: WalkRecord | None = None,
 ) -> Iterator[SourceFile | Skipped]:
     """Yield every file under `root` as a SourceFile to index or a Skipped with its reason, sorted by path.
 
     `extra_excludes` are gitignore-style patterns relative to the root that override every ignore file.
     With `read=False` no content is read (see the module docstring): `SourceFile.data` is None and the
     caller runs `load()` on the files it needs, which applies the remaining checks.
+    `use_ignore_files=False` (grep's `--no-ignore`) reads no ignore file; `extra_excludes` still apply.
+    `record`, when given, is filled with the directories and file entries the walk looked at.
     """
     root_str = os.fspath(root)
     if not os.path.isdir(root_str):
@@ -597,8 +617,8 @@ def discover(
     abs_root = os.path.abspath(root_str)
     real_root = os.path.realpath(root_str)
     extra = _compile_ignore(list(extra_excludes)) if extra_excludes else None
-    walk = _Walk(abs_root, real_root, max_file_bytes, include_vendored, extra)
-    walk.walk_dir(abs_root, "", _base_stack(real_root))
+    walk = _Walk(abs_root, real_root, max_file_bytes, include_vendored, extra, use_ignore_files, record)
+    walk.walk_dir(abs_root, "", _base_stack(real_root) if use_ignore_files else ())
     walk.resolve_links()
     walk.out.sort(key=lambda item: item.path)
     for item in walk.out:

@@ -344,3 +344,108 @@ def boost(query: tantivy.Query, factor: float) -> tantivy.Query:
 
 def all_docs() -> tantivy.Query:
     return tantivy.Query.all_query()
+
+
+# ---------------------------------------------------------------------------------------------------
+# The n-gram index of a segment (`qry grep`): one document per file, its normalised text
+# (`grep.ngrams.normalise`) split into every 3-character gram by Tantivy's ngram tokenizer, postings
+# without frequencies or positions (a file either has a trigram or not). `ord` is the file's position
+# in the segment's path list (`grams.paths`, written beside the index), read from a fast column, so a
+# candidate costs no stored-document fetch. `always` marks files the index must not describe (their
+# text held a secret that redaction would remove): every query matches them, and they are verified.
+
+GRAMS_TOKENIZER = "qry_trigram"
+
+
+def _grams_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_unsigned_field("ord", stored=False, indexed=False, fast=True)
+    sb.add_text_field("grams", stored=False, tokenizer_name=GRAMS_TOKENIZER, index_option="basic")
+    sb.add_text_field("always", stored=False, tokenizer_name="raw", index_option="basic")
+    return sb.build()
+
+
+_GRAMS_SCHEMA: tantivy.Schema | None = None
+
+
+def _grams_schema_once() -> tantivy.Schema:
+    global _GRAMS_SCHEMA
+    if _GRAMS_SCHEMA is None:
+        _GRAMS_SCHEMA = _grams_schema()
+    return _GRAMS_SCHEMA
+
+
+class GramIndexWriter:
+    """Writes a segment's n-gram index, one file document at a time (files in path order)."""
+
+    def __init__(self, out_dir: Path) -> None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self._index = tantivy.Index(_grams_schema_once(), path=str(out_dir), reuse=False)
+        analyzer = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.ngram(3, 3, False)).build()
+        self._index.register_tokenizer(GRAMS_TOKENIZER, analyzer)
+        self._writer = self._index.writer(64_000_000, 1)
+        self._ord = 0
+
+    def add(self, normalised_text: str | None) -> None:
+        """The next file's normalised text, or None for a file every query must return."""
+        doc = tantivy.Document()
+        doc.add_unsigned("ord", self._ord)
+        if normalised_text is None:
+            doc.add_text("always", "1")
+        else:
+            doc.add_text("grams", normalised_text)
+        self._writer.add_document(doc)
+        self._ord += 1
+
+    def close(self) -> None:
+        self._writer.commit()
+        self._writer.wait_merging_threads()
+
+
+GramTree: TypeAlias = "str | tuple[str, tuple[GramTree, ...]] | None"
+
+
+class GramIndex:
+    """An opened n-gram index of one segment: a trigram query -> the ordinals of candidate files."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        try:
+            self._index = tantivy.Index.open(str(directory))
+            self._searcher = self._index.searcher()
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise IndexCorrupt(
+                f"cannot open the n-gram index in {directory}: {exc}", hint=_CORRUPT_HINT
+            ) from exc
+
+    def _query(self, tree: GramTree) -> tantivy.Query:
+        if tree is None:
+            return tantivy.Query.all_query()
+        if isinstance(tree, str):
+            return tantivy.Query.term_query(_grams_schema_once(), "grams", tree)
+        occur = tantivy.Occur.Must if tree[0] == "and" else tantivy.Occur.Should
+        return tantivy.Query.boolean_query([(occur, self._query(child)) for child in tree[1]])
+
+    def candidates(self, tree: GramTree) -> list[int]:
+        """Ordinals of the files that may match (all of them for `None`), plus every `always` file."""
+        n = int(self._searcher.num_docs)
+        if n == 0:
+            return []
+        q = self._query(tree)
+        if tree is not None:
+            always = tantivy.Query.term_query(_grams_schema_once(), "always", "1")
+            q = tantivy.Query.boolean_query([(tantivy.Occur.Should, q), (tantivy.Occur.Should, always)])
+        try:
+            hits = self._searcher.search(q, n, count=False).hits
+            if not hits:
+                return []
+            values = self._searcher.fast_field_values("ord", [addr for _score, addr in hits])
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise IndexCorrupt(
+                f"the n-gram index in {self.directory} is damaged ({exc})", hint=_CORRUPT_HINT
+            ) from exc
+        return [int(v or 0) for v in values]

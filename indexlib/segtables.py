@@ -10,7 +10,7 @@ Does not own: what goes into a chunk (parsing, build.py), the Tantivy schema (le
 committing the staged directory (store/).
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -24,6 +24,8 @@ from indexlib.store.manifest import SegmentEntry
 from indexlib.store.store import Store
 
 TABLES = "tables.msgpack"
+GRAMS = "grams"  # the n-gram index (`lexical.GramIndexWriter`), one document per file, for `qry grep`
+GRAM_PATHS = "grams.paths"  # msgpack list of the segment's paths, in the n-gram index's `ord` order
 _LEN = 4  # bytes of the little-endian length before each chunk
 
 
@@ -83,9 +85,13 @@ def iter_segment(store: Store, segment_id: str) -> Iterator[FileChunk]:
 class SegmentWriter:
     """Stage one new segment chunk by chunk (chunks must come in path order), then commit it."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, grams: Callable[[str], str | None] | None = None) -> None:
+        """`grams` gives each file's normalised text for the n-gram index (`grep.gramsource`)."""
         self._store = store
         self._staging = store.stage()
+        self._grams_text = grams
+        self._grams = lexical.GramIndexWriter(self._staging / GRAMS) if grams else None
+        self._gram_paths: list[str] = []
         self._tables = open(self._staging / TABLES, "wb")  # noqa: SIM115 - closed in commit/abort
         self._index = lexical.SegmentIndexWriter(self._staging / "tantivy")
         self._hash = xxhash.xxh3_128()
@@ -103,6 +109,9 @@ class SegmentWriter:
             refs_by_uid.setdefault(r.src_uid, []).append(r)
         for node in chunk.nodes:
             self._index.add(node, refs_by_uid.get(node.uid, ()))
+        if self._grams is not None and self._grams_text is not None:
+            self._grams.add(self._grams_text(chunk.path))
+            self._gram_paths.append(chunk.path)
         self._last_path = chunk.path
         self.nodes += len(chunk.nodes)
         self.paths += 1
@@ -110,6 +119,9 @@ class SegmentWriter:
     def commit(self, created_at: int) -> SegmentEntry:
         self._tables.close()
         self._index.close()
+        if self._grams is not None:
+            self._grams.close()
+            (self._staging / GRAM_PATHS).write_bytes(_ENCODER.encode(self._gram_paths))
         segment_id = self._hash.hexdigest()
         files = self._store.commit_segment(self._staging, segment_id)
         return SegmentEntry(

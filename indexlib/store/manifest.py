@@ -28,7 +28,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      short exclusion list rather than every live path.
 #   4  a segment's nodes and references are one `tables.msgpack` of length-prefixed per-file chunks in
 #      path order (was nodes.msgpack + refs.msgpack), so builds, compaction and embedding stream them.
-FORMAT_VERSION = 4
+#   5  every segment carries an n-gram index for `qry grep` (`grams/`, a Tantivy index of one trigram
+#      document per file, and `grams.paths`); a version-4 segment has none, so its roots are rebuilt.
+FORMAT_VERSION = 5
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

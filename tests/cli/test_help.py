@@ -21,7 +21,7 @@ COMMANDS = sorted(click_command().commands)  # type: ignore[attr-defined]
 
 def test_the_command_list_is_what_docs_and_users_expect() -> None:
     assert (
-        sorted(["search", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"]) == COMMANDS
+        sorted(["search", "grep", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"]) == COMMANDS
     )
 
 

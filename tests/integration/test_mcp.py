@@ -32,7 +32,7 @@ from cli.mcp_server import Limits, QryTools
 from indexlib import BuildOptions, build_index
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"search", "resolve_symbol", "get_related", "query_graph", "index_status", "reindex"}
+TOOLS = {"search", "grep", "resolve_symbol", "get_related", "query_graph", "index_status", "reindex"}
 
 
 @dataclass
@@ -92,7 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, fixture_copy: Callable[[str
 # -- the protocol surface ----------------------------------------------------------------------------
 
 
-def test_lists_six_tools_with_schemas_and_descriptions(server: Server) -> None:
+def test_lists_seven_tools_with_schemas_and_descriptions(server: Server) -> None:
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == TOOLS
     for t in tools.values():
@@ -150,6 +150,33 @@ def test_search_since_and_snippet_chars(server: Server) -> None:
     data = server.ok("search", {"query": "retry_failed_charge", "since": "2000-01-01", "snippet_chars": 80})
     assert data["results"] and all(len(h["snippet"]["text"]) <= 200 for h in data["results"])
     assert server.ok("search", {"query": "retry_failed_charge", "since": "now"})["results"] == []
+
+
+def test_grep_is_exhaustive_and_bounded(server: Server) -> None:
+    import msgspec
+
+    from indexlib import GrepResult
+
+    data = server.ok("grep", {"pattern": "charge", "ignore_case": True})
+    result = msgspec.convert(data, GrepResult, strict=False)
+    assert result.lines and not result.summary.truncated and result.summary.index_used
+    assert all("charge" in ln.text.lower() for ln in result.lines)
+    assert len({ln.path for ln in result.lines}) > 1
+    first = server.ok("grep", {"pattern": "charge", "ignore_case": True, "max_lines": 1})
+    assert first["summary"]["truncated"] and first["lines"] == data["lines"][:1]  # a prefix of the answer
+    small = server.ok("grep", {"pattern": "charge", "ignore_case": True, "max_bytes": 10})
+    assert small["summary"]["truncated"] and small["lines"] == []
+    py = server.ok("grep", {"pattern": "def ", "lang": "python", "glob": "!**/tests/**"})
+    assert py["lines"] and all(ln["path"].endswith(".py") for ln in py["lines"])
+    err = server.error("grep", {"pattern": "charge", "max_lines": 5000})
+    assert err["code"] == "bound" and "max_lines must be between 1 and 2000" in err["error"]
+    assert server.error("grep", {"pattern": "a("})["error"].startswith("invalid regular expression")
+
+
+def test_grep_time_bound_truncates(server: Server) -> None:
+    tools = QryTools(server.index_dir, Limits(grep_seconds=0.0))
+    out = tools.grep("e")
+    assert out["summary"]["truncated"] and out["summary"]["files_matched"] == 1
 
 
 def test_resolve_symbol(server: Server) -> None:

@@ -1,0 +1,254 @@
+"""The body of `qry grep` and its Typer-free argument parser.
+
+Owns: turning options into a library grep, the output formats (`path:line:text` like `rg -n`, `-l`,
+`-c`, context with `--` between groups, colour on a terminal, `--json`, `--jsonl`) and the exit
+status (0 a match, 1 none, 2 error). Imports only what a grep needs (no Typer, Rich, numpy or the
+model), so a one-shot grep pays for the interpreter, msgspec and, with an index, Tantivy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cli.console import Env, Exit, guarded
+from cli.grepopts import GREP_OPTIONS
+
+_PATH, _LINE, _MATCH, _RESET = "\x1b[35m", "\x1b[32m", "\x1b[1;31m", "\x1b[0m"
+
+
+def parse_grep_args(argv: Sequence[str]) -> tuple[str, list[str], dict[str, Any]] | None:
+    """`PATTERN [PATH | lang:X | path:GLOB]... [options]` -> parts; None when Typer should decide.
+
+    Takes ripgrep's forms: `-i -w`, bundled `-iw`, `-A3`, `-A 3`, `--max-count=5`, `--` before a
+    pattern that starts with a dash. `--help` and anything unknown go to Typer.
+    """
+    longs: dict[str, tuple[str, type, bool]] = {}
+    shorts: dict[str, tuple[str, type]] = {}
+    for o in GREP_OPTIONS:
+        for f in o.flags:
+            if f.startswith("--"):
+                longs[f] = (o.dest, o.type, True)
+            else:
+                shorts[f[1:]] = (o.dest, o.type)
+        if o.negatable:
+            longs["--no-" + o.flags[0][2:]] = (o.dest, o.type, False)
+    values: dict[str, Any] = {o.dest: o.default for o in GREP_OPTIONS}
+    positional: list[str] = []
+
+    def setv(dest: str, typ: type, raw: str) -> bool:
+        try:
+            value: Any = raw if typ in (str, list) else typ(raw)
+        except ValueError:
+            return False
+        values[dest] = [*(values[dest] or []), value] if typ is list else value
+        return True
+
+    i = 0
+    only_positional = False
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if only_positional or not arg.startswith("-") or arg == "-":
+            positional.append(arg)
+            continue
+        if arg == "--":
+            only_positional = True
+            continue
+        if arg.startswith("--"):
+            name, eq, inline = arg.partition("=")
+            found = longs.get(name)
+            if found is None:
+                return None
+            dest, typ, flag = found
+            if typ is bool:
+                if eq:
+                    return None
+                values[dest] = flag
+                continue
+            if not eq:
+                if i >= len(argv):
+                    return None
+                inline = argv[i]
+                i += 1
+            if not setv(dest, typ, inline):
+                return None
+            continue
+        j = 1
+        while j < len(arg):  # bundled short flags: -iw, -A3, -m 5
+            found_short = shorts.get(arg[j])
+            if found_short is None:
+                return None
+            dest, typ = found_short
+            j += 1
+            if typ is bool:
+                values[dest] = True
+                continue
+            raw = arg[j:]
+            if not raw:
+                if i >= len(argv):
+                    return None
+                raw = argv[i]
+                i += 1
+            if not setv(dest, typ, raw):
+                return None
+            break
+    if not positional:
+        return None
+    return positional[0], positional[1:], values
+
+
+def grep_command(env: Env, pattern: str, args: Sequence[str], values: dict[str, Any]) -> int:
+    json_out = bool(values.get("json"))
+    return guarded(env, lambda: _run(env, pattern, list(args), values), json_out=json_out)
+
+
+def _colour(env: Env, v: dict[str, Any]) -> bool:
+    return bool(env.stdout_tty and env.color and not v.get("no_color") and not v.get("json"))
+
+
+def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int:
+    from indexlib import GrepRequest, UsageError, run_grep
+
+    if v.get("json") and v.get("jsonl"):
+        raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
+    for key in ("after_context", "before_context", "context", "max_count"):
+        if v.get(key) is not None and int(v[key]) < 0:
+            raise UsageError(f"--{key.replace('_', '-')} must be 0 or more", hint="see: qry grep --help")
+    context = int(v.get("context") or 0)
+    before = int(v.get("before_context") or 0) or context
+    after = int(v.get("after_context") or 0) or context
+    request = GrepRequest(
+        pattern=pattern_text,
+        args=args,
+        fixed=bool(v.get("fixed_strings")),
+        ignore_case=bool(v.get("ignore_case")),
+        smart_case=bool(v.get("smart_case")),
+        word=bool(v.get("word_regexp")),
+        max_count=v.get("max_count"),
+        globs=list(v.get("glob") or []),
+        hidden=bool(v.get("hidden")),
+        no_ignore=bool(v.get("no_ignore")),
+        use_index=not v.get("no_index"),
+        index_dir=v.get("index_dir"),
+    )
+    fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else "plain"
+    printer = _Printer(env, v, fmt, before, after, _colour(env, v))
+    summary = run_grep(request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"))
+    printer.finish(pattern_text, summary)
+    return Exit.OK if summary.lines_matched else Exit.NO_MATCH
+
+
+class _Printer:
+    """Writes each file's matches as they come (plain, -l, -c, JSONL) or collects them (JSON)."""
+
+    def __init__(self, env: Env, v: dict[str, Any], fmt: str, before: int, after: int, colour: bool) -> None:
+        self.env = env
+        self.fmt = fmt
+        self.before = before
+        self.after = after
+        self.colour = colour
+        self.files_only = bool(v.get("files_with_matches"))
+        self.count = bool(v.get("count"))
+        self.numbers = bool(v.get("line_number", True))
+        self.collected: list[Any] = []
+        self.groups_printed = 0
+        self.write = env.stdout.write
+
+    def file(
+        self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool
+    ) -> None:
+        from indexlib import context_groups, match_spans
+
+        if self.fmt in ("json", "jsonl"):
+            import msgspec
+
+            from indexlib import GrepLine
+
+            records = []
+            if self.before or self.after:
+                for group in context_groups(text, lines, self.before, self.after):
+                    for n, line_text, is_match in group:
+                        spans = (
+                            [(m.start(), m.end()) for m in regex.finditer(line_text) if m.end() > m.start()]
+                            if is_match
+                            else []
+                        )
+                        records.append(
+                            GrepLine(path=display, line=n, text=line_text, submatches=spans, match=is_match)
+                        )
+            else:
+                for ln in lines:
+                    records.append(
+                        GrepLine(
+                            path=display,
+                            line=ln[0],
+                            text=text[ln[1] : ln[2]],
+                            submatches=match_spans(text, ln, regex),
+                        )
+                    )
+            if self.fmt == "json":
+                self.collected.extend(records)
+            else:
+                enc = msgspec.json.encode
+                self.write("".join(enc(r).decode() + "\n" for r in records))
+            return
+        path = f"{_PATH}{display}{_RESET}" if self.colour else display
+        if self.files_only:
+            self.write(path + "\n")
+            return
+        if self.count:
+            self.write(f"{path}:{len(lines)}\n" if show_path else f"{len(lines)}\n")
+            return
+        prefix = path if show_path else ""
+        out: list[str] = []
+        if self.before or self.after:
+            for group in context_groups(text, lines, self.before, self.after):
+                if self.groups_printed:
+                    out.append("--\n")
+                self.groups_printed += 1
+                for n, line_text, is_match in group:
+                    sep = ":" if is_match else "-"
+                    body = self._paint(line_text, regex) if (is_match and self.colour) else line_text
+                    out.append(self._head(prefix, n, sep) + body + "\n")
+        else:
+            for ln in lines:
+                line_text = text[ln[1] : ln[2]]
+                body = self._paint(line_text, regex) if self.colour else line_text
+                out.append(self._head(prefix, ln[0], ":") + body + "\n")
+        self.write("".join(out))
+
+    def _head(self, prefix: str, n: int, sep: str) -> str:
+        num = (f"{_LINE}{n}{_RESET}" if self.colour else str(n)) if self.numbers else ""
+        parts = [p for p in (prefix, num) if p]
+        return sep.join(parts) + sep if parts else ""
+
+    def _paint(self, line_text: str, regex: Any) -> str:
+        out, last = [], 0
+        for m in regex.finditer(line_text):
+            if m.end() > m.start():
+                out += [line_text[last : m.start()], _MATCH, m.group(), _RESET]
+                last = m.end()
+        out.append(line_text[last:])
+        return "".join(out)
+
+    def finish(self, pattern: str, summary: Any) -> None:
+        if self.fmt == "json":
+            import msgspec
+
+            from indexlib import GrepResult
+
+            result = GrepResult(pattern=pattern, lines=self.collected, summary=summary)
+            self.write(msgspec.json.encode(result).decode() + "\n")
+        self.env.stdout.flush()
+
+
+def try_fast_grep(argv: Sequence[str]) -> int | None:
+    """Run `qry grep ...` without Typer when the command line parses; None sends it to Typer."""
+    if not argv or argv[0] != "grep" or any(a in ("--help", "-h") for a in argv):
+        return None
+    parsed = parse_grep_args(argv[1:])
+    if parsed is None:
+        return None
+    pattern, args, values = parsed
+    return grep_command(Env(), pattern, args, values)

@@ -1,0 +1,48 @@
+"""The `qry grep` options, declared once: read by the Typer command (help, docs) and the fast parser.
+
+Flags are ripgrep's where ripgrep has one, so `rg -n ...` habits carry over.
+"""
+
+from __future__ import annotations
+
+from cli.options import Opt
+
+GREP_OPTIONS: tuple[Opt, ...] = (
+    Opt("fixed_strings", ("--fixed-strings", "-F"), bool, False, "Treat the pattern as a literal string."),
+    Opt("ignore_case", ("--ignore-case", "-i"), bool, False, "Match case-insensitively."),
+    Opt(
+        "smart_case",
+        ("--smart-case", "-S"),
+        bool,
+        False,
+        "Case-insensitive unless the pattern has upper case.",
+    ),
+    Opt("word_regexp", ("--word-regexp", "-w"), bool, False, "Only matches not touching a word character."),
+    Opt(
+        "files_with_matches", ("--files-with-matches", "-l"), bool, False, "Print only the paths that match."
+    ),
+    Opt(
+        "count", ("--count", "-c"), bool, False, "Print each matching path with its number of matching lines."
+    ),
+    Opt("line_number", ("--line-number", "-n"), bool, True, "Print line numbers.", True),
+    Opt("after_context", ("--after-context", "-A"), int, 0, "Lines of context after each match."),
+    Opt("before_context", ("--before-context", "-B"), int, 0, "Lines of context before each match."),
+    Opt("context", ("--context", "-C"), int, 0, "Lines of context before and after each match."),
+    Opt("max_count", ("--max-count", "-m"), int, None, "At most N matching lines per file."),
+    Opt("glob", ("--glob", "-g"), list, None, "Only paths matching this glob; !GLOB excludes (repeatable)."),
+    Opt("hidden", ("--hidden",), bool, False, "Search hidden files and folders too."),
+    Opt("no_ignore", ("--no-ignore",), bool, False, "Do not read .gitignore/.qryignore/.git/info/exclude."),
+    Opt("no_index", ("--no-index",), bool, False, "Scan the tree without the n-gram index."),
+    Opt("json", ("--json",), bool, False, "Print one JSON object: pattern, lines, summary."),
+    Opt("jsonl", ("--jsonl",), bool, False, "Print one JSON line per matching line."),
+    Opt("no_color", ("--no-color",), bool, False, "Never colour the output."),
+    Opt(
+        "index_dir",
+        ("--index-dir",),
+        str,
+        None,
+        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
+    ),
+)
+
+GREP_OPTION_BY_DEST = {o.dest: o for o in GREP_OPTIONS}

@@ -1,0 +1,217 @@
+"""`qry grep` as one library call: a request -> matching files handed to a callback -> a summary.
+
+Owns: where the grep runs. PATH arguments inside the indexed tree become path filters over one
+indexed pass (the walk always starts at the index's root, so ignore files above a PATH apply as
+they do at indexing); a folder outside it is scanned as its own root; a file named on the command
+line is searched even if an ignore rule or a filter would skip it, as in ripgrep, unless
+discovery's content checks skip it (unreadable, binary, not UTF-8, minified, generated, over 1 MiB). Without an index the tree
+is scanned and the caller is told once (`notice`). Paths are reported relative to the working
+directory when below it, else absolute.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from re import Pattern
+
+import msgspec
+
+from indexlib.errors import IndexNotFound, UsageError
+from indexlib.grep.files import FileFilter, relative_target, split_filters
+from indexlib.grep.lines import Line, match_lines
+from indexlib.grep.pattern import compile_pattern
+from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
+from indexlib.grep.run import GrepStats, IndexRef, grep_tree
+
+__all__ = ["GrepRequest", "OnFile", "Stop", "bounded_grep", "run_grep"]
+
+# display path, text, matching lines, the compiled regex, whether to print the path
+OnFile = Callable[[str, str, list[Line], Pattern[str], bool], None]
+
+NO_INDEX_NOTICE = "no index found: scanning the tree (`qry index` builds one and makes grep faster)"
+
+
+class Stop(Exception):
+    """Raised by a callback to end the grep early (a bound was reached); the summary says truncated."""
+
+
+class GrepRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """One grep, as the CLI and the MCP server ask for it."""
+
+    pattern: str
+    args: list[str] = []  # PATHs and lang:/path:/-path: filters
+    fixed: bool = False
+    ignore_case: bool = False
+    smart_case: bool = False
+    word: bool = False
+    max_count: int | None = None
+    globs: list[str] = []
+    hidden: bool = False
+    no_ignore: bool = False
+    use_index: bool = True
+    index_dir: str | None = None
+    cwd: str | None = None
+
+
+def _display(abspath: str, cwd: str) -> str:
+    prefix = cwd.rstrip(os.sep) + os.sep
+    if abspath.startswith(prefix) and os.sep == "/":  # the common case, without relpath's normalising
+        rest = abspath[len(prefix) :]
+        if "/." not in "/" + rest:  # no `.` / `..` components to normalise away
+            return rest
+    rel = os.path.relpath(abspath, cwd)
+    return abspath if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
+
+
+def _find_index(req: GrepRequest, cwd: Path) -> Path | None:
+    if not req.use_index:
+        return None
+    from indexlib.store.locate import resolve_index_dir
+
+    try:
+        return resolve_index_dir(Path(req.index_dir) if req.index_dir else None, start=cwd)
+    except IndexNotFound:
+        return None
+
+
+def run_grep(
+    req: GrepRequest, on_file: OnFile, *, notice: Callable[[str], None] = lambda _m: None
+) -> GrepSummary:
+    """Grep the tree(s) the request names, calling `on_file` for each matching file in path order."""
+    cwd = Path(req.cwd or os.getcwd())
+    pattern = compile_pattern(
+        req.pattern, fixed=req.fixed, ignore_case=req.ignore_case, smart_case=req.smart_case, word=req.word
+    )
+    if req.max_count is not None and req.max_count < 0:
+        raise UsageError("--max-count must be 0 or more", hint="see: qry grep --help")
+    paths, filters = split_filters(req.args)
+
+    def file_filter(targets: tuple[str, ...]) -> FileFilter:
+        return FileFilter(
+            hidden=req.hidden,
+            globs=tuple(req.globs),
+            langs=tuple(filters["lang"]),
+            paths=tuple(filters["path"]),
+            exclude_paths=tuple(filters["-path"]),
+            targets=targets,
+        )
+
+    file_filter(())  # a bad lang: or glob is an error before any file is read
+    targets = [Path(cwd, p) for p in paths] or [cwd]
+    for t in targets:
+        if not t.exists():
+            raise UsageError(f"{t}: no such file or directory", hint="pass files or folders to search")
+    show_path = not (len(targets) == 1 and targets[0].is_file())
+    stats = GrepStats()
+    lines_matched = 0
+    truncated = False
+    index_dir = _find_index(req, cwd)
+    root: Path | None = None
+    index: IndexRef | None = None
+    if index_dir is not None and (index_dir / "HEAD").exists():
+        from indexlib.errors import FormatVersionError
+        from indexlib.store.store import Store
+
+        store = Store.open(index_dir)
+        try:
+            index = (store, store.load()[1])
+            root = Path(index[1].source_root)
+        except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
+            notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
+    elif req.use_index:
+        notice(NO_INDEX_NOTICE)
+
+    def emit(abspath: str, text: str, lines: list[Line]) -> None:
+        nonlocal lines_matched
+        lines_matched += len(lines)
+        on_file(_display(abspath, str(cwd)), text, lines, pattern.regex, show_path)
+
+    indexed: list[str] = []
+    others: list[Path] = []
+    files: list[Path] = []
+    for t in targets:
+        if t.is_file():
+            files.append(t)
+            continue
+        rel = relative_target(root, t) if root is not None else None
+        if rel is None:
+            if root is not None:
+                notice(f"{t} is outside the indexed tree ({root}): scanning it")
+            others.append(t)
+        else:
+            indexed.append(rel)
+    try:
+        for f in files:
+            from indexlib.discover import SourceFile, load
+
+            stats.files += 1
+            loaded = load(SourceFile(path=f.name, abspath=str(f), size=0, mtime_ns=0, language=""))
+            if isinstance(loaded, SourceFile) and loaded.data is not None:
+                stats.candidates += 1
+                text = loaded.data.decode("utf-8-sig", "surrogateescape")
+                found = match_lines(text, pattern.regex, req.max_count)
+                if found:
+                    stats.matched += 1
+                    emit(str(f), text, found)
+        runs: list[tuple[Path, tuple[str, ...], IndexRef | None]] = []
+        if indexed and root is not None:
+            runs.append((root, tuple(indexed), index))
+        runs += [(o, (), None) for o in others]
+        for run_root, rel_targets, idx in runs:
+            flt = file_filter(rel_targets)
+            for fm in grep_tree(
+                pattern,
+                run_root,
+                flt,
+                index=idx,
+                no_ignore=req.no_ignore,
+                max_count=req.max_count,
+                stats=stats,
+            ):
+                emit(fm.abspath, fm.text, fm.lines)
+    except Stop:
+        truncated = True
+    for note in stats.notes:
+        notice(note)
+    return GrepSummary(
+        files_searched=stats.files,
+        files_from_index=stats.from_index,
+        files_read=stats.candidates,
+        files_matched=stats.matched,
+        lines_matched=lines_matched,
+        index_used=stats.index_used,
+        truncated=truncated,
+    )
+
+
+def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: float) -> GrepResult:
+    """A grep whose answer fits bounds (for agents): at most `max_lines` matching lines, `max_bytes`
+    of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
+
+    Files come in path order, so a truncated answer is a prefix of the whole one.
+    """
+    import time
+
+    from indexlib.grep.lines import match_spans
+
+    deadline = time.monotonic() + seconds
+    out: list[GrepLine] = []
+    size = 0
+
+    def on_file(display: str, text: str, lines: list[Line], regex: Pattern[str], _show: bool) -> None:
+        nonlocal size
+        for ln in lines:
+            line_text = text[ln[1] : ln[2]]
+            size += len(line_text.encode("utf-8", "surrogatepass"))
+            if len(out) >= max_lines or size > max_bytes:
+                raise Stop
+            out.append(
+                GrepLine(path=display, line=ln[0], text=line_text, submatches=match_spans(text, ln, regex))
+            )
+        if time.monotonic() > deadline:
+            raise Stop
+
+    summary = run_grep(req, on_file)
+    return GrepResult(pattern=req.pattern, lines=out, summary=summary)

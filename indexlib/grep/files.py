@@ -1,0 +1,162 @@
+"""Which files `qry grep` searches: the indexing discovery rules, plus grep's own filters.
+
+Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
+and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
+binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out;
+`--no-ignore` walks without the ignore files (`.gitignore`, `.qryignore`, `.git/info/exclude`), as
+ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
+and mtime with the root, the test `qry status` and the build use) or any matching.
+
+Hidden files. `qry index` indexes dot-files and dot-folders (`.github/`), but grep, like ripgrep,
+leaves out every path with a component starting with `.` unless `--hidden` is given.
+
+Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
+and when any non-negated glob is given a file must match one. A negated glob naming a folder
+(`!tests/`) excludes everything below it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+__all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
+
+
+class WalkedFile(NamedTuple):
+    """A file discovery lists (unread): the fields of `discover.SourceFile` grep needs."""
+
+    path: str  # POSIX, relative to the root
+    abspath: str
+    size: int
+    mtime_ns: int
+    language: str
+
+
+class FileFilter:
+    """The filters of one grep; `targets` are paths relative to the root (files or folders)."""
+
+    __slots__ = ("_compiled", "exclude_paths", "globs", "hidden", "langs", "paths", "targets", "trivial")
+
+    def __init__(
+        self,
+        *,
+        hidden: bool = False,
+        globs: tuple[str, ...] = (),
+        langs: tuple[str, ...] = (),
+        paths: tuple[str, ...] = (),
+        exclude_paths: tuple[str, ...] = (),
+        targets: tuple[str, ...] = (),
+    ) -> None:
+        self.hidden = hidden
+        self.globs = globs
+        self.langs = langs
+        self.paths = paths
+        self.exclude_paths = exclude_paths
+        self.targets = targets
+        self.trivial = not (globs or langs or paths or exclude_paths or targets)  # only the hidden rule
+        c: dict[str, object] = {}
+        self._compiled = c
+        if self.globs:  # discover (and pathspec) load only when globs need them
+            from indexlib.discover import IgnoreFile
+
+            c["globs"] = IgnoreFile(list(self.globs))
+        else:
+            c["globs"] = None
+        c["positive"] = any(not g.startswith("!") for g in self.globs)
+        if paths or exclude_paths or langs:
+            from indexlib.query import glob_to_regex, normalize_lang
+        c["paths"] = [glob_to_regex(p) for p in self.paths]
+        c["excludes"] = [glob_to_regex(p) for p in self.exclude_paths]
+        c["langs"] = {normalize_lang(lang) for lang in self.langs}
+
+    def accepts(self, rel: str, language: str) -> bool:
+        """Whether a discovered file (POSIX path relative to the root) is searched."""
+        c = self._compiled
+        below = rel  # the part of the path below the PATH argument it was found under
+        if self.targets:
+            for t in self.targets:
+                t = t.rstrip("/")
+                if t in ("", "."):
+                    break
+                if rel == t:  # the file itself was named
+                    below = ""
+                    break
+                if rel.startswith(t + "/"):
+                    below = rel[len(t) + 1 :]
+                    break
+            else:
+                return False
+        # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
+        if not self.hidden and (below.startswith(".") or "/." in below):
+            return False
+        langs = c["langs"]
+        if langs and language not in langs:  # type: ignore[operator]
+            return False
+        if c["paths"] and not any(r.search(rel) for r in c["paths"]):  # type: ignore[attr-defined]
+            return False
+        if any(r.search(rel) for r in c["excludes"]):  # type: ignore[attr-defined]
+            return False
+        globs: Any = c["globs"]
+        if globs is not None:
+            parts = rel.split("/")
+            for depth in range(1, len(parts)):
+                if globs.verdict("/".join(parts[:depth]) + "/") is False:
+                    return False
+            verdict = globs.verdict(rel)
+            if verdict is False or (verdict is None and c["positive"]):
+                return False
+        return True
+
+
+def split_filters(args: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Separate PATH arguments from `lang:X`, `path:GLOB`, `-path:GLOB` filters (the search syntax)."""
+    paths: list[str] = []
+    filters: dict[str, list[str]] = {"lang": [], "path": [], "-path": []}
+    for arg in args:
+        key, sep, value = arg.partition(":")
+        if sep and key in filters and value:
+            filters[key].append(value)
+        else:
+            paths.append(arg)
+    return paths, filters
+
+
+def walk(
+    root: Path,
+    flt: FileFilter,
+    *,
+    no_ignore: bool = False,
+    cache_dir: Path | None = None,
+    indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
+) -> Iterator[WalkedFile]:
+    """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread.
+
+    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`)."""
+    from indexlib.grep.walkcache import cached_walk
+
+    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed)
+    if flt.trivial:  # the common case, kept cheap: one test per file
+        if flt.hidden:
+            yield from items
+        else:
+            yield from (i for i in items if not (i[0][0] == "." or "/." in i[0]))
+        return
+    for item in items:
+        if flt.accepts(item.path, item.language):
+            yield item
+
+
+def relative_target(root: Path, target: Path) -> str | None:
+    """A PATH argument as a POSIX path relative to `root`, or None when it lies outside."""
+    try:
+        rel = os.path.relpath(os.path.abspath(target), os.path.abspath(root))
+    except ValueError:
+        return None
+    if rel == os.curdir:
+        return ""
+    if rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+        return None
+    return rel.replace(os.sep, "/")

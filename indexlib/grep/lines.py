@@ -1,0 +1,84 @@
+"""One file's text -> the lines a pattern matches, and the context around them.
+
+Owns: line semantics. Lines are split on `\\n` only (a `\\r` stays part of the line, as in ripgrep
+without `--crlf`); a file's final `\\n` ends the last line rather than starting an empty one. A line
+matches when the pattern matches inside it, taken alone.
+
+How: the regex runs over the whole text (one C-speed `search` skips every non-matching stretch at
+once), and each hit is mapped to its line. A hit that ends inside its line is a match of that line;
+one that runs past the line's end (`\\s`, `[^x]` and the like can cross a `\\n`) is checked again
+with the search bounded to the line (`search(text, start, end)`, where `$` matches at the bound).
+Either way the next search starts at the next line, so a line is reported at most once.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["context_groups", "match_lines", "match_spans"]
+
+Line = tuple[int, int, int]  # (1-based line number, start offset, end offset without the \n)
+
+
+def match_lines(text: str, regex: re.Pattern[str], max_count: int | None = None) -> list[Line]:
+    """Every matching line of `text`, in order, at most `max_count` of them."""
+    out: list[Line] = []
+    if max_count is not None and max_count <= 0:
+        return out
+    n = len(text)
+    pos = 0
+    lineno = 1
+    counted = 0  # offset up to which newlines are counted into `lineno`
+    search = regex.search
+    find = text.find
+    while pos <= n:
+        m = search(text, pos)
+        if m is None:
+            break
+        s = m.start()
+        ls = max(pos, text.rfind("\n", pos, s) + 1)
+        if ls == n and (n == 0 or text[n - 1] == "\n"):
+            break  # an empty match after the final newline: there is no line there
+        le = find("\n", s)
+        if le == -1:
+            le = n
+        if m.end() <= le or search(text, ls, le) is not None:
+            lineno += text.count("\n", counted, ls)
+            counted = ls
+            out.append((lineno, ls, le))
+            if max_count is not None and len(out) >= max_count:
+                break
+        pos = le + 1
+    return out
+
+
+def match_spans(text: str, line: Line, regex: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The non-empty matches inside one line, as offsets within the line (for colour and JSON)."""
+    _n, ls, le = line
+    return [(m.start() - ls, m.end() - ls) for m in regex.finditer(text, ls, le) if m.end() > m.start()]
+
+
+def context_groups(
+    text: str, lines: list[Line], before: int, after: int
+) -> list[list[tuple[int, str, bool]]]:
+    """Matching lines with `before`/`after` lines of context, merged where they touch or overlap.
+
+    Each group is a list of (line number, line text, is_match); callers print `--` between groups.
+    """
+    if not lines:
+        return []
+    all_lines = text.split("\n")
+    if all_lines and all_lines[-1] == "" and text.endswith("\n"):
+        all_lines.pop()
+    matched = {n for n, _s, _e in lines}
+    groups: list[list[tuple[int, str, bool]]] = []
+    last = 0  # last line number emitted
+    for n, _s, _e in lines:
+        lo = max(1, n - before)
+        hi = min(len(all_lines), n + after)
+        if not groups or lo > last + 1:
+            groups.append([])
+        for k in range(max(lo, last + 1), hi + 1):
+            groups[-1].append((k, all_lines[k - 1], k in matched))
+        last = max(last, hi)
+    return groups

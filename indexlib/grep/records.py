@@ -1,0 +1,36 @@
+"""The records `qry grep` returns: what `--json` / `--jsonl` print and the MCP `grep` tool sends.
+
+One Struct per line of output, so the JSON schema is the Struct (a test decodes the output with it).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["GrepLine", "GrepResult", "GrepSummary"]
+
+
+class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One matching line (or, with -A/-B/-C, a context line: `match` false)."""
+
+    path: str  # as printed: relative to the working directory when below it
+    line: int  # 1-based
+    text: str  # the line without its `\n`
+    submatches: list[tuple[int, int]]  # [start, end) character offsets of each match in `text`
+    match: bool = True
+
+
+class GrepSummary(msgspec.Struct, frozen=True, kw_only=True):
+    files_searched: int  # files the walk kept
+    files_from_index: int  # of those, ruled in or out by a current n-gram index
+    files_read: int  # candidates read and verified
+    files_matched: int
+    lines_matched: int
+    index_used: bool
+    truncated: bool = False  # a bound (max matches, bytes, time) cut the answer short
+
+
+class GrepResult(msgspec.Struct, frozen=True, kw_only=True):
+    pattern: str
+    lines: list[GrepLine]
+    summary: GrepSummary

@@ -1,0 +1,170 @@
+"""Run one grep: the files of the tree as it is now, narrowed by the n-gram index where it is current.
+
+Owns: choosing, per file, whether the index can rule it out, and verifying every candidate against
+the file's bytes. A file is trusted to the index only when its size and mtime equal the root's
+record and its segment has an n-gram index; then it is read only if the segment's trigram query names
+it. Every other file the walk finds (changed, added since the root, or outside the index's reach) is
+read and searched directly, and files the root lists but the walk no longer finds are simply not
+there. So the answer is always that of a scan of the tree as it is now. A pattern without a usable
+trigram (`.`, `\\w+`, two-letter literals) makes every file a candidate: a scan.
+
+Does not own: the pattern (`pattern.py`), line matching (`lines.py`), which files exist (`files.py`),
+printing (the CLI).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import msgspec
+
+from indexlib.grep.files import FileFilter, WalkedFile, walk
+from indexlib.grep.lines import Line, match_lines
+from indexlib.grep.ngrams import GramQuery, trigram_query
+from indexlib.grep.pattern import GrepPattern
+from indexlib.store.manifest import Manifest
+from indexlib.store.store import Store
+
+__all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree"]
+
+IndexRef = tuple[Store, Manifest]  # an opened index and the manifest of the root grep reads
+
+
+class FileMatches(NamedTuple):
+    """The matching lines of one file; `path` is relative to the grep root (POSIX)."""
+
+    path: str
+    abspath: str
+    text: str
+    lines: list[Line]
+
+
+class GrepStats:
+    """How the answer was found: for the summary, diagnostics and the benchmarks."""
+
+    __slots__ = ("candidates", "files", "from_index", "index_used", "matched", "notes", "query")
+
+    def __init__(self) -> None:
+        self.files = 0  # files the walk found and the filter kept
+        self.from_index = 0  # of those, described by a current n-gram index
+        self.candidates = 0  # files read and verified
+        self.matched = 0
+        self.index_used = False
+        self.query: GramQuery = None
+        self.notes: list[str] = []
+
+
+class _IndexView:
+    """The parts of a publish root grep needs: file records and, per segment, the candidate set."""
+
+    def __init__(self, store: Store, manifest: Manifest, query: GramQuery) -> None:
+        from indexlib import lexical
+        from indexlib.segtables import GRAM_PATHS, GRAMS
+
+        self.source_root = Path(manifest.source_root)
+        self.files = manifest.files
+        self.query = query
+        self.candidates: dict[str, frozenset[str] | None] = {}
+        decoder = msgspec.msgpack.Decoder(list[str])
+        for seg in manifest.segments:
+            seg_dir = store.segment_dir(seg.id)
+            if not (seg_dir / GRAMS).is_dir():
+                self.candidates[seg.id] = None  # no n-gram index: every file is a candidate
+                continue
+            if query is None:
+                self.candidates[seg.id] = None
+                continue
+            try:
+                paths = decoder.decode((seg_dir / GRAM_PATHS).read_bytes())
+            except (OSError, msgspec.DecodeError) as exc:
+                from indexlib.errors import IndexCorrupt
+
+                raise IndexCorrupt(
+                    f"cannot read {seg_dir / GRAM_PATHS}: {exc}",
+                    hint="run `qry verify`, then `qry index --rebuild`",
+                ) from exc
+            ords = lexical.GramIndex(seg_dir / GRAMS).candidates(query)
+            self.candidates[seg.id] = frozenset(paths[i] for i in ords if i < len(paths))
+
+    def indexed(self, path: str, size: int, mtime_ns: int) -> bool:
+        """Whether the root holds this file as it is now (so it passed the content checks)."""
+        rec = self.files.get(path)
+        return rec is not None and rec.size == size and rec.mtime_ns == mtime_ns
+
+
+def _open_index(index: IndexRef | None, root: Path, query: GramQuery, stats: GrepStats) -> _IndexView | None:
+    if index is None:
+        return None
+    view = _IndexView(index[0], index[1], query)
+    if os.path.realpath(view.source_root) != os.path.realpath(root):
+        stats.notes.append(f"the index describes {view.source_root}, not {root}: scanning")
+        return None
+    return view
+
+
+def _read_text(src: WalkedFile, trusted: bool) -> str | None:
+    """The file's text; None when discovery's content checks skip it (binary, encoding, ...)."""
+    if trusted:  # unchanged since the root, which only holds files that passed the checks
+        try:
+            with open(src.abspath, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None
+    else:
+        from indexlib.discover import SourceFile, load
+
+        loaded = load(SourceFile(**src._asdict()))
+        if not isinstance(loaded, SourceFile) or loaded.data is None:
+            return None
+        data = loaded.data
+    return data.decode("utf-8-sig", "surrogateescape")
+
+
+def grep_tree(
+    pattern: GrepPattern,
+    root: Path,
+    flt: FileFilter,
+    *,
+    index: IndexRef | None = None,
+    no_ignore: bool = False,
+    max_count: int | None = None,
+    stats: GrepStats | None = None,
+) -> Iterator[FileMatches]:
+    """Every file under `root` with at least one matching line, in path order, with those lines.
+
+    `index` is an opened store and its root manifest, of `root`; without one (or for another root) the tree is scanned.
+    """
+    stats = stats if stats is not None else GrepStats()
+    query = trigram_query(pattern.source)
+    stats.query = query
+    view = _open_index(index, root, query, stats)
+    stats.index_used = view is not None
+    regex = pattern.regex
+    cache_dir = index[0].path / "cache" if index is not None and view is not None else None
+    indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
+    files = view.files if view is not None else {}
+    cands = view.candidates if view is not None else {}
+    for src in walk(root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
+        stats.files += 1
+        # Inline `view.verdict` (this loop runs once per file of the tree): None means not described.
+        verdict: bool | None = None
+        rec = files.get(src.path)
+        if rec is not None and rec.size == src.size and rec.mtime_ns == src.mtime_ns:
+            seg = cands.get(rec.segment)
+            if seg is not None:
+                verdict = src.path in seg
+        if verdict is not None:
+            stats.from_index += 1
+            if not verdict:
+                continue
+        stats.candidates += 1
+        text = _read_text(src, verdict is not None)
+        if text is None:
+            continue
+        lines = match_lines(text, regex, max_count)
+        if lines:
+            stats.matched += 1
+            yield FileMatches(src.path, src.abspath, text, lines)

@@ -1,0 +1,158 @@
+"""`qry grep` as a process: output like `rg -n`, exit codes, JSON schema, colour, pipes, imports, files."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from cli.console import Env
+from cli.grepcmd import grep_command, parse_grep_args
+from indexlib.grep.files import FileFilter, walk
+from indexlib.grep.records import GrepLine, GrepResult
+from tests.cli.clikit import RunQry, cli_env, run_qry_process
+from tests.cli.test_help import _modules_after
+
+RG = shutil.which("rg")
+needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not installed")
+
+
+def _rg(repo: Path, *args: str) -> str:
+    assert RG is not None
+    files = [s.path for s in walk(repo, FileFilter())]
+    run = subprocess.run(
+        [RG, "--no-config", "--sort", "path", "-n", "--no-heading", "--with-filename", *args, "--", *files],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return run.stdout
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("charge",),
+        ("-i", "RETRY"),
+        ("-w", "charge"),
+        ("-l", "charge"),
+        ("-c", "charge"),
+        ("-A1", "-B2", "retry"),
+        ("-C", "1", "def "),
+        ("-F", "()"),
+        ("-m", "1", "charge"),
+        ("-S", "Charge"),
+    ],
+)
+def test_output_equals_ripgrep(qry: RunQry, repo: Path, args: tuple[str, ...]) -> None:
+    run = qry("grep", *args)
+    expected = _rg(repo, *args)
+    assert run.code == (0 if expected else 1), run.describe()
+    assert run.out == expected, run.describe()
+
+
+def test_exit_codes_and_errors(qry: RunQry) -> None:
+    assert qry("grep", "zzqqxx_never").code == 1
+    bad = qry("grep", "a(")
+    assert (
+        bad.code == 2 and bad.err.startswith("qry: error: invalid regular expression") and "hint:" in bad.err
+    )
+    assert "Traceback" not in bad.err
+    missing = qry("grep", "x", "no/such/dir")
+    assert missing.code == 2 and "no such file or directory" in missing.err
+    assert qry("grep", "x", "--json", "--jsonl").code == 2
+    assert qry("grep", "x", "lang:cobol").code == 2
+
+
+def test_json_and_jsonl_decode_with_the_library_structs(qry: RunQry) -> None:
+    run = qry("grep", "charge", "--json")
+    result = msgspec.json.decode(run.out, type=GrepResult, strict=True)
+    assert run.code == 0 and result.lines and result.summary.index_used
+    assert all("charge" in ln.text[s:e] for ln in result.lines for s, e in ln.submatches)
+    lines = qry("grep", "charge", "--jsonl").out.splitlines()
+    assert [msgspec.json.decode(x, type=GrepLine, strict=True) for x in lines] == result.lines
+
+
+def test_filters_and_globs(qry: RunQry) -> None:
+    go = qry("grep", "-l", "func", "lang:go").out.split()
+    assert go and all(p.endswith(".go") for p in go)
+    py = qry("grep", "-l", "def", "-g", "*.py").out.split()
+    assert py and all(p.endswith(".py") for p in py)
+    assert not set(qry("grep", "-l", "def", "-g", "!*.py").out.split()) & set(py)
+    under = qry("grep", "-l", "def", "path:python/**").out.split()
+    assert under and all(p.startswith("python/") for p in under)
+
+
+def test_colour_on_a_terminal_only(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    parsed = parse_grep_args(["charge"])
+    assert parsed is not None
+    for tty, color, want in ((True, True, True), (True, False, False), (False, True, False)):
+        out = io.StringIO()
+        grep_command(Env(stdout=out, stderr=io.StringIO(), stdout_tty=tty, color=color), *parsed)
+        assert ("\x1b[1;31mcharge\x1b[0m" in out.getvalue()) is want, (tty, color)
+    out = io.StringIO()
+    grep_command(
+        Env(stdout=out, stderr=io.StringIO(), stdout_tty=True, color=True),
+        "charge",
+        [],
+        {**parsed[2], "no_color": True},
+    )
+    assert "\x1b[" not in out.getvalue()
+
+
+def test_a_closed_pipe_exits_quietly(repo: Path) -> None:
+    proc = subprocess.run(
+        f"{sys.executable} -m cli grep -C2 e | head -1; exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        cwd=repo,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.count("\n") == 1, proc
+
+
+def test_grep_skips_typer_rich_and_the_model(repo: Path) -> None:
+    loaded = set(_modules_after(["grep", "charge"], repo))
+    assert "tantivy" in loaded, "the index was used"
+    assert not loaded & {"typer", "click", "rich", "numpy", "onnxruntime", "usearch"}, loaded
+
+
+def test_without_an_index_grep_scans_and_says_so_once(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("needle = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("x\nneedle()\n")
+    run = run_qry_process("grep", "needle", cwd=tmp_path)
+    assert run.code == 0 and run.out == "a.py:1:needle = 1\nsub/b.py:2:needle()\n", run.describe()
+    assert run.err.count("qry: no index found") == 1 and run.err.count("\n") == 1
+    one = run_qry_process("grep", "needle", "sub/b.py", cwd=tmp_path)
+    assert one.out == "2:needle()\n", one.describe()  # one file named: no path, as rg does
+
+
+def test_hidden_and_no_ignore_have_ripgreps_meaning(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("ignored.py\n")
+    (tmp_path / "ignored.py").write_text("needle\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "h.py").write_text("needle\n")
+    (tmp_path / "seen.py").write_text("needle\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "v.js").write_text("needle\n")
+    (tmp_path / "bin.py").write_bytes(b"needle\0\n")
+
+    def paths(*args: str) -> list[str]:
+        return run_qry_process("grep", "-l", "needle", *args, cwd=tmp_path).out.split()
+
+    assert paths() == ["seen.py"]
+    assert paths("--hidden") == [".hidden/h.py", "seen.py"]
+    assert paths("--no-ignore") == ["ignored.py", "seen.py"]
+    assert paths("--hidden", "--no-ignore") == [".hidden/h.py", "ignored.py", "seen.py"]

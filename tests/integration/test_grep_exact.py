@@ -1,0 +1,242 @@
+"""`qry grep` finds exactly the (path, line) pairs ripgrep finds, pattern for pattern, on real code.
+
+The corpus is a copy of packages of this interpreter's standard library. For 520 generated patterns,
+every class named below, the set of matches of `run_grep` (with the n-gram index, and for a share
+of them without it) must equal `rg` run with the equivalent flags over the same files (the files
+discovery keeps). Then files are edited, added and deleted without re-indexing and every pattern is
+checked again. A mismatch fails the test with the pattern, its class and the differing lines.
+
+Patterns stay in the syntax both engines read the same way (see docs/cli.md, "qry grep syntax"):
+literals escaped by hand (only `\\.^$*+?()[]{}|`), `\\w`, `\\d`, `\\b`, classes of ASCII characters,
+`^`, `$`, `.`, `*`, `+`, `?`, `{m,n}`, groups and alternation; no `\\s` (Python's includes
+\\x1c-\\x1f), no look-around, no backreferences.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from indexlib import BuildOptions, build_index
+from indexlib.discover import SourceFile, discover, load
+from indexlib.grep.api import GrepRequest, run_grep
+
+RG = shutil.which("rg")
+PACKAGES = ("json", "email", "asyncio", "http", "logging", "urllib", "concurrent", "xml", "importlib", "html")
+CLASSES = ("literal", "fixed", "case", "smart", "word", "alternation", "class", "anchor", "dotstar")
+N_PATTERNS = 520
+
+pytestmark = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not installed")
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\.^$*+?()\[\]{}|])", r"\\\1", text)
+
+
+def _corpus(root: Path) -> None:
+    std = Path(sysconfig.get_paths()["stdlib"])
+    for name in PACKAGES:
+        shutil.copytree(std / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _files(root: Path) -> list[str]:
+    """The files qry searches (discovery's, minus hidden ones, passing the content checks): rg gets these."""
+    return [
+        s.path
+        for s in discover(root, read=False)
+        if isinstance(s, SourceFile) and isinstance(load(s), SourceFile) and not s.path.startswith(".")
+    ]
+
+
+def _words(root: Path, files: list[str]) -> tuple[list[str], list[str]]:
+    idents: set[str] = set()
+    lines: list[str] = []
+    for f in files:
+        text = (root / f).read_text("utf-8")
+        idents.update(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]{3,20}\b", text))
+        lines.extend(line for line in text.split("\n") if len(line.strip()) > 12 and line.isascii())
+    return sorted(idents), lines
+
+
+def generate(root: Path, files: list[str], seed: int = 14) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(class, pattern, rg flags) triples, N_PATTERNS of them, every class about equally often."""
+    rnd = random.Random(seed)
+    idents, lines = _words(root, files)
+
+    def ident() -> str:
+        return rnd.choice(idents)
+
+    def slice_of_line() -> str:
+        line = rnd.choice(lines).strip()
+        start = rnd.randrange(0, max(1, len(line) - 4))
+        return line[start : start + rnd.randint(4, 14)]
+
+    def flip(s: str) -> str:
+        return "".join(c.upper() if rnd.random() < 0.5 else c.lower() for c in s)
+
+    makers = {
+        "literal": lambda: (_escape(slice_of_line()), ()),
+        "fixed": lambda: (slice_of_line(), ("-F",)),
+        "case": lambda: (_escape(flip(ident())), ("-i",)),
+        "smart": lambda: (rnd.choice([ident().lower(), ident()]), ("-S",)),
+        "word": lambda: (rnd.choice([ident(), ident()[:5], ident().lower()]), ("-w",)),
+        "alternation": lambda: (
+            rnd.choice(
+                [
+                    f"{ident()}|{ident()}|{ident()}",
+                    f"({ident()[:4]}|{ident()[:4]})_\\w+",
+                    f"(get|set|has)_{ident()[:3].lower()}",
+                    f"{ident()}(s|ed|ing)?\\b",
+                ]
+            ),
+            (),
+        ),
+        "class": lambda: (
+            rnd.choice(
+                [
+                    "[A-Z][a-z]+Error",
+                    f"{ident()[:5]}[0-9]",
+                    "[0-9]{3,}",
+                    f"[{ident()[:3]}]{{3}}{ident()[:2]}",
+                    f"\\d+\\.{ident()[:3]}",
+                    f"[^a-z ]{{{rnd.randint(3, 6)}}}{ident()[:3]}",
+                    f"{ident()[:4]}\\w*[A-Z]",
+                ]
+            ),
+            (),
+        ),
+        "anchor": lambda: (
+            rnd.choice(
+                [
+                    f"^import {ident()[:3]}",
+                    f"^ *def {ident()[:4]}",
+                    f"{ident()[:5]}$",
+                    ":$",
+                    f"^class \\w+\\({ident()[:2]}",
+                    f"^ +return {ident()[:3]}",
+                    "^$",
+                    f"^{_escape(slice_of_line()[:5])}",
+                ]
+            ),
+            (),
+        ),
+        "dotstar": lambda: (
+            rnd.choice(
+                [
+                    f"{ident()}.*{ident()[:3]}",
+                    f"def .*{ident()[:4]}",
+                    f"{ident()[:4]}.+\\(",
+                    f"self\\..*{ident()[:3]}.*:",
+                    f"\\b{ident()[:5]}.*=",
+                ]
+            ),
+            (),
+        ),
+    }
+    out = []
+    for i in range(N_PATTERNS):
+        cls = CLASSES[i % len(CLASSES)]
+        pattern, flags = makers[cls]()
+        out.append((cls, pattern, tuple(flags)))
+    return out
+
+
+def rg_matches(root: Path, files: list[str], pattern: str, flags: tuple[str, ...]) -> set[tuple[str, int]]:
+    assert RG is not None
+    run = subprocess.run(
+        [RG, "--no-config", "-n", "--no-heading", "--with-filename", *flags, "-e", pattern, "--", *files],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode in (0, 1), (pattern, run.stderr)
+    out: set[tuple[str, int]] = set()
+    for line in run.stdout.splitlines():
+        path, num, _rest = line.split(":", 2)
+        out.add((path, int(num)))
+    return out
+
+
+def qry_matches(root: Path, pattern: str, flags: tuple[str, ...], *, use_index: bool) -> set[tuple[str, int]]:
+    out: set[tuple[str, int]] = set()
+
+    def on_file(display: str, _text: str, lines: list[tuple[int, int, int]], *_rest: object) -> None:
+        out.update((display, n) for n, _s, _e in lines)
+
+    request = GrepRequest(
+        pattern=pattern,
+        fixed="-F" in flags,
+        ignore_case="-i" in flags,
+        smart_case="-S" in flags,
+        word="-w" in flags,
+        use_index=use_index,
+        index_dir=str(root / ".qry") if use_index else None,
+        cwd=str(root),
+    )
+    summary = run_grep(request, on_file)
+    assert summary.index_used is use_index
+    return out
+
+
+def _compare(
+    root: Path, patterns: list[tuple[str, str, tuple[str, ...]]], *, scan_every: int
+) -> Iterator[str]:
+    files = _files(root)
+    for i, (cls, pattern, flags) in enumerate(patterns):
+        expected = rg_matches(root, files, pattern, flags)
+        modes = [True, False] if i % scan_every == 0 else [True]
+        for use_index in modes:
+            got = qry_matches(root, pattern, flags, use_index=use_index)
+            if got != expected:
+                yield (
+                    f"[{cls}] {pattern!r} {flags} index={use_index}: "
+                    f"only qry {sorted(got - expected)[:5]}, only rg {sorted(expected - got)[:5]}"
+                )
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("grep") / "stdlib"
+    root.mkdir()
+    _corpus(root)
+    build_index(root, BuildOptions(embed="none", git_times=False))
+    return root
+
+
+def test_generated_patterns_cover_every_class(corpus: Path) -> None:
+    patterns = generate(corpus, _files(corpus))
+    assert len(patterns) >= 500
+    assert {cls for cls, _p, _f in patterns} == set(CLASSES)
+
+
+def test_grep_equals_ripgrep_on_the_stdlib_then_after_edits(corpus: Path) -> None:
+    patterns = generate(corpus, _files(corpus))
+    matched = sum(1 for _c, p, f in patterns[:60] if rg_matches(corpus, _files(corpus), p, f))
+    assert matched > 30, "most generated patterns should match something, or the test proves little"
+    mismatches = list(_compare(corpus, patterns, scan_every=5))
+    assert not mismatches, "\n".join(mismatches[:20])
+
+    # Edit, add and delete without re-indexing: the overlay must make the answer a scan of the tree now.
+    rnd = random.Random(7)
+    files = _files(corpus)
+    literals = [p for c, p, f in patterns if c in ("literal", "fixed", "word")][:40]
+    for f in rnd.sample(files, 8):
+        path = corpus / f
+        path.write_text(path.read_text("utf-8") + "\n".join(literals[:20]) + "\n", "utf-8")
+    for f in rnd.sample(files, 5):
+        (corpus / f).unlink()
+    (corpus / "added").mkdir()
+    for i in range(4):
+        (corpus / "added" / f"new_{i}.py").write_text(
+            "\n".join(literals[i * 10 : i * 10 + 10]) + "\n", "utf-8"
+        )
+    mismatches = list(_compare(corpus, patterns, scan_every=10))
+    assert not mismatches, "\n".join(mismatches[:20])

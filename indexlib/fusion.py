@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from indexlib.analyzer import split_identifier
+from indexlib.analyzer import code_terms, split_identifier
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 
 RRF_K = 60
@@ -36,6 +36,13 @@ class Candidate(msgspec.Struct, kw_only=True):
     name: str = ""
     qualified_name: str = ""
     part: int = 0  # window number of a split node
+    quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
+
+
+def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
+    """The adjacent term pairs of texts, analysed as the index analyses code (stop words kept)."""
+    seq = code_terms(" ".join(texts))
+    return set(zip(seq, seq[1:], strict=False))
 
 
 def collapse_parts(cands: list[Candidate]) -> list[Candidate]:
@@ -123,9 +130,17 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # A module remainder (a file's imports and top-level statements) matches many words of a question
     # without being its answer; measured: x0.7 lifts concept-query MRR@10 by ~0.003-0.005.
     remainder_penalty: float = 0.7
+    # A node whose text holds most of a prose query's adjacent word pairs quotes it (a doc sentence, an
+    # error message): x(1 + quote_boost * share) when share >= quote_min. Measured on the development
+    # set: concept queries 0.931 -> 0.980 file MRR; a lower threshold (0.3-0.5) rewards partial overlap
+    # with other comments and cost 0.03-0.05 symbol MRR on the same questions asked without the doc.
+    quote_boost: float = 1.0
+    quote_min: float = 0.7
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
-    enabled: frozenset[str] = frozenset({"definition", "tests", "saturation", "dense_floor", "remainder"})
+    enabled: frozenset[str] = frozenset(
+        {"definition", "tests", "saturation", "dense_floor", "remainder", "quote"}
+    )
 
     def without(self, name: str) -> "Signals":
         return msgspec.structs.replace(self, enabled=self.enabled - {name})
@@ -134,7 +149,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
 
-SIGNAL_NAMES = ("definition", "path", "tests", "saturation", "dense_floor", "remainder")
+SIGNAL_NAMES = ("definition", "path", "tests", "saturation", "dense_floor", "remainder", "quote")
 
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"
@@ -179,6 +194,10 @@ def apply_signals(
                 f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
                 c.score *= f
                 c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
+        if "quote" in signals.enabled and c.quote_share >= signals.quote_min:
+            f = 1.0 + signals.quote_boost * c.quote_share
+            c.score *= f
+            c.explain.append(f"quotes {c.quote_share:.0%} of the query's word pairs: x{f:.3g}")
         if "path" in signals.enabled and words:
             parts = {seg.lower() for seg in re.split(r"[/._\-]", c.path) if seg}
             hit = sorted(words & parts)

@@ -54,7 +54,9 @@ KIND_ALIASES: dict[str, str] = {k.value: k.value for k in NodeKind} | {
     "fn": "function",
     "def": "function",
     "class": "class",
-    "type": "class",
+    "alias": "type",
+    "const": "constant",
+    "var": "constant",
     "doc": "section",
     "docs": "section",
 }
@@ -290,6 +292,29 @@ _SIGNATURE_HINTS = re.compile(
 )
 
 
+_DEFINITION_START = re.compile(
+    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+)
+# A prose word: letters only, maybe capitalised, maybe ending in sentence punctuation (`notation.`,
+# `lex:`). Identifiers (`get_flag`, `parseConfig`, `a.b`) and code punctuation are not.
+_PROSE_WORD = re.compile(r"^[(\"'`]?[A-Za-z][a-z]*(?:'[a-z]+)?[)\"'`]?[.,;:!?]?$")
+PROSE_MIN_WORDS = 4
+PROSE_SHARE = 0.6
+
+
+def reads_as_prose(words: list[str]) -> bool:
+    """True for a sentence, even one holding a name or punctuation (`parser: Don't report x in y`).
+
+    Why: commit titles, bug reports and doc sentences mix a few identifiers and colons into English;
+    read as a signature they would lose the prose weighting. Most of their words are plain words.
+    """
+    if len(words) < PROSE_MIN_WORDS:
+        return False
+    plain = sum(1 for w in words if _PROSE_WORD.match(w))
+    return plain >= PROSE_SHARE * len(words)
+
+
 def classify(q: Query) -> Route:
     """Route a query: one identifier-looking token, code punctuation or keywords, or prose.
 
@@ -301,6 +326,10 @@ def classify(q: Query) -> Route:
         return Route.NATURAL
     if len(words) == 1 and not q.phrases and _IDENT.match(words[0]):
         return Route.IDENTIFIER
+    if _DEFINITION_START.search(q.text):
+        return Route.SIGNATURE
+    if reads_as_prose(words):
+        return Route.NATURAL
     if _SIGNATURE_HINTS.search(q.text):
         return Route.SIGNATURE
     if (

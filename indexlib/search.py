@@ -22,6 +22,7 @@ from indexlib.fusion import (
     Candidate,
     Signals,
     apply_signals,
+    quote_pairs,
     collapse_parts,
     rrf,
 )
@@ -252,6 +253,8 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
                 n.part,
             )
     head = [c for c in head if c.path]
+    if route is Route.NATURAL:
+        _mark_quotes(snap, q, head)
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
@@ -281,6 +284,21 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         meta.truncated_by_budget = left_out
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=hits, meta=meta)
+
+
+def _mark_quotes(snap: Snapshot, q: Query, cands: list[Candidate]) -> None:
+    """Record on each candidate the share of the query's adjacent word pairs its text holds.
+
+    A sentence quoted from a node's doc comment or body (a doc sentence, an error message, a log line)
+    is the strongest evidence prose can give; the `quote` signal turns a high share into a boost.
+    """
+    pairs = quote_pairs(q.terms)
+    if len(pairs) < 2:
+        return
+    for c in cands:
+        stored = snap.node(c.uid)
+        if stored is not None:
+            c.quote_share = len(pairs & quote_pairs([stored.node.text])) / len(pairs)
 
 
 def _rerank(

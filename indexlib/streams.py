@@ -81,13 +81,12 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
         kept = [w for w in words if w.lower() not in STOPWORDS]
         words = kept or words
     terms = query_terms(" ".join(words))
+    boosts = lexical.PROSE_FIELD_BOOSTS if route is Route.NATURAL else lexical.FIELD_BOOSTS
     should: list[tuple[str, lexical.Query]] = []
     if terms:
         text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
         if text and snap.segments:
-            should.append(
-                ("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS))
-            )
+            should.append(("should", snap.segments[0].lexical().parse(text, list(boosts), boosts)))
     must: list[tuple[str, lexical.Query]] = []
     for phrase in q.phrases:
         for t in dict.fromkeys(code_terms(phrase)):

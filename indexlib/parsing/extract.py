@@ -26,8 +26,9 @@ Conventions (identical in every language):
   their newlines so every line of the text is still the file's line; the nested ones are their own
   nodes. The module node is the file with every top-level definition (and its doc comment) blanked
   the same way, trimmed to its first and last non-blank lines.
-- Functions and methods need a body (an interface's method signatures stay in the interface's text);
-  containers do not (`class Error < StandardError; end`).
+- Declarations without a body are nodes too: interface and trait methods, abstract methods, C
+  prototypes and TS overload signatures (their container's text still shows them), type aliases
+  (kind `type`) and module-level constants and variables (kind `constant`).
 - Call targets are the callee as written without arguments, generics, sigils or whitespace, with
   `::`, `->` and `?.` written as "." (`self.retry`, `Foo.new`, `std.make_unique`, `this.gateway.post`).
   Constructor calls name the type (`new Foo()` -> `Foo`). Rust macros are not calls.
@@ -66,7 +67,12 @@ _DEF_CAPTURES = {
     "interface": NodeKind.INTERFACE.value,
     "enum": NodeKind.ENUM.value,
     "trait": NodeKind.TRAIT.value,
+    "type": NodeKind.TYPE.value,
+    "constant": NodeKind.CONSTANT.value,
 }
+# When one syntax node is captured twice (`const f = () => 1` is a function and a module constant; a
+# Go `type_spec` of a struct is a struct and a type), the capture earlier in this order wins.
+_CAPTURE_ORDER = ("function", "method", "class", "struct", "interface", "enum", "trait", "scope", "impl", "type", "constant")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -123,8 +129,12 @@ def _declarator_name(src: Source, node: Node | None) -> tuple[list[str], Node | 
 def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     """The written name of a definition or scope, as components; [] when it has none."""
     kind = node.type
-    if kind == "function_definition" and language in ("c", "cpp"):
+    if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
         return _declarator_name(src, node.child_by_field_name("declarator"))[0]
+    if kind == "assignment":  # a Python module-level `NAME = ...`
+        return [src(node.child_by_field_name("left"))]
+    if kind == "expression_statement" and node.named_child_count == 1:
+        return _names(src, node.named_child(0), capture, language)
     if kind in _SPECIFIERS:
         name = node.child_by_field_name("name")
         if name is None and node.parent is not None and node.parent.type == "type_definition":
@@ -191,7 +201,13 @@ def _outer(node: Node, spec: Spec) -> Node:
     parent = node.parent
     while parent is not None and parent.type in spec.wrappers:
         kind = parent.type
-        if kind in ("lexical_declaration", "variable_declaration", "type_declaration"):
+        if kind in (
+            "lexical_declaration",
+            "variable_declaration",
+            "type_declaration",
+            "const_declaration",
+            "var_declaration",
+        ):
             if parent.named_child_count != 1:  # `const a = () => 1, b = 2;`: the statement is shared
                 break
         elif kind == "expression_statement":
@@ -262,10 +278,14 @@ def _collect_items(
     src: Source, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
 ) -> list[_Item]:
     items: list[_Item] = []
-    for capture, nodes in caps.items():
-        if capture not in _DEF_CAPTURES and capture not in ("scope", "impl"):
-            continue
+    taken: set[tuple[int, int, str]] = set()
+    for capture in _CAPTURE_ORDER:
+        nodes = caps.get(capture, [])
         for count, node in enumerate(nodes):
+            key = (node.start_byte, node.end_byte, node.type)
+            if key in taken:
+                continue
+            taken.add(key)
             if count & 255 == 255:
                 # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
                 deadline.check("definitions")
@@ -273,9 +293,9 @@ def _collect_items(
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
+            # A declaration without a body (an interface or trait method, an abstract method, a
+            # prototype) is a node of its own: findable by name and by its doc comment.
             body = _body(node, language)
-            if not is_scope and capture in ("function", "method") and body is None and language != "ruby":
-                continue  # a declaration without a body (Ruby's `def x; end` has none but is one)
             outer = _outer(node, spec) if not is_scope else node
             start, end = outer.start_byte, outer.end_byte
             if node.type in ("file_scoped_namespace_declaration",) or (
@@ -369,7 +389,7 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     node = item.node
     start = node.start_byte
     prefix = ""
-    if node.type == "type_spec":
+    if node.type in ("type_spec", "type_alias"):
         prefix = "type "
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
@@ -506,6 +526,8 @@ def extract(
         prefix_start, comments = _leading_comments(item.outer, spec, data)
         item.start = min(item.start, prefix_start)
         item.doc_start = comments[0].start_byte if comments else item.start
+        # The doc comment above a definition is part of it: its range, snippet and text.
+        item.start = min(item.start, item.doc_start)
         if language == "python":
             item.doc = _python_docstring(src, item.body)
         if not item.doc and comments:

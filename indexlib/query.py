@@ -84,6 +84,7 @@ class Query(msgspec.Struct, kw_only=True):
     paths: list[str] = []
     excludes: list[str] = []
     kinds: list[str] = []
+    scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
 
     @property
     def is_blank(self) -> bool:
@@ -193,6 +194,7 @@ def parse_query(
         q.terms.append(bare)
         shown.append(bare)
     q.text = " ".join(shown)
+    q.scope = scope_of(text)
     for lang in langs or []:
         q.langs.append(normalize_lang(lang))
     for kind in kinds or []:
@@ -200,6 +202,24 @@ def parse_query(
     q.paths.extend(well_formed(p) for p in paths or [])
     q.excludes.extend(well_formed(p) for p in excludes or [])
     return q
+
+
+_SCOPE = re.compile(r"^\s*(?:[A-Za-z]+\(([\w\-./]+)\)|([A-Za-z][\w\-./]*)):\s+\S")
+
+
+def scope_of(text: str) -> str:
+    """The scope a commit-style title opens with: `parser: x` and `fix(parser): x` -> `parser`.
+
+    Titles name their area first by convention (a package, a module, a folder); it is a hint about
+    where the answer lives, not a word the answer must contain.
+
+    >>> scope_of("compiler-core: fix v-model"), scope_of("fix(lex): allow E"), scope_of("how: no")
+    ('compiler-core', 'lex', 'how')
+    """
+    m = _SCOPE.match(text)
+    if m is None:
+        return ""
+    return m.group(1) or m.group(2) or ""
 
 
 def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
@@ -328,16 +348,16 @@ def classify(q: Query) -> Route:
         return Route.IDENTIFIER
     if _DEFINITION_START.search(q.text):
         return Route.SIGNATURE
-    if reads_as_prose(words):
-        return Route.NATURAL
-    if _SIGNATURE_HINTS.search(q.text):
-        return Route.SIGNATURE
     if (
         len(words) <= 4
         and not q.phrases
         and all(_WORD.match(w) and w.lower() not in FUNCTION_WORDS for w in words)
     ):
         return Route.KEYWORDS
+    if reads_as_prose(words):
+        return Route.NATURAL
+    if _SIGNATURE_HINTS.search(q.text):
+        return Route.SIGNATURE
     return Route.NATURAL
 
 

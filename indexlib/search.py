@@ -258,7 +258,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals
+        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
     if opts.reranker is not None:

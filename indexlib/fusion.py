@@ -37,6 +37,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     qualified_name: str = ""
     part: int = 0  # window number of a split node
     quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
+    weak: bool = False  # a lexical-only match on function words alone: no evidence
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
@@ -146,7 +147,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(
-        {"definition", "tests", "docs", "saturation", "dense_floor", "remainder", "quote", "scope"}
+        {"definition", "tests", "docs", "saturation", "dense_floor", "remainder", "quote", "scope", "evidence"}
     )
 
     def without(self, name: str) -> "Signals":
@@ -166,6 +167,7 @@ SIGNAL_NAMES = (
     "remainder",
     "quote",
     "scope",
+    "evidence",
 )
 
 _TEST_PATH = re.compile(
@@ -215,6 +217,8 @@ def apply_signals(
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
+        if "evidence" in signals.enabled and c.weak:
+            continue
         if "dense_floor" in signals.enabled and p.bm25_rank is None and p.symbol_rank is None:
             if (p.vector_score or 0.0) < signals.dense_floor:
                 continue

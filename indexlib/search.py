@@ -26,6 +26,7 @@ from indexlib.fusion import (
     collapse_parts,
     rrf,
 )
+from indexlib.analyzer import code_terms, query_terms
 from indexlib.query import Query, Route, classify, identifier_of, parse_query, well_formed
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.snapshot import Snapshot
@@ -253,14 +254,17 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
                 n.part,
             )
     head = [c for c in head if c.path]
-    if route is Route.NATURAL:
-        _mark_quotes(snap, q, head)
+    _read_evidence(snap, q, route, head)
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
         head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
+    if head and not ranked_cands:
+        meta.notes.append(
+            "no result: the candidates matched only function words of the query or fell below the dense floor"
+        )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
     top = ranked_cands[: opts.top_k]
@@ -286,19 +290,31 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     return SearchResult(query=text, results=hits, meta=meta)
 
 
-def _mark_quotes(snap: Snapshot, q: Query, cands: list[Candidate]) -> None:
-    """Record on each candidate the share of the query's adjacent word pairs its text holds.
+def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate]) -> None:
+    """Read each candidate's text for what the engines' scores do not say.
 
-    A sentence quoted from a node's doc comment or body (a doc sentence, an error message, a log line)
-    is the strongest evidence prose can give; the `quote` signal turns a high share into a boost.
+    - `quote_share` (prose queries): the share of the query's adjacent word pairs the text holds. A
+      sentence quoted from a node's doc comment or body is the strongest evidence prose can give.
+    - `weak` (lexical-only candidates): the node holds none of the query's content words, only function
+      words (`url_for` matching the `for` of a comment), so it is no evidence at all.
     """
-    pairs = quote_pairs(q.terms)
-    if len(pairs) < 2:
+    pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
+    content = {t for t in query_terms(q.text) if t not in streams.STOPWORDS and len(t) > 1}
+    if len(pairs) < 2 and not content:
         return
     for c in cands:
+        lexical_only = c.provenance.symbol_rank is None and c.provenance.vector_rank is None
+        if len(pairs) < 2 and not lexical_only:
+            continue
         stored = snap.node(c.uid)
-        if stored is not None:
-            c.quote_share = len(pairs & quote_pairs([stored.node.text])) / len(pairs)
+        if stored is None:
+            continue
+        n = stored.node
+        terms = code_terms(f"{n.path.replace('/', ' ')} {n.qualified_name} {n.doc}\n{n.text}")
+        if len(pairs) >= 2:
+            c.quote_share = len(pairs & set(zip(terms, terms[1:], strict=False))) / len(pairs)
+        if lexical_only and content and content.isdisjoint(terms):
+            c.weak = True
 
 
 def _rerank(

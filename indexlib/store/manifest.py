@@ -28,7 +28,10 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      short exclusion list rather than every live path.
 #   4  a segment's nodes and references are one `tables.msgpack` of length-prefixed per-file chunks in
 #      path order (was nodes.msgpack + refs.msgpack), so builds, compaction and embedding stream them.
-FORMAT_VERSION = 4
+#   5  nodes carry their leading doc comment in their range and text; bodiless declarations, type
+#      aliases (kind `type`) and module-level constants (kind `constant`) are nodes; the Tantivy schema
+#      gained the whole-node `content` field. Older roots are rebuilt by `qry index`.
+FORMAT_VERSION = 5
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

@@ -87,7 +87,12 @@ def ablation_runs(work: Path, out_dir: Path, ids: set[str]) -> dict[str, Path]:
                 try:
                     res = engine.search(str(q["query"]), msgspec.structs.replace(opts))
                     hits = [
-                        {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "symbol": h.symbol}
+                        {
+                            "path": h.path,
+                            "start_line": h.start_line,
+                            "end_line": h.end_line,
+                            "symbol": h.symbol,
+                        }
                         for h in res.results
                     ]
                 except indexlib.QryError:

@@ -147,7 +147,17 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(
-        {"definition", "tests", "docs", "saturation", "dense_floor", "remainder", "quote", "scope", "evidence"}
+        {
+            "definition",
+            "tests",
+            "docs",
+            "saturation",
+            "dense_floor",
+            "remainder",
+            "quote",
+            "scope",
+            "evidence",
+        }
     )
 
     def without(self, name: str) -> "Signals":

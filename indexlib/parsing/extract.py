@@ -72,7 +72,19 @@ _DEF_CAPTURES = {
 }
 # When one syntax node is captured twice (`const f = () => 1` is a function and a module constant; a
 # Go `type_spec` of a struct is a struct and a type), the capture earlier in this order wins.
-_CAPTURE_ORDER = ("function", "method", "class", "struct", "interface", "enum", "trait", "scope", "impl", "type", "constant")
+_CAPTURE_ORDER = (
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "scope",
+    "impl",
+    "type",
+    "constant",
+)
 
 
 # --------------------------------------------------------------------------------------------------

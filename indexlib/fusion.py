@@ -12,6 +12,7 @@ streams, small enough that rank 1 still counts.
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 import msgspec
 
@@ -43,7 +44,7 @@ class Candidate(msgspec.Struct, kw_only=True):
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
     """The adjacent term pairs of texts, analysed as the index analyses code (stop words kept)."""
     seq = code_terms(" ".join(texts))
-    return set(zip(seq, seq[1:], strict=False))
+    return set(pairwise(seq))
 
 
 def collapse_parts(cands: list[Candidate]) -> list[Candidate]:

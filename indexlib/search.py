@@ -8,12 +8,14 @@ The model is loaded only when the dense stream runs, so lexical and symbol queri
 
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from indexlib import streams
+from indexlib.analyzer import code_terms, query_terms
 from indexlib.errors import ModelError, QryError, UsageError
 from indexlib.fusion import (
     CANDIDATE_CAP,
@@ -22,11 +24,10 @@ from indexlib.fusion import (
     Candidate,
     Signals,
     apply_signals,
-    quote_pairs,
     collapse_parts,
+    quote_pairs,
     rrf,
 )
-from indexlib.analyzer import code_terms, query_terms
 from indexlib.query import Query, Route, classify, identifier_of, parse_query, well_formed
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.snapshot import Snapshot
@@ -312,7 +313,7 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
         n = stored.node
         terms = code_terms(f"{n.path.replace('/', ' ')} {n.qualified_name} {n.doc}\n{n.text}")
         if len(pairs) >= 2:
-            c.quote_share = len(pairs & set(zip(terms, terms[1:], strict=False))) / len(pairs)
+            c.quote_share = len(pairs & set(pairwise(terms))) / len(pairs)
         if lexical_only and content and content.isdisjoint(terms):
             c.weak = True
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
+from indexlib.fusion import Signals
 from indexlib.query import Route, classify, parse_query
 
 
@@ -49,15 +50,28 @@ def test_a_doc_sentence_finds_its_function_over_names_that_share_its_words(tmp_p
     assert res.results[0].start_line == 2
     assert "Do not display in help" in res.results[0].snippet.text
     assert any("quotes" in e for e in res.results[0].explain)
+    off = open_engine(repo / ".qry").search(
+        "Do not display in help the environment variable name.", SearchOptions(signals=Signals().without("quote"))
+    )
+    assert off.results[0].symbol == "Error.display_help", "the case needs the quote signal"
 
 
 def test_a_commit_scope_prefers_code_under_that_folder(tmp_path: Path) -> None:
-    body = "def handle_empty_input(text):\n    '''Handle empty input.'''\n    return text or None\n"
-    repo = make_repo(tmp_path, {"lexer/scan.py": body, "parser/read.py": body, "util/misc.py": body})
-    res = open_engine(repo / ".qry").search("parser: handle empty input gracefully", SearchOptions(explain=True))
+    # Without the scope signal the lexer's function wins: it holds every word of the title.
+    repo = make_repo(
+        tmp_path,
+        {
+            "lexer/scan.py": "def handle_empty_input(text):\n    '''Handle empty input.'''\n    return text or None\n",
+            "parser/read.py": "def handle_input(text):\n    '''Handle the input text.'''\n    return text.strip()\n",
+        },
+    )
+    engine = open_engine(repo / ".qry")
+    res = engine.search("parser: handle empty input", SearchOptions(explain=True))
     assert res.meta.route == "natural", "a commit title with a scope is prose, not a signature"
     assert res.results[0].path == "parser/read.py", [h.path for h in res.results]
     assert any("scope 'parser'" in e for e in res.results[0].explain)
+    off = engine.search("parser: handle empty input", SearchOptions(signals=Signals().without("scope")))
+    assert off.results[0].path == "lexer/scan.py"
     assert classify(parse_query("lex: allow E in scientific notation")) is Route.NATURAL
     assert parse_query("fix(parser): Don't report conflicting arguments").scope == "parser"
 

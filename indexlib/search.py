@@ -300,7 +300,9 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
       words (`url_for` matching the `for` of a comment), so it is no evidence at all.
     """
     pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
-    content = {t for t in query_terms(q.text) if t not in streams.STOPWORDS and len(t) > 1}
+    # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
+    words = " ".join([*q.terms, *q.phrases])
+    content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
     if len(pairs) < 2 and not content:
         return
     for c in cands:

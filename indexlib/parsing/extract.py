@@ -248,8 +248,13 @@ def _leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[N
         sibling = sibling.prev_sibling
     comments: list[Node] = []
     while sibling is not None and sibling.type in spec.comments:
-        if sibling.end_point.row < row - 1 or not _starts_line(data, sibling.start_byte):
+        end_row = sibling.end_point.row
+        if sibling.end_point.column == 0 and end_row > sibling.start_point.row:
+            end_row -= 1  # a line comment that owns its newline (Rust) ends on its own line
+        if end_row < row - 1 or not _starts_line(data, sibling.start_byte):
             break
+        if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
+            break  # an inner doc comment documents the enclosing module, not the next item
         comments.append(sibling)
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
@@ -305,11 +310,15 @@ def _collect_items(
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
+            if node.type == "declaration" and _inside(node, "function_definition"):
+                continue  # a prototype written inside a function body declares nothing of the file
             # A declaration without a body (an interface or trait method, an abstract method, a
             # prototype) is a node of its own: findable by name and by its doc comment.
             body = _body(node, language)
             outer = _outer(node, spec) if not is_scope else node
             start, end = outer.start_byte, outer.end_byte
+            while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
+                end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
             if node.type in ("file_scoped_namespace_declaration",) or (
                 node.type == "namespace_definition" and node.child_by_field_name("body") is None
             ):
@@ -327,6 +336,15 @@ def _collect_items(
                 )
             )
     return items
+
+
+def _inside(node: Node, kind: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == kind:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _statement_namespace_end(node: Node, root: Node) -> int:
@@ -383,8 +401,8 @@ def _classify(src: Source, item: _Item, language: str) -> None:
                 kind = _METHOD
         elif item.extra_qualifier and (language == "cpp" or item.node.type == "assignment_expression"):
             kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`
-        if kind == _METHOD and parent is not None and parent.capture == "impl":
-            item.attach = ".".join(qualifier)
+    if parent is not None and parent.capture == "impl":
+        item.attach = ".".join(qualifier)  # methods and associated items of `impl Circle`
     item.kind = kind
     item.qualifier = qualifier + item.extra_qualifier
     if item.extra_qualifier and not item.attach:
@@ -403,14 +421,19 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     prefix = ""
     if node.type in ("type_spec", "type_alias"):
         prefix = "type "
+    elif node.type in ("const_spec", "var_spec"):
+        prefix = "const " if node.type == "const_spec" else "var "
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
+    elif item.kind in (_FUNCTION, _METHOD):
+        raw = data[start : node.end_byte]  # a bodiless declaration: the whole header, however wrapped
     else:
         end = data.find(b"\n", start, node.end_byte)
         raw = data[start : end if end != -1 else node.end_byte]
+    if body is None:
         for stop in (b";", b"{"):
             cut = raw.find(stop)
             if cut > 0:

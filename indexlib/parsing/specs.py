@@ -88,6 +88,7 @@ _TYPESCRIPT = Spec(
     wrappers=frozenset(
         {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
     ),
+    prefixes=frozenset({"decorator"}),
 )
 _GO = Spec(
     query="""
@@ -100,6 +101,7 @@ _GO = Spec(
     (method_elem) @method
     (source_file (const_declaration (const_spec) @constant))
     (source_file (var_declaration (var_spec) @constant))
+    (source_file (var_declaration (var_spec_list (var_spec) @constant)))
     (call_expression) @call
     (import_declaration) @import
     """,
@@ -149,8 +151,10 @@ _C_QUERY = """
     (enum_specifier body: (_)) @enum
     (call_expression) @call
     (preproc_include) @import
-    (translation_unit (declaration declarator: (function_declarator)) @function)
+    (declaration declarator: (function_declarator)) @function
+    (declaration declarator: (pointer_declarator declarator: (function_declarator))) @function
     (translation_unit (preproc_def) @constant)
+    (preproc_ifdef (preproc_def value: (_)) @constant)
 """
 _C = Spec(query=_C_QUERY, comments=_C_LIKE_COMMENTS, wrappers=frozenset({"type_definition"}))
 _CPP = Spec(

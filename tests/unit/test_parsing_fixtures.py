@@ -55,15 +55,7 @@ ALL_FILES = sorted(
     str(path.relative_to(ROOT)) for path in ROOT.rglob("*") if path.is_file() and detect_language(path.name)
 )
 # Known extraction defects, each listed with what is wrong; strict, so a fix shows up as XPASS.
-KNOWN_BAD = {
-    "c/billing.c": "a `#define` constant's text ends with the directive's newline: one line more than its range",
-}
-CONSISTENCY_CASES = [
-    pytest.param(rel, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[rel]))
-    if rel in KNOWN_BAD
-    else rel
-    for rel in ALL_FILES
-]
+CONSISTENCY_CASES = ALL_FILES
 
 
 @pytest.mark.parametrize("rel", CONSISTENCY_CASES)
@@ -423,7 +415,6 @@ def test_c() -> None:
     assert symbol(header, "enum", "charge_status").signature == "typedef enum charge_status"
 
 
-@pytest.mark.xfail(strict=True, reason="prototypes inside an include guard (`#ifndef X_H`) are not nodes")
 def test_c_header_prototypes_are_nodes() -> None:
     header = parse("c/billing.h")
     backoff = symbol(header, "function", "compute_backoff")

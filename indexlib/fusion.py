@@ -121,6 +121,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     """Switches and strengths of the post-fusion signals (all on by default; `--explain` shows them)."""
 
     definition_boost: float = 1.0  # +100% for a definition whose name is the query identifier
+    constant_share: float = 0.5  # a constant or variable gets this share of the definition boost
     path_boost: float = 0.25  # +25% when a query word names the file or a folder
     # Tests, examples, vendored or generated code. Measured on the development set: x0.5 -> x0.3 cut the
     # share of tests and docs in the top 10 from 0.075 to 0.046 on symbol queries at equal MRR.
@@ -241,6 +242,9 @@ def apply_signals(
                 # The name as typed beats the same words spelled another way (`parse_headers` over
                 # `_parse_headers`), which still beats a mere mention.
                 f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
+                if c.kind == "constant":
+                    # A variable of the same name (a flag `var List bool`) yields to the function or type.
+                    f = 1.0 + (f - 1.0) * signals.constant_share
                 c.score *= f
                 c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
         if "quote" in signals.enabled and c.quote_share >= signals.quote_min:

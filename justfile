@@ -33,3 +33,8 @@ eval:
 # Check that docs/cli.md matches `qry --help`.
 docs:
     python -m pytest tests/cli/test_docs.py
+
+# Development evaluation (../shared/deveval, 900 queries over five real repositories): per-kind MRR next
+# to the bm25 reference, written into docs/benchmarks.md. MIRRORS holds git mirrors of the five corpora.
+deveval MIRRORS *ARGS:
+    python bench/deveval.py --from-git {{MIRRORS}} {{ARGS}}

@@ -73,11 +73,18 @@ def _location(h: Hit) -> str:
 
 
 def match_line(h: Hit) -> int:
-    """Index (into the snippet's lines) of the line a hit is shown by: the first highlighted match,
-    else the first line that is not blank (a vector-only hit shares no word with the query)."""
+    """Index (into the snippet's lines) of the line a hit is shown by: the first highlighted line from
+    the signature on (the code, not the doc comment above it), else the first highlighted line, else
+    the first line that is not blank (a vector-only hit shares no word with the query)."""
     lines = h.snippet.text.split("\n")
     if h.snippet.highlights:
-        return h.snippet.text.count("\n", 0, min(a for a, _b in h.snippet.highlights))
+        matched = sorted({h.snippet.text.count("\n", 0, a) for a, _b in h.snippet.highlights})
+        # The code before the doc comment above it: the first match at or after the signature's line.
+        head = " ".join(h.signature.split())[:40]
+        sig = next(
+            (i for i, line in enumerate(lines) if head and " ".join(line.split()).startswith(head)), None
+        )
+        return next((i for i in matched if sig is not None and i >= sig), matched[0])
     return next((i for i, line in enumerate(lines) if line.strip()), 0)
 
 

@@ -75,7 +75,7 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     )
     result = engine.search(query, opts)
     # Said on stderr in every format: how the query was read, and why nothing may have matched.
-    for note in query_notes(engine, query, opts, found=bool(result.results)):
+    for note in query_notes(engine, query, opts, found=bool(result.results), search_notes=result.meta.notes):
         env.err(f"qry: note: {safe_line(note)}\n")
     render(env, result, fmt=fmt, explain=opts.explain, context=None if context is None else int(context))
     return Exit.OK if result.results else Exit.NO_MATCH

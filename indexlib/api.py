@@ -4,6 +4,7 @@ Owns: the thin functions over Engine / Snapshot that every surface shares, so th
 server cannot drift apart. Each takes plain values and returns msgspec Structs.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,9 @@ def search(text: str, index_dir: Path | None = None, **options: Any) -> SearchRe
     return open_engine(index_dir).search(text, SearchOptions(**options))
 
 
-def query_notes(engine: Engine, text: str, opts: SearchOptions, *, found: bool) -> list[str]:
+def query_notes(
+    engine: Engine, text: str, opts: SearchOptions, *, found: bool, search_notes: Sequence[str] = ()
+) -> list[str]:
     """What a person should be told about how `text` was read, whatever the output format.
 
     Regular-expression syntax is taken as words (there is no regex mode yet); and when nothing was
@@ -39,11 +42,13 @@ def query_notes(engine: Engine, text: str, opts: SearchOptions, *, found: bool) 
     piece = regex_syntax(text)
     if piece:
         notes.append(
-            f"{piece!r} looks like a regular expression: regex search is not supported yet, "
-            "so the query is taken as words"
+            f"{piece!r} looks like a regular expression: qry search takes it as words; "
+            "for every match of a regex use qry grep"
         )
     if found:
         return notes
+    # Why the search itself found nothing (only function words matched, nothing above the dense floor).
+    notes.extend(n for n in search_notes if n.startswith("no result"))
     q = parse_query(text, paths=opts.paths, excludes=opts.excludes)
     if q.is_blank:
         notes.append("the query holds only filters: there is nothing to search for")

@@ -475,6 +475,8 @@ class SnapshotGraph:
                 ),
                 key=lambda e: (e.line, e.dst),
             )
+        if kind in (RefKind.IMPLEMENTS, RefKind.INHERITS) and n.kind == "method":
+            return self._method_links(src, kind, direction)
         if direction == "out":
             edges: dict[tuple[int, int], Edge] = {}
             for ref in src.refs:
@@ -516,6 +518,47 @@ class SnapshotGraph:
                         key, Edge(src=caller.node.uid, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
                     )
         return sorted(result.values(), key=lambda e: (e.src, e.line))
+
+    def _members_named(self, container_uid: int, name: str) -> list[StoredNode]:
+        members = self.snap.lookup("parent", f"{container_uid:016x}", limit=MAX_CALLERS)
+        return [m for m in members if m.node.kind == "method" and m.node.name == name and m.node.part == 0]
+
+    def _method_links(self, src: StoredNode, kind: str, direction: str) -> list[Edge]:
+        """A method implements (or overrides) the same-named method its container's bases declare.
+
+        Out: `Circle.area` -> `Shape.area` when Circle implements Shape. In: a trait or interface
+        method -> every same-named method of the containers that implement or extend its container.
+        """
+        n = src.node
+        parent = self.snap.node(n.parent_uid) if n.parent_uid else None
+        if parent is None or parent.node.kind not in CONTAINER_KINDS:
+            return []
+        edges: list[Edge] = []
+        if direction == "out":
+            for ref in parent.refs:
+                if ref.kind != kind:
+                    continue
+                targets, ambiguous = self.resolve(parent, ref)
+                for base in targets:
+                    for m in self._members_named(base, n.name):
+                        edges.append(
+                            Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=ambiguous)
+                        )
+        else:
+            for e in self._compute(parent.node.uid, kind, "in"):
+                for m in self._members_named(e.src, n.name):
+                    if m.node.uid != n.uid:
+                        edges.append(
+                            Edge(
+                                src=m.node.uid,
+                                dst=n.uid,
+                                kind=kind,
+                                line=m.node.start_line,
+                                ambiguous=e.ambiguous,
+                            )
+                        )
+        unique = {(e.src, e.dst): e for e in edges}
+        return sorted(unique.values(), key=lambda e: (e.src, e.dst))
 
 
 def to_graph_node(n: Node) -> GraphNode:

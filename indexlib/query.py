@@ -54,7 +54,9 @@ KIND_ALIASES: dict[str, str] = {k.value: k.value for k in NodeKind} | {
     "fn": "function",
     "def": "function",
     "class": "class",
-    "type": "class",
+    "alias": "type",
+    "const": "constant",
+    "var": "constant",
     "doc": "section",
     "docs": "section",
 }
@@ -82,6 +84,7 @@ class Query(msgspec.Struct, kw_only=True):
     paths: list[str] = []
     excludes: list[str] = []
     kinds: list[str] = []
+    scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
 
     @property
     def is_blank(self) -> bool:
@@ -196,6 +199,7 @@ def parse_query(
         q.terms.append(bare)
         shown.append(bare)
     q.text = " ".join(shown)
+    q.scope = scope_of(text)
     for lang in langs or []:
         q.langs.append(normalize_lang(lang))
     for kind in kinds or []:
@@ -220,6 +224,24 @@ def regex_syntax(text: str) -> str | None:
     """
     m = _REGEX_SYNTAX.search(text.strip())
     return m.group(0) if m else None
+
+
+_SCOPE = re.compile(r"^\s*(?:[A-Za-z]+\(([\w\-./]+)\)|([A-Za-z][\w\-./]*)):\s+\S")
+
+
+def scope_of(text: str) -> str:
+    """The scope a commit-style title opens with: `parser: x` and `fix(parser): x` -> `parser`.
+
+    Titles name their area first by convention (a package, a module, a folder); it is a hint about
+    where the answer lives, not a word the answer must contain.
+
+    >>> scope_of("compiler-core: fix v-model"), scope_of("fix(lex): allow E"), scope_of("how: no")
+    ('compiler-core', 'lex', 'how')
+    """
+    m = _SCOPE.match(text)
+    if m is None:
+        return ""
+    return m.group(1) or m.group(2) or ""
 
 
 def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
@@ -314,6 +336,29 @@ _SIGNATURE_HINTS = re.compile(
 )
 
 
+_DEFINITION_START = re.compile(
+    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+)
+# A prose word: letters only, maybe capitalised, maybe ending in sentence punctuation (`notation.`,
+# `lex:`). Identifiers (`get_flag`, `parseConfig`, `a.b`) and code punctuation are not.
+_PROSE_WORD = re.compile(r"^[(\"'`]?[A-Za-z][a-z]*(?:'[a-z]+)?[)\"'`]?[.,;:!?]?$")
+PROSE_MIN_WORDS = 4
+PROSE_SHARE = 0.6
+
+
+def reads_as_prose(words: list[str]) -> bool:
+    """True for a sentence, even one holding a name or punctuation (`parser: Don't report x in y`).
+
+    Why: commit titles, bug reports and doc sentences mix a few identifiers and colons into English;
+    read as a signature they would lose the prose weighting. Most of their words are plain words.
+    """
+    if len(words) < PROSE_MIN_WORDS:
+        return False
+    plain = sum(1 for w in words if _PROSE_WORD.match(w))
+    return plain >= PROSE_SHARE * len(words)
+
+
 def classify(q: Query) -> Route:
     """Route a query: one identifier-looking token, code punctuation or keywords, or prose.
 
@@ -325,7 +370,7 @@ def classify(q: Query) -> Route:
         return Route.NATURAL
     if len(words) == 1 and not q.phrases and _IDENT.match(words[0]):
         return Route.IDENTIFIER
-    if _SIGNATURE_HINTS.search(q.text):
+    if _DEFINITION_START.search(q.text):
         return Route.SIGNATURE
     if (
         len(words) <= 4
@@ -333,6 +378,10 @@ def classify(q: Query) -> Route:
         and all(_WORD.match(w) and w.lower() not in FUNCTION_WORDS for w in words)
     ):
         return Route.KEYWORDS
+    if reads_as_prose(words):
+        return Route.NATURAL
+    if _SIGNATURE_HINTS.search(q.text):
+        return Route.SIGNATURE
     return Route.NATURAL
 
 

@@ -21,6 +21,8 @@ class NodeKind(StrEnum):
     INTERFACE = "interface"
     ENUM = "enum"
     TRAIT = "trait"
+    TYPE = "type"  # a type alias or other named type: `type X = ...` (TS, Go, Rust)
+    CONSTANT = "constant"  # a module-level constant or variable: `DEFAULT = 5`, `const K = ...`
     MODULE = "module"  # module-level remainder: code of a file outside any symbol
     SECTION = "section"  # a Markdown section, split by heading
     CHUNK = "chunk"  # a line window of a text file tree-sitter does not parse
@@ -35,6 +37,8 @@ DEFINITION_KINDS = frozenset(
         NodeKind.INTERFACE,
         NodeKind.ENUM,
         NodeKind.TRAIT,
+        NodeKind.TYPE,
+        NodeKind.CONSTANT,
     }
 )
 CONTAINER_KINDS = frozenset(

@@ -8,12 +8,14 @@ The model is loaded only when the dense stream runs, so lexical and symbol queri
 
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from indexlib import streams
+from indexlib.analyzer import code_terms, query_terms
 from indexlib.errors import ModelError, QryError, UsageError
 from indexlib.fusion import (
     CANDIDATE_CAP,
@@ -23,6 +25,7 @@ from indexlib.fusion import (
     Signals,
     apply_signals,
     collapse_parts,
+    quote_pairs,
     rrf,
 )
 from indexlib.query import Query, Route, classify, identifier_of, parse_query, well_formed
@@ -252,12 +255,17 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
                 n.part,
             )
     head = [c for c in head if c.path]
+    _read_evidence(snap, q, route, head)
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals
+        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
+    if head and not ranked_cands:
+        meta.notes.append(
+            "no result: the candidates matched only function words of the query or fell below the dense floor"
+        )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
     top = ranked_cands[: opts.top_k]
@@ -281,6 +289,35 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         meta.truncated_by_budget = left_out
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=hits, meta=meta)
+
+
+def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate]) -> None:
+    """Read each candidate's text for what the engines' scores do not say.
+
+    - `quote_share` (prose queries): the share of the query's adjacent word pairs the text holds. A
+      sentence quoted from a node's doc comment or body is the strongest evidence prose can give.
+    - `weak` (lexical-only candidates): the node holds none of the query's content words, only function
+      words (`url_for` matching the `for` of a comment), so it is no evidence at all.
+    """
+    pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
+    # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
+    words = " ".join([*q.terms, *q.phrases])
+    content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
+    if len(pairs) < 2 and not content:
+        return
+    for c in cands:
+        lexical_only = c.provenance.symbol_rank is None and c.provenance.vector_rank is None
+        if len(pairs) < 2 and not lexical_only:
+            continue
+        stored = snap.node(c.uid)
+        if stored is None:
+            continue
+        n = stored.node
+        terms = code_terms(f"{n.path.replace('/', ' ')} {n.qualified_name} {n.doc}\n{n.text}")
+        if len(pairs) >= 2:
+            c.quote_share = len(pairs & set(pairwise(terms))) / len(pairs)
+        if lexical_only and content and content.isdisjoint(terms):
+            c.weak = True
 
 
 def _rerank(

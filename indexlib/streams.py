@@ -81,13 +81,12 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
         kept = [w for w in words if w.lower() not in STOPWORDS]
         words = kept or words
     terms = query_terms(" ".join(words))
+    boosts = lexical.PROSE_FIELD_BOOSTS if route is Route.NATURAL else lexical.FIELD_BOOSTS
     should: list[tuple[str, lexical.Query]] = []
     if terms:
         text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
         if text and snap.segments:
-            should.append(
-                ("should", snap.segments[0].lexical().parse(text, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS))
-            )
+            should.append(("should", snap.segments[0].lexical().parse(text, list(boosts), boosts)))
     must: list[tuple[str, lexical.Query]] = []
     for phrase in q.phrases:
         for t in dict.fromkeys(code_terms(phrase)):
@@ -156,6 +155,7 @@ FUZZY_THRESHOLD = 0.3
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
+MODULE_QUALIFIED_CANDIDATES = 50  # same-named definitions checked against a module qualifier
 _DEFINITION_KINDS = [
     "function",
     "method",
@@ -199,11 +199,27 @@ def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap:
             if score >= FUZZY_THRESHOLD and (stored.uid not in best or best[stored.uid][0] < score):
                 best[stored.uid] = (score, seg.id)
 
+    def collect_module_qualified(dotted: str) -> None:
+        # `experiments.List`, `helpers.url_for`: packages and modules are where a file is, not part of
+        # its qualified names, so the qualifier is matched against the folders and stem of the path.
+        *qualifier, last = dotted.split(".")
+        wanted = ["".join(split_identifier(q)) for q in qualifier if q]
+        for _s, seg, hit in snap.search(
+            lexical.term("name_exact", last), MODULE_QUALIFIED_CANDIDATES, filters=filters
+        ):
+            stored = snap.stored(seg, hit).node
+            parts = ["".join(split_identifier(p.rsplit(".", 1)[0])) for p in stored.path.split("/")]
+            parts += ["".join(split_identifier(p)) for p in stored.qualified_name.split(".")[:-1]]
+            if wanted and all(w in parts for w in wanted) and stored.uid not in best:
+                best[stored.uid] = (QUALIFIED, seg.id)
+
     single = " " not in lowered
     if single:
         collect(lexical.term("name_exact", lowered), EXACT, cap)
         if "." in lowered:
             collect(lexical.term("qsuffix", lowered), QUALIFIED, cap)
+            if not any(score == QUALIFIED for score, _seg in best.values()):
+                collect_module_qualified(lowered)
     parts = split_identifier(text)
     joined = "".join(parts)
     if joined and len(joined) >= 3:

@@ -26,8 +26,9 @@ Conventions (identical in every language):
   their newlines so every line of the text is still the file's line; the nested ones are their own
   nodes. The module node is the file with every top-level definition (and its doc comment) blanked
   the same way, trimmed to its first and last non-blank lines.
-- Functions and methods need a body (an interface's method signatures stay in the interface's text);
-  containers do not (`class Error < StandardError; end`).
+- Declarations without a body are nodes too: interface and trait methods, abstract methods, C
+  prototypes and TS overload signatures (their container's text still shows them), type aliases
+  (kind `type`) and module-level constants and variables (kind `constant`).
 - Call targets are the callee as written without arguments, generics, sigils or whitespace, with
   `::`, `->` and `?.` written as "." (`self.retry`, `Foo.new`, `std.make_unique`, `this.gateway.post`).
   Constructor calls name the type (`new Foo()` -> `Foo`). Rust macros are not calls.
@@ -66,7 +67,24 @@ _DEF_CAPTURES = {
     "interface": NodeKind.INTERFACE.value,
     "enum": NodeKind.ENUM.value,
     "trait": NodeKind.TRAIT.value,
+    "type": NodeKind.TYPE.value,
+    "constant": NodeKind.CONSTANT.value,
 }
+# When one syntax node is captured twice (`const f = () => 1` is a function and a module constant; a
+# Go `type_spec` of a struct is a struct and a type), the capture earlier in this order wins.
+_CAPTURE_ORDER = (
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "scope",
+    "impl",
+    "type",
+    "constant",
+)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -123,8 +141,12 @@ def _declarator_name(src: Source, node: Node | None) -> tuple[list[str], Node | 
 def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     """The written name of a definition or scope, as components; [] when it has none."""
     kind = node.type
-    if kind == "function_definition" and language in ("c", "cpp"):
+    if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
         return _declarator_name(src, node.child_by_field_name("declarator"))[0]
+    if kind == "assignment":  # a Python module-level `NAME = ...`
+        return [src(node.child_by_field_name("left"))]
+    if kind == "expression_statement" and node.named_child_count == 1:
+        return _names(src, node.named_child(0), capture, language)
     if kind in _SPECIFIERS:
         name = node.child_by_field_name("name")
         if name is None and node.parent is not None and node.parent.type == "type_definition":
@@ -191,7 +213,13 @@ def _outer(node: Node, spec: Spec) -> Node:
     parent = node.parent
     while parent is not None and parent.type in spec.wrappers:
         kind = parent.type
-        if kind in ("lexical_declaration", "variable_declaration", "type_declaration"):
+        if kind in (
+            "lexical_declaration",
+            "variable_declaration",
+            "type_declaration",
+            "const_declaration",
+            "var_declaration",
+        ):
             if parent.named_child_count != 1:  # `const a = () => 1, b = 2;`: the statement is shared
                 break
         elif kind == "expression_statement":
@@ -220,8 +248,13 @@ def _leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[N
         sibling = sibling.prev_sibling
     comments: list[Node] = []
     while sibling is not None and sibling.type in spec.comments:
-        if sibling.end_point.row < row - 1 or not _starts_line(data, sibling.start_byte):
+        end_row = sibling.end_point.row
+        if sibling.end_point.column == 0 and end_row > sibling.start_point.row:
+            end_row -= 1  # a line comment that owns its newline (Rust) ends on its own line
+        if end_row < row - 1 or not _starts_line(data, sibling.start_byte):
             break
+        if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
+            break  # an inner doc comment documents the enclosing module, not the next item
         comments.append(sibling)
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
@@ -262,10 +295,14 @@ def _collect_items(
     src: Source, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
 ) -> list[_Item]:
     items: list[_Item] = []
-    for capture, nodes in caps.items():
-        if capture not in _DEF_CAPTURES and capture not in ("scope", "impl"):
-            continue
+    taken: set[tuple[int, int, str]] = set()
+    for capture in _CAPTURE_ORDER:
+        nodes = caps.get(capture, [])
         for count, node in enumerate(nodes):
+            key = (node.start_byte, node.end_byte, node.type)
+            if key in taken:
+                continue
+            taken.add(key)
             if count & 255 == 255:
                 # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
                 deadline.check("definitions")
@@ -273,11 +310,15 @@ def _collect_items(
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
+            if node.type == "declaration" and _inside(node, "function_definition"):
+                continue  # a prototype written inside a function body declares nothing of the file
+            # A declaration without a body (an interface or trait method, an abstract method, a
+            # prototype) is a node of its own: findable by name and by its doc comment.
             body = _body(node, language)
-            if not is_scope and capture in ("function", "method") and body is None and language != "ruby":
-                continue  # a declaration without a body (Ruby's `def x; end` has none but is one)
             outer = _outer(node, spec) if not is_scope else node
             start, end = outer.start_byte, outer.end_byte
+            while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
+                end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
             if node.type in ("file_scoped_namespace_declaration",) or (
                 node.type == "namespace_definition" and node.child_by_field_name("body") is None
             ):
@@ -295,6 +336,15 @@ def _collect_items(
                 )
             )
     return items
+
+
+def _inside(node: Node, kind: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == kind:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _statement_namespace_end(node: Node, root: Node) -> int:
@@ -351,8 +401,8 @@ def _classify(src: Source, item: _Item, language: str) -> None:
                 kind = _METHOD
         elif item.extra_qualifier and (language == "cpp" or item.node.type == "assignment_expression"):
             kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`
-        if kind == _METHOD and parent is not None and parent.capture == "impl":
-            item.attach = ".".join(qualifier)
+    if parent is not None and parent.capture == "impl":
+        item.attach = ".".join(qualifier)  # methods and associated items of `impl Circle`
     item.kind = kind
     item.qualifier = qualifier + item.extra_qualifier
     if item.extra_qualifier and not item.attach:
@@ -369,16 +419,21 @@ def _signature(item: _Item, data: bytes, language: str) -> str:
     node = item.node
     start = node.start_byte
     prefix = ""
-    if node.type == "type_spec":
+    if node.type in ("type_spec", "type_alias"):
         prefix = "type "
+    elif node.type in ("const_spec", "var_spec"):
+        prefix = "const " if node.type == "const_spec" else "var "
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
+    elif item.kind in (_FUNCTION, _METHOD):
+        raw = data[start : node.end_byte]  # a bodiless declaration: the whole header, however wrapped
     else:
         end = data.find(b"\n", start, node.end_byte)
         raw = data[start : end if end != -1 else node.end_byte]
+    if body is None:
         for stop in (b";", b"{"):
             cut = raw.find(stop)
             if cut > 0:
@@ -506,6 +561,8 @@ def extract(
         prefix_start, comments = _leading_comments(item.outer, spec, data)
         item.start = min(item.start, prefix_start)
         item.doc_start = comments[0].start_byte if comments else item.start
+        # The doc comment above a definition is part of it: its range, snippet and text.
+        item.start = min(item.start, item.doc_start)
         if language == "python":
             item.doc = _python_docstring(src, item.body)
         if not item.doc and comments:

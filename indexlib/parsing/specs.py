@@ -32,6 +32,8 @@ _PYTHON = Spec(
     query="""
     (function_definition) @function
     (class_definition) @class
+    (module (assignment left: (identifier)) @constant)
+    (module (expression_statement (assignment left: (identifier)) @constant))
     (call) @call
     (import_statement) @import
     (import_from_statement) @import
@@ -54,6 +56,10 @@ _JS_COMMON = """
     (new_expression) @call
     (import_statement) @import
     (export_statement source: (_)) @import
+    (program (lexical_declaration (variable_declarator name: (identifier)) @constant))
+    (program (variable_declaration (variable_declarator name: (identifier)) @constant))
+    (program (export_statement (lexical_declaration (variable_declarator name: (identifier)) @constant)))
+    (program (export_statement (variable_declaration (variable_declarator name: (identifier)) @constant)))
 """
 _JAVASCRIPT = Spec(
     query=_JS_COMMON
@@ -73,11 +79,16 @@ _TYPESCRIPT = Spec(
     (interface_declaration) @interface
     (enum_declaration) @enum
     (internal_module) @scope
+    (type_alias_declaration) @type
+    (method_signature) @method
+    (abstract_method_signature) @method
+    (function_signature) @function
     """,
     comments=_C_LIKE_COMMENTS,
     wrappers=frozenset(
         {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
     ),
+    prefixes=frozenset({"decorator"}),
 )
 _GO = Spec(
     query="""
@@ -85,11 +96,17 @@ _GO = Spec(
     (method_declaration) @method
     (type_spec type: (struct_type)) @struct
     (type_spec type: (interface_type)) @interface
+    (type_spec) @type
+    (type_alias) @type
+    (method_elem) @method
+    (source_file (const_declaration (const_spec) @constant))
+    (source_file (var_declaration (var_spec) @constant))
+    (source_file (var_declaration (var_spec_list (var_spec) @constant)))
     (call_expression) @call
     (import_declaration) @import
     """,
     comments=_C_LIKE_COMMENTS,
-    wrappers=frozenset({"type_declaration"}),
+    wrappers=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
 )
 _JAVA = Spec(
     query="""
@@ -113,6 +130,10 @@ _RUST = Spec(
     (union_item) @struct
     (enum_item) @enum
     (trait_item) @trait
+    (function_signature_item) @function
+    (const_item) @constant
+    (static_item) @constant
+    (type_item) @type
     (impl_item) @impl
     (mod_item body: (_)) @scope
     (mod_item !body) @import
@@ -130,6 +151,10 @@ _C_QUERY = """
     (enum_specifier body: (_)) @enum
     (call_expression) @call
     (preproc_include) @import
+    (declaration declarator: (function_declarator)) @function
+    (declaration declarator: (pointer_declarator declarator: (function_declarator))) @function
+    (translation_unit (preproc_def) @constant)
+    (preproc_ifdef (preproc_def value: (_)) @constant)
 """
 _C = Spec(query=_C_QUERY, comments=_C_LIKE_COMMENTS, wrappers=frozenset({"type_definition"}))
 _CPP = Spec(

@@ -30,6 +30,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      path order (was nodes.msgpack + refs.msgpack), so builds, compaction and embedding stream them.
 #   5  every segment carries an n-gram index for `qry grep` (`grams/`, a Tantivy index of one trigram
 #      document per file, and `grams.paths`); a version-4 segment has none, so its roots are rebuilt.
+#      and nodes carry their leading doc comment in their range and text; bodiless declarations, type
+#      aliases (kind `type`) and module-level constants (kind `constant`) are nodes; the Tantivy schema
+#      gained the whole-node `content` field. Older roots are rebuilt by `qry index`.
 FORMAT_VERSION = 5
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"

@@ -39,7 +39,7 @@ def test_filters_that_exclude_everything_exit_one(qry: RunQry) -> None:
 
 
 def test_related_and_graph_exit_codes(qry: RunQry) -> None:
-    assert qry("related", "Gateway.charge").code == 0
+    assert qry("related", "python/billing/gateway.py:Gateway.charge").code == 0
     missing = qry("related", "no_such_symbol_anywhere")
     assert missing.code == 1 and "no definition named" in missing.err
     ambiguous = qry("related", "charge")

@@ -208,7 +208,7 @@ def test_an_invalid_glob_or_quote_is_an_error(qry: RunQry, query: str) -> None:
 
 def test_a_regex_looking_query_gets_a_note(qry: RunQry) -> None:
     run = qry("search", "def .*_charge")
-    assert "regex search is not supported yet, so the query is taken as words" in run.err, run.describe()
+    assert "qry search takes it as words; for every match of a regex use qry grep" in run.err, run.describe()
     assert "qry: note" not in qry("search", "charge").err
 
 

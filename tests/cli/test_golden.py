@@ -104,7 +104,7 @@ def test_roots(qry: RunQry, norm: Normaliser, golden: Golden) -> None:
 
 
 def test_related(qry: RunQry, norm: Normaliser, golden: Golden) -> None:
-    plain = qry("related", "Gateway.charge", "--depth", "2")
+    plain = qry("related", "python/billing/gateway.py:Gateway.charge", "--depth", "2")
     callees = qry("related", "retry_failed_charge", "--callees")  # ambiguous: candidates on stderr, exit 2
     as_json = qry("related", "ChargeButton.onClick", "--json")
     golden("related.txt", _transcript(plain, norm) + _transcript(callees, norm))

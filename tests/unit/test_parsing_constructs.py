@@ -105,6 +105,9 @@ const lazy = await import("./lazy.js");
         "retry": ("function", "module.exports.retry = (id) =>", ""),
         "Widget": ("class", "const Widget = class", ""),
         "Widget.render": ("method", "render()", "Widget"),
+        # A module-level binding that is not a function or class is a constant; a destructuring
+        # pattern (`const { a, b } = ...`) names no single constant and stays in the module.
+        "lazy": ("constant", 'const lazy = await import("./lazy.js")', ""),
     }
     charge = next(n for n in parsed.nodes if n.qualified_name == "Billing.charge")
     assert charge.doc == "Charge through the prototype."
@@ -127,6 +130,7 @@ def test_typescript_namespaces_and_interfaces() -> None:
     parsed = parse_file("api.ts", source, "typescript")
     assert table(parsed) == {
         "Billing.Api.Client": ("interface", "interface Client extends Base<T>, Closable", ""),
+        "Billing.Api.Client.call": ("method", "call(): void", "Billing.Api.Client"),  # bodiless
         "Billing.Api.connect": ("function", "function connect(): Client", ""),
     }
     names = {n.uid: n.qualified_name for n in parsed.nodes}
@@ -225,7 +229,9 @@ Box* make() { return new a::b::Box<int>(); }
         "make": ("function", "Box* make()", ""),
     }
     box = next(n for n in parsed.nodes if n.qualified_name == "a.b.Box")
-    assert box.doc == "A box." and box.text.startswith("template <typename T>\nclass Box")
+    # The doc comment is part of the node, above its `template <...>` line.
+    assert box.doc == "A box." and box.text.startswith("/// A box.\ntemplate <typename T>\nclass Box")
+    assert box.start_line == 3
     names = {n.uid: n.qualified_name for n in parsed.nodes}
     assert {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "inherits"} == {
         ("a.b.Box", "Base"),
@@ -308,7 +314,8 @@ class T { @interface Marker {} }
 
 def test_windowed_module_and_class_stay_whole_when_content_is_small() -> None:
     methods = b"".join(b"    def m%d(self):\n" % i + b"        x = 1\n" * 5 for i in range(60))
-    data = b"import os\n\n\nclass Big:\n" + methods + b"\n\nLIMIT = os.cpu_count()\n"
+    # The last line is top-level code, not a constant (a constant would be its own node).
+    data = b"import os\n\n\nclass Big:\n" + methods + b"\n\nos.sched_setaffinity(0, {os.cpu_count()})\n"
     parsed = parse_file("big.py", data, "python", window_lines=150)
     big = [n for n in parsed.nodes if n.qualified_name == "Big"]
     assert len(big) == 1  # 361 lines, but only 121 are left once method bodies are elided

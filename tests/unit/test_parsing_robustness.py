@@ -227,9 +227,16 @@ def test_module_node_is_skipped_when_only_trivia() -> None:
     assert [n.kind for n in parse_file("a.py", only_defs, "python").nodes] == ["function"]
     go = b"package billing\n\n// F does f.\nfunc F() {}\n"
     assert [n.kind for n in parse_file("a.go", go, "go").nodes] == ["function"]
+    # A module-level constant is a node of its own: nothing is left for a module node.
     with_constant = b"LIMIT = 3\n\ndef f():\n    return LIMIT\n"
-    module = parse_file("a.py", with_constant, "python").nodes[0]
-    assert (module.kind, module.name, module.text) == ("module", "a", "LIMIT = 3")
+    nodes = parse_file("a.py", with_constant, "python").nodes
+    assert [(n.kind, n.name, n.text) for n in nodes] == [
+        ("constant", "LIMIT", "LIMIT = 3"),
+        ("function", "f", "def f():\n    return LIMIT"),
+    ]
+    with_code = b"configure(3)\n\ndef f():\n    return 1\n"
+    module = parse_file("a.py", with_code, "python").nodes[0]
+    assert (module.kind, module.name, module.text) == ("module", "a", "configure(3)")
 
 
 def test_doc_comments_need_to_touch_the_definition() -> None:

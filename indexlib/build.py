@@ -140,7 +140,8 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
     return parsed, redacted
 
 
-EMBED_BATCH = 64  # texts handed to the embedder at once (it sorts them by length into model batches)
+EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by length into model batches,
+# so a larger batch pads less; the caches are appended after each one
 
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64

@@ -615,6 +615,8 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
     """The index's own vector cache, followed by the user-level shared one unless `shared` is off."""
     from indexlib.embedcache import CacheChain, VectorCache, shared_cache_dir, shared_cache_max_bytes
 
+    for legacy in store.cache_dir.glob("vectors-*.f16"):  # the unchecked format of earlier builds
+        legacy.unlink(missing_ok=True)
     caches = [VectorCache(store.cache_dir, cache_id)]
     if shared:
         caches.append(VectorCache(shared_cache_dir(), cache_id, max_bytes=shared_cache_max_bytes()))

@@ -94,7 +94,7 @@ def _queries(corpora: set[str]) -> list[dict[str, Any]]:
 def run_variant(work: Path, variant: str, corpora: set[str], out_dir: Path) -> None:
     max_length, text_fn = VARIANTS[variant]
     queries = _queries(corpora)
-    sids = sorted({q["snapshot"] + ("+nodoc" if q["kind"] == "concept-nodoc" else "") for q in queries})
+    sids = sorted({q["snapshot"] for q in queries})
     _patch(max_length, text_fn)
     index_log = []
     try:
@@ -126,7 +126,7 @@ def run_variant(work: Path, variant: str, corpora: set[str], out_dir: Path) -> N
     engines: dict[str, Any] = {}
     with out.open("w") as fh:
         for q in queries:
-            sid = q["snapshot"] + ("+nodoc" if q["kind"] == "concept-nodoc" else "")
+            sid = q["snapshot"]
             if sid not in engines:
                 engines[sid] = indexlib.open_engine(work / "variants" / variant / sid / ".qry")
             t0 = time.perf_counter()

@@ -143,6 +143,8 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
 EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by length into model batches,
 # so a larger batch pads less; the caches are appended after each one
 
+PROGRESS_EVERY = 0.5  # seconds between rewrites of the progress file (cache hits come file by file)
+
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
 _PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int, str] | str)
@@ -548,8 +550,10 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
             nonlocal done
             done += n
             progress("embed", done, total)
-            state.done, state.updated = done, time.time()
-            write_progress(store.cache_dir, state)
+            now = time.time()
+            if now - state.updated >= PROGRESS_EVERY or done >= total:
+                state.done, state.updated = done, now
+                write_progress(store.cache_dir, state)
 
         for seg in manifest.segments:
             if seg.id not in pending_ids:

@@ -64,7 +64,7 @@ def test_a_second_clone_embeds_nothing_and_no_shared_cache_embeds_all(tmp_path: 
 def test_an_interrupted_build_keeps_the_batches_it_finished(
     tmp_path: Path, shared: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _repo(tmp_path / "r")
+    repo = _repo(tmp_path / "r", functions=60, files=20)
     calls = {"n": 0}
     real = embed.HashEmbedder.embed
 
@@ -78,7 +78,7 @@ def test_an_interrupted_build_keeps_the_batches_it_finished(
     with pytest.raises(KeyboardInterrupt):
         build_index(repo, BuildOptions(embed="hash", shared_cache=False))
     kept = len(VectorCache(repo / ".qry" / "cache", "hash-64"))
-    assert 2 * EMBED_BATCH <= kept < 200  # two whole batches (batches close at file ends)
+    assert 2 * EMBED_BATCH <= kept < 1200  # two whole batches (batches close at file ends)
     monkeypatch.setattr(embed.HashEmbedder, "embed", real)
     again = build_index(repo, BuildOptions(embed="hash", shared_cache=False))
     assert again.embed_cached == kept and again.embedded == again.nodes_total - kept

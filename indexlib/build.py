@@ -623,7 +623,11 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
         legacy.unlink(missing_ok=True)
     caches = [VectorCache(store.cache_dir, cache_id)]
     if shared:
-        caches.append(VectorCache(shared_cache_dir(), cache_id, max_bytes=shared_cache_max_bytes()))
+        try:
+            folder = shared_cache_dir()
+        except RuntimeError:  # no home directory to put it in: the index's own cache still works
+            return CacheChain(caches)
+        caches.append(VectorCache(folder, cache_id, max_bytes=shared_cache_max_bytes()))
     return CacheChain(caches)
 
 

@@ -76,17 +76,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tree", type=Path)
     ap.add_argument("--qry", action="append", required=True, help="a qry command line (repeatable)")
+    ap.add_argument(
+        "--first-only",
+        action="append",
+        default=[],
+        help="a qry command line of which only the first build is run (e.g. one without a shared cache)",
+    )
     args = ap.parse_args()
     print(f"\n{args.tree.name}, load average before: {os.getloadavg()[0]:.2f}\n")
     print("| qry | run | wall s | lexical root s | peak RSS MB | nodes | embedded | cached |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for cmd_text in args.qry:
+    for cmd_text in [*args.qry, *args.first_only]:
         cmd = shlex.split(cmd_text)
+        labels = (
+            ("first build",)
+            if cmd_text in args.first_only
+            else ("first build", "second clone", "unchanged re-index")
+        )
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             env = dict(os.environ, XDG_CACHE_HOME=str(work / "xdg"))
             runs = []
-            for label in ("first build", "second clone", "unchanged re-index"):
+            for label in labels:
                 target = work / ("clone-b" if label == "second clone" else "clone-a")
                 if label != "unchanged re-index":
                     shutil.copytree(args.tree, target, symlinks=True, ignore=shutil.ignore_patterns(".qry"))

@@ -60,6 +60,8 @@ def stage(
             super().__init__(spec, **kw)
 
     embed.OnnxEmbedder = Settings  # type: ignore[misc]
+    original_id = embed.onnx_cache_id  # the caches are keyed before the model loads: same limit
+    embed.onnx_cache_id = lambda spec, _n=max_length: original_id(spec, _n)
     current_text = embed.embedding_text
     if legacy:
         from embed_quality import legacy_text
@@ -76,6 +78,7 @@ def stage(
     finally:
         embed.OnnxEmbedder = base  # type: ignore[misc]
         embed.embedding_text = current_text
+        embed.onnx_cache_id = original_id
     shutil.rmtree(copy)
     return seconds, report.embedded
 

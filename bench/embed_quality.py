@@ -72,11 +72,16 @@ def _patch(max_length: int, text_fn: Callable[..., str]) -> None:
             super().__init__(spec, **kw)
 
     embed.OnnxEmbedder = Patched  # type: ignore[misc]
+    # The build keys its caches by `onnx_cache_id` before any model loads: it must name this limit.
+    original_id = getattr(embed, "_ORIGINAL_ID", embed.onnx_cache_id)
+    embed._ORIGINAL_ID = original_id  # type: ignore[attr-defined]
+    embed.onnx_cache_id = lambda spec, _n=max_length: original_id(spec, _n)
     embed.embedding_text = text_fn
     embed._ORIGINAL = base  # type: ignore[attr-defined]
 
 
 def _unpatch() -> None:
+    embed.onnx_cache_id = getattr(embed, "_ORIGINAL_ID", embed.onnx_cache_id)
     embed.OnnxEmbedder = getattr(embed, "_ORIGINAL", embed.OnnxEmbedder)  # type: ignore[misc]
     embed.embedding_text = VARIANTS["words"][1]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 
 from cli.console import Env, Exit, guarded
-from cli.render import print_table, safe_line, to_json
+from cli.render import ROOT_ID_CHARS, plural, print_table, safe_line, to_json
 
 
 def _when(ts: float) -> str:
@@ -33,13 +33,13 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
             env.out(to_json(st) + "\n")
             return Exit.OK
         rows: list[list[object]] = [
-            ["root", st.root[:16]],
+            ["root", st.root[:ROOT_ID_CHARS]],
             ["published", _when(st.published_at)],
             ["source", st.source_root],
             ["git commit", (st.git_commit or "-")[:12] + (f" ({st.git_branch})" if st.git_branch else "")],
             ["files", f"{st.files:,}"],
             ["nodes", f"{st.nodes:,}"],
-            ["segments", f"{st.segments} ({st.tombstones} tombstoned paths)"],
+            ["segments", f"{st.segments} ({plural(st.tombstones, 'tombstoned path')})"],
             ["languages", ", ".join(f"{k} {v:,}" for k, v in st.by_language.items())],
             ["kinds", ", ".join(f"{k} {v:,}" for k, v in st.by_kind.items())],
             ["skipped", ", ".join(f"{k} {v:,}" for k, v in st.skipped.items()) or "-"],
@@ -61,7 +61,9 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
         print_table(env, "qry status", ["what", "value"], rows)
         stale = st.changes.modified + st.changes.added + st.changes.deleted
         if stale:
-            env.err(f"qry: {len(stale)} file(s) changed since this root; run `qry index` to refresh\n")
+            env.err(
+                f"qry: {plural(len(stale), 'file')} changed since this root; run `qry index` to refresh\n"
+            )
             for p in st.changes.modified[:20]:
                 env.err(f"  modified {safe_line(p)}\n")
             for p in st.changes.added[:20]:
@@ -83,9 +85,9 @@ def roots_command(env: Env, index_dir: Path | None, json: bool) -> int:
             return Exit.OK
         rows = [
             [
-                ("* " if r.is_head else "  ") + r.id[:12],
+                ("* " if r.is_head else "  ") + r.id[:ROOT_ID_CHARS],
                 _when(r.created_at),
-                (r.git_commit or "-")[:10],
+                (r.git_commit or "-")[:12],
                 r.segments,
                 r.files,
                 r.nodes,
@@ -109,8 +111,10 @@ def gc_command(env: Env, index_dir: Path | None, keep: int, wait: float, json: b
             env.out(to_json(report) + "\n")
         else:
             env.err(
-                f"removed {len(report.removed_roots)} roots, {len(report.removed_segments)} segments, "
-                f"{len(report.removed_attachments)} vector sets, {len(report.removed_tmp)} staging entries; "
+                f"removed {plural(len(report.removed_roots), 'root')}, "
+                f"{plural(len(report.removed_segments), 'segment')}, "
+                f"{plural(len(report.removed_attachments), 'vector set')}, "
+                f"{plural(len(report.removed_tmp), 'staging entry', 'staging entries')}; "
                 f"freed {_size(report.bytes_freed)}\n"
             )
         return Exit.OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from cli.console import Env, Exit, guarded
@@ -41,7 +42,11 @@ def related_command(
                 env.err(
                     f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n"
                 )
-            env.err("  hint: qualify the name (e.g. Class.method) or pass one of the uids\n")
+            first = res.candidates[0]
+            env.err(
+                f"  hint: qualify the name (module.name, Class.method, or path:name such as "
+                f"{safe_line(first.path)}:{safe_line(first.symbol)}) or pass one of the uids\n"
+            )
             return Exit.ERROR
         if res.node is None:
             env.err(f"qry: no definition named {symbol!r}\n")
@@ -86,13 +91,28 @@ def graph_command(
     env: Env, query: str, params: list[str], index_dir: Path | None, root: str | None, json: bool
 ) -> int:
     def run() -> int:
-        from indexlib import graph_query, open_engine
+        from indexlib import QryError, graph_query, open_engine
 
-        res = graph_query(open_engine(index_dir), query, _parse_params(params), root=root)
+        try:
+            res = graph_query(open_engine(index_dir), query, _parse_params(params), root=root)
+        except QryError as exc:
+            if exc.code != "param_missing":
+                raise
+            name = re.search(r"\$(\w+)", exc.message)
+            exc.hint = (  # the library's hint speaks of MCP's params object; here it is an option
+                f"pass it with --param {name.group(1) if name else 'NAME'}=VALUE; "
+                "values are bound, never spliced into the text"
+            )
+            raise
         if json:
             env.out(to_json(res) + "\n")
         else:
-            print_table(env, "graph query", list(res.columns), [list(r) for r in res.rows])
+            # A node or a list (RETURN f, collect(...)) is shown as JSON, never as a Python repr.
+            rows = [
+                [v if isinstance(v, str | int | float) or v is None else to_json(v) for v in r]
+                for r in res.rows
+            ]
+            print_table(env, "graph query", list(res.columns), rows)
             if res.truncated:
                 env.err("qry: note: more rows matched than LIMIT returned (truncated)\n")
         return Exit.OK if res.rows else Exit.NO_MATCH

@@ -7,10 +7,38 @@ from pathlib import Path
 from typing import Any
 
 from cli.console import Env, Exit, guarded
+from cli.render import ROOT_ID_CHARS
 
 
-def index_command(env: Env, path: Path, v: dict[str, Any]) -> int:
+def index_command(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     return guarded(env, lambda: _run(env, path, v), json_out=bool(v.get("json")))
+
+
+def _source_and_index(env: Env, path: Path | None, explicit: Path | None) -> tuple[Path, Path | None]:
+    """What to index and where, following git: without PATH, inside an indexed repository, the whole
+    repository (not a new index that would shadow it); a new index nested in another is said aloud."""
+    from indexlib import IndexNotFound, default_index_dir, resolve_index_dir
+
+    if explicit is not None:
+        return path or Path("."), resolve_index_dir(explicit)
+    try:
+        enclosing: Path | None = resolve_index_dir(None, start=path or Path("."))
+    except IndexNotFound:
+        enclosing = None
+    if path is None:
+        if enclosing is not None and enclosing.parent.resolve() != Path.cwd().resolve():
+            env.err(
+                f"qry: note: indexing {enclosing.parent}, the indexed folder around this one (pass a PATH to index only that)\n"
+            )
+            return enclosing.parent, None
+        return Path("."), None
+    own = default_index_dir(path).resolve()
+    if enclosing is not None and enclosing.resolve() != own and not (own / "HEAD").exists():
+        env.err(
+            f"qry: note: creating a new index {own} inside the index at {enclosing}; "
+            f"searches under {path.resolve()} will use it (run qry index with no PATH to update the outer one)\n"
+        )
+    return path, None
 
 
 def summary_line(report: Any) -> str:
@@ -38,7 +66,7 @@ def summary_line(report: Any) -> str:
     if getattr(report, "rebuilt_from_version", None) is not None:
         parts.append(f", rebuilt (the index was in the older format {report.rebuilt_from_version})")
     parts.append(f" in {report.elapsed:.2f} s")
-    parts.append(f" -> root {report.root_id[:12]}" + ("" if report.published else " (unchanged)"))
+    parts.append(f" -> root {report.root_id[:ROOT_ID_CHARS]}" + ("" if report.published else " (unchanged)"))
     if getattr(report, "background_pid", 0):
         parts.append(
             f"; vectors follow in the background (pid {report.background_pid}; qry status shows progress)"
@@ -46,16 +74,19 @@ def summary_line(report: Any) -> str:
     return "".join(parts)
 
 
-def _run(env: Env, path: Path, v: dict[str, Any]) -> int:
+def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     import msgspec
 
     from cli.progress import progress_reporter
     from indexlib import BuildOptions, build_index
 
+    # Same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
+    explicit = v.get("index_dir") or (
+        Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None
+    )
+    path, index_dir = _source_and_index(env, path, explicit)
     opts = BuildOptions(
-        # Same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
-        index_dir=v.get("index_dir")
-        or (Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None),
+        index_dir=index_dir,
         embed=str(v.get("embed") or "onnx"),
         model_dir=v.get("model"),
         max_file_bytes=int(v.get("max_file_bytes") or (1 << 20)),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+import typer.core
 import typer.main
 
 from cli.console import Env, Exit, guarded
@@ -21,10 +22,43 @@ app = typer.Typer(
     name="qry",
     help="Local hybrid code search: BM25, dense vectors, symbols and the call graph.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+# One spelling for the values options take (help shows `--index-dir PATH`, never a Python type).
+PATH_META = "PATH"
+
+
+def _version(value: bool) -> None:
+    if value:
+        from indexlib import __version__
+
+        sys.stdout.write(f"qry {__version__}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", is_eager=True, callback=_version, help="Print the version and exit."
+    ),
+) -> None:
+    """Local hybrid code search: BM25, dense vectors, symbols and the call graph."""
+
+
+def _index_dir(help_text: str = "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).") -> Any:
+    return typer.Option(None, "--index-dir", metavar=PATH_META, help=help_text)
+
+
+def _no_color() -> Any:
+    return typer.Option(False, "--no-color", help="Never colour the output (as NO_COLOR does).")
+
+
+def _env(no_color: bool) -> Env:
+    return Env(color=False) if no_color else Env()
 
 
 def _opt(dest: str) -> Any:
@@ -32,7 +66,13 @@ def _opt(dest: str) -> Any:
     flags = list(o.flags)
     if o.negatable:
         flags = [f"{flags[0]}/--no-{flags[0][2:]}", *flags[1:]]
-    return typer.Option(o.default, *flags, help=o.help, show_default=o.default not in (None, False))
+    return typer.Option(
+        o.default,
+        *flags,
+        help=o.help,
+        show_default=o.default not in (None, False),
+        metavar=o.metavar or None,
+    )
 
 
 def _exit(code: int) -> None:
@@ -43,6 +83,7 @@ def _exit(code: int) -> None:
 def search_cmd(
     query: list[str] = typer.Argument(
         ...,
+        metavar="QUERY...",
         help='What to look for: ParseConfig, "func (s *Server) Handle", or a question (several words are one query).',
     ),
     top_k: int = _opt("top_k"),
@@ -53,6 +94,8 @@ def search_cmd(
     kind: list[str] | None = _opt("kind"),
     json: bool = _opt("json"),
     jsonl: bool = _opt("jsonl"),
+    context: int | None = _opt("context"),
+    files_with_matches: bool = _opt("files_with_matches"),
     snippet_chars: int = _opt("snippet_chars"),
     explain: bool = _opt("explain"),
     graph: bool | None = _opt("graph"),
@@ -80,18 +123,28 @@ def search_cmd(
 
 @app.command("index")
 def index_cmd(
-    path: Path = typer.Argument(Path("."), help="The repository (folder) to index."),
-    index_dir: Path | None = typer.Option(
-        None, "--index-dir", help="Where the index lives (default PATH/.qry)."
+    path: Path | None = typer.Argument(
+        None,
+        metavar="[PATH]",
+        help="The repository (folder) to index (default: the indexed folder around the working directory, else .).",
+        show_default=False,
     ),
+    index_dir: Path | None = _index_dir("Where the index lives (default PATH/.qry)."),
     embed: str = typer.Option(
-        "onnx", "--embed", help="onnx: compute dense vectors; none: lexical, symbol and graph only."
+        "onnx",
+        "--embed",
+        metavar="onnx|none",
+        help="onnx: compute dense vectors; none: lexical, symbol and graph only.",
     ),
-    model: str | None = typer.Option(None, "--model", help="Folder with model.onnx + tokenizer.json."),
+    model: str | None = typer.Option(
+        None, "--model", metavar="DIR", help="Folder with model.onnx + tokenizer.json."
+    ),
     rebuild: bool = typer.Option(
         False, "--rebuild", help="Ignore the previous root and index everything again."
     ),
-    wait: float = typer.Option(0.0, "--wait", help="Wait up to SECONDS for another qry index to finish."),
+    wait: float = typer.Option(
+        0.0, "--wait", metavar="SECONDS", help="Wait up to SECONDS for another qry index to finish."
+    ),
     redact: bool = typer.Option(
         True, "--redact/--no-redact", help="Redact secrets before anything is stored."
     ),
@@ -99,9 +152,11 @@ def index_cmd(
     include_vendored: bool = typer.Option(
         False, "--include-vendored", help="Also index node_modules, vendor, ..."
     ),
-    max_file_bytes: int = typer.Option(1 << 20, "--max-file-bytes", help="Skip files larger than this."),
+    max_file_bytes: int = typer.Option(
+        1 << 20, "--max-file-bytes", metavar="BYTES", help="Skip files larger than this."
+    ),
     threads: int = typer.Option(
-        0, "--threads", help="Threads for the embedding model (0: every available core)."
+        0, "--threads", metavar="N", help="Threads for the embedding model (0: every available core)."
     ),
     shared_cache: bool = typer.Option(
         True,
@@ -113,100 +168,156 @@ def index_cmd(
     ),
     json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Build or update the index of PATH (incremental: only changed files are parsed and embedded)."""
     from cli.indexcmd import index_command
 
-    _exit(index_command(Env(), path, dict(locals())))
+    _exit(index_command(_env(no_color), path, dict(locals())))
 
 
 @app.command("status")
 def status_cmd(
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
-    root: str | None = typer.Option(None, "--root", help="A publish root other than HEAD."),
+    index_dir: Path | None = _index_dir(),
+    root: str | None = typer.Option(
+        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
+    ),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Show the current root: counts by language and kind, skips, size, and files changed since."""
     from cli.admin import status_command
 
-    _exit(status_command(Env(), index_dir, root, json))
+    _exit(status_command(_env(no_color), index_dir, root, json))
 
 
 @app.command("roots")
 def roots_cmd(
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
+    index_dir: Path | None = _index_dir(),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """List publish roots (the index's history), newest first."""
     from cli.admin import roots_command
 
-    _exit(roots_command(Env(), index_dir, json))
+    _exit(roots_command(_env(no_color), index_dir, json))
 
 
 @app.command("gc")
 def gc_cmd(
-    keep: int = typer.Option(5, "--keep", help="How many recent roots to keep (HEAD is always kept)."),
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
-    wait: float = typer.Option(0.0, "--wait", help="Wait up to SECONDS for a running qry index."),
+    keep: int = typer.Option(
+        5,
+        "--keep",
+        metavar="N",
+        help="How many recent index runs to keep (HEAD is always kept; a run with vectors is two roots).",
+    ),
+    index_dir: Path | None = _index_dir(),
+    wait: float = typer.Option(
+        0.0, "--wait", metavar="SECONDS", help="Wait up to SECONDS for a running qry index."
+    ),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Delete old roots, unreferenced segments and leftover staging files."""
     from cli.admin import gc_command
 
-    _exit(gc_command(Env(), index_dir, keep, wait, json))
+    _exit(gc_command(_env(no_color), index_dir, keep, wait, json))
 
 
 @app.command("verify")
 def verify_cmd(
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
-    root: str | None = typer.Option(None, "--root", help="A publish root other than HEAD."),
+    index_dir: Path | None = _index_dir(),
+    root: str | None = typer.Option(
+        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
+    ),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Check every file of the root against its checksum. Exit 0 if all match, 2 if not."""
     from cli.admin import verify_command
 
-    _exit(verify_command(Env(), index_dir, root, json))
+    _exit(verify_command(_env(no_color), index_dir, root, json))
 
 
 @app.command("related")
 def related_cmd(
-    symbol: str = typer.Argument(..., help="A name, a qualified name (Server.handle) or a uid."),
+    symbol: str = typer.Argument(
+        ...,
+        metavar="SYMBOL",
+        help="A name, a qualified name (Server.handle, pkg.module.func), PATH:NAME, or a uid.",
+    ),
     callers: bool = typer.Option(False, "--callers", help="Only callers."),
     callees: bool = typer.Option(False, "--callees", help="Only callees."),
-    depth: int = typer.Option(1, "--depth", help="How far to walk (1-4)."),
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
-    root: str | None = typer.Option(None, "--root", help="A publish root other than HEAD."),
+    depth: int = typer.Option(1, "--depth", metavar="N", help="How far to walk (1-4)."),
+    index_dir: Path | None = _index_dir(),
+    root: str | None = typer.Option(
+        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
+    ),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Show who calls a symbol, what it calls, and its container."""
     from cli.graphcmd import related_command
 
-    _exit(related_command(Env(), symbol, callers, callees, depth, index_dir, root, json))
+    _exit(related_command(_env(no_color), symbol, callers, callees, depth, index_dir, root, json))
 
 
 @app.command("graph")
 def graph_cmd(
-    query: str = typer.Argument(..., help="MATCH ... RETURN ... (a bounded, read-only openCypher subset)."),
-    param: list[str] | None = typer.Option(None, "--param", help="NAME=VALUE, bound to $NAME (repeatable)."),
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
-    root: str | None = typer.Option(None, "--root", help="A publish root other than HEAD."),
+    query: str = typer.Argument(
+        ..., metavar="QUERY", help="MATCH ... RETURN ... (a bounded, read-only openCypher subset)."
+    ),
+    param: list[str] | None = typer.Option(
+        None, "--param", metavar="NAME=VALUE", help="Bind VALUE to $NAME (repeatable)."
+    ),
+    index_dir: Path | None = _index_dir(),
+    root: str | None = typer.Option(
+        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
+    ),
     json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_color: bool = _no_color(),
 ) -> None:
     """Query the code graph. Read-only; labels from a closed vocabulary; depth <= 4; LIMIT <= 1000; 250 ms."""
     from cli.graphcmd import graph_command
 
-    _exit(graph_command(Env(), query, param or [], index_dir, root, json))
+    _exit(graph_command(_env(no_color), query, param or [], index_dir, root, json))
 
 
 @app.command("mcp")
 def mcp_cmd(
-    index_dir: Path | None = typer.Option(None, "--index-dir", help="The index directory."),
+    index_dir: Path | None = _index_dir(),
+    no_color: bool = _no_color(),
 ) -> None:
-    """Serve qry to coding agents over the Model Context Protocol (stdio). Needs `pip install qry[mcp]`."""
+    """Serve qry to coding agents over the Model Context Protocol (stdio). Needs the mcp extra:
+    pip install 'qry-search[mcp]' (in a source checkout: pip install -e '.[mcp]')."""
     from cli.mcp_server import serve
 
-    env = Env()
+    env = _env(no_color)
     _exit(guarded(env, lambda: serve(index_dir)))
+
+
+class _PlainArgument(typer.core.TyperArgument):
+    """An argument shown by its metavar alone (`QUERY...`, `[PATH]`), as Unix tools show them: Typer
+    would add the Python type (`query... <list[str]>`) and brace the usage (`{query}...`)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        return self.display_name_raw
+
+    def _rich_display_name(self) -> str:
+        return self.display_name_raw
+
+
+def click_command() -> Any:
+    """The Click command tree of the app, with arguments shown as plain metavars (help and docs)."""
+    command = typer.main.get_command(app)
+    for sub in getattr(command, "commands", {}).values():
+        for param in sub.params:
+            if isinstance(param, typer.core.TyperArgument):
+                param.__class__ = _PlainArgument
+    return command
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -219,7 +330,7 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
     args = sys.argv[1:] if argv is None else argv
-    command = typer.main.get_command(app)
+    command = click_command()
     try:
         code = command.main(args, prog_name="qry", standalone_mode=False)
     except typer.Exit as exc:

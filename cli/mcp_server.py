@@ -28,7 +28,8 @@ cancellations, and timing out slow calls while the library works.
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,13 +37,14 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 import indexlib
+from cli.console import Exit
+from cli.install import extra_install_command
 from indexlib import QryError, UsageError
 from indexlib.errors import QueryTimeout
 
 if TYPE_CHECKING:
     from indexlib import Engine
 
-MCP_HINT = "pip install 'qry[mcp]'"
 SEARCH_MODES = indexlib.SEARCH_MODES
 NODE_KINDS = tuple(k.value for k in indexlib.NodeKind)
 
@@ -278,7 +280,8 @@ class QryTools:
         except IndexNotFound:
             if self.index_dir.name != ".qry":
                 raise
-            source, embed = self.index_dir.parent, "none"  # no index yet: build REPO/.qry for REPO
+            # No index yet: build REPO/.qry for REPO as `qry index REPO` would, vectors included.
+            source, embed = self.index_dir.parent, "onnx"
         else:
             manifest = engine.snapshot().manifest
             source = Path(manifest.source_root)
@@ -443,7 +446,7 @@ def build_server(tools: QryTools) -> Any:
 
         raise QryError(
             f"qry mcp needs the mcp SDK 2.x, found {version('mcp')}",
-            hint="pip install -U 'qry[mcp]'",
+            hint=extra_install_command("mcp").replace("pip install", "pip install -U", 1),
             code="dependency",
         ) from exc
 
@@ -608,18 +611,25 @@ def serve(index_dir: Path | None) -> int:
     except ImportError as exc:
         raise QryError(
             "qry mcp needs the Model Context Protocol SDK, which is not installed",
-            hint=MCP_HINT,
+            hint=extra_install_command("mcp"),
             code="dependency",
         ) from exc
-    from indexlib import resolve_index_dir
+    from indexlib import IndexNotFound, default_index_dir, resolve_index_dir
 
-    tools = QryTools(resolve_index_dir(index_dir))
+    try:
+        where = resolve_index_dir(index_dir)
+    except IndexNotFound:
+        # No index here or above: serve anyway (a client shows a server that exits at start-up only as
+        # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
+        where = default_index_dir(Path.cwd())
+    tools = QryTools(where)
     try:
         tools.engine()  # open early so the first call is fast; a missing index is reported per call
     except QryError:
         pass
     server = build_server(tools)
-    server.run("stdio")
+    with _exit_on_ctrl_c():
+        server.run("stdio")
     if tools.running:
         # A timed-out call (e.g. a long reindex) still runs in a worker thread; the client has gone,
         # so do not wait for it. The store is crash-safe: an unfinished build leaves only staging files.
@@ -629,3 +639,32 @@ def serve(index_dir: Path | None) -> int:
         sys.stderr.flush()
         os._exit(0)
     return 0
+
+
+@contextmanager
+def _exit_on_ctrl_c() -> Iterator[None]:
+    """Make the first Ctrl-C end the server at once: `qry: interrupted` on stderr, exit status 130.
+
+    Why not a KeyboardInterrupt: the stdio transport reads stdin in a worker thread that no
+    cancellation can stop, so asyncio's own SIGINT handling waits for it (the first Ctrl-C seemed
+    ignored) and interpreter shutdown then joins it (a threading traceback). Exiting from the handler
+    is safe for the index: a reindex cut short leaves only staging files, as after a kill.
+    """
+    import os
+    import signal
+
+    def on_sigint(_signum: int, _frame: object) -> None:
+        try:
+            sys.stderr.write("qry: interrupted\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(Exit.INTERRUPTED)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread (an in-process test)
+        return
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

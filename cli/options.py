@@ -17,35 +17,102 @@ class Opt(NamedTuple):
     default: object
     help: str
     negatable: bool = False  # --x/--no-x
+    metavar: str = ""  # what help shows for the value (N, GLOB, PATH), never a Python type
 
 
 SEARCH_OPTIONS: tuple[Opt, ...] = (
-    Opt("top_k", ("--top-k", "-k"), int, 10, "How many results to return (1-1000)."),
-    Opt("mode", ("--mode", "-m"), str, "hybrid", "Retrieval: hybrid, lexical, semantic or symbol."),
-    Opt("lang", ("--lang", "-l"), list, None, "Only this language (repeatable), e.g. --lang go."),
-    Opt("path", ("--path", "-p"), list, None, "Only paths matching this glob (repeatable), e.g. 'src/**'."),
-    Opt("exclude", ("--exclude", "-x"), list, None, "Leave out paths matching this glob (repeatable)."),
-    Opt("kind", ("--kind",), list, None, "Only this node kind (repeatable): function, method, class, ..."),
+    Opt("top_k", ("--top-k", "-k"), int, 10, "How many results to return (1-1000).", metavar="N"),
+    Opt(
+        "mode",
+        ("--mode", "-m"),
+        str,
+        "hybrid",
+        "Retrieval: hybrid, lexical, semantic or symbol.",
+        metavar="MODE",
+    ),
+    # -t as ripgrep's --type; -l is ripgrep's --files-with-matches.
+    Opt(
+        "lang",
+        ("--lang", "-t"),
+        list,
+        None,
+        "Only this language (repeatable), e.g. --lang go.",
+        metavar="LANG",
+    ),
+    Opt(
+        "path",
+        ("--path", "-p"),
+        list,
+        None,
+        "Only paths matching this glob (repeatable), e.g. 'src/**'.",
+        metavar="GLOB",
+    ),
+    Opt(
+        "exclude",
+        ("--exclude", "-x"),
+        list,
+        None,
+        "Leave out paths matching this glob (repeatable).",
+        metavar="GLOB",
+    ),
+    Opt(
+        "kind",
+        ("--kind",),
+        list,
+        None,
+        "Only this node kind (repeatable): function, method, class, ...",
+        metavar="KIND",
+    ),
     Opt("json", ("--json",), bool, False, "Print one JSON object: query, results, meta."),
     Opt("jsonl", ("--jsonl",), bool, False, "Print one JSON hit per line."),
-    Opt("snippet_chars", ("--snippet-chars",), int, 600, "Snippet width in characters (80-4000)."),
+    Opt(
+        "context",
+        ("--context", "-C"),
+        int,
+        None,
+        "Piped output: show N lines around each hit's matching line, under a header (kind, symbol, score).",
+        metavar="N",
+    ),
+    Opt(
+        "files_with_matches",
+        ("--files-with-matches", "-l"),
+        bool,
+        False,
+        "Print only the paths of the files with hits, best first, one per line.",
+    ),
+    Opt(
+        "snippet_chars",
+        ("--snippet-chars",),
+        int,
+        600,
+        "Snippet width in characters (80-4000).",
+        metavar="N",
+    ),
     Opt("explain", ("--explain",), bool, False, "Show the RRF terms and every boost or penalty applied."),
     Opt(
         "graph", ("--graph",), bool, None, "Attach callers, callees and parents (default: on for JSON).", True
     ),
-    Opt("graph_depth", ("--graph-depth",), int, 1, "How far graph expansion walks (0-4)."),
+    Opt("graph_depth", ("--graph-depth",), int, 1, "How far graph expansion walks (0-4).", metavar="N"),
     Opt("diffuse", ("--diffuse",), bool, False, "Add on-path context nodes found by graph diffusion."),
-    Opt("rrf_k", ("--rrf-k",), int, 60, "The RRF constant k."),
-    Opt("budget_tokens", ("--budget-tokens",), int, None, "Pack whole results into about N tokens."),
+    Opt("rrf_k", ("--rrf-k",), int, 60, "The RRF constant k.", metavar="K"),
+    Opt(
+        "budget_tokens",
+        ("--budget-tokens",),
+        int,
+        None,
+        "Pack whole results into about N tokens.",
+        metavar="N",
+    ),
     Opt(
         "since",
         ("--since",),
         str,
         None,
         "Only code last changed at or after DATE (ISO, '2 weeks ago', git ref).",
+        metavar="DATE",
     ),
-    Opt("until", ("--until",), str, None, "Only code last changed at or before DATE."),
-    Opt("as_of", ("--as-of",), str, None, "Only code that existed at DATE."),
+    Opt("until", ("--until",), str, None, "Only code last changed at or before DATE.", metavar="DATE"),
+    Opt("as_of", ("--as-of",), str, None, "Only code that existed at DATE.", metavar="DATE"),
     Opt("recency", ("--recency",), bool, False, "Favour recently changed code a little."),
     Opt(
         "root",
@@ -53,9 +120,15 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         str,
         None,
         "Search an older publish root (an id or unique prefix; see qry roots).",
+        metavar="ROOT",
     ),
     Opt(
-        "model", ("--model",), str, None, "Folder with model.onnx + tokenizer.json (default: bundled MiniLM)."
+        "model",
+        ("--model",),
+        str,
+        None,
+        "Folder with model.onnx + tokenizer.json (default: bundled MiniLM).",
+        metavar="DIR",
     ),
     Opt(
         "index_dir",
@@ -63,8 +136,9 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         str,
         None,
         "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
+        metavar="PATH",
     ),
-    Opt("no_color", ("--no-color",), bool, False, "Never colour the output."),
+    Opt("no_color", ("--no-color",), bool, False, "Never colour the output (as NO_COLOR does)."),
 )
 
 OPTION_BY_DEST = {o.dest: o for o in SEARCH_OPTIONS}

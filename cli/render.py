@@ -23,6 +23,7 @@ from cli.console import Env
 from indexlib.records import Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
+ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
 
 _LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
 _TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # group 1: the CR of CR LF
@@ -71,33 +72,80 @@ def _location(h: Hit) -> str:
     return f"{safe_line(h.path)}:{h.start_line}-{h.end_line}"
 
 
-def render_plain(env: Env, result: SearchResult, *, explain: bool = False) -> None:
-    """One header line per hit, then its snippet as `path:line:text` lines, hits separated by `--`.
+def match_line(h: Hit) -> int:
+    """Index (into the snippet's lines) of the line a hit is shown by: the first highlighted match,
+    else the first line that is not blank (a vector-only hit shares no word with the query)."""
+    lines = h.snippet.text.split("\n")
+    if h.snippet.highlights:
+        return h.snippet.text.count("\n", 0, min(a for a, _b in h.snippet.highlights))
+    return next((i for i, line in enumerate(lines) if line.strip()), 0)
 
-    Grep-friendly: `qry search x | grep -c ^--` counts hits; `cut -d: -f1` lists paths.
+
+def render_plain(
+    env: Env, result: SearchResult, *, explain: bool = False, context: int | None = None
+) -> None:
+    """Piped output, like `rg -n`: one `path:line: symbol<TAB>text` line per hit, where text is the
+    hit's matching line as the file has it (the symbol says what the hit is when that line does not:
+    a window of a long function, a class matched in a member).
+
+    With `context` (-C N), each hit is a block instead: a header `path:start-end<TAB>kind<TAB>symbol
+    <TAB>score`, then up to N snippet lines either side of the matching line as `path:line:text`,
+    blocks separated by `--`. Related nodes (`--graph`) and `--explain` lines follow their hit,
+    indented, so `grep -v '^ '` drops them.
     """
     out: list[str] = []
+    stale = 0
     for i, h in enumerate(result.results):
-        if i:
-            out.append("--")
-        tag = " [context]" if h.context else ""
-        stale = " [stale]" if h.stale else ""
         path = safe_line(h.path)
-        out.append(f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{stale}")
-        for j, line in enumerate(h.snippet.text.splitlines()):
-            out.append(f"{path}:{h.snippet.start_line + j}:{safe_text(line)}")
-        if h.snippet.truncated:
-            out.append(f"{path}:…")
+        lines = h.snippet.text.split("\n")
+        at = match_line(h)
+        stale += h.stale
+        if context is None:
+            line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(lines[at])}"
+            out.append(line)
+        else:
+            if i:
+                out.append("--")
+            tag = " [context]" if h.context else ""
+            mark = " [stale]" if h.stale else ""
+            out.append(
+                f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{mark}"
+            )
+            lo, hi = max(0, at - context), min(len(lines), at + context + 1)
+            out.extend(f"{path}:{h.snippet.start_line + j}:{safe_text(lines[j])}" for j in range(lo, hi))
+            if h.snippet.truncated or lo > 0 or hi < len(lines):
+                out.append(f"{path}:…")
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"
             out.append(f"  {arrow} {r.edge} {safe_line(r.symbol)} {safe_line(r.path)}:{r.start_line}")
         if explain:
             out.extend(f"  # {safe_line(e)}" for e in h.explain)
+    _warn_failed(env, result)
+    if stale and context is None:
+        env.err(
+            f"qry: note: {plural(stale, 'result')} from files changed since the index (qry index refreshes it)\n"
+        )
+    if out:
+        env.out("\n".join(out) + "\n")
+
+
+def render_files(env: Env, result: SearchResult) -> None:
+    """`-l`: the paths of the files with hits, best first, each once (ripgrep's --files-with-matches)."""
+    _warn_failed(env, result)
+    paths = dict.fromkeys(h.path for h in result.results if not h.context)
+    if paths:
+        env.out("".join(safe_line(p) + "\n" for p in paths))
+
+
+def _warn_failed(env: Env, result: SearchResult) -> None:
     for note in result.meta.notes:
         if "failed" in note:  # routine notes (a skipped stream) stay in --json's meta, not on stderr
             env.err(f"qry: warning: {safe_line(note)}\n")
-    if out:
-        env.out("\n".join(out) + "\n")
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """`1 result`, `2 results` (`many` for irregular plurals: entry, entries)."""
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
 def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> None:
@@ -146,7 +194,7 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
     notes = safe_line("; ".join(meta.notes))
     console.print(
         Text(
-            f"{len(result.results)} results in {meta.elapsed_ms:.0f} ms · root {meta.root[:12]} · "
+            f"{plural(len(result.results), 'result')} in {meta.elapsed_ms:.0f} ms · root {meta.root[:ROOT_ID_CHARS]} · "
             f"route {meta.route}" + (f" · {notes}" if notes else ""),
             style="dim",
         )
@@ -179,15 +227,19 @@ def _pieces(text: str, highlights: list[tuple[int, int]]) -> list[tuple[str, boo
     return out
 
 
-def render(env: Env, result: SearchResult, *, fmt: str, explain: bool = False) -> None:
-    if fmt == "json":
+def render(
+    env: Env, result: SearchResult, *, fmt: str, explain: bool = False, context: int | None = None
+) -> None:
+    if fmt == "files":
+        render_files(env, result)
+    elif fmt == "json":
         render_json(env, result)
     elif fmt == "jsonl":
         render_jsonl(env, result)
     elif fmt == "table":
         render_table(env, result, explain=explain)
     else:
-        render_plain(env, result, explain=explain)
+        render_plain(env, result, explain=explain, context=context)
 
 
 def print_table(env: Env, title: str, columns: list[str], rows: list[list[Any]]) -> None:

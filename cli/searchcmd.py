@@ -11,6 +11,8 @@ from typing import Any
 
 from cli.console import Env, Exit, guarded
 
+MAX_CONTEXT = 1000  # lines of -C/--context; a snippet holds at most snippet_chars anyway
+
 
 def _int(v: dict[str, Any], key: str, default: int) -> int:
     """An int option, with the default only when it was not given (0 must reach validation)."""
@@ -24,12 +26,25 @@ def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
 
 
 def _run(env: Env, query: str, v: dict[str, Any]) -> int:
-    from cli.render import render
-    from indexlib import SearchOptions, UsageError, open_engine, parse_when
+    from cli.render import render, safe_line
+    from indexlib import SearchOptions, UsageError, open_engine, parse_when, query_notes
 
+    if not query.strip():
+        raise UsageError("the query is empty", hint="say what to look for, e.g. qry search parse_config")
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
+    files_only = bool(v.get("files_with_matches"))
+    if files_only and (v.get("json") or v.get("jsonl")):
+        raise UsageError(
+            "-l/--files-with-matches prints paths: it excludes --json and --jsonl",
+            hint="pick one output format",
+        )
+    context = v.get("context")
+    if context is not None and not 0 <= int(context) <= MAX_CONTEXT:
+        raise UsageError(f"--context must be between 0 and {MAX_CONTEXT}, not {context}", hint="e.g. -C 3")
     fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else ("table" if env.stdout_tty else "plain")
+    if files_only:
+        fmt = "files"
     if v.get("no_color"):
         env.color = False
     graph = v.get("graph")
@@ -59,5 +74,8 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         recency=bool(v.get("recency")),
     )
     result = engine.search(query, opts)
-    render(env, result, fmt=fmt, explain=opts.explain)
+    # Said on stderr in every format: how the query was read, and why nothing may have matched.
+    for note in query_notes(engine, query, opts, found=bool(result.results)):
+        env.err(f"qry: note: {safe_line(note)}\n")
+    render(env, result, fmt=fmt, explain=opts.explain, context=None if context is None else int(context))
     return Exit.OK if result.results else Exit.NO_MATCH

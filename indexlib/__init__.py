@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "resolve_symbol": "indexlib.api",
     "related": "indexlib.api",
     "graph_query": "indexlib.api",
+    "query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
     # the index itself
     "index_status": "indexlib.status",
@@ -64,7 +65,7 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
-    from indexlib.api import graph_query, open_engine, related, resolve_symbol, search
+    from indexlib.api import graph_query, open_engine, query_notes, related, resolve_symbol, search
     from indexlib.build import BuildOptions, BuildReport, build_index
     from indexlib.errors import (
         FormatVersionError,

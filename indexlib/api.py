@@ -10,9 +10,10 @@ from typing import Any
 import msgspec
 
 from indexlib.errors import UsageError
-from indexlib.query import Route, parse_query
-from indexlib.records import Related, SearchResult
+from indexlib.query import Route, glob_to_regex, parse_query, regex_syntax
+from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
 from indexlib.search import Engine, SearchOptions
+from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 
 
@@ -24,6 +25,34 @@ def open_engine(index_dir: Path | None = None, *, start: Path | None = None) -> 
 def search(text: str, index_dir: Path | None = None, **options: Any) -> SearchResult:
     """One-shot search: `search("ParseConfig", top_k=5)`."""
     return open_engine(index_dir).search(text, SearchOptions(**options))
+
+
+def query_notes(engine: Engine, text: str, opts: SearchOptions, *, found: bool) -> list[str]:
+    """What a person should be told about how `text` was read, whatever the output format.
+
+    Regular-expression syntax is taken as words (there is no regex mode yet); and when nothing was
+    found, each path filter that matches no indexed file at all is named (a typo in a glob otherwise
+    looks exactly like a query without matches). Checked only after an empty answer: it walks the
+    manifest's file list.
+    """
+    notes: list[str] = []
+    piece = regex_syntax(text)
+    if piece:
+        notes.append(
+            f"{piece!r} looks like a regular expression: regex search is not supported yet, "
+            "so the query is taken as words"
+        )
+    if found:
+        return notes
+    q = parse_query(text, paths=opts.paths, excludes=opts.excludes)
+    if q.is_blank:
+        notes.append("the query holds only filters: there is nothing to search for")
+    files = engine.snapshot(opts.root).manifest.files
+    for glob in dict.fromkeys(q.paths):
+        pattern = glob_to_regex(glob)
+        if not any(pattern.search(f) for f in files):
+            notes.append(f"the path filter {glob!r} matches no indexed file")
+    return notes
 
 
 class SymbolMatch(msgspec.Struct, kw_only=True):
@@ -46,15 +75,37 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
 _TIER = {4.0: "exact", 3.5: "qualified", 3.0: "joined"}
 
 
+def _match(n: Node, match: str, score: float) -> SymbolMatch:
+    return SymbolMatch(
+        uid=f"{n.uid:016x}",
+        symbol=n.qualified_name,
+        name=n.name,
+        kind=n.kind,
+        path=n.path,
+        start_line=n.start_line,
+        end_line=n.end_line,
+        language=n.language,
+        signature=n.signature,
+        doc=n.doc[:500],
+        match=match,
+        score=round(score, 4),
+    )
+
+
 def resolve_symbol(
     engine: Engine, name: str, *, limit: int = 10, root: str | None = None
 ) -> list[SymbolMatch]:
-    """Definitions named `name` (exact, case-insensitive), `Type.member` suffixes, or fuzzy matches."""
+    """Definitions `name` means: `path:name` (`src/flask/helpers.py:url_for`, any path suffix),
+    a module-qualified name (`flask.helpers.url_for`, `helpers.url_for`, `app.Flask.url_for`), else
+    exact names (case-insensitive), `Type.member` suffixes, or fuzzy matches."""
     from indexlib.streams import symbol_stream
 
     if not name.strip():
         raise UsageError("no symbol name given", hint="e.g. qry related parse_config")
     snap = engine.snapshot(root)
+    located = _located(snap, name.strip())
+    if located:
+        return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
     hits = symbol_stream(snap, q, Route.IDENTIFIER, [], max(limit, 1) * 4)
     out: list[SymbolMatch] = []
@@ -65,25 +116,65 @@ def resolve_symbol(
         n = stored.node
         if n.part != 0:
             continue
-        out.append(
-            SymbolMatch(
-                uid=f"{n.uid:016x}",
-                symbol=n.qualified_name,
-                name=n.name,
-                kind=n.kind,
-                path=n.path,
-                start_line=n.start_line,
-                end_line=n.end_line,
-                language=n.language,
-                signature=n.signature,
-                doc=n.doc[:500],
-                match=_TIER.get(h.score, "fuzzy"),
-                score=round(h.score, 4),
-            )
-        )
+        out.append(_match(n, _TIER.get(h.score, "fuzzy"), h.score))
         if len(out) >= limit:
             break
     return out
+
+
+QUALIFIED_SCORE = 3.5  # the symbol stream's `qualified` tier: a located name is at least that sure
+_SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
+
+
+def module_of(path: str) -> str:
+    """The dotted module a file defines: `src/flask/helpers.py` -> `src.flask.helpers`, `a/__init__.py` -> `a`.
+
+    Leading folders stay (`src.`): a qualified name matches on any dotted suffix of
+    `module.qualified_name`, so `flask.helpers.url_for` and `helpers.url_for` both match.
+    """
+    parts = path.split("/")
+    stem, dot, _ext = parts[-1].rpartition(".")
+    parts[-1] = stem if dot else parts[-1]
+    if parts[-1] in ("__init__", "mod", "index") and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _located(snap: Snapshot, text: str) -> list[Node]:
+    """The definitions `path:name` or a module-qualified dotted name names; [] when it is neither."""
+    if " " in text:
+        return []
+    path, colon, name = text.rpartition(":")
+    if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
+        files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
+        return [
+            n
+            for f in sorted(files)
+            for n in (s.node for s in snap.nodes_in_file(f))
+            if n.part == 0
+            and n.kind in _SYMBOL_KINDS
+            and (n.name == name or n.qualified_name == name or n.qualified_name.endswith("." + name))
+        ]
+    dotted = text.replace("::", ".")
+    if "." not in dotted.strip("."):
+        return []
+    last = dotted.rsplit(".", 1)[-1]
+    found: list[Node] = []
+    for stored in snap.lookup("name_exact", last.lower()):
+        n = stored.node
+        full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
+        if n.part == 0 and n.kind in _SYMBOL_KINDS and (full == dotted or full.endswith("." + dotted)):
+            found.append(n)
+    found.sort(key=lambda n: (n.path, n.start_line))
+    return found
+
+
+def _prefer_module_function(best: list[SymbolMatch]) -> list[SymbolMatch]:
+    """For a bare name that is both a module-level function and methods, the function (as in search)."""
+    top = [m for m in best if m.kind == "function" and "." not in m.symbol.replace("::", ".")]
+    if len(top) == 1 and all(m.kind == "method" for m in best if m is not top[0]):
+        return top
+    return best
 
 
 class RelatedResult(msgspec.Struct, kw_only=True):
@@ -125,12 +216,14 @@ def related(
         matches = resolve_symbol(engine, symbol, root=root)
     if not matches:
         return RelatedResult(query=symbol, node=None)
-    best = [m for m in matches if m.score == matches[0].score]
+    best = _prefer_module_function([m for m in matches if m.score == matches[0].score])
     if len(best) > 1:
         return RelatedResult(query=symbol, node=None, candidates=best, ambiguous=True)
     node = best[0]
     rel = related_of(snap, int(node.uid, 16), callers=callers, callees=callees, depth=depth, cap=cap)
-    return RelatedResult(query=symbol, node=node, related=rel, candidates=matches[1:])
+    return RelatedResult(
+        query=symbol, node=node, related=rel, candidates=[m for m in matches if m is not node]
+    )
 
 
 def graph_query(engine: Engine, text: str, params: dict[str, object], *, root: str | None = None) -> Any:

@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,7 +175,7 @@ def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:
 
 def _parse_all(
     to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
-) -> Iterator[tuple[SourceFile, ParseOutcome]]:
+) -> Generator[tuple[SourceFile, ParseOutcome], None, None]:
     """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
     workers = min(cpu_count(), 8)
     if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
@@ -182,40 +183,35 @@ def _parse_all(
             yield src, _read_and_parse(src, opts)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    import signal
 
     jobs = ((src, opts) for src, _digest in to_parse)
     # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
     # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
     # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
-    pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_worker_init,
-        initargs=(os.getpid(),),
-    )
-    import signal
-
+    # multiprocessing.Pool, not concurrent.futures: Pool.terminate() is the public way to stop workers
+    # mid-task, while stopping a ProcessPoolExecutor's workers races its manager thread in Python 3.11
+    # (AttributeError, InvalidStateError or OSError tracebacks, or a hang, a few runs in 20).
     # Ctrl-C while the pool forks its workers would land inside multiprocessing's fork bookkeeping and
-    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker exists and every
-    # task is queued (map submits eagerly), then let it through to the handler below.
+    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker and the pool's
+    # threads exist (they inherit the mask, so the signal always reaches this thread), then let it
+    # through to the handler below.
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        results = pool.map(_parse_job, jobs, chunksize=8)
-    except BaseException:
+        pool = multiprocessing.get_context("fork").Pool(
+            workers, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+        results = pool.imap(_parse_job, jobs, chunksize=8)
+    finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     try:
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
+    except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
+        pool.terminate()  # workers stop mid-file; the pool's threads are joined
         raise
-    pool.shutdown(wait=True)
+    pool.close()
+    pool.join()
 
 
 def _worker_init(parent_pid: int) -> None:
@@ -331,8 +327,13 @@ def _build_locked(
     spill_path = spill_dir / "parsed.msgpack"
     light: list[Node] = []
     parsed_meta: list[tuple[SourceFile, str, int]] = []
-    with open(spill_path, "wb") as spill:
-        for i, (src, outcome) in enumerate(_parse_all([(s_, h) for s_, _d, h in to_parse], opts)):
+    # closing(): a Ctrl-C in this loop's body stops the parse pool at once, not when the suspended
+    # generator is collected after the error was reported.
+    with (
+        open(spill_path, "wb") as spill,
+        closing(_parse_all([(s_, h) for s_, _d, h in to_parse], opts)) as outcomes,
+    ):
+        for i, (src, outcome) in enumerate(outcomes):
             progress("parse", i + 1, len(to_parse))
             if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
                 skipped[outcome] = skipped.get(outcome, 0) + 1

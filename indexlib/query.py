@@ -157,6 +157,11 @@ def parse_query(
     for m in _TOKEN.finditer(text):
         neg, key, fval, fquoted, quoted, bare = m.groups()
         if key is not None and key.lower() in _FILTER_KEYS:
+            if fval.startswith('"') and (len(fval) == 1 or not fval.endswith('"')):
+                raise UsageError(
+                    f"the filter {key}: has a quote that is never closed: {m.group(0)}",
+                    hint=f'close it: {key}:"src/**"',
+                )
             value = fquoted if fquoted is not None else fval
             _add_filter(q, key.lower(), value, negated=bool(neg))
             continue
@@ -197,12 +202,31 @@ def parse_query(
         q.kinds.append(normalize_kind(kind))
     q.paths.extend(well_formed(p) for p in paths or [])
     q.excludes.extend(well_formed(p) for p in excludes or [])
+    for glob in [*(paths or []), *(excludes or [])]:
+        glob_to_regex(glob)  # --path / --exclude globs are checked like path: filters
     return q
+
+
+# Syntax that means something in a regular expression and nothing in qry's query language.
+_REGEX_SYNTAX = re.compile(r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}")
+
+
+def regex_syntax(text: str) -> str | None:
+    """The first piece of `text` that reads as regular-expression syntax (`.*`, `\\w`, `[a-z]`, `^`),
+    or None. Such a query is taken as words: callers say so, since regex search does not exist yet.
+
+    >>> regex_syntax("def .*_request"), regex_syntax("parse config")
+    ('.*', None)
+    """
+    m = _REGEX_SYNTAX.search(text.strip())
+    return m.group(0) if m else None
 
 
 def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
     if not value:
         raise UsageError(f"the filter {key}: has no value", hint=f'write {key}:VALUE, e.g. {key}:"src/**"')
+    if key in ("path", "file", "exclude"):
+        glob_to_regex(value)  # an invalid glob is an error now, not a filter that silently matches nothing
     if key in ("lang", "language"):
         (q.langs if not negated else q.negated).append(
             normalize_lang(value) if not negated else f"lang:{value}"
@@ -346,11 +370,27 @@ def glob_to_regex(glob: str) -> re.Pattern[str]:
             out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
+        elif c == "[":
+            end = g.find("]", i + 2)  # a `]` right after `[` (or `[!`) is a member, as in shells
+            if g[i + 1 : i + 2] == "!":
+                end = g.find("]", i + 3)
+            if end < 0:
+                raise UsageError(
+                    f"invalid glob {glob!r}: [ opens a character class that is never closed",
+                    hint="close it ([abc], [!abc], [a-z]), or match the character itself with ?",
+                )
+            members = g[i + 1 : end]
+            negate = members.startswith("!")
+            members = members[1:] if negate else members
+            body_class = "".join("\\" + ch if ch in "\\^[]" else ch for ch in members)
+            out.append(f"[{'^/' if negate else ''}{body_class}]")
+            i = end + 1
+            continue
         else:
             out.append(re.escape(c))
         i += 1
     body = "".join(out)
-    has_wild = any(ch in g for ch in "*?")
+    has_wild = any(ch in g for ch in "*?[")
     if "/" not in g.rstrip("/"):
         # No folder part: match a whole path component (file or folder name), anywhere.
         return re.compile(rf"(?:^|/){body}(?:/|$)")

@@ -332,7 +332,14 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:
     stored = snap.node(c.uid)
     assert stored is not None
     n = stored.node
-    snippet = make_snippet(n.text, n.start_line, streams.words_for_snippets(q), opts.snippet_chars)
+    snippet = make_snippet(
+        n.text,
+        n.start_line,
+        streams.words_for_snippets(q),
+        opts.snippet_chars,
+        indent=snap.first_line_indent(n),
+        hidden_lines=snap.hidden_lines(n),
+    )
     rec = snap.manifest.files.get(n.path)
     return Hit.of_node(
         n,

@@ -11,6 +11,7 @@ Does not own: ranking (fusion.py, search.py), or writing anything (build.py, sto
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,11 +20,14 @@ import indexlib.lexical as lexical
 from indexlib.errors import IndexCorrupt
 from indexlib.lexical import LexicalSegment, StoredNode
 from indexlib.lexical import Query as LexQuery
+from indexlib.records import Node, NodeKind
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
 if TYPE_CHECKING:
     from indexlib.vectors import VectorSegment
+
+_INDENT_READ = 256  # bytes read before a node to find its line's indentation
 
 
 class SegmentHandle:
@@ -179,6 +183,48 @@ class Snapshot:
             nodes.sort(key=lambda s: (s.node.start_byte, s.node.part))
             self._by_path[path] = nodes
         return self._by_path[path]
+
+    def hidden_lines(self, node: Node) -> frozenset[int]:
+        """For a module remainder: the lines of its file other nodes own (its text keeps only their line
+        breaks); empty for every other node, whose text is its own code."""
+        if node.kind != NodeKind.MODULE:
+            return frozenset()
+        lines: set[int] = set()
+        for stored in self.nodes_in_file(node.path):
+            other = stored.node
+            if other.kind != NodeKind.MODULE:
+                lines.update(range(other.start_line, other.end_line + 1))
+        return frozenset(lines)
+
+    def first_line_indent(self, node: Node) -> str:
+        """The whitespace before `node` on its first line, read from the source file ("" when unknown).
+
+        Node text starts at the node's first character (a method's `def`, not its indentation). Only a
+        file unchanged since the root (size and mtime as recorded) is read, and only if the bytes at
+        the node's offset are its text, so a snippet never shows what the file does not hold.
+        """
+        rec = self.manifest.files.get(node.path)
+        if rec is None or node.start_byte <= 0:
+            return ""
+        head = node.text[:32].encode("utf-8")
+        try:
+            with open(Path(self.manifest.source_root) / node.path, "rb") as f:
+                st = os.fstat(f.fileno())
+                if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
+                    return ""
+                before = max(0, node.start_byte - _INDENT_READ)
+                f.seek(before)
+                data = f.read(node.start_byte - before + len(head))
+        except OSError:
+            return ""
+        prefix, at = data[: node.start_byte - before], data[node.start_byte - before :]
+        line_start = prefix.rfind(b"\n") + 1
+        if line_start == 0 and before > 0:
+            return ""  # a longer run than we read: not indentation
+        indent = prefix[line_start:]
+        if at != head or indent.strip(b" \t"):
+            return ""
+        return indent.decode("ascii")
 
     def iter_live_nodes(self) -> Iterator[tuple[SegmentHandle, StoredNode]]:
         """Every live node (used by compaction, status and evaluation, not by queries)."""

@@ -9,7 +9,9 @@ fall back to the head of the node, where the signature and doc comment are.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+
+import msgspec
 
 from indexlib.records import Snippet
 
@@ -38,11 +40,25 @@ def _word_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile(alts, re.IGNORECASE)
 
 
-def make_snippet(text: str, start_line: int, words: Sequence[str], width: int = DEFAULT_CHARS) -> Snippet:
+def make_snippet(
+    text: str,
+    start_line: int,
+    words: Sequence[str],
+    width: int = DEFAULT_CHARS,
+    *,
+    indent: str = "",
+    hidden_lines: Collection[int] = (),
+) -> Snippet:
     """Cut `text` (a node starting at `start_line`) to about `width` characters around the first match.
 
     The window snaps outward to whole lines when that fits, so snippets read as code; the reported
     lines are those the excerpt spans; `truncated` is True when anything of the node was left out.
+
+    `indent` is what the file holds before the node's first character on its first line (a method's
+    `def` starts at its indentation), so the first line reads as it does in the file. `hidden_lines`
+    are lines of the file other nodes own (a module remainder's text keeps their line breaks but not
+    their code): a blank text line there is not a blank line of the file, so the snippet keeps to the
+    run of the node's own lines that holds the match and never shows those lines.
 
     >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
@@ -50,6 +66,12 @@ def make_snippet(text: str, start_line: int, words: Sequence[str], width: int = 
     """
     width = max(MIN_CHARS, min(MAX_CHARS, width))
     pattern = _word_pattern(words)
+    text = indent + text
+    if hidden_lines:
+        block, block_line, cut = _own_block(text, start_line, pattern, frozenset(hidden_lines))
+        if cut:
+            inner = make_snippet(block, block_line, words, width)
+            return msgspec.structs.replace(inner, truncated=True)
     match = pattern.search(text) if pattern else None
     if len(text) <= width:
         lo, hi = 0, len(text)
@@ -79,3 +101,36 @@ def make_snippet(text: str, start_line: int, words: Sequence[str], width: int = 
     return Snippet(
         text=body, start_line=first_line, end_line=last_line, truncated=truncated, highlights=highlights
     )
+
+
+def _own_block(
+    text: str, start_line: int, pattern: re.Pattern[str] | None, hidden: frozenset[int]
+) -> tuple[str, int, bool]:
+    """The run of lines of `text` that holds the first match (else the first run), leaving out the
+    blank lines that stand for other nodes' code; returns (block text, its first line, cut anything)."""
+    lines = text.split("\n")
+    runs: list[tuple[int, int]] = []  # [first, last] indexes into `lines` of each run of own lines
+    for i, line in enumerate(lines):
+        own = line.strip() != "" or (start_line + i) not in hidden
+        if not own:
+            continue
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    if not runs:
+        return text, start_line, False
+    chosen = runs[0]
+    match = pattern.search(text) if pattern else None
+    if match is not None:
+        at = text.count("\n", 0, match.start())
+        chosen = next((r for r in runs if r[0] <= at <= r[1]), chosen)
+    first, last = chosen
+    while first < last and not lines[first].strip():  # a run's edge blank lines say nothing
+        first += 1
+    while last > first and not lines[last].strip():
+        last -= 1
+    block = "\n".join(lines[first : last + 1])
+    whole = first == 0 and last >= len(text.rstrip("\n").split("\n")) - 1
+    return block, start_line + first, not whole
+

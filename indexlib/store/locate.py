@@ -46,15 +46,16 @@ def resolve_index_dir(
 ) -> Path:
     """The index directory a command works on, or IndexNotFound with a hint.
 
-    Precedence: `explicit` (e.g. `--index DIR`) > `$QRY_INDEX_DIR` > walk up from `start`
+    Precedence: `explicit` (e.g. `--index-dir DIR`) > `$QRY_INDEX_DIR` > walk up from `start`
     (default: the working directory). An explicit or environment path is returned as given, even if
-    it does not exist yet, so `Store.open` can report it or create it.
+    it does not exist yet, so `Store.open` can report it or create it; one that names a repository
+    (it holds no index but its `.qry` does) means that repository's index.
     """
     if explicit is not None:
-        return Path(explicit)
+        return _index_in(Path(explicit))
     env = os.environ if environ is None else environ
     if env.get(ENV_VAR):
-        return Path(env[ENV_VAR])
+        return _index_in(Path(env[ENV_VAR]))
     origin = Path.cwd() if start is None else Path(start)
     found = find_index(origin)
     if found is None:
@@ -63,3 +64,10 @@ def resolve_index_dir(
             hint=f"create one: qry index PATH (or set {ENV_VAR})",
         )
     return found
+
+
+def _index_in(path: Path) -> Path:
+    """`path`, or `path/.qry` when `path` is a repository root rather than an index directory."""
+    if not (path / "HEAD").exists() and (path / INDEX_DIRNAME / "HEAD").is_file():
+        return path / INDEX_DIRNAME
+    return path

@@ -431,6 +431,8 @@ class Store:
         seen: set[str] = set()
         rid = head
         while rid is not None and rid not in seen:
+            if rid != head and not (self.roots_dir / f"{rid}.json").exists():
+                break  # gc removed the older history: the chain ends here, it is not a broken root
             seen.add(rid)
             info = self._root_info(rid, is_head=rid == head, on_chain=True)
             chain.append(info)
@@ -466,7 +468,10 @@ class Store:
     # -- gc -----------------------------------------------------------------------------------------
 
     def gc(self, keep: int = 5, *, wait: float = 0.0) -> GcReport:
-        """Delete what the newest `keep` roots of HEAD's chain do not use; HEAD is always kept.
+        """Delete what the roots of HEAD's newest `keep` index runs do not use; HEAD is always kept.
+
+        `keep` counts index runs, not roots: a build with vectors publishes two roots (the lexical
+        one, then the same files with vectors attached), and both belong to its run.
 
         Removes other roots first (so no root on disk ever names a deleted segment), then segments
         and attachments no kept root mentions, then everything in tmp/. Takes the writer lock (or
@@ -485,16 +490,24 @@ class Store:
             self._gc_tmp(report)
             return report
 
-    def _kept_chain(self, head: str, count: int) -> list[tuple[str, Manifest]]:
+    def _kept_chain(self, head: str, runs: int) -> list[tuple[str, Manifest]]:
+        """HEAD and its ancestors, newest first, up to the roots of `runs` index runs."""
         kept = [(head, self._load_exact(head))]  # a HEAD that cannot be read stops gc: raise
-        while len(kept) < count:
-            parent = kept[-1][1].parent
+        counted = 1
+        while True:
+            child = kept[-1][1]
+            parent = child.parent
             if parent is None or any(parent == rid for rid, _m in kept):
                 break
             try:
-                kept.append((parent, self._load_exact(parent)))
+                manifest = self._load_exact(parent)
             except QryError:
                 break  # an unreadable ancestor ends the chain; it is removed with the unreferenced
+            if not adds_only_vectors(child, manifest):
+                if counted >= runs:
+                    break
+                counted += 1
+            kept.append((parent, manifest))
         return kept
 
     def _gc_roots(self, kept: set[str], report: GcReport) -> None:
@@ -626,3 +639,13 @@ def _rmtree(path: Path, *, ignore_errors: bool = False) -> None:
     import shutil
 
     shutil.rmtree(path, ignore_errors=ignore_errors)
+
+
+def adds_only_vectors(child: Manifest, parent: Manifest) -> bool:
+    """True when `child` is `parent` with vectors attached: the second root of one index run."""
+    return (
+        child.model is not None
+        and child.files == parent.files
+        and child.tombstones == parent.tombstones
+        and [s.id for s in child.segments] == [s.id for s in parent.segments]
+    )

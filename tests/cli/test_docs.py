@@ -22,15 +22,14 @@ from typing import Any
 import click
 import msgspec
 import pytest
-import typer.main
 
-from cli.main import app
+from cli.main import click_command
 from cli.options import SEARCH_OPTIONS
 from indexlib.records import Hit, Provenance, Related, SearchMeta, SearchResult, Snippet
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 UPDATE = os.environ.get("QRY_UPDATE_GOLDENS") == "1"
-GROUP = typer.main.get_command(app)
+GROUP = click_command()
 COMMANDS: dict[str, click.Command] = dict(GROUP.commands)  # type: ignore[attr-defined]
 SCHEMA_STRUCTS = (SearchResult, Hit, Snippet, Provenance, Related, SearchMeta)
 

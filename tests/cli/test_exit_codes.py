@@ -248,10 +248,15 @@ def test_index_then_stale_status_then_reindex(scratch: Path) -> None:
         f.write("\n\ndef brand_new_helper():\n    return 1\n")
     status = run_qry_process("status", cwd=scratch)
     assert status.code == 0, status.describe()
-    assert "qry: 1 file(s) changed since this root; run `qry index` to refresh" in status.err
+    assert "qry: 1 file changed since this root; run `qry index` to refresh" in status.err
     assert "  modified python/billing/retry.py" in status.err
     stale = run_qry_process("search", "retry_failed_charge", "--lang", "python", "-k", "1", cwd=scratch)
-    assert "[stale]" in stale.out.splitlines()[0], stale.describe()
+    # One line per hit when piped (rg -n style): staleness is said on stderr; -C shows the [stale] tag.
+    assert "1 result from files changed since the index" in stale.err, stale.describe()
+    tagged = run_qry_process(
+        "search", "retry_failed_charge", "--lang", "python", "-k", "1", "-C", "1", cwd=scratch
+    )
+    assert "[stale]" in tagged.out.splitlines()[0], tagged.describe()
     quiet = run_qry_process("index", "-q", "--embed", "none", cwd=scratch)
     assert quiet.code == 0 and quiet.err == "" and quiet.out == "", quiet.describe()
     found = run_qry_process("search", "brand_new_helper", "-k", "1", cwd=scratch)

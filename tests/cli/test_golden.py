@@ -9,6 +9,7 @@ The Rich table is rendered in-process through `cli.render.render_table` with a p
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +27,8 @@ PLAIN_SEARCHES: dict[str, tuple[str, ...]] = {
     "search_prefix_lang.txt": ("search", "comput* lang:go"),
     "search_negated_path_kind.txt": ("search", "retry -path:python/** kind:function", "-k", "4"),
     "search_graph_explain.txt": ("search", "compute_backoff", "--graph", "--explain", "-k", "2"),
+    "search_context.txt": ("search", "charge", "-k", "3", "-C", "2"),
+    "search_files.txt": ("search", "charge", "-l"),
     "search_options.txt": (
         "search",
         "backoff",
@@ -58,8 +61,12 @@ def test_plain_search_output(name: str, qry: RunQry, norm: Normaliser, golden: G
 
 
 def test_plain_output_is_grep_friendly(qry: RunQry) -> None:
-    """Every snippet line is `path:line:text`, and hits are separated by `--` (so grep -c ^-- counts them)."""
-    run = qry("search", "charge", "-k", "4")
+    """Piped, one `path:line: symbol<TAB>text` line per hit (as `rg -n`, plus what the hit is); with
+    -C N, a header per hit, then snippet lines as `path:line:text`, and hits separated by `--` (so
+    grep -c ^-- counts them)."""
+    lines = qry("search", "charge", "-k", "4").out.splitlines()
+    assert len(lines) == 4 and all(re.fullmatch(r"[^:\t]+:\d+: [^\t]+\t.*", line) for line in lines), lines
+    run = qry("search", "charge", "-k", "4", "-C", "2")
     blocks = run.out.rstrip("\n").split("\n--\n")
     assert len(blocks) == 4
     for block in blocks:

@@ -11,13 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer.main
 
-from cli.main import app
+from cli.main import click_command
 from cli.options import SEARCH_OPTIONS
 from tests.cli.clikit import RunQry, assert_clean_stderr, cli_env
 
-COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+COMMANDS = sorted(click_command().commands)  # type: ignore[attr-defined]
 
 
 def test_the_command_list_is_what_docs_and_users_expect() -> None:

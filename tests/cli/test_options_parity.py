@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import typer.main
-
 from cli.fastpath import _flags, parse_search_args
-from cli.main import app
+from cli.main import click_command
 from cli.options import SEARCH_OPTIONS
 
 
 def test_fast_path_and_typer_expose_the_same_search_options() -> None:
-    command = typer.main.get_command(app)
+    command = click_command()
     search = command.commands["search"]  # type: ignore[attr-defined]
     typer_flags = {f for p in search.params for f in (*p.opts, *p.secondary_opts) if f.startswith("-")}
     assert typer_flags - {"--help"} == set(_flags())
@@ -19,7 +17,18 @@ def test_fast_path_and_typer_expose_the_same_search_options() -> None:
 
 def test_fast_parser_reads_every_form() -> None:
     parsed = parse_search_args(
-        ["parse config", "-k", "5", "--lang=go", "--lang", "rust", "--json", "--no-graph", "--snippet-chars", "120"]
+        [
+            "parse config",
+            "-k",
+            "5",
+            "--lang=go",
+            "--lang",
+            "rust",
+            "--json",
+            "--no-graph",
+            "--snippet-chars",
+            "120",
+        ]
     )
     assert parsed is not None
     query, v = parsed

@@ -328,6 +328,7 @@ def test_a_crash_is_an_internal_error_result(tmp_path: Path, capsys: pytest.Capt
     assert "ZeroDivisionError" in capsys.readouterr().err  # the traceback goes to the server's stderr
 
 
+@pytest.mark.model
 def test_missing_index_is_reported_per_call_and_reindex_creates_it(
     tmp_path: Path, fixture_copy: Callable[[str], Path]
 ) -> None:
@@ -336,8 +337,35 @@ def test_missing_index_is_reported_per_call_and_reindex_creates_it(
     is_error, text = anyio.run(tools.call, "search", lambda: tools.search("charge"))
     assert is_error and json.loads(text)["code"] == "index_not_found"
     is_error, text = anyio.run(tools.call, "reindex", tools.reindex)
-    assert not is_error and json.loads(text)["published"], text
+    report = json.loads(text)
+    assert not is_error and report["published"], text
+    assert report["embed"] == "onnx" and report["embedded"] > 0, text  # as `qry index` builds: with vectors
     assert tools.search("retry_failed_charge", lang="python")["results"][0]["path"] == "python/billing/retry.py"
+    shutil.rmtree(repo)
+
+
+@pytest.mark.model
+def test_without_any_index_the_server_starts_and_reindex_builds_one(
+    tmp_path: Path, fixture_copy: Callable[[str], Path]
+) -> None:
+    """Issue 12: `qry mcp` with no --index-dir where no index exists used to exit 2 at start-up (the
+    client only saw "connection closed"); it serves, tools answer index_not_found, reindex builds ./.qry."""
+    repo = fixture_copy("polyglot")
+    params = StdioServerParameters(command=sys.executable, args=["-m", "cli.main", "mcp"], cwd=str(repo))
+    with (
+        (tmp_path / "server.log").open("w") as log,
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(stdio_client(params, errlog=log)) as (read, write),
+        portal.wrap_async_context_manager(ClientSession(read, write)) as session,
+    ):
+        portal.call(session.initialize)
+        srv = Server(portal, session, repo, repo / ".qry")
+        assert srv.error("search", {"query": "charge"})["code"] == "index_not_found"
+        report = srv.ok("reindex")
+        assert report["published"] and report["embed"] == "onnx" and report["embedded"] > 0, report
+        assert (repo / ".qry" / "HEAD").is_file()
+        assert srv.ok("index_status")["vectors"] > 0
+        assert srv.ok("search", {"query": "retry_failed_charge"})["results"]
     shutil.rmtree(repo)
 
 
@@ -367,5 +395,7 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(tmp_path: Path) 
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 2, proc.stderr
-    assert "qry: error:" in proc.stderr and "pip install 'qry[mcp]'" in proc.stderr
+    # A source checkout: the extra of this checkout, never `qry[mcp]` (an unrelated project on PyPI).
+    assert "qry: error:" in proc.stderr and f"pip install -e '{ROOT}[mcp]'" in proc.stderr, proc.stderr
+    assert "qry[mcp]" not in proc.stderr
     assert proc.stdout == ""

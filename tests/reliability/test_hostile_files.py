@@ -275,5 +275,5 @@ def test_terminal_escapes_in_names_and_code_do_not_reach_the_terminal(tmp_path: 
             assert "\x1b" not in text and "\x07" not in text, repr(text[:400])
             assert "\\x1b" in text or query == "newline_name_function", "the escape is shown, not dropped"
         if not tty:  # the path with a newline stays on its lines: no line starts with its tail
-            assert "new\\x0aline.py:1-2\t" in text, text
+            assert "new\\x0aline.py:1: newline_name_function\t" in text, text
             assert not any(line.startswith("line.py") for line in text.splitlines()), text

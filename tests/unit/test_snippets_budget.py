@@ -49,8 +49,17 @@ def test_snippet_stays_inside_the_node(text: str, words: list[str], width: int) 
 
 
 def hit(path: str, a: int, b: int, text: str = "x" * 100) -> Hit:
-    return Hit(uid="0", path=path, start_line=a, end_line=b, kind="function", symbol="f", language="python",
-               score=1.0, snippet=Snippet(text=text, start_line=a, end_line=b, truncated=False))
+    return Hit(
+        uid="0",
+        path=path,
+        start_line=a,
+        end_line=b,
+        kind="function",
+        symbol="f",
+        language="python",
+        score=1.0,
+        snippet=Snippet(text=text, start_line=a, end_line=b, truncated=False),
+    )
 
 
 def test_budget_packs_whole_results_and_skips_overlaps() -> None:
@@ -63,3 +72,26 @@ def test_budget_packs_whole_results_and_skips_overlaps() -> None:
 def test_budget_always_keeps_the_best_hit() -> None:
     kept, left = pack([hit("a.py", 1, 3, "z" * 8000), hit("b.py", 1, 3)], 50)
     assert [h.path for h in kept] == ["a.py"] and left == 1
+
+
+def test_indent_restores_the_first_line_as_the_file_has_it() -> None:
+    """Issue 12: a method's text starts at `def`; its snippet's first line keeps the indentation."""
+    s = make_snippet(
+        "def should_set_cookie(self):\n        return True", 233, ["should_set_cookie"], 600, indent="    "
+    )
+    assert s.text.splitlines()[0] == "    def should_set_cookie(self):"
+    assert s.text[s.highlights[0][0] : s.highlights[0][1]] == "should_set_cookie"
+
+
+def test_a_module_remainder_never_shows_the_lines_other_nodes_own() -> None:
+    """Issue 12: a module remainder keeps only the line breaks of the functions inside it; its snippet
+    keeps to its own lines around the match instead of printing blank lines the file does not have."""
+    text = "import logging\n\n" + "\n" * 12 + "\n\nhandler = logging.StreamHandler()\nhandler.setLevel(1)"
+    hidden = set(range(3, 15))  # a function's lines
+    s = make_snippet(text, 1, ["handler"], 600, hidden_lines=hidden)
+    assert s.start_line == 17 and s.text == "handler = logging.StreamHandler()\nhandler.setLevel(1)", s
+    assert s.truncated
+    shown = set(range(s.start_line, s.end_line + 1))
+    assert not shown & hidden
+    whole = make_snippet(text, 1, ["handler"], 600)  # without hidden lines: the old behaviour, all of it
+    assert whole.start_line == 1 and not whole.truncated

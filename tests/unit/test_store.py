@@ -21,6 +21,7 @@ from indexlib.store.manifest import (
     FileEntry,
     FileRecord,
     Manifest,
+    ModelInfo,
     SegmentEntry,
     VectorInfo,
     encode_manifest,
@@ -516,3 +517,32 @@ def test_root_file_is_plain_json_with_array_file_records(store: Store) -> None:
     doc = json.loads((store.roots_dir / f"{rid}.json").read_bytes())
     assert doc["format_version"] == FORMAT_VERSION
     assert isinstance(doc["files"]["src/a.py"], list)
+
+
+def test_gc_keep_counts_index_runs_and_a_run_with_vectors_is_two_roots(store: Store) -> None:
+    """Issue 12: a build with vectors publishes a lexical root and then the same files with vectors;
+    `keep` counts runs, so --keep 2 keeps both roots of each of the two newest runs."""
+    base = put_segment(store, "base", seg_files("base"))
+    ids: list[str] = []
+    info = ModelInfo(model_id="m", checksum="c", dim=2, name="m")
+    for i in range(3):
+        seg = put_segment(store, f"s{i}", seg_files(f"s{i}"))
+        lexical = make_manifest([base, seg], parent=ids[-1] if ids else None, created_at=2 * i)
+        ids.append(store.publish(lexical))
+        ids.append(
+            store.publish(msgspec.structs.replace(lexical, model=info, parent=ids[-1], created_at=2 * i + 1))
+        )
+    report = store.gc(keep=2)
+    assert report.kept_roots == list(reversed(ids[2:]))
+    assert sorted(report.removed_roots) == sorted(ids[:2])
+    assert report.removed_segments == ["s0"]
+
+
+def test_roots_after_gc_list_no_ghost_of_a_removed_parent(store: Store) -> None:
+    """Issue 12: after gc --keep 1 the oldest kept root names a parent gc removed; `roots` (and the
+    roots count of status) must end the history there, not list a root that "is missing"."""
+    ids, _segs = publish_chain(store, 3)
+    store.gc(keep=1)
+    listed = store.roots()
+    assert [r.id for r in listed] == [ids[2]]
+    assert all(r.error == "" for r in listed)

@@ -53,6 +53,11 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
                 f"new {len(st.changes.added)}, deleted {len(st.changes.deleted)})",
             ],
         ]
+        if st.vectors_progress:
+            rows.insert(
+                next(i for i, r in enumerate(rows) if r[0] == "vectors") + 1,
+                ["vectors progress", st.vectors_progress],
+            )
         print_table(env, "qry status", ["what", "value"], rows)
         stale = st.changes.modified + st.changes.added + st.changes.deleted
         if stale:
@@ -119,16 +124,20 @@ def gc_command(env: Env, index_dir: Path | None, keep: int, wait: float, json: b
 
 def verify_command(env: Env, index_dir: Path | None, root: str | None, json: bool) -> int:
     def run() -> int:
-        from indexlib import Store, resolve_index_dir
+        from indexlib import Store, resolve_index_dir, verify_caches
 
-        store = Store.open(resolve_index_dir(index_dir))
-        problems = store.verify(root)
+        found = resolve_index_dir(index_dir)
+        store = Store.open(found)
+        problems = store.verify(root) + verify_caches(found)
         if json:
             env.out(to_json({"ok": not problems, "problems": msgspec.to_builtins(problems)}) + "\n")
         elif problems:
             for p in problems:
                 env.err(f"qry: {p.kind}: {p.path}: {p.detail}\n")
-            env.err("  hint: rebuild the index: qry index --rebuild\n")
+            if all(p.path.startswith("cache/") for p in problems):
+                env.err("  hint: damaged cache entries are embedded again by the next qry index\n")
+            else:
+                env.err("  hint: rebuild the index: qry index --rebuild\n")
         else:
             env.err("ok: every file matches its checksum\n")
         return Exit.ERROR if problems else Exit.OK

@@ -67,6 +67,10 @@ def summary_line(report: Any) -> str:
         parts.append(f", rebuilt (the index was in the older format {report.rebuilt_from_version})")
     parts.append(f" in {report.elapsed:.2f} s")
     parts.append(f" -> root {report.root_id[:ROOT_ID_CHARS]}" + ("" if report.published else " (unchanged)"))
+    if getattr(report, "background_pid", 0):
+        parts.append(
+            f"; vectors follow in the background (pid {report.background_pid}; qry status shows progress)"
+        )
     return "".join(parts)
 
 
@@ -91,7 +95,9 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
         git_times=bool(v.get("git_times", True)),
         rebuild=bool(v.get("rebuild")),
         wait=float(v.get("wait") or 0.0),
-        threads=int(v.get("threads") or 1),
+        threads=int(v.get("threads") or 0),
+        shared_cache=bool(v.get("shared_cache", True)),
+        background=bool(v.get("background")),
     )
     show = env.stderr_tty and not v.get("quiet") and not v.get("json")
     with progress_reporter(env, enabled=show) as progress:

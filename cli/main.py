@@ -160,7 +160,17 @@ def index_cmd(
     max_file_bytes: int = typer.Option(
         1 << 20, "--max-file-bytes", metavar="BYTES", help="Skip files larger than this."
     ),
-    threads: int = typer.Option(1, "--threads", metavar="N", help="Threads for the embedding model."),
+    threads: int = typer.Option(
+        0, "--threads", metavar="N", help="Threads for the embedding model (0: every available core)."
+    ),
+    shared_cache: bool = typer.Option(
+        True,
+        "--shared-cache/--no-shared-cache",
+        help="Reuse and add to the user-level vector cache (~/.cache/qry/shared).",
+    ),
+    background: bool = typer.Option(
+        False, "--background", help="Return after the lexical root; vectors finish in a detached worker."
+    ),
     json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
     no_color: bool = _no_color(),

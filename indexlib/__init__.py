@@ -55,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     # the index itself
     "index_status": "indexlib.status",
     "Status": "indexlib.status",
+    "verify_caches": "indexlib.status",
     "resolve_index_dir": "indexlib.store.locate",
     "default_index_dir": "indexlib.store.locate",
     "Store": "indexlib.store.store",
@@ -90,7 +91,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
     from indexlib.search import SEARCH_MODES, Engine, SearchOptions
-    from indexlib.status import Status, index_status
+    from indexlib.status import Status, index_status, verify_caches
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store
     from indexlib.timeparse import parse_when

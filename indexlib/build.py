@@ -65,7 +65,9 @@ class BuildOptions:
     rebuild: bool = False
     wait: float = 0.0
     max_nodes_per_file: int = 5000
-    threads: int = 1
+    threads: int = 0  # embedding model threads; 0: every available core
+    shared_cache: bool = True  # also use the user-level vector cache (embedcache.shared_cache_dir)
+    background: bool = False  # return after the lexical root; a detached worker computes the vectors
 
 
 @dataclass(slots=True)
@@ -92,6 +94,7 @@ class BuildReport:
     timings: dict[str, float] = field(default_factory=dict)
     index_dir: str = ""
     rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
+    background_pid: int = 0  # the detached worker computing vectors (`BuildOptions.background`)
 
     @property
     def elapsed(self) -> float:
@@ -139,7 +142,10 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
     return parsed, redacted
 
 
-EMBED_BATCH = 64  # texts handed to the embedder at once (it sorts them by length into model batches)
+EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by length into model batches,
+# so a larger batch pads less; the caches are appended after each one
+
+PROGRESS_EVERY = 0.5  # seconds between rewrites of the progress file (cache hits come file by file)
 
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
@@ -247,6 +253,12 @@ def build_index(
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
         _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+        if opts.background and opts.embed != "none":
+            from indexlib.background import start_vector_worker
+
+            # Started while this process still holds the lock: the worker waits for it, so the
+            # vectors follow this root before any other writer's.
+            report.background_pid = start_vector_worker(store, index_dir, opts)
     return report
 
 
@@ -459,7 +471,7 @@ def _build_locked(
         report.published = True
         report.segments = len(segments)
 
-    if opts.embed != "none":
+    if opts.embed != "none" and not opts.background:
         t5 = time.perf_counter()
         _attach_vectors(store, report, opts, progress)
         report.timings["embed"] = time.perf_counter() - t5
@@ -505,15 +517,17 @@ def _remove_tree(path: Path) -> None:
 def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progress: Progress) -> None:
     """Compute vectors for every segment of HEAD that lacks them, then publish a root naming them.
 
-    Runs after the lexical root is published, so the index is searchable while the model works.
+    Runs after the lexical root is published, so the index is searchable while the model works; the
+    progress file says how far it is (`qry status`, and a search meanwhile, quote it). Vectors go to the
+    caches after every batch, so an interrupted build keeps what it finished.
     """
-    from indexlib.embed import HashEmbedder, OnnxEmbedder, embedding_text, resolve_model, verify_model
-    from indexlib.embedcache import VectorCache, text_key
+    from indexlib.embed import HashEmbedder, OnnxEmbedder, resolve_model, verify_model
+    from indexlib.embedprogress import EmbedProgress, clear_progress, write_progress
     from indexlib.vectors import write_vectors
 
     root_id, manifest = store.load(None)
     if opts.embed == "hash":
-        embedder: HashEmbedder | OnnxEmbedder = HashEmbedder()
+        embedder: Any = HashEmbedder()
         info = ModelInfo(model_id=embedder.model_id, checksum="hash", dim=embedder.dim, name="hash")
     elif opts.embed == "onnx":
         spec = resolve_model(opts.model_dir)
@@ -530,87 +544,176 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
     if not pending:
         report.vectors_root = root_id
         return
-    if opts.embed == "onnx":
-        verify_model(spec)  # once per build that embeds: the query path trusts the recorded checksum
-        embedder = OnnxEmbedder(spec, threads=opts.threads)
-    # The cache key is the hash of the text actually embedded (name, signature, doc, body), so a renamed
-    # or moved node with unchanged code does not reuse a stale vector; the cache id names the token limit.
-    cache = VectorCache(store.cache_dir, embedder.cache_id)
-    new_segments: list[SegmentEntry] = []
-    dim = 0
     pending_ids = {s.id for s in pending}
-    live = {s.id: [p for p, rec in manifest.files.items() if rec.segment == s.id] for s in pending}
     total = sum(rec.nodes for rec in manifest.files.values() if rec.segment in pending_ids)
-    done = 0
-    for seg in manifest.segments:
-        if seg.id not in pending_ids:
-            new_segments.append(seg)
-            continue
-        live_paths = set(live[seg.id])
-        # Stream the segment file by file: only vectors (and the texts of one batch) stay in memory.
-        uids: list[int] = []
-        vectors: list[Any] = []
-        batch: dict[int, str] = {}
-        batch_rows: list[tuple[int, int]] = []  # (row in `vectors`, key) still waiting for a vector
+    state = EmbedProgress(pid=os.getpid(), root=root_id, total=total, started=time.time())
+    state.updated = state.started
+    write_progress(store.cache_dir, state)
+    try:
+        if opts.embed == "onnx":
+            # Loaded on the first text no cache holds: an unchanged clone costs no model start-up.
+            embedder = _LazyOnnx(spec, opts.threads, verify_model, OnnxEmbedder)
+        cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
+        new_segments: list[SegmentEntry] = []
+        dim = 0
+        done = 0
 
-        for chunk in iter_segment(store, seg.id):
-            if chunk.path not in live_paths:
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            progress("embed", done, total)
+            now = time.time()
+            if now - state.updated >= PROGRESS_EVERY or done >= total:
+                state.done, state.updated = done, now
+                write_progress(store.cache_dir, state)
+
+        for seg in manifest.segments:
+            if seg.id not in pending_ids:
+                new_segments.append(seg)
                 continue
-            texts = [
-                embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes
-            ]
-            keys = [text_key(t) for t in texts]
-            known = cache.get_many(keys)
-            for n, key, text in zip(chunk.nodes, keys, texts, strict=True):
-                uids.append(n.uid)
-                if key in known:
-                    vectors.append(known[key])
-                    report.embed_cached += 1
-                    done += 1
-                elif key in batch:  # the same text twice in one batch: embedded once
-                    vectors.append(None)
-                    batch_rows.append((len(vectors) - 1, key))
-                    report.embed_cached += 1
-                else:
-                    batch[key] = text
-                    vectors.append(None)
-                    batch_rows.append((len(vectors) - 1, key))
-            if len(batch) >= EMBED_BATCH:
-                embedded_now = _embed_batch(embedder, cache, batch, batch_rows, vectors)
-                report.embedded += embedded_now
-                done += embedded_now
-                progress("embed", done, total)
-        embedded_now = _embed_batch(embedder, cache, batch, batch_rows, vectors)
-        report.embedded += embedded_now
-        done += embedded_now
-        progress("embed", done, total)
-        cache.flush()
-        import numpy as np
-
-        if uids:
-            matrix = np.stack(vectors).astype(np.float32)
-        else:
-            matrix = np.zeros((0, embedder.dim), dtype=np.float32)
-        dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim
-        nodes_uids = uids
-        staging = store.stage()
-        vf = write_vectors(staging / vectors_dirname(info.model_id), nodes_uids, matrix)
-        files = store.add_files(seg.id, staging)
-        new_segments.append(
-            msgspec.structs.replace(
-                seg,
-                files=[f for f in seg.files if not is_attachment(f.name)] + files,
-                vectors=VectorInfo(model_id=info.model_id, dim=dim, kind=vf.kind, count=vf.count),
+            live_paths = {p for p, rec in manifest.files.items() if rec.segment == seg.id}
+            uids, matrix = _embed_segment(store, seg.id, live_paths, embedder, cache, report, advance)
+            dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim
+            staging = store.stage()
+            vf = write_vectors(staging / vectors_dirname(info.model_id), uids, matrix)
+            files = store.add_files(seg.id, staging)
+            new_segments.append(
+                msgspec.structs.replace(
+                    seg,
+                    files=[f for f in seg.files if not is_attachment(f.name)] + files,
+                    vectors=VectorInfo(model_id=info.model_id, dim=dim, kind=vf.kind, count=vf.count),
+                )
             )
+        info = msgspec.structs.replace(info, dim=dim or embedder.dim)
+        # Re-read HEAD: we hold the writer lock, so it is still the root we started from.
+        new_manifest = msgspec.structs.replace(
+            manifest, segments=new_segments, model=info, parent=root_id, created_at=time.time()
         )
-    info = msgspec.structs.replace(info, dim=dim or embedder.dim)
-    # Re-read HEAD: we hold the writer lock, so it is still the root we started from.
-    new_manifest = msgspec.structs.replace(
-        manifest, segments=new_segments, model=info, parent=root_id, created_at=time.time()
-    )
-    report.vectors_root = store.publish(new_manifest)
-    report.root_id = report.vectors_root
-    report.published = True
+        report.vectors_root = store.publish(new_manifest)
+        report.root_id = report.vectors_root
+        report.published = True
+    finally:
+        clear_progress(store.cache_dir, os.getpid())
+
+
+class _LazyOnnx:
+    """The ONNX embedder, verified and loaded when it first embeds (`cache_id` and `dim` need no model:
+    the dimension is read from the graph only if a segment has no vectors at all)."""
+
+    def __init__(
+        self, spec: Any, threads: int, verify: Callable[[Any], None], make: Callable[..., Any]
+    ) -> None:
+        from indexlib.embed import onnx_cache_id
+
+        self.spec = spec
+        self.model_id = spec.model_id
+        self.cache_id = onnx_cache_id(spec)
+        self._threads = threads
+        self._verify = verify
+        self._make = make
+        self._loaded: Any = None
+
+    def _model(self) -> Any:
+        if self._loaded is None:
+            self._verify(self.spec)  # once per build that embeds: queries trust the recorded checksum
+            self._loaded = self._make(self.spec, threads=self._threads)
+        return self._loaded
+
+    @property
+    def dim(self) -> int:
+        return int(self._model().dim)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self._model().embed(texts)
+
+
+def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
+    """The index's own vector cache, followed by the user-level shared one unless `shared` is off."""
+    from indexlib.embedcache import CacheChain, VectorCache, shared_cache_dir, shared_cache_max_bytes
+
+    for legacy in store.cache_dir.glob("vectors-*.f16"):  # the unchecked format of earlier builds
+        legacy.unlink(missing_ok=True)
+    caches = [VectorCache(store.cache_dir, cache_id)]
+    if shared:
+        try:
+            folder = shared_cache_dir()
+        except RuntimeError:  # no home directory to put it in: the index's own cache still works
+            return CacheChain(caches)
+        caches.append(VectorCache(folder, cache_id, max_bytes=shared_cache_max_bytes()))
+    return CacheChain(caches)
+
+
+def node_texts(store: Store, seg_id: str, live_paths: set[str]) -> Iterator[tuple[list[Node], list[str]]]:
+    """Each live file's nodes of a segment with the text each one embeds, file by file."""
+    from indexlib.embed import embedding_text
+
+    for chunk in iter_segment(store, seg_id):
+        if chunk.path in live_paths:
+            yield (
+                chunk.nodes,
+                [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes],
+            )
+
+
+def _embed_segment(
+    store: Store,
+    seg_id: str,
+    live_paths: set[str],
+    embedder: Any,
+    cache: Any,
+    report: BuildReport,
+    advance: Callable[[int], None],
+) -> tuple[list[int], Any]:
+    """Vectors of every live node of one segment: from the caches, else embedded in batches.
+
+    Streams the segment file by file, so only vectors (and the texts of one batch) stay in memory.
+    The cache key is the hash of the text actually embedded, so a renamed or moved node with unchanged
+    code does not reuse a stale vector; the embedder's cache id names the model and the token limit.
+    """
+    import numpy as np
+
+    from indexlib.embedcache import text_key
+
+    uids: list[int] = []
+    vectors: list[Any] = []
+    batch: dict[int, str] = {}
+    batch_rows: list[tuple[int, int]] = []  # (row in `vectors`, key) still waiting for a vector
+
+    def flush_batch() -> None:
+        if not batch:
+            return
+        waiting = len(batch_rows)
+        embedded_now = _embed_batch(embedder, cache, batch, batch_rows, vectors)
+        cache.flush()  # after every batch: a kill keeps what was finished
+        report.embedded += embedded_now
+        advance(waiting)
+
+    for nodes, texts in node_texts(store, seg_id, live_paths):
+        keys = [text_key(t) for t in texts]
+        known = cache.get_many(keys)
+        hits = 0
+        for n, key, text in zip(nodes, keys, texts, strict=True):
+            uids.append(n.uid)
+            if key in known:
+                vectors.append(known[key])
+                report.embed_cached += 1
+                hits += 1
+                continue
+            if key in batch:  # the same text twice in one batch: embedded once
+                report.embed_cached += 1
+            else:
+                batch[key] = text
+            vectors.append(None)
+            batch_rows.append((len(vectors) - 1, key))
+        if hits:
+            advance(hits)
+        if len(batch) >= EMBED_BATCH:
+            flush_batch()
+    flush_batch()
+    cache.flush()  # copies of shared-cache hits into the index's own cache
+    if uids:
+        return uids, np.stack(vectors).astype(np.float32)
+    return uids, np.zeros((0, embedder.dim), dtype=np.float32)
 
 
 def _embed_batch(

@@ -43,6 +43,7 @@ __all__ = [
     "ModelSpec",
     "OnnxEmbedder",
     "embedding_text",
+    "onnx_cache_id",
     "resolve_model",
     "verify_model",
 ]
@@ -52,9 +53,10 @@ DEFAULT_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab0
 DEFAULT_MODEL_SIZE = 22_928_619
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DEFAULT_MODEL_ID = "minilm-l6-int8-" + DEFAULT_MODEL_SHA256[:8]
-#: The max_length vectors are computed at unless a caller chooses otherwise. The model was trained on
-#: 128 tokens; 256 keeps more of a function body for about half the throughput (TECH.md).
-DEFAULT_MAX_LENGTH = 256
+#: The max_length vectors are computed at unless a caller chooses otherwise: the model was trained on
+#: 128 tokens, and its cost grows with length (256 costs about twice as much per text, TECH.md); the
+#: embedding text puts what carries meaning first, so the cut falls on the least useful part.
+DEFAULT_MAX_LENGTH = 128
 
 _MODEL_FILE = "model.onnx"
 _TOKENIZER_FILE = "tokenizer.json"
@@ -251,7 +253,7 @@ class OnnxEmbedder:
         spec: ModelSpec,
         *,
         max_length: int = DEFAULT_MAX_LENGTH,
-        threads: int = 1,
+        threads: int = 0,
         for_query: bool = False,
         batch_size: int = 8,
     ) -> None:
@@ -259,15 +261,18 @@ class OnnxEmbedder:
             raise ModelError(f"max_length {max_length} is too small", hint="use 128 or 256 tokens")
         self.spec = spec
         self.model_id = spec.model_id
-        self.cache_id = (
-            spec.model_id if max_length == DEFAULT_MAX_LENGTH else f"{spec.model_id}-t{max_length}"
-        )
+        self.cache_id = onnx_cache_id(spec, max_length)
         self.max_length = max_length
         self.batch_size = max(1, batch_size)
         # A token covers at least one character and real text averages ~3-4 per token: cutting the
         # characters at 32 per token bounds tokenizer work on huge inputs without changing results.
         self._max_chars = max_length * 32
         self._tokenizer = _load_tokenizer(spec, max_length)
+        # 0 means every available core for a build; a one-shot query's single short text gains nothing
+        # from a second thread, so it keeps one (and leaves the other core to whatever runs beside it).
+        if threads <= 0:
+            threads = 1 if for_query else available_cores()
+        self.threads = threads
         self._session = _load_session(spec, threads=threads, for_query=for_query)
         declared = {i.name for i in self._session.get_inputs()}
         self._feeds = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in declared]
@@ -338,6 +343,12 @@ class OnnxEmbedder:
         return _normalise(pooled)
 
 
+def onnx_cache_id(spec: ModelSpec, max_length: int = DEFAULT_MAX_LENGTH) -> str:
+    """What a cached vector of `OnnxEmbedder(spec, max_length=...)` is: the model (its checksum) and
+    the token limit, which changes every vector of a long text. Known without loading the model."""
+    return f"{spec.model_id}-{spec.checksum[:16]}-t{max_length}"
+
+
 def _load_tokenizer(spec: ModelSpec, max_length: int) -> Any:
     from tokenizers import Tokenizer
 
@@ -375,6 +386,11 @@ def _load_session(spec: ModelSpec, *, threads: int, for_query: bool) -> Any:
             f"cannot load embedding model {spec.onnx_path!r}: {exc}",
             hint="the file is not a valid ONNX model: reinstall it or point --model at another folder",
         ) from exc
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its affinity mask, not the machine's count)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _normalise(matrix: Matrix) -> Matrix:
@@ -420,35 +436,75 @@ class HashEmbedder:
 # --- what gets embedded ------------------------------------------------------------------------
 
 
+#: Keywords of the indexed languages that say nothing about what code does: dropped from the body's
+#: words so the model's 128 tokens go to names, calls and literals.
+_NOISE_WORDS = frozenset(
+    [
+        "def",
+        "fn",
+        "func",
+        "function",
+        "return",
+        "self",
+        "this",
+        "let",
+        "const",
+        "var",
+        "val",
+        "pub",
+        "public",
+        "private",
+        "protected",
+        "static",
+        "final",
+        "void",
+        "async",
+        "await",
+        "new",
+        "mut",
+        "impl",
+        "elif",
+        "else",
+        "if",
+        "for",
+        "while",
+        "in",
+        "of",
+        "do",
+        "end",
+        "begin",
+        "then",
+    ]
+)
+
+
 def embedding_text(
     name: str, qualified_name: str, signature: str, doc: str, text: str, *, max_chars: int = 1500
 ) -> str:
-    """The text embedded for a node: what carries meaning first, then the body, cut to `max_chars`.
+    """The text embedded for a node: what carries meaning first, in words, cut to `max_chars`.
 
-    The model reads words, not identifiers, and only its first few hundred tokens, so the name and
-    qualified name come first split into words (`billing.retry_failed_charge` -> `billing retry failed
-    charge`), then the signature, the doc comment, and the source. The signature and doc are not
-    repeated when the body already holds them verbatim (a Python function's text starts with both).
+    The model reads words, not code, and only its first 128 tokens, while code spends a token on each
+    bracket, colon and dot. So the text is: the qualified name split into words (`billing.
+    retry_failed_charge` -> `billing retry failed charge`), the doc comment as written, then the body
+    (signature included) as the analyzer's words without punctuation or bare keywords; the doc is not
+    repeated from the body. On the dev set this beats the raw source at the same token limit (see
+    docs/benchmarks.md, embedding text).
 
-    >>> embedding_text("retryCharge", "billing.retryCharge", "", "Retry it.", "body")
-    'retry charge\\nbilling retry charge\\nRetry it.\\nbody'
+    >>> embedding_text("retryCharge", "billing.retryCharge", "", "Retry it.", "def retryCharge(x): pass")
+    'billing retry charge\\nRetry it.\\nretry charge x pass'
     """
-    name_words = _words(name)
-    qual_words = _words(qualified_name)
-    parts: list[str] = []
-    if name_words:
-        parts.append(name_words)
-    if qual_words and qual_words != name_words:
-        parts.append(qual_words)
-    body = text.strip()
-    signature = signature.strip()
-    if signature and signature not in body:
-        parts.append(signature)
+    qual_words = _words(qualified_name) or _words(name)
+    parts: list[str] = [qual_words] if qual_words else []
     doc = doc.strip()
-    if doc and doc not in body:
+    body = text
+    if doc:
         parts.append(doc)
-    if body:
-        parts.append(body)
+        body = body.replace(doc, " ", 1)
+    if signature.strip() and signature.strip() not in body:
+        body = signature + "\n" + body
+    words = [w for w in split_identifier(body[: max_chars * 3]) if w not in _NOISE_WORDS]
+    if words:
+        parts.append(" ".join(words))
     return "\n".join(parts)[:max_chars]
 
 

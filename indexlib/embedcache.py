@@ -1,30 +1,42 @@
-"""A persistent cache of computed embeddings, keyed by (model, text hash).
+"""Computed embeddings, kept so that no text is embedded twice: per index, and per user across indexes.
 
-Owns: one append-only file per model under `<index_dir>/cache/`, holding fixed-size records of an
-8-byte key and the vector as float16, and reading it back safely after a crash.
+Owns: the vector cache files (`VectorCache`: one folder per embedder of append-only generation files,
+each record checked on read), the chain of the index's own cache and the user-level shared cache
+(`CacheChain`, `shared_cache_dir`), their check for `qry verify` (`verify_cache_dir`), and the cache of
+query vectors (`QueryVectorCache`).
 Does not own: computing vectors (`indexlib/embed.py`), deciding what text a node embeds
 (`embed.embedding_text`), or the per-segment vector files a search reads (`indexlib/vectors.py`).
 
-Why it exists: embedding is by far the slowest step of an index build (~20-45 texts/s per core), so a
-re-index must embed only text it has never seen, and identical texts (copied helpers, generated
-boilerplate) only once. Keys are xxh3_64 of the embedded text (`text_key`); the model is the file.
+Why it exists: embedding is by far the slowest step of an index build, so a re-index, a second clone, a
+worktree or a rebuilt index must embed only text this machine has never seen. Keys are xxh3_64 of the
+embedded text (`text_key`); texts are built from nodes after redaction, and only hashes and vectors are
+stored, never text.
 
-File format (`vectors-<cache_id>.f16`): a 16-byte header (`QRYVEC1\\0`, uint32 dim, uint32 0), then
-records of `<u8 key><dim x <f2 vector>`. float16 halves the file against float32 at no measurable
-cost: on unit vectors of this model it moves cosine similarities by ~1e-4, far below the gaps between
-neighbours (see bench/embed_throughput.py `--vectors`). A crash can leave a partial last record (it
-is ignored, then cut off before the next append) or a zero-filled tail (records whose vector is not
-unit-length are ignored), so the worst outcome of a crash is embedding a few texts again.
+Record format (`vectors-<cache_id>/<generation>.f16`): a 16-byte header (`QRYVEC2\\0`, uint32 dim,
+uint32 0), then records of `<u8 text key><u8 embedder tag><dim x <f2 vector><u8 check>`. The tag is
+xxh3_64 of the embedder's `cache_id` (model checksum and token limit), the check is xxh3_64 of the
+record's other bytes: a record copied from another model's cache, flipped bits or a zero-filled tail
+after a crash all fail the check on read and count as absent, so a damaged cache costs re-embedding,
+never a wrong vector. float16 halves the file against float32 and moves cosine similarities of this
+model's unit vectors by ~1e-4 (bench/embed_throughput.py `--vectors`).
+
+Writers append whole records under an flock of the folder's `lock` file, after cutting a torn tail a
+crashed writer left; readers take no lock and map the files, reading only complete records. The
+shared cache is capped: it rotates to a new generation file every 1/8 of the cap and deletes the
+oldest generations past the cap, and a hit in an old generation is appended again to the newest, so
+eviction is least-recently-used at the grain of a generation.
 """
 
 from __future__ import annotations
 
+import fcntl
+import mmap
 import os
 import re
 import struct
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import xxhash
 
@@ -32,12 +44,26 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "text_key"]
+__all__ = [
+    "SHARED_CACHE_MAX_BYTES",
+    "CacheChain",
+    "QueryVectorCache",
+    "VectorCache",
+    "shared_cache_dir",
+    "text_key",
+    "verify_cache_dir",
+]
 
-_MAGIC = b"QRYVEC1\x00"
+_MAGIC = b"QRYVEC2\x00"
 _HEADER = struct.Struct("<8sII")
-# float16 keeps ~3 significant digits: a stored unit vector's norm lands within ~1e-3 of 1.
-_NORM_TOLERANCE = 0.02
+_SUFFIX = ".f16"
+_LOCK = "lock"
+#: Size cap of the user-level shared cache (~660k vectors of 384 dimensions); `QRY_SHARED_CACHE_MB`
+#: overrides it. An index's own cache is not capped: it holds what that index's segments need.
+SHARED_CACHE_MAX_BYTES = 512 << 20
+#: Generation files per cap: the grain of eviction (a smaller grain evicts more precisely and means
+#: more files to map per build).
+_GENERATIONS = 8
 
 
 def text_key(text: str) -> int:
@@ -45,40 +71,163 @@ def text_key(text: str) -> int:
     return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass"))
 
 
-class VectorCache:
-    """Vectors already computed for one embedder, looked up by text hash.
+def shared_cache_dir() -> Path:
+    """The user-level cache folder (`$XDG_CACHE_HOME/qry/shared`, default `~/.cache/qry/shared`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "qry" / "shared"
 
-    Not safe for two writers at once: the index lock makes the build the only writer. Readers see
-    the file as it was when first read plus what this object added.
+
+def shared_cache_max_bytes() -> int:
+    """The shared cache's cap: `QRY_SHARED_CACHE_MB` if set to a positive number, else the default."""
+    raw = os.environ.get("QRY_SHARED_CACHE_MB", "")
+    try:
+        mb = float(raw) if raw else 0.0
+    except ValueError:
+        mb = 0.0
+    return int(mb * (1 << 20)) if mb > 0 else SHARED_CACHE_MAX_BYTES
+
+
+def _safe(cache_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", cache_id) or "model"
+
+
+def _record_dtype(dim: int) -> np.dtype[np.void]:
+    import numpy as np
+
+    return np.dtype([("key", "<u8"), ("tag", "<u8"), ("vec", "<f2", (dim,)), ("check", "<u8")])
+
+
+def _private_dir(path: Path) -> None:
+    """Create `path` (and parents) owner-only: vectors say what the code is about."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask; the cache stays private anyway
+    except OSError:
+        pass
+
+
+class _Generation:
+    """One mapped generation file: its complete records, or none if the header is not ours."""
+
+    def __init__(self, path: Path, dim_hint: int | None) -> None:
+        self.path = path
+        self.dim: int | None = None
+        self.size = 0
+        self.records: Any = None
+        self._map: mmap.mmap | None = None
+        try:
+            with open(path, "rb") as fh:
+                self.size = os.fstat(fh.fileno()).st_size
+                if self.size < _HEADER.size:
+                    return
+                magic, dim, _ = _HEADER.unpack(fh.read(_HEADER.size))
+                if magic != _MAGIC or dim == 0 or (dim_hint is not None and dim != dim_hint):
+                    return
+                self.dim = dim
+                if self.size > _HEADER.size:
+                    self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            self.dim = None
+            return
+        import numpy as np
+
+        dtype = _record_dtype(dim)
+        count = (self.size - _HEADER.size) // dtype.itemsize
+        buf: Any = self._map if self._map is not None else b""
+        self.records = np.frombuffer(buf, dtype=dtype, count=count, offset=_HEADER.size if count else 0)
+
+    def __len__(self) -> int:
+        return 0 if self.records is None else len(self.records)
+
+
+def _check_of(record: Any) -> int:
+    """xxh3_64 of a record's bytes before its check field."""
+    raw = record.tobytes()
+    return xxhash.xxh3_64_intdigest(raw[:-8])
+
+
+class VectorCache:
+    """Vectors already computed by one embedder (`cache_id`), looked up by text key.
+
+    Safe for several processes at once (appends are locked and whole; reads are unlocked and check
+    each record). Readers see the files as they were when first looked up plus what this object added.
 
     >>> cache = VectorCache(index_dir / "cache", embedder.cache_id)   # doctest: +SKIP
     >>> known = cache.get_many(keys); cache.put_many(new_vectors); cache.flush()   # doctest: +SKIP
     """
 
-    def __init__(self, cache_dir: Path, model_id: str) -> None:
+    def __init__(self, cache_dir: Path, cache_id: str, *, max_bytes: int | None = None) -> None:
         self.cache_dir = Path(cache_dir)
-        self.model_id = model_id
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) or "model"
-        self.path = self.cache_dir / f"vectors-{safe}.f16"
+        self.cache_id = cache_id
+        self.dir = self.cache_dir / f"vectors-{_safe(cache_id)}"
+        self.tag = xxhash.xxh3_64_intdigest(cache_id.encode("utf-8"))
+        self.max_bytes = max_bytes
+        self.damaged = 0  # records that failed their check when looked up (treated as absent)
         self._dim: int | None = None
-        self._rows: dict[int, npt.NDArray[np.float16]] | None = None
+        self._gens: list[_Generation] | None = None
+        self._sorted_keys: Any = None
+        self._where: Any = None  # row in the concatenated records -> (generation, row)
+        self._added: dict[int, npt.NDArray[np.float16]] = {}
         self._pending: dict[int, npt.NDArray[np.float16]] = {}
+        self._refresh: dict[int, npt.NDArray[np.float16]] = {}
 
     def __len__(self) -> int:
-        return len(self._load()) + sum(1 for k in self._pending if k not in self._load())
-
-    def get_many(self, hashes: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        """The cached vectors (float32 copies) of those `hashes` that are cached; others are absent."""
+        """How many distinct keys of this embedder the cache holds (unchecked records included)."""
         import numpy as np
 
-        rows = self._load()
+        self._load()
+        stored = set(np.unique(self._sorted_keys).tolist()) if self._sorted_keys is not None else set()
+        return len(stored | set(self._added) | set(self._pending))
+
+    def get_many(self, hashes: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        """The cached vectors (float32 copies) of those `hashes` that are cached and intact."""
+        import numpy as np
+
+        self._load()
         found: dict[int, npt.NDArray[np.float32]] = {}
+        wanted: list[int] = []
         for h in hashes:
             vec = self._pending.get(h)
             if vec is None:
-                vec = rows.get(h)
+                vec = self._added.get(h)
             if vec is not None:
                 found[h] = vec.astype(np.float32)
+            else:
+                wanted.append(h)
+        for h, vec16 in self._stored(wanted).items():
+            found[h] = vec16.astype(np.float32)
+        return found
+
+    def _intact(self, hashes: Sequence[int]) -> set[int]:
+        return set(self._stored(hashes, refresh=False))
+
+    def _stored(self, wanted: Sequence[int], *, refresh: bool = True) -> dict[int, npt.NDArray[np.float16]]:
+        """The intact stored records of `wanted` (float16); hits in old generations are refreshed."""
+        import numpy as np
+
+        self._load()
+        found: dict[int, npt.NDArray[np.float16]] = {}
+        if not wanted or self._sorted_keys is None or not len(self._sorted_keys):
+            return found
+        assert self._gens is not None and self._where is not None
+        query = np.array(wanted, dtype=np.uint64)
+        pos = np.searchsorted(self._sorted_keys, query)
+        pos = np.minimum(pos, len(self._sorted_keys) - 1)
+        newest = len(self._gens) - 1
+        for h, p in zip(wanted, pos.tolist(), strict=True):
+            # Duplicates of a key sit side by side; take the first intact one.
+            while p < len(self._sorted_keys) and int(self._sorted_keys[p]) == h:
+                gen_i, row = (int(x) for x in self._where[p])
+                record = self._gens[gen_i].records[row]
+                if int(record["check"]) == _check_of(record):
+                    vec16 = np.array(record["vec"], dtype=np.float16)
+                    found[h] = vec16
+                    if refresh and self.max_bytes is not None and gen_i != newest:
+                        self._refresh[h] = vec16
+                    break
+                if refresh:
+                    self.damaged += 1
+                p += 1
         return found
 
     def put_many(self, items: Mapping[int, npt.NDArray[np.float32]]) -> None:
@@ -95,79 +244,217 @@ class VectorCache:
                     self._dim = int(row.shape[0])
             if row.shape[0] != self._dim:
                 raise ValueError(f"vector of width {row.shape[0]} in a cache of width {self._dim}")
-            self._pending[key] = row
+            if key not in self._added:
+                self._pending[key] = row
 
     def flush(self) -> None:
-        """Append the pending vectors to the file (one write; a crash midway loses only those)."""
+        """Append the pending (and refreshed) vectors to the newest generation, under the folder lock.
+
+        One write per flush, so a crash loses at most the records of that write; callers flush after
+        every batch so an interrupted build keeps what it finished.
+        """
         import numpy as np
 
-        if not self._pending:
+        stored = self._intact(list(self._pending))  # another instance or process wrote them already
+        new = dict(self._refresh)
+        new.update((k, v) for k, v in self._pending.items() if k not in stored)
+        if not new:
+            self._added.update(self._pending)
+            self._pending.clear()
             return
-        rows = self._load()
         assert self._dim is not None
         dim = self._dim
         dtype = _record_dtype(dim)
-        new = {k: v for k, v in self._pending.items() if k not in rows}
         records = np.zeros(len(new), dtype=dtype)
         records["key"] = np.fromiter(new.keys(), dtype=np.uint64, count=len(new))
-        if new:
-            records["vec"] = np.stack(list(new.values()))
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        records["tag"] = self.tag
+        records["vec"] = np.stack(list(new.values()))
+        raw = bytearray(records.tobytes())
+        size = dtype.itemsize
+        for i in range(len(records)):
+            end = (i + 1) * size
+            struct.pack_into("<Q", raw, end - 8, xxhash.xxh3_64_intdigest(bytes(raw[i * size : end - 8])))
+        _private_dir(self.dir)
+        lock_fd = os.open(self.dir / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX)
+            self._append_locked(bytes(raw), dim, size)
+        finally:
+            os.close(lock_fd)  # closing releases the flock
+        self._added.update(self._pending)
+        self._pending.clear()
+        self._refresh.clear()
+
+    def _generation_paths(self) -> list[Path]:
+        try:
+            names = [n for n in os.listdir(self.dir) if n.endswith(_SUFFIX) and n[: -len(_SUFFIX)].isdigit()]
+        except OSError:
+            return []
+        return [self.dir / n for n in sorted(names, key=lambda n: int(n[: -len(_SUFFIX)]))]
+
+    def _append_locked(self, data: bytes, dim: int, record_size: int) -> None:
+        paths = self._generation_paths()
+        per_gen = None if self.max_bytes is None else max(self.max_bytes // _GENERATIONS, 1 << 16)
+        target: Path
+        if not paths:
+            target = self.dir / f"{1:08d}{_SUFFIX}"
+        else:
+            target = paths[-1]
+            try:
+                full = per_gen is not None and target.stat().st_size >= per_gen
+            except OSError:
+                full = False
+            if full:
+                target = self.dir / f"{int(target.name[: -len(_SUFFIX)]) + 1:08d}{_SUFFIX}"
+        fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             size = os.fstat(fd).st_size
-            if size < _HEADER.size:
+            header_ok = False
+            if size >= _HEADER.size:
+                magic, file_dim, _ = _HEADER.unpack(os.pread(fd, _HEADER.size, 0))
+                header_ok = magic == _MAGIC and file_dim == dim
+            if not header_ok:
+                # Not a file we wrote (or another width): start it over rather than trust it.
                 os.ftruncate(fd, 0)
-                os.write(fd, _HEADER.pack(_MAGIC, dim, 0))
+                os.pwrite(fd, _HEADER.pack(_MAGIC, dim, 0), 0)
                 size = _HEADER.size
-            whole = _HEADER.size + (size - _HEADER.size) // dtype.itemsize * dtype.itemsize
-            if whole != size:  # a torn record from a crash: cut it so new records stay aligned
+            whole = _HEADER.size + (size - _HEADER.size) // record_size * record_size
+            if whole != size:  # a torn record from a crashed writer: cut it so records stay aligned
                 os.ftruncate(fd, whole)
-            os.lseek(fd, whole, os.SEEK_SET)
-            data = records.tobytes()
             view = memoryview(data)
+            offset = whole
             while view:
-                written = os.write(fd, view)
+                written = os.pwrite(fd, view, offset)
                 view = view[written:]
+                offset += written
         finally:
             os.close(fd)
-        rows.update(new)
-        self._pending.clear()
+        if self.max_bytes is not None:
+            self._evict_locked()
 
-    def _load(self) -> dict[int, npt.NDArray[np.float16]]:
-        """Read the file once; bad headers, torn tails and non-unit records are treated as absent."""
-        if self._rows is not None:
-            return self._rows
+    def _evict_locked(self) -> None:
+        """Delete the oldest generations while the folder holds more than the cap (never the newest)."""
+        assert self.max_bytes is not None
+        paths = self._generation_paths()
+        sizes = []
+        for p in paths:
+            try:
+                sizes.append(p.stat().st_size)
+            except OSError:
+                sizes.append(0)
+        total = sum(sizes)
+        for p, s in zip(paths[:-1], sizes[:-1], strict=True):
+            if total <= self.max_bytes:
+                break
+            try:
+                p.unlink()  # a reader that mapped it keeps its pages until it is done
+            except OSError:
+                pass
+            total -= s
+
+    def _load(self) -> None:
+        """Map every generation once and sort their keys of this embedder for lookups."""
+        if self._gens is not None:
+            return
         import numpy as np
 
-        self._rows = {}
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return self._rows
-        if len(raw) < _HEADER.size:
-            return self._rows
-        magic, dim, _ = _HEADER.unpack_from(raw)
-        if magic != _MAGIC or dim == 0:
-            # Not a cache file we wrote: start over rather than trust it.
-            self.path.unlink(missing_ok=True)
-            return self._rows
-        self._dim = dim
-        dtype = _record_dtype(dim)
-        count = (len(raw) - _HEADER.size) // dtype.itemsize
-        records = np.frombuffer(raw, dtype=dtype, count=count, offset=_HEADER.size)
-        vecs = records["vec"].astype(np.float32)
-        ok = np.abs(np.linalg.norm(vecs, axis=1) - 1.0) <= _NORM_TOLERANCE
-        keys = records["key"][ok].tolist()
-        kept = records["vec"][ok]
-        self._rows = dict(zip(keys, kept, strict=True))
-        return self._rows
+        self._gens = []
+        keys: list[Any] = []
+        where: list[Any] = []
+        for path in self._generation_paths():
+            gen = _Generation(path, self._dim)
+            if gen.dim is None or gen.records is None:
+                continue
+            self._dim = gen.dim
+            index = len(self._gens)
+            self._gens.append(gen)
+            if not len(gen):
+                continue
+            mine = np.flatnonzero(gen.records["tag"] == np.uint64(self.tag))
+            keys.append(gen.records["key"][mine])
+            where.append(np.stack([np.full(len(mine), index, dtype=np.int64), mine.astype(np.int64)], axis=1))
+        if not keys:
+            return
+        all_keys = np.concatenate(keys)
+        all_where = np.concatenate(where)
+        order = np.argsort(all_keys, kind="stable")
+        self._sorted_keys = all_keys[order]
+        self._where = all_where[order]
 
 
-def _record_dtype(dim: int) -> np.dtype[np.void]:
-    import numpy as np
+class CacheChain:
+    """The index's own cache first, then the user-level shared cache: a hit in the shared cache is
+    copied into the index's cache, and new vectors go to both."""
 
-    return np.dtype([("key", "<u8"), ("vec", "<f2", (dim,))])
+    def __init__(self, caches: Sequence[VectorCache]) -> None:
+        self.caches = list(caches)
+
+    @property
+    def damaged(self) -> int:
+        return sum(c.damaged for c in self.caches)
+
+    def get_many(self, hashes: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        found: dict[int, npt.NDArray[np.float32]] = {}
+        missing = list(hashes)
+        earlier: list[VectorCache] = []
+        for cache in self.caches:
+            if not missing:
+                break
+            got = cache.get_many(missing)
+            for prior in earlier:
+                prior.put_many(got)
+            found.update(got)
+            missing = [h for h in missing if h not in got]
+            earlier.append(cache)
+        return found
+
+    def put_many(self, items: Mapping[int, npt.NDArray[np.float32]]) -> None:
+        for cache in self.caches:
+            cache.put_many(items)
+
+    def flush(self) -> None:
+        for cache in self.caches:
+            try:
+                cache.flush()
+            except OSError:
+                if cache is self.caches[0]:
+                    raise  # the index's own cache lives in the index: its failure is the build's
+                # The shared cache is a convenience: a full or read-only home only costs re-embedding.
+
+
+def verify_cache_dir(cache_dir: Path) -> list[tuple[str, int, int]]:
+    """Check every cache file under `cache_dir`: (folder or file relative to it, damaged, checked).
+
+    Vector caches are checked record by record (a file with a foreign header counts as one damaged
+    item), query caches file by file. Damaged entries are never served (they fail the same check on
+    read, and are computed again); this is what `qry verify` reports about caches.
+    """
+    out: list[tuple[str, int, int]] = []
+    try:
+        folders = sorted(p for p in Path(cache_dir).iterdir() if p.is_dir())
+    except OSError:
+        return out
+    for folder in folders:
+        if folder.name.startswith("queries-"):
+            probe_q = QueryVectorCache(folder.parent, "")
+            probe_q.dir = folder
+            bad, total = probe_q.verify()
+            out.append((folder.name, bad, total))
+            continue
+        if not folder.name.startswith("vectors-"):
+            continue
+        probe = VectorCache(folder.parent, "")
+        probe.dir = folder
+        for path in probe._generation_paths():
+            gen = _Generation(path, None)
+            rel = str(path.relative_to(cache_dir))
+            if gen.dim is None:
+                if gen.size:
+                    out.append((rel, 1, 1))
+                continue
+            bad = sum(1 for record in gen.records if int(record["check"]) != _check_of(record))
+            out.append((rel, bad, len(gen)))
+    return out
 
 
 class QueryVectorCache:
@@ -175,41 +462,86 @@ class QueryVectorCache:
     model entirely (the model's one-shot cost, ~130 ms here, is most of a hybrid query's time).
 
     One file per query, written to a temporary name and renamed, because searches run concurrently and
-    take no lock; a read-only index directory simply gets no cache (errors are ignored).
+    take no lock; a read-only index directory simply gets no cache (errors are ignored). Each file
+    holds what it is for (the 128-bit hash of model id and query) and a checksum of its bytes, so a
+    file copied over another query's, or damaged, is a miss and never another query's vector.
     """
 
-    def __init__(self, cache_dir: Path, model_id: str) -> None:
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model_id) or "model"
-        self.dir = Path(cache_dir) / f"queries-{safe}"
+    _MAGIC = b"QRYQV2\x00\x00"
 
-    @staticmethod
-    def _key(text: str) -> str:
-        return xxhash.xxh3_128_hexdigest(" ".join(text.split()).encode("utf-8", "replace"))
+    def __init__(self, cache_dir: Path, model_id: str) -> None:
+        self.dir = Path(cache_dir) / f"queries-{_safe(model_id)}"
+        self.model_id = model_id
+
+    def _ident(self, text: str) -> bytes:
+        normalised = " ".join(text.split())
+        return xxhash.xxh3_128_digest(f"{self.model_id}\x00{normalised}".encode("utf-8", "replace"))
+
+    def _path(self, ident: bytes) -> Path:
+        return self.dir / f"{ident.hex()}.qv"
 
     def get(self, text: str) -> npt.NDArray[np.float32] | None:
         import numpy as np
 
-        path = self.dir / f"{self._key(text)}.npy"
+        ident = self._ident(text)
         try:
-            vec = np.load(path, allow_pickle=False)
-        except (OSError, ValueError):
+            raw = self._path(ident).read_bytes()
+        except OSError:
             return None
-        if vec.ndim != 1 or vec.dtype != np.float32 or not np.isfinite(vec).all():
+        head = len(self._MAGIC) + 16
+        if len(raw) < head + 4 + 8 or (len(raw) - head - 8) % 4:
+            return None
+        body, check = raw[:-8], raw[-8:]
+        if raw[: len(self._MAGIC)] != self._MAGIC or raw[len(self._MAGIC) : head] != ident:
+            return None
+        if xxhash.xxh3_64_digest(body) != check:
+            return None
+        vec = np.frombuffer(body, dtype="<f4", offset=head).astype(np.float32)
+        if not np.isfinite(vec).all():
             return None
         return vec
 
     def put(self, text: str, vec: npt.NDArray[np.float32]) -> None:
         import numpy as np
 
-        path = self.dir / f"{self._key(text)}.npy"
+        ident = self._ident(text)
+        path = self._path(ident)
+        body = self._MAGIC + ident + np.asarray(vec, dtype="<f4").reshape(-1).tobytes()
+        data = body + xxhash.xxh3_64_digest(body)
         tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
         try:
-            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
-                np.save(fh, np.asarray(vec, dtype=np.float32).reshape(-1), allow_pickle=False)
+            _private_dir(self.dir)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
             os.replace(tmp, path)
         except OSError:
             try:
                 tmp.unlink()
             except OSError:
                 pass
+
+    def verify(self) -> tuple[int, int]:
+        """(damaged files, files): a file is damaged when its magic or checksum does not hold."""
+        bad = total = 0
+        try:
+            names = [n for n in os.listdir(self.dir) if n.endswith(".qv")]
+        except OSError:
+            return 0, 0
+        for name in names:
+            total += 1
+            try:
+                raw = (self.dir / name).read_bytes()
+            except OSError:
+                bad += 1
+                continue
+            ok = (
+                len(raw) > len(self._MAGIC) + 24
+                and raw.startswith(self._MAGIC)
+                and raw[len(self._MAGIC) : len(self._MAGIC) + 16].hex() == name[:-3]
+                and xxhash.xxh3_64_digest(raw[:-8]) == raw[-8:]
+            )
+            bad += 0 if ok else 1
+        return bad, total

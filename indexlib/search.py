@@ -212,11 +212,24 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         # leads the symbol stream: the dense stream would only blur it, so the model is not loaded.
         exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.JOINED
         if not streams.has_vectors(snap):
+            from indexlib.embedprogress import read_progress
+
+            coming = read_progress(engine.store.cache_dir)
+            if coming is not None and coming.root != snap.root_id:
+                coming = None
             if mode == "semantic":
+                if coming is not None:
+                    raise UsageError(
+                        f"this index has no vectors yet ({coming.describe()})",
+                        hint="search again when they are done (qry status shows progress), or use --mode lexical",
+                    )
                 raise UsageError(
                     "this index has no vectors", hint="index with embeddings: qry index PATH --embed onnx"
                 )
-            meta.notes.append("dense stream skipped: the index has no vectors (qry index --embed onnx)")
+            if coming is not None:
+                meta.notes.append(f"dense stream skipped: {coming.describe()}")
+            else:
+                meta.notes.append("dense stream skipped: the index has no vectors (qry index --embed onnx)")
         elif (
             mode == "hybrid"
             and route in (Route.IDENTIFIER, Route.KEYWORDS)

@@ -12,7 +12,9 @@ from pathlib import Path
 import msgspec
 
 import indexlib.lexical as lexical
+from indexlib.embedprogress import EmbedProgress, read_progress
 from indexlib.snapshot import Snapshot
+from indexlib.store.files import Problem
 from indexlib.store.store import Store
 
 
@@ -44,7 +46,9 @@ class Status(msgspec.Struct, kw_only=True):
     skipped: dict[str, int]
     size_bytes: int
     model: str | None
-    vectors: int
+    vectors: int  # live nodes with a vector (nodes of files now owned by another segment excluded)
+    vectors_progress: str | None  # "vectors in progress: 812/2,105 (38%), about 14 s left", or None
+    embedding: EmbedProgress | None  # the same, as numbers
     times_from: str  # "git" or "file times"
     changes: Changes
     roots: int
@@ -104,7 +108,13 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
             if live is not None:
                 q = lexical.boolean([("must", q), live])
             by_kind[kind] = by_kind.get(kind, 0) + lex.count(q)
-    vectors = sum(s.vectors.count for s in m.segments if s.vectors is not None)
+    # A segment's vector count includes the nodes of files a later segment now owns (tombstones):
+    # count the live nodes of segments with vectors, which is what a search can return.
+    with_vectors = {s.id for s in m.segments if s.vectors is not None}
+    vectors = sum(rec.nodes for rec in m.files.values() if rec.segment in with_vectors)
+    embedding = read_progress(store.cache_dir)
+    if embedding is not None and (root is not None or embedding.root != snap.root_id):
+        embedding = None  # about another root: HEAD already has its vectors, or a newer build runs
     times_from = "git" if m.settings.get("times") == "git" else "file times"
     return Status(
         index_dir=str(store.path),
@@ -123,7 +133,32 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
         size_bytes=_dir_size(store.path),
         model=m.model.name + f" ({m.model.model_id})" if m.model else None,
         vectors=vectors,
+        vectors_progress=embedding.describe() if embedding else None,
+        embedding=embedding,
         times_from=times_from,
         changes=changed_on_disk(snap) if check_disk else Changes(),
         roots=len(store.roots()),
     )
+
+
+def verify_caches(index_dir: Path) -> list[Problem]:
+    """Damaged entries of the index's caches (vectors and query vectors), as `qry verify` problems.
+
+    Damaged entries are never served, since each one fails the same check on read and is computed
+    again, but a disk that flips bits in a cache may flip them elsewhere: `qry verify` says so.
+    """
+    from indexlib.embedcache import verify_cache_dir
+
+    store = Store.open(index_dir)
+    problems: list[Problem] = []
+    for rel, bad, total in verify_cache_dir(store.cache_dir):
+        if bad:
+            problems.append(
+                Problem(
+                    path=f"cache/{rel}",
+                    kind="checksum",
+                    detail=f"{bad} of {total} cache entries fail their check (never served; computed again)",
+                )
+            )
+    return problems
+

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+# The user-level caches (the shared vector cache, model checksums) of a test run live in a folder of
+# its own, inherited by the CLI subprocesses: tests neither read nor fill the developer's ~/.cache.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qry-test-cache-")
 
 
 @pytest.fixture(scope="session")

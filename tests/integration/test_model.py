@@ -65,7 +65,8 @@ def test_batch_order_and_padding_do_not_change_vectors(embedder: OnnxEmbedder) -
 def test_max_length_is_honoured() -> None:
     spec = resolve_model()
     short = OnnxEmbedder(spec, max_length=16, for_query=True)
-    assert short.cache_id == f"{DEFAULT_MODEL_ID}-t16"
+    assert short.cache_id == f"{DEFAULT_MODEL_ID}-{spec.checksum[:16]}-t16"
+    assert OnnxEmbedder(spec, for_query=True).cache_id.endswith("-t128")
     head = "retry a failed payment with backoff " * 2
     a, b = short.embed([head + "then parse xml documents " * 40, head + "completely different words " * 40])
     # Both are cut to their first 16 tokens, which are the same.

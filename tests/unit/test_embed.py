@@ -52,8 +52,12 @@ def test_hash_embedder_preserves_order() -> None:
         np.testing.assert_array_equal(batch[i], emb.embed_query(text))
 
 
-def test_embedding_text_puts_name_words_first_and_cuts() -> None:
-    body = "def retry_failed_charge(charge_id):\n    return gateway.charge(charge_id)\n" + "x = 1\n" * 1000
+def test_embedding_text_is_name_words_doc_then_body_words_and_cuts() -> None:
+    body = (
+        "def retry_failed_charge(charge_id):\n"
+        '    """Retry a charge that failed."""\n'
+        "    return gateway.charge(charge_id)\n" + "x = 1\n" * 1000
+    )
     out = embedding_text(
         "retry_failed_charge",
         "billing.PaymentService.retry_failed_charge",
@@ -63,19 +67,20 @@ def test_embedding_text_puts_name_words_first_and_cuts() -> None:
         max_chars=300,
     )
     lines = out.splitlines()
-    assert lines[0] == "retry failed charge"
-    assert lines[1] == "billing payment service retry failed charge"
-    # The signature is inside the body, so it is not repeated; the doc is not, so it comes before the body.
-    assert lines[2] == "Retry a charge that failed."
-    assert lines[3] == "def retry_failed_charge(charge_id):"
-    assert out.count("def retry_failed_charge") == 1
+    # The qualified name holds the name: its words come once, first.
+    assert lines[0] == "billing payment service retry failed charge"
+    assert lines[1] == "Retry a charge that failed."
+    # The body as words: no punctuation, no bare keywords (def, return), the doc not repeated.
+    assert lines[2].startswith("retry failed charge charge id gateway charge charge id x 1 x 1")
+    assert out.count("Retry a charge") == 1
     assert len(out) == 300
 
 
 def test_embedding_text_keeps_signature_missing_from_body_and_skips_empty_parts() -> None:
     out = embedding_text("parseXML", "parseXML", "parseXML(doc: str) -> Tree", "", "  body  ")
-    assert out == "parse xml\nparseXML(doc: str) -> Tree\nbody"
+    assert out == "parse xml\nparse xml doc str tree body"
     assert embedding_text("", "", "", "", "") == ""
+    assert embedding_text("run", "", "", "", "fn run() {}") == "run\nrun"
 
 
 def test_resolve_model_default_uses_pinned_checksum() -> None:

@@ -188,21 +188,21 @@ def test_files_over_the_size_cap_are_skipped_unread(tmp_path: Path) -> None:
 
 def test_unreadable_files_are_skipped_as_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Root reads through chmod 000, so the permission error is injected where discovery opens files
-    (`open` inside indexlib.discover); as another user, a real chmod 000 file is checked too."""
+    (`open_beneath` in indexlib.discover); as another user, a real chmod 000 file is checked too."""
     import indexlib.discover as discover
     from indexlib import BuildOptions, build_index
 
     repo = tmp_path / "repo"
     _write(repo, "ok.py", "def ok_function():\n    pass\n")
     _write(repo, "secret.py", "def locked_function():\n    pass\n")
-    real_open = open
+    real_open = discover.open_beneath
 
-    def guarded_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        if str(file).endswith("secret.py"):
-            raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, *args, **kwargs)
+    def guarded_open(root: str, rel: str, *, directory: bool = False) -> int:
+        if rel.endswith("secret.py"):
+            raise PermissionError(13, "Permission denied", rel)
+        return real_open(root, rel, directory=directory)
 
-    monkeypatch.setattr(discover, "open", guarded_open, raising=False)
+    monkeypatch.setattr(discover, "open_beneath", guarded_open)
     report = build_index(repo, BuildOptions(index_dir=tmp_path / "i", embed="none", git_times=False))
     assert report.files == 1 and report.skipped == {"unreadable": 1}, report
 

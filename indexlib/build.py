@@ -30,8 +30,8 @@ from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import FormatVersionError, ModelError, UsageError
 from indexlib.parsing import parse_file
-from indexlib.records import Node, ParsedFile, Ref
-from indexlib.redact import redact
+from indexlib.records import Node, ParsedFile, Ref, SkipReason
+from indexlib.redact import redact, redact_path
 from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
@@ -120,6 +120,30 @@ def read_segment_tables(store: Store, seg_id: str) -> tuple[list[Node], list[Ref
         nodes.extend(chunk.nodes)
         refs.extend(chunk.refs)
     return nodes, refs
+
+
+def _redact_paths(sources: list[SourceFile], skipped: dict[str, int]) -> tuple[list[SourceFile], int]:
+    """Replace secrets in file paths (the file is still read through its real path, `src.real`).
+
+    A redacted path that equals another file's path is skipped (`ignored`): two files cannot share a
+    path in the index, and naming the secret to tell them apart would defeat the redaction. Returns
+    the sources (sorted by their stored path) and how many paths were redacted.
+    """
+    taken = {src.path for src in sources}
+    out: list[SourceFile] = []
+    redacted = 0
+    for src in sources:
+        clean = redact_path(src.path)
+        if clean != src.path:
+            if clean in taken:
+                skipped[SkipReason.IGNORED.value] = skipped.get(SkipReason.IGNORED.value, 0) + 1
+                continue
+            taken.add(clean)
+            redacted += 1
+            src = msgspec.structs.replace(src, path=clean, abspath=redact_path(src.abspath))
+        out.append(src)
+    out.sort(key=lambda src: src.path)
+    return out, redacted
 
 
 def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[ParsedFile, int]:
@@ -283,6 +307,8 @@ def _build_locked(
             skipped[item.reason] = skipped.get(item.reason, 0) + 1
         else:
             sources.append(item)
+    if opts.redact:
+        sources, report.redacted = _redact_paths(sources, skipped)
     report.timings["discover"] = time.perf_counter() - t0
 
     t1 = time.perf_counter()

@@ -538,7 +538,9 @@ class _Walk:
                 return
         for name in IGNORE_FILES:
             raw = _read_at(dfd, name) if name in names else None
-            spec = None if raw is None else _compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
+            spec = (
+                None if raw is None else _compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
+            )
             if spec is not None:
                 stack = (*stack, _Rules(rel_dir, "", spec))
         for entry in entries:

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 
 import indexlib.lexical as lexical
+from indexlib.redact import PLACEHOLDER, redact_path
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 
@@ -59,7 +60,10 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
     """
     base = Path(snap.manifest.source_root)
     out = Changes()
+    redacted = snap.manifest.settings.get("redact", "true") == "true"
     for path, rec in sorted(snap.manifest.files.items()):
+        if redacted and PLACEHOLDER in path:
+            continue  # stored under its redacted path: the real name is not known (see build)
         try:
             st = os.stat(base / path)
         except OSError:
@@ -71,9 +75,11 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
         from indexlib.discover import SourceFile, discover, load
 
         for item in discover(base, read=False):
-            if isinstance(item, SourceFile) and item.path not in snap.manifest.files:
-                if isinstance(load(item), SourceFile):
-                    out.added.append(item.path)
+            if not isinstance(item, SourceFile):
+                continue
+            path = redact_path(item.path) if redacted else item.path
+            if path not in snap.manifest.files and isinstance(load(item), SourceFile):
+                out.added.append(path)
     return out
 
 

@@ -35,6 +35,14 @@ SECRETS = {
     "env secret": "k8s9Df72hsQ01zLm",
     "yaml token": "tk_9f8e7d6c5b4a3210",
     "pem body line": PEM_BODY.splitlines()[1],
+    # Round two: forms that were stored unredacted.
+    "db pass": "Zx81kq-Lm2vQ",
+    "azure account key": "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "rails secret_key_base": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" * 2,
+    "basic auth": "YWRtaW46UzNjcjN0LUJhc2ljLTQy",  # admin:S3cr3t-Basic-42
+    "signing salt": "3f786850e387550fdab836ed7e6dc881de23001b",
+    "session hmac": "q8Zp3Lk9Xv2Rt7Yw1Nb5Mc4Hd6Gf0Js8Ae2Wu3Ki9Ol=",
+    "token file name": "ghp_" + "Qw3eR5tY7uI9oP1aS3dF5gH7jK9lZ1xC3vB5",
 }
 
 FILES = {
@@ -60,6 +68,14 @@ def connect_database():
                        "-----END RSA PRIVATE KEY-----\n```\n",
     ".env.txt": f"API_SECRET={SECRETS['env secret']}\n",
     "config.yaml": f"service:\n  auth_token: {SECRETS['yaml token']}\n",
+    ".env.local.txt": f"DB_HOST=db.internal\nDB_PASS={SECRETS['db pass']}\n",
+    "storage.py": f'CONN = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={SECRETS["azure account key"]};'
+                  'EndpointSuffix=core.windows.net"\n'
+                  f'HEADERS = {{"Authorization": "Basic {SECRETS["basic auth"]}"}}\n',
+    "config/secrets.yml": f"production:\n  secret_key_base: {SECRETS['rails secret_key_base']}\n"
+                          f"  signing_salt: {SECRETS['signing salt']}\n"
+                          f"  session_hmac: \"{SECRETS['session hmac']}\"\n",
+    f"keys/{SECRETS['token file name']}.txt": "the deploy token is the file name\n",
 }  # fmt: skip
 
 
@@ -80,7 +96,7 @@ def _stored_texts(index: Path) -> list[str]:
     out = []
     for _seg, stored in snap.iter_live_nodes():
         n = stored.node
-        out += [n.text, n.doc, n.signature, n.name, n.qualified_name]
+        out += [n.text, n.doc, n.signature, n.name, n.qualified_name, n.path]
     return out
 
 

@@ -90,6 +90,7 @@ class BuildReport:
     timings: dict[str, float] = field(default_factory=dict)
     index_dir: str = ""
     rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
+    repaired: list[str] = field(default_factory=list)  # damaged index files rebuilt from the source
 
     @property
     def elapsed(self) -> float:
@@ -290,6 +291,8 @@ def _build_locked(
             prev_id, prev = None, None
             report.rebuilt_from_version = exc.found
     prev_files = prev.files if prev else {}
+    if prev is not None:
+        prev, prev_files, report.repaired = _set_aside_damage(store, prev)
     if prev is not None and prev.settings.get("redact", "true") != str(opts.redact).lower():
         # Redaction changed: unchanged files were stored under the other setting (secrets kept, or
         # redacted), so every file is parsed again; the old segments all become tombstones.
@@ -386,6 +389,7 @@ def _build_locked(
         and prev.git_commit == git_commit
         and prev.skipped == skipped
         and prev.settings == settings
+        and not report.repaired
     )
 
     t3 = time.perf_counter()
@@ -481,6 +485,40 @@ def _build_locked(
         t5 = time.perf_counter()
         _attach_vectors(store, report, opts, progress)
         report.timings["embed"] = time.perf_counter() - t5
+
+
+def _set_aside_damage(store: Store, prev: Manifest) -> tuple[Manifest, dict[str, FileRecord], list[str]]:
+    """Check every file of the previous root by checksum before any of it is reused or rewritten.
+
+    Why: compaction and re-embedding copy what they read, so a damaged byte would be laundered into
+    a new segment with a fresh, matching checksum (and `qry verify` would then say ok). A segment whose
+    base files (tables, Tantivy) are damaged is rebuilt from the source: its files are dropped from
+    the previous file list, so they are parsed again into the new segment and the damaged one loses
+    its last owner (a rebuilt segment of the same id replaces the damaged files, see
+    `Store.commit_segment`). Damaged vector files are dropped from the segment entry, so they are
+    embedded again. Returns the manifest to build on, its file list and the damaged paths.
+    """
+    damaged: list[str] = []
+    rebuilt: set[str] = set()
+    segments: list[SegmentEntry] = []
+    for seg in prev.segments:
+        problems = store.check_contents(seg)
+        if not problems:
+            segments.append(seg)
+            continue
+        damaged += [p.path for p in problems]
+        label = f"segments/{seg.id}/"
+        in_vectors = [p.path.startswith(label) and is_attachment(p.path[len(label) :]) for p in problems]
+        if all(in_vectors):
+            base = [f for f in seg.files if not is_attachment(f.name)]
+            segments.append(msgspec.structs.replace(seg, files=base, vectors=None))
+        else:
+            rebuilt.add(seg.id)
+            segments.append(seg)
+    if not damaged:
+        return prev, prev.files, []
+    files = {path: rec for path, rec in prev.files.items() if rec.segment not in rebuilt}
+    return msgspec.structs.replace(prev, segments=segments), files, damaged
 
 
 def _compact(

@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 class SegmentHandle:
     """A segment of the snapshot with its lazily opened engines and liveness filter."""
 
-    __slots__ = ("_dead_query", "_lexical", "_vectors", "dead_paths", "directory", "entry")
+    __slots__ = ("_dead_query", "_lexical", "_vectors", "dead_paths", "directory", "entry", "store")
 
-    def __init__(self, entry: SegmentEntry, directory: Path, dead_paths: list[str]) -> None:
+    def __init__(self, store: Store, entry: SegmentEntry, directory: Path, dead_paths: list[str]) -> None:
+        self.store = store
         self.entry = entry
         self.directory = directory
         self.dead_paths = dead_paths  # this segment's paths now owned elsewhere: its tombstones
@@ -49,11 +50,23 @@ class SegmentHandle:
         return self._lexical
 
     def vectors(self, model_id: str) -> VectorSegment | None:
-        """The vector index of this segment for `model_id`, or None if it has none yet."""
+        """The vector index of this segment for `model_id`, or None if it has none yet.
+
+        The vector files are checksummed against the manifest the first time this process opens them
+        (xxh3 reads a few GB/s: ~1 ms per 3 MB of vectors): a flipped sign or a changed key would
+        still load and give other answers with no error, so a damaged file is IndexCorrupt naming it.
+        """
         if self._vectors is None:
-            vdir = self.directory / vectors_dirname(model_id)
+            dirname = vectors_dirname(model_id)
+            vdir = self.directory / dirname
             if not vdir.is_dir():
                 return None
+            problems = self.store.check_contents(self.entry, prefix=dirname + "/")
+            if problems:
+                raise IndexCorrupt(
+                    f"index file {problems[0].path} is damaged: {problems[0].detail}",
+                    hint="run `qry verify`; `qry index` rebuilds damaged files from the source",
+                )
             from indexlib.vectors import VectorSegment
 
             self._vectors = VectorSegment.open(vdir)
@@ -106,7 +119,9 @@ class Snapshot:
                 )
             handles.append(
                 SegmentHandle(
-                    entry=entry, directory=directory, dead_paths=manifest.tombstones.get(entry.id, [])
+                    store=store,
+                    entry=entry,
+                    directory=directory, dead_paths=manifest.tombstones.get(entry.id, [])
                 )
             )
         return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)

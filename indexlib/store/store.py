@@ -43,6 +43,7 @@ from indexlib.store.manifest import (
     REBUILD_HINT,
     FileEntry,
     Manifest,
+    SegmentEntry,
     decode_manifest,
     encode_manifest,
     root_id_of,
@@ -604,6 +605,18 @@ class Store:
                 continue
             problems.extend(compare(seg_dir, seg.files, label=label, checksums=False))
         return problems
+
+    def check_contents(self, seg: SegmentEntry, *, prefix: str = "") -> list[Problem]:
+        """Every listed file of `seg` whose name starts with `prefix` (all of them by default) checked
+        by size and checksum, before its bytes are trusted: what a writer does before it rewrites a
+        segment (compaction, re-embedding) or reuses it, and what a reader does the first time it opens
+        a segment's vectors. Files the manifest does not list are not looked at."""
+        seg_dir = self.segments_dir / seg.id
+        label = f"segments/{seg.id}"
+        if not seg_dir.is_dir():
+            return [Problem(path=label, kind="missing", detail="segment directory is missing")]
+        entries = [e for e in seg.files if e.name.startswith(prefix)]
+        return compare(seg_dir, entries, label=label, checksums=True, extras=False)
 
 
 def _check_segment_id(segment_id: str) -> None:

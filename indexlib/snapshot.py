@@ -121,7 +121,8 @@ class Snapshot:
                 SegmentHandle(
                     store=store,
                     entry=entry,
-                    directory=directory, dead_paths=manifest.tombstones.get(entry.id, [])
+                    directory=directory,
+                    dead_paths=manifest.tombstones.get(entry.id, []),
                 )
             )
         return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)

@@ -28,7 +28,7 @@ import xxhash
 
 from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
-from indexlib.errors import FormatVersionError, ModelError, UsageError
+from indexlib.errors import FormatVersionError, ModelError, UsageError, disk_full
 from indexlib.parsing import parse_file
 from indexlib.records import Node, ParsedFile, Ref, SkipReason
 from indexlib.redact import redact, redact_path
@@ -270,7 +270,18 @@ def build_index(
     store = Store.open(index_dir, create=True)
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
-        _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+        try:
+            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+        except BaseException as exc:
+            # Whatever failed (a full disk, Ctrl-C, a bug), nothing this run staged is of use, and HEAD
+            # still names the previous root: the staging files go now, not at the next gc (on a full
+            # disk they are the space the user needs back). We hold the lock, so no other writer
+            # is staging in tmp/.
+            store.discard_staging()
+            full = disk_full(exc, str(index_dir)) if isinstance(exc, Exception) else None
+            if full is not None:
+                raise full from exc
+            raise
     return report
 
 
@@ -404,22 +415,26 @@ def _build_locked(
         if parsed_meta:
             # 3. Stream the spilled chunks, now with times, into the new segment.
             writer = SegmentWriter(store)
-            node_times: dict[str, tuple[int | None, int | None]] = {}
-            for i, chunk in enumerate(read_chunks(spill_path)):
-                progress("write", i + 1, len(parsed_meta))
-                nodes = []
-                lo: int | None = None
-                hi: int | None = None
-                for n in chunk.nodes:
-                    created, changed = times.get(n.uid, (None, None))
-                    nodes.append(msgspec.structs.replace(n, created_at=created, changed_at=changed))
-                    if created is not None:
-                        lo = created if lo is None else min(lo, created)
-                    if changed is not None:
-                        hi = changed if hi is None else max(hi, changed)
-                node_times[chunk.path] = (lo, hi)
-                writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
-            entry = writer.commit(int(time.time()))
+            try:
+                node_times: dict[str, tuple[int | None, int | None]] = {}
+                for i, chunk in enumerate(read_chunks(spill_path)):
+                    progress("write", i + 1, len(parsed_meta))
+                    nodes = []
+                    lo: int | None = None
+                    hi: int | None = None
+                    for n in chunk.nodes:
+                        created, changed = times.get(n.uid, (None, None))
+                        nodes.append(msgspec.structs.replace(n, created_at=created, changed_at=changed))
+                        if created is not None:
+                            lo = created if lo is None else min(lo, created)
+                        if changed is not None:
+                            hi = changed if hi is None else max(hi, changed)
+                    node_times[chunk.path] = (lo, hi)
+                    writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
+                entry = writer.commit(int(time.time()))
+            except BaseException:
+                writer.abort()  # stop Tantivy's threads before the staging directory goes
+                raise
             report.nodes_written = entry.nodes
             segments = [s for s in segments if s.id != entry.id] + [entry]
             tombstones.pop(entry.id, None)
@@ -539,11 +554,15 @@ def _compact(
                 yield chunk
 
     writer = SegmentWriter(store)
-    total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
-    for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
-        writer.add(chunk)
-        progress("compact", i + 1, total)
-    entry = writer.commit(int(time.time()))
+    try:
+        total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
+        for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
+            writer.add(chunk)
+            progress("compact", i + 1, total)
+        entry = writer.commit(int(time.time()))
+    except BaseException:
+        writer.abort()  # stop Tantivy's threads before the staging directory goes
+        raise
     new_files = {p: msgspec.structs.replace(r, segment=entry.id) for p, r in files.items()}
     return [entry], new_files
 

@@ -534,6 +534,17 @@ class Store:
                 fsync_dir(seg_dir)
         fsync_dir(self.segments_dir)
 
+    def discard_staging(self) -> None:
+        """Remove everything in tmp/ (staging and trash of failed or killed runs). Call under the
+        writer lock: then no writer is using tmp/. Never raises: it runs on failure paths."""
+        try:
+            if not holds_writer_lock(self.path) or not self.tmp_dir.is_dir():
+                return
+            for path in self.tmp_dir.iterdir():
+                _delete(path)
+        except OSError:
+            pass
+
     def _gc_tmp(self, report: GcReport) -> None:
         if not self.tmp_dir.is_dir():
             return

@@ -205,7 +205,7 @@ class SegmentIndexWriter:
         del self._writer
         try:
             writer.rollback()
-        except Exception:  # noqa: BLE001 - a writer that died of ENOSPC may refuse even this
+        except Exception:  # a writer that died of ENOSPC may refuse even this
             pass
         del writer
 

@@ -204,10 +204,8 @@ def test_enospc_writing_the_lock_holder_line_neither_fails_nor_wedges(
     report = Store.open(index).gc(keep=1)
     assert report.kept_roots
     assert _lock_is_free(index)
-    with writer_lock(index):
-        with pytest.raises(RuntimeError):
-            with writer_lock(index):  # re-entrant: still fine
-                raise RuntimeError("a failure in the body")
+    with writer_lock(index), pytest.raises(RuntimeError), writer_lock(index):  # re-entrant: still fine
+        raise RuntimeError("a failure in the body")
     assert _lock_is_free(index)
 
 

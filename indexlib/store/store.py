@@ -50,6 +50,9 @@ from indexlib.store.manifest import (
 )
 
 ATTACHMENT_PREFIXES = ("vectors-",)
+# What an index directory may hold; a directory holding anything else is not one (see `_create`).
+_INDEX_ENTRIES = frozenset({"HEAD", "roots", "segments", "tmp", "cache", "lock", ".gitignore"})
+_INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"
 GITIGNORE = b"*\n"
 _ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
 _SEGMENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,128}$")
@@ -135,18 +138,58 @@ class Store:
         if create:
             store._create()
         elif not (store.path.is_dir() and (store.head_file.exists() or store.roots_dir.is_dir())):
+            if store.path.exists() and not store.path.is_dir():
+                raise UsageError(f"{store.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
             raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
+        store._check_layout()
         return store
 
+    def _check_layout(self) -> None:
+        """A clear error for a broken layout (`roots/` replaced by a file, HEAD a directory) instead of
+        NotADirectoryError or FileExistsError from wherever it is first touched."""
+        for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
+            if (sub.exists() or sub.is_symlink()) and (sub.is_symlink() or not sub.is_dir()):
+                raise IndexCorrupt(
+                    f"the index layout is broken: {sub} is not a directory",
+                    hint="the index is a cache: move the index directory away, then qry index --rebuild",
+                )
+        if self.head_file.is_symlink() or (self.head_file.exists() and not self.head_file.is_file()):
+            raise IndexCorrupt(
+                f"the index layout is broken: {self.head_file} is not a file",
+                hint="the index is a cache: move the index directory away, then qry index --rebuild",
+            )
+
     def _create(self) -> None:
+        if self.path.exists() and not self.path.is_dir():
+            raise UsageError(f"{self.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
         if not self.path.is_dir():
-            self.path.mkdir(mode=0o700, parents=True)
+            try:
+                self.path.mkdir(mode=0o700, parents=True)
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot create the index directory {self.path}: {exc.strerror or exc}", hint=_INDEX_DIR_HINT
+                ) from exc
             os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
-        elif self.head_file.exists() or self.roots_dir.is_dir() or not any(self.path.iterdir()):
+        else:
+            try:
+                names = set(os.listdir(self.path))
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot read the index directory {self.path}: {exc.strerror or exc}", hint=_INDEX_DIR_HINT
+                ) from exc
+            if names - _INDEX_ENTRIES:
+                # Not empty and not an index: a repository root (`qry index . --index-dir .`), a home
+                # directory, /proc/self. Writing HEAD and a `*` .gitignore there would hide the
+                # user's files from git, so refuse.
+                shown = ", ".join(sorted(names - _INDEX_ENTRIES)[:3])
+                raise UsageError(
+                    f"{self.path} is not a qry index and not empty (it holds {shown} ...)",
+                    hint=_INDEX_DIR_HINT,
+                )
             # An index dir made by someone else (`mkdir .qry`) or by an older qry keeps its mode unless
-            # tightened here: the index holds the code's text. Only an empty dir or one that already
-            # holds an index: `--index-dir ~` by mistake must not lock the user out of their home.
+            # tightened here: the index holds the code's text.
             _make_private(self.path)
+        self._check_layout()
         gitignore = self.path / ".gitignore"
         if not gitignore.exists():
             atomic_write(gitignore, GITIGNORE)

@@ -315,3 +315,50 @@ def test_the_cli_says_no_space_and_gc_frees_it(
     (tmpfs / "filler").unlink()
     ok = qry("index", repo, "--embed", "hash", "--no-git-times", "--quiet", "--index-dir", index)
     assert ok.code == 0, ok.describe()
+
+
+# --- a broken layout ----------------------------------------------------------------------------
+
+
+def test_a_broken_layout_is_a_clear_error_for_every_command(
+    base: tuple[Path, Path, Any], tmp_path: Path
+) -> None:
+    """`roots/` replaced by a file used to raise NotADirectoryError (search, verify, status, gc) and
+    FileExistsError (`index --rebuild`); HEAD as a directory, IsADirectoryError."""
+    for broken in ("roots", "segments", "HEAD"):
+        index = tmp_path / broken / "index"
+        shutil.copytree(base[1], index)
+        target = index / broken
+        shutil.rmtree(target) if target.is_dir() else target.unlink()
+        target.mkdir() if broken == "HEAD" else target.write_text("not a directory\n")
+        for args in (
+            ("search", "retry"),
+            ("status",),
+            ("verify",),
+            ("gc",),
+            ("index", base[0], "--rebuild", "--embed", "none"),
+        ):
+            run = qry(*args, "--index-dir", index)
+            assert run.code == 2 and "Traceback" not in run.err, run.describe()
+            assert run.err.startswith("qry: error: the index layout is broken: ") and "hint: " in run.err, (
+                run.describe()
+            )
+
+
+def test_an_index_dir_that_is_a_file_or_holds_other_things_is_refused(tmp_path: Path) -> None:
+    """`--index-dir /etc/passwd` (FileExistsError), `/proc/self` (FileNotFoundError), and
+    `qry index . --index-dir .` in a git repository, which wrote a `*` .gitignore and HEAD into the
+    repository root (git then hid every new file)."""
+    repo = _repo(tmp_path)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    before = sorted(p.name for p in repo.iterdir())
+    for index_dir, what in (
+        (repo, "not a qry index and not empty"),
+        (repo / "README.md", "is a file"),
+        (Path("/proc/self"), "not a qry index"),
+    ):
+        run = qry("index", repo, "--embed", "none", "--index-dir", index_dir)
+        assert run.code == 2 and "Traceback" not in run.err and what in run.err, run.describe()
+    assert sorted(p.name for p in repo.iterdir()) == before, "nothing written into the repository root"
+    run = qry("search", "x", "--index-dir", repo / "README.md")
+    assert run.code == 2 and "is a file" in run.err, run.describe()

@@ -24,16 +24,29 @@ from indexlib.records import Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
 
-_LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
-_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # group 1: the CR of CR LF
+# C0, DEL, C1, and the Unicode line and paragraph separators (which some terminals and editors
+# break lines at, while qry, git and grep count lines by LF only).
+_LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # group 1: CR of CR LF
 
 
 def _escape_control(m: re.Match[str]) -> str:
-    return f"\\x{ord(m.group()):02x}"
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
 
 
 def _escape_text_control(m: re.Match[str]) -> str:
-    return "" if m.group(1) else f"\\x{ord(m.group()):02x}"
+    return "" if m.group(1) else _escape_control(m)
+
+
+def text_lines(text: str) -> list[str]:
+    """Lines as git, grep and editors count them: split at LF only (a CR of CR LF is dropped by
+    `safe_text`); form feeds, vertical tabs and U+2028 stay inside their line (`str.splitlines`
+    would split there too and shift every later line number)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def safe_line(text: str) -> str:
@@ -84,7 +97,7 @@ def render_plain(env: Env, result: SearchResult, *, explain: bool = False) -> No
         stale = " [stale]" if h.stale else ""
         path = safe_line(h.path)
         out.append(f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{stale}")
-        for j, line in enumerate(h.snippet.text.splitlines()):
+        for j, line in enumerate(text_lines(h.snippet.text)):
             out.append(f"{path}:{h.snippet.start_line + j}:{safe_text(line)}")
         if h.snippet.truncated:
             out.append(f"{path}:…")

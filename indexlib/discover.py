@@ -160,7 +160,7 @@ def check_content(data: bytes, *, max_line_chars: int = 1000) -> tuple[str, str]
     if len(text) > max_line_chars:
         lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         if len(text) / lines >= MINIFIED_AVG_LINE_CHARS:
-            longest = max(map(len, text.splitlines()))
+            longest = max(map(len, text.split("\n")))
             if longest > max_line_chars:
                 return SkipReason.MINIFIED.value, f"longest line {longest} characters"
     return None

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from indexlib.vectors import VectorSegment
 
 
+# Tantivy files whose damage can panic the reader (term dictionaries, fast fields); checked on open.
+PANIC_PRONE = (".term", ".fast")
+_REPAIR_HINT = "run `qry verify`; `qry index` rebuilds damaged files from the source"
+
+
 class SegmentHandle:
     """A segment of the snapshot with its lazily opened engines and liveness filter."""
 
@@ -45,7 +50,15 @@ class SegmentHandle:
         return self.entry.id
 
     def lexical(self) -> LexicalSegment:
+        """The Tantivy index of this segment. Its term dictionaries and fast fields are checksummed
+        the first time this process opens it: an altered byte there makes Tantivy panic, and Rust's
+        panic hook prints `thread ... panicked at ...` on stderr before qry can say what broke."""
         if self._lexical is None:
+            problems = self.store.check_contents(self.entry, prefix="tantivy/", suffixes=PANIC_PRONE)
+            if problems:
+                raise IndexCorrupt(
+                    f"index file {problems[0].path} is damaged: {problems[0].detail}", hint=_REPAIR_HINT
+                )
             self._lexical = LexicalSegment(self.directory / "tantivy")
         return self._lexical
 
@@ -64,8 +77,7 @@ class SegmentHandle:
             problems = self.store.check_contents(self.entry, prefix=dirname + "/")
             if problems:
                 raise IndexCorrupt(
-                    f"index file {problems[0].path} is damaged: {problems[0].detail}",
-                    hint="run `qry verify`; `qry index` rebuilds damaged files from the source",
+                    f"index file {problems[0].path} is damaged: {problems[0].detail}", hint=_REPAIR_HINT
                 )
             from indexlib.vectors import VectorSegment
 

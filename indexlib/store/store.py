@@ -52,6 +52,7 @@ from indexlib.store.manifest import (
 ATTACHMENT_PREFIXES = ("vectors-",)
 # What an index directory may hold; a directory holding anything else is not one (see `_create`).
 _INDEX_ENTRIES = frozenset({"HEAD", "roots", "segments", "tmp", "cache", "lock", ".gitignore"})
+_COLLECTED_HINT = "`qry roots` lists the roots on disk (gc keeps the newest --keep of HEAD's chain)"
 _INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"
 GITIGNORE = b"*\n"
 _ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -167,7 +168,8 @@ class Store:
                 self.path.mkdir(mode=0o700, parents=True)
             except OSError as exc:
                 raise UsageError(
-                    f"cannot create the index directory {self.path}: {exc.strerror or exc}", hint=_INDEX_DIR_HINT
+                    f"cannot create the index directory {self.path}: {exc.strerror or exc}",
+                    hint=_INDEX_DIR_HINT,
                 ) from exc
             os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
         else:
@@ -175,7 +177,8 @@ class Store:
                 names = set(os.listdir(self.path))
             except OSError as exc:
                 raise UsageError(
-                    f"cannot read the index directory {self.path}: {exc.strerror or exc}", hint=_INDEX_DIR_HINT
+                    f"cannot read the index directory {self.path}: {exc.strerror or exc}",
+                    hint=_INDEX_DIR_HINT,
                 ) from exc
             if names - _INDEX_ENTRIES:
                 # Not empty and not an index: a repository root (`qry index . --index-dir .`), a home
@@ -242,7 +245,7 @@ class Store:
             )
         matches = sorted(rid for rid in self._root_ids_on_disk() if rid.startswith(ref))
         if not matches:
-            raise UsageError(f"no root matches {ref!r}", hint="list the roots to pick one")
+            raise UsageError(f"no root matches {ref!r} (`qry gc` may have removed it)", hint=_COLLECTED_HINT)
         if len(matches) > 1:
             shown = ", ".join(m[:12] for m in matches[:5])
             raise UsageError(f"root prefix {ref!r} is ambiguous ({shown})", hint="give more digits")
@@ -261,6 +264,12 @@ class Store:
             rid = head
         else:
             rid = self.resolve(root_id)
+            if rid != self._safe_head() and not (self.roots_dir / f"{rid}.json").exists():
+                # Named by the user (`--root`), not by HEAD: gone because gc collected it, most likely.
+                raise UsageError(
+                    f"root {rid[:12]} is not in this index: `qry gc` removed it, or it never existed here",
+                    hint=_COLLECTED_HINT,
+                )
         return rid, self._load_exact(rid)
 
     def _load_exact(self, rid: str) -> Manifest:
@@ -660,16 +669,19 @@ class Store:
             problems.extend(compare(seg_dir, seg.files, label=label, checksums=False))
         return problems
 
-    def check_contents(self, seg: SegmentEntry, *, prefix: str = "") -> list[Problem]:
+    def check_contents(
+        self, seg: SegmentEntry, *, prefix: str = "", suffixes: tuple[str, ...] = ()
+    ) -> list[Problem]:
         """Every listed file of `seg` whose name starts with `prefix` (all of them by default) checked
         by size and checksum, before its bytes are trusted: what a writer does before it rewrites a
         segment (compaction, re-embedding) or reuses it, and what a reader does the first time it opens
-        a segment's vectors. Files the manifest does not list are not looked at."""
+        a segment's vectors. With `suffixes`, only files whose names end so. Files the manifest does
+        not list are not looked at."""
         seg_dir = self.segments_dir / seg.id
         label = f"segments/{seg.id}"
         if not seg_dir.is_dir():
             return [Problem(path=label, kind="missing", detail="segment directory is missing")]
-        entries = [e for e in seg.files if e.name.startswith(prefix)]
+        entries = [e for e in seg.files if e.name.startswith(prefix) and e.name.endswith(suffixes or "")]
         return compare(seg_dir, entries, label=label, checksums=True, extras=False)
 
 

@@ -310,3 +310,29 @@ def test_compaction_does_not_launder_a_damaged_segment(tmp_path: Path) -> None:
     _rid, compacted = store.load()
     _rid, fresh = Store.open(tmp_path / "fresh").load()
     assert [s.id for s in compacted.segments] == [s.id for s in fresh.segments]
+
+
+@pytest.mark.parametrize("suffix", [".term", ".fast"])
+def test_a_damaged_term_or_fast_file_is_named_without_a_rust_panic(damaged: Path, suffix: str) -> None:
+    (seg,) = list((damaged / "segments").iterdir())
+    target = next((seg / "tantivy").glob(f"*{suffix}"))
+    for i in range(0, target.stat().st_size, max(target.stat().st_size // 20, 1)):
+        data = bytearray(target.read_bytes())
+        data[i] ^= 0xFF
+        target.write_bytes(bytes(data))
+    run = qry("search", "--index-dir", damaged, "retry charge")
+    assert run.code == 2 and run.err.startswith("qry: error: index file "), run.describe()
+    assert target.relative_to(damaged).as_posix() in run.err and "panicked" not in run.err, run.describe()
+
+
+def test_a_root_collected_by_gc_says_so(damaged: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    old = head_of(damaged)
+    (repo / "new_module.py").write_text("def brand_new():\n    return 1\n")
+    assert qry("index", repo, "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged).code == 0
+    assert qry("gc", "--keep", "1", "--index-dir", damaged).code == 0
+    for ref in (old, old[:8]):
+        run = qry("search", "charge", "--root", ref, "--index-dir", damaged)
+        assert run.code == 2 and "qry gc" in run.err and "qry roots" in run.err, run.describe()
+        assert "rebuild" not in run.err, run.describe()

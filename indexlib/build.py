@@ -230,8 +230,11 @@ def _parse_all(
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
     except BaseException:
+        # Take the workers before shutdown: the pool's management thread sets `_processes` to None
+        # once it has stopped them, which raced with this loop (an AttributeError on Ctrl-C).
+        procs = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(pool, "_processes", {}).values()):
+        for proc in procs:
             proc.terminate()
         raise
     pool.shutdown(wait=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -230,14 +231,37 @@ def _parse_all(
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
     except BaseException:
-        # Take the workers before shutdown: the pool's management thread sets `_processes` to None
-        # once it has stopped them, which raced with this loop (an AttributeError on Ctrl-C).
+        # Take the workers before shutdown, which sets `_processes` to None (the loop that read it
+        # after shutdown raised AttributeError on Ctrl-C). Terminating them makes the pool's manager
+        # thread fail the futures `map` already cancelled, which raises in that thread (Python 3.11:
+        # InvalidStateError, or KeyError): its traceback would follow `qry: interrupted`, so the
+        # thread of a pool we stop on purpose is silenced.
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        _silence_thread(getattr(pool, "_executor_manager_thread", None))
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
             proc.terminate()
         raise
     pool.shutdown(wait=True)
+
+
+_SILENCED: set[int] = set()  # idents of threads whose uncaught exceptions are expected noise
+
+
+def _silence_thread(thread: threading.Thread | None) -> None:
+    """Drop uncaught exceptions of `thread` (the manager thread of a pool we terminate)."""
+    if thread is None or thread.ident is None:
+        return
+    if not _SILENCED:
+        previous = threading.excepthook
+
+        def hook(args: threading.ExceptHookArgs) -> None:
+            if args.thread is not None and args.thread.ident in _SILENCED:
+                return
+            previous(args)
+
+        threading.excepthook = hook
+    _SILENCED.add(thread.ident)
 
 
 def _worker_init(parent_pid: int) -> None:

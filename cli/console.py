@@ -15,7 +15,7 @@ from typing import TextIO
 
 import msgspec
 
-from indexlib.errors import QryError
+from indexlib.errors import QryError, disk_full
 
 
 class Exit(IntEnum):
@@ -81,6 +81,11 @@ def guarded(env: Env, fn: Callable[[], int], *, json_out: bool = False) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return Exit.OK
+    except OSError as exc:  # a full disk anywhere the library did not translate it: same message
+        full = disk_full(exc, str(exc.filename or "the index"))
+        if full is None:
+            raise
+        return report_error(env, full, json_out=json_out)
 
 
 def _silence_stdout() -> None:

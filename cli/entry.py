@@ -16,7 +16,12 @@ _INTERRUPTED = 130
 
 
 def run() -> None:
-    """Run qry; never lets a KeyboardInterrupt or BrokenPipeError escape as a traceback."""
+    """Run qry; never lets a KeyboardInterrupt or BrokenPipeError escape as a traceback.
+
+    Everything qry writes is index data (the code's text, its vectors, caches of queries), so the
+    process umask gets 077 added first: files 0600, directories 0700, whatever the shell's umask.
+    """
+    os.umask(os.umask(0o077) | 0o077)
     try:
         _run()
     except KeyboardInterrupt:

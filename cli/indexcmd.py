@@ -65,6 +65,10 @@ def summary_line(report: Any) -> str:
         parts.append(", compacted")
     if getattr(report, "rebuilt_from_version", None) is not None:
         parts.append(f", rebuilt (the index was in the older format {report.rebuilt_from_version})")
+    repaired = getattr(report, "repaired", None)
+    if repaired:
+        more = f" and {len(repaired) - 1} more" if len(repaired) > 1 else ""
+        parts.append(f", rebuilt damaged index files from the source ({repaired[0]}{more})")
     parts.append(f" in {report.elapsed:.2f} s")
     parts.append(f" -> root {report.root_id[:ROOT_ID_CHARS]}" + ("" if report.published else " (unchanged)"))
     if getattr(report, "background_pid", 0):

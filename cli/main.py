@@ -297,7 +297,9 @@ def _gopt(dest: str) -> Any:
 @app.command("grep")
 def grep_cmd(
     pattern: str = typer.Argument(..., help="A Python regular expression (or, with -F, a literal string)."),
-    paths: list[str] | None = typer.Argument(None, help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter."),
+    paths: list[str] | None = typer.Argument(
+        None, help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter."
+    ),
     fixed_strings: bool = _gopt("fixed_strings"),
     ignore_case: bool = _gopt("ignore_case"),
     smart_case: bool = _gopt("smart_case"),

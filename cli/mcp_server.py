@@ -737,8 +737,10 @@ def serve(index_dir: Path | None) -> int:
     except QryError:
         pass
     server = build_server(tools)
+    import anyio
+
     with _exit_on_ctrl_c():
-        server.run("stdio")
+        anyio.run(_serve_stdio, server)
     if tools.running:
         # A timed-out call (e.g. a long reindex) still runs in a worker thread; the client has gone,
         # so do not wait for it. The store is crash-safe: an unfinished build leaves only staging files.
@@ -777,3 +779,90 @@ def _exit_on_ctrl_c() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class _Wire:
+    """The stdio wire with the guards of `cli.mcp_guard` in front of the SDK.
+
+    The SDK's own stdio transport drops a line it cannot parse without a reply (the client waits
+    forever) and writes whatever it parses to the session; so we own the wire: lines are read here
+    (bounded: a line over the size limit is discarded in chunks, never held whole), each is guarded,
+    good ones go on to the SDK, and the guard's error replies are written back under the same lock as
+    the SDK's messages, so frames never interleave. As the SDK does, the real descriptors 0 and 1 are
+    kept private and the process's stdin/stdout are pointed at /dev/null and stderr, so stray output
+    of a library cannot corrupt the wire.
+    """
+
+    def __init__(self) -> None:
+        import os
+
+        import anyio
+
+        sys.stdout.flush()
+        self._in = os.fdopen(os.dup(0), "rb", buffering=0)
+        self._out = os.fdopen(os.dup(1), "wb", buffering=0)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        os.dup2(2, 1)
+        self._reader = __import__("io").BufferedReader(self._in, buffer_size=1 << 16)
+        self._lock = anyio.Lock()
+
+    # -- what the SDK's transport reads (async iteration) and writes (write + flush) --------------
+
+    def __aiter__(self) -> "_Wire":
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio.to_thread
+
+        from cli.mcp_guard import guard_line
+
+        while True:
+            line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
+            if line is None:
+                raise StopAsyncIteration
+            forward, reply = guard_line(line)
+            if reply is not None:
+                await self.write(reply + "\n")
+            if forward is not None:
+                return forward + "\n"
+
+    async def write(self, text: str) -> None:
+        import anyio.to_thread
+
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._write, text.encode("utf-8", "replace"))
+
+    async def flush(self) -> None:
+        return None  # every write is written through
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[self._out.write(view) or 0 :]
+
+    def _read_line(self) -> str | None:
+        """One line (without its newline), or None at EOF. A line over the size limit comes back as
+        its first MAX_MESSAGE_BYTES + 1 bytes (the guard refuses it); the rest is read and dropped."""
+        from cli.mcp_guard import MAX_MESSAGE_BYTES
+
+        data = self._reader.readline(MAX_MESSAGE_BYTES + 1)
+        if not data:
+            return None
+        if not data.endswith(b"\n") and len(data) > MAX_MESSAGE_BYTES:
+            while True:
+                rest = self._reader.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+        return data.decode("utf-8", "replace").rstrip("\r\n")
+
+
+async def _serve_stdio(server: Any) -> None:
+    """Serve `server` (an MCPServer) on the guarded wire; ends when the client closes stdin."""
+    from mcp.server.stdio import stdio_server
+
+    wire: Any = _Wire()
+    async with stdio_server(stdin=wire, stdout=wire) as (read_stream, write_stream):
+        low = server._lowlevel_server  # the SDK's MCPServer.run_stdio_async does exactly this
+        await low.run(read_stream, write_stream, low.create_initialization_options())

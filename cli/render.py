@@ -25,16 +25,29 @@ from indexlib.records import Hit, SearchResult
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
 
-_LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
-_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # group 1: the CR of CR LF
+# C0, DEL, C1, and the Unicode line and paragraph separators (which some terminals and editors
+# break lines at, while qry, git and grep count lines by LF only).
+_LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # group 1: CR of CR LF
 
 
 def _escape_control(m: re.Match[str]) -> str:
-    return f"\\x{ord(m.group()):02x}"
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
 
 
 def _escape_text_control(m: re.Match[str]) -> str:
-    return "" if m.group(1) else f"\\x{ord(m.group()):02x}"
+    return "" if m.group(1) else _escape_control(m)
+
+
+def text_lines(text: str) -> list[str]:
+    """Lines as git, grep and editors count them: split at LF only (a CR of CR LF is dropped by
+    `safe_text`); form feeds, vertical tabs and U+2028 stay inside their line (`str.splitlines`
+    would split there too and shift every later line number)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def safe_line(text: str) -> str:
@@ -76,7 +89,7 @@ def match_line(h: Hit) -> int:
     """Index (into the snippet's lines) of the line a hit is shown by: the first highlighted line from
     the signature on (the code, not the doc comment above it), else the first highlighted line, else
     the first line that is not blank (a vector-only hit shares no word with the query)."""
-    lines = h.snippet.text.split("\n")
+    lines = text_lines(h.snippet.text)
     if h.snippet.highlights:
         matched = sorted({h.snippet.text.count("\n", 0, a) for a, _b in h.snippet.highlights})
         # The code before the doc comment above it: the first match at or after the signature's line.
@@ -104,7 +117,7 @@ def render_plain(
     stale = 0
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
-        lines = h.snippet.text.split("\n")
+        lines = text_lines(h.snippet.text)
         at = match_line(h)
         stale += h.stale
         if context is None:

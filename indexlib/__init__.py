@@ -22,6 +22,7 @@ _EXPORTS: dict[str, str] = {
     "ModelError": "indexlib.errors",
     "GraphQueryError": "indexlib.errors",
     "FormatVersionError": "indexlib.errors",
+    "DiskFull": "indexlib.errors",
     # records
     "Hit": "indexlib.records",
     "SearchResult": "indexlib.records",
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.api import graph_query, open_engine, query_notes, related, resolve_symbol, search
     from indexlib.build import BuildOptions, BuildReport, build_index
     from indexlib.errors import (
+        DiskFull,
         FormatVersionError,
         GraphQueryError,
         IndexCorrupt,

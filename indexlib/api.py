@@ -11,7 +11,8 @@ from typing import Any
 import msgspec
 
 from indexlib.errors import UsageError
-from indexlib.query import Route, glob_to_regex, parse_query, regex_syntax
+from indexlib.pathglob import compile_glob
+from indexlib.query import Route, parse_query, regex_syntax
 from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
 from indexlib.search import Engine, SearchOptions
 from indexlib.snapshot import Snapshot
@@ -54,7 +55,7 @@ def query_notes(
         notes.append("the query holds only filters: there is nothing to search for")
     files = engine.snapshot(opts.root).manifest.files
     for glob in dict.fromkeys(q.paths):
-        pattern = glob_to_regex(glob)
+        pattern = compile_glob(glob)
         if not any(pattern.search(f) for f in files):
             notes.append(f"the path filter {glob!r} matches no indexed file")
     return notes

@@ -29,11 +29,11 @@ import xxhash
 
 from indexlib import __version__
 from indexlib.discover import Skipped, SourceFile, discover, load
-from indexlib.errors import FormatVersionError, ModelError, UsageError
+from indexlib.errors import FormatVersionError, ModelError, UsageError, disk_full
 from indexlib.grep.gramsource import GramSource, gram_source
 from indexlib.parsing import parse_file
-from indexlib.records import Node, ParsedFile, Ref
-from indexlib.redact import redact
+from indexlib.records import Node, ParsedFile, Ref, SkipReason
+from indexlib.redact import redact, redact_path
 from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
@@ -95,6 +95,7 @@ class BuildReport:
     index_dir: str = ""
     rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
     background_pid: int = 0  # the detached worker computing vectors (`BuildOptions.background`)
+    repaired: list[str] = field(default_factory=list)  # damaged index files rebuilt from the source
 
     @property
     def elapsed(self) -> float:
@@ -125,6 +126,30 @@ def read_segment_tables(store: Store, seg_id: str) -> tuple[list[Node], list[Ref
         nodes.extend(chunk.nodes)
         refs.extend(chunk.refs)
     return nodes, refs
+
+
+def _redact_paths(sources: list[SourceFile], skipped: dict[str, int]) -> tuple[list[SourceFile], int]:
+    """Replace secrets in file paths (the file is still read through its real path, `src.real`).
+
+    A redacted path that equals another file's path is skipped (`ignored`): two files cannot share a
+    path in the index, and naming the secret to tell them apart would defeat the redaction. Returns
+    the sources (sorted by their stored path) and how many paths were redacted.
+    """
+    taken = {src.path for src in sources}
+    out: list[SourceFile] = []
+    redacted = 0
+    for src in sources:
+        clean = redact_path(src.path)
+        if clean != src.path:
+            if clean in taken:
+                skipped[SkipReason.IGNORED.value] = skipped.get(SkipReason.IGNORED.value, 0) + 1
+                continue
+            taken.add(clean)
+            redacted += 1
+            src = msgspec.structs.replace(src, path=clean, abspath=redact_path(src.abspath))
+        out.append(src)
+    out.sort(key=lambda src: src.path)
+    return out, redacted
 
 
 def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[ParsedFile, int]:
@@ -259,6 +284,18 @@ def build_index(
             # Started while this process still holds the lock: the worker waits for it, so the
             # vectors follow this root before any other writer's.
             report.background_pid = start_vector_worker(store, index_dir, opts)
+        try:
+            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+        except BaseException as exc:
+            # Whatever failed (a full disk, Ctrl-C, a bug), nothing this run staged is of use, and HEAD
+            # still names the previous root: the staging files go now, not at the next gc (on a full
+            # disk they are the space the user needs back). We hold the lock, so no other writer
+            # is staging in tmp/.
+            store.discard_staging()
+            full = disk_full(exc, str(index_dir)) if isinstance(exc, Exception) else None
+            if full is not None:
+                raise full from exc
+            raise
     return report
 
 
@@ -279,6 +316,8 @@ def _build_locked(
             prev_id, prev = None, None
             report.rebuilt_from_version = exc.found
     prev_files = prev.files if prev else {}
+    if prev is not None:
+        prev, prev_files, report.repaired = _set_aside_damage(store, prev)
     if prev is not None and prev.settings.get("redact", "true") != str(opts.redact).lower():
         # Redaction changed: unchanged files were stored under the other setting (secrets kept, or
         # redacted), so every file is parsed again; the old segments all become tombstones.
@@ -296,6 +335,8 @@ def _build_locked(
             skipped[item.reason] = skipped.get(item.reason, 0) + 1
         else:
             sources.append(item)
+    if opts.redact:
+        sources, report.redacted = _redact_paths(sources, skipped)
     report.timings["discover"] = time.perf_counter() - t0
 
     t1 = time.perf_counter()
@@ -378,6 +419,7 @@ def _build_locked(
         and prev.git_commit == git_commit
         and prev.skipped == skipped
         and prev.settings == settings
+        and not report.repaired
     )
 
     t3 = time.perf_counter()
@@ -392,22 +434,26 @@ def _build_locked(
         if parsed_meta:
             # 3. Stream the spilled chunks, now with times, into the new segment.
             writer = SegmentWriter(store, grams=gram_source(root, redact=opts.redact))
-            node_times: dict[str, tuple[int | None, int | None]] = {}
-            for i, chunk in enumerate(read_chunks(spill_path)):
-                progress("write", i + 1, len(parsed_meta))
-                nodes = []
-                lo: int | None = None
-                hi: int | None = None
-                for n in chunk.nodes:
-                    created, changed = times.get(n.uid, (None, None))
-                    nodes.append(msgspec.structs.replace(n, created_at=created, changed_at=changed))
-                    if created is not None:
-                        lo = created if lo is None else min(lo, created)
-                    if changed is not None:
-                        hi = changed if hi is None else max(hi, changed)
-                node_times[chunk.path] = (lo, hi)
-                writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
-            entry = writer.commit(int(time.time()))
+            try:
+                node_times: dict[str, tuple[int | None, int | None]] = {}
+                for i, chunk in enumerate(read_chunks(spill_path)):
+                    progress("write", i + 1, len(parsed_meta))
+                    nodes = []
+                    lo: int | None = None
+                    hi: int | None = None
+                    for n in chunk.nodes:
+                        created, changed = times.get(n.uid, (None, None))
+                        nodes.append(msgspec.structs.replace(n, created_at=created, changed_at=changed))
+                        if created is not None:
+                            lo = created if lo is None else min(lo, created)
+                        if changed is not None:
+                            hi = changed if hi is None else max(hi, changed)
+                    node_times[chunk.path] = (lo, hi)
+                    writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
+                entry = writer.commit(int(time.time()))
+            except BaseException:
+                writer.abort()  # stop Tantivy's threads before the staging directory goes
+                raise
             report.nodes_written = entry.nodes
             segments = [s for s in segments if s.id != entry.id] + [entry]
             tombstones.pop(entry.id, None)
@@ -477,6 +523,40 @@ def _build_locked(
         report.timings["embed"] = time.perf_counter() - t5
 
 
+def _set_aside_damage(store: Store, prev: Manifest) -> tuple[Manifest, dict[str, FileRecord], list[str]]:
+    """Check every file of the previous root by checksum before any of it is reused or rewritten.
+
+    Why: compaction and re-embedding copy what they read, so a damaged byte would be laundered into
+    a new segment with a fresh, matching checksum (and `qry verify` would then say ok). A segment whose
+    base files (tables, Tantivy) are damaged is rebuilt from the source: its files are dropped from
+    the previous file list, so they are parsed again into the new segment and the damaged one loses
+    its last owner (a rebuilt segment of the same id replaces the damaged files, see
+    `Store.commit_segment`). Damaged vector files are dropped from the segment entry, so they are
+    embedded again. Returns the manifest to build on, its file list and the damaged paths.
+    """
+    damaged: list[str] = []
+    rebuilt: set[str] = set()
+    segments: list[SegmentEntry] = []
+    for seg in prev.segments:
+        problems = store.check_contents(seg)
+        if not problems:
+            segments.append(seg)
+            continue
+        damaged += [p.path for p in problems]
+        label = f"segments/{seg.id}/"
+        in_vectors = [p.path.startswith(label) and is_attachment(p.path[len(label) :]) for p in problems]
+        if all(in_vectors):
+            base = [f for f in seg.files if not is_attachment(f.name)]
+            segments.append(msgspec.structs.replace(seg, files=base, vectors=None))
+        else:
+            rebuilt.add(seg.id)
+            segments.append(seg)
+    if not damaged:
+        return prev, prev.files, []
+    files = {path: rec for path, rec in prev.files.items() if rec.segment not in rebuilt}
+    return msgspec.structs.replace(prev, segments=segments), files, damaged
+
+
 def _compact(
     store: Store,
     segments: Sequence[SegmentEntry],
@@ -499,11 +579,15 @@ def _compact(
                 yield chunk
 
     writer = SegmentWriter(store, grams=grams)
-    total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
-    for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
-        writer.add(chunk)
-        progress("compact", i + 1, total)
-    entry = writer.commit(int(time.time()))
+    try:
+        total = sum(1 for rec in files.values() if any(rec.segment == s.id for s in segments))
+        for i, chunk in enumerate(heapq.merge(*(live(s) for s in segments), key=lambda c: c.path)):
+            writer.add(chunk)
+            progress("compact", i + 1, total)
+        entry = writer.commit(int(time.time()))
+    except BaseException:
+        writer.abort()  # stop Tantivy's threads before the staging directory goes
+        raise
     new_files = {p: msgspec.structs.replace(r, segment=entry.id) for p, r in files.items()}
     return [entry], new_files
 

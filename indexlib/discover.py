@@ -42,6 +42,7 @@ is streamed.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -66,6 +67,7 @@ __all__ = [
     "check_content",
     "discover",
     "load",
+    "open_beneath",
 ]
 
 # Version-control and index folders: never entered, never reported.
@@ -105,7 +107,12 @@ _GENERATED_RE = re.compile(r"@generated\b|\bgenerated\b.*\bdo not edit\b", re.IG
 
 
 class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A file to index. `data` holds its raw bytes (BOM included) when discovery read it."""
+    """A file to index. `data` holds its raw bytes (BOM included) when discovery read it.
+
+    `root` and `real` say where `load` reads it: `real` is the file's symlink-free path below the real
+    root `root` (for a file reached through a link inside the tree, the link's target), opened one
+    component at a time without following links (see `open_beneath`). `abspath` is for display only.
+    """
 
     path: str  # POSIX, relative to the root
     abspath: str
@@ -113,6 +120,8 @@ class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     mtime_ns: int
     language: str
     data: bytes | None = None
+    root: str = ""
+    real: str = ""
 
 
 class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -152,7 +161,7 @@ def check_content(data: bytes, *, max_line_chars: int = 1000) -> tuple[str, str]
     if len(text) > max_line_chars:
         lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         if len(text) / lines >= MINIFIED_AVG_LINE_CHARS:
-            longest = max(map(len, text.splitlines()))
+            longest = max(map(len, text.split("\n")))
             if longest > max_line_chars:
                 return SkipReason.MINIFIED.value, f"longest line {longest} characters"
     return None
@@ -173,6 +182,48 @@ def _os_error_skip(path: str, exc: OSError) -> Skipped:
     return Skipped(path=path, reason=SkipReason.UNREADABLE.value, detail=exc.strerror or type(exc).__name__)
 
 
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# O_NONBLOCK: a file swapped for a FIFO must not block the open; O_NOCTTY: nor become our terminal.
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_beneath(root: str, rel: str, *, directory: bool = False) -> int:
+    """Open `rel` (a POSIX path of plain names) below the directory `root`, following no symlink.
+
+    Why: discovery classifies a path with `lstat`, and the file is opened later; a plain `open()`
+    would follow a link swapped in meanwhile (to `/etc/passwd`, or a parent folder swapped for a link
+    to `/etc`). Each component is opened relative to its parent's descriptor with `O_NOFOLLOW`, so
+    whatever happens in between, the descriptor names an inode reached inside `root` by real names: a
+    swapped-in link fails with ELOOP (or ENOTDIR), and the file is then skipped as unreadable. The
+    final descriptor must be a regular file (or a directory when `directory`), else ENOENT-like
+    `OSError`. The caller closes the returned descriptor.
+    """
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        parts = [p for p in rel.split("/") if p and p != "."]
+        if ".." in parts:
+            raise OSError(errno.EINVAL, "path component ..", rel)
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            flags = _DIR_FLAGS if directory or not last else _FILE_FLAGS
+            child = os.open(part, flags, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISDIR(mode) if directory else stat.S_ISREG(mode)):
+            raise OSError(errno.EINVAL, "not a regular file" if not directory else "not a directory", rel)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _read_beneath(root: str, rel: str, limit: int) -> bytes:
+    """At most `limit` bytes of the regular file `rel` below `root`, opened by `open_beneath`."""
+    with os.fdopen(open_beneath(root, rel), "rb") as fh:
+        return fh.read(limit)
+
+
 def load(
     src: SourceFile, *, max_file_bytes: int = 1 << 20, max_line_chars: int = 1000
 ) -> SourceFile | Skipped:
@@ -180,11 +231,15 @@ def load(
 
     Also refines the language with the file's first bytes (a `.h` header with C++ syntax is `cpp`).
     Reads at most `max_file_bytes + 1` bytes, so a file that grew past the limit since it was listed is
-    `too_large` rather than read whole.
+    `too_large` rather than read whole. The file is opened by `open_beneath` (no symlink followed), so
+    a path swapped for a link after discovery is skipped, never read through.
     """
     try:
-        with open(src.abspath, "rb") as fh:
-            data = fh.read(max_file_bytes + 1)
+        if src.root:
+            data = _read_beneath(src.root, src.real, max_file_bytes + 1)
+        else:  # a SourceFile built by hand, not by discover: at least refuse a link as the last step
+            with os.fdopen(os.open(src.abspath, _FILE_FLAGS), "rb") as fh:
+                data = fh.read(max_file_bytes + 1)
     except OSError as exc:
         return _os_error_skip(src.path, exc)
     if len(data) > max_file_bytes:
@@ -290,6 +345,21 @@ def _read_ignore_file(path: str) -> IgnoreFile | None:
     return _compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
 
 
+def _read_at(dfd: int, name: str) -> bytes | None:
+    """An ignore file of the directory open as `dfd` (not followed if it is a link), or None."""
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dfd)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return fh.read(1 << 20)
+        except OSError:
+            return None
+
+
 def _compile_ignore(lines: Sequence[str]) -> IgnoreFile | None:
     try:
         patterns = IgnoreFile(lines)
@@ -393,6 +463,7 @@ class _Candidate:
     size: int
     mtime_ns: int
     language: str
+    real: str
 
 
 @dataclass(slots=True)
@@ -433,41 +504,67 @@ class _Walk:
     def skip(self, rel: str, reason: SkipReason, detail: str = "") -> None:
         self.out.append(Skipped(path=rel, reason=reason.value, detail=detail))
 
-    def walk_dir(self, abs_dir: str, rel_dir: str, stack: _Stack, st: os.stat_result | None = None) -> None:
-        """Walk one directory tree without following symlinks (they are queued in `links`)."""
-        pending: list[tuple[str, str, _Stack, os.stat_result | None]] = [(abs_dir, rel_dir, stack, st)]
+    def walk_dir(self, abs_dir: str, rel_dir: str, stack: _Stack, real_dir: str) -> None:
+        """Walk one directory tree without following symlinks (they are queued in `links`).
+
+        Each directory is opened by `open_beneath` at `real_dir` (its symlink-free path below the real
+        root) and listed through that descriptor, so a folder swapped for a link after its parent was
+        listed is never entered; `abs_dir` only builds the absolute paths shown to the user.
+        """
+        pending: list[tuple[str, str, _Stack, str]] = [(abs_dir, rel_dir, stack, real_dir)]
         while pending:
-            abs_dir, rel_dir, stack, st = pending.pop()
+            abs_dir, rel_dir, stack, real_dir = pending.pop()
             try:
-                if st is None:
-                    st = os.stat(abs_dir)
-                with os.scandir(abs_dir) as it:
-                    entries = list(it)
+                dfd = open_beneath(self.real_root, real_dir, directory=True)
             except OSError as exc:
                 self.out.append(_os_error_skip(rel_dir.rstrip("/") or ".", exc))
                 continue
-            self.seen_dirs.add((st.st_dev, st.st_ino))
-            if self.record is not None:
-                self.record.dirs.append((abs_dir, st.st_mtime_ns))
-            names = {e.name for e in entries}
-            if rel_dir and not self.include_vendored:
-                marker = next((m for m in VENV_MARKERS if m in names), None)
-                if marker is not None:
-                    self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
-                    continue
-            for name in IGNORE_FILES if self.use_ignore_files else ():
-                if name in names:
-                    spec = _read_ignore_file(os.path.join(abs_dir, name))
-                    if spec is not None:
-                        stack = (*stack, _Rules(rel_dir, "", spec))
-            for entry in entries:
-                child = self.entry(entry, rel_dir, stack)
-                if child is not None:
-                    pending.append(child)
+            try:  # entries stat through `dfd` (fstatat), so it stays open until they are handled
+                self.list_dir(dfd, abs_dir, rel_dir, stack, real_dir, pending)
+            finally:
+                os.close(dfd)
+
+    def list_dir(
+        self,
+        dfd: int,
+        abs_dir: str,
+        rel_dir: str,
+        stack: _Stack,
+        real_dir: str,
+        pending: list[tuple[str, str, _Stack, str]],
+    ) -> None:
+        """List the directory open as `dfd`: apply its ignore files, queue subdirectories in `pending`."""
+        try:
+            st = os.fstat(dfd)
+            with os.scandir(dfd) as it:
+                entries = list(it)
+        except OSError as exc:
+            self.out.append(_os_error_skip(rel_dir.rstrip("/") or ".", exc))
+            return
+        self.seen_dirs.add((st.st_dev, st.st_ino))
+        if self.record is not None:
+            self.record.dirs.append((abs_dir, st.st_mtime_ns))
+        names = {e.name for e in entries}
+        if rel_dir and not self.include_vendored:
+            marker = next((m for m in VENV_MARKERS if m in names), None)
+            if marker is not None:
+                self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
+                return
+        for name in IGNORE_FILES if self.use_ignore_files else ():
+            raw = _read_at(dfd, name) if name in names else None
+            spec = (
+                None if raw is None else _compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
+            )
+            if spec is not None:
+                stack = (*stack, _Rules(rel_dir, "", spec))
+        for entry in entries:
+            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir)
+            if child is not None:
+                pending.append(child)
 
     def entry(
-        self, entry: os.DirEntry[str], rel_dir: str, stack: _Stack
-    ) -> tuple[str, str, _Stack, os.stat_result | None] | None:
+        self, entry: os.DirEntry[str], abs_dir: str, rel_dir: str, stack: _Stack, real_dir: str
+    ) -> tuple[str, str, _Stack, str] | None:
         """Handle one directory entry; return a subdirectory to descend into, if any."""
         name = entry.name
         if name in ALWAYS_SKIPPED:
@@ -476,6 +573,7 @@ class _Walk:
         if not name.isascii() and not _utf8_ok(name):
             self.skip(_display(rel), SkipReason.ENCODING, "path is not valid UTF-8")
             return None
+        abspath = os.path.join(abs_dir, name)
         try:
             is_link = entry.is_symlink()
             is_dir = not is_link and entry.is_dir(follow_symlinks=False)
@@ -483,7 +581,7 @@ class _Walk:
             self.out.append(_os_error_skip(rel, exc))
             return None
         if is_link:
-            self.symlink(entry.path, rel, stack)
+            self.symlink(abspath, rel, stack)
             return None
         if is_dir:
             if _is_ignored(stack, self.extra, rel, True):
@@ -491,18 +589,18 @@ class _Walk:
             if name in VENDORED_DIRS and not self.include_vendored:
                 self.skip(rel, SkipReason.VENDORED)
                 return None
-            return entry.path, rel + "/", stack, None
+            return abspath, rel + "/", stack, real_dir + name + "/"
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError as exc:
             self.out.append(_os_error_skip(rel, exc))
             return None
         if self.record is not None:
-            self.record.files.append((entry.path, st.st_size, st.st_mtime_ns))
-        self.file(entry.path, rel, name, stack, st)
+            self.record.files.append((abspath, st.st_size, st.st_mtime_ns))
+        self.file(abspath, rel, name, stack, st, real_dir + name)
         return None
 
-    def file(self, abspath: str, rel: str, name: str, stack: _Stack, st: os.stat_result) -> None:
+    def file(self, abspath: str, rel: str, name: str, stack: _Stack, st: os.stat_result, real: str) -> None:
         if _is_ignored(stack, self.extra, rel, False):
             self.skip(rel, SkipReason.IGNORED)
             return
@@ -516,8 +614,7 @@ class _Walk:
         language = detect_language(rel)
         if language is None and "." not in name.lstrip("."):
             try:  # an extension-less script: the shebang decides
-                with open(abspath, "rb") as fh:
-                    language = detect_language(rel, fh.read(SHEBANG_BYTES))
+                language = detect_language(rel, _read_beneath(self.real_root, real, SHEBANG_BYTES))
             except OSError as exc:
                 self.out.append(_os_error_skip(rel, exc))
                 return
@@ -528,7 +625,7 @@ class _Walk:
             self.skip(rel, SkipReason.TOO_LARGE, f"{st.st_size} > {self.max_file_bytes} bytes")
             return
         self.indexed.add((st.st_dev, st.st_ino))
-        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language))
+        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real))
 
     def symlink(self, abspath: str, rel: str, stack: _Stack) -> None:
         """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""
@@ -572,11 +669,13 @@ class _Walk:
             elif not self.include_vendored and link.rel.rsplit("/", 1)[-1] in VENDORED_DIRS:
                 self.skip(link.rel, SkipReason.VENDORED)
             else:
-                self.walk_dir(link.abspath, link.rel + "/", link.stack, link.st)
+                self.walk_dir(link.abspath, link.rel + "/", link.stack, link.target_rel + "/")
         elif key in self.indexed:
             self.skip(link.rel, SkipReason.IGNORED, f"symlink to {link.target_rel}, already indexed")
         else:
-            self.file(link.abspath, link.rel, link.rel.rsplit("/", 1)[-1], link.stack, link.st)
+            self.file(
+                link.abspath, link.rel, link.rel.rsplit("/", 1)[-1], link.stack, link.st, link.target_rel
+            )
 
 
 def _utf8_ok(name: str) -> bool:
@@ -618,7 +717,7 @@ def discover(
     real_root = os.path.realpath(root_str)
     extra = _compile_ignore(list(extra_excludes)) if extra_excludes else None
     walk = _Walk(abs_root, real_root, max_file_bytes, include_vendored, extra, use_ignore_files, record)
-    walk.walk_dir(abs_root, "", _base_stack(real_root) if use_ignore_files else ())
+    walk.walk_dir(abs_root, "", _base_stack(real_root) if use_ignore_files else (), "")
     walk.resolve_links()
     walk.out.sort(key=lambda item: item.path)
     for item in walk.out:
@@ -631,5 +730,7 @@ def discover(
             size=item.size,
             mtime_ns=item.mtime_ns,
             language=item.language,
+            root=real_root,
+            real=item.real,
         )
         yield load(src, max_file_bytes=max_file_bytes, max_line_chars=max_line_chars) if read else src

@@ -67,3 +67,40 @@ class GraphQueryError(QryError):
 
 class QueryTimeout(QryError):
     code = "timeout"
+
+
+class DiskFull(QryError):
+    """A write failed because the file system is full (ENOSPC) or the user's quota is spent."""
+
+    code = "disk_full"
+
+
+DISK_FULL_HINT = (
+    "free space on that file system (`qry gc --keep 1` removes old roots and leftovers; it works on a "
+    "full disk), or put the index elsewhere with --index-dir"
+)
+_DISK_FULL_ERRNOS = (28, 122)  # ENOSPC, EDQUOT (Linux numbering; macOS EDQUOT is 69, also below)
+_DISK_FULL_TEXTS = ("no space left on device", "os error 28", "disk quota exceeded")
+
+
+def disk_full(exc: BaseException, where: str) -> DiskFull | None:
+    """A DiskFull for `exc` if it (or an exception it was raised from) is a full-disk failure.
+
+    Python's OSError carries the errno; Tantivy's errors arrive as ValueError/RuntimeError whose text
+    names the OS error ("No space left on device (os error 28)"), so both are recognised. `where` is
+    the path being written (or the index directory).
+    """
+    import errno
+    import os
+
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, OSError) and cur.errno in (*_DISK_FULL_ERRNOS, errno.ENOSPC, errno.EDQUOT):
+            path = os.fsdecode(cur.filename) if isinstance(cur.filename, str | bytes | os.PathLike) else where
+            return DiskFull(f"no space left on device writing {path}", hint=DISK_FULL_HINT)
+        if any(t in str(cur).lower() for t in _DISK_FULL_TEXTS):
+            return DiskFull(f"no space left on device writing {where}", hint=DISK_FULL_HINT)
+        cur = cur.__cause__ or cur.__context__
+    return None

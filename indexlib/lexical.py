@@ -213,6 +213,19 @@ class SegmentIndexWriter:
         self._writer.commit()
         self._writer.wait_merging_threads()
 
+    def abort(self) -> None:
+        """Give up the segment: roll back and drop the writer, so its threads stop writing into the
+        staging directory before the caller deletes it. Never raises (it runs on failure paths)."""
+        writer = getattr(self, "_writer", None)
+        if writer is None:
+            return
+        del self._writer
+        try:
+            writer.rollback()
+        except Exception:  # a writer that died of ENOSPC may refuse even this
+            pass
+        del writer
+
 
 _CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 import msgspec
 
 from indexlib.errors import UsageError
+from indexlib.pathglob import compile_glob
 from indexlib.records import NodeKind
 
 MAX_QUERY_CHARS = 4096  # longer text is cut: BM25 over 100 kB of terms helps nobody and costs time
@@ -207,7 +208,7 @@ def parse_query(
     q.paths.extend(well_formed(p) for p in paths or [])
     q.excludes.extend(well_formed(p) for p in excludes or [])
     for glob in [*(paths or []), *(excludes or [])]:
-        glob_to_regex(glob)  # --path / --exclude globs are checked like path: filters
+        compile_glob(glob)  # --path / --exclude globs are checked like path: filters
     return q
 
 
@@ -217,7 +218,7 @@ _REGEX_SYNTAX = re.compile(r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|\|[
 
 def regex_syntax(text: str) -> str | None:
     """The first piece of `text` that reads as regular-expression syntax (`.*`, `\\w`, `[a-z]`, `^`),
-    or None. Such a query is taken as words: callers say so, since regex search does not exist yet.
+    or None. `qry search` takes such a query as words: callers say so and point to `qry grep`.
 
     >>> regex_syntax("def .*_request"), regex_syntax("parse config")
     ('.*', None)
@@ -248,7 +249,7 @@ def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
     if not value:
         raise UsageError(f"the filter {key}: has no value", hint=f'write {key}:VALUE, e.g. {key}:"src/**"')
     if key in ("path", "file", "exclude"):
-        glob_to_regex(value)  # an invalid glob is an error now, not a filter that silently matches nothing
+        compile_glob(value)  # an invalid glob is an error now, not a filter that silently matches nothing
     if key in ("lang", "language"):
         (q.langs if not negated else q.negated).append(
             normalize_lang(value) if not negated else f"lang:{value}"
@@ -394,65 +395,3 @@ def identifier_of(q: Query, route: Route | None = None) -> str | None:
     if route is Route.KEYWORDS and len(q.text.split()) > 1:
         return "_".join(q.text.split())
     return None
-
-
-def glob_to_regex(glob: str) -> re.Pattern[str]:
-    """A ripgrep-style path glob: `*` stays within a folder, `**` crosses folders, no slash = any folder.
-
-    >>> bool(glob_to_regex("*.py").search("src/a/b.py")), bool(glob_to_regex("src/**").search("src/a/b.py"))
-    (True, True)
-    """
-    g = glob.strip().lstrip("./") if glob.strip() not in (".", "./") else "**"
-    out = []
-    i = 0
-    while i < len(g):
-        c = g[i]
-        if c == "*":
-            if g[i : i + 3] == "**/":
-                out.append("(?:.*/)?")  # `a/**/b` also matches `a/b`
-                i += 3
-                continue
-            if g[i : i + 2] == "**":
-                out.append(".*")
-                i += 2
-                continue
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            end = g.find("]", i + 2)  # a `]` right after `[` (or `[!`) is a member, as in shells
-            if g[i + 1 : i + 2] == "!":
-                end = g.find("]", i + 3)
-            if end < 0:
-                raise UsageError(
-                    f"invalid glob {glob!r}: [ opens a character class that is never closed",
-                    hint="close it ([abc], [!abc], [a-z]), or match the character itself with ?",
-                )
-            members = g[i + 1 : end]
-            negate = members.startswith("!")
-            members = members[1:] if negate else members
-            body_class = "".join("\\" + ch if ch in "\\^[]&~|" else ch for ch in members)
-            body_class = body_class.replace("--", "-\\-")  # `--` would be a set difference to re
-            piece = f"[{'^/' if negate else ''}{body_class}]"
-            try:
-                re.compile(piece)
-            except re.error as exc:  # a reversed range such as [z-a]
-                raise UsageError(
-                    f"invalid glob {glob!r}: {exc.msg} in [{members}]",
-                    hint="write ranges low to high ([a-z], [0-9])",
-                ) from None
-            out.append(piece)
-            i = end + 1
-            continue
-        else:
-            out.append(re.escape(c))
-        i += 1
-    body = "".join(out)
-    has_wild = any(ch in g for ch in "*?[")
-    if "/" not in g.rstrip("/"):
-        # No folder part: match a whole path component (file or folder name), anywhere.
-        return re.compile(rf"(?:^|/){body}(?:/|$)")
-    if not has_wild:
-        # A plain path: itself or anything under it.
-        return re.compile(rf"^{body.rstrip('/')}(?:/|$)")
-    return re.compile(rf"^{body}$")

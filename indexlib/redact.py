@@ -26,12 +26,16 @@ values (`"next_marker"`, `"GITHUB_TOKEN"`: names, not secrets), unquoted values 
 
 from __future__ import annotations
 
+import base64
+import binascii
+import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["PLACEHOLDER", "redact"]
+__all__ = ["PLACEHOLDER", "redact", "redact_path"]
 
 PLACEHOLDER = "[REDACTED]"
 
@@ -110,6 +114,15 @@ def _always(_value: str) -> bool:
     return True
 
 
+def _basic_credentials_ok(value: str) -> bool:
+    """`Basic <value>` is a credential when the value decodes to `user:password`."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded and not _is_placeholder(value)
+
+
 # A PEM private-key block: BEGIN and END lines of the same kind, at most _PEM_MAX_BODY characters apart.
 # The kind is everything up to the next `-` (no `-` in [A-Z0-9 ]), so each marker names one kind.
 _PEM_KIND = r"(?P<kind>[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)"
@@ -176,7 +189,8 @@ _NOT_A_CREDENTIAL_TOKEN = "".join(f"(?<!{k})(?<!{k}_)(?<!{k}-)" for k in _PLAIN_
 # counts only after a qualifier, and `tokens` (usually a count) not at all; `(?![a-z0-9_])` makes the word
 # the end of the name, so `token_type`, `tokenizer`, `max_tokens` and `secret_name` do not qualify.
 _SECRET_NAME = (
-    r"(?:passwords?|passwd|passphrase|secret|" + _NOT_A_CREDENTIAL_TOKEN + r"token|credentials?"
+    r"(?:passwords?|passwd|passphrase|(?<![a-z0-9])pass|(?<![a-z0-9])pwd|secret|secret_key_base"
+    r"|" + _NOT_A_CREDENTIAL_TOKEN + r"token|credentials?"
     r"|(?:(?<=api)|(?<=api_)|(?<=api-)|(?<=secret)|(?<=secret_)|(?<=access)|(?<=access_)"
     r"|(?<=private)|(?<=private_)|(?<=auth)|(?<=auth_)|(?<=signing)|(?<=signing_)"
     r"|(?<=encryption)|(?<=encryption_)|(?<=master)|(?<=master_))key)(?![a-z0-9_])"
@@ -184,6 +198,80 @@ _SECRET_NAME = (
 # An assignment, not a comparison: `=`, `:=`, `=>`, `:` (YAML, JSON, dicts, keyword arguments), with an
 # optional closing quote of the key and an optional type annotation (`token: str = "..."`).
 _ASSIGN = r"[\"']?(?:[ \t]*:[ \t]*[a-z_][\w\[\]., |]{0,40}?)?[ \t]*(?::=|=>|(?<![=!<>])=(?!=)|:)[ \t]*"
+
+# The entropy rule. A candidate value is a run of base64 / hex characters (20 to 300); it counts only
+# in an assignment-like context (a name, an optional quote, `=`, `:=`, `=>` or `:`, an optional
+# opening quote, right before the value), ends there (closing quote, or the end of the line for a bare
+# value), and looks random: hex of 32+ digits with entropy >= 3 bits a character, or 24+ characters
+# mixing upper case, lower case and digits with entropy >= 4 bits. Names that say the value is a
+# digest or an identifier (hash, sha, checksum, commit, id, uuid, ...) are skipped: those values are
+# public by nature, and redacting them would break searches for them.
+# Anchored on the operator, so the scan skips to `=` and `:` at C speed; the name before it is checked
+# only for the few values that look random.
+_ENTROPY_VALUE_RE = re.compile(
+    r"(?::=|=>|=|:)[ \t]*(?P<quote>[\"'`]?)(?P<value>[A-Za-z0-9+/_\-]{20,300}={0,2})"
+)
+_ENTROPY_CONTEXT_RE = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,60})[\"']?[ \t]*[:=]?\Z")
+_ENTROPY_CONTEXT_CHARS = 80
+_DIGEST_NAME_RE = re.compile(
+    r"(?i)hash|sha\d*|md5|digest|checksum|crc|integrity|commit|rev(?:ision)?\b|etag|fingerprint|uuid|guid"
+    r"|(?:^|[_.\-])ids?$|[a-z]Ids?$|version|nonce|cursor|marker|signature|^node$|^ref$|address"
+    r"|(?:" + "|".join(_PLAIN_TOKEN_KINDS) + r")[_\-]?token"  # pagination and lock tokens, as above
+)
+_DIGEST_VALUE_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "md5-")
+_HEX_RE = re.compile(r"[0-9a-fA-F]+")
+_HEX_LITERAL_RE = re.compile(r"0x[0-9a-fA-F]+")  # a number or an address literal, not a key
+
+
+def _entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def _looks_random(value: str) -> bool:
+    core = value.rstrip("=")
+    if _HEX_RE.fullmatch(core):
+        return len(core) >= 32 and _entropy(core) >= 3.0 and _HAS_LETTER_RE.search(core) is not None
+    return (
+        len(core) >= 24
+        and any(c.isupper() for c in core)
+        and any(c.islower() for c in core)
+        and sum(c.isdigit() for c in core) >= 2
+        and _entropy(core) >= 4.0
+    )
+
+
+def _high_entropy_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of random-looking values assigned to a name that is not a digest's (see above)."""
+    for m in _ENTROPY_VALUE_RE.finditer(text):
+        start, end = m.span("value")
+        value = m["value"]
+        if (
+            not _looks_random(value)
+            or value.startswith(_DIGEST_VALUE_PREFIXES)
+            or _HEX_LITERAL_RE.fullmatch(value)
+            or _is_placeholder(value)
+            or text[m.start() - 1 : m.start()] in ("=", "!", "<", ">")  # `==`, `!=`, `<=`: comparisons
+        ):
+            continue
+        ctx = _ENTROPY_CONTEXT_RE.search(text, max(0, m.start() - _ENTROPY_CONTEXT_CHARS), m.start())
+        if ctx is None or _DIGEST_NAME_RE.search(ctx["name"]):
+            continue
+        if text[end : end + 1] in _VALUE_CHARS:
+            continue  # the run goes on (a longer token the value class does not cover)
+        quote = m["quote"]
+        if quote:
+            if text[end : end + 1] != quote:
+                continue
+        elif not _BARE_END_RE.match(text, end):
+            continue
+        yield start, end
+
+
+_VALUE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-=")
+_BARE_END_RE = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
+
 
 _RULES: tuple[_Rule, ...] = (
     _Rule(
@@ -256,7 +344,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "assignment_quoted",
-        ("pass", "secret", "token", "key", "credential"),
+        ("pass", "pwd", "secret", "token", "key", "credential"),
         re.compile(
             _SECRET_NAME + _ASSIGN + r"(?:[bru]{1,2})?"
             r"(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})'|`(?P<bq>[^`\n]{1,300})`)"
@@ -269,7 +357,7 @@ _RULES: tuple[_Rule, ...] = (
     # (`private_key: PKCS7PrivateKeyTypes,`) or a header fragment (`Credential=a/b, ...`) is not one.
     _Rule(
         "assignment_bare",
-        ("pass", "secret", "token", "key", "credential"),
+        ("pass", "pwd", "secret", "token", "key", "credential"),
         re.compile(
             _SECRET_NAME + r"[ \t]*(?:(?<![=!<>])=(?!=)|:)[ \t]*"
             r"(?P<value>[^\s\"'`,;#]{8,300})(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z))"
@@ -277,6 +365,30 @@ _RULES: tuple[_Rule, ...] = (
         "value",
         _bare_value_ok,
         folded=True,
+    ),
+    # Connection strings (Azure storage, Service Bus, Event Hubs): `...;AccountKey=<base64>;...`.
+    _Rule(
+        "connection_string_key",
+        ("accountkey=", "sharedaccesskey="),
+        re.compile(r"(?:accountkey|sharedaccesskey)=(?P<value>[a-z0-9+/]{16,}={0,2})(?![a-z0-9+/=])"),
+        "value",
+        _token_value_ok,
+        folded=True,
+    ),
+    # HTTP basic credentials: `Basic <base64 of user:password>` (the decoded colon tells it from prose).
+    _Rule(
+        "basic_auth",
+        ("Basic ",),
+        re.compile(r"Basic[ \t]+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"),
+        "value",
+        _basic_credentials_ok,
+    ),
+    # Any name assigned a long random-looking value (`signing_salt: <40 hex>`, `session_hmac: "<b64>"`).
+    _Rule(
+        "assignment_high_entropy",
+        ("=", ":"),
+        _ENTROPY_VALUE_RE,
+        spans=_high_entropy_spans,
     ),
 )
 
@@ -380,3 +492,15 @@ def redact(text: str) -> tuple[str, int]:
             folded = None
             total += len(spans)
     return text, total
+
+
+def redact_path(path: str) -> str:
+    """A file's path with any secret in it (a token used as a file or folder name) replaced.
+
+    The build stores this form everywhere (manifest, tables, Tantivy, output) and reads the file
+    through its real path; two paths that redact alike are told apart by the caller.
+
+    >>> redact_path("keys/ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2 + ".txt")
+    'keys/[REDACTED].txt'
+    """
+    return redact(path)[0] if path else path

@@ -116,6 +116,15 @@ class SegmentWriter:
         self.nodes += len(chunk.nodes)
         self.paths += 1
 
+    def abort(self) -> None:
+        """Give up this segment (after a failed add or commit): close the table file and the Tantivy
+        writer; the caller removes the staging directory. Never raises."""
+        try:
+            self._tables.close()
+        except OSError:
+            pass
+        self._index.abort()
+
     def commit(self, created_at: int) -> SegmentEntry:
         self._tables.close()
         self._index.close()

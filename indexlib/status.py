@@ -13,6 +13,7 @@ import msgspec
 
 import indexlib.lexical as lexical
 from indexlib.embedprogress import EmbedProgress, read_progress
+from indexlib.redact import PLACEHOLDER, redact_path
 from indexlib.snapshot import Snapshot
 from indexlib.store.files import Problem
 from indexlib.store.store import Store
@@ -63,7 +64,10 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
     """
     base = Path(snap.manifest.source_root)
     out = Changes()
+    redacted = snap.manifest.settings.get("redact", "true") == "true"
     for path, rec in sorted(snap.manifest.files.items()):
+        if redacted and PLACEHOLDER in path:
+            continue  # stored under its redacted path: the real name is not known (see build)
         try:
             st = os.stat(base / path)
         except OSError:
@@ -75,9 +79,11 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
         from indexlib.discover import SourceFile, discover, load
 
         for item in discover(base, read=False):
-            if isinstance(item, SourceFile) and item.path not in snap.manifest.files:
-                if isinstance(load(item), SourceFile):
-                    out.added.append(item.path)
+            if not isinstance(item, SourceFile):
+                continue
+            path = redact_path(item.path) if redacted else item.path
+            if path not in snap.manifest.files and isinstance(load(item), SourceFile):
+                out.added.append(path)
     return out
 
 
@@ -161,4 +167,3 @@ def verify_caches(index_dir: Path) -> list[Problem]:
                 )
             )
     return problems
-

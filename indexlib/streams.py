@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 import indexlib.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
-from indexlib.query import FUNCTION_WORDS, Query, Route, glob_to_regex
+from indexlib.pathglob import compile_glob
+from indexlib.query import FUNCTION_WORDS, Query, Route
 from indexlib.records import StreamHit
 from indexlib.snapshot import Snapshot
 
@@ -50,11 +51,11 @@ def build_filters(snap: Snapshot, q: Query, allowed_paths: set[str] | None = Non
         clauses.append(("must", lexical.term_set("kind", sorted(set(q.kinds)))))
     paths: set[str] | None = allowed_paths
     if q.paths:
-        pats = [glob_to_regex(g) for g in q.paths]
+        pats = [compile_glob(g) for g in q.paths]
         matched = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
         paths = matched if paths is None else paths & matched
     if q.excludes:
-        pats = [glob_to_regex(g) for g in q.excludes]
+        pats = [compile_glob(g) for g in q.excludes]
         excluded = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
         if paths is not None:
             paths -= excluded
@@ -249,8 +250,8 @@ def dense_stream(
     """Cosine nearest neighbours per segment, filtered to live nodes that pass the query's filters."""
     langs = set(q.langs)
     kinds = set(q.kinds)
-    inc = [glob_to_regex(g) for g in q.paths]
-    exc = [glob_to_regex(g) for g in q.excludes]
+    inc = [compile_glob(g) for g in q.paths]
+    exc = [compile_glob(g) for g in q.excludes]
     merged: list[tuple[float, int, str]] = []
     for seg in snap.segments:
         vec = seg.vectors(model_id)

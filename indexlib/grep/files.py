@@ -67,9 +67,10 @@ class FileFilter:
             c["globs"] = None
         c["positive"] = any(not g.startswith("!") for g in self.globs)
         if paths or exclude_paths or langs:
-            from indexlib.query import glob_to_regex, normalize_lang
-        c["paths"] = [glob_to_regex(p) for p in self.paths]
-        c["excludes"] = [glob_to_regex(p) for p in self.exclude_paths]
+            from indexlib.pathglob import compile_glob
+            from indexlib.query import normalize_lang
+        c["paths"] = [compile_glob(p) for p in self.paths]
+        c["excludes"] = [compile_glob(p) for p in self.exclude_paths]
         c["langs"] = {normalize_lang(lang) for lang in self.langs}
 
     def accepts(self, rel: str, language: str) -> bool:

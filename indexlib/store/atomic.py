@@ -44,7 +44,7 @@ def fsync_tree(root: Path) -> None:
         fsync_dir(Path(dirpath))
 
 
-def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None, mode: int = 0o644) -> None:
+def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None, mode: int = 0o600) -> None:
     """Replace `path` with `data` so a reader sees either the old or the new bytes, never a mix.
 
     The temporary file is written in `tmp_dir` (default: next to `path`; must be on the same

@@ -77,13 +77,14 @@ def compare(
     label: str,
     checksums: bool,
     ignore_top: frozenset[str] = frozenset(),
+    extras: bool = True,
 ) -> list[Problem]:
     """Problems of `seg_dir` against the entries recorded for it.
 
     `label` prefixes reported paths (e.g. "segments/<id>"). With checksums=False only existence and
     sizes are checked (a stat per file: cheap enough for every open). With checksums=True files are
     also hashed and files not listed are reported as "extra", except under the top-level names in
-    `ignore_top` (attachments another root owns).
+    `ignore_top` (attachments another root owns), unless `extras` is False.
     """
     problems: list[Problem] = []
     listed: set[str] = set()
@@ -112,7 +113,7 @@ def compare(
                 problems.append(
                     Problem(path=shown, kind="checksum", detail=f"xxh3 {digest}, {entry.xxh3} recorded")
                 )
-    if checksums and seg_dir.is_dir():
+    if checksums and extras and seg_dir.is_dir():
         for rel in _walk_lenient(seg_dir):
             if rel in listed or rel.split("/", 1)[0] in ignore_top:
                 continue

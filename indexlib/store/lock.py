@@ -10,6 +10,15 @@ and never deleted (unlinking a flock'd file lets two processes lock two differen
 
 Within one process the lock is re-entrant for the thread that holds it, so a writer that already
 holds it can call `Store.gc()` (which takes it itself when called alone).
+
+While a writer holds the lock the process umask includes 077 (`PRIVATE_UMASK`): every file and
+directory the writer creates (ours, Tantivy's, numpy's, usearch's) is then 0600 / 0700 whatever the
+caller's umask, since the index holds the code's text. The previous umask is restored when the last
+lock of the process is released.
+
+The lock is released on every failure path: the holder line is written best-effort (on a full disk
+`pwrite` fails with ENOSPC, and `qry gc` must still run to free space), and any error between the
+flock and the `yield` unlocks and closes before it propagates.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from pathlib import Path
 from indexlib.errors import IndexNotFound, LockBusy
 
 LOCK_NAME = "lock"
+PRIVATE_UMASK = 0o077
 _POLL_FIRST = 0.02
 _POLL_MAX = 0.25
 
@@ -35,6 +45,24 @@ _held_guard = _thread.allocate_lock()
 # flock lives as long as any descriptor of it: a child (e.g. a parse worker) outliving a killed
 # writer would keep the index locked. So every fork closes the child's copies (below).
 _held_fds: dict[str, int] = {}
+# (locks held by this process, the umask before the first of them).
+_umask_state: list[int] = [0, 0]
+
+
+def _tighten_umask() -> None:
+    with _held_guard:
+        if _umask_state[0] == 0:
+            old = os.umask(PRIVATE_UMASK)
+            os.umask(old | PRIVATE_UMASK)
+            _umask_state[1] = old
+        _umask_state[0] += 1
+
+
+def _restore_umask() -> None:
+    with _held_guard:
+        _umask_state[0] -= 1
+        if _umask_state[0] == 0:
+            os.umask(_umask_state[1])
 
 
 def _forget_locks_in_child() -> None:
@@ -94,16 +122,27 @@ def writer_lock(index_dir: Path, wait: float = 0.0) -> Iterator[None]:
     fd = _acquire(index_dir, key, wait)
     with _held_guard:
         _held_fds[key] = fd
+    _tighten_umask()
     try:
         yield
     finally:
-        with _held_guard:
-            _held.pop(key, None)
-            _held_fds.pop(key, None)
+        _restore_umask()
+        _release(key, fd)
+
+
+def _release(key: str, fd: int) -> None:
+    """Forget, unlock and close; never raises (a failed truncate must not keep the lock)."""
+    with _held_guard:
+        _held.pop(key, None)
+        _held_fds.pop(key, None)
+    try:
+        os.ftruncate(fd, 0)
+    except OSError:
+        pass
+    finally:
         try:
-            os.ftruncate(fd, 0)
-        finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
             os.close(fd)
 
 
@@ -132,9 +171,20 @@ def _acquire(index_dir: Path, key: str, wait: float) -> int:
         os.close(fd)
         raise
     info = f"pid={os.getpid()} host={os.uname().nodename} started={time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n"
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, info.encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        _write_holder(fd, info.encode())
+    except OSError:
+        pass  # the holder line only makes the "busy" message useful; exclusion is the flock
+    except BaseException:
+        _release(key, fd)
+        raise
     return fd
+
+
+def _write_holder(fd: int, data: bytes) -> None:
+    """Write the holder line (a seam for tests that inject a full disk)."""
+    os.pwrite(fd, data, 0)
 
 
 def _try_lock(fd: int, key: str) -> bool:

@@ -43,12 +43,17 @@ from indexlib.store.manifest import (
     REBUILD_HINT,
     FileEntry,
     Manifest,
+    SegmentEntry,
     decode_manifest,
     encode_manifest,
     root_id_of,
 )
 
 ATTACHMENT_PREFIXES = ("vectors-",)
+# What an index directory may hold; a directory holding anything else is not one (see `_create`).
+_INDEX_ENTRIES = frozenset({"HEAD", "roots", "segments", "tmp", "cache", "lock", ".gitignore"})
+_COLLECTED_HINT = "`qry roots` lists the roots on disk (gc keeps the newest --keep of HEAD's chain)"
+_INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"
 GITIGNORE = b"*\n"
 _ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
 _SEGMENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,128}$")
@@ -134,18 +139,60 @@ class Store:
         if create:
             store._create()
         elif not (store.path.is_dir() and (store.head_file.exists() or store.roots_dir.is_dir())):
+            if store.path.exists() and not store.path.is_dir():
+                raise UsageError(f"{store.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
             raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
+        store._check_layout()
         return store
 
+    def _check_layout(self) -> None:
+        """A clear error for a broken layout (`roots/` replaced by a file, HEAD a directory) instead of
+        NotADirectoryError or FileExistsError from wherever it is first touched."""
+        for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
+            if (sub.exists() or sub.is_symlink()) and (sub.is_symlink() or not sub.is_dir()):
+                raise IndexCorrupt(
+                    f"the index layout is broken: {sub} is not a directory",
+                    hint="the index is a cache: move the index directory away, then qry index --rebuild",
+                )
+        if self.head_file.is_symlink() or (self.head_file.exists() and not self.head_file.is_file()):
+            raise IndexCorrupt(
+                f"the index layout is broken: {self.head_file} is not a file",
+                hint="the index is a cache: move the index directory away, then qry index --rebuild",
+            )
+
     def _create(self) -> None:
+        if self.path.exists() and not self.path.is_dir():
+            raise UsageError(f"{self.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
         if not self.path.is_dir():
-            self.path.mkdir(mode=0o700, parents=True)
+            try:
+                self.path.mkdir(mode=0o700, parents=True)
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot create the index directory {self.path}: {exc.strerror or exc}",
+                    hint=_INDEX_DIR_HINT,
+                ) from exc
             os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
-        elif self.head_file.exists() or self.roots_dir.is_dir() or not any(self.path.iterdir()):
+        else:
+            try:
+                names = set(os.listdir(self.path))
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot read the index directory {self.path}: {exc.strerror or exc}",
+                    hint=_INDEX_DIR_HINT,
+                ) from exc
+            if names - _INDEX_ENTRIES:
+                # Not empty and not an index: a repository root (`qry index . --index-dir .`), a home
+                # directory, /proc/self. Writing HEAD and a `*` .gitignore there would hide the
+                # user's files from git, so refuse.
+                shown = ", ".join(sorted(names - _INDEX_ENTRIES)[:3])
+                raise UsageError(
+                    f"{self.path} is not a qry index and not empty (it holds {shown} ...)",
+                    hint=_INDEX_DIR_HINT,
+                )
             # An index dir made by someone else (`mkdir .qry`) or by an older qry keeps its mode unless
-            # tightened here: the index holds the code's text. Only an empty dir or one that already
-            # holds an index: `--index-dir ~` by mistake must not lock the user out of their home.
+            # tightened here: the index holds the code's text.
             _make_private(self.path)
+        self._check_layout()
         gitignore = self.path / ".gitignore"
         if not gitignore.exists():
             atomic_write(gitignore, GITIGNORE)
@@ -198,7 +245,7 @@ class Store:
             )
         matches = sorted(rid for rid in self._root_ids_on_disk() if rid.startswith(ref))
         if not matches:
-            raise UsageError(f"no root matches {ref!r}", hint="list the roots to pick one")
+            raise UsageError(f"no root matches {ref!r} (`qry gc` may have removed it)", hint=_COLLECTED_HINT)
         if len(matches) > 1:
             shown = ", ".join(m[:12] for m in matches[:5])
             raise UsageError(f"root prefix {ref!r} is ambiguous ({shown})", hint="give more digits")
@@ -217,6 +264,12 @@ class Store:
             rid = head
         else:
             rid = self.resolve(root_id)
+            if rid != self._safe_head() and not (self.roots_dir / f"{rid}.json").exists():
+                # Named by the user (`--root`), not by HEAD: gone because gc collected it, most likely.
+                raise UsageError(
+                    f"root {rid[:12]} is not in this index: `qry gc` removed it, or it never existed here",
+                    hint=_COLLECTED_HINT,
+                )
         return rid, self._load_exact(rid)
 
     def _load_exact(self, rid: str) -> Manifest:
@@ -546,6 +599,17 @@ class Store:
                 fsync_dir(seg_dir)
         fsync_dir(self.segments_dir)
 
+    def discard_staging(self) -> None:
+        """Remove everything in tmp/ (staging and trash of failed or killed runs). Call under the
+        writer lock: then no writer is using tmp/. Never raises: it runs on failure paths."""
+        try:
+            if not holds_writer_lock(self.path) or not self.tmp_dir.is_dir():
+                return
+            for path in self.tmp_dir.iterdir():
+                _delete(path)
+        except OSError:
+            pass
+
     def _gc_tmp(self, report: GcReport) -> None:
         if not self.tmp_dir.is_dir():
             return
@@ -617,6 +681,21 @@ class Store:
                 continue
             problems.extend(compare(seg_dir, seg.files, label=label, checksums=False))
         return problems
+
+    def check_contents(
+        self, seg: SegmentEntry, *, prefix: str = "", suffixes: tuple[str, ...] = ()
+    ) -> list[Problem]:
+        """Every listed file of `seg` whose name starts with `prefix` (all of them by default) checked
+        by size and checksum, before its bytes are trusted: what a writer does before it rewrites a
+        segment (compaction, re-embedding) or reuses it, and what a reader does the first time it opens
+        a segment's vectors. With `suffixes`, only files whose names end so. Files the manifest does
+        not list are not looked at."""
+        seg_dir = self.segments_dir / seg.id
+        label = f"segments/{seg.id}"
+        if not seg_dir.is_dir():
+            return [Problem(path=label, kind="missing", detail="segment directory is missing")]
+        entries = [e for e in seg.files if e.name.startswith(prefix) and e.name.endswith(suffixes or "")]
+        return compare(seg_dir, entries, label=label, checksums=True, extras=False)
 
 
 def _check_segment_id(segment_id: str) -> None:

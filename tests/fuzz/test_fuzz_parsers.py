@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,10 +25,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indexlib.errors import QryError
+from indexlib.errors import QryError, UsageError
 from indexlib.graph import GraphNode, MemoryGraph
 from indexlib.graphquery import parse_graph_query, run_graph_query
-from indexlib.query import classify, glob_to_regex, identifier_of, parse_query
+from indexlib.pathglob import PathGlob, compile_glob
+from indexlib.query import classify, identifier_of, parse_query
 from indexlib.records import Edge
 
 BUDGET = float(os.environ.get("QRY_FUZZ_SECONDS", "8"))
@@ -53,7 +53,10 @@ def query_target(text: str) -> str:
     route = classify(q)
     identifier_of(q)
     for glob in [*q.paths, *q.excludes]:
-        glob_to_regex(glob)
+        try:
+            compile_glob(glob).search("src/a/b.py")
+        except UsageError:
+            pass  # an invalid glob (an unclosed `[`) is refused with a hint
     assert all(t for t in q.terms) and all(p.strip() for p in q.phrases), q
     return f"ok:{route}:{bool(q.terms)}{bool(q.phrases)}{bool(q.prefixes)}{bool(q.paths)}{bool(q.kinds)}"
 
@@ -247,4 +250,7 @@ def test_the_glob_translation_always_compiles() -> None:
     alphabet = "*?[]{}!^\\/.-a"
     for _ in range(3000):
         glob = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
-        assert isinstance(glob_to_regex(glob), re.Pattern)
+        try:
+            assert isinstance(compile_glob(glob), PathGlob)
+        except UsageError as exc:
+            assert "invalid path glob" in exc.message

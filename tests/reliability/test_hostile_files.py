@@ -188,21 +188,21 @@ def test_files_over_the_size_cap_are_skipped_unread(tmp_path: Path) -> None:
 
 def test_unreadable_files_are_skipped_as_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Root reads through chmod 000, so the permission error is injected where discovery opens files
-    (`open` inside indexlib.discover); as another user, a real chmod 000 file is checked too."""
+    (`open_beneath` in indexlib.discover); as another user, a real chmod 000 file is checked too."""
     import indexlib.discover as discover
     from indexlib import BuildOptions, build_index
 
     repo = tmp_path / "repo"
     _write(repo, "ok.py", "def ok_function():\n    pass\n")
     _write(repo, "secret.py", "def locked_function():\n    pass\n")
-    real_open = open
+    real_open = discover.open_beneath
 
-    def guarded_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        if str(file).endswith("secret.py"):
-            raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, *args, **kwargs)
+    def guarded_open(root: str, rel: str, *, directory: bool = False) -> int:
+        if rel.endswith("secret.py"):
+            raise PermissionError(13, "Permission denied", rel)
+        return real_open(root, rel, directory=directory)
 
-    monkeypatch.setattr(discover, "open", guarded_open, raising=False)
+    monkeypatch.setattr(discover, "open_beneath", guarded_open)
     report = build_index(repo, BuildOptions(index_dir=tmp_path / "i", embed="none", git_times=False))
     assert report.files == 1 and report.skipped == {"unreadable": 1}, report
 
@@ -277,3 +277,23 @@ def test_terminal_escapes_in_names_and_code_do_not_reach_the_terminal(tmp_path: 
         if not tty:  # the path with a newline stays on its lines: no line starts with its tail
             assert "new\\x0aline.py:1: newline_name_function\t" in text, text
             assert not any(line.startswith("line.py") for line in text.splitlines()), text
+
+
+def test_lines_are_split_at_lf_only_and_separators_are_shown_escaped(tmp_path: Path) -> None:
+    """Form feed, vertical tab, U+2028/2029 and NEL split lines in `str.splitlines` but not in git,
+    grep or editors: a hit below them was printed with a line number several lines too far."""
+    repo = tmp_path / "repo"
+    _write(repo, "m.py", 'def first():\n    x = "a\x0cb\u2028c\x0bd\u2029e\x85f"\n    return special_marker_word\n')
+    _write(repo, "w.txt", "one\r\ntwo \x0c three\r\nspecial_marker_word here\r\n")
+    run = qry("index", repo, "--embed", "none", "--no-git-times", "--quiet")
+    assert run.code == 0, run.describe()
+    run = qry("search", "--index-dir", repo / ".qry", "special_marker_word")
+    assert run.code == 0, run.describe()
+    assert "m.py:3:    return special_marker_word" in run.out, run.out
+    assert 'm.py:2:    x = "a\\x0cb\\u2028c\\x0bd\\u2029e\\x85f"' in run.out, run.out
+    assert "w.txt:3:special_marker_word here" in run.out, run.out
+    assert "\u2028" not in run.out and "\x0c" not in run.out and "\r" not in run.out
+    data = json.loads(qry("search", "--json", "--index-dir", repo / ".qry", "special_marker_word").out)
+    by_path = {h["path"]: h for h in data["results"]}
+    assert by_path["m.py"]["start_line"] == 1 and by_path["m.py"]["end_line"] == 3
+    assert "\u2028" in by_path["m.py"]["snippet"]["text"]  # JSON keeps the exact text

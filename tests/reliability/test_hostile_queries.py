@@ -211,3 +211,17 @@ def test_deeply_nested_graph_queries_end_cleanly(index: Path, text: str) -> None
     run = qry("graph", "--index-dir", index, "--", text)
     assert_clean(run)
     assert run.code == 2 and "too_deep" in run.err and "hint: " in run.err, run.describe()
+
+
+@pytest.mark.parametrize("glob", ["[", "src/[a-", "**/" * 3400])
+def test_an_invalid_or_oversized_path_glob_is_an_error(index: Path, glob: str) -> None:
+    """`--path '['` used to return nothing quietly; a 10 KB glob of `**/` took minutes. Both are
+    now refused at once with a hint (the subprocess timeout only bounds a regression)."""
+    for args in (("--path", glob), (f"path:{glob}",)):
+        run = qry("search", "--index-dir", index, "retry", *args, timeout=60)
+        assert run.code == 2 and "invalid path glob" in run.err and "hint:" in run.err, run.describe()
+
+
+def test_a_long_hostile_path_glob_answers(index: Path) -> None:
+    run = qry("search", "--index-dir", index, "retry", "--path", "**/" * 300 + "*.py", timeout=60)
+    assert run.code in (0, 1) and "Traceback" not in run.err, run.describe()

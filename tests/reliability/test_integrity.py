@@ -182,3 +182,157 @@ def test_a_manifest_of_another_format_version_is_refused(damaged: Path, tmp_path
     rebuilt = qry("index", repo, "--rebuild", "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged)
     assert rebuilt.code == 0, rebuilt.describe()
     assert qry("search", "--index-dir", damaged, "retry_failed_charge").code == 0
+
+
+# --- round two: damaged vectors are refused, and a writer rebuilds damage instead of laundering it ----
+
+
+def _vector_dir(index: Path) -> Path:
+    (seg,) = list((index / "segments").iterdir())
+    return next(p for p in seg.iterdir() if p.name.startswith("vectors-"))
+
+
+def _negate_matrix(vdir: Path) -> Path:
+    import numpy as np
+
+    path = vdir / "vectors.f32.npy"
+    np.save(path, -np.load(path))
+    return path
+
+
+def _flip_random(path: Path, count: int, seed: int, *, skip_header: int = 128) -> Path:
+    import random
+
+    rng = random.Random(seed)
+    data = bytearray(path.read_bytes())
+    for i in rng.sample(range(skip_header, len(data)), min(count, len(data) - skip_header)):
+        data[i] ^= 1 << rng.randrange(8)
+    path.write_bytes(bytes(data))
+    return path
+
+
+VECTOR_DAMAGE: dict[str, Callable[[Path], Path]] = {
+    "matrix negated": _negate_matrix,
+    "400 bytes of the matrix flipped": lambda v: _flip_random(v / "vectors.f32.npy", 400, 1),
+    "20 bytes of the keys flipped": lambda v: _flip_random(v / "keys.u64.npy", 20, 2),
+}
+
+
+@pytest.mark.parametrize("damage", list(VECTOR_DAMAGE))
+def test_damaged_vectors_are_an_error_naming_the_file(
+    good: tuple[Path, dict[str, Answer]], damaged: Path, damage: str
+) -> None:
+    """Each of these still loads (same size, valid floats) and used to change answers with exit 0.
+    Semantic search must refuse; a hybrid query refuses too, unless its route never reads vectors
+    (an identifier), and then its answer is the good one."""
+    target = VECTOR_DAMAGE[damage](_vector_dir(damaged))
+    for mode in ("semantic", "hybrid"):
+        for q in QUERIES:
+            if mode == "hybrid":
+                code, got, _err = _answer(damaged, q)
+                if code == 0:
+                    assert got == good[1][q], (damage, q)
+                    continue
+            run = qry("search", "--mode", mode, "--index-dir", damaged, q)
+            assert run.code == 2 and run.out == "", run.describe()
+            assert run.err.startswith("qry: error: ") and "Traceback" not in run.err, run.describe()
+            assert target.relative_to(damaged).as_posix() in run.err, run.describe()
+
+
+@pytest.fixture(scope="module")
+def rebuilt(good: tuple[Path, dict[str, Answer]], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Answer]:
+    """The answers of the good index after `qry index --rebuild`: the rebuild takes its vectors from
+    the embedding cache (float16), so vector scores differ from the first build's in the 4th digit."""
+    copy = tmp_path_factory.mktemp("rebuilt") / "index"
+    shutil.copytree(good[0], copy)
+    repo = good[0].parent / "repo"
+    run = qry("index", repo, "--rebuild", "--embed", "hash", "--no-git-times", "--quiet", "--index-dir", copy)
+    assert run.code == 0, run.describe()
+    out = {}
+    for q in QUERIES:
+        code, got, _err = _answer(copy, q)
+        assert code == 0 and got
+        out[q] = got
+    return out
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_qry_index_rebuilds_a_damaged_file_from_the_source(
+    good: tuple[Path, dict[str, Answer]], rebuilt: dict[str, Answer], damaged: Path, role: str
+) -> None:
+    """`qry index` used to say "(unchanged)" over a damaged segment; now it checks every file of the
+    root it builds on and rebuilds what is damaged, so `verify` passes and the answers are the good
+    ones (those of a rebuild, when the repair re-attached vectors from the cache)."""
+    target = _segment_files(damaged)[role]
+    _flip(target)
+    repo = good[0].parent / "repo"
+    run = qry("index", repo, "--embed", "hash", "--no-git-times", "--json", "--index-dir", damaged)
+    assert run.code == 0, run.describe()
+    report = json.loads(run.out)
+    assert report["repaired"] == [target.relative_to(damaged).as_posix()] and report["published"], report
+    assert qry("verify", "--index-dir", damaged).code == 0
+    for q in QUERIES:
+        code, got, _err = _answer(damaged, q)
+        assert code == 0 and got in (good[1][q], rebuilt[q]), q
+
+
+def test_compaction_does_not_launder_a_damaged_segment(tmp_path: Path) -> None:
+    """Six three-file segments; the first one's tables are damaged; the next run edits two files of
+    each other segment, so it compacts (tombstones over the ratio). The damaged bytes must not reach
+    the merged segment (where `verify` would then pass): it equals a fresh build's, byte for byte."""
+    from indexlib import BuildOptions, build_index
+    from indexlib.build import MAX_SEGMENTS
+    from indexlib.store.store import Store
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def write(i: int, j: int, body: str) -> None:
+        (repo / f"m{i}_{j}.py").write_text(f"def function_{i}_{j}(arg: int) -> int:\n    return {body}\n")
+
+    opts = BuildOptions(index_dir=tmp_path / "index", embed="none", git_times=False)
+    for i in range(MAX_SEGMENTS):
+        for j in range(3):
+            write(i, j, "arg")
+        assert not build_index(repo, opts).compacted
+    store = Store.open(tmp_path / "index")
+    _rid, manifest = store.load()
+    assert len(manifest.segments) == MAX_SEGMENTS
+    first = manifest.files["m0_0.py"].segment
+    _flip(store.segment_dir(first) / "tables.msgpack")
+    for i in range(1, MAX_SEGMENTS):
+        for j in range(2):
+            write(i, j, "arg + 1")
+    report = build_index(repo, opts)
+    assert report.compacted and report.repaired == [f"segments/{first}/tables.msgpack"], report
+    assert store.verify() == []
+    build_index(repo, BuildOptions(index_dir=tmp_path / "fresh", embed="none", git_times=False))
+    _rid, compacted = store.load()
+    _rid, fresh = Store.open(tmp_path / "fresh").load()
+    assert [s.id for s in compacted.segments] == [s.id for s in fresh.segments]
+
+
+@pytest.mark.parametrize("suffix", [".term", ".fast"])
+def test_a_damaged_term_or_fast_file_is_named_without_a_rust_panic(damaged: Path, suffix: str) -> None:
+    (seg,) = list((damaged / "segments").iterdir())
+    target = next((seg / "tantivy").glob(f"*{suffix}"))
+    for i in range(0, target.stat().st_size, max(target.stat().st_size // 20, 1)):
+        data = bytearray(target.read_bytes())
+        data[i] ^= 0xFF
+        target.write_bytes(bytes(data))
+    run = qry("search", "--index-dir", damaged, "retry charge")
+    assert run.code == 2 and run.err.startswith("qry: error: index file "), run.describe()
+    assert target.relative_to(damaged).as_posix() in run.err and "panicked" not in run.err, run.describe()
+
+
+def test_a_root_collected_by_gc_says_so(damaged: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    old = head_of(damaged)
+    (repo / "new_module.py").write_text("def brand_new():\n    return 1\n")
+    assert qry("index", repo, "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged).code == 0
+    assert qry("gc", "--keep", "1", "--index-dir", damaged).code == 0
+    for ref in (old, old[:8]):
+        run = qry("search", "charge", "--root", ref, "--index-dir", damaged)
+        assert run.code == 2 and "qry gc" in run.err and "qry roots" in run.err, run.describe()
+        assert "rebuild" not in run.err, run.describe()

@@ -35,6 +35,14 @@ SECRETS = {
     "env secret": "k8s9Df72hsQ01zLm",
     "yaml token": "tk_9f8e7d6c5b4a3210",
     "pem body line": PEM_BODY.splitlines()[1],
+    # Round two: forms that were stored unredacted.
+    "db pass": "Zx81kq-Lm2vQ",
+    "azure account key": "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "rails secret_key_base": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" * 2,
+    "basic auth": "YWRtaW46UzNjcjN0LUJhc2ljLTQy",  # admin:S3cr3t-Basic-42
+    "signing salt": "3f786850e387550fdab836ed7e6dc881de23001b",
+    "session hmac": "q8Zp3Lk9Xv2Rt7Yw1Nb5Mc4Hd6Gf0Js8Ae2Wu3Ki9Ol=",
+    "token file name": "ghp_" + "Qw3eR5tY7uI9oP1aS3dF5gH7jK9lZ1xC3vB5",
 }
 
 FILES = {
@@ -60,6 +68,14 @@ def connect_database():
                        "-----END RSA PRIVATE KEY-----\n```\n",
     ".env.txt": f"API_SECRET={SECRETS['env secret']}\n",
     "config.yaml": f"service:\n  auth_token: {SECRETS['yaml token']}\n",
+    ".env.local.txt": f"DB_HOST=db.internal\nDB_PASS={SECRETS['db pass']}\n",
+    "storage.py": f'CONN = "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={SECRETS["azure account key"]};'
+                  'EndpointSuffix=core.windows.net"\n'
+                  f'HEADERS = {{"Authorization": "Basic {SECRETS["basic auth"]}"}}\n',
+    "config/secrets.yml": f"production:\n  secret_key_base: {SECRETS['rails secret_key_base']}\n"
+                          f"  signing_salt: {SECRETS['signing salt']}\n"
+                          f"  session_hmac: \"{SECRETS['session hmac']}\"\n",
+    f"keys/{SECRETS['token file name']}.txt": "the deploy token is the file name\n",
 }  # fmt: skip
 
 
@@ -80,7 +96,7 @@ def _stored_texts(index: Path) -> list[str]:
     out = []
     for _seg, stored in snap.iter_live_nodes():
         n = stored.node
-        out += [n.text, n.doc, n.signature, n.name, n.qualified_name]
+        out += [n.text, n.doc, n.signature, n.name, n.qualified_name, n.path]
     return out
 
 
@@ -156,25 +172,61 @@ def test_switching_redaction_on_purges_secrets_of_unchanged_files(tmp_path: Path
         assert value not in texts, f"{what} is still stored after re-indexing with redaction on"
 
 
-@pytest.mark.parametrize("umask", [0o022, 0o000])
-def test_the_index_directory_is_private(tmp_path: Path, umask: int) -> None:
+def _modes(index: Path) -> dict[str, int]:
+    return {p.relative_to(index).as_posix() or ".": stat.S_IMODE(p.lstat().st_mode) for p in [index, *index.rglob("*")]}
+
+
+def _loose(index: Path) -> list[str]:
+    """Everything under `index` that is not 0700 (directories) or 0600 (files)."""
+    out = []
+    for rel, mode in _modes(index).items():
+        want = 0o700 if (index / rel).is_dir() else 0o600
+        if mode != want:
+            out.append(f"{rel}: {mode:o}")
+    return out
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022, 0o077])
+def test_everything_qry_creates_is_private(tmp_path: Path, umask: int) -> None:
+    """The permission matrix: index (with vectors), search (query caches), gc, under three umasks:
+    every directory 0700 and every file 0600, Tantivy's and numpy's included."""
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
     (repo / "src" / "a.py").write_text("def a():\n    pass\n")
+    (repo / "src" / "b.py").write_text("def b():\n    return a()\n")
+    for args in (
+        ("index", str(repo), "--embed", "hash", "--no-git-times", "--quiet"),
+        ("search", "--index-dir", str(repo / ".qry"), "what calls a"),
+        ("index", str(repo), "--embed", "hash", "--no-git-times", "--quiet", "--rebuild"),
+        ("gc", "--keep", "1", "--index-dir", str(repo / ".qry")),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "cli", *args], capture_output=True, text=True, env=cli_env(), umask=umask, check=False
+        )  # fmt: skip
+        assert proc.returncode in (0, 1), proc.stderr
+    index = repo / ".qry"
+    assert any(p.name.startswith("vectors-") for p in index.rglob("*")), "vectors were written"
+    assert _loose(index) == []
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022])
+def test_the_library_writes_private_files_too(tmp_path: Path, umask: int) -> None:
+    """Without the CLI (which tightens the umask at entry), `build_index` holds the writer lock, and
+    the lock adds 077 to the umask while held, then restores the caller's."""
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "a.py").write_text("def a():\n    pass\n")
+    code = (
+        "import os, sys; from pathlib import Path; from indexlib import BuildOptions, build_index; "
+        "build_index(Path(sys.argv[1]), BuildOptions(embed='hash', git_times=False)); "
+        "print(oct(os.umask(0)))"
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "cli", "index", str(repo), "--embed", "none", "--no-git-times", "--quiet"],
-        capture_output=True, text=True, env=cli_env(), umask=umask, check=False,
+        [sys.executable, "-c", code, str(repo)], capture_output=True, text=True, env=cli_env(), umask=umask, check=False
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    index = repo / ".qry"
-    assert stat.S_IMODE(index.stat().st_mode) == 0o700
-    for sub in ("roots", "segments", "tmp", "cache"):
-        assert stat.S_IMODE((index / sub).stat().st_mode) == 0o700, sub
-    # Files below may carry group/other bits, but nobody else can reach them through the 0700 parents.
-    for path in index.rglob("*"):
-        if path.is_dir() and path.parent == index / "segments":
-            assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
-    assert os.access(index / "HEAD", os.R_OK)
+    assert int(proc.stdout.strip(), 8) == umask, "the caller's umask is restored"
+    assert _loose(repo / ".qry") == []
 
 
 def test_an_existing_index_directory_is_made_private(tmp_path: Path) -> None:

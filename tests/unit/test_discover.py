@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,15 +74,16 @@ def test_unsupported_files_are_skipped_without_reading(
     write(tmp_path, "image.png", b"\x89PNG\r\n\x1a\n")
     write(tmp_path, "main.py")
     opened: list[str] = []
-    real_open = open
+    real_open = discover_mod.open_beneath
 
-    def spy(path: str, *args: object, **kwargs: object) -> object:
-        opened.append(os.fspath(path))
-        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+    def spy(root: str, rel: str, *, directory: bool = False) -> int:
+        if not directory:
+            opened.append(rel)
+        return real_open(root, rel, directory=directory)
 
-    monkeypatch.setattr(discover_mod, "open", spy, raising=False)
+    monkeypatch.setattr(discover_mod, "open_beneath", spy)
     assert skips(tmp_path) == {"image.png": "unsupported"}
-    assert opened == [str(tmp_path / "main.py")]
+    assert opened == ["main.py"]
 
 
 def test_extensionless_script_is_detected_by_shebang(tmp_path: Path) -> None:
@@ -343,21 +343,14 @@ def test_permission_errors_become_unreadable(tmp_path: Path, monkeypatch: pytest
     write(tmp_path, "locked/a.py")
     write(tmp_path, "secret.py")
     write(tmp_path, "fine.py")
-    real_scandir = os.scandir
-    real_open = open
+    real_open = discover_mod.open_beneath
 
-    def scandir(path: str) -> Iterator[os.DirEntry[str]]:
-        if os.fspath(path).endswith("locked"):
+    def fake_open(root: str, rel: str, *, directory: bool = False) -> int:
+        if rel.rstrip("/").endswith(("locked", "secret.py")):
             raise PermissionError(13, "Permission denied")
-        return real_scandir(path)
+        return real_open(root, rel, directory=directory)
 
-    def fake_open(path: str, *args: object, **kwargs: object) -> object:
-        if os.fspath(path).endswith("secret.py"):
-            raise PermissionError(13, "Permission denied")
-        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(discover_mod, "open", fake_open, raising=False)
+    monkeypatch.setattr(discover_mod, "open_beneath", fake_open)
     assert skips(tmp_path) == {"locked": "unreadable", "secret.py": "unreadable"}
     assert sources(tmp_path) == ["fine.py"]
 

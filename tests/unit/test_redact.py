@@ -230,3 +230,56 @@ def test_many_begin_lines_without_end_are_left_alone() -> None:
     """A megabyte of BEGIN lines: once seconds of regex rescanning per file, now one pass."""
     text = "-----BEGIN RSA PRIVATE KEY-----\n" * 31_000
     assert redact(text) == (text, 0)
+
+
+# --- round two: forms that were stored unredacted, and the entropy rule's bounds --------------------
+
+HEX40 = "3f786850e387550fdab836ed7e6dc881" + "de23001b"
+B64_32 = "q8Zp3Lk9Xv2Rt7Yw1Nb5Mc4Hd6Gf0Js8" + "Ae2Wu3Ki9Ol="
+
+
+@pytest.mark.parametrize(
+    ("line", "secret"),
+    [
+        ("DB_PASS=Zx81kq-Lm2vQ\n", "Zx81kq-Lm2vQ"),
+        ('smtp_pwd = "t0ps3cr3t!"\n', "t0ps3cr3t!"),
+        ("AccountName=a;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IF==;EndpointSuffix=x", "Eby8vdM02x"),
+        ("Endpoint=sb://x/;SharedAccessKeyName=R;SharedAccessKey=c2VjcmV0LWtleS0xMjM0NTY3OA==", "c2VjcmV0LWtleS0x"),
+        ("secret_key_base: " + HEX40 * 3 + "\n", HEX40),
+        ('headers = {"Authorization": "Basic YWRtaW46UzNjcjN0LUJhc2ljLTQy"}', "YWRtaW46UzNjcjN0"),
+        ("signing_salt: " + HEX40 + "\n", HEX40),
+        ('session_hmac: "' + B64_32 + '"\n', B64_32),
+        ("COOKIE_SEED = '" + B64_32 + "'  # rotate yearly\n", B64_32),
+    ],
+)
+def test_round_two_forms_are_redacted(line: str, secret: str) -> None:
+    out, n = redact(line)
+    assert n == 1 and secret not in out and PLACEHOLDER in out, out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'expected_sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"\n',
+        "node: " + HEX40 + "\n",  # .git_archival.txt
+        'commit = "' + HEX40 + '"\n',
+        '"ownedBy": "0x5393BdeA2a020769256d9f337B0fc81a2F64850A"\n',
+        'if value == "' + B64_32 + '":\n',
+        'name = "ThisIsAVeryLongCamelCaseIdentifierName"\n',
+        'path = "src/main/java/org/jsoup/nodes/Element"\n',
+        "Basic usage of the Authorization header\n",
+        "Basic aGVsbG8gd29ybGQ=\n",  # "hello world": no user:password colon
+        'integrity: "sha512-' + B64_32 + '"\n',
+        "first_pass = compute_pass(2)\n",
+    ],
+)
+def test_entropy_and_new_rules_keep_ordinary_values(line: str) -> None:
+    assert redact(line) == (line, 0)
+
+
+def test_a_token_in_a_path_is_redacted() -> None:
+    from indexlib.redact import redact_path
+
+    token = "ghp_" + "Qw3eR5tY7uI9oP1aS3dF" + "5gH7jK9lZ1xC3vB5"
+    assert redact_path(f"keys/{token}.txt") == "keys/[REDACTED].txt"
+    assert redact_path("src/plain/module.py") == "src/plain/module.py"

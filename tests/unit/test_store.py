@@ -130,14 +130,16 @@ def test_create_makes_an_existing_index_dir_private(tmp_path: Path) -> None:
         assert stat.S_IMODE((s.path / sub).stat().st_mode) == 0o700, sub
 
 
-def test_create_leaves_the_mode_of_a_directory_that_is_not_an_index(tmp_path: Path) -> None:
-    """`--index-dir ~` by mistake must not make the user's home private."""
+def test_create_refuses_a_directory_that_is_not_an_index(tmp_path: Path) -> None:
+    """`--index-dir ~` by mistake must neither make the user's home private nor write an index into it."""
     home = tmp_path / "home"
     home.mkdir()
     os.chmod(home, 0o755)
     (home / "notes.txt").write_text("mine\n")
-    Store.open(home, create=True)
+    with pytest.raises(UsageError, match="not a qry index and not empty"):
+        Store.open(home, create=True)
     assert stat.S_IMODE(home.stat().st_mode) == 0o755
+    assert sorted(p.name for p in home.iterdir()) == ["notes.txt"]
 
 
 def test_writes_require_the_writer_lock(tmp_path: Path) -> None:

@@ -1,0 +1,215 @@
+"""Path globs of `--path`, `path:` and `-path:`, matched without regular expressions. Pure.
+
+Owns: the glob syntax (ripgrep-like: `*` and `?` stay within a folder, `**` as a whole component
+spans any number of folders, `[abc]` / `[!a-z]` classes, `\\` escapes the next character; a glob
+without a folder part matches a file or folder name anywhere, a glob without wildcards names a path
+and everything under it, `dir/` only folders) and its bounds. Does not own: which paths exist
+(`streams.build_filters` runs a glob over the manifest's paths).
+
+Why no regex: a glob translated to a backtracking regex can take exponential time (`**/` repeated 40
+times took 44 s on one path list, and held the GIL, freezing the MCP server). Here a path is split
+into components and matched against the glob's components by dynamic programming (one pass over
+the path per glob component: O(glob components x path components) component tests), consecutive
+`**` collapse into one, and a component test is the linear greedy wildcard match (it only ever
+backtracks to the last `*`: O(name x pattern) at worst). Globs are also bounded in size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from indexlib.errors import UsageError
+
+__all__ = ["MAX_GLOB_CHARS", "PathGlob", "compile_glob"]
+
+MAX_GLOB_CHARS = 1000  # longer path globs are refused (a real one is rarely over 100 characters)
+
+# Component tokens: a literal character (str of length 1), or one of these, or a class.
+_ANY = "?"
+_STAR = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class _Class:
+    """`[...]`: a set of characters and ranges, possibly negated."""
+
+    chars: frozenset[str]
+    ranges: tuple[tuple[str, str], ...]
+    negated: bool
+
+    def matches(self, c: str) -> bool:
+        hit = c in self.chars or any(lo <= c <= hi for lo, hi in self.ranges)
+        return hit != self.negated
+
+
+_Token = str | _Class
+_Component = tuple[_Token, ...] | None  # None: `**`
+
+
+def _bad(glob: str, why: str) -> UsageError:
+    return UsageError(
+        f"invalid path glob {glob[:80]!r}: {why}",
+        hint="use * and ? within a folder, ** across folders, [abc] for one of a set (\\[ for a literal [)",
+    )
+
+
+def _component(text: str, glob: str) -> tuple[_Token, ...]:
+    """Tokens of one glob component (no `/` inside)."""
+    out: list[_Token] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if c == "*":
+            if not out or out[-1] != _STAR:  # `**` inside a name is `*` (as in gitignore)
+                out.append(_STAR)
+        elif c == "?":
+            out.append(_ANY)
+        elif c == "[":
+            cls, i = _class(text, i, glob)
+            out.append(cls)
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return tuple(out)
+
+
+def _class(text: str, start: int, glob: str) -> tuple[_Class, int]:
+    """Parse `[...]` at `start`; return it and the index after `]`."""
+    i = start + 1
+    negated = i < len(text) and text[i] in "!^"
+    if negated:
+        i += 1
+    chars: set[str] = set()
+    ranges: list[tuple[str, str]] = []
+    first = True
+    while i < len(text) and (text[i] != "]" or first):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            i += 1
+            c = text[i]
+        if i + 2 < len(text) and text[i + 1] == "-" and text[i + 2] != "]":
+            lo, hi = c, text[i + 2]
+            if lo > hi:
+                raise _bad(glob, f"range {lo}-{hi} is reversed")
+            ranges.append((lo, hi))
+            i += 3
+        else:
+            chars.add(c)
+            i += 1
+        first = False
+    if i >= len(text):
+        raise _bad(glob, "unclosed [")
+    return _Class(frozenset(chars), tuple(ranges), negated), i + 1
+
+
+def _match_name(pattern: tuple[_Token, ...], name: str) -> bool:
+    """Greedy wildcard match of one path component; backtracks only to the last `*`."""
+    p = n = 0
+    star_p = star_n = -1
+    while n < len(name):
+        tok = pattern[p] if p < len(pattern) else None
+        if tok == _STAR:
+            star_p, star_n = p, n
+            p += 1
+            continue
+        if tok is not None and (
+            tok == _ANY or (isinstance(tok, _Class) and tok.matches(name[n])) or tok == name[n]
+        ):
+            p += 1
+            n += 1
+            continue
+        if star_p < 0:
+            return False
+        star_n += 1  # let the last `*` take one more character, retry after it
+        p, n = star_p + 1, star_n
+    while p < len(pattern) and pattern[p] == _STAR:
+        p += 1
+    return p == len(pattern)
+
+
+class PathGlob:
+    """A compiled path glob; `search(path)` says whether a POSIX relative path matches.
+
+    >>> g = compile_glob("src/**/*.py")
+    >>> g.search("src/a/b.py"), g.search("src/b.py"), g.search("lib/src/b.py")
+    (True, True, False)
+    """
+
+    __slots__ = ("_dir_only", "_mode", "_parts", "_plain", "text")
+
+    def __init__(self, glob: str) -> None:
+        self.text = glob
+        if len(glob) > MAX_GLOB_CHARS:
+            raise _bad(glob, f"{len(glob):,} characters, more than {MAX_GLOB_CHARS:,}")
+        g = glob.strip()
+        while g.startswith("./"):
+            g = g[2:]
+        g = g.lstrip("/")
+        if g in ("", "."):
+            g = "**"
+        self._dir_only = g.endswith("/")
+        g = g.rstrip("/")
+        raw = [c for c in g.split("/") if c not in ("", ".")]
+        parts: list[_Component] = []
+        for comp in raw:
+            tokens = None if comp == "**" else _component(comp, glob)
+            if tokens is None and parts and parts[-1] is None:
+                continue  # `**/**` is `**`
+            parts.append(tokens)
+        self._parts = parts
+        wild = any(ch in g for ch in "*?[")
+        # "name": one component, matched against any component; "plain": a path and what is under it.
+        self._mode = "name" if len(raw) <= 1 else ("full" if wild else "plain")
+        self._plain = "/".join(raw)
+
+    def search(self, path: str) -> bool:
+        comps = path.split("/")
+        if self._mode == "plain":
+            return (path == self._plain and not self._dir_only) or path.startswith(self._plain + "/")
+        if self._mode == "name":
+            (part,) = self._parts or [None]
+            if part is None:
+                return True
+            candidates = comps[:-1] if self._dir_only else comps
+            return any(_match_name(part, c) for c in candidates)
+        return self._full(comps)
+
+    def _full(self, comps: list[str]) -> bool:
+        """Glob components against path components; `**` takes zero or more (one or more at the end,
+        so `src/**` names what is inside src). A glob ending in `/` names a folder: any path under it."""
+        parts = self._parts
+        # reach[i]: the first i glob components can match the path components seen so far.
+        reach = [True] + [False] * len(parts)
+        for i, part in enumerate(parts):  # `**` at the start matches zero components
+            if part is None and reach[i] and i + 1 < len(parts):
+                reach[i + 1] = True
+        last = len(comps) - 1
+        for k, comp in enumerate(comps):
+            nxt = [False] * (len(parts) + 1)
+            for i, part in enumerate(parts):
+                if not reach[i]:
+                    continue
+                if part is None:
+                    nxt[i] = True  # `**` takes this component and may take more
+                    nxt[i + 1] = True
+                elif _match_name(part, comp):
+                    nxt[i + 1] = True
+            for i, part in enumerate(parts):  # a `**` reached may also take zero components
+                if part is None and nxt[i] and i + 1 < len(parts):
+                    nxt[i + 1] = True
+            reach = nxt
+            if self._dir_only and k < last and reach[len(parts)]:
+                return True  # a folder matched: the path is under it
+            if not any(reach):
+                return False
+        return not self._dir_only and reach[len(parts)]
+
+
+def compile_glob(glob: str) -> PathGlob:
+    """Compile a path glob; UsageError (exit 2, with a hint) for an invalid or oversized one."""
+    return PathGlob(glob)

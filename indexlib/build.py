@@ -277,13 +277,6 @@ def build_index(
     store = Store.open(index_dir, create=True)
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
-        _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
-        if opts.background and opts.embed != "none":
-            from indexlib.background import start_vector_worker
-
-            # Started while this process still holds the lock: the worker waits for it, so the
-            # vectors follow this root before any other writer's.
-            report.background_pid = start_vector_worker(store, index_dir, opts)
         try:
             _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
         except BaseException as exc:
@@ -296,6 +289,12 @@ def build_index(
             if full is not None:
                 raise full from exc
             raise
+        if opts.background and opts.embed != "none":
+            from indexlib.background import start_vector_worker
+
+            # Started while this process still holds the lock: the worker waits for it, so the
+            # vectors follow this root before any other writer's.
+            report.background_pid = start_vector_worker(store, index_dir, opts)
     return report
 
 

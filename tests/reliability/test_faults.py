@@ -287,7 +287,8 @@ def test_a_real_full_disk_at_a_sweep_of_levels(
         assert _lock_is_free(index)
         store = Store.open(index)
         assert store.verify(head_before) == [] and store.verify() == [], f"{kb} KB free"
-        assert store.gc(keep=1).kept_roots == [head], "gc on the full disk"
+        kept = store.gc(keep=1).kept_roots  # HEAD's run: its lexical root and, with vectors, the next
+        assert kept[0] == head and len(kept) <= 2, f"gc on the full disk kept {kept}"
     print(
         f"full-disk sweep: {len(levels)} levels up to {need >> 10} KB, {succeeded} completed, failure sites {sites}"
     )

@@ -287,7 +287,7 @@ def test_lines_are_split_at_lf_only_and_separators_are_shown_escaped(tmp_path: P
     _write(repo, "w.txt", "one\r\ntwo \x0c three\r\nspecial_marker_word here\r\n")
     run = qry("index", repo, "--embed", "none", "--no-git-times", "--quiet")
     assert run.code == 0, run.describe()
-    run = qry("search", "--index-dir", repo / ".qry", "special_marker_word")
+    run = qry("search", "--index-dir", repo / ".qry", "special_marker_word", "-C", "5")
     assert run.code == 0, run.describe()
     assert "m.py:3:    return special_marker_word" in run.out, run.out
     assert 'm.py:2:    x = "a\\x0cb\\u2028c\\x0bd\\u2029e\\x85f"' in run.out, run.out

@@ -389,7 +389,10 @@ def test_without_any_index_the_server_starts_and_reindex_builds_one(
         srv = Server(portal, session, repo, repo / ".qry")
         assert srv.error("search", {"query": "charge"})["code"] == "index_not_found"
         report = srv.ok("reindex")
-        assert report["published"] and report["embed"] == "onnx" and report["embedded"] > 0, report
+        # Vectors may come from the user-level shared cache (the server's environment is the SDK's
+        # minimal one, so it sees the real cache): embedded or cached, every node gets one.
+        assert report["published"] and report["embed"] == "onnx", report
+        assert report["embedded"] + report["embed_cached"] > 0, report
         assert (repo / ".qry" / "HEAD").is_file()
         assert srv.ok("index_status")["vectors"] > 0
         assert srv.ok("search", {"query": "retry_failed_charge"})["results"]

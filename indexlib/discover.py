@@ -629,7 +629,11 @@ class _Walk:
 
     def symlink(self, abspath: str, rel: str, stack: _Stack) -> None:
         """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""
-        target = os.path.realpath(abspath)
+        try:
+            target = os.path.realpath(abspath)
+        except OSError as exc:  # a component swapped or removed while it is resolved (posixpath races)
+            self.out.append(_os_error_skip(rel, exc))
+            return
         try:
             st: os.stat_result | None = os.stat(abspath)
         except OSError:

@@ -184,7 +184,8 @@ def test_bash_completion_script_and_answers(qry: RunQry, repo: Path) -> None:
     )
     assert answer.code == 0 and answer.out.split() == ["search"], answer.describe()
     for shell in ("zsh", "fish"):
-        assert qry("--show-completion", shell).code == 0
+        other = run_qry_process(cwd=repo, env={"_QRY_COMPLETE": f"source_{shell}"})
+        assert other.code == 0 and "_QRY_COMPLETE" in other.out, other.describe()
 
 
 @pytest.mark.parametrize("query", ["", "   "])

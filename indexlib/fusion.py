@@ -117,6 +117,21 @@ def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None
         p.symbol_rank, p.symbol_score = rank, score
 
 
+# Every post-fusion signal, in the order --explain lists them; all but `path` are on by default.
+SIGNAL_NAMES = (
+    "definition",
+    "path",
+    "tests",
+    "docs",
+    "saturation",
+    "dense_floor",
+    "remainder",
+    "quote",
+    "scope",
+    "evidence",
+)
+
+
 class Signals(msgspec.Struct, frozen=True, kw_only=True):
     """Switches and strengths of the post-fusion signals (all on by default; `--explain` shows them)."""
 
@@ -151,19 +166,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     scope_boost: float = 0.3
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
-    enabled: frozenset[str] = frozenset(
-        {
-            "definition",
-            "tests",
-            "docs",
-            "saturation",
-            "dense_floor",
-            "remainder",
-            "quote",
-            "scope",
-            "evidence",
-        }
-    )
+    enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}
 
     def without(self, name: str) -> "Signals":
         return msgspec.structs.replace(self, enabled=self.enabled - {name})
@@ -171,19 +174,6 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     def with_(self, name: str) -> "Signals":
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
-
-SIGNAL_NAMES = (
-    "definition",
-    "path",
-    "tests",
-    "docs",
-    "saturation",
-    "dense_floor",
-    "remainder",
-    "quote",
-    "scope",
-    "evidence",
-)
 
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"

@@ -9,6 +9,7 @@ stemming mangles identifiers (parser/parsed/parsing) but helps sentences.
 Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py).
 """
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeAlias
@@ -17,7 +18,7 @@ import msgspec
 import tantivy
 
 from indexlib.analyzer import code_terms, split_identifier, trigrams
-from indexlib.errors import IndexCorrupt
+from indexlib.errors import DISK_FULL_HINT, DiskFull, IndexCorrupt, disk_full
 from indexlib.records import Node, Ref
 
 # Field boosts for BM25 when the query names something (an identifier, a signature, a few keywords):
@@ -194,27 +195,66 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     return doc
 
 
-class SegmentIndexWriter:
-    """Writes one segment's Tantivy index document by document, in bounded memory.
+_WRITER_HEAP_BYTES = 64_000_000
+
+
+def _writer_failure(exc: ValueError, out_dir: Path) -> DiskFull | None:
+    """The DiskFull to raise for a failed Tantivy write, or None to let the error stand.
+
+    When a background indexing thread dies of ENOSPC, the next `add_document` reports only "An index
+    writer was killed", without the OS error. A flush writes up to the heap budget at once, so with
+    less than that free on the segment's file system the death is taken for a full disk; otherwise
+    the original error stands.
+    """
+    full = disk_full(exc, str(out_dir))
+    if full is not None or "killed" not in str(exc):
+        return full
+    try:
+        stats = os.statvfs(out_dir)
+    except OSError:
+        return None
+    if stats.f_bavail * stats.f_frsize < _WRITER_HEAP_BYTES:
+        return DiskFull(f"no space left on device writing {out_dir}", hint=DISK_FULL_HINT)
+    return None
+
+
+class _DocumentWriter:
+    """A Tantivy index written document by document, in bounded memory, that dies cleanly.
 
     One writer thread with a 64 MB heap: the machine has two cores and parsing runs beside us, and
     Tantivy flushes to disk whenever the heap fills, so memory stays bounded however large the segment.
     """
 
-    def __init__(self, out_dir: Path) -> None:
+    def __init__(self, out_dir: Path, index_schema: tantivy.Schema) -> None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        self._index = tantivy.Index(schema(), path=str(out_dir), reuse=False)
-        self._writer = self._index.writer(64_000_000, 1)
+        self._dir = out_dir
+        self._index = tantivy.Index(index_schema, path=str(out_dir), reuse=False)
 
-    def add(self, node: Node, refs: Sequence[Ref]) -> None:
-        self._writer.add_document(node_document(node, refs))
+    def _open_writer(self) -> None:
+        """Called once the tokenizers are registered: a writer uses those known when it opens."""
+        self._writer = self._index.writer(_WRITER_HEAP_BYTES, 1)
+
+    def _add(self, doc: tantivy.Document) -> None:
+        try:
+            self._writer.add_document(doc)
+        except ValueError as exc:
+            full = _writer_failure(exc, self._dir)
+            if full is None:
+                raise
+            raise full from exc
 
     def close(self) -> None:
-        self._writer.commit()
-        self._writer.wait_merging_threads()
+        try:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+        except ValueError as exc:
+            full = _writer_failure(exc, self._dir)
+            if full is None:
+                raise
+            raise full from exc
 
     def abort(self) -> None:
-        """Give up the segment: roll back and drop the writer, so its threads stop writing into the
+        """Give up the index: roll back and drop the writer, so its threads stop writing into the
         staging directory before the caller deletes it. Never raises (it runs on failure paths)."""
         writer = getattr(self, "_writer", None)
         if writer is None:
@@ -225,6 +265,17 @@ class SegmentIndexWriter:
         except Exception:  # a writer that died of ENOSPC may refuse even this
             pass
         del writer
+
+
+class SegmentIndexWriter(_DocumentWriter):
+    """Writes one segment's Tantivy index of nodes."""
+
+    def __init__(self, out_dir: Path) -> None:
+        super().__init__(out_dir, schema())
+        self._open_writer()
+
+    def add(self, node: Node, refs: Sequence[Ref]) -> None:
+        self._add(node_document(node, refs))
 
 
 _CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"
@@ -405,15 +456,14 @@ def _grams_schema_once() -> tantivy.Schema:
     return _GRAMS_SCHEMA
 
 
-class GramIndexWriter:
+class GramIndexWriter(_DocumentWriter):
     """Writes a segment's n-gram index, one file document at a time (files in path order)."""
 
     def __init__(self, out_dir: Path) -> None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        self._index = tantivy.Index(_grams_schema_once(), path=str(out_dir), reuse=False)
+        super().__init__(out_dir, _grams_schema_once())
         analyzer = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.ngram(3, 3, False)).build()
         self._index.register_tokenizer(GRAMS_TOKENIZER, analyzer)
-        self._writer = self._index.writer(64_000_000, 1)
+        self._open_writer()
         self._ord = 0
 
     def add(self, normalised_text: str | None) -> None:
@@ -424,12 +474,8 @@ class GramIndexWriter:
             doc.add_text("always", "1")
         else:
             doc.add_text("grams", normalised_text)
-        self._writer.add_document(doc)
+        self._add(doc)
         self._ord += 1
-
-    def close(self) -> None:
-        self._writer.commit()
-        self._writer.wait_merging_threads()
 
 
 GramTree: TypeAlias = "str | tuple[str, tuple[GramTree, ...]] | None"

@@ -124,6 +124,8 @@ class SegmentWriter:
         except OSError:
             pass
         self._index.abort()
+        if self._grams is not None:
+            self._grams.abort()
 
     def commit(self, created_at: int) -> SegmentEntry:
         self._tables.close()

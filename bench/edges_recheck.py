@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import graph_bench as gb
 
 from indexlib import BuildOptions, build_index
-from indexlib.graphview import SnapshotGraph
+from indexlib.graph.view import SnapshotGraph
 
 CORPORA = ("stdlib-ejh", "qry-self")
 

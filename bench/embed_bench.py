@@ -64,7 +64,7 @@ _ONESHOT = """
 import os, time
 t0 = time.perf_counter()
 import onnxruntime
-from indexlib.embed import OnnxEmbedder, resolve_model
+from indexlib.engines.embed import OnnxEmbedder, resolve_model
 t1 = time.perf_counter()
 e = OnnxEmbedder(resolve_model(), for_query=True)
 t2 = time.perf_counter()
@@ -88,9 +88,9 @@ def prepare_corpus(work: Path) -> Path:
 
 def embedding_texts(index_dir: Path) -> list[str]:
     """The distinct texts `qry index` would embed for HEAD of `index_dir`, in node order."""
-    from indexlib.build import read_segment_tables  # streams the segment chunk by chunk
-    from indexlib.embed import embedding_text
-    from indexlib.embedcache import text_key
+    from indexlib.engines.embed import embedding_text
+    from indexlib.index.build import read_segment_tables  # streams the segment chunk by chunk
+    from indexlib.index.embedcache import text_key
     from indexlib.store.store import Store
 
     store = Store.open(index_dir)
@@ -158,7 +158,7 @@ class EmbedResult:
 def run(work: Path, runs: int = 10, warmup: int = 2, rg_stdlib_ms: float | None = None) -> EmbedResult:
     from embed_throughput import RawModel  # the reference loop (imports numpy, onnxruntime, usearch)
 
-    from indexlib.embed import DEFAULT_MAX_LENGTH
+    from indexlib.engines.embed import DEFAULT_MAX_LENGTH
 
     corpus = prepare_corpus(work)
     load_before = load_avg()
@@ -238,7 +238,7 @@ def run(work: Path, runs: int = 10, warmup: int = 2, rg_stdlib_ms: float | None 
     ]
     # Cold rows clear the query-vector cache before every run, so they pay for the model; the
     # "repeated" row keeps it, as a user asking the same question again would.
-    from indexlib.embed import DEFAULT_MODEL_ID
+    from indexlib.engines.embed import DEFAULT_MODEL_ID
 
     clear = f"rm -rf {shlex.quote(str(corpus / '.qry' / 'cache' / f'queries-{DEFAULT_MODEL_ID}'))}"
     prepare = ["true"] * 5 + [clear, clear, "true"]
@@ -349,7 +349,7 @@ def run(work: Path, runs: int = 10, warmup: int = 2, rg_stdlib_ms: float | None 
         f"(+{hybrid.median_ms - lexical.median_ms:.0f} ms). In-library `meta.elapsed_ms` (median of 5, no graph): "
         f"hybrid {statistics.median(lib['hybrid']):.0f} ms (route {meta.get('route')}, model loaded: "
         f"{meta.get('model_loaded')}, streams {meta.get('streams')}), lexical {statistics.median(lib['lexical']):.0f} ms.\n",
-        f"\nOne-shot model cost in a fresh process (median of 5): import onnxruntime + indexlib.embed "
+        f"\nOne-shot model cost in a fresh process (median of 5): import onnxruntime + indexlib.engines.embed "
         f"**{imp_ms:.0f} ms**, session + tokenizer load (`ORT_DISABLE_ALL`) **{load_ms:.0f} ms**, embed the "
         f"query **{emb_ms:.0f} ms**: {imp_ms + load_ms + emb_ms:.0f} ms in all. Imports of the hybrid search "
         f"process (`-X importtime`, least of 3): {prof.total_us / 1000:.0f} ms in all; "

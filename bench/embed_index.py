@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from embed_throughput import RawModel
 
-import indexlib.embed as embed
-from indexlib.build import BuildOptions, BuildReport, _attach_vectors, build_index, node_texts
+import indexlib.engines.embed as embed
+from indexlib.index.build import BuildOptions, BuildReport, _attach_vectors, build_index, node_texts
 from indexlib.store.lock import writer_lock
 from indexlib.store.store import Store
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import indexlib
-import indexlib.embed as embed
+import indexlib.engines.embed as embed
 from indexlib.analyzer import split_identifier
-from indexlib.build import BuildOptions, build_index
-from indexlib.search import SearchOptions
+from indexlib.index.build import BuildOptions, build_index
+from indexlib.retrieval.search import SearchOptions
 
 DEVEVAL = Path("/work/shared/deveval")
 

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from indexlib.embed import OnnxEmbedder, embedding_text, resolve_model
-from indexlib.vectors import VectorSegment, write_vectors
+from indexlib.engines.embed import OnnxEmbedder, embedding_text, resolve_model
+from indexlib.engines.vectors import VectorSegment, write_vectors
 
 # --- texts ----------------------------------------------------------------------------------------
 
@@ -126,7 +126,7 @@ def throughput(n: int, slices: int) -> None:
 _ONESHOT = """
 import os, time
 t0 = time.perf_counter()
-from indexlib.embed import OnnxEmbedder, resolve_model
+from indexlib.engines.embed import OnnxEmbedder, resolve_model
 e = OnnxEmbedder(resolve_model(), for_query={for_query})
 t1 = time.perf_counter()
 e.embed_query("retry a failed payment with backoff")
@@ -279,7 +279,7 @@ def vectors(count: int, n_queries: int, data_kind: str) -> None:
             )
         print(f"\nHNSW open (Index.restore view=True): {open_ms:.1f} ms")
         # The dtype choice: the same graph built over float32 and int8 (usearch directly, same k rules).
-        from indexlib.vectors import _usearch
+        from indexlib.engines.vectors import _usearch
 
         rows_to_uid = np.sort(uids)
         order = np.argsort(uids)

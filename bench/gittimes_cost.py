@@ -1,4 +1,4 @@
-"""Cost of git-aware node times (indexlib.gittimes) on a repository with history.
+"""Cost of git-aware node times (indexlib.index.gittimes) on a repository with history.
 
 Measures: the log pass; `git blame` per file (serial, by the file's commit count); annotate() end to end
 with an unlimited budget (exact), with smaller budgets (how many files fall back, and how far the
@@ -13,9 +13,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from indexlib import gittimes
-from indexlib.parsing import parse_file
-from indexlib.parsing.languages import detect_language
+from indexlib.index import gittimes
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.languages import detect_language
 
 repo = Path(sys.argv[1]).resolve()
 budgets = [float(b) for b in sys.argv[2:]] or [1.0, 3.0]

@@ -235,7 +235,7 @@ class SiteRow:
 
 def sample_edges(c: Corpus, n: int, seed: int = SEED) -> list[EdgeRow]:
     """Seeded: shuffle the live nodes, take one random resolved `calls` edge of each until n."""
-    from indexlib.graphview import SnapshotGraph
+    from indexlib.graph.view import SnapshotGraph
 
     view = SnapshotGraph(c.snap)
     rng = random.Random(f"{seed}-edges-{c.name}")
@@ -269,7 +269,7 @@ def sample_edges(c: Corpus, n: int, seed: int = SEED) -> list[EdgeRow]:
 
 def sample_sites(c: Corpus, n: int, seed: int = SEED) -> list[SiteRow]:
     """Seeded: random `calls` references whose last name has at least one definition in the corpus."""
-    from indexlib.graphview import SnapshotGraph, _split_target
+    from indexlib.graph.view import SnapshotGraph, _split_target
 
     view = SnapshotGraph(c.snap)
     rng = random.Random(f"{seed}-sites-{c.name}")
@@ -420,7 +420,7 @@ def check_calls_are_calls(c: Corpus) -> dict[str, Any]:
     The ref's line is the line where the callee's name ends, so `name(` or `name\\n(` must be there;
     anything else (a decorator without parentheses, an annotation, an attribute read) is a mislabel.
     """
-    from indexlib.graphview import _split_target
+    from indexlib.graph.view import _split_target
 
     total, bad = 0, []
     for s in c.nodes:
@@ -506,7 +506,7 @@ def run_repros() -> list[tuple[Repro, list[str]]]:
     """Index each fixture (lexical only) and list the `calls` edges out of its caller."""
     from indexlib import BuildOptions, build_index
     from indexlib import open_engine as _open
-    from indexlib.graphview import SnapshotGraph
+    from indexlib.graph.view import SnapshotGraph
 
     results: list[tuple[Repro, list[str]]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -566,9 +566,9 @@ def hub_queries(c: Corpus, n: int) -> list[str]:
 
 def hub_contamination(c: Corpus, queries: list[str]) -> dict[str, Any]:
     """Share of hubs (degree > p95 of code nodes) among diffusion's additions, with and without the guard."""
-    from indexlib.graph import DIFFUSION_KINDS, degree_percentile, diffuse, hub_contamination, on_path
-    from indexlib.graphview import SnapshotGraph
-    from indexlib.search import SearchOptions
+    from indexlib.graph.expand import DIFFUSION_KINDS, degree_percentile, diffuse, hub_contamination, on_path
+    from indexlib.graph.view import SnapshotGraph
+    from indexlib.retrieval.search import SearchOptions
 
     view = SnapshotGraph(c.snap)
     population = [s.node.uid for s in c.nodes if s.node.kind in CODE_KINDS and s.node.part == 0]

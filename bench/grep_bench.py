@@ -50,9 +50,9 @@ def gram_cost(index_dir: Path) -> tuple[float, float, float]:
     The write is timed again here, file by file, exactly as the build does it (read, normalise,
     add to a Tantivy ngram writer), so the build time the n-gram index adds is measured on its own.
     """
-    from indexlib import lexical
+    from indexlib.engines import lexical
     from indexlib.grep.gramsource import gram_source
-    from indexlib.segtables import GRAM_PATHS, GRAMS
+    from indexlib.index.segtables import GRAM_PATHS, GRAMS
     from indexlib.store.store import Store
 
     store = Store.open(index_dir)

@@ -12,8 +12,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from indexlib import redact as redact_mod
-from indexlib.discover import SourceFile, discover
+from indexlib.index import redact as redact_mod
+from indexlib.index.discover import SourceFile, discover
 
 
 def scan(tree: Path) -> tuple[int, int, Counter[str], list[str], float]:

@@ -33,7 +33,7 @@ def cli(argv: list[str]) -> None:
         from cli.fastpath import _import_msgspec_lean
 
         _import_msgspec_lean()  # as the fast path would, so both variants import the same modules
-        import indexlib.search as search
+        import indexlib.retrieval.search as search
 
         original = search.run_search
 
@@ -63,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import graph_bench as gb
 
-    from indexlib.query import Route, classify, parse_query
     from indexlib.records import DEFINITION_KINDS
-    from indexlib.search import SearchOptions
+    from indexlib.retrieval.query import Route, classify, parse_query
+    from indexlib.retrieval.search import SearchOptions
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--queries", type=int, default=100, help="identifier queries in all (default 100)")

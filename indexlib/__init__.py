@@ -30,13 +30,13 @@ _EXPORTS: dict[str, str] = {
     "Related": "indexlib.records",
     "NodeKind": "indexlib.records",
     # building
-    "BuildOptions": "indexlib.build",
-    "BuildReport": "indexlib.build",
-    "build_index": "indexlib.build",
+    "BuildOptions": "indexlib.index.build",
+    "BuildReport": "indexlib.index.build",
+    "build_index": "indexlib.index.build",
     # searching
-    "Engine": "indexlib.search",
-    "SearchOptions": "indexlib.search",
-    "SEARCH_MODES": "indexlib.search",
+    "Engine": "indexlib.retrieval.search",
+    "SearchOptions": "indexlib.retrieval.search",
+    "SEARCH_MODES": "indexlib.retrieval.search",
     "open_engine": "indexlib.api",
     "search": "indexlib.api",
     "resolve_symbol": "indexlib.api",
@@ -76,7 +76,6 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.api import graph_query, open_engine, query_notes, related, resolve_symbol, search
-    from indexlib.build import BuildOptions, BuildReport, build_index
     from indexlib.errors import (
         DiskFull,
         FormatVersionError,
@@ -91,8 +90,9 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
+    from indexlib.index.build import BuildOptions, BuildReport, build_index
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
-    from indexlib.search import SEARCH_MODES, Engine, SearchOptions
+    from indexlib.retrieval.search import SEARCH_MODES, Engine, SearchOptions
     from indexlib.status import Status, index_status, verify_caches
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store

@@ -12,10 +12,10 @@ import msgspec
 
 from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
-from indexlib.query import Route, parse_query, regex_syntax
 from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
-from indexlib.search import Engine, SearchOptions
-from indexlib.snapshot import Snapshot
+from indexlib.retrieval.query import Route, parse_query, regex_syntax
+from indexlib.retrieval.search import Engine, SearchOptions
+from indexlib.retrieval.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 
 
@@ -104,7 +104,7 @@ def resolve_symbol(
     """Definitions `name` means: `path:name` (`src/flask/helpers.py:url_for`, any path suffix),
     a module-qualified name (`flask.helpers.url_for`, `helpers.url_for`, `app.Flask.url_for`), else
     exact names (case-insensitive), `Type.member` suffixes, or fuzzy matches."""
-    from indexlib.streams import symbol_stream
+    from indexlib.retrieval.streams import symbol_stream
 
     if not name.strip():
         raise UsageError("no symbol name given", hint="e.g. qry related parse_config")
@@ -208,7 +208,7 @@ def related(
     When several definitions match equally well, nothing is guessed: the candidates come back with
     `ambiguous=True` so the caller can qualify the name (`Server.handle`) or pass a uid.
     """
-    from indexlib.graphview import related_of
+    from indexlib.graph.view import related_of
 
     if not 1 <= depth <= 4:
         raise UsageError(f"--depth must be between 1 and 4, not {depth}", hint="e.g. --depth 2")
@@ -234,8 +234,8 @@ def related(
 
 def graph_query(engine: Engine, text: str, params: dict[str, object], *, root: str | None = None) -> Any:
     """Run a bounded graph query (see graphquery.py for the profile and its rules)."""
-    from indexlib.graphquery import run_graph_query
-    from indexlib.graphview import SnapshotGraph
+    from indexlib.graph.query import run_graph_query
+    from indexlib.graph.view import SnapshotGraph
 
     snap = engine.snapshot(root)
     return run_graph_query(SnapshotGraph(snap), text, params)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import msgspec
 
-import indexlib.lexical as lexical
-from indexlib.embedprogress import EmbedProgress, read_progress
-from indexlib.redact import PLACEHOLDER, redact_path
-from indexlib.snapshot import Snapshot
+import indexlib.engines.lexical as lexical
+from indexlib.index.embedprogress import EmbedProgress, read_progress
+from indexlib.index.redact import PLACEHOLDER, redact_path
+from indexlib.retrieval.snapshot import Snapshot
 from indexlib.store.files import Problem
 from indexlib.store.store import Store
 
@@ -76,7 +76,7 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
         if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
             out.modified.append(path)
     if list_added and base.is_dir():
-        from indexlib.discover import SourceFile, discover, load
+        from indexlib.index.discover import SourceFile, discover, load
 
         for item in discover(base, read=False):
             if not isinstance(item, SourceFile):
@@ -153,7 +153,7 @@ def verify_caches(index_dir: Path) -> list[Problem]:
     Damaged entries are never served, since each one fails the same check on read and is computed
     again, but a disk that flips bits in a cache may flip them elsewhere: `qry verify` says so.
     """
-    from indexlib.embedcache import verify_cache_dir
+    from indexlib.index.embedcache import verify_cache_dir
 
     store = Store.open(index_dir)
     problems: list[Problem] = []

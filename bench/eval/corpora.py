@@ -55,7 +55,7 @@ class Corpus:
     """One pinned corpus: what it is, how to fetch it, and its version as pinned."""
 
     name: str
-    language: str  # the main language, as indexlib.parsing.detect_language names it
+    language: str  # the main language, as indexlib.index.parsing.detect_language names it
     version: str
     source: str  # a human-readable origin, e.g. "debian golang-github-spf13-cobra-dev"
     fetch: Callable[[Path], None] = field(repr=False, compare=False)

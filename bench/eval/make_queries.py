@@ -34,7 +34,7 @@ from pathlib import Path
 
 import corpora
 
-from indexlib.parsing import detect_language, is_code, parse_file
+from indexlib.index.parsing import detect_language, is_code, parse_file
 from indexlib.records import DEFINITION_KINDS, Node, NodeKind
 
 GENERATOR_VERSION = 1
@@ -409,7 +409,7 @@ def manifest_key(corpus_list: list[corpora.Corpus], per_kind: int, seed: int) ->
 
 def _parser_digest() -> str:
     """A hash of qry's parsing sources: a changed extractor may change names, docs or lines."""
-    import indexlib.parsing as parsing
+    import indexlib.index.parsing as parsing
 
     h = hashlib.sha1()
     for path in sorted(Path(parsing.__file__).parent.glob("*.py")):

@@ -144,7 +144,7 @@ def run_grep(
             indexed.append(rel)
     try:
         for f in files:
-            from indexlib.discover import SourceFile, load
+            from indexlib.index.discover import SourceFile, load
 
             stats.files += 1
             loaded = load(SourceFile(path=f.name, abspath=str(f), size=0, mtime_ns=0, language=""))

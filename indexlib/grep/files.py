@@ -60,7 +60,7 @@ class FileFilter:
         c: dict[str, object] = {}
         self._compiled = c
         if self.globs:  # discover (and pathspec) load only when globs need them
-            from indexlib.discover import IgnoreFile
+            from indexlib.index.discover import IgnoreFile
 
             c["globs"] = IgnoreFile(list(self.globs))
         else:
@@ -68,7 +68,7 @@ class FileFilter:
         c["positive"] = any(not g.startswith("!") for g in self.globs)
         if paths or exclude_paths or langs:
             from indexlib.pathglob import compile_glob
-            from indexlib.query import normalize_lang
+            from indexlib.retrieval.query import normalize_lang
         c["paths"] = [compile_glob(p) for p in self.paths]
         c["excludes"] = [compile_glob(p) for p in self.exclude_paths]
         c["langs"] = {normalize_lang(lang) for lang in self.langs}

@@ -25,7 +25,7 @@ GramSource = Callable[[str], "str | None"]
 
 def gram_source(root: Path, *, redact: bool, max_file_bytes: int = 1 << 20) -> GramSource:
     """A function path -> normalised text (None: always a candidate) for files under `root`."""
-    from indexlib.redact import redact as redact_text
+    from indexlib.index.redact import redact as redact_text
 
     def read(path: str) -> str | None:
         try:

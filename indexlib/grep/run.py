@@ -61,8 +61,8 @@ class _IndexView:
     """The parts of a publish root grep needs: file records and, per segment, the candidate set."""
 
     def __init__(self, store: Store, manifest: Manifest, query: GramQuery) -> None:
-        from indexlib import lexical
-        from indexlib.segtables import GRAM_PATHS, GRAMS
+        from indexlib.engines import lexical
+        from indexlib.index.segtables import GRAM_PATHS, GRAMS
 
         self.source_root = Path(manifest.source_root)
         self.files = manifest.files
@@ -114,7 +114,7 @@ def _read_text(src: WalkedFile, trusted: bool) -> str | None:
         except OSError:
             return None
     else:
-        from indexlib.discover import SourceFile, load
+        from indexlib.index.discover import SourceFile, load
 
         loaded = load(SourceFile(**src._asdict()))
         if not isinstance(loaded, SourceFile) or loaded.data is None:

@@ -105,8 +105,8 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
 def _walk_and_save(
     root: Path, no_ignore: bool, path: Path | None, indexed: Callable[[str, int, int], bool]
 ) -> list[WalkedFile]:
-    from indexlib.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load
-    from indexlib.parsing.languages import detect_language
+    from indexlib.index.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load
+    from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
         """Whether an edit leaves the file's classification alone (an ignore file's edit does not)."""

@@ -3,7 +3,7 @@
 Modules: `manifest` (what a root says, its format version and encoding), `store` (the directory
 layout and every change to it), `lock` (the writer lock), `atomic` (durable file replacement),
 `files` (checksums and comparisons of segment files), `locate` (finding `.qry/`).
-What is inside a segment's files belongs to `indexlib.lexical` and `indexlib.vectors`.
+What is inside a segment's files belongs to `indexlib.engines.lexical` and `indexlib.engines.vectors`.
 """
 
 from __future__ import annotations

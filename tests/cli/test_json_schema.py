@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from indexlib.api import RelatedResult
-from indexlib.graphquery import GraphQueryResult
+from indexlib.graph.query import GraphQueryResult
 from indexlib.records import DEFINITION_KINDS, Hit, NodeKind, RefKind, SearchResult
 from indexlib.status import Status
 from indexlib.store.files import Problem
@@ -200,7 +200,7 @@ def scratch(fixture_copy: Callable[[str], Path]) -> tuple[Path, Run]:
 
 
 def test_index_json_report(scratch: tuple[Path, Run]) -> None:
-    from indexlib.build import BuildReport
+    from indexlib.index.build import BuildReport
 
     repo, run = scratch
     assert run.code == 0 and run.err == "", run.describe()

@@ -1,4 +1,4 @@
-"""What `related` in `qry search --jsonl` promises about shared callers (see indexlib/graph.py `expand`).
+"""What `related` in `qry search --jsonl` promises about shared callers (see indexlib/graph/expand.py `expand`).
 
 `expand`'s docstring: "Each related node is listed once over the whole result, under the best-ranked
 hit that reaches it at its smallest depth". On the polyglot fixture, `retry_failed_charge` in

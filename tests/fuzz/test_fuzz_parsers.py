@@ -26,11 +26,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from indexlib.errors import QryError, UsageError
-from indexlib.graph import GraphNode, MemoryGraph
-from indexlib.graphquery import parse_graph_query, run_graph_query
+from indexlib.graph.expand import GraphNode, MemoryGraph
+from indexlib.graph.query import parse_graph_query, run_graph_query
 from indexlib.pathglob import PathGlob, compile_glob
-from indexlib.query import classify, identifier_of, parse_query
 from indexlib.records import Edge
+from indexlib.retrieval.query import classify, identifier_of, parse_query
 
 BUDGET = float(os.environ.get("QRY_FUZZ_SECONDS", "8"))
 SEED = int(os.environ.get("QRY_FUZZ_SEED", "6"))

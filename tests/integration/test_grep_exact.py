@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from indexlib import BuildOptions, build_index
-from indexlib.discover import SourceFile, discover, load
 from indexlib.grep.api import GrepRequest, run_grep
+from indexlib.index.discover import SourceFile, discover, load
 
 RG = shutil.which("rg")
 PACKAGES = ("json", "email", "asyncio", "http", "logging", "urllib", "concurrent", "xml", "importlib", "html")

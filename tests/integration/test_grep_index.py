@@ -12,7 +12,7 @@ import pytest
 
 from indexlib import BuildOptions, build_index
 from indexlib.grep.api import GrepRequest, run_grep
-from indexlib.segtables import GRAM_PATHS, GRAMS
+from indexlib.index.segtables import GRAM_PATHS, GRAMS
 from indexlib.store.store import Store
 
 OPTS = BuildOptions(embed="none", git_times=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from indexlib.embed import DEFAULT_MODEL_ID, OnnxEmbedder, embedding_text, resolve_model, verify_model
+from indexlib.engines.embed import DEFAULT_MODEL_ID, OnnxEmbedder, embedding_text, resolve_model, verify_model
 
 pytestmark = pytest.mark.model
 

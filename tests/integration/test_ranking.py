@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
-from indexlib.fusion import Signals
-from indexlib.query import Route, classify, parse_query
+from indexlib.retrieval.fusion import Signals
+from indexlib.retrieval.query import Route, classify, parse_query
 
 
 def make_repo(root: Path, files: dict[str, str]) -> Path:

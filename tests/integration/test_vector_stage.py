@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import indexlib.embed as embed
+import indexlib.engines.embed as embed
 from indexlib import BuildOptions, SearchOptions, build_index, index_status, open_engine, verify_caches
-from indexlib.build import EMBED_BATCH
-from indexlib.embedcache import VectorCache, shared_cache_dir
-from indexlib.embedprogress import EmbedProgress, read_progress, write_progress
-from indexlib.fusion import Signals
+from indexlib.engines.vectors import VectorSegment
+from indexlib.index.build import EMBED_BATCH
+from indexlib.index.embedcache import VectorCache, shared_cache_dir
+from indexlib.index.embedprogress import EmbedProgress, read_progress, write_progress
+from indexlib.retrieval.fusion import Signals
 from indexlib.store.store import Store
-from indexlib.vectors import VectorSegment
 
 
 def _repo(root: Path, functions: int = 40, files: int = 5) -> Path:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import indexlib.build as build
+import indexlib.index.build as build
 from indexlib import BuildOptions, build_index
-from indexlib.parsing import parse_file
+from indexlib.index.parsing import parse_file
 from indexlib.store.store import Store
 
 

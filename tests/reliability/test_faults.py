@@ -81,7 +81,7 @@ def _answers(index: Path) -> Any:
 
 
 def _fail_spill(mp: pytest.MonkeyPatch) -> None:
-    import indexlib.build as build
+    import indexlib.index.build as build
 
     real = open
 
@@ -94,7 +94,7 @@ def _fail_spill(mp: pytest.MonkeyPatch) -> None:
 
 
 def _fail_tables(mp: pytest.MonkeyPatch) -> None:
-    import indexlib.segtables as segtables
+    import indexlib.index.segtables as segtables
 
     real = segtables.write_chunk
 
@@ -107,7 +107,7 @@ def _fail_tables(mp: pytest.MonkeyPatch) -> None:
 
 
 def _fail_tantivy(mp: pytest.MonkeyPatch) -> None:
-    import indexlib.lexical as lexical
+    import indexlib.engines.lexical as lexical
 
     def fake(self: Any) -> None:
         raise ValueError("Internal error: 'No space left on device (os error 28)'")  # tantivy's text
@@ -116,7 +116,7 @@ def _fail_tantivy(mp: pytest.MonkeyPatch) -> None:
 
 
 def _fail_vectors(mp: pytest.MonkeyPatch) -> None:
-    import indexlib.vectors as vectors
+    import indexlib.engines.vectors as vectors
 
     def fake(path: Path, array: Any) -> None:
         raise _enospc(path)

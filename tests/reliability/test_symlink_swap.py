@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from indexlib.discover import Skipped, SourceFile, discover, load
+from indexlib.index.discover import Skipped, SourceFile, discover, load
 
 SWAPS = 200
 MARKER = "OUTSIDE_TREE_MARKER"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import indexlib.discover as discover_mod
-from indexlib.discover import Skipped, SourceFile, check_content, discover, load
+import indexlib.index.discover as discover_mod
 from indexlib.errors import UsageError
+from indexlib.index.discover import Skipped, SourceFile, check_content, discover, load
 
 
 def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:

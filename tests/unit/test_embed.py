@@ -1,4 +1,4 @@
-"""Unit tests of indexlib/embed.py that load no model: the hash embedder, embedding_text, resolve_model."""
+"""Unit tests of indexlib/engines/embed.py that load no model: the hash embedder, embedding_text, resolve_model."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexlib.embed import (
+from indexlib.engines.embed import (
     DEFAULT_MODEL_ID,
     DEFAULT_MODEL_SHA256,
     Embedder,
@@ -140,7 +140,7 @@ def test_resolve_model_folder_checksum_is_cached_and_verified(
 
 
 def test_onnx_embedder_rejects_bad_model_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from indexlib.embed import OnnxEmbedder
+    from indexlib.engines.embed import OnnxEmbedder
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     (tmp_path / "model.onnx").write_bytes(b"garbage")

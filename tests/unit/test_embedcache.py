@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexlib.embed import HashEmbedder
-from indexlib.embedcache import QueryVectorCache, VectorCache, text_key, verify_cache_dir
+from indexlib.engines.embed import HashEmbedder
+from indexlib.index.embedcache import QueryVectorCache, VectorCache, text_key, verify_cache_dir
 
 DIM = 32
 RECORD = 8 + 8 + DIM * 2 + 8

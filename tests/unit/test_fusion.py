@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexlib.fusion import Candidate, Signals, apply_signals, is_test_path, rrf
 from indexlib.records import Provenance, StreamHit
+from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, is_test_path, rrf
 
 
 def hits(*uids: int) -> list[StreamHit]:

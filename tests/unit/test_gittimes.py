@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.gittimes import GitTimesStats, _patches, _unquote, annotate, parse_blame_porcelain
+from indexlib.index.gittimes import GitTimesStats, _patches, _unquote, annotate, parse_blame_porcelain
 from indexlib.records import Node
 from tests.gitrepo import git as scripted_git
 

@@ -1,4 +1,4 @@
-"""Unit tests of indexlib/graph.py: MemoryGraph, expansion, PPR push diffusion, on-path context, hubs."""
+"""Unit tests of indexlib/graph/expand.py: MemoryGraph, expansion, PPR push diffusion, on-path context, hubs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexlib.errors import UsageError
-from indexlib.graph import (
+from indexlib.graph.expand import (
     EXPAND_CAP,
     GraphNode,
     GraphView,

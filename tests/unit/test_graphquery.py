@@ -1,4 +1,4 @@
-"""Unit tests of indexlib/graphquery.py: the bounded openCypher profile over a MemoryGraph."""
+"""Unit tests of indexlib/graph/query.py: the bounded openCypher profile over a MemoryGraph."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexlib.errors import GraphQueryError, QryError
-from indexlib.graph import GraphNode, MemoryGraph, uid_hex
-from indexlib.graphquery import (
+from indexlib.graph.expand import GraphNode, MemoryGraph, uid_hex
+from indexlib.graph.query import (
     GraphQuery,
     Param,
     parse_graph_query,
@@ -649,7 +649,7 @@ def _nested(shape: str, n: int) -> str:
 
 @pytest.mark.parametrize("shape", ["not", "list", "and"])
 def test_nesting_under_the_bound_runs_and_over_it_is_too_deep(code: Code, shape: str) -> None:
-    from indexlib.graphquery import MAX_NESTING
+    from indexlib.graph.query import MAX_NESTING
 
     n = MAX_NESTING - 20  # a plain query's tree is ~10 levels: this is just under the bound
     assert n % 2 == 0  # so the NOTs cancel out
@@ -670,7 +670,7 @@ def test_nesting_under_the_bound_runs_and_over_it_is_too_deep(code: Code, shape:
 def test_validating_a_hand_built_deep_query_is_too_deep_not_a_recursion_error() -> None:
     import msgspec
 
-    from indexlib.graphquery import Not
+    from indexlib.graph.query import Not
 
     q = parse_graph_query("MATCH (f:function) WHERE f.name = 'charge' RETURN f.name")
     where: object = q.matches[0].where

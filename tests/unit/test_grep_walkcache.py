@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from indexlib.discover import SourceFile, discover
 from indexlib.grep.files import WalkedFile
 from indexlib.grep.walkcache import CACHE_NAME, cached_walk
+from indexlib.index.discover import SourceFile, discover
 
 
 def _fresh(root: Path) -> list[WalkedFile]:

@@ -1,7 +1,7 @@
 """onnxruntime and usearch must be importable together, whatever order the process touches them in.
 
 Why: usearch 2.26.2-2.26.6 imported before onnxruntime 1.32 kills the process with SIGSEGV inside
-onnxruntime's module init (TECH.md). `indexlib.vectors` therefore imports onnxruntime before usearch.
+onnxruntime's module init (TECH.md). `indexlib.engines.vectors` therefore imports onnxruntime before usearch.
 Each case runs in a fresh interpreter because the crash is a segfault, not an exception.
 """
 
@@ -35,19 +35,19 @@ def test_onnxruntime_then_usearch() -> None:
 @pytest.mark.parametrize(
     "code",
     [
-        # indexlib.vectors first, loading usearch through it, then onnxruntime as embed.py would.
-        "import indexlib.vectors as v; v._usearch(); import onnxruntime; print('ok')",
+        # indexlib.engines.vectors first, loading usearch through it, then onnxruntime as embed.py would.
+        "import indexlib.engines.vectors as v; v._usearch(); import onnxruntime; print('ok')",
         # The real sequence of a search process: vectors opened and searched, then the query embedder.
         "import tempfile, pathlib, numpy as np\n"
-        "from indexlib.vectors import write_vectors, VectorSegment\n"
+        "from indexlib.engines.vectors import write_vectors, VectorSegment\n"
         "d = pathlib.Path(tempfile.mkdtemp())\n"
         "write_vectors(d, list(range(1, 41)), np.eye(40, 8, dtype=np.float32) + 0.1, hnsw_threshold=10)\n"
         "VectorSegment.open(d).search(np.ones(8, dtype=np.float32), 3)\n"
-        "import indexlib.embed as e; e._load_session(e.resolve_model(), threads=1, for_query=True)\n"
+        "import indexlib.engines.embed as e; e._load_session(e.resolve_model(), threads=1, for_query=True)\n"
         "print('ok')",
         # embed.py first, then vectors.
-        "import indexlib.embed as e; e._load_session(e.resolve_model(), threads=1, for_query=True)\n"
-        "import indexlib.vectors as v; v._usearch(); print('ok')",
+        "import indexlib.engines.embed as e; e._load_session(e.resolve_model(), threads=1, for_query=True)\n"
+        "import indexlib.engines.vectors as v; v._usearch(); print('ok')",
     ],
     ids=["vectors-then-onnxruntime", "search-then-embed", "embed-then-vectors"],
 )
@@ -59,7 +59,7 @@ def test_through_indexlib_any_order_is_safe(code: str) -> None:
 
 def test_importing_indexlib_vectors_loads_no_engine() -> None:
     proc = _run(
-        "import sys, indexlib.vectors, indexlib.embed, indexlib.embedcache\n"
+        "import sys, indexlib.engines.vectors, indexlib.engines.embed, indexlib.index.embedcache\n"
         "print(sorted(m for m in ('numpy', 'onnxruntime', 'usearch', 'tokenizers') if m in sys.modules))"
     )
     assert proc.returncode == 0, proc.stderr

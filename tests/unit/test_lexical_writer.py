@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from indexlib import lexical
+from indexlib.engines import lexical
 from indexlib.errors import DiskFull
 
 _KILLED = ValueError("An error occurred in a thread: 'An index writer was killed.. A worker thread ...'")

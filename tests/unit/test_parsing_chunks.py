@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from indexlib.parsing import parse_file
-from indexlib.parsing.chunks import LineIndex, text_chunks
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.chunks import LineIndex, text_chunks
 
 
 def test_overlapping_windows_cover_the_file() -> None:

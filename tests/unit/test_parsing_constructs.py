@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from indexlib.parsing import parse_file
+from indexlib.index.parsing import parse_file
 from indexlib.records import ParsedFile
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexlib.parsing import parse_file
+from indexlib.index.parsing import parse_file
 from indexlib.records import Node, ParsedFile
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from indexlib.parsing import detect_language, parse_file
+from indexlib.index.parsing import detect_language, parse_file
 from indexlib.records import ParsedFile
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "polyglot"

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from indexlib.parsing import detect_language
+from indexlib.index.parsing import detect_language
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_header_with_cpp_syntax_is_cpp() -> None:
 
 def test_detection_does_not_import_tree_sitter() -> None:
     code = (
-        "import sys\nfrom indexlib.parsing import detect_language\ndetect_language('a.py')\n"
+        "import sys\nfrom indexlib.index.parsing import detect_language\ndetect_language('a.py')\n"
         "assert 'tree_sitter' not in sys.modules and 'tree_sitter_language_pack' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

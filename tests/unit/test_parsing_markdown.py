@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from indexlib.parsing import parse_file
-from indexlib.parsing.ids import node_uid
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.ids import node_uid
 from indexlib.records import Node
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indexlib.parsing import parse_file
-from indexlib.parsing.ids import content_hash, node_uid
-from indexlib.parsing.text import normalize_target
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.ids import content_hash, node_uid
+from indexlib.index.parsing.text import normalize_target
 from indexlib.records import ParsedFile
 
 SOURCE = b'''"""Billing helpers."""

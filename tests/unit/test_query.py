@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
-from indexlib.query import Route, classify, identifier_of, parse_query, well_formed
+from indexlib.retrieval.query import Route, classify, identifier_of, parse_query, well_formed
 
 
 def test_terms_phrases_prefixes_and_filters() -> None:

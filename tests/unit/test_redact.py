@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexlib.redact import PLACEHOLDER, redact
+from indexlib.index.redact import PLACEHOLDER, redact
 
 B64 = "MIIEowIBAAKCAQEAx4ZJb3nqRk0aXyzQ1w2e3r4t5y6u7i8o9pLkJhGfDsA1b2c3d4e5f6g7h8"
 PEM_BODY = "\n".join([B64, B64[::-1], B64[5:] + "=="])
@@ -278,7 +278,7 @@ def test_entropy_and_new_rules_keep_ordinary_values(line: str) -> None:
 
 
 def test_a_token_in_a_path_is_redacted() -> None:
-    from indexlib.redact import redact_path
+    from indexlib.index.redact import redact_path
 
     token = "ghp_" + "Qw3eR5tY7uI9oP1aS3dF" + "5gH7jK9lZ1xC3vB5"
     assert redact_path(f"keys/{token}.txt") == "keys/[REDACTED].txt"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from indexlib.rerank import apply_rerank, rerank_gate
+from indexlib.retrieval.rerank import apply_rerank, rerank_gate
 
 
 class ByLength:
@@ -40,7 +40,7 @@ def test_rerank_runs_in_search_only_when_the_gate_allows(polyglot_lexical: Path)
 
 @pytest.mark.parametrize("threshold", [0])
 def test_rerank_reorders_when_allowed(polyglot_lexical: Path, monkeypatch: pytest.MonkeyPatch, threshold: int) -> None:
-    import indexlib.rerank as rr
+    import indexlib.retrieval.rerank as rr
     from indexlib import SearchOptions, open_engine
 
     monkeypatch.setattr(rr, "RERANK_THRESHOLD", threshold)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexlib.budget import pack
 from indexlib.records import Hit, Snippet
-from indexlib.snippets import make_snippet
+from indexlib.retrieval.budget import pack
+from indexlib.retrieval.snippets import make_snippet
 
 BODY = "\n".join(f"line {i} filler text here" for i in range(200)) + "\ndef retry_charge():\n    pass\n"
 

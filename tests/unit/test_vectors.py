@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from indexlib.engines.vectors import EXACT_FILE, HNSW_FILE, KEYS_FILE, VectorSegment, write_vectors
 from indexlib.errors import IndexCorrupt
-from indexlib.vectors import EXACT_FILE, HNSW_FILE, KEYS_FILE, VectorSegment, write_vectors
 
 
 def _clustered(n: int, dim: int = 32, seed: int = 7) -> tuple[list[int], np.ndarray]:

@@ -11,12 +11,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import indexlib.lexical as lexical
+import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.pathglob import compile_glob
-from indexlib.query import FUNCTION_WORDS, Query, Route
 from indexlib.records import StreamHit
-from indexlib.snapshot import Snapshot
+from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route
+from indexlib.retrieval.snapshot import Snapshot
 
 if TYPE_CHECKING:
     import numpy

@@ -40,7 +40,7 @@ from lark.exceptions import VisitError
 from lark.tree import Meta, Tree
 
 from indexlib.errors import GraphQueryError
-from indexlib.graph import GraphNode, GraphView, uid_hex
+from indexlib.graph.expand import GraphNode, GraphView, uid_hex
 from indexlib.records import Edge, NodeKind, RefKind
 
 MAX_QUERY_CHARS = 10_000

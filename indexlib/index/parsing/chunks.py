@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import PurePosixPath
 
-from indexlib.parsing.ids import content_hash, node_uid
+from indexlib.index.parsing.ids import content_hash, node_uid
 from indexlib.records import Node, NodeKind
 
 # Text files (and code whose parse failed) become windows of this many lines, overlapping so that a

@@ -1,10 +1,10 @@
 """`qry index --background`: the detached worker that computes vectors after the lexical root.
 
 Owns: starting the worker (`start_vector_worker`, from the build that holds the writer lock) and the
-worker's body (`python -m indexlib.background OPTIONS_JSON`): wait for the writer lock, compute the
+worker's body (`python -m indexlib.index.background OPTIONS_JSON`): wait for the writer lock, compute the
 vectors of HEAD's segments that lack them, publish, and leave the outcome in the progress file.
-Does not own: the vector stage itself (`indexlib.build._attach_vectors`) or the progress file format
-(`indexlib/embedprogress.py`).
+Does not own: the vector stage itself (`indexlib.index.build._attach_vectors`) or the progress file format
+(`indexlib/index/embedprogress.py`).
 
 Why a new process rather than a thread or a fork: the command that started it must return (a shell
 prompt, an agent's tool call) and the worker must outlive it; a fresh interpreter in its own session
@@ -42,7 +42,7 @@ class _WorkerArgs(msgspec.Struct, kw_only=True):
 
 def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
     """Start the detached worker for HEAD's missing vectors; return its pid (0: nothing to do)."""
-    from indexlib.embedprogress import EmbedProgress, write_progress
+    from indexlib.index.embedprogress import EmbedProgress, write_progress
 
     root_id, manifest = store.load(None)
     pending = {s.id for s in manifest.segments if s.vectors is None}
@@ -63,7 +63,7 @@ def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
         rebuild=opts.rebuild,
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "indexlib.background", msgspec.json.encode(args).decode()],
+        [sys.executable, "-m", "indexlib.index.background", msgspec.json.encode(args).decode()],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -79,9 +79,9 @@ def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
 
 
 def _worker(args: _WorkerArgs) -> int:
-    from indexlib.build import BuildOptions, BuildReport, _attach_vectors
-    from indexlib.embedprogress import EmbedProgress, write_progress
     from indexlib.errors import QryError
+    from indexlib.index.build import BuildOptions, BuildReport, _attach_vectors
+    from indexlib.index.embedprogress import EmbedProgress, write_progress
     from indexlib.store.lock import writer_lock
     from indexlib.store.store import Store
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from indexlib.parsing.treesitter import Node
+    from indexlib.engines.treesitter import Node
 
 MAX_TARGET_CHARS = 200
 

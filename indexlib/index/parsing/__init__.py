@@ -8,8 +8,8 @@ with a skip reason. It does not read files, redact secrets, or resolve reference
 
 from __future__ import annotations
 
-from indexlib.parsing.chunks import text_chunks
-from indexlib.parsing.languages import CODE_LANGUAGES, MARKDOWN, TEXT, detect_language, is_code
+from indexlib.index.parsing.chunks import text_chunks
+from indexlib.index.parsing.languages import CODE_LANGUAGES, MARKDOWN, TEXT, detect_language, is_code
 from indexlib.records import Node, ParsedFile, Ref, SkipReason
 
 __all__ = ["CODE_LANGUAGES", "MARKDOWN", "TEXT", "detect_language", "is_code", "parse_file"]
@@ -38,7 +38,7 @@ def parse_file(
     if is_code(language):
         parsed = _parse_code(path, data, language, timeout_ms=timeout_ms, window_lines=window_lines)
     elif language == MARKDOWN:
-        from indexlib.parsing.markdown import sections
+        from indexlib.index.parsing.markdown import sections
 
         parsed = ParsedFile(
             path=path, language=language, nodes=sections(path, data, window_lines=window_lines), refs=[]
@@ -50,8 +50,8 @@ def parse_file(
 
 def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, window_lines: int) -> ParsedFile:
     # Imported here so that `detect_language` (used by discovery on every file) never loads tree-sitter.
-    from indexlib.parsing.extract import extract
-    from indexlib.parsing.treesitter import Deadline, ParseTimeout, parse
+    from indexlib.engines.treesitter import Deadline, ParseTimeout, parse
+    from indexlib.index.parsing.extract import extract
 
     deadline = Deadline(timeout_ms)
     try:

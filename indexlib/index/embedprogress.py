@@ -2,7 +2,7 @@
 
 Owns: the progress file `<index>/cache/embedding.json` (which process embeds for which lexical root,
 done/total, when it started) and the reading of it into an `EmbedProgress` with a rate and an ETA.
-Does not own: the build itself (`indexlib/build.py`), or how status and search word it.
+Does not own: the build itself (`indexlib/index/build.py`), or how status and search word it.
 
 Why a file: the vectors of a build (and of `qry index --background`, whose worker is another
 process) are computed after the lexical root is published, and a search or `qry status` in that time

@@ -14,10 +14,11 @@ from typing import Any
 
 import msgspec
 
-from indexlib import streams
 from indexlib.analyzer import code_terms, query_terms
 from indexlib.errors import ModelError, QryError, UsageError
-from indexlib.fusion import (
+from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
+from indexlib.retrieval import streams
+from indexlib.retrieval.fusion import (
     CANDIDATE_CAP,
     ROUTE_WEIGHTS,
     RRF_K,
@@ -28,10 +29,9 @@ from indexlib.fusion import (
     quote_pairs,
     rrf,
 )
-from indexlib.query import Query, Route, classify, identifier_of, parse_query, well_formed
-from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
-from indexlib.snapshot import Snapshot
-from indexlib.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
+from indexlib.retrieval.query import Query, Route, classify, identifier_of, parse_query, well_formed
+from indexlib.retrieval.snapshot import Snapshot
+from indexlib.retrieval.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
 from indexlib.store.store import Store
 
 MODES = ("hybrid", "lexical", "semantic", "symbol")
@@ -64,7 +64,7 @@ class SearchOptions(msgspec.Struct, kw_only=True):
     as_of: int | None = None
     recency: bool = False
     skip_dense_on_exact: bool = True
-    reranker: Any = None  # an indexlib.rerank.Reranker; None (the default) = no rerank pass
+    reranker: Any = None  # an indexlib.retrieval.rerank.Reranker; None (the default) = no rerank pass
 
     def validate(self) -> None:
         if self.mode not in MODES:
@@ -122,8 +122,8 @@ class Engine:
         `--model` other than the index's is still refused, as it would be without the cache."""
         if model_id.startswith("hash-") or self._embedder is not None:
             return None  # the test embedder is instant; a loaded model needs no cache
-        from indexlib.embed import resolve_model
-        from indexlib.embedcache import QueryVectorCache
+        from indexlib.engines.embed import resolve_model
+        from indexlib.index.embedcache import QueryVectorCache
 
         spec = resolve_model(model_dir)
         if spec.model_id != model_id:
@@ -133,7 +133,7 @@ class Engine:
     def remember_query_vector(self, text: str, model_id: str, vec: Any) -> None:
         if model_id.startswith("hash-"):
             return
-        from indexlib.embedcache import QueryVectorCache
+        from indexlib.index.embedcache import QueryVectorCache
 
         QueryVectorCache(self.store.cache_dir, model_id).put(text, vec)
 
@@ -144,10 +144,10 @@ class Engine:
 def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
     """Load the embedder that matches the index, or fail with a hint."""
     if manifest_model_id.startswith("hash-"):
-        from indexlib.embed import HashEmbedder
+        from indexlib.engines.embed import HashEmbedder
 
         return HashEmbedder(dim=int(manifest_model_id.split("-")[1]))
-    from indexlib.embed import OnnxEmbedder, resolve_model
+    from indexlib.engines.embed import OnnxEmbedder, resolve_model
 
     spec = resolve_model(model_dir)
     if spec.model_id != manifest_model_id:
@@ -212,7 +212,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         # leads the symbol stream: the dense stream would only blur it, so the model is not loaded.
         exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.JOINED
         if not streams.has_vectors(snap):
-            from indexlib.embedprogress import read_progress
+            from indexlib.index.embedprogress import read_progress
 
             coming = read_progress(engine.store.cache_dir)
             if coming is not None and coming.root != snap.root_id:
@@ -284,7 +284,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
     top = ranked_cands[: opts.top_k]
     hits = [_to_hit(snap, c, q, opts) for c in top]
     if opts.graph or opts.diffuse:
-        from indexlib.graphview import attach_graph
+        from indexlib.graph.view import attach_graph
 
         try:
             hits = attach_graph(
@@ -296,7 +296,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
             meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
     _mark_stale(snap, hits)
     if opts.budget_tokens is not None:
-        from indexlib.budget import pack
+        from indexlib.retrieval.budget import pack
 
         hits, left_out = pack(hits, opts.budget_tokens)
         meta.truncated_by_budget = left_out
@@ -342,7 +342,7 @@ def _rerank(
     meta: SearchMeta,
 ) -> list[Candidate]:
     """Reorder the fused head with the configured reranker, if the gate allows it."""
-    from indexlib.rerank import RERANK_DEPTH, apply_rerank, rerank_gate
+    from indexlib.retrieval.rerank import RERANK_DEPTH, apply_rerank, rerank_gate
 
     symbol = ranked.get("symbol") or []
     exact_lead = (

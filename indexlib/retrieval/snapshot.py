@@ -16,16 +16,16 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import indexlib.lexical as lexical
+import indexlib.engines.lexical as lexical
+from indexlib.engines.lexical import LexicalSegment, StoredNode
+from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
-from indexlib.lexical import LexicalSegment, StoredNode
-from indexlib.lexical import Query as LexQuery
 from indexlib.records import Node, NodeKind
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
 if TYPE_CHECKING:
-    from indexlib.vectors import VectorSegment
+    from indexlib.engines.vectors import VectorSegment
 
 _INDENT_READ = 256  # bytes read before a node to find its line's indentation
 
@@ -83,7 +83,7 @@ class SegmentHandle:
                 raise IndexCorrupt(
                     f"index file {problems[0].path} is damaged: {problems[0].detail}", hint=_REPAIR_HINT
                 )
-            from indexlib.vectors import VectorSegment
+            from indexlib.engines.vectors import VectorSegment
 
             self._vectors = VectorSegment.open(vdir)
         vec: VectorSegment = self._vectors

@@ -4,7 +4,7 @@ Owns: the only import of usearch, and the on-disk layout of a segment's vectors:
 uids) plus either `vectors.f32.npy` (exact search over a memory-mapped matrix) or `vectors.usearch`
 (an HNSW graph, float16, cosine, keyed by row number into `keys.u64.npy`) for segments of more than
 `hnsw_threshold` vectors.
-Does not own: computing vectors (`indexlib/embed.py`), the embedding cache (`indexlib/embedcache.py`),
+Does not own: computing vectors (`indexlib/engines/embed.py`), the embedding cache (`indexlib/index/embedcache.py`),
 liveness (callers over-fetch and drop tombstoned uids), or publishing the staging directory.
 
 Why two kinds: below ~20k vectors one matrix-vector product over a mapped float32 matrix takes about

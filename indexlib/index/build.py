@@ -28,13 +28,13 @@ import msgspec
 import xxhash
 
 from indexlib import __version__
-from indexlib.discover import Skipped, SourceFile, discover, load
 from indexlib.errors import FormatVersionError, ModelError, UsageError, disk_full
 from indexlib.grep.gramsource import GramSource, gram_source
-from indexlib.parsing import parse_file
+from indexlib.index.discover import Skipped, SourceFile, discover, load
+from indexlib.index.parsing import parse_file
+from indexlib.index.redact import redact, redact_path
+from indexlib.index.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.records import Node, ParsedFile, Ref, SkipReason
-from indexlib.redact import redact, redact_path
-from indexlib.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks, write_chunk
 from indexlib.store.lock import writer_lock
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, ModelInfo, SegmentEntry, VectorInfo
 from indexlib.store.store import Store, is_attachment, vectors_dirname
@@ -290,7 +290,7 @@ def build_index(
                 raise full from exc
             raise
         if opts.background and opts.embed != "none":
-            from indexlib.background import start_vector_worker
+            from indexlib.index.background import start_vector_worker
 
             # Started while this process still holds the lock: the worker waits for it, so the
             # vectors follow this root before any other writer's.
@@ -394,7 +394,7 @@ def _build_locked(
     report.timings["parse"] = time.perf_counter() - t2
 
     t_times = time.perf_counter()
-    from indexlib import gittimes
+    from indexlib.index import gittimes
 
     # annotate finds the enclosing work tree itself (a subfolder of a repository gets git times too).
     timed, times_from = gittimes.annotate(
@@ -604,9 +604,9 @@ def _attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progr
     progress file says how far it is (`qry status`, and a search meanwhile, quote it). Vectors go to the
     caches after every batch, so an interrupted build keeps what it finished.
     """
-    from indexlib.embed import HashEmbedder, OnnxEmbedder, resolve_model, verify_model
-    from indexlib.embedprogress import EmbedProgress, clear_progress, write_progress
-    from indexlib.vectors import write_vectors
+    from indexlib.engines.embed import HashEmbedder, OnnxEmbedder, resolve_model, verify_model
+    from indexlib.engines.vectors import write_vectors
+    from indexlib.index.embedprogress import EmbedProgress, clear_progress, write_progress
 
     root_id, manifest = store.load(None)
     if opts.embed == "hash":
@@ -686,7 +686,7 @@ class _LazyOnnx:
     def __init__(
         self, spec: Any, threads: int, verify: Callable[[Any], None], make: Callable[..., Any]
     ) -> None:
-        from indexlib.embed import onnx_cache_id
+        from indexlib.engines.embed import onnx_cache_id
 
         self.spec = spec
         self.model_id = spec.model_id
@@ -712,7 +712,7 @@ class _LazyOnnx:
 
 def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
     """The index's own vector cache, followed by the user-level shared one unless `shared` is off."""
-    from indexlib.embedcache import CacheChain, VectorCache, shared_cache_dir, shared_cache_max_bytes
+    from indexlib.index.embedcache import CacheChain, VectorCache, shared_cache_dir, shared_cache_max_bytes
 
     for legacy in store.cache_dir.glob("vectors-*.f16"):  # the unchecked format of earlier builds
         legacy.unlink(missing_ok=True)
@@ -728,7 +728,7 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
 
 def node_texts(store: Store, seg_id: str, live_paths: set[str]) -> Iterator[tuple[list[Node], list[str]]]:
     """Each live file's nodes of a segment with the text each one embeds, file by file."""
-    from indexlib.embed import embedding_text
+    from indexlib.engines.embed import embedding_text
 
     for chunk in iter_segment(store, seg_id):
         if chunk.path in live_paths:
@@ -755,7 +755,7 @@ def _embed_segment(
     """
     import numpy as np
 
-    from indexlib.embedcache import text_key
+    from indexlib.index.embedcache import text_key
 
     uids: list[int] = []
     vectors: list[Any] = []

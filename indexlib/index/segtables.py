@@ -17,7 +17,7 @@ from typing import BinaryIO
 import msgspec
 import xxhash
 
-from indexlib import lexical
+from indexlib.engines import lexical
 from indexlib.errors import IndexCorrupt
 from indexlib.records import Node, Ref
 from indexlib.store.manifest import SegmentEntry

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from indexlib.parsing.chunks import Draft, LineIndex, finish
-from indexlib.parsing.ids import node_uid
+from indexlib.index.parsing.chunks import Draft, LineIndex, finish
+from indexlib.index.parsing.ids import node_uid
 from indexlib.records import Node, NodeKind
 
 PATH_SEPARATOR = " > "

@@ -55,7 +55,7 @@ import msgspec
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from indexlib.errors import UsageError
-from indexlib.parsing.languages import detect_language
+from indexlib.index.parsing.languages import detect_language
 from indexlib.records import SkipReason
 
 __all__ = [

@@ -54,6 +54,16 @@ def _index_dir(help_text: str = "The index directory (default: nearest .qry, or 
     return typer.Option(None, "--index-dir", metavar=PATH_META, help=help_text)
 
 
+def _root_id() -> Any:
+    return typer.Option(
+        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
+    )
+
+
+def _json() -> Any:
+    return typer.Option(False, "--json", help="Print JSON.")
+
+
 def _no_color() -> Any:
     return typer.Option(False, "--no-color", help="Never colour the output (as NO_COLOR does).")
 
@@ -184,10 +194,8 @@ def index_cmd(
 @app.command("status")
 def status_cmd(
     index_dir: Path | None = _index_dir(),
-    root: str | None = typer.Option(
-        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
-    ),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    root: str | None = _root_id(),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show the current root: counts by language and kind, skips, size, and files changed since."""
@@ -199,7 +207,7 @@ def status_cmd(
 @app.command("roots")
 def roots_cmd(
     index_dir: Path | None = _index_dir(),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """List publish roots (the index's history), newest first."""
@@ -220,7 +228,7 @@ def gc_cmd(
     wait: float = typer.Option(
         0.0, "--wait", metavar="SECONDS", help="Wait up to SECONDS for a running qry index."
     ),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Delete old roots, unreferenced segments and leftover staging files."""
@@ -232,10 +240,8 @@ def gc_cmd(
 @app.command("verify")
 def verify_cmd(
     index_dir: Path | None = _index_dir(),
-    root: str | None = typer.Option(
-        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
-    ),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    root: str | None = _root_id(),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Check every file of the root against its checksum. Exit 0 if all match, 2 if not."""
@@ -255,10 +261,8 @@ def related_cmd(
     callees: bool = typer.Option(False, "--callees", help="Only callees."),
     depth: int = typer.Option(1, "--depth", metavar="N", help="How far to walk (1-4)."),
     index_dir: Path | None = _index_dir(),
-    root: str | None = typer.Option(
-        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
-    ),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    root: str | None = _root_id(),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show who calls a symbol, what it calls, and its container."""
@@ -276,10 +280,8 @@ def graph_cmd(
         None, "--param", metavar="NAME=VALUE", help="Bind VALUE to $NAME (repeatable)."
     ),
     index_dir: Path | None = _index_dir(),
-    root: str | None = typer.Option(
-        None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
-    ),
-    json: bool = typer.Option(False, "--json", help="Print JSON."),
+    root: str | None = _root_id(),
+    json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Query the code graph. Read-only; labels from a closed vocabulary; depth <= 4; LIMIT <= 1000; 250 ms."""

@@ -350,7 +350,7 @@ class QryTools:
             else:
                 embed = "onnx"
         report = build_index(source, BuildOptions(index_dir=self.index_dir, embed=embed))
-        out: dict[str, Any] = _to_builtins(report)
+        out: dict[str, Any] = report.to_builtins()
         out["elapsed"] = round(report.elapsed, 3)
         out["source_root"] = str(source)
         out["embed"] = embed

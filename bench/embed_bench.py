@@ -101,8 +101,8 @@ def read_segment_tables(store: Any, seg_id: str) -> tuple[list[Any], list[Any]]:
 
 def embedding_texts(index_dir: Path) -> list[str]:
     """The distinct texts `qry index` would embed for HEAD of `index_dir`, in node order."""
-    from indexlib.engines.embed import embedding_text
     from indexlib.index.embedcache import text_key
+    from indexlib.index.embedtext import embedding_text
     from indexlib.store.store import Store
 
     store = Store.open(index_dir)

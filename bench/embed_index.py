@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from embed_throughput import RawModel
 
 import indexlib.engines.embed as embed
+import indexlib.index.embedtext as embedtext
 from indexlib.index.build import BuildOptions, BuildReport, build_index
 from indexlib.index.build.vectors import attach_vectors, node_texts
 from indexlib.store.lock import writer_lock
@@ -63,11 +64,11 @@ def stage(
     embed.OnnxEmbedder = Settings  # type: ignore[misc]
     original_id = embed.onnx_cache_id  # the caches are keyed before the model loads: same limit
     embed.onnx_cache_id = lambda spec, _n=max_length: original_id(spec, _n)
-    current_text = embed.embedding_text
+    current_text = embedtext.embedding_text
     if legacy:
         from embed_quality import legacy_text
 
-        embed.embedding_text = legacy_text
+        embedtext.embedding_text = legacy_text
     try:
         report = BuildReport()
         t0 = time.perf_counter()
@@ -78,7 +79,7 @@ def stage(
         seconds = time.perf_counter() - t0
     finally:
         embed.OnnxEmbedder = base  # type: ignore[misc]
-        embed.embedding_text = current_text
+        embedtext.embedding_text = current_text
         embed.onnx_cache_id = original_id
     shutil.rmtree(copy)
     return seconds, report.embedded

@@ -45,6 +45,15 @@ class BuildOptions(msgspec.Struct, kw_only=True):
         """The options `to_json` wrote."""
         return _OPTIONS_DECODER.decode(text.encode())
 
+    @staticmethod
+    def embed_for(model_id: str | None) -> str:
+        """The `embed` value that rebuilds an index whose vectors are `model_id`'s (None: it has none)."""
+        if model_id is None:
+            return "none"
+        from indexlib.engines.embedders import build_name
+
+        return build_name(model_id)
+
 
 class BuildReport(msgspec.Struct, kw_only=True):
     """What a build did, with counts a one-line summary and a closing note can quote."""

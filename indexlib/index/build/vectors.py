@@ -1,23 +1,24 @@
 """The vector stage: embed every segment of HEAD that lacks vectors, then publish a root naming them.
 
-Owns: choosing the build's embedder, refusing to mix models in one index, streaming each segment's
-live nodes through the vector caches and the model in batches, writing the vector files, the
-progress file while it runs, and the root that carries the vectors. It runs after the lexical root is
-published (or in the background worker), so the index is searchable while the model works.
-Does not own: the model (`indexlib/engines/embed.py`), the vector files (`indexlib/engines/vectors.py`),
-the caches (`indexlib/index/embedcache.py`), or what text a node embeds (`embedding_text`).
+Owns: refusing to mix models in one index, streaming each segment's live nodes through the vector
+caches and the model in batches, writing the vector files, the progress file while it runs, and the
+root that carries the vectors. It runs after the lexical root is published (or in the background
+worker), so the index is searchable while the model works.
+Does not own: the model and choosing it (`indexlib/engines/embed.py`, `indexlib/engines/embedders.py`),
+the vector files (`indexlib/engines/vectors.py`), the caches (`indexlib/index/embedcache.py`), or what
+text a node embeds (`indexlib/index/embedtext.py`).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
 
-from indexlib.errors import ModelError, UsageError
+from indexlib.errors import ModelError
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
 from indexlib.index.segtables import iter_segment
 from indexlib.records import Node
@@ -38,18 +39,13 @@ def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progre
     The progress file says how far it is (`qry status`, and a search meanwhile, quote it). Vectors go
     to the caches after every batch, so an interrupted build keeps what it finished.
     """
-    from indexlib.engines.embed import HashEmbedder, OnnxEmbedder, resolve_model, verify_model
+    from indexlib.engines.embedders import build_embedder
     from indexlib.index.embedprogress import EmbedProgress, clear_progress, write_progress
 
     root_id, manifest = store.load(None)
-    if opts.embed == "hash":
-        embedder: Any = HashEmbedder()
-        info = ModelInfo(model_id=embedder.model_id, checksum="hash", dim=embedder.dim, name="hash")
-    elif opts.embed == "onnx":
-        spec = resolve_model(opts.model_dir)
-        info = ModelInfo(model_id=spec.model_id, checksum=spec.checksum, dim=0, name=spec.name)
-    else:
-        raise UsageError(f"unknown embedder {opts.embed!r}", hint="use --embed onnx or --embed none")
+    # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
+    embedder = build_embedder(opts.embed, opts.model_dir, threads=opts.threads)
+    info = ModelInfo(model_id=embedder.model_id, checksum=embedder.checksum, dim=0, name=embedder.name)
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
         raise ModelError(
             f"this index was embedded with {manifest.model.name} ({manifest.model.model_id}), "
@@ -65,18 +61,15 @@ def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progre
     state = EmbedProgress(pid=os.getpid(), root=root_id, total=total, started=time.time())
     state.updated = state.started
     write_progress(store.cache_dir, state)
+
+    def advance(done: int) -> None:
+        progress("embed", done, total)
+        now = time.time()
+        if now - state.updated >= PROGRESS_EVERY or done >= total:
+            state.done, state.updated = done, now
+            write_progress(store.cache_dir, state)
+
     try:
-        if opts.embed == "onnx":
-            # Loaded on the first text no cache holds: an unchanged clone costs no model start-up.
-            embedder = _LazyOnnx(spec, opts.threads, verify_model, OnnxEmbedder)
-
-        def advance(done: int) -> None:
-            progress("embed", done, total)
-            now = time.time()
-            if now - state.updated >= PROGRESS_EVERY or done >= total:
-                state.done, state.updated = done, now
-                write_progress(store.cache_dir, state)
-
         cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
         new_manifest = _embed_pending(
             store, root_id, manifest, pending_ids, info, embedder, cache, report, advance
@@ -135,37 +128,6 @@ def _embed_pending(
     )
 
 
-class _LazyOnnx:
-    """The ONNX embedder, verified and loaded when it first embeds (`cache_id` and `dim` need no model:
-    the dimension is read from the graph only if a segment has no vectors at all)."""
-
-    def __init__(
-        self, spec: Any, threads: int, verify: Callable[[Any], None], make: Callable[..., Any]
-    ) -> None:
-        from indexlib.engines.embed import onnx_cache_id
-
-        self.spec = spec
-        self.model_id = spec.model_id
-        self.cache_id = onnx_cache_id(spec)
-        self._threads = threads
-        self._verify = verify
-        self._make = make
-        self._loaded: Any = None
-
-    def _model(self) -> Any:
-        if self._loaded is None:
-            self._verify(self.spec)  # once per build that embeds: queries trust the recorded checksum
-            self._loaded = self._make(self.spec, threads=self._threads)
-        return self._loaded
-
-    @property
-    def dim(self) -> int:
-        return int(self._model().dim)
-
-    def embed(self, texts: Sequence[str]) -> Any:
-        return self._model().embed(texts)
-
-
 def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
     """The index's own vector cache, followed by the user-level shared one unless `shared` is off."""
     from indexlib.index.embedcache import CacheChain, VectorCache, shared_cache_dir, shared_cache_max_bytes
@@ -184,7 +146,7 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
 
 def node_texts(store: Store, seg_id: str, live_paths: set[str]) -> Iterator[tuple[list[Node], list[str]]]:
     """Each live file's nodes of a segment with the text each one embeds, file by file."""
-    from indexlib.engines.embed import embedding_text
+    from indexlib.index.embedtext import embedding_text
 
     for chunk in iter_segment(store, seg_id):
         if chunk.path in live_paths:

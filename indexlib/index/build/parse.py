@@ -21,6 +21,7 @@ from pathlib import Path
 import msgspec
 import xxhash
 
+from indexlib.engines.embed import available_cores
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
 from indexlib.index.discover import Skipped, SourceFile, load
 from indexlib.index.parsing import parse_file
@@ -29,7 +30,7 @@ from indexlib.index.segtables import FileChunk, write_chunk
 from indexlib.records import Node, ParsedFile
 from indexlib.store.store import Store
 
-__all__ = ["PARALLEL_MIN_FILES", "Spill", "cpu_count", "parse_and_spill"]
+__all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill"]
 
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
@@ -119,7 +120,7 @@ def _parse_all(
     to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
 ) -> Generator[tuple[SourceFile, ParseOutcome], None, None]:
     """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
-    workers = min(cpu_count(), 8)
+    workers = min(available_cores(), 8)
     if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
         for src, _digest in to_parse:
             yield src, _read_and_parse(src, opts)
@@ -176,7 +177,3 @@ def _worker_init(parent_pid: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="qry-parent-watch", daemon=True).start()
-
-
-def cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

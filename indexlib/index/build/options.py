@@ -19,7 +19,7 @@ __all__ = ["BuildOptions", "BuildReport", "Progress"]
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
-class BuildOptions(msgspec.Struct, kw_only=True):
+class BuildOptions(msgspec.Struct):
     """What `qry index` was asked to do."""
 
     index_dir: Path | None = None  # default: <root>/.qry
@@ -55,7 +55,7 @@ class BuildOptions(msgspec.Struct, kw_only=True):
         return build_name(model_id)
 
 
-class BuildReport(msgspec.Struct, kw_only=True):
+class BuildReport(msgspec.Struct):
     """What a build did, with counts a one-line summary and a closing note can quote."""
 
     root_id: str = ""

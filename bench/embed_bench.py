@@ -86,11 +86,23 @@ def prepare_corpus(work: Path) -> Path:
     return dest
 
 
+def read_segment_tables(store: Any, seg_id: str) -> tuple[list[Any], list[Any]]:
+    """Every node and reference of a segment, in memory (small segments and tools only: the build
+    itself streams them with `segtables.iter_segment`)."""
+    from indexlib.index.segtables import iter_segment
+
+    nodes: list[Any] = []
+    refs: list[Any] = []
+    for chunk in iter_segment(store, seg_id):
+        nodes.extend(chunk.nodes)
+        refs.extend(chunk.refs)
+    return nodes, refs
+
+
 def embedding_texts(index_dir: Path) -> list[str]:
     """The distinct texts `qry index` would embed for HEAD of `index_dir`, in node order."""
-    from indexlib.engines.embed import embedding_text
-    from indexlib.index.build import read_segment_tables  # streams the segment chunk by chunk
     from indexlib.index.embedcache import text_key
+    from indexlib.index.embedtext import embedding_text
     from indexlib.store.store import Store
 
     store = Store.open(index_dir)

@@ -2,7 +2,7 @@
 
 Not a test: prints a markdown table for docs/benchmarks.md. The tree is indexed once without vectors;
 then, on copies of that lexical index with empty caches (shared cache off), the real vector stage
-(`build._attach_vectors`: cache lookups, batching, the model, cache appends, vector files, publish)
+(`build.vectors.attach_vectors`: cache lookups, batching, the model, cache appends, vector files, publish)
 and the raw model (tokenizer padding, onnxruntime, numpy pooling: bench/embed_throughput.RawModel)
 run over the same texts at the same settings, alternating, so load from other processes hits both
 alike. "today" is the vector stage with the old defaults (256 tokens, one thread) on the same texts.
@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from embed_throughput import RawModel
 
 import indexlib.engines.embed as embed
-from indexlib.index.build import BuildOptions, BuildReport, _attach_vectors, build_index, node_texts
+import indexlib.index.embedtext as embedtext
+from indexlib.index.build import BuildOptions, BuildReport, build_index
+from indexlib.index.build.vectors import attach_vectors, node_texts
 from indexlib.store.lock import writer_lock
 from indexlib.store.store import Store
 
@@ -62,22 +64,22 @@ def stage(
     embed.OnnxEmbedder = Settings  # type: ignore[misc]
     original_id = embed.onnx_cache_id  # the caches are keyed before the model loads: same limit
     embed.onnx_cache_id = lambda spec, _n=max_length: original_id(spec, _n)
-    current_text = embed.embedding_text
+    current_text = embedtext.embedding_text
     if legacy:
         from embed_quality import legacy_text
 
-        embed.embedding_text = legacy_text
+        embedtext.embedding_text = legacy_text
     try:
         report = BuildReport()
         t0 = time.perf_counter()
         with writer_lock(copy):
-            _attach_vectors(
+            attach_vectors(
                 Store.open(copy), report, BuildOptions(shared_cache=False), lambda _s, _d, _t: None
             )
         seconds = time.perf_counter() - t0
     finally:
         embed.OnnxEmbedder = base  # type: ignore[misc]
-        embed.embedding_text = current_text
+        embedtext.embedding_text = current_text
         embed.onnx_cache_id = original_id
     shutil.rmtree(copy)
     return seconds, report.embedded

@@ -28,6 +28,7 @@ from typing import Any
 
 import indexlib
 import indexlib.engines.embed as embed
+import indexlib.index.embedtext as embedtext
 from indexlib.analyzer import split_identifier
 from indexlib.index.build import BuildOptions, build_index
 from indexlib.retrieval.search import SearchOptions
@@ -58,7 +59,7 @@ def legacy_text(
 VARIANTS: dict[str, tuple[int, Callable[..., str]]] = {
     "today": (256, legacy_text),
     "t128": (128, legacy_text),
-    "words": (128, embed.embedding_text),
+    "words": (128, embedtext.embedding_text),
 }
 
 
@@ -76,14 +77,14 @@ def _patch(max_length: int, text_fn: Callable[..., str]) -> None:
     original_id = getattr(embed, "_ORIGINAL_ID", embed.onnx_cache_id)
     embed._ORIGINAL_ID = original_id  # type: ignore[attr-defined]
     embed.onnx_cache_id = lambda spec, _n=max_length: original_id(spec, _n)
-    embed.embedding_text = text_fn
+    embedtext.embedding_text = text_fn
     embed._ORIGINAL = base  # type: ignore[attr-defined]
 
 
 def _unpatch() -> None:
     embed.onnx_cache_id = getattr(embed, "_ORIGINAL_ID", embed.onnx_cache_id)
     embed.OnnxEmbedder = getattr(embed, "_ORIGINAL", embed.OnnxEmbedder)  # type: ignore[misc]
-    embed.embedding_text = VARIANTS["words"][1]
+    embedtext.embedding_text = VARIANTS["words"][1]
 
 
 def _queries(corpora: set[str]) -> list[dict[str, Any]]:

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from indexlib.engines.embed import OnnxEmbedder, embedding_text, resolve_model
+from indexlib.engines.embed import OnnxEmbedder, resolve_model
 from indexlib.engines.vectors import VectorSegment, write_vectors
+from indexlib.index.embedtext import embedding_text
 
 # --- texts ----------------------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,11 @@ def _source_and_index(env: Env, path: Path | None, explicit: Path | None) -> tup
     repository (not a new index that would shadow it); a new index nested in another is said aloud."""
     from indexlib import IndexNotFound, default_index_dir, resolve_index_dir
 
-    if explicit is not None:
-        return path or Path("."), resolve_index_dir(explicit)
+    try:
+        # The same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
+        return path or Path("."), resolve_index_dir(explicit, walk=False)
+    except IndexNotFound:
+        pass
     try:
         enclosing: Path | None = resolve_index_dir(None, start=path or Path("."))
     except IndexNotFound:
@@ -84,11 +86,7 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     from cli.progress import progress_reporter
     from indexlib import BuildOptions, build_index
 
-    # Same precedence as every other command: --index-dir, then $QRY_INDEX_DIR, then PATH/.qry.
-    explicit = v.get("index_dir") or (
-        Path(os.environ["QRY_INDEX_DIR"]) if os.environ.get("QRY_INDEX_DIR") else None
-    )
-    path, index_dir = _source_and_index(env, path, explicit)
+    path, index_dir = _source_and_index(env, path, v.get("index_dir"))
     opts = BuildOptions(
         index_dir=index_dir,
         embed=str(v.get("embed") or "onnx"),
@@ -107,14 +105,7 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     with progress_reporter(env, enabled=show) as progress:
         report = build_index(path, opts, progress=progress)
     if v.get("json"):
-        data = msgspec.to_builtins(report.__dict__ if hasattr(report, "__dict__") else _as_dict(report))
-        env.out(msgspec.json.encode(data).decode() + "\n")
+        env.out(msgspec.json.encode(report.to_builtins()).decode() + "\n")
     elif not v.get("quiet"):
         env.err(summary_line(report) + "\n")
     return Exit.OK
-
-
-def _as_dict(report: Any) -> dict[str, Any]:
-    out = {name: getattr(report, name) for name in report.__slots__}
-    out["elapsed"] = report.elapsed
-    return out

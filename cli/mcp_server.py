@@ -343,14 +343,9 @@ class QryTools:
         else:
             manifest = engine.snapshot().manifest
             source = Path(manifest.source_root)
-            if manifest.model is None:
-                embed = "none"
-            elif manifest.model.model_id.startswith("hash-"):
-                embed = "hash"  # the deterministic test embedder
-            else:
-                embed = "onnx"
+            embed = BuildOptions.embed_for(manifest.model.model_id if manifest.model else None)
         report = build_index(source, BuildOptions(index_dir=self.index_dir, embed=embed))
-        out: dict[str, Any] = _to_builtins(report)
+        out: dict[str, Any] = report.to_builtins()
         out["elapsed"] = round(report.elapsed, 3)
         out["source_root"] = str(source)
         out["embed"] = embed

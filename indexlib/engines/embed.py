@@ -1,10 +1,11 @@
-"""Text -> unit vectors: the Embedder protocol, the ONNX embedder and a deterministic fake.
+"""The ONNX embedding model: finding it, checking it, running it with onnxruntime and tokenizers.
 
-Owns: finding the embedding model (`resolve_model`, `verify_model`), running it (`OnnxEmbedder`: the
-only importer of onnxruntime and tokenizers), the hash embedder unit tests use instead (`HashEmbedder`),
-and what text of a node is embedded (`embedding_text`).
-Does not own: vector storage and search (`indexlib/engines/vectors.py`), the content-hash cache of computed
-vectors (`indexlib/index/embedcache.py`), or deciding when to embed (`indexlib/index/build.py`, `indexlib/retrieval/search.py`).
+Owns: finding the embedding model (`resolve_model`, `verify_model`), loading its session and tokenizer,
+and running it (`OnnxEmbedder`: the only importer of onnxruntime and tokenizers).
+Does not own: the Embedder protocol and the hash embedder (`indexlib/embedding.py`), choosing an
+embedder (`indexlib/engines/embedders.py`), what text a node embeds (`indexlib/index/embedtext.py`),
+vector storage and search (`indexlib/engines/vectors.py`), or the content-hash cache of computed
+vectors (`indexlib/index/embedcache.py`).
 
 Model checksums: `ModelSpec.checksum` is the sha256 of `model.onnx`. Hashing the 23 MB default model
 costs 13-35 ms here, more than a whole lexical query, so `resolve_model` never hashes it: the default
@@ -21,12 +22,11 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-import xxhash
 
-from indexlib.analyzer import split_identifier
+from indexlib.embedding import normalise
 from indexlib.errors import ModelError
 
 if TYPE_CHECKING:
@@ -38,11 +38,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODEL_ID",
     "DEFAULT_MODEL_SHA256",
-    "Embedder",
-    "HashEmbedder",
     "ModelSpec",
     "OnnxEmbedder",
-    "embedding_text",
+    "available_cores",
     "onnx_cache_id",
     "resolve_model",
     "verify_model",
@@ -54,35 +52,13 @@ DEFAULT_MODEL_SIZE = 22_928_619
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DEFAULT_MODEL_ID = "minilm-l6-int8-" + DEFAULT_MODEL_SHA256[:8]
 #: The max_length vectors are computed at unless a caller chooses otherwise: the model was trained on
-#: 128 tokens, and its cost grows with length (256 costs about twice as much per text, TECH.md); the
+#: 128 tokens, and its cost grows with length (256 costs about twice as much per text); the
 #: embedding text puts what carries meaning first, so the cut falls on the least useful part.
 DEFAULT_MAX_LENGTH = 128
 
 _MODEL_FILE = "model.onnx"
 _TOKENIZER_FILE = "tokenizer.json"
 _CHECKSUM_CACHE_FILE = "model-checksums.json"
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """Anything that turns texts into L2-normalised float32 rows of one fixed width.
-
-    `model_id` names the vector space: vectors of two embedders are comparable only if their ids are
-    equal, so an index records it and a query refuses to mix spaces. `cache_id` additionally names
-    everything else that changes a stored vector (such as the token limit); key cached vectors by it.
-    """
-
-    model_id: str
-    cache_id: str
-    dim: int
-
-    def embed(self, texts: Sequence[str]) -> Matrix:
-        """float32 `[len(texts), dim]`, rows L2-normalised, in the order of `texts`."""
-        ...
-
-    def embed_query(self, text: str) -> Matrix:
-        """float32 `[dim]`, L2-normalised."""
-        ...
 
 
 class ModelSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -242,11 +218,16 @@ class OnnxEmbedder:
 
     Texts are tokenised once (truncated at `max_length` tokens, not padded), sorted by length and run
     in batches of `batch_size` padded to the longest member, so padding wastes little work; on this
-    CPU batches of 1-8 sorted by length are fastest (TECH.md). `for_query=True` skips onnxruntime's
+    CPU batches of 1-8 sorted by length are fastest. `for_query=True` skips onnxruntime's
     graph optimisation: session creation drops from ~160 ms to ~30 ms, which a one-shot query process
     wins back, while an index build wants the optimised graph. Spinning is off so two threads do not
     halve throughput when the other core is busy.
     """
+
+    #: `qry index --embed` value that builds with it.
+    build_name: ClassVar[str] = "onnx"
+    #: A query would load onnxruntime and the model to embed: a cached query vector saves both.
+    caches_queries: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -340,7 +321,7 @@ class OnnxEmbedder:
         else:
             weights = mask.astype(np.float32)
             pooled = np.einsum("bsd,bs->bd", hidden, weights) / np.maximum(weights.sum(axis=1), 1.0)[:, None]
-        return _normalise(pooled)
+        return normalise(pooled)
 
 
 def onnx_cache_id(spec: ModelSpec, max_length: int = DEFAULT_MAX_LENGTH) -> str:
@@ -391,124 +372,3 @@ def _load_session(spec: ModelSpec, *, threads: int, for_query: bool) -> Any:
 def available_cores() -> int:
     """Cores this process may run on (its affinity mask, not the machine's count)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def _normalise(matrix: Matrix) -> Matrix:
-    import numpy as np
-
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    result: Matrix = (matrix / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
-    return result
-
-
-# --- the deterministic fake --------------------------------------------------------------------
-
-
-class HashEmbedder:
-    """A deterministic stand-in for unit tests: words hashed into `dim` signed buckets, normalised.
-
-    Texts that share words get closer vectors, which is all ranking tests need, and nothing is
-    loaded. Identifiers are split like the analyzer splits them, so `retryCharge` meets `retry`.
-    """
-
-    def __init__(self, dim: int = 64) -> None:
-        self.dim = dim
-        self.model_id = f"hash-{dim}"
-        self.cache_id = self.model_id
-
-    def embed(self, texts: Sequence[str]) -> Matrix:
-        import numpy as np
-
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            words = split_identifier(text)
-            for word in words or ["\x00empty"]:
-                h = xxhash.xxh3_64_intdigest(word.encode("utf-8"))
-                out[row, h % self.dim] += 1.0 if (h >> 63) else -1.0
-            if not out[row].any():  # opposite signs cancelled out: fall back to a fixed bucket
-                out[row, 0] = 1.0
-        return _normalise(out)
-
-    def embed_query(self, text: str) -> Matrix:
-        return self.embed([text])[0]
-
-
-# --- what gets embedded ------------------------------------------------------------------------
-
-
-#: Keywords of the indexed languages that say nothing about what code does: dropped from the body's
-#: words so the model's 128 tokens go to names, calls and literals.
-_NOISE_WORDS = frozenset(
-    [
-        "def",
-        "fn",
-        "func",
-        "function",
-        "return",
-        "self",
-        "this",
-        "let",
-        "const",
-        "var",
-        "val",
-        "pub",
-        "public",
-        "private",
-        "protected",
-        "static",
-        "final",
-        "void",
-        "async",
-        "await",
-        "new",
-        "mut",
-        "impl",
-        "elif",
-        "else",
-        "if",
-        "for",
-        "while",
-        "in",
-        "of",
-        "do",
-        "end",
-        "begin",
-        "then",
-    ]
-)
-
-
-def embedding_text(
-    name: str, qualified_name: str, signature: str, doc: str, text: str, *, max_chars: int = 1500
-) -> str:
-    """The text embedded for a node: what carries meaning first, in words, cut to `max_chars`.
-
-    The model reads words, not code, and only its first 128 tokens, while code spends a token on each
-    bracket, colon and dot. So the text is: the qualified name split into words (`billing.
-    retry_failed_charge` -> `billing retry failed charge`), the doc comment as written, then the body
-    (signature included) as the analyzer's words without punctuation or bare keywords; the doc is not
-    repeated from the body. On the dev set this beats the raw source at the same token limit (see
-    docs/benchmarks.md, embedding text).
-
-    >>> embedding_text("retryCharge", "billing.retryCharge", "", "Retry it.", "def retryCharge(x): pass")
-    'billing retry charge\\nRetry it.\\nretry charge x pass'
-    """
-    qual_words = _words(qualified_name) or _words(name)
-    parts: list[str] = [qual_words] if qual_words else []
-    doc = doc.strip()
-    body = text
-    if doc:
-        parts.append(doc)
-        body = body.replace(doc, " ", 1)
-    if signature.strip() and signature.strip() not in body:
-        body = signature + "\n" + body
-    words = [w for w in split_identifier(body[: max_chars * 3]) if w not in _NOISE_WORDS]
-    if words:
-        parts.append(" ".join(words))
-    return "\n".join(parts)[:max_chars]
-
-
-def _words(identifier: str) -> str:
-    """`billing.retryFailedCharge` -> `billing retry failed charge`: the analyzer's split, so the
-    model sees the same words the lexical index does."""
-    return " ".join(split_identifier(identifier))

@@ -1,10 +1,10 @@
 """`qry index --background`: the detached worker that computes vectors after the lexical root.
 
 Owns: starting the worker (`start_vector_worker`, from the build that holds the writer lock) and the
-worker's body (`python -m indexlib.index.background OPTIONS_JSON`): wait for the writer lock, compute the
-vectors of HEAD's segments that lack them, publish, and leave the outcome in the progress file.
-Does not own: the vector stage itself (`indexlib.index.build._attach_vectors`) or the progress file format
-(`indexlib/index/embedprogress.py`).
+worker's body (`python -m indexlib.index.background ROOT_ID OPTIONS_JSON`): wait for the writer lock,
+compute the vectors of HEAD's segments that lack them, publish, and leave the outcome in the progress file.
+Does not own: the vector stage itself (`indexlib/index/build/vectors.py`), how options are encoded
+(`indexlib/index/build/options.py`) or the progress file format (`indexlib/index/embedprogress.py`).
 
 Why a new process rather than a thread or a fork: the command that started it must return (a shell
 prompt, an agent's tool call) and the worker must outlive it; a fresh interpreter in its own session
@@ -20,9 +20,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import msgspec
+
+from indexlib.index.build.options import BuildOptions
+
+if TYPE_CHECKING:
+    from indexlib.store.store import Store
 
 __all__ = ["WORKER_LOCK_WAIT", "start_vector_worker"]
 
@@ -30,17 +35,7 @@ __all__ = ["WORKER_LOCK_WAIT", "start_vector_worker"]
 WORKER_LOCK_WAIT = 600.0
 
 
-class _WorkerArgs(msgspec.Struct, kw_only=True):
-    index_dir: str
-    root: str  # the lexical root the vectors are for (HEAD when started)
-    embed: str
-    model_dir: str | None
-    threads: int
-    shared_cache: bool
-    rebuild: bool
-
-
-def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
+def start_vector_worker(store: Store, index_dir: Path, opts: BuildOptions) -> int:
     """Start the detached worker for HEAD's missing vectors; return its pid (0: nothing to do)."""
     from indexlib.index.embedprogress import EmbedProgress, write_progress
 
@@ -53,17 +48,11 @@ def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
     total = sum(rec.nodes for rec in manifest.files.values() if rec.segment in pending)
     if not total:
         return 0
-    args = _WorkerArgs(
-        index_dir=str(index_dir),
-        root=root_id,
-        embed=opts.embed,
-        model_dir=opts.model_dir,
-        threads=opts.threads,
-        shared_cache=opts.shared_cache,
-        rebuild=opts.rebuild,
-    )
+    # The worker gets the build's own options, with the index folder resolved (it runs in `/`), and the
+    # lexical root the vectors are for (HEAD when started).
+    worker_opts = msgspec.structs.replace(opts, index_dir=index_dir)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "indexlib.index.background", msgspec.json.encode(args).decode()],
+        [sys.executable, "-m", "indexlib.index.background", root_id, worker_opts.to_json()],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -78,35 +67,29 @@ def start_vector_worker(store: Any, index_dir: Path, opts: Any) -> int:
     return proc.pid
 
 
-def _worker(args: _WorkerArgs) -> int:
+def _worker(root_id: str, opts: BuildOptions) -> int:
     from indexlib.errors import QryError
-    from indexlib.index.build import BuildOptions, BuildReport, _attach_vectors
+    from indexlib.index.build.options import BuildReport
+    from indexlib.index.build.vectors import attach_vectors
     from indexlib.index.embedprogress import EmbedProgress, write_progress
     from indexlib.store.lock import writer_lock
     from indexlib.store.store import Store
 
-    index_dir = Path(args.index_dir)
+    assert opts.index_dir is not None  # start_vector_worker passes it resolved
+    index_dir = opts.index_dir
     store = Store.open(index_dir)
-    opts = BuildOptions(
-        index_dir=index_dir,
-        embed=args.embed,
-        model_dir=args.model_dir,
-        threads=args.threads,
-        shared_cache=args.shared_cache,
-        rebuild=args.rebuild,
-    )
     try:
         with writer_lock(index_dir, wait=WORKER_LOCK_WAIT):
-            _attach_vectors(store, BuildReport(index_dir=str(index_dir)), opts, lambda _s, _d, _t: None)
+            attach_vectors(store, BuildReport(index_dir=str(index_dir)), opts, lambda _s, _d, _t: None)
     except QryError as exc:
         now = time.time()
         write_progress(
             store.cache_dir,
-            EmbedProgress(pid=os.getpid(), root=args.root, started=now, updated=now, error=exc.message),
+            EmbedProgress(pid=os.getpid(), root=root_id, started=now, updated=now, error=exc.message),
         )
         return 2
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_worker(msgspec.json.decode(sys.argv[1].encode(), type=_WorkerArgs)))
+    sys.exit(_worker(sys.argv[1], BuildOptions.from_json(sys.argv[2])))

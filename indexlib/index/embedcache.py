@@ -5,7 +5,7 @@ each record checked on read), the chain of the index's own cache and the user-le
 (`CacheChain`, `shared_cache_dir`), their check for `qry verify` (`verify_cache_dir`), and the cache of
 query vectors (`QueryVectorCache`).
 Does not own: computing vectors (`indexlib/engines/embed.py`), deciding what text a node embeds
-(`embed.embedding_text`), or the per-segment vector files a search reads (`indexlib/engines/vectors.py`).
+(`indexlib/index/embedtext.py`), or the per-segment vector files a search reads (`indexlib/engines/vectors.py`).
 
 Why it exists: embedding is by far the slowest step of an index build, so a re-index, a second clone, a
 worktree or a rebuilt index must embed only text this machine has never seen. Keys are xxh3_64 of the

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from indexlib.analyzer import code_terms, query_terms
-from indexlib.errors import ModelError, QryError, UsageError
+from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
 from indexlib.retrieval.fusion import (
@@ -120,7 +120,9 @@ class Engine:
     def cached_query_vector(self, text: str, model_dir: str | None, model_id: str) -> Any:
         """The vector of a query asked before with this model, or None. The model is not loaded, but a
         `--model` other than the index's is still refused, as it would be without the cache."""
-        if model_id.startswith("hash-") or self._embedder is not None:
+        from indexlib.engines.embedders import caches_query_vectors
+
+        if not caches_query_vectors(model_id) or self._embedder is not None:
             return None  # the test embedder is instant; a loaded model needs no cache
         from indexlib.engines.embed import resolve_model
         from indexlib.index.embedcache import QueryVectorCache
@@ -131,7 +133,9 @@ class Engine:
         return QueryVectorCache(self.store.cache_dir, model_id).get(text)
 
     def remember_query_vector(self, text: str, model_id: str, vec: Any) -> None:
-        if model_id.startswith("hash-"):
+        from indexlib.engines.embedders import caches_query_vectors
+
+        if not caches_query_vectors(model_id):
             return
         from indexlib.index.embedcache import QueryVectorCache
 
@@ -143,19 +147,9 @@ class Engine:
 
 def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
     """Load the embedder that matches the index, or fail with a hint."""
-    if manifest_model_id.startswith("hash-"):
-        from indexlib.engines.embed import HashEmbedder
+    from indexlib.engines.embedders import query_embedder
 
-        return HashEmbedder(dim=int(manifest_model_id.split("-")[1]))
-    from indexlib.engines.embed import OnnxEmbedder, resolve_model
-
-    spec = resolve_model(model_dir)
-    if spec.model_id != manifest_model_id:
-        raise ModelError(
-            f"the index was embedded with model {manifest_model_id}, but the query model is {spec.model_id}",
-            hint="pass the same --model DIR used for `qry index`, or re-index: qry index --rebuild --model DIR",
-        )
-    return OnnxEmbedder(spec, for_query=True)
+    return query_embedder(model_dir, manifest_model_id)
 
 
 def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:

@@ -43,19 +43,23 @@ def resolve_index_dir(
     *,
     start: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    walk: bool = True,
 ) -> Path:
     """The index directory a command works on, or IndexNotFound with a hint.
 
     Precedence: `explicit` (e.g. `--index-dir DIR`) > `$QRY_INDEX_DIR` > walk up from `start`
     (default: the working directory). An explicit or environment path is returned as given, even if
     it does not exist yet, so `Store.open` can report it or create it; one that names a repository
-    (it holds no index but its `.qry` does) means that repository's index.
+    (it holds no index but its `.qry` does) means that repository's index. `walk=False` stops before
+    the walk (IndexNotFound when no path was named): `qry index` decides itself where a new index goes.
     """
     if explicit is not None:
         return _index_in(Path(explicit))
     env = os.environ if environ is None else environ
     if env.get(ENV_VAR):
         return _index_in(Path(env[ENV_VAR]))
+    if not walk:
+        raise IndexNotFound("no index directory named", hint=f"pass --index-dir DIR or set {ENV_VAR}")
     origin = Path.cwd() if start is None else Path(start)
     found = find_index(origin)
     if found is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from indexlib.engines.embed import DEFAULT_MODEL_ID, OnnxEmbedder, embedding_text, resolve_model, verify_model
+from indexlib.engines.embed import DEFAULT_MODEL_ID, OnnxEmbedder, resolve_model, verify_model
+from indexlib.index.embedtext import embedding_text
 
 pytestmark = pytest.mark.model
 

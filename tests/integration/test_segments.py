@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
-from indexlib.index.build import MAX_SEGMENTS
+from indexlib.index.build.write import MAX_SEGMENTS
 from indexlib.store.store import Store
 from tests.conftest import FIXTURES
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import indexlib.engines.embed as embed
+import indexlib.embedding as embed
 from indexlib import BuildOptions, SearchOptions, build_index, index_status, open_engine, verify_caches
 from indexlib.engines.vectors import VectorSegment
-from indexlib.index.build import EMBED_BATCH
+from indexlib.index.build.vectors import EMBED_BATCH
 from indexlib.index.embedcache import VectorCache, shared_cache_dir
 from indexlib.index.embedprogress import EmbedProgress, read_progress, write_progress
 from indexlib.retrieval.fusion import Signals

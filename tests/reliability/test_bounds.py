@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import indexlib.index.build as build
+import indexlib.index.build.parse as build
 from indexlib import BuildOptions, build_index
 from indexlib.index.parsing import parse_file
 from indexlib.store.store import Store

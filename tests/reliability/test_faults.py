@@ -81,7 +81,7 @@ def _answers(index: Path) -> Any:
 
 
 def _fail_spill(mp: pytest.MonkeyPatch) -> None:
-    import indexlib.index.build as build
+    import indexlib.index.build.parse as build
 
     real = open
 

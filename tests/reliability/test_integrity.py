@@ -281,7 +281,7 @@ def test_compaction_does_not_launder_a_damaged_segment(tmp_path: Path) -> None:
     each other segment, so it compacts (tombstones over the ratio). The damaged bytes must not reach
     the merged segment (where `verify` would then pass): it equals a fresh build's, byte for byte."""
     from indexlib import BuildOptions, build_index
-    from indexlib.index.build import MAX_SEGMENTS
+    from indexlib.index.build.write import MAX_SEGMENTS
     from indexlib.store.store import Store
 
     repo = tmp_path / "repo"

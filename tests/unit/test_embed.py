@@ -9,17 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from indexlib.embedding import Embedder, HashEmbedder
 from indexlib.engines.embed import (
     DEFAULT_MODEL_ID,
     DEFAULT_MODEL_SHA256,
-    Embedder,
-    HashEmbedder,
     ModelSpec,
-    embedding_text,
     resolve_model,
     verify_model,
 )
 from indexlib.errors import ModelError
+from indexlib.index.embedtext import embedding_text
 
 
 def test_hash_embedder_is_deterministic_normalised_and_shaped() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexlib.engines.embed import HashEmbedder
+from indexlib.embedding import HashEmbedder
 from indexlib.index.embedcache import QueryVectorCache, VectorCache, text_key, verify_cache_dir
 
 DIM = 32

@@ -1,0 +1,109 @@
+"""What a build is asked to do and what it did: `BuildOptions`, `BuildReport`, and their one encoding.
+
+Owns: the two records and how they are serialised: `BuildOptions.to_json`/`from_json` (the background
+worker receives its options this way) and `BuildReport.to_builtins` (`qry index --json` and the MCP
+server's reindex print this). Both are msgspec Structs, so a field added to one shows up everywhere at once.
+Does not own: running a build (`indexlib/index/build/run.py`) or printing a report (`cli/`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+__all__ = ["BuildOptions", "BuildReport", "Progress"]
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+class BuildOptions(msgspec.Struct):
+    """What `qry index` was asked to do."""
+
+    index_dir: Path | None = None  # default: <root>/.qry
+    embed: str = "onnx"  # "onnx" | "none" | "hash" (hash: the deterministic test embedder)
+    model_dir: str | None = None
+    max_file_bytes: int = 1 << 20
+    include_vendored: bool = False
+    redact: bool = True
+    git_times: bool = True
+    rebuild: bool = False
+    wait: float = 0.0
+    max_nodes_per_file: int = 5000
+    threads: int = 0  # embedding model threads; 0: every available core
+    shared_cache: bool = True  # also use the user-level vector cache (embedcache.shared_cache_dir)
+    background: bool = False  # return after the lexical root; a detached worker computes the vectors
+
+    def to_json(self) -> str:
+        """These options as one line of JSON (paths as strings): what a worker process is started with."""
+        return _OPTIONS_ENCODER.encode(self).decode()
+
+    @staticmethod
+    def from_json(text: str) -> BuildOptions:
+        """The options `to_json` wrote."""
+        return _OPTIONS_DECODER.decode(text.encode())
+
+    @staticmethod
+    def embed_for(model_id: str | None) -> str:
+        """The `embed` value that rebuilds an index whose vectors are `model_id`'s (None: it has none)."""
+        if model_id is None:
+            return "none"
+        from indexlib.engines.embedders import build_name
+
+        return build_name(model_id)
+
+
+class BuildReport(msgspec.Struct):
+    """What a build did, with counts a one-line summary and a closing note can quote."""
+
+    root_id: str = ""
+    published: bool = False
+    files: int = 0
+    changed: int = 0
+    added: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    nodes_written: int = 0
+    nodes_total: int = 0
+    segments: int = 0
+    compacted: bool = False
+    skipped: dict[str, int] = msgspec.field(default_factory=dict)
+    redacted: int = 0
+    embedded: int = 0
+    embed_cached: int = 0
+    vectors_root: str = ""
+    git_commit: str | None = None
+    timings: dict[str, float] = msgspec.field(default_factory=dict)
+    index_dir: str = ""
+    rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
+    background_pid: int = 0  # the detached worker computing vectors (`BuildOptions.background`)
+    repaired: list[str] = msgspec.field(default_factory=list)  # damaged index files rebuilt from the source
+
+    @property
+    def elapsed(self) -> float:
+        return sum(self.timings.values())
+
+    def to_builtins(self) -> dict[str, Any]:
+        """The report as plain data (what `--json` and the MCP server print): fields in order, then
+        the derived `elapsed`."""
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        out["elapsed"] = self.elapsed
+        return out
+
+
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, Path):
+        return str(obj)
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+def _dec_hook(kind: type, obj: Any) -> Any:
+    if kind is Path:
+        return Path(obj)
+    raise NotImplementedError(f"cannot decode {kind.__name__}")
+
+
+_OPTIONS_ENCODER = msgspec.json.Encoder(enc_hook=_enc_hook)
+_OPTIONS_DECODER = msgspec.json.Decoder(BuildOptions, dec_hook=_dec_hook)

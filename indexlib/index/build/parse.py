@@ -1,0 +1,179 @@
+"""The parse stage: read, redact and parse each changed file, in a fork pool when there are many, and
+spill the results to disk file by file.
+
+Owns: the per-file work (`_read_and_parse`), the pool that runs it (its Ctrl-C handling included), and
+the spill file: each file's nodes and references go to `parsed.msgpack` in a staging folder as they
+come, and only a light copy of each node (no text) stays in memory, for the git-times pass that needs
+every node's line range. Memory is bounded by a file's nodes, not the change's.
+Does not own: the parsers (`indexlib/index/parsing/`), redaction rules (`redact.py`), which files
+changed (`plan.py`), or the segment the spill becomes (`write.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Generator, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import xxhash
+
+from indexlib.engines.embed import available_cores
+from indexlib.index.build.options import BuildOptions, BuildReport, Progress
+from indexlib.index.discover import Skipped, SourceFile, load
+from indexlib.index.parsing import parse_file
+from indexlib.index.redact import redact
+from indexlib.index.segtables import FileChunk, write_chunk
+from indexlib.records import Node, ParsedFile
+from indexlib.store.store import Store
+
+__all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill"]
+
+# Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
+PARALLEL_MIN_FILES = 64
+
+_TABLE_ENCODER = msgspec.msgpack.Encoder()
+_PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int, str] | str)
+
+ParseOutcome = tuple[ParsedFile, int, str] | str  # (parsed, secrets redacted, file hash) or a skip reason
+
+
+@dataclass(slots=True)
+class Spill:
+    """The parse stage's output: the spill file, a text-free copy of every node, and per parsed file
+    (file, content hash, node count), in the order the chunks were spilled."""
+
+    dir: Path  # the staging folder holding `path`; removed once the segment is written
+    path: Path
+    light: list[Node] = field(default_factory=list)
+    meta: list[tuple[SourceFile, str, int]] = field(default_factory=list)
+
+
+def parse_and_spill(
+    store: Store,
+    to_parse: Sequence[tuple[SourceFile, str]],
+    opts: BuildOptions,
+    report: BuildReport,
+    skipped: dict[str, int],
+    progress: Progress,
+) -> Spill:
+    """Parse every file of `to_parse` into the spill file; skips are counted into `skipped`."""
+    spill_dir = store.stage()
+    out = Spill(dir=spill_dir, path=spill_dir / "parsed.msgpack")
+    # closing(): a Ctrl-C in this loop's body stops the parse pool at once, not when the suspended
+    # generator is collected after the error was reported.
+    with open(out.path, "wb") as spill, closing(_parse_all(to_parse, opts)) as outcomes:
+        for i, (src, outcome) in enumerate(outcomes):
+            progress("parse", i + 1, len(to_parse))
+            if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
+                skipped[outcome] = skipped.get(outcome, 0) + 1
+                continue
+            parsed, red, digest = outcome
+            report.redacted += red
+            if parsed.skip:
+                skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
+            write_chunk(spill, FileChunk(path=src.path, nodes=parsed.nodes, refs=parsed.refs))
+            out.light.extend(msgspec.structs.replace(n, text="", doc="", signature="") for n in parsed.nodes)
+            out.meta.append((src, digest, len(parsed.nodes)))
+    return out
+
+
+def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[ParsedFile, int]:
+    """Redact the file's text once (lines are preserved, so line numbers stay true), then parse it.
+
+    Redacting before parsing, rather than per node, is cheaper and catches a key block that spans
+    two nodes; byte offsets then refer to the redacted text, which is the text we store.
+    """
+    redacted = 0
+    if opts.redact:
+        text, redacted = redact(data.decode("utf-8", errors="replace"))
+        if redacted:
+            data = text.encode("utf-8")
+    parsed = parse_file(src.path, data, src.language, max_nodes=opts.max_nodes_per_file)
+    return parsed, redacted
+
+
+def _read_and_parse(src: SourceFile, opts: BuildOptions) -> ParseOutcome:
+    """Read a changed file (again: its bytes were not kept since hashing), check it, redact, parse.
+
+    The hash is taken of the bytes actually parsed, so a file edited between the two reads is
+    recorded as what was indexed.
+    """
+    loaded = load(src, max_file_bytes=opts.max_file_bytes)
+    if isinstance(loaded, Skipped):
+        return loaded.reason
+    data = loaded.data or b""
+    parsed, redacted = _parse_one(loaded, data, opts)
+    return parsed, redacted, xxhash.xxh3_128_hexdigest(data)
+
+
+def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:
+    """Worker side: read and parse one file, return msgpack bytes (cheaper to ship than pickles)."""
+    src, opts = job
+    return _TABLE_ENCODER.encode(_read_and_parse(src, opts))
+
+
+def _parse_all(
+    to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
+) -> Generator[tuple[SourceFile, ParseOutcome], None, None]:
+    """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
+    workers = min(available_cores(), 8)
+    if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        for src, _digest in to_parse:
+            yield src, _read_and_parse(src, opts)
+        return
+    import multiprocessing
+    import signal
+
+    jobs = ((src, opts) for src, _digest in to_parse)
+    # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
+    # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
+    # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
+    # multiprocessing.Pool, not concurrent.futures: Pool.terminate() is the public way to stop workers
+    # mid-task, while stopping a ProcessPoolExecutor's workers races its manager thread in Python 3.11
+    # (AttributeError, InvalidStateError or OSError tracebacks, or a hang, a few runs in 20).
+    # Ctrl-C while the pool forks its workers would land inside multiprocessing's fork bookkeeping and
+    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker and the pool's
+    # threads exist (they inherit the mask, so the signal always reaches this thread), then let it
+    # through to the handler below.
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = multiprocessing.get_context("fork").Pool(
+            workers, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        raise
+    try:
+        results = pool.imap(_parse_job, jobs, chunksize=8)
+        # A Ctrl-C held since the forks arrives right here: inside the block that stops the pool.
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        for (src, _digest), encoded in zip(to_parse, results, strict=True):
+            yield src, _PARSED_DECODER.decode(encoded)
+    except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+        pool.terminate()  # workers stop mid-file; the pool's threads are joined
+        raise
+    pool.close()
+    pool.join()
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Parse workers ignore Ctrl-C (the parent handles it) and exit when the parent dies.
+
+    A killed parent cannot stop its pool, and idle workers would wait on the task queue forever.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="qry-parent-watch", daemon=True).start()

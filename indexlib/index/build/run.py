@@ -1,0 +1,99 @@
+"""The build's orchestrator: the stages of `qry index` in order, each timed, under the writer lock.
+
+Owns: `build_index` (the lock, and cleaning up after any failure) and `_build_locked`, which reads as
+the list of stages: previous root -> discover -> classify -> parse and spill -> git times -> source
+state -> write segment -> publish -> vectors. Every run writes at most one new segment (plus, when
+compaction triggers, one merged segment instead), so a crash can only leave staging files behind,
+which `gc` removes; the previous root stays whole because HEAD moves last, atomically. Re-indexing
+an unchanged tree publishes nothing.
+Does not own: the work of any stage (the sibling modules of this package), the on-disk format
+(`indexlib/store/`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from indexlib.errors import UsageError, disk_full
+from indexlib.index.build.options import BuildOptions, BuildReport, Progress
+from indexlib.index.build.parse import parse_and_spill
+from indexlib.index.build.plan import classify, discover_sources, load_previous
+from indexlib.index.build.publish import publish_stage
+from indexlib.index.build.times import node_times, source_state
+from indexlib.index.build.vectors import attach_vectors
+from indexlib.index.build.write import write_stage
+from indexlib.store.locate import default_index_dir
+from indexlib.store.lock import writer_lock
+from indexlib.store.store import Store
+
+__all__ = ["build_index"]
+
+
+def build_index(
+    root: Path, options: BuildOptions | None = None, progress: Progress | None = None
+) -> BuildReport:
+    """Index `root` incrementally and publish a new root if anything changed.
+
+    Raises UsageError for a root that is not a directory, LockBusy when another writer runs.
+    """
+    opts = options or BuildOptions()
+    root = root.resolve()
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a directory", hint="pass the folder of a repository: qry index PATH")
+    index_dir = (opts.index_dir or default_index_dir(root)).resolve()
+    store = Store.open(index_dir, create=True)
+    report = BuildReport(index_dir=str(index_dir))
+    with writer_lock(index_dir, wait=opts.wait):
+        try:
+            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+        except BaseException as exc:
+            # Whatever failed (a full disk, Ctrl-C, a bug), nothing this run staged is of use, and HEAD
+            # still names the previous root: the staging files go now, not at the next gc (on a full
+            # disk they are the space the user needs back). We hold the lock, so no other writer
+            # is staging in tmp/.
+            store.discard_staging()
+            full = disk_full(exc, str(index_dir)) if isinstance(exc, Exception) else None
+            if full is not None:
+                raise full from exc
+            raise
+        if opts.background and opts.embed != "none":
+            from indexlib.index.background import start_vector_worker
+
+            # Started while this process still holds the lock: the worker waits for it, so the
+            # vectors follow this root before any other writer's.
+            report.background_pid = start_vector_worker(store, index_dir, opts)
+    return report
+
+
+@contextmanager
+def _timed(report: BuildReport, stage: str, since: float | None = None) -> Iterator[None]:
+    """Record the seconds of the enclosed stage (from `since`, when given) as `report.timings[stage]`."""
+    start = time.perf_counter() if since is None else since
+    yield
+    report.timings[stage] = time.perf_counter() - start
+
+
+def _build_locked(
+    root: Path, store: Store, opts: BuildOptions, report: BuildReport, progress: Progress
+) -> None:
+    with _timed(report, "discover"):
+        prev = load_previous(store, opts, report)
+        sources, skipped = discover_sources(root, opts, report)
+    with _timed(report, "hash"):
+        plan = classify(sources, skipped, prev.files, opts, report)
+    with _timed(report, "parse"):
+        spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress)
+    with _timed(report, "times"):
+        times, times_from = node_times(root, spill, opts)
+    source = source_state(root, opts, prev, plan, times_from, report)
+    with _timed(report, "write"):
+        layout = write_stage(store, root, opts, prev, plan, spill, times, source.unchanged, report, progress)
+    shutil.rmtree(spill.dir, ignore_errors=True)
+    publish_stage(store, root, opts, prev, layout, source, plan.skipped, report)
+    if opts.embed != "none" and not opts.background:
+        with _timed(report, "embed"):
+            attach_vectors(store, report, opts, progress)

@@ -567,7 +567,9 @@ def hub_queries(c: Corpus, n: int) -> list[str]:
 
 def hub_contamination(c: Corpus, queries: list[str]) -> dict[str, Any]:
     """Share of hubs (degree > p95 of code nodes) among diffusion's additions, with and without the guard."""
-    from indexlib.graph.expand import DIFFUSION_KINDS, degree_percentile, diffuse, hub_contamination, on_path
+    from graphmetrics import degree_percentile, hub_contamination
+
+    from indexlib.graph.expand import DIFFUSION_KINDS, diffuse, on_path
     from indexlib.graph.view import SnapshotGraph
     from indexlib.retrieval.search import SearchOptions
 

@@ -1,23 +1,23 @@
 """Call-graph expansion and Personalized PageRank diffusion over a `GraphView`. Pure.
 
 Owns: the `GraphView` protocol every graph consumer reads through (the snapshot implements it over the
-on-disk segments; `MemoryGraph` implements it in memory for tests), `expand` (callers, callees and the
-parent container of the top hits, capped), `diffuse` (Personalized PageRank by the Andersen-Chung-Lang
-push algorithm, seeded by the fused hits), `on_path` (the few diffusion nodes that lie on a directed path
-between two seeds: the context the search adds after its hits), and the hub-contamination measure the
-benchmark reports.
+on-disk segments, view.py; tests implement it in memory), `expand` (callers, callees and the parent
+container of the top hits, capped), `diffuse` (Personalized PageRank by the Andersen-Chung-Lang push
+algorithm, seeded by the fused hits), and `on_path` (the few diffusion nodes that lie on a directed path
+between two seeds: the context the search adds after its hits).
 
-Does not own: resolving references into edges or reading segments (snapshot.py), ranking hits (fusion.py,
-search.py), or the graph query language (graphquery.py). Nothing here imports an engine.
+Does not own: resolving references into edges or reading segments (resolve.py, view.py), ranking hits
+(retrieval/fusion.py, retrieval/search.py), the graph query language (graph/query/), or the benchmark's
+hub measures (bench/graphmetrics.py). Nothing here imports an engine.
 
-Why diffusion is a context layer and not a ranker (seed 003): on bug-fix ground truth, RRF of BM25 and
+Why diffusion is a context layer and not a ranker: on bug-fix ground truth, RRF of BM25 and
 dense beats structural diffusion, which floods high-degree hubs. So `on_path` only ever *adds* nodes
 after the fused hits, never reorders them, and hubs neither spread mass nor qualify as context.
 """
 
 import math
 from collections import deque
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Literal, Protocol
 
 import msgspec
@@ -28,9 +28,8 @@ from indexlib.records import Edge, RefKind, Related
 Direction = Literal["out", "in"]
 
 MAX_EXPAND_DEPTH = 4
-EXPAND_CAP = 20  # seed 001: callers, callees and parent, capped at 20 nodes over the whole answer
+EXPAND_CAP = 20  # callers, callees and parent, capped at 20 nodes over the whole answer
 DIFFUSION_KINDS = (RefKind.CALLS.value, RefKind.IMPORTS.value)
-ALL_EDGE_KINDS = tuple(k.value for k in RefKind)
 
 
 def uid_hex(uid: int) -> str:
@@ -77,91 +76,6 @@ class GraphView(Protocol):
     def degree(self, uid: int, kinds: Collection[str]) -> int:
         """Number of in plus out edges of these kinds (the hub guard's measure)."""
         ...
-
-
-FIND_PROPS = frozenset({"name", "qualified_name", "path", "language", "kind"})
-
-
-class MemoryGraph:
-    """An in-memory `GraphView` for tests and small tools: nodes and edges held in dicts.
-
-    Edges must join nodes already added. `contains` edges cannot be added: they follow from
-    `parent_uid`, exactly as in the snapshot, so the two implementations cannot disagree about them.
-    """
-
-    def __init__(self, nodes: Iterable[GraphNode] = (), edges: Iterable[Edge] = ()) -> None:
-        self._nodes: dict[int, GraphNode] = {}
-        self._out: dict[int, list[Edge]] = {}
-        self._in: dict[int, list[Edge]] = {}
-        for n in nodes:
-            self.add_node(n)
-        for e in edges:
-            self.add_edge(e)
-
-    def add_node(self, node: GraphNode) -> None:
-        if node.uid in self._nodes:
-            raise ValueError(f"duplicate node uid {uid_hex(node.uid)}")
-        self._nodes[node.uid] = node
-
-    def add_edge(self, edge: Edge) -> None:
-        if edge.kind == RefKind.CONTAINS:
-            raise ValueError("contains edges follow from parent_uid; set it on the member node instead")
-        if edge.kind not in ALL_EDGE_KINDS:
-            raise ValueError(f"unknown edge kind {edge.kind!r}")
-        for end in (edge.src, edge.dst):
-            if end not in self._nodes:
-                raise ValueError(f"edge endpoint {uid_hex(end)} is not a node of this graph")
-        self._out.setdefault(edge.src, []).append(edge)
-        self._in.setdefault(edge.dst, []).append(edge)
-
-    def __len__(self) -> int:
-        return len(self._nodes)
-
-    def uids(self) -> list[int]:
-        """Every node uid, sorted."""
-        return sorted(self._nodes)
-
-    def node(self, uid: int) -> GraphNode | None:
-        return self._nodes.get(uid)
-
-    def _contains(self, uid: int, direction: Direction) -> list[Edge]:
-        node = self._nodes.get(uid)
-        if node is None:
-            return []
-        if direction == "in":
-            parent = self._nodes.get(node.parent_uid) if node.parent_uid else None
-            if parent is None:
-                return []
-            return [Edge(src=parent.uid, dst=uid, kind=RefKind.CONTAINS.value, line=node.start_line)]
-        members = sorted(
-            (m for m in self._nodes.values() if m.parent_uid == uid), key=lambda m: (m.start_line, m.uid)
-        )
-        return [Edge(src=uid, dst=m.uid, kind=RefKind.CONTAINS.value, line=m.start_line) for m in members]
-
-    def edges(self, uid: int, kinds: Collection[str], direction: Direction) -> list[Edge]:
-        table = self._out if direction == "out" else self._in
-        found = [e for e in table.get(uid, ()) if e.kind in kinds]
-        if RefKind.CONTAINS.value in kinds:
-            found.extend(self._contains(uid, direction))
-        return found
-
-    def find(self, *, kind: str | None, props: Mapping[str, object], limit: int) -> list[int]:
-        unknown = set(props) - FIND_PROPS
-        if unknown:
-            raise ValueError(f"find() cannot filter on {sorted(unknown)}")
-        found: list[int] = []
-        for uid in sorted(self._nodes):
-            n = self._nodes[uid]
-            if kind is not None and n.kind != kind:
-                continue
-            if all(getattr(n, key) == value for key, value in props.items()):
-                found.append(uid)
-                if len(found) >= limit:
-                    break
-        return found
-
-    def degree(self, uid: int, kinds: Collection[str]) -> int:
-        return len(self.edges(uid, kinds, "out")) + len(self.edges(uid, kinds, "in"))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -229,62 +143,104 @@ def expand(
     for level in range(1, depth + 1):
         per_hit: dict[int, list[tuple[Related, int, Direction]]] = {}
         for h in hits:
-            candidates: list[tuple[Related, int, Direction]] = []
-            if level == 1 and include_parent:
-                for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
-                    rel = _related(view, e.src, e, "in", h, level)
-                    if rel is not None and e.src not in seen[h]:
-                        seen[h].add(e.src)
-                        candidates.append((rel, e.src, "in"))
-            for direction in ("in", "out"):
-                if direction not in directions:
-                    continue
-                for node_uid, came in frontier[h]:
-                    if came != direction or not kinds or len(candidates) >= room:
-                        continue
-                    edges = view.edges(node_uid, kinds, direction)
-                    pairs = [(e, e.src if direction == "in" else e.dst) for e in edges]
-                    pairs.sort(key=lambda p: _edge_order(p[0], p[1]))
-                    for e, other in pairs:
-                        if len(candidates) >= room:
-                            break
-                        if other in seen[h]:
-                            continue
-                        rel = _related(view, other, e, direction, h, level)
-                        if rel is None:
-                            continue
-                        seen[h].add(other)
-                        candidates.append((rel, other, direction))
+            candidates = _level_candidates(
+                view,
+                h,
+                level,
+                frontier[h],
+                seen[h],
+                kinds,
+                room,
+                include_parent=include_parent,
+                directions=directions,
+            )
             per_hit[h] = candidates
             # Only caller/callee edges continue to the next level; the parent container does not.
             frontier[h] = [(other, d) for rel, other, d in candidates if rel.edge != RefKind.CONTAINS.value]
-        # A node several hits reach at this level belongs to the best-ranked of them.
-        owner: dict[int, int] = {}
-        for h in hits:
-            for _rel, other, _d in per_hit[h]:
-                owner.setdefault(other, h)
-        # Round-robin over hits in rank order, one listed node each per turn.
-        cursors = dict.fromkeys(hits, 0)
-        progressed = True
-        while total < cap and progressed:
-            progressed = False
-            for h in hits:
-                cand = per_hit[h]
-                while cursors[h] < len(cand):
-                    rel, other, _d = cand[cursors[h]]
-                    cursors[h] += 1
-                    if other in hit_set or other in listed or owner[other] != h:
-                        continue
-                    result[h].append(rel)
-                    listed.add(other)
-                    total += 1
-                    progressed = True
-                    break
-                if total >= cap:
-                    break
+        total = _list_round_robin(hits, hit_set, per_hit, listed, result, total, cap)
         if total >= cap:
             break
     return result
+
+
+def _level_candidates(
+    view: GraphView,
+    h: int,
+    level: int,
+    frontier: list[tuple[int, Direction]],
+    seen: set[int],
+    kinds: tuple[str, ...],
+    room: int,
+    *,
+    include_parent: bool,
+    directions: Collection[Direction],
+) -> list[tuple[Related, int, Direction]]:
+    """Hit `h`'s unseen neighbours one level on (its parent first at level 1), at most `room`; marks
+    each as seen."""
+    candidates: list[tuple[Related, int, Direction]] = []
+    if level == 1 and include_parent:
+        for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
+            rel = _related(view, e.src, e, "in", h, level)
+            if rel is not None and e.src not in seen:
+                seen.add(e.src)
+                candidates.append((rel, e.src, "in"))
+    for direction in ("in", "out"):
+        if direction not in directions:
+            continue
+        for node_uid, came in frontier:
+            if came != direction or not kinds or len(candidates) >= room:
+                continue
+            edges = view.edges(node_uid, kinds, direction)
+            pairs = [(e, e.src if direction == "in" else e.dst) for e in edges]
+            pairs.sort(key=lambda p: _edge_order(p[0], p[1]))
+            for e, other in pairs:
+                if len(candidates) >= room:
+                    break
+                if other in seen:
+                    continue
+                rel = _related(view, other, e, direction, h, level)
+                if rel is None:
+                    continue
+                seen.add(other)
+                candidates.append((rel, other, direction))
+    return candidates
+
+
+def _list_round_robin(
+    hits: list[int],
+    hit_set: set[int],
+    per_hit: dict[int, list[tuple[Related, int, Direction]]],
+    listed: set[int],
+    result: dict[int, list[Related]],
+    total: int,
+    cap: int,
+) -> int:
+    """List one level's candidates into `result`, hits taking turns; returns the new total listed."""
+    # A node several hits reach at this level belongs to the best-ranked of them.
+    owner: dict[int, int] = {}
+    for h in hits:
+        for _rel, other, _d in per_hit[h]:
+            owner.setdefault(other, h)
+    # Round-robin over hits in rank order, one listed node each per turn.
+    cursors = dict.fromkeys(hits, 0)
+    progressed = True
+    while total < cap and progressed:
+        progressed = False
+        for h in hits:
+            cand = per_hit[h]
+            while cursors[h] < len(cand):
+                rel, other, _d = cand[cursors[h]]
+                cursors[h] += 1
+                if other in hit_set or other in listed or owner[other] != h:
+                    continue
+                result[h].append(rel)
+                listed.add(other)
+                total += 1
+                progressed = True
+                break
+            if total >= cap:
+                break
+    return total
 
 
 def _related(
@@ -379,34 +335,73 @@ def ppr_push(
     total = sum(weights.values())
     bound = push_bound(alpha, epsilon)
     limit = bound if max_pushes is None else min(bound, max_pushes)
-    kinds = tuple(kinds)
-    degree: dict[int, int] = {}
-    neighbours: dict[int, list[int]] = {}
-
-    def deg(u: int) -> int:
-        d = degree.get(u)
-        if d is None:
-            d = view.degree(u, kinds)
-            degree[u] = d
-        return d
-
-    def nbrs(u: int) -> list[int]:
-        found = neighbours.get(u)
-        if found is None:
-            found = [e.dst for e in view.edges(u, kinds, "out")] + [e.src for e in view.edges(u, kinds, "in")]
-            found.sort()
-            neighbours[u] = found
-        return found
-
+    adjacency = _Adjacency(view, tuple(kinds))
     p: dict[int, float] = {}
     r: dict[int, float] = {}
-    leaked = 0.0
-    pushes = 0
     if total <= 0.0:
-        return Diffusion(p=p, residual=r, leaked=0.0, pushes=0, degree=degree, seeds=frozenset(weights))
+        return Diffusion(
+            p=p, residual=r, leaked=0.0, pushes=0, degree=adjacency.degree, seeds=frozenset(weights)
+        )
     order = sorted(weights, key=lambda u: (-weights[u], u))
     for u in order:
         r[u] = weights[u] / total
+    leaked, pushes = _push(
+        adjacency, order, p, r, alpha=alpha, epsilon=epsilon, max_degree=max_degree, limit=limit
+    )
+    residual = {u: m for u, m in r.items() if m > 0.0}
+    return Diffusion(
+        p=p,
+        residual=residual,
+        leaked=leaked,
+        pushes=pushes,
+        degree=adjacency.degree,
+        seeds=frozenset(weights),
+    )
+
+
+class _Adjacency:
+    """The undirected view of `kinds` edges, each node's degree and neighbours read once."""
+
+    def __init__(self, view: GraphView, kinds: tuple[str, ...]) -> None:
+        self.view = view
+        self.kinds = kinds
+        self.degree: dict[int, int] = {}
+        self.neighbours: dict[int, list[int]] = {}
+
+    def deg(self, u: int) -> int:
+        d = self.degree.get(u)
+        if d is None:
+            d = self.view.degree(u, self.kinds)
+            self.degree[u] = d
+        return d
+
+    def nbrs(self, u: int) -> list[int]:
+        found = self.neighbours.get(u)
+        if found is None:
+            kinds = self.kinds
+            found = [e.dst for e in self.view.edges(u, kinds, "out")] + [
+                e.src for e in self.view.edges(u, kinds, "in")
+            ]
+            found.sort()
+            self.neighbours[u] = found
+        return found
+
+
+def _push(
+    adjacency: _Adjacency,
+    order: list[int],
+    p: dict[int, float],
+    r: dict[int, float],
+    *,
+    alpha: float,
+    epsilon: float,
+    max_degree: int,
+    limit: int,
+) -> tuple[float, int]:
+    """The push loop over `p` and `r` (updated in place), seeds queued in `order`; (leaked, pushes)."""
+    deg = adjacency.deg
+    leaked = 0.0
+    pushes = 0
     queue: deque[int] = deque(u for u in order if r[u] >= epsilon * max(deg(u), 1))
     queued = set(queue)
     while queue and pushes < limit:
@@ -420,7 +415,7 @@ def ppr_push(
         p[u] = p.get(u, 0.0) + alpha * ru
         r[u] = 0.0
         spread = (1.0 - alpha) * ru
-        targets = nbrs(u) if deg(u) <= max_degree else []
+        targets = adjacency.nbrs(u) if deg(u) <= max_degree else []
         if not targets:
             leaked += spread
             continue
@@ -431,10 +426,7 @@ def ppr_push(
             if v not in queued and rv >= epsilon * max(deg(v), 1):
                 queue.append(v)
                 queued.add(v)
-    residual = {u: m for u, m in r.items() if m > 0.0}
-    return Diffusion(
-        p=p, residual=residual, leaked=leaked, pushes=pushes, degree=degree, seeds=frozenset(weights)
-    )
+    return leaked, pushes
 
 
 def diffuse(
@@ -549,43 +541,3 @@ def _bridges(
             if sources and targets and (len(sources | targets) >= 2):
                 return True
     return False
-
-
-# --------------------------------------------------------------------------------------------------
-# Hub contamination (benchmark measure)
-
-
-def degree_percentile(
-    view: GraphView, uids: Iterable[int], *, percentile: float = 95.0, kinds: Sequence[str] = DIFFUSION_KINDS
-) -> float:
-    """The `percentile` (0-100, linear interpolation) of the degrees of `uids`; 0.0 for none."""
-    if not 0.0 <= percentile <= 100.0:
-        raise UsageError(f"percentile must be in [0, 100], not {percentile}", hint="95 is the usual cut")
-    kinds = tuple(kinds)
-    values = sorted(view.degree(u, kinds) for u in uids)
-    if not values:
-        return 0.0
-    pos = (len(values) - 1) * percentile / 100.0
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
-
-
-def hub_contamination(
-    view: GraphView,
-    ranked: Sequence[int],
-    *,
-    threshold: float,
-    k: int = 10,
-    kinds: Sequence[str] = DIFFUSION_KINDS,
-) -> float:
-    """Fraction of the top `k` of `ranked` whose degree exceeds `threshold` (e.g. `degree_percentile`).
-
-    The denominator is the number of results actually looked at (min(k, len(ranked))); 0.0 for none.
-    """
-    top = list(ranked[:k])
-    if not top:
-        return 0.0
-    kinds = tuple(kinds)
-    hubs = sum(1 for u in top if view.degree(u, kinds) > threshold)
-    return hubs / len(top)

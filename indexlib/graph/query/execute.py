@@ -258,7 +258,7 @@ class _Executor:
         items = self.query.items
         order = self.query.order
         if not self.analysis.aggregate and not order:
-            projected: Iterator[tuple[list[Any], Row]] = (
+            projected: Iterator[tuple[list[object], Row]] = (
                 ([evaluate(it.expr, b, self.params) for it in items], b) for b in self.bindings()
             )
             if self.query.distinct:
@@ -270,7 +270,7 @@ class _Executor:
                     break
             truncated = len(taken) > skip + limit
             return [[to_output(v) for v in r] for r in taken[skip : skip + limit]], truncated
-        pairs: list[tuple[list[Any], Row]]
+        pairs: list[tuple[list[object], Row]]
         if self.analysis.aggregate:
             pairs = [(values, {}) for values in self._aggregate()]
         else:
@@ -282,7 +282,7 @@ class _Executor:
         truncated = len(pairs) > skip + limit
         return [[to_output(v) for v in values] for values, _ in pairs[skip : skip + limit]], truncated
 
-    def _distinct(self, pairs: Iterator[tuple[list[Any], Row]]) -> Iterator[tuple[list[Any], Row]]:
+    def _distinct(self, pairs: Iterator[tuple[list[object], Row]]) -> Iterator[tuple[list[object], Row]]:
         seen: set[tuple[object, ...]] = set()
         for values, row in pairs:
             self.budget.check()
@@ -291,10 +291,10 @@ class _Executor:
                 seen.add(key)
                 yield values, row
 
-    def _aggregate(self) -> list[list[Any]]:
+    def _aggregate(self) -> list[list[object]]:
         items = self.query.items
         is_agg = [isinstance(it.expr, Call) and it.expr.name == "count" for it in items]
-        groups: dict[tuple[object, ...], tuple[list[Any], list[Any]]] = {}
+        groups: dict[tuple[object, ...], tuple[list[object], list[Any]]] = {}
         for row in self.bindings():
             self.budget.check()
             keys = [
@@ -303,7 +303,7 @@ class _Executor:
             ]
             gkey = tuple(freeze(v) for v, agg in zip(keys, is_agg, strict=True) if not agg)
             if gkey not in groups:
-                states: list[Any] = [
+                states: list[Any] = [  # per item: a count, or the set of distinct values seen
                     set() if agg and cast(Call, it.expr).distinct else 0
                     for it, agg in zip(items, is_agg, strict=True)
                 ]
@@ -325,7 +325,7 @@ class _Executor:
                     states[i] += 1
         if not groups and all(is_agg):
             return [[0 for _ in items]]
-        out: list[list[Any]] = []
+        out: list[list[object]] = []
         for keys, states in groups.values():
             out.append(
                 [
@@ -335,14 +335,14 @@ class _Executor:
             )
         return out
 
-    def _sort(self, pairs: list[tuple[list[Any], Row]]) -> list[tuple[list[Any], Row]]:
+    def _sort(self, pairs: list[tuple[list[object], Row]]) -> list[tuple[list[object], Row]]:
         # Stable sorts from the last key to the first give a lexicographic order with mixed directions.
         result = list(pairs)
         for sort, col in reversed(list(zip(self.query.order, self.analysis.sort_columns, strict=True))):
             self.budget.check()
 
             def key(
-                pair: tuple[list[Any], Row], sort: SortItem = sort, col: int | None = col
+                pair: tuple[list[object], Row], sort: SortItem = sort, col: int | None = col
             ) -> tuple[Any, ...]:
                 value = pair[0][col] if col is not None else evaluate(sort.expr, pair[1], self.params)
                 return order_key(value)

@@ -32,11 +32,13 @@ _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 
 
 def family_of(language: str) -> str:
+    """The language family whose definitions a reference of `language` may resolve to."""
     return _FAMILY.get(language, language)
 
 
-MAX_CANDIDATES = 12
-CASE_INSENSITIVE = frozenset({"php"})
+MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
+# A qualifier naming a builtin type (`str.__new__`, `dict.fromkeys`) calls that type, never indexed code.
 BUILTIN_TYPES = frozenset(
     [
         "str",
@@ -53,7 +55,7 @@ BUILTIN_TYPES = frozenset(
         "type",
         "bool",
     ]
-)  # PHP function and method names ignore case; the rest do not
+)
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
 # Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call
 # almost never means a same-named method of the indexed code, so it makes no edge.
@@ -172,9 +174,7 @@ def _closeness(a: str, b: str) -> int:
         if x != y:
             break
         n += 1
-    return n + (
-        100 if a == b else 0
-    )  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+    return n + (100 if a == b else 0)
 
 
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}

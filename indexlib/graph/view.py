@@ -204,6 +204,7 @@ class SnapshotGraph:
 
 
 def to_graph_node(n: Node) -> GraphNode:
+    """The graph layer's view of a node: identity, place and name, without its text."""
     return GraphNode(
         uid=n.uid,
         kind=n.kind,

@@ -569,7 +569,7 @@ def hub_contamination(c: Corpus, queries: list[str]) -> dict[str, Any]:
     """Share of hubs (degree > p95 of code nodes) among diffusion's additions, with and without the guard."""
     from graphmetrics import degree_percentile, hub_contamination
 
-    from indexlib.graph.expand import DIFFUSION_KINDS, diffuse, on_path
+    from indexlib.graph.diffuse import DIFFUSION_KINDS, diffuse, on_path
     from indexlib.graph.view import SnapshotGraph
     from indexlib.retrieval.search import SearchOptions
 

@@ -11,7 +11,8 @@ import math
 from collections.abc import Iterable, Sequence
 
 from indexlib.errors import UsageError
-from indexlib.graph.expand import DIFFUSION_KINDS, GraphView
+from indexlib.graph.diffuse import DIFFUSION_KINDS
+from indexlib.graph.expand import GraphView
 
 
 def degree_percentile(

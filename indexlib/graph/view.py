@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.expand import GraphNode, expand, on_path
+from indexlib.graph.diffuse import on_path
+from indexlib.graph.expand import GraphNode, expand
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, RefKind, Related
 from indexlib.retrieval.snapshot import Snapshot

@@ -269,7 +269,8 @@ def sample_edges(c: Corpus, n: int, seed: int = SEED) -> list[EdgeRow]:
 
 def sample_sites(c: Corpus, n: int, seed: int = SEED) -> list[SiteRow]:
     """Seeded: random `calls` references whose last name has at least one definition in the corpus."""
-    from indexlib.graph.view import SnapshotGraph, _split_target
+    from indexlib.graph.resolve import split_target as _split_target
+    from indexlib.graph.view import SnapshotGraph
 
     view = SnapshotGraph(c.snap)
     rng = random.Random(f"{seed}-sites-{c.name}")
@@ -420,7 +421,7 @@ def check_calls_are_calls(c: Corpus) -> dict[str, Any]:
     The ref's line is the line where the callee's name ends, so `name(` or `name\\n(` must be there;
     anything else (a decorator without parentheses, an annotation, an attribute read) is a mislabel.
     """
-    from indexlib.graph.view import _split_target
+    from indexlib.graph.resolve import split_target as _split_target
 
     total, bad = 0, []
     for s in c.nodes:
@@ -566,7 +567,9 @@ def hub_queries(c: Corpus, n: int) -> list[str]:
 
 def hub_contamination(c: Corpus, queries: list[str]) -> dict[str, Any]:
     """Share of hubs (degree > p95 of code nodes) among diffusion's additions, with and without the guard."""
-    from indexlib.graph.expand import DIFFUSION_KINDS, degree_percentile, diffuse, hub_contamination, on_path
+    from graphmetrics import degree_percentile, hub_contamination
+
+    from indexlib.graph.diffuse import DIFFUSION_KINDS, diffuse, on_path
     from indexlib.graph.view import SnapshotGraph
     from indexlib.retrieval.search import SearchOptions
 

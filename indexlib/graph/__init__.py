@@ -1,3 +1,5 @@
-"""The code graph: expansion and diffusion over calls, imports and containment, call resolution per
-language behind the GraphView, and the bounded openCypher profile of `qry graph`.
+"""The code graph: the GraphView and expansion over calls, imports and containment (`expand`),
+Personalized PageRank diffusion and on-path context (`diffuse`), call resolution per language
+(`resolve`) behind the snapshot's GraphView (`view`), and the bounded openCypher profile of
+`qry graph` (`query/`).
 """

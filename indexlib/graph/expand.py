@@ -1,23 +1,16 @@
-"""Call-graph expansion and Personalized PageRank diffusion over a `GraphView`. Pure.
+"""Call-graph expansion over a `GraphView`, and the view itself. Pure.
 
 Owns: the `GraphView` protocol every graph consumer reads through (the snapshot implements it over the
-on-disk segments; `MemoryGraph` implements it in memory for tests), `expand` (callers, callees and the
-parent container of the top hits, capped), `diffuse` (Personalized PageRank by the Andersen-Chung-Lang
-push algorithm, seeded by the fused hits), `on_path` (the few diffusion nodes that lie on a directed path
-between two seeds: the context the search adds after its hits), and the hub-contamination measure the
-benchmark reports.
+on-disk segments, view.py; tests implement it in memory), `GraphNode`, and `expand` (callers, callees
+and the parent container of the top hits, breadth-first, capped, the budget shared fairly).
 
-Does not own: resolving references into edges or reading segments (snapshot.py), ranking hits (fusion.py,
-search.py), or the graph query language (graphquery.py). Nothing here imports an engine.
-
-Why diffusion is a context layer and not a ranker (seed 003): on bug-fix ground truth, RRF of BM25 and
-dense beats structural diffusion, which floods high-degree hubs. So `on_path` only ever *adds* nodes
-after the fused hits, never reorders them, and hubs neither spread mass nor qualify as context.
+Does not own: diffusion and on-path context (diffuse.py), resolving references into edges or reading
+segments (resolve.py, view.py), ranking hits (retrieval/fusion.py, retrieval/search.py), the graph query
+language (graph/query/), or the benchmark's hub measures (bench/graphmetrics.py). Nothing here imports
+an engine.
 """
 
-import math
-from collections import deque
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Literal, Protocol
 
 import msgspec
@@ -28,9 +21,7 @@ from indexlib.records import Edge, RefKind, Related
 Direction = Literal["out", "in"]
 
 MAX_EXPAND_DEPTH = 4
-EXPAND_CAP = 20  # seed 001: callers, callees and parent, capped at 20 nodes over the whole answer
-DIFFUSION_KINDS = (RefKind.CALLS.value, RefKind.IMPORTS.value)
-ALL_EDGE_KINDS = tuple(k.value for k in RefKind)
+EXPAND_CAP = 20  # callers, callees and parent, capped at 20 nodes over the whole answer
 
 
 def uid_hex(uid: int) -> str:
@@ -77,91 +68,6 @@ class GraphView(Protocol):
     def degree(self, uid: int, kinds: Collection[str]) -> int:
         """Number of in plus out edges of these kinds (the hub guard's measure)."""
         ...
-
-
-FIND_PROPS = frozenset({"name", "qualified_name", "path", "language", "kind"})
-
-
-class MemoryGraph:
-    """An in-memory `GraphView` for tests and small tools: nodes and edges held in dicts.
-
-    Edges must join nodes already added. `contains` edges cannot be added: they follow from
-    `parent_uid`, exactly as in the snapshot, so the two implementations cannot disagree about them.
-    """
-
-    def __init__(self, nodes: Iterable[GraphNode] = (), edges: Iterable[Edge] = ()) -> None:
-        self._nodes: dict[int, GraphNode] = {}
-        self._out: dict[int, list[Edge]] = {}
-        self._in: dict[int, list[Edge]] = {}
-        for n in nodes:
-            self.add_node(n)
-        for e in edges:
-            self.add_edge(e)
-
-    def add_node(self, node: GraphNode) -> None:
-        if node.uid in self._nodes:
-            raise ValueError(f"duplicate node uid {uid_hex(node.uid)}")
-        self._nodes[node.uid] = node
-
-    def add_edge(self, edge: Edge) -> None:
-        if edge.kind == RefKind.CONTAINS:
-            raise ValueError("contains edges follow from parent_uid; set it on the member node instead")
-        if edge.kind not in ALL_EDGE_KINDS:
-            raise ValueError(f"unknown edge kind {edge.kind!r}")
-        for end in (edge.src, edge.dst):
-            if end not in self._nodes:
-                raise ValueError(f"edge endpoint {uid_hex(end)} is not a node of this graph")
-        self._out.setdefault(edge.src, []).append(edge)
-        self._in.setdefault(edge.dst, []).append(edge)
-
-    def __len__(self) -> int:
-        return len(self._nodes)
-
-    def uids(self) -> list[int]:
-        """Every node uid, sorted."""
-        return sorted(self._nodes)
-
-    def node(self, uid: int) -> GraphNode | None:
-        return self._nodes.get(uid)
-
-    def _contains(self, uid: int, direction: Direction) -> list[Edge]:
-        node = self._nodes.get(uid)
-        if node is None:
-            return []
-        if direction == "in":
-            parent = self._nodes.get(node.parent_uid) if node.parent_uid else None
-            if parent is None:
-                return []
-            return [Edge(src=parent.uid, dst=uid, kind=RefKind.CONTAINS.value, line=node.start_line)]
-        members = sorted(
-            (m for m in self._nodes.values() if m.parent_uid == uid), key=lambda m: (m.start_line, m.uid)
-        )
-        return [Edge(src=uid, dst=m.uid, kind=RefKind.CONTAINS.value, line=m.start_line) for m in members]
-
-    def edges(self, uid: int, kinds: Collection[str], direction: Direction) -> list[Edge]:
-        table = self._out if direction == "out" else self._in
-        found = [e for e in table.get(uid, ()) if e.kind in kinds]
-        if RefKind.CONTAINS.value in kinds:
-            found.extend(self._contains(uid, direction))
-        return found
-
-    def find(self, *, kind: str | None, props: Mapping[str, object], limit: int) -> list[int]:
-        unknown = set(props) - FIND_PROPS
-        if unknown:
-            raise ValueError(f"find() cannot filter on {sorted(unknown)}")
-        found: list[int] = []
-        for uid in sorted(self._nodes):
-            n = self._nodes[uid]
-            if kind is not None and n.kind != kind:
-                continue
-            if all(getattr(n, key) == value for key, value in props.items()):
-                found.append(uid)
-                if len(found) >= limit:
-                    break
-        return found
-
-    def degree(self, uid: int, kinds: Collection[str]) -> int:
-        return len(self.edges(uid, kinds, "out")) + len(self.edges(uid, kinds, "in"))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -229,62 +135,104 @@ def expand(
     for level in range(1, depth + 1):
         per_hit: dict[int, list[tuple[Related, int, Direction]]] = {}
         for h in hits:
-            candidates: list[tuple[Related, int, Direction]] = []
-            if level == 1 and include_parent:
-                for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
-                    rel = _related(view, e.src, e, "in", h, level)
-                    if rel is not None and e.src not in seen[h]:
-                        seen[h].add(e.src)
-                        candidates.append((rel, e.src, "in"))
-            for direction in ("in", "out"):
-                if direction not in directions:
-                    continue
-                for node_uid, came in frontier[h]:
-                    if came != direction or not kinds or len(candidates) >= room:
-                        continue
-                    edges = view.edges(node_uid, kinds, direction)
-                    pairs = [(e, e.src if direction == "in" else e.dst) for e in edges]
-                    pairs.sort(key=lambda p: _edge_order(p[0], p[1]))
-                    for e, other in pairs:
-                        if len(candidates) >= room:
-                            break
-                        if other in seen[h]:
-                            continue
-                        rel = _related(view, other, e, direction, h, level)
-                        if rel is None:
-                            continue
-                        seen[h].add(other)
-                        candidates.append((rel, other, direction))
+            candidates = _level_candidates(
+                view,
+                h,
+                level,
+                frontier[h],
+                seen[h],
+                kinds,
+                room,
+                include_parent=include_parent,
+                directions=directions,
+            )
             per_hit[h] = candidates
             # Only caller/callee edges continue to the next level; the parent container does not.
             frontier[h] = [(other, d) for rel, other, d in candidates if rel.edge != RefKind.CONTAINS.value]
-        # A node several hits reach at this level belongs to the best-ranked of them.
-        owner: dict[int, int] = {}
-        for h in hits:
-            for _rel, other, _d in per_hit[h]:
-                owner.setdefault(other, h)
-        # Round-robin over hits in rank order, one listed node each per turn.
-        cursors = dict.fromkeys(hits, 0)
-        progressed = True
-        while total < cap and progressed:
-            progressed = False
-            for h in hits:
-                cand = per_hit[h]
-                while cursors[h] < len(cand):
-                    rel, other, _d = cand[cursors[h]]
-                    cursors[h] += 1
-                    if other in hit_set or other in listed or owner[other] != h:
-                        continue
-                    result[h].append(rel)
-                    listed.add(other)
-                    total += 1
-                    progressed = True
-                    break
-                if total >= cap:
-                    break
+        total = _list_round_robin(hits, hit_set, per_hit, listed, result, total, cap)
         if total >= cap:
             break
     return result
+
+
+def _level_candidates(
+    view: GraphView,
+    h: int,
+    level: int,
+    frontier: list[tuple[int, Direction]],
+    seen: set[int],
+    kinds: tuple[str, ...],
+    room: int,
+    *,
+    include_parent: bool,
+    directions: Collection[Direction],
+) -> list[tuple[Related, int, Direction]]:
+    """Hit `h`'s unseen neighbours one level on (its parent first at level 1), at most `room`; marks
+    each as seen."""
+    candidates: list[tuple[Related, int, Direction]] = []
+    if level == 1 and include_parent:
+        for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
+            rel = _related(view, e.src, e, "in", h, level)
+            if rel is not None and e.src not in seen:
+                seen.add(e.src)
+                candidates.append((rel, e.src, "in"))
+    for direction in ("in", "out"):
+        if direction not in directions:
+            continue
+        for node_uid, came in frontier:
+            if came != direction or not kinds or len(candidates) >= room:
+                continue
+            edges = view.edges(node_uid, kinds, direction)
+            pairs = [(e, e.src if direction == "in" else e.dst) for e in edges]
+            pairs.sort(key=lambda p: _edge_order(p[0], p[1]))
+            for e, other in pairs:
+                if len(candidates) >= room:
+                    break
+                if other in seen:
+                    continue
+                rel = _related(view, other, e, direction, h, level)
+                if rel is None:
+                    continue
+                seen.add(other)
+                candidates.append((rel, other, direction))
+    return candidates
+
+
+def _list_round_robin(
+    hits: list[int],
+    hit_set: set[int],
+    per_hit: dict[int, list[tuple[Related, int, Direction]]],
+    listed: set[int],
+    result: dict[int, list[Related]],
+    total: int,
+    cap: int,
+) -> int:
+    """List one level's candidates into `result`, hits taking turns; returns the new total listed."""
+    # A node several hits reach at this level belongs to the best-ranked of them.
+    owner: dict[int, int] = {}
+    for h in hits:
+        for _rel, other, _d in per_hit[h]:
+            owner.setdefault(other, h)
+    # Round-robin over hits in rank order, one listed node each per turn.
+    cursors = dict.fromkeys(hits, 0)
+    progressed = True
+    while total < cap and progressed:
+        progressed = False
+        for h in hits:
+            cand = per_hit[h]
+            while cursors[h] < len(cand):
+                rel, other, _d = cand[cursors[h]]
+                cursors[h] += 1
+                if other in hit_set or other in listed or owner[other] != h:
+                    continue
+                result[h].append(rel)
+                listed.add(other)
+                total += 1
+                progressed = True
+                break
+            if total >= cap:
+                break
+    return total
 
 
 def _related(
@@ -307,285 +255,3 @@ def _related(
         depth=level,
         ambiguous=edge.ambiguous,
     )
-
-
-# --------------------------------------------------------------------------------------------------
-# Diffusion
-
-
-class Diffusion(msgspec.Struct, kw_only=True):
-    """The state the push algorithm ends in, for callers and tests that need more than the ranking.
-
-    `p` is the approximate PPR vector, `residual` what was never pushed (each entry below
-    epsilon * degree), `leaked` the mass hubs and dead ends absorbed instead of spreading, `pushes` the
-    number of push operations (at most 1 / (alpha * epsilon)), `degree` the degrees that were read.
-    """
-
-    p: dict[int, float]
-    residual: dict[int, float]
-    leaked: float
-    pushes: int
-    degree: dict[int, int]
-    seeds: frozenset[int]
-
-    def ranking(self) -> list[tuple[int, float]]:
-        """Non-seed nodes by p(u) / d(u), best first; ties by uid."""
-        scored = [
-            (uid, mass / max(self.degree.get(uid, 1), 1))
-            for uid, mass in self.p.items()
-            if uid not in self.seeds and mass > 0.0
-        ]
-        scored.sort(key=lambda t: (-t[1], t[0]))
-        return scored
-
-
-def push_bound(alpha: float, epsilon: float) -> int:
-    """The Andersen-Chung-Lang bound on pushes: each moves at least alpha * epsilon of mass into p."""
-    return math.ceil(1.0 / (alpha * epsilon))
-
-
-def ppr_push(
-    view: GraphView,
-    seeds: Mapping[int, float],
-    *,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
-    kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
-    max_pushes: int | None = None,
-) -> Diffusion:
-    """Approximate Personalized PageRank by pushing residual mass (Andersen, Chung, Lang 2006).
-
-    The graph is the undirected view of `kinds` edges: a node's neighbours are its callees and its
-    callers (each edge counts once per end, so d(u) = in + out degree). With s the seeds' weights
-    normalised to sum 1, PPR solves  pr = alpha * s + (1 - alpha) * pr W,  W the random-walk matrix.
-    The push algorithm keeps p (settled mass) and r (residual, r = s at start) with the invariant
-    pr_s = p + pr_r, and while some u has r(u) >= epsilon * d(u):
-
-        p(u) += alpha * r(u);  each neighbour v gets (1 - alpha) * r(u) / d(u);  r(u) = 0.
-
-    Every push moves alpha * r(u) >= alpha * epsilon of mass into p and |p| <= 1, so there are at most
-    1 / (alpha * epsilon) pushes, whatever the size of the graph; afterwards r(u) < epsilon * d(u) at
-    every node. Hubs (d(u) > max_degree) and dead ends keep their alpha share when pushed but do not
-    spread the rest (it is counted in `leaked`): their neighbour lists are never read, which is what
-    keeps a `log` function with 10,000 callers from flooding the answer. `max_pushes` is a safety
-    valve below the theoretical bound, never needed for correctness.
-    """
-    if not 0.0 < alpha <= 1.0:
-        raise UsageError(f"alpha must be in (0, 1], not {alpha}", hint="the usual teleport value is 0.15")
-    if epsilon <= 0.0:
-        raise UsageError(f"epsilon must be positive, not {epsilon}", hint="the usual tolerance is 1e-3")
-    weights = {u: float(w) for u, w in seeds.items() if w > 0.0 and math.isfinite(w)}
-    total = sum(weights.values())
-    bound = push_bound(alpha, epsilon)
-    limit = bound if max_pushes is None else min(bound, max_pushes)
-    kinds = tuple(kinds)
-    degree: dict[int, int] = {}
-    neighbours: dict[int, list[int]] = {}
-
-    def deg(u: int) -> int:
-        d = degree.get(u)
-        if d is None:
-            d = view.degree(u, kinds)
-            degree[u] = d
-        return d
-
-    def nbrs(u: int) -> list[int]:
-        found = neighbours.get(u)
-        if found is None:
-            found = [e.dst for e in view.edges(u, kinds, "out")] + [e.src for e in view.edges(u, kinds, "in")]
-            found.sort()
-            neighbours[u] = found
-        return found
-
-    p: dict[int, float] = {}
-    r: dict[int, float] = {}
-    leaked = 0.0
-    pushes = 0
-    if total <= 0.0:
-        return Diffusion(p=p, residual=r, leaked=0.0, pushes=0, degree=degree, seeds=frozenset(weights))
-    order = sorted(weights, key=lambda u: (-weights[u], u))
-    for u in order:
-        r[u] = weights[u] / total
-    queue: deque[int] = deque(u for u in order if r[u] >= epsilon * max(deg(u), 1))
-    queued = set(queue)
-    while queue and pushes < limit:
-        u = queue.popleft()
-        queued.discard(u)
-        ru = r.get(u, 0.0)
-        du = max(deg(u), 1)
-        if ru < epsilon * du:
-            continue
-        pushes += 1
-        p[u] = p.get(u, 0.0) + alpha * ru
-        r[u] = 0.0
-        spread = (1.0 - alpha) * ru
-        targets = nbrs(u) if deg(u) <= max_degree else []
-        if not targets:
-            leaked += spread
-            continue
-        share = spread / len(targets)
-        for v in targets:
-            rv = r.get(v, 0.0) + share
-            r[v] = rv
-            if v not in queued and rv >= epsilon * max(deg(v), 1):
-                queue.append(v)
-                queued.add(v)
-    residual = {u: m for u, m in r.items() if m > 0.0}
-    return Diffusion(
-        p=p, residual=residual, leaked=leaked, pushes=pushes, degree=degree, seeds=frozenset(weights)
-    )
-
-
-def diffuse(
-    view: GraphView,
-    seeds: Mapping[int, float],
-    *,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
-    kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
-    max_pushes: int | None = None,
-) -> list[tuple[int, float]]:
-    """Non-seed nodes ranked by degree-normalised Personalized PageRank, best first.
-
-    The score is p(u) / d(u) as in ACL's sweep: dividing by degree stops a node from ranking high only
-    because it has many neighbours to collect mass from. See `ppr_push` for the math and the bound.
-    """
-    return ppr_push(
-        view, seeds, alpha=alpha, epsilon=epsilon, kinds=kinds, max_degree=max_degree, max_pushes=max_pushes
-    ).ranking()
-
-
-def on_path(
-    view: GraphView,
-    seeds: Mapping[int, float],
-    *,
-    limit: int = 3,
-    candidates: int = 50,
-    max_path: int = 3,
-    min_score: float | None = None,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
-    kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
-) -> list[tuple[int, float]]:
-    """Up to `limit` context nodes for the search to append after its hits, best diffusion score first.
-
-    A candidate is one of the top `candidates` diffusion nodes (never a seed, never a hub) that lies on a
-    directed path of at most `max_path` edges (2..4) from one seed to a *different* seed: a seed reaches
-    it in a hops along `kinds` edges and it reaches another seed in b hops, a + b <= max_path. With
-    A -> B -> C and seeds A and C, B qualifies (a = b = 1). Direction matters on purpose: two seeds that
-    both call `log` do not make `log` a step of a flow, and two seeds called by one `main` do not make
-    `main` one. With `min_score` set, a node whose diffusion score reaches it also qualifies.
-
-    Cost: diffusion is bounded by 1 / (alpha * epsilon) pushes; the path test reads the edges of each
-    non-hub seed once and of each candidate once, so at most (seeds + candidates) * max_degree edges.
-    The search must add these after its fused hits: they never displace one.
-    """
-    if not 2 <= max_path <= 4:
-        raise UsageError(f"max_path must be 2, 3 or 4, not {max_path}", hint="3 is the default")
-    if limit <= 0:
-        return []
-    diff = ppr_push(view, seeds, alpha=alpha, epsilon=epsilon, kinds=kinds, max_degree=max_degree)
-    ranked = diff.ranking()[:candidates]
-    if not ranked:
-        return []
-    kinds = tuple(kinds)
-    seed_set = diff.seeds
-
-    def deg(u: int) -> int:
-        d = diff.degree.get(u)
-        if d is None:
-            d = view.degree(u, kinds)
-            diff.degree[u] = d
-        return d
-
-    # One hop out of / into each non-hub seed: from1[v] = seeds s with s -> v, to1[v] = seeds s with v -> s.
-    from1: dict[int, set[int]] = {}
-    to1: dict[int, set[int]] = {}
-    if max_path >= 3:
-        for s in sorted(seed_set):
-            if deg(s) > max_degree:
-                continue
-            for e in view.edges(s, kinds, "out"):
-                from1.setdefault(e.dst, set()).add(s)
-            for e in view.edges(s, kinds, "in"):
-                to1.setdefault(e.src, set()).add(s)
-
-    chosen: list[tuple[int, float]] = []
-    for uid, score in ranked:
-        if len(chosen) >= limit:
-            break
-        if deg(uid) > max_degree:
-            continue
-        if (min_score is not None and score >= min_score) or _bridges(
-            view, uid, kinds, seed_set, from1, to1, max_path
-        ):
-            chosen.append((uid, score))
-    return chosen
-
-
-def _bridges(
-    view: GraphView,
-    uid: int,
-    kinds: tuple[str, ...],
-    seeds: frozenset[int],
-    from1: Mapping[int, set[int]],
-    to1: Mapping[int, set[int]],
-    max_path: int,
-) -> bool:
-    """Whether some seed reaches `uid` in a hops and `uid` reaches a different seed in b, a + b <= max_path."""
-    ins = [e.src for e in view.edges(uid, kinds, "in")]
-    outs = [e.dst for e in view.edges(uid, kinds, "out")]
-    # reach_in[a]: seeds reaching uid in exactly a hops (a = 1, 2); reach_out[b]: seeds uid reaches in b.
-    reach_in = {1: {u for u in ins if u in seeds}, 2: set().union(*(from1.get(u, set()) for u in ins))}
-    reach_out = {1: {v for v in outs if v in seeds}, 2: set().union(*(to1.get(v, set()) for v in outs))}
-    for a in (1, 2):
-        for b in (1, 2):
-            if a + b > max_path:
-                continue
-            sources, targets = reach_in[a], reach_out[b]
-            if sources and targets and (len(sources | targets) >= 2):
-                return True
-    return False
-
-
-# --------------------------------------------------------------------------------------------------
-# Hub contamination (benchmark measure)
-
-
-def degree_percentile(
-    view: GraphView, uids: Iterable[int], *, percentile: float = 95.0, kinds: Sequence[str] = DIFFUSION_KINDS
-) -> float:
-    """The `percentile` (0-100, linear interpolation) of the degrees of `uids`; 0.0 for none."""
-    if not 0.0 <= percentile <= 100.0:
-        raise UsageError(f"percentile must be in [0, 100], not {percentile}", hint="95 is the usual cut")
-    kinds = tuple(kinds)
-    values = sorted(view.degree(u, kinds) for u in uids)
-    if not values:
-        return 0.0
-    pos = (len(values) - 1) * percentile / 100.0
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
-
-
-def hub_contamination(
-    view: GraphView,
-    ranked: Sequence[int],
-    *,
-    threshold: float,
-    k: int = 10,
-    kinds: Sequence[str] = DIFFUSION_KINDS,
-) -> float:
-    """Fraction of the top `k` of `ranked` whose degree exceeds `threshold` (e.g. `degree_percentile`).
-
-    The denominator is the number of results actually looked at (min(k, len(ranked))); 0.0 for none.
-    """
-    top = list(ranked[:k])
-    if not top:
-        return 0.0
-    kinds = tuple(kinds)
-    hubs = sum(1 for u in top if view.degree(u, kinds) > threshold)
-    return hubs / len(top)

@@ -1,8 +1,10 @@
 """The on-disk index: content-addressed segments, publish roots, atomic publish, lock, gc, verify.
 
 Modules: `manifest` (what a root says, its format version and encoding), `store` (the directory
-layout and every change to it), `lock` (the writer lock), `atomic` (durable file replacement),
-`files` (checksums and comparisons of segment files), `locate` (finding `.qry/`).
+and every change to it, through `Store`), `layout` (names and shapes inside it), `history` (the
+roots `qry roots` lists), `gc` (collecting old runs), `verify` (checking files against a root),
+`lock` (the writer lock), `atomic` (durable file replacement), `files` (checksums and comparisons
+of segment files), `locate` (finding `.qry/`).
 What is inside a segment's files belongs to `indexlib.engines.lexical` and `indexlib.engines.vectors`.
 """
 

@@ -1,11 +1,14 @@
-"""The index directory: content-addressed segments, publish roots, HEAD, gc and verify.
+"""The index directory: content-addressed segments, publish roots, HEAD; `Store` is its one door.
 
-Owns: the layout of `.qry/` and every change to it. Segments are staged under `tmp/`, fsynced and
-renamed into `segments/<id>/`; a root (manifest) is written to `roots/<id>.json`; publishing
-replaces `HEAD` atomically. Readers never lock: they read HEAD once, then that root, and see one
-whole snapshot, because segments are immutable and gc never deletes what HEAD or recent roots use.
+Owns: opening and creating `.qry/`, reading HEAD and roots, staging and committing segments and
+attachments, and publishing. Segments are staged under `tmp/`, fsynced and renamed into
+`segments/<id>/`; a root (manifest) is written to `roots/<id>.json`; publishing replaces `HEAD`
+atomically. Readers never lock: they read HEAD once, then that root, and see one whole snapshot,
+because segments are immutable and gc never deletes what HEAD or recent roots use. `Store.roots`,
+`gc`, `verify` and the checks delegate to history.py, gc.py and verify.py.
 Does not own: what is inside a segment's files (lexical, vectors: opaque bytes here), how segment
-ids are computed (the builder hashes logical content), or locking itself (`lock.py`).
+ids are computed (the builder hashes logical content), names and shapes in the layout (`layout.py`),
+or locking itself (`lock.py`).
 
 Layout (see docs/design.md, "On-disk format"):
 
@@ -27,16 +30,31 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 import msgspec
-import xxhash
 
 from indexlib.errors import FormatVersionError, IndexCorrupt, IndexNotFound, QryError, UsageError
 from indexlib.store.atomic import atomic_write, fsync_dir, fsync_tree
-from indexlib.store.files import Problem, compare, entries_for, tree_size
+from indexlib.store.files import Problem, compare, entries_for
+from indexlib.store.gc import GcReport, collect
+from indexlib.store.history import RootInfo, list_roots
+from indexlib.store.layout import (
+    ATTACHMENT_PREFIXES,
+    COLLECTED_HINT,
+    GITIGNORE,
+    INDEX_DIR_HINT,
+    INDEX_ENTRIES,
+    MIN_PREFIX,
+    ROOT_ID,
+    check_segment_id,
+    delete,
+    is_attachment,
+    make_private,
+    rmtree,
+    vectors_dirname,
+)
 from indexlib.store.lock import holds_writer_lock, writer_lock
 from indexlib.store.manifest import (
     FORMAT_VERSION,
@@ -48,68 +66,8 @@ from indexlib.store.manifest import (
     encode_manifest,
     root_id_of,
 )
-
-ATTACHMENT_PREFIXES = ("vectors-",)
-# What an index directory may hold; a directory holding anything else is not one (see `_create`).
-_INDEX_ENTRIES = frozenset({"HEAD", "roots", "segments", "tmp", "cache", "lock", ".gitignore"})
-_COLLECTED_HINT = "`qry roots` lists the roots on disk (gc keeps the newest --keep of HEAD's chain)"
-_INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"
-GITIGNORE = b"*\n"
-_ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
-_SEGMENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,128}$")
-_SAFE_KEY = re.compile(r"^[0-9A-Za-z_.-]{1,64}$")
-_MIN_PREFIX = 4
-
-
-class RootInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """One publish root as `qry` lists it. `nodes` counts live nodes (the files' node counts)."""
-
-    id: str
-    created_at: float
-    git_commit: str | None
-    segments: int
-    nodes: int
-    files: int
-    is_head: bool
-    parent: str | None = None
-    on_chain: bool = True  # reachable from HEAD through parent links
-    error: str = ""  # why the root could not be read (its counts are then 0)
-
-
-class GcReport(msgspec.Struct, kw_only=True):
-    """What `gc` removed. Attachments are named `<segment id>/<dir>`."""
-
-    kept_roots: list[str]
-    removed_roots: list[str] = []
-    removed_segments: list[str] = []
-    removed_attachments: list[str] = []
-    removed_tmp: list[str] = []
-    bytes_freed: int = 0
-
-
-def is_attachment(name: str) -> bool:
-    """True if a top-level name inside a segment directory is an attachment, not a base file."""
-    return name.startswith(ATTACHMENT_PREFIXES)
-
-
-def vectors_dirname(model_id: str) -> str:
-    """The attachment directory for `model_id`'s vectors: `vectors-<model_id>` when the id is a safe
-    file name, else a slug plus a short hash (model ids may contain `/`)."""
-    if _SAFE_KEY.match(model_id) and not model_id.startswith("."):
-        return f"vectors-{model_id}"
-    slug = re.sub(r"[^0-9A-Za-z_.-]+", "_", model_id).strip("._")[:40] or "model"
-    return f"vectors-{slug}-{xxhash.xxh3_64_hexdigest(model_id.encode())[:8]}"
-
-
-def _make_private(path: Path) -> None:
-    """chmod 0700 a directory we own whose mode is looser; someone else's is left alone (chmod would
-    fail, and it is theirs). A failure (a read-only file system) is left for the write that follows."""
-    try:
-        st = os.stat(path)
-        if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != 0o700:
-            os.chmod(path, 0o700)
-    except OSError:
-        pass
+from indexlib.store.verify import check_contents, check_sizes
+from indexlib.store.verify import verify as verify_root
 
 
 class Store:
@@ -140,7 +98,7 @@ class Store:
             store._create()
         elif not (store.path.is_dir() and (store.head_file.exists() or store.roots_dir.is_dir())):
             if store.path.exists() and not store.path.is_dir():
-                raise UsageError(f"{store.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
+                raise UsageError(f"{store.path} is a file, not an index directory", hint=INDEX_DIR_HINT)
             raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
         store._check_layout()
         return store
@@ -162,14 +120,14 @@ class Store:
 
     def _create(self) -> None:
         if self.path.exists() and not self.path.is_dir():
-            raise UsageError(f"{self.path} is a file, not an index directory", hint=_INDEX_DIR_HINT)
+            raise UsageError(f"{self.path} is a file, not an index directory", hint=INDEX_DIR_HINT)
         if not self.path.is_dir():
             try:
                 self.path.mkdir(mode=0o700, parents=True)
             except OSError as exc:
                 raise UsageError(
                     f"cannot create the index directory {self.path}: {exc.strerror or exc}",
-                    hint=_INDEX_DIR_HINT,
+                    hint=INDEX_DIR_HINT,
                 ) from exc
             os.chmod(self.path, 0o700)  # mkdir's mode is filtered by the umask
         else:
@@ -178,27 +136,27 @@ class Store:
             except OSError as exc:
                 raise UsageError(
                     f"cannot read the index directory {self.path}: {exc.strerror or exc}",
-                    hint=_INDEX_DIR_HINT,
+                    hint=INDEX_DIR_HINT,
                 ) from exc
-            if names - _INDEX_ENTRIES:
+            if names - INDEX_ENTRIES:
                 # Not empty and not an index: a repository root (`qry index . --index-dir .`), a home
                 # directory, /proc/self. Writing HEAD and a `*` .gitignore there would hide the
                 # user's files from git, so refuse.
-                shown = ", ".join(sorted(names - _INDEX_ENTRIES)[:3])
+                shown = ", ".join(sorted(names - INDEX_ENTRIES)[:3])
                 raise UsageError(
                     f"{self.path} is not a qry index and not empty (it holds {shown} ...)",
-                    hint=_INDEX_DIR_HINT,
+                    hint=INDEX_DIR_HINT,
                 )
             # An index dir made by someone else (`mkdir .qry`) or by an older qry keeps its mode unless
             # tightened here: the index holds the code's text.
-            _make_private(self.path)
+            make_private(self.path)
         self._check_layout()
         gitignore = self.path / ".gitignore"
         if not gitignore.exists():
             atomic_write(gitignore, GITIGNORE)
         for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
             sub.mkdir(mode=0o700, exist_ok=True)
-            _make_private(sub)
+            make_private(sub)
         fsync_dir(self.path)
 
     def writer(self, wait: float = 0.0) -> AbstractContextManager[None]:
@@ -207,7 +165,7 @@ class Store:
 
     def segment_dir(self, segment_id: str) -> Path:
         """Where a committed segment's files live."""
-        _check_segment_id(segment_id)
+        check_segment_id(segment_id)
         return self.segments_dir / segment_id
 
     def _require_lock(self, what: str) -> None:
@@ -224,7 +182,7 @@ class Store:
             text = self.head_file.read_text(encoding="ascii", errors="replace").strip()
         except FileNotFoundError:
             return None
-        if not _ROOT_ID.match(text):
+        if not ROOT_ID.match(text):
             raise IndexCorrupt(f"{self.head_file} does not hold a root id ({text[:40]!r})", hint=REBUILD_HINT)
         return text
 
@@ -236,16 +194,16 @@ class Store:
                 raise self._no_root_yet()
             return head
         ref = ref.strip().lower()
-        if _ROOT_ID.match(ref):
+        if ROOT_ID.match(ref):
             return ref
-        if len(ref) < _MIN_PREFIX or not re.fullmatch(r"[0-9a-f]+", ref):
+        if len(ref) < MIN_PREFIX or not re.fullmatch(r"[0-9a-f]+", ref):
             raise UsageError(
                 f"{ref!r} is not a root id",
-                hint=f"pass a root id or a unique prefix of {_MIN_PREFIX}+ hex digits",
+                hint=f"pass a root id or a unique prefix of {MIN_PREFIX}+ hex digits",
             )
         matches = sorted(rid for rid in self._root_ids_on_disk() if rid.startswith(ref))
         if not matches:
-            raise UsageError(f"no root matches {ref!r} (`qry gc` may have removed it)", hint=_COLLECTED_HINT)
+            raise UsageError(f"no root matches {ref!r} (`qry gc` may have removed it)", hint=COLLECTED_HINT)
         if len(matches) > 1:
             shown = ", ".join(m[:12] for m in matches[:5])
             raise UsageError(f"root prefix {ref!r} is ambiguous ({shown})", hint="give more digits")
@@ -268,7 +226,7 @@ class Store:
                 # Named by the user (`--root`), not by HEAD: gone because gc collected it, most likely.
                 raise UsageError(
                     f"root {rid[:12]} is not in this index: `qry gc` removed it, or it never existed here",
-                    hint=_COLLECTED_HINT,
+                    hint=COLLECTED_HINT,
                 )
         return rid, self._load_exact(rid)
 
@@ -297,7 +255,7 @@ class Store:
             names = os.listdir(self.roots_dir)
         except FileNotFoundError:
             return []
-        return [n[:-5] for n in names if n.endswith(".json") and _ROOT_ID.match(n[:-5])]
+        return [n[:-5] for n in names if n.endswith(".json") and ROOT_ID.match(n[:-5])]
 
     # -- writing segments -------------------------------------------------------------------------
 
@@ -337,7 +295,7 @@ class Store:
                     target, base, label=f"segments/{segment_id}", checksums=True, ignore_top=present
                 )
                 if not problems:
-                    _rmtree(staging)
+                    rmtree(staging)
                     return base
             for child in list(target.iterdir()):
                 if is_attachment(child.name):
@@ -392,7 +350,7 @@ class Store:
                 os.rename(child, dest)
                 fsync_dir(target)
             result.extend(entries)
-        _rmtree(staging)
+        rmtree(staging)
         return result
 
     def _check_staging(self, staging: Path) -> Path:
@@ -407,7 +365,7 @@ class Store:
         os.rename(dest, trash)
         os.rename(new, dest)
         fsync_dir(dest.parent)
-        _rmtree(trash, ignore_errors=True)
+        rmtree(trash, ignore_errors=True)
 
     def _recorded_entries(self, segment_id: str) -> list[FileEntry] | None:
         """The files a root on disk records for `segment_id` (HEAD's first), or None if none does."""
@@ -479,44 +437,7 @@ class Store:
     def roots(self) -> list[RootInfo]:
         """Every root: HEAD and its ancestors newest first, then roots no parent link reaches
         (interrupted publishes, roots past a corrupt one), newest first."""
-        head = self._safe_head()
-        chain: list[RootInfo] = []
-        seen: set[str] = set()
-        rid = head
-        while rid is not None and rid not in seen:
-            if rid != head and not (self.roots_dir / f"{rid}.json").exists():
-                break  # gc removed the older history: the chain ends here, it is not a broken root
-            seen.add(rid)
-            info = self._root_info(rid, is_head=rid == head, on_chain=True)
-            chain.append(info)
-            rid = info.parent
-        others = [
-            self._root_info(r, is_head=False, on_chain=False)
-            for r in self._root_ids_on_disk()
-            if r not in seen
-        ]
-        others.sort(key=lambda info: (-info.created_at, info.id))
-        return chain + others
-
-    def _root_info(self, rid: str, *, is_head: bool, on_chain: bool) -> RootInfo:
-        try:
-            m = self._load_exact(rid)
-        except QryError as exc:
-            return RootInfo(
-                id=rid, created_at=0.0, git_commit=None, segments=0, nodes=0, files=0,
-                is_head=is_head, on_chain=on_chain, error=exc.message,
-            )  # fmt: skip
-        return RootInfo(
-            id=rid,
-            created_at=m.created_at,
-            git_commit=m.git_commit,
-            segments=len(m.segments),
-            nodes=sum(rec.nodes for rec in m.files.values()),
-            files=len(m.files),
-            is_head=is_head,
-            parent=m.parent,
-            on_chain=on_chain,
-        )
+        return list_roots(self)
 
     # -- gc -----------------------------------------------------------------------------------------
 
@@ -532,72 +453,7 @@ class Store:
         tmp/ is cleaned. A reader that read HEAD just before two publishes and a gc with keep=1 could
         lose its root; keep >= 2 closes that window for one publish.
         """
-        with writer_lock(self.path, wait):
-            report = GcReport(kept_roots=[])
-            head = self.head()
-            if head is not None:
-                kept = self._kept_chain(head, max(keep, 1))
-                report.kept_roots = [rid for rid, _m in kept]
-                self._gc_roots({rid for rid, _m in kept}, report)
-                self._gc_segments([m for _rid, m in kept], report)
-            self._gc_tmp(report)
-            return report
-
-    def _kept_chain(self, head: str, runs: int) -> list[tuple[str, Manifest]]:
-        """HEAD and its ancestors, newest first, up to the roots of `runs` index runs."""
-        kept = [(head, self._load_exact(head))]  # a HEAD that cannot be read stops gc: raise
-        counted = 1
-        while True:
-            child = kept[-1][1]
-            parent = child.parent
-            if parent is None or any(parent == rid for rid, _m in kept):
-                break
-            try:
-                manifest = self._load_exact(parent)
-            except QryError:
-                break  # an unreadable ancestor ends the chain; it is removed with the unreferenced
-            if not adds_only_vectors(child, manifest):
-                if counted >= runs:
-                    break
-                counted += 1
-            kept.append((parent, manifest))
-        return kept
-
-    def _gc_roots(self, kept: set[str], report: GcReport) -> None:
-        if not self.roots_dir.is_dir():
-            return
-        for path in sorted(self.roots_dir.iterdir()):
-            rid = path.name[:-5] if path.name.endswith(".json") else ""
-            if rid in kept:
-                continue
-            report.bytes_freed += self._remove(path)
-            report.removed_roots.append(rid or path.name)
-        fsync_dir(self.roots_dir)
-
-    def _gc_segments(self, kept: list[Manifest], report: GcReport) -> None:
-        used: dict[str, set[str]] = {}
-        for manifest in kept:
-            for seg in manifest.segments:
-                used.setdefault(seg.id, set()).update(e.name.split("/", 1)[0] for e in seg.files)
-        if not self.segments_dir.is_dir():
-            return
-        for seg_dir in sorted(self.segments_dir.iterdir()):
-            names = used.get(seg_dir.name)
-            if names is None:
-                report.bytes_freed += self._remove(seg_dir)
-                report.removed_segments.append(seg_dir.name)
-                continue
-            if seg_dir.is_symlink() or not seg_dir.is_dir():
-                continue
-            removed_here = False
-            for child in sorted(seg_dir.iterdir()):
-                if is_attachment(child.name) and child.name not in names:
-                    report.bytes_freed += self._remove(child)
-                    report.removed_attachments.append(f"{seg_dir.name}/{child.name}")
-                    removed_here = True
-            if removed_here:
-                fsync_dir(seg_dir)
-        fsync_dir(self.segments_dir)
+        return collect(self, keep, wait=wait)
 
     def discard_staging(self) -> None:
         """Remove everything in tmp/ (staging and trash of failed or killed runs). Call under the
@@ -606,125 +462,34 @@ class Store:
             if not holds_writer_lock(self.path) or not self.tmp_dir.is_dir():
                 return
             for path in self.tmp_dir.iterdir():
-                _delete(path)
+                delete(path)
         except OSError:
             pass
-
-    def _gc_tmp(self, report: GcReport) -> None:
-        if not self.tmp_dir.is_dir():
-            return
-        for path in sorted(self.tmp_dir.iterdir()):
-            size = tree_size(path)
-            _delete(path)
-            report.bytes_freed += size
-            report.removed_tmp.append(path.name)
-
-    def _remove(self, path: Path) -> int:
-        """Delete a file or tree, returning its size. A directory is first renamed into tmp/ so a
-        crash mid-delete never leaves a half-deleted segment under segments/."""
-        size = tree_size(path)
-        if path.is_dir() and not path.is_symlink():
-            self.tmp_dir.mkdir(mode=0o700, exist_ok=True)
-            aside = self.tmp_dir / f".gc-{os.urandom(6).hex()}"
-            os.rename(path, aside)
-            _rmtree(aside)
-        else:
-            path.unlink()
-        return size
 
     # -- verify -------------------------------------------------------------------------------------
 
     def verify(self, root_id: str | None = None) -> list[Problem]:
-        """Every problem of a root (default HEAD): its manifest file, and every file of every segment
-        (existence, size, checksum; files it does not list are "extra"). Empty means healthy.
-
-        Attachments the root does not mention (another root's vectors) are not "extra".
-        """
-        if root_id is None:
-            try:
-                rid = self.head()
-            except IndexCorrupt as exc:
-                return [Problem(path="HEAD", kind="checksum", detail=exc.message)]
-            if rid is None:
-                raise self._no_root_yet()
-        else:
-            rid = self.resolve(root_id)
-        shown = f"roots/{rid}.json"
-        try:
-            manifest = self._load_exact(rid)
-        except IndexCorrupt as exc:
-            kind = "missing" if not (self.roots_dir / f"{rid}.json").exists() else "checksum"
-            return [Problem(path=shown, kind=kind, detail=exc.message)]
-        problems: list[Problem] = []
-        for seg in manifest.segments:
-            seg_dir = self.segments_dir / seg.id
-            label = f"segments/{seg.id}"
-            if not seg_dir.is_dir():
-                problems.append(Problem(path=label, kind="missing", detail="segment directory is missing"))
-                continue
-            mentioned = {e.name.split("/", 1)[0] for e in seg.files}
-            others = frozenset(
-                c.name for c in seg_dir.iterdir() if is_attachment(c.name) and c.name not in mentioned
-            )
-            problems.extend(compare(seg_dir, seg.files, label=label, checksums=True, ignore_top=others))
-        return problems
+        """Every problem of a root (default HEAD); empty means healthy (see `verify.verify`)."""
+        return verify_root(self, root_id)
 
     def check_sizes(self, manifest: Manifest) -> list[Problem]:
-        """The cheap open-time check: every listed file exists with its recorded size (one stat per
-        file, no reads), so a truncated file is reported by name instead of crashing an engine."""
-        problems: list[Problem] = []
-        for seg in manifest.segments:
-            seg_dir = self.segments_dir / seg.id
-            label = f"segments/{seg.id}"
-            if not seg_dir.is_dir():
-                problems.append(Problem(path=label, kind="missing", detail="segment directory is missing"))
-                continue
-            problems.extend(compare(seg_dir, seg.files, label=label, checksums=False))
-        return problems
+        """The cheap open-time check: every listed file exists with its recorded size (see `verify`)."""
+        return check_sizes(self, manifest)
 
     def check_contents(
         self, seg: SegmentEntry, *, prefix: str = "", suffixes: tuple[str, ...] = ()
     ) -> list[Problem]:
-        """Every listed file of `seg` whose name starts with `prefix` (all of them by default) checked
-        by size and checksum, before its bytes are trusted: what a writer does before it rewrites a
-        segment (compaction, re-embedding) or reuses it, and what a reader does the first time it opens
-        a segment's vectors. With `suffixes`, only files whose names end so. Files the manifest does
-        not list are not looked at."""
-        seg_dir = self.segments_dir / seg.id
-        label = f"segments/{seg.id}"
-        if not seg_dir.is_dir():
-            return [Problem(path=label, kind="missing", detail="segment directory is missing")]
-        entries = [e for e in seg.files if e.name.startswith(prefix) and e.name.endswith(suffixes or "")]
-        return compare(seg_dir, entries, label=label, checksums=True, extras=False)
+        """`seg`'s listed files (those starting with `prefix`, ending with `suffixes`) by size and
+        checksum, before their bytes are trusted (see `verify.check_contents`)."""
+        return check_contents(self, seg, prefix=prefix, suffixes=suffixes)
 
 
-def _check_segment_id(segment_id: str) -> None:
-    if not _SEGMENT_ID.match(segment_id):
-        raise ValueError(f"bad segment id {segment_id!r}: use 1-128 characters of [0-9A-Za-z_-]")
-
-
-def _delete(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        _rmtree(path, ignore_errors=True)
-    else:
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-
-
-def _rmtree(path: Path, *, ignore_errors: bool = False) -> None:
-    """shutil.rmtree, imported on first use: readers never delete, and shutil costs a one-shot search."""
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=ignore_errors)
-
-
-def adds_only_vectors(child: Manifest, parent: Manifest) -> bool:
-    """True when `child` is `parent` with vectors attached: the second root of one index run."""
-    return (
-        child.model is not None
-        and child.files == parent.files
-        and child.tombstones == parent.tombstones
-        and [s.id for s in child.segments] == [s.id for s in parent.segments]
-    )
+__all__ = [
+    "ATTACHMENT_PREFIXES",
+    "GITIGNORE",
+    "GcReport",
+    "RootInfo",
+    "Store",
+    "is_attachment",
+    "vectors_dirname",
+]

@@ -26,11 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from indexlib.errors import QryError, UsageError
-from indexlib.graph.expand import GraphNode, MemoryGraph
+from indexlib.graph.expand import GraphNode
 from indexlib.graph.query import parse_graph_query, run_graph_query
 from indexlib.pathglob import PathGlob, compile_glob
 from indexlib.records import Edge
 from indexlib.retrieval.query import classify, identifier_of, parse_query
+from tests.graphkit import MemoryGraph
 
 BUDGET = float(os.environ.get("QRY_FUZZ_SECONDS", "8"))
 SEED = int(os.environ.get("QRY_FUZZ_SEED", "6"))

@@ -10,22 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.graphmetrics import degree_percentile, hub_contamination
 from indexlib.errors import UsageError
-from indexlib.graph.expand import (
-    EXPAND_CAP,
-    GraphNode,
-    GraphView,
-    MemoryGraph,
-    degree_percentile,
-    diffuse,
-    expand,
-    hub_contamination,
-    on_path,
-    ppr_push,
-    push_bound,
-    uid_hex,
-)
+from indexlib.graph.diffuse import diffuse, on_path, ppr_push, push_bound
+from indexlib.graph.expand import EXPAND_CAP, GraphNode, GraphView, expand, uid_hex
 from indexlib.records import Edge
+from tests.graphkit import MemoryGraph
 
 
 class Names:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexlib.errors import GraphQueryError, QryError
-from indexlib.graph.expand import GraphNode, MemoryGraph, uid_hex
+from indexlib.graph.expand import GraphNode, uid_hex
 from indexlib.graph.query import (
     GraphQuery,
     Param,
@@ -19,6 +19,7 @@ from indexlib.graph.query import (
     validate,
 )
 from indexlib.records import Edge
+from tests.graphkit import MemoryGraph
 
 INJECTION = "x'}) DETACH DELETE n //"
 

@@ -18,8 +18,8 @@ import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
+from indexlib.retrieval.bounds import RRF_K
 
-RRF_K = 60
 CANDIDATE_CAP = 300
 STREAMS = ("bm25", "vector", "symbol")
 

@@ -2,13 +2,15 @@
 
 Owns: the seven tools coding agents call (`search`, `grep`, `resolve_symbol`, `get_related`,
 `query_graph`, `index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
-on every call: argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
+on every call: the other tools' argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
 failure, a broken bound included, comes back as a tool result with `isError: true` whose text is the
 QryError JSON (`error`, `hint`, `code`), so the calling model reads why and corrects its call, and the
-connection stays up (seed 000: a tool execution error, not a protocol error).
+connection stays up (a tool execution error, not a protocol error).
 
 Does not own: ranking, graph rules or index building (each tool is one call into `indexlib`'s public
-API, so the agent gets the same ranking as `qry search --json`), nor the protocol (the official `mcp`
+API, so the agent gets the same ranking as `qry search --json`); a search's bounds, defaults and
+their checks (`search` only translates its arguments into `indexlib.SearchRequest`, whose agent
+bounds are `indexlib.SERVED_BOUNDS`); nor the protocol (the official `mcp`
 SDK's `MCPServer`). This is the only module that imports `mcp` (and its `anyio` and `pydantic`), and
 only inside `serve()` / `QryTools.call()`, so qry without the `mcp` extra imports this module fine and
 `qry mcp` says what to install.

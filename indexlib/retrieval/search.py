@@ -1,9 +1,14 @@
-"""Run a query over one snapshot: streams -> RRF -> code-aware signals -> graph -> snippets.
+"""Run a query over one snapshot: plan -> streams -> RRF -> code-aware signals -> graph -> snippets.
 
-Owns: the read pipeline and its options. The same function backs the CLI, the MCP server and the
-evaluation, so every surface gets one ranking (seed 000). A stream that fails is logged in the result's
-notes and contributes nothing; the others still answer (seed 001: partial results beat no results).
+Owns: executing a search: the Engine (one index directory, its newest snapshot and loaded model) and
+`run_search`, which checks the request, parses the query, asks `plan()` what to run, runs the streams,
+settles the plan on the symbol stream's outcome, fuses and ranks. The same function backs the CLI,
+the MCP server and the evaluation, so every surface gets one ranking. A stream that fails is logged in
+the result's notes and contributes nothing; the others still answer (partial results beat no results).
 The model is loaded only when the dense stream runs, so lexical and symbol queries never import ONNX.
+
+Does not own: the request and its bounds (request.py, bounds.py), the decisions of the plan (plan.py),
+filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
 import time
@@ -168,7 +173,7 @@ def _run_streams(
             ranked[name] = fn()
         except QryError:
             raise
-        except Exception as exc:  # a failing stream must not take the answer down (seed 001)
+        except Exception as exc:  # a failing stream must not take the answer down
             meta.notes.append(f"{name} stream failed: {type(exc).__name__}: {exc}")
             ranked[name] = []
 

@@ -1,7 +1,7 @@
 """Bounded snippets: an excerpt of a node centred on the first query-term match. Pure.
 
 Owns: choosing which part of a node's text a result shows, and flagging truncation. A snippet is the
-token lever after top-k (seed 001): callers choose its width (bounds.py: 80..4000 chars), and a reader
+token lever after top-k: callers choose its width (bounds.py: 80..4000 chars), and a reader
 always knows whether they saw the whole node. Vector-only hits, which may share no word with the query,
 fall back to the head of the node, where the signature and doc comment are.
 """

@@ -45,18 +45,16 @@ def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
 
 
 def request_of(v: dict[str, Any], *, for_program: bool) -> SearchRequest:
-    """The option values as a SearchRequest: a value not given (None, an empty list) keeps the
-    request's default, so 0 still reaches validation and the bounds live in one place."""
+    """The option values as a SearchRequest: a value not given (None) keeps the request's default,
+    so 0 still reaches validation and the bounds live in one place."""
     from indexlib import SearchRequest
 
-    given: dict[str, Any] = {
-        field: v[key] for key, field in _REQUEST_FIELDS.items() if v.get(key) not in (None, [])
-    }
-    if not v.get("mode"):
-        given.pop("mode", None)  # `--mode ''` is the default mode, as it always was
-    for key in ("lang", "path", "exclude", "kind"):
-        if key in given:
-            given[_REQUEST_FIELDS[key]] = list(given[_REQUEST_FIELDS[key]])
+    given: dict[str, Any] = {}
+    for key, field in _REQUEST_FIELDS.items():
+        value = v.get(key)
+        if value is None or (key == "mode" and not value):  # `--mode ''` is the default mode, as it was
+            continue
+        given[field] = list(value) if isinstance(value, list | tuple) else value
     given.update((f, bool(v.get(f))) for f in _FLAGS)
     return SearchRequest(caller="cli", for_program=for_program, **given)
 

@@ -15,7 +15,7 @@ from typing import TextIO
 
 import msgspec
 
-from indexlib.errors import QryError, disk_full
+from indexlib import QryError, disk_full
 
 
 class Exit(IntEnum):
@@ -65,7 +65,7 @@ def report_error(env: Env, exc: QryError, *, json_out: bool) -> int:
             env.out(msgspec.json.encode(exc.to_dict()).decode() + "\n")
             env.stdout.flush()
     except BrokenPipeError:  # the reader went away: the exit status still says what happened
-        _silence_stdout()
+        silence_stdout()
     return Exit.ERROR
 
 
@@ -79,7 +79,7 @@ def guarded(env: Env, fn: Callable[[], int], *, json_out: bool = False) -> int:
         env.err("qry: interrupted\n")
         return Exit.INTERRUPTED
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return Exit.OK
     except OSError as exc:  # a full disk anywhere the library did not translate it: same message
         full = disk_full(exc, str(exc.filename or "the index"))
@@ -88,7 +88,10 @@ def guarded(env: Env, fn: Callable[[], int], *, json_out: bool = False) -> int:
         return report_error(env, full, json_out=json_out)
 
 
-def _silence_stdout() -> None:
-    from cli.entry import _silence_stdout as silence  # one implementation; entry must stay import-light
-
-    silence()
+def silence_stdout() -> None:
+    """After EPIPE, point stdout at /dev/null so the interpreter's final flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

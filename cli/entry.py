@@ -60,9 +60,7 @@ def _run() -> None:
 
 
 def _silence_stdout() -> None:
-    """After EPIPE, point stdout at /dev/null so the interpreter's final flush does not complain."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    # Imported only after a closed pipe, so a plain run never pays for console's imports here.
+    from cli.console import silence_stdout
+
+    silence_stdout()

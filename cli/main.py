@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> None:
         code = Exit.ERROR
     except ClickException as exc:
         from cli.console import report_error
-        from indexlib.errors import UsageError
+        from indexlib import UsageError
 
         sub = next((a for a in args if not a.startswith("-")), "")
         hint = f"see: qry {sub} --help" if sub in getattr(command, "commands", {}) else "see: qry --help"

@@ -2,13 +2,15 @@
 
 Owns: the seven tools coding agents call (`search`, `grep`, `resolve_symbol`, `get_related`,
 `query_graph`, `index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
-on every call: argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
+on every call: the other tools' argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
 failure, a broken bound included, comes back as a tool result with `isError: true` whose text is the
 QryError JSON (`error`, `hint`, `code`), so the calling model reads why and corrects its call, and the
-connection stays up (seed 000: a tool execution error, not a protocol error).
+connection stays up (a tool execution error, not a protocol error).
 
 Does not own: ranking, graph rules or index building (each tool is one call into `indexlib`'s public
-API, so the agent gets the same ranking as `qry search --json`), nor the protocol (the official `mcp`
+API, so the agent gets the same ranking as `qry search --json`); a search's bounds, defaults and
+their checks (`search` only translates its arguments into `indexlib.SearchRequest`, whose agent
+bounds are `indexlib.SERVED_BOUNDS`); nor the protocol (the official `mcp`
 SDK's `MCPServer`). This is the only module that imports `mcp` (and its `anyio` and `pydantic`), and
 only inside `serve()` / `QryTools.call()`, so qry without the `mcp` extra imports this module fine and
 `qry mcp` says what to install.
@@ -39,29 +41,23 @@ import msgspec
 import indexlib
 from cli.console import Exit
 from cli.install import extra_install_command
-from indexlib import QryError, UsageError
-from indexlib.errors import QueryTimeout
+from indexlib import SERVED_BOUNDS, Bound, QryError, QueryTimeout, UsageError, bound_error, served_check
 
 if TYPE_CHECKING:
     from indexlib import Engine
 
 SEARCH_MODES = indexlib.SEARCH_MODES
 NODE_KINDS = tuple(k.value for k in indexlib.NodeKind)
+_TOP_K, _SNIPPET, _DEPTH = SERVED_BOUNDS.top_k, SERVED_BOUNDS.snippet_chars, SERVED_BOUNDS.related_depth
+assert SERVED_BOUNDS.budget_tokens is not None and SERVED_BOUNDS.query_chars is not None
+_BUDGET, _QUERY_CHARS = SERVED_BOUNDS.budget_tokens, SERVED_BOUNDS.query_chars
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The server's bounds. Enforced on every call, never advisory; docs/mcp.md lists them."""
+    """The server's own bounds, beyond a search request's (`indexlib.SERVED_BOUNDS`, checked by the
+    library). Enforced on every call, never advisory; docs/mcp.md lists them."""
 
-    top_k_max: int = 100
-    top_k_default: int = 10
-    snippet_min: int = 80
-    snippet_max: int = 4000
-    snippet_default: int = 600
-    depth_max: int = 4
-    budget_min: int = 100
-    budget_max: int = 100_000
-    query_chars_max: int = 2000
     symbols_max: int = 50
     status_list_max: int = 50  # file names per list (modified / added / deleted) in index_status
     grep_lines_default: int = 200  # matching lines a grep returns before `truncated`
@@ -86,19 +82,11 @@ class Limits:
     )
 
 
-def bound_error(name: str, value: object, lo: int, hi: int, hint: str) -> UsageError:
-    """A broken bound, named so a model can fix its call: `top_k must be between 1 and 100, not 1000`."""
-    return UsageError(
-        f"{name} must be between {lo} and {hi}, not {value} (server bound: {lo} <= {name} <= {hi})",
-        hint=hint,
-        code="bound",
-    )
+__all__ = ["Limits", "QryTools", "bound_error", "build_server", "serve"]
 
 
 def _check(name: str, value: int, lo: int, hi: int, hint: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise bound_error(name, value, lo, hi, hint)
-    return value
+    return served_check(name, value, Bound(lo, hi), hint)
 
 
 def _as_list(value: str | list[str] | None) -> list[str]:
@@ -152,7 +140,7 @@ class QryTools:
         self,
         query: str,
         top_k: int | None = None,
-        mode: str = "hybrid",
+        mode: str | None = None,
         lang: str | list[str] | None = None,
         path: str | list[str] | None = None,
         kind: str | list[str] | None = None,
@@ -160,53 +148,26 @@ class QryTools:
         budget_tokens: int | None = None,
         since: str | None = None,
     ) -> Any:
-        from indexlib import SearchOptions, parse_when
+        """One search, translated into the library's request (which checks the server's bounds)."""
+        from indexlib import SearchRequest
 
-        lim = self.limits
-        if not query or not query.strip():
-            raise UsageError("query is empty", hint='pass what to look for, e.g. "retry_failed_charge"')
-        _check("query length", len(query), 1, lim.query_chars_max, "shorten the query to its key terms")
-        top_k = _check(
-            "top_k",
-            lim.top_k_default if top_k is None else top_k,
-            1,
-            lim.top_k_max,
-            f"call search again with top_k between 1 and {lim.top_k_max} (default {lim.top_k_default}); "
-            "to reach more results, narrow the query with lang, path or kind",
-        )
-        snippet_chars = _check(
-            "snippet_chars",
-            lim.snippet_default if snippet_chars is None else snippet_chars,
-            lim.snippet_min,
-            lim.snippet_max,
-            f"call search again with snippet_chars between {lim.snippet_min} and {lim.snippet_max} "
-            f"(default {lim.snippet_default})",
-        )
-        if budget_tokens is not None:
-            _check(
-                "budget_tokens",
-                budget_tokens,
-                lim.budget_min,
-                lim.budget_max,
-                f"call search again with budget_tokens between {lim.budget_min} and {lim.budget_max}, "
-                "or leave it out for no budget",
-            )
-        if mode not in SEARCH_MODES:
-            raise UsageError(f"unknown mode {mode!r}", hint=f"use one of: {', '.join(SEARCH_MODES)}")
-        engine = self.engine()
-        opts = SearchOptions(
-            top_k=top_k,
-            mode=mode,
-            snippet_chars=snippet_chars,
-            graph=True,  # agents get each hit's callers and callees, as `qry search --json` does
-            graph_depth=1,
+        given: dict[str, Any] = {
+            "top_k": top_k,
+            "mode": mode,
+            "snippet_chars": snippet_chars,
+            "budget_tokens": budget_tokens,
+        }
+        request = SearchRequest(
+            caller="agent",
+            for_program=True,  # agents get each hit's callers and callees, as `qry search --json` does
             langs=_as_list(lang),
             paths=_as_list(path),
             kinds=_as_list(kind),
-            budget_tokens=budget_tokens,
-            since=parse_when(since, engine.source_root()) if since and since.strip() else None,
+            since=since if since and since.strip() else None,
+            **{k: v for k, v in given.items() if v is not None},
         )
-        return _to_builtins(engine.search(query, opts))
+        request.validate(query)  # before the index is opened: a broken bound is named first
+        return _to_builtins(self.engine().search(query, request))
 
     def grep(
         self,
@@ -221,15 +182,14 @@ class QryTools:
         max_bytes: int | None = None,
     ) -> Any:
         """Every matching line (exact, like rg), within the line, byte and time bounds."""
-        from indexlib import GrepRequest, bounded_grep
-        from indexlib.store.store import Store
+        from indexlib import GrepRequest, Store, bounded_grep
 
         lim = self.limits
         if not pattern:
             raise UsageError(
                 "pattern is empty", hint="pass a regular expression, or a literal with fixed=true"
             )
-        _check("pattern length", len(pattern), 1, lim.query_chars_max, "shorten the pattern")
+        _check("pattern length", len(pattern), 1, _QUERY_CHARS.hi or 1, "shorten the pattern")
         max_lines = _check(
             "max_lines",
             lim.grep_lines_default if max_lines is None else max_lines,
@@ -285,13 +245,11 @@ class QryTools:
             raise UsageError(
                 "symbol is empty", hint="pass a name, a qualified name (Server.handle) or a 16-hex uid"
             )
-        lim = self.limits
-        depth = _check(
+        depth = served_check(
             "depth",
             depth,
-            1,
-            lim.depth_max,
-            f"call get_related again with depth between 1 and {lim.depth_max}; to go further, call "
+            _DEPTH,
+            f"call get_related again with depth between {_DEPTH.lo} and {_DEPTH.hi}; to go further, call "
             "get_related on a node it returned",
         )
         res = related(self.engine(), symbol.strip(), callers=callers, callees=callees, depth=depth)
@@ -426,12 +384,12 @@ def _error(exc: QryError) -> tuple[bool, str]:
 # The MCP face
 
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 qry searches one indexed code repository (BM25 over code-aware terms, symbol names, optional dense
 vectors, and the call graph). Start with `search` (identifiers, signatures or plain questions), use
 `resolve_symbol` to jump to a definition by name, `get_related` for callers/callees of one symbol,
 and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
-Every call is bounded (top_k <= 100, snippet_chars 80..4000, depth <= 4, a time limit per call);
+Every call is bounded (top_k <= {_TOP_K.hi}, snippet_chars {_SNIPPET.lo}..{_SNIPPET.hi}, depth <= {_DEPTH.hi}, a time limit per call);
 a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
 If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""
 
@@ -516,6 +474,7 @@ def build_server(tools: QryTools) -> Any:
     from indexlib import __version__
 
     lim = tools.limits
+    mode_names: Any = Literal.__getitem__(SEARCH_MODES)
     server: Any = MCPServer(
         "qry",
         title="qry code search",
@@ -546,17 +505,17 @@ def build_server(tools: QryTools) -> Any:
         top_k: Annotated[
             int,
             Field(
-                description=f"How many results, 1..{lim.top_k_max}.",
-                json_schema_extra=bounds(1, lim.top_k_max),
+                description=f"How many results, {_TOP_K.lo}..{_TOP_K.hi}.",
+                json_schema_extra=bounds(_TOP_K.lo, _TOP_K.hi or _TOP_K.lo),
             ),
-        ] = lim.top_k_default,
+        ] = _TOP_K.default or _TOP_K.lo,
         mode: Annotated[
-            Literal["hybrid", "lexical", "semantic", "symbol"],
+            mode_names,
             Field(
                 description="hybrid (default: all streams fused), lexical (BM25 + symbols), semantic (vectors "
                 "only; needs an index with vectors), symbol (definition names only)."
             ),
-        ] = "hybrid",
+        ] = SEARCH_MODES[0],
         lang: Annotated[Filter, Field(description='Only these languages, e.g. ["python", "go"].')] = None,
         path: Annotated[
             Filter, Field(description='Only paths matching these globs, e.g. ["src/**"].')
@@ -567,14 +526,14 @@ def build_server(tools: QryTools) -> Any:
         snippet_chars: Annotated[
             int,
             Field(
-                description=f"Characters of source per result, {lim.snippet_min}..{lim.snippet_max}.",
-                json_schema_extra=bounds(lim.snippet_min, lim.snippet_max),
+                description=f"Characters of source per result, {_SNIPPET.lo}..{_SNIPPET.hi}.",
+                json_schema_extra=bounds(_SNIPPET.lo, _SNIPPET.hi or _SNIPPET.lo),
             ),
-        ] = lim.snippet_default,
+        ] = _SNIPPET.default or _SNIPPET.lo,
         budget_tokens: Annotated[
             int | None,
             Field(
-                description=f"Fit the answer into about this many tokens ({lim.budget_min}..{lim.budget_max}): "
+                description=f"Fit the answer into about this many tokens ({_BUDGET.lo}..{_BUDGET.hi}): "
                 "whole results are kept in rank order; meta.truncated_by_budget counts those left out.",
             ),
         ] = None,
@@ -666,10 +625,10 @@ def build_server(tools: QryTools) -> Any:
         depth: Annotated[
             int,
             Field(
-                description=f"How many call steps to walk, 1..{lim.depth_max}.",
-                json_schema_extra=bounds(1, lim.depth_max),
+                description=f"How many call steps to walk, {_DEPTH.lo}..{_DEPTH.hi}.",
+                json_schema_extra=bounds(_DEPTH.lo, _DEPTH.hi or _DEPTH.lo),
             ),
-        ] = 1,
+        ] = _DEPTH.default or _DEPTH.lo,
     ) -> CallToolResult:
         return await run(
             "get_related", lambda: tools.get_related(symbol, callers=callers, callees=callees, depth=depth)

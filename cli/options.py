@@ -2,12 +2,17 @@
 
 Owns: the single table both parsers of `qry search` read: the Typer command (for `--help` and every
 other path) and the small argparse fast path (`cli/fastpath.py`) that keeps a one-shot query from paying
-~35 ms to import Typer and Click. A test checks that the two expose exactly the same options.
+~35 ms to import Typer and Click. A test checks that the two expose exactly the same options. Defaults
+and ranges come from the library's bounds table, never written here.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from indexlib import SEARCH_BOUNDS, SEARCH_MODES
+
+_B = SEARCH_BOUNDS
 
 
 class Opt(NamedTuple):
@@ -21,13 +26,20 @@ class Opt(NamedTuple):
 
 
 SEARCH_OPTIONS: tuple[Opt, ...] = (
-    Opt("top_k", ("--top-k", "-k"), int, 10, "How many results to return (1-1000).", metavar="N"),
+    Opt(
+        "top_k",
+        ("--top-k", "-k"),
+        int,
+        _B.top_k.default,
+        f"How many results to return ({_B.top_k.lo}-{_B.top_k.hi}).",
+        metavar="N",
+    ),
     Opt(
         "mode",
         ("--mode", "-m"),
         str,
-        "hybrid",
-        "Retrieval: hybrid, lexical, semantic or symbol.",
+        SEARCH_MODES[0],
+        f"Retrieval: {', '.join(SEARCH_MODES[:-1])} or {SEARCH_MODES[-1]}.",
         metavar="MODE",
     ),
     # -t as ripgrep's --type; -l is ripgrep's --files-with-matches.
@@ -84,17 +96,24 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         "snippet_chars",
         ("--snippet-chars",),
         int,
-        600,
-        "Snippet width in characters (80-4000).",
+        _B.snippet_chars.default,
+        f"Snippet width in characters ({_B.snippet_chars.lo}-{_B.snippet_chars.hi}).",
         metavar="N",
     ),
     Opt("explain", ("--explain",), bool, False, "Show the RRF terms and every boost or penalty applied."),
     Opt(
         "graph", ("--graph",), bool, None, "Attach callers, callees and parents (default: on for JSON).", True
     ),
-    Opt("graph_depth", ("--graph-depth",), int, 1, "How far graph expansion walks (0-4).", metavar="N"),
+    Opt(
+        "graph_depth",
+        ("--graph-depth",),
+        int,
+        _B.graph_depth.default,
+        f"How far graph expansion walks ({_B.graph_depth.lo}-{_B.graph_depth.hi}).",
+        metavar="N",
+    ),
     Opt("diffuse", ("--diffuse",), bool, False, "Add on-path context nodes found by graph diffusion."),
-    Opt("rrf_k", ("--rrf-k",), int, 60, "The RRF constant k.", metavar="K"),
+    Opt("rrf_k", ("--rrf-k",), int, _B.rrf_k.default, "The RRF constant k.", metavar="K"),
     Opt(
         "budget_tokens",
         ("--budget-tokens",),

@@ -20,10 +20,17 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib.records import Hit, SearchResult
+from indexlib import Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
+# What each route (SearchMeta.route) means for the ranking, in the table's footer (docs/cli.md has more).
+ROUTE_MEANING = {
+    "identifier": "one name: its definitions first",
+    "signature": "code: exact terms first",
+    "keywords": "a few words: names and terms first",
+    "natural": "a sentence: words and meaning",
+}
 
 # C0, DEL, C1, and the Unicode line and paragraph separators (which some terminals and editors
 # break lines at, while qry, git and grep count lines by LF only).
@@ -215,10 +222,15 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
     console.print(
         Text(
             f"{plural(len(result.results), 'result')} in {meta.elapsed_ms:.0f} ms · root {meta.root[:ROOT_ID_CHARS]} · "
-            f"route {meta.route}" + (f" · {notes}" if notes else ""),
+            f"route {meta.route}{_meaning(meta.route)}" + (f" · {notes}" if notes else ""),
             style="dim",
         )
     )
+
+
+def _meaning(route: str) -> str:
+    meaning = ROUTE_MEANING.get(route)
+    return f" ({meaning})" if meaning else ""
 
 
 def _pieces(text: str, highlights: list[tuple[int, int]]) -> list[tuple[str, bool]]:

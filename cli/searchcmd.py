@@ -1,23 +1,42 @@
 """The body of `qry search`, shared by the Typer command and the argparse fast path.
 
-Owns: translating option values into `indexlib.SearchOptions`, choosing the output format, and the
-exit status (0 hits, 1 none, 2 error). Knows nothing about how the options were parsed.
+Owns: translating option values into an `indexlib.SearchRequest` (which holds the bounds, the
+defaults and their checks), choosing the output format, and the exit status (0 hits, 1 none, 2
+error). Knows nothing about how the options were parsed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.console import Env, Exit, guarded
 
+if TYPE_CHECKING:
+    from indexlib import SearchRequest
+
 MAX_CONTEXT = 1000  # lines of -C/--context; a snippet holds at most snippet_chars anyway
 
-
-def _int(v: dict[str, Any], key: str, default: int) -> int:
-    """An int option, with the default only when it was not given (0 must reach validation)."""
-    value = v.get(key)
-    return default if value is None else int(value)
+# Option values that map one to one onto fields of indexlib.SearchRequest (option name -> field).
+_REQUEST_FIELDS = {
+    "top_k": "top_k",
+    "mode": "mode",
+    "snippet_chars": "snippet_chars",
+    "rrf_k": "rrf_k",
+    "graph": "graph",
+    "graph_depth": "graph_depth",
+    "lang": "langs",
+    "path": "paths",
+    "exclude": "excludes",
+    "kind": "kinds",
+    "root": "root",
+    "model": "model_dir",
+    "budget_tokens": "budget_tokens",
+    "since": "since",
+    "until": "until",
+    "as_of": "as_of",
+}
+_FLAGS = ("explain", "diffuse", "recency")
 
 
 def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
@@ -25,15 +44,33 @@ def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
     return guarded(env, lambda: _run(env, query, values), json_out=json_out)
 
 
+def request_of(v: dict[str, Any], *, for_program: bool) -> SearchRequest:
+    """The option values as a SearchRequest: a value not given (None) keeps the request's default,
+    so 0 still reaches validation and the bounds live in one place."""
+    from indexlib import SearchRequest
+
+    given: dict[str, Any] = {}
+    for key, field in _REQUEST_FIELDS.items():
+        value = v.get(key)
+        if value is None or (key == "mode" and not value):  # `--mode ''` is the default mode, as it was
+            continue
+        given[field] = list(value) if isinstance(value, list | tuple) else value
+    given.update((f, bool(v.get(f))) for f in _FLAGS)
+    return SearchRequest(caller="cli", for_program=for_program, **given)
+
+
 def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     from cli.render import render, safe_line
-    from indexlib import SearchOptions, UsageError, open_engine, parse_when, query_notes
+    from indexlib import UsageError, open_engine, query_notes
 
-    if not query.strip():
-        raise UsageError("the query is empty", hint="say what to look for, e.g. qry search parse_config")
+    files_only = bool(v.get("files_with_matches"))
+    fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else ("table" if env.stdout_tty else "plain")
+    if files_only:
+        fmt = "files"
+    request = request_of(v, for_program=fmt in ("json", "jsonl"))
+    request.check_query(query)
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
-    files_only = bool(v.get("files_with_matches"))
     if files_only and (v.get("json") or v.get("jsonl")):
         raise UsageError(
             "-l/--files-with-matches prints paths: it excludes --json and --jsonl",
@@ -42,40 +79,14 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     context = v.get("context")
     if context is not None and not 0 <= int(context) <= MAX_CONTEXT:
         raise UsageError(f"--context must be between 0 and {MAX_CONTEXT}, not {context}", hint="e.g. -C 3")
-    fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else ("table" if env.stdout_tty else "plain")
-    if files_only:
-        fmt = "files"
     if v.get("no_color"):
         env.color = False
-    graph = v.get("graph")
-    if graph is None:
-        graph = fmt in ("json", "jsonl")  # on by default for programs, off for people (noise)
     engine = open_engine(Path(v["index_dir"]) if v.get("index_dir") else None)
-    source_root = engine.source_root()
-    opts = SearchOptions(
-        top_k=_int(v, "top_k", 10),  # `or` would turn an explicit 0 into the default instead of an error
-        mode=str(v.get("mode") or "hybrid"),
-        snippet_chars=_int(v, "snippet_chars", 600),
-        rrf_k=_int(v, "rrf_k", 60),
-        explain=bool(v.get("explain")),
-        graph=bool(graph),
-        graph_depth=int(v["graph_depth"]) if v.get("graph_depth") is not None else 1,
-        diffuse=bool(v.get("diffuse")),
-        langs=list(v.get("lang") or []),
-        paths=list(v.get("path") or []),
-        excludes=list(v.get("exclude") or []),
-        kinds=list(v.get("kind") or []),
-        root=v.get("root"),
-        model_dir=v.get("model"),
-        budget_tokens=v.get("budget_tokens"),
-        since=parse_when(v["since"], source_root) if v.get("since") else None,
-        until=parse_when(v["until"], source_root, end_of_day=True) if v.get("until") else None,
-        as_of=parse_when(v["as_of"], source_root) if v.get("as_of") else None,
-        recency=bool(v.get("recency")),
-    )
-    result = engine.search(query, opts)
+    result = engine.search(query, request)
     # Said on stderr in every format: how the query was read, and why nothing may have matched.
-    for note in query_notes(engine, query, opts, found=bool(result.results), search_notes=result.meta.notes):
+    for note in query_notes(
+        engine, query, request, found=bool(result.results), search_notes=result.meta.notes
+    ):
         env.err(f"qry: note: {safe_line(note)}\n")
-    render(env, result, fmt=fmt, explain=opts.explain, context=None if context is None else int(context))
+    render(env, result, fmt=fmt, explain=request.explain, context=None if context is None else int(context))
     return Exit.OK if result.results else Exit.NO_MATCH

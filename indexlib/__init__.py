@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "GraphQueryError": "indexlib.errors",
     "FormatVersionError": "indexlib.errors",
     "DiskFull": "indexlib.errors",
+    "QueryTimeout": "indexlib.errors",
+    "disk_full": "indexlib.errors",
     # records
     "Hit": "indexlib.records",
     "SearchResult": "indexlib.records",
@@ -35,8 +37,14 @@ _EXPORTS: dict[str, str] = {
     "build_index": "indexlib.index.build",
     # searching
     "Engine": "indexlib.retrieval.search",
-    "SearchOptions": "indexlib.retrieval.search",
-    "SEARCH_MODES": "indexlib.retrieval.search",
+    "SearchRequest": "indexlib.retrieval.request",
+    "SearchOptions": "indexlib.retrieval.request",
+    "bound_error": "indexlib.retrieval.request",
+    "served_check": "indexlib.retrieval.request",
+    "SEARCH_MODES": "indexlib.retrieval.bounds",
+    "SEARCH_BOUNDS": "indexlib.retrieval.bounds",
+    "SERVED_BOUNDS": "indexlib.retrieval.bounds",
+    "Bound": "indexlib.retrieval.bounds",
     "open_engine": "indexlib.api",
     "search": "indexlib.api",
     "resolve_symbol": "indexlib.api",
@@ -85,14 +93,18 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         LockBusy,
         ModelError,
         QryError,
+        QueryTimeout,
         UsageError,
+        disk_full,
     )
     from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
     from indexlib.index.build import BuildOptions, BuildReport, build_index
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
-    from indexlib.retrieval.search import SEARCH_MODES, Engine, SearchOptions
+    from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
+    from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
+    from indexlib.retrieval.search import Engine
     from indexlib.status import Status, index_status, verify_caches
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store

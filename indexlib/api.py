@@ -11,10 +11,12 @@ from typing import Any
 import msgspec
 
 from indexlib.errors import UsageError
-from indexlib.pathglob import compile_glob
 from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
-from indexlib.retrieval.query import Route, parse_query, regex_syntax
-from indexlib.retrieval.search import Engine, SearchOptions
+from indexlib.retrieval.bounds import SEARCH_BOUNDS
+from indexlib.retrieval.filters import matching
+from indexlib.retrieval.query import parse_query, regex_syntax
+from indexlib.retrieval.request import SearchRequest
+from indexlib.retrieval.search import Engine
 from indexlib.retrieval.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 
@@ -26,18 +28,19 @@ def open_engine(index_dir: Path | None = None, *, start: Path | None = None) -> 
 
 def search(text: str, index_dir: Path | None = None, **options: Any) -> SearchResult:
     """One-shot search: `search("ParseConfig", top_k=5)`."""
-    return open_engine(index_dir).search(text, SearchOptions(**options))
+    return open_engine(index_dir).search(text, SearchRequest(**options))
 
 
 def query_notes(
-    engine: Engine, text: str, opts: SearchOptions, *, found: bool, search_notes: Sequence[str] = ()
+    engine: Engine, text: str, opts: SearchRequest, *, found: bool, search_notes: Sequence[str] = ()
 ) -> list[str]:
     """What a person should be told about how `text` was read, whatever the output format.
 
     Regular-expression syntax is taken as words (there is no regex mode yet); and when nothing was
     found, each path filter that matches no indexed file at all is named (a typo in a glob otherwise
-    looks exactly like a query without matches). Checked only after an empty answer: it walks the
-    manifest's file list.
+    looks exactly like a query without matches); and when each filter matches files but together
+    they match none (`path:src/** lang:go` where src holds no Go), that is said too. Checked only
+    after an empty answer: it walks the manifest's file list.
     """
     notes: list[str] = []
     piece = regex_syntax(text)
@@ -50,14 +53,26 @@ def query_notes(
         return notes
     # Why the search itself found nothing (only function words matched, nothing above the dense floor).
     notes.extend(n for n in search_notes if n.startswith("no result"))
-    q = parse_query(text, paths=opts.paths, excludes=opts.excludes)
+    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes)
     if q.is_blank:
         notes.append("the query holds only filters: there is nothing to search for")
     files = engine.snapshot(opts.root).manifest.files
+    alone = len(notes)
     for glob in dict.fromkeys(q.paths):
-        pattern = compile_glob(glob)
-        if not any(pattern.search(f) for f in files):
+        if not matching(files, [glob]):
             notes.append(f"the path filter {glob!r} matches no indexed file")
+    named = [
+        *(f"path:{g}" for g in dict.fromkeys(q.paths)),
+        *(f"-path:{g}" for g in dict.fromkeys(q.excludes)),
+    ]
+    named += [f"lang:{lang}" for lang in dict.fromkeys(q.langs)]
+    if len(notes) == alone and len(named) > 1:
+        kept = matching(files, q.paths) if q.paths else set(files)
+        kept -= matching(kept, q.excludes)
+        if q.langs:
+            kept = {f for f in kept if files[f].language in q.langs}
+        if not kept:
+            notes.append(f"the filters {' '.join(named)} together match no indexed file")
     return notes
 
 
@@ -113,7 +128,7 @@ def resolve_symbol(
     if located:
         return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
-    hits = symbol_stream(snap, q, Route.IDENTIFIER, [], max(limit, 1) * 4)
+    hits = symbol_stream(snap, q, [], max(limit, 1) * 4)
     out: list[SymbolMatch] = []
     for h in hits:
         stored = snap.node(h.uid)
@@ -203,15 +218,19 @@ def related(
     cap: int = 50,
     root: str | None = None,
 ) -> RelatedResult:
-    """Resolve `symbol` and return its callers/callees (up to `depth` <= 4) and parent container.
+    """Resolve `symbol` and return its callers/callees (up to `depth` steps, see the bounds table) and
+    parent container.
 
     When several definitions match equally well, nothing is guessed: the candidates come back with
     `ambiguous=True` so the caller can qualify the name (`Server.handle`) or pass a uid.
     """
     from indexlib.graph.view import related_of
 
-    if not 1 <= depth <= 4:
-        raise UsageError(f"--depth must be between 1 and 4, not {depth}", hint="e.g. --depth 2")
+    bound = SEARCH_BOUNDS.related_depth
+    if not bound.lo <= depth <= (bound.hi or depth):
+        raise UsageError(
+            f"--depth must be between {bound.lo} and {bound.hi}, not {depth}", hint="e.g. --depth 2"
+        )
     snap = engine.snapshot(root)
     matches: list[SymbolMatch]
     if len(symbol) == 16 and all(c in "0123456789abcdef" for c in symbol.lower()):

@@ -5,7 +5,7 @@ Owns: turning per-stream ranked lists into one ranking, and the documented, swit
 Each adjustment appends a line to the candidate's `explain`, so `--explain` shows every term.
 
 Why RRF (Cormack et al. 2009) rather than score blending: BM25 is unbounded, cosine is in [-1, 1] and a
-trigram similarity is in [0, 1]; ranks are comparable, raw scores are not (seed 000, 001). k = 60 is the
+trigram similarity is in [0, 1]; ranks are comparable, raw scores are not. k = 60 is the
 paper's default: large enough that the first few ranks of one stream cannot drown agreement between
 streams, small enough that rank 1 still counts.
 """
@@ -18,8 +18,8 @@ import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
+from indexlib.retrieval.bounds import RRF_K
 
-RRF_K = 60
 CANDIDATE_CAP = 300
 STREAMS = ("bm25", "vector", "symbol")
 
@@ -282,7 +282,7 @@ def apply_signals(
 
 
 ROUTE_WEIGHTS: dict[str, dict[str, float]] = {
-    # Identifiers: the symbol stream knows; dense vectors blur exact names (seed 001).
+    # Identifiers: the symbol stream knows; dense vectors blur exact names.
     "identifier": {"symbol": 1.5, "bm25": 1.0, "vector": 0.5},
     # Signatures and fragments: lexical first.
     "signature": {"bm25": 1.5, "symbol": 0.5, "vector": 0.7},

@@ -2,7 +2,7 @@
 
 Owns: the user-facing query syntax (bare terms, "exact phrases", prefix*, filters lang: path: kind:
 and their negations) and the classification of a query as an identifier, a signature/lexical fragment,
-or natural language, which decides how the retrieval streams are weighted (seed 001's three kinds of
+or natural language, which decides how the retrieval streams are weighted (the three kinds of
 developer query). Anything that is not our syntax is kept as literal text: user input never reaches
 Tantivy's query parser unescaped, so `foo:bar`, `(`, `AND` or a lone quote are searched, not errors.
 """
@@ -363,7 +363,7 @@ def reads_as_prose(words: list[str]) -> bool:
 def classify(q: Query) -> Route:
     """Route a query: one identifier-looking token, code punctuation or keywords, or prose.
 
-    Why not ask a model: the three classes differ in surface form (seed 001), a regex decides in
+    Why not ask a model: the three classes differ in surface form, a regex decides in
     microseconds, and misrouting only shifts stream weights, it never drops a stream.
     """
     words = q.text.split()

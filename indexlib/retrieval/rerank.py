@@ -1,6 +1,6 @@
 """The reranker seam: an optional second pass over the fused head of the ranking. Off by default.
 
-Owns: the `Reranker` protocol and the gate deciding when a rerank may run (seed 001): never for a blank
+Owns: the `Reranker` protocol and the gate deciding when a rerank may run: never for a blank
 query, never when fewer candidates than `threshold` came back (nothing to reorder that fusion did not
 already settle), and never when an exact symbol match already leads (a cross-encoder can only make
 `ParseConfig` -> `ParseConfig` worse). No cross-encoder ships with qry: a model that would run offline

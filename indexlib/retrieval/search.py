@@ -1,9 +1,14 @@
-"""Run a query over one snapshot: streams -> RRF -> code-aware signals -> graph -> snippets.
+"""Run a query over one snapshot: plan -> streams -> RRF -> code-aware signals -> graph -> snippets.
 
-Owns: the read pipeline and its options. The same function backs the CLI, the MCP server and the
-evaluation, so every surface gets one ranking (seed 000). A stream that fails is logged in the result's
-notes and contributes nothing; the others still answer (seed 001: partial results beat no results).
+Owns: executing a search: the Engine (one index directory, its newest snapshot and loaded model) and
+`run_search`, which checks the request, parses the query, asks `plan()` what to run, runs the streams,
+settles the plan on the symbol stream's outcome, fuses and ranks. The same function backs the CLI,
+the MCP server and the evaluation, so every surface gets one ranking. A stream that fails is logged in
+the result's notes and contributes nothing; the others still answer (partial results beat no results).
 The model is loaded only when the dense stream runs, so lexical and symbol queries never import ONNX.
+
+Does not own: the request and its bounds (request.py, bounds.py), the decisions of the plan (plan.py),
+filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
 import time
@@ -12,76 +17,21 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from indexlib.analyzer import code_terms, query_terms
-from indexlib.errors import QryError, UsageError
+from indexlib.errors import QryError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
-from indexlib.retrieval.fusion import (
-    CANDIDATE_CAP,
-    ROUTE_WEIGHTS,
-    RRF_K,
-    Candidate,
-    Signals,
-    apply_signals,
-    collapse_parts,
-    quote_pairs,
-    rrf,
-)
-from indexlib.retrieval.query import Query, Route, classify, identifier_of, parse_query, well_formed
+from indexlib.retrieval.bounds import SEARCH_MODES
+from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
+from indexlib.retrieval.fusion import Candidate, apply_signals, collapse_parts, quote_pairs, rrf
+from indexlib.retrieval.plan import Plan, VectorState, plan, settle
+from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
+from indexlib.retrieval.request import SearchOptions, SearchRequest
 from indexlib.retrieval.snapshot import Snapshot
-from indexlib.retrieval.snippets import DEFAULT_CHARS, MAX_CHARS, MIN_CHARS, make_snippet
+from indexlib.retrieval.snippets import make_snippet
 from indexlib.store.store import Store
 
-MODES = ("hybrid", "lexical", "semantic", "symbol")
-SEARCH_MODES = MODES  # the public name (indexlib.SEARCH_MODES)
-MAX_TOP_K = 1000
-
-
-class SearchOptions(msgspec.Struct, kw_only=True):
-    """Everything a search may be asked for; defaults match the CLI's."""
-
-    top_k: int = 10
-    mode: str = "hybrid"
-    snippet_chars: int = DEFAULT_CHARS
-    rrf_k: int = RRF_K
-    cap: int = CANDIDATE_CAP
-    explain: bool = False
-    graph: bool = False
-    graph_depth: int = 1
-    diffuse: bool = False
-    langs: list[str] = msgspec.field(default_factory=list)
-    paths: list[str] = msgspec.field(default_factory=list)
-    excludes: list[str] = msgspec.field(default_factory=list)
-    kinds: list[str] = msgspec.field(default_factory=list)
-    root: str | None = None
-    model_dir: str | None = None
-    signals: Signals = msgspec.field(default_factory=Signals)
-    budget_tokens: int | None = None
-    since: int | None = None  # unix seconds
-    until: int | None = None
-    as_of: int | None = None
-    recency: bool = False
-    skip_dense_on_exact: bool = True
-    reranker: Any = None  # an indexlib.retrieval.rerank.Reranker; None (the default) = no rerank pass
-
-    def validate(self) -> None:
-        if self.mode not in MODES:
-            raise UsageError(f"unknown mode {self.mode!r}", hint=f"use one of: {', '.join(MODES)}")
-        if not 1 <= self.top_k <= MAX_TOP_K:
-            raise UsageError(
-                f"--top-k must be between 1 and {MAX_TOP_K}, not {self.top_k}", hint="e.g. --top-k 10"
-            )
-        if not MIN_CHARS <= self.snippet_chars <= MAX_CHARS:
-            raise UsageError(
-                f"--snippet-chars must be between {MIN_CHARS} and {MAX_CHARS}, not {self.snippet_chars}",
-                hint="the default is 600",
-            )
-        if self.rrf_k < 1:
-            raise UsageError("--rrf-k must be at least 1", hint="the default is 60")
-        if not 0 <= self.graph_depth <= 4:
-            raise UsageError("--graph-depth must be between 0 and 4", hint="the default is 1")
+__all__ = ["SEARCH_MODES", "Engine", "SearchOptions", "SearchRequest", "load_query_embedder", "run_search"]
 
 
 class Engine:
@@ -152,32 +102,64 @@ def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
     return query_embedder(model_dir, manifest_model_id)
 
 
-def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
+def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
+    """Answer `text` on the root `opts.root` names (HEAD by default): the plan, its streams, fusion,
+    ranking signals, graph and snippets, in that order."""
     t0 = time.perf_counter()
     text = well_formed(text)  # echoed as SearchResult.query: lone surrogates would break --json
-    opts.validate()
+    window = opts.window(engine.source_root)
+    opts.validate(text)
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    opts.check_words(q)
     snap = engine.snapshot(opts.root)
-    route = classify(q)
+    p = plan(q, opts)
     meta = SearchMeta(
         root=snap.root_id,
         published_at=int(snap.manifest.created_at),
         indexed_commit=snap.manifest.git_commit,
         elapsed_ms=0.0,
         mode=opts.mode,
-        route=route.value,
+        route=p.route.value,
     )
     if q.is_blank:
-        meta.notes.append("blank query: nothing to search for")
-        meta.elapsed_ms = (time.perf_counter() - t0) * 1000
-        return SearchResult(query=text, results=[], meta=meta)
+        return _empty(text, meta, t0, "blank query: nothing to search for")
     try:
-        filters = streams.build_filters(snap, q) + streams.time_filters(opts.since, opts.until, opts.as_of)
-    except streams.NoMatchingPaths:
-        meta.notes.append("no indexed file matches the path and time filters")
-        meta.elapsed_ms = (time.perf_counter() - t0) * 1000
-        return SearchResult(query=text, results=[], meta=meta)
+        spec = filter_spec(snap.manifest.files, q, window)
+    except NoMatchingPaths:
+        return _empty(text, meta, t0, "no indexed file matches the path and time filters")
+    ranked, p = _run_streams(engine, snap, q, opts, p, spec, meta)
+    hits = _rank(snap, q, opts, p, ranked, meta)
+    if opts.wants_graph or opts.diffuse:
+        from indexlib.graph.view import attach_graph
 
+        try:
+            hits = attach_graph(
+                snap, hits, depth=opts.graph_depth, expand_related=opts.wants_graph, diffuse=opts.diffuse
+            )
+        except QryError:
+            raise
+        except Exception as exc:
+            meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
+    _mark_stale(snap, hits)
+    if opts.budget_tokens is not None:
+        from indexlib.retrieval.budget import pack
+
+        hits, left_out = pack(hits, opts.budget_tokens)
+        meta.truncated_by_budget = left_out
+    meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+    return SearchResult(query=text, results=hits, meta=meta)
+
+
+def _empty(text: str, meta: SearchMeta, t0: float, note: str) -> SearchResult:
+    meta.notes.append(note)
+    meta.elapsed_ms = (time.perf_counter() - t0) * 1000
+    return SearchResult(query=text, results=[], meta=meta)
+
+
+def _run_streams(
+    engine: Engine, snap: Snapshot, q: Query, opts: SearchRequest, p: Plan, spec: FilterSpec, meta: SearchMeta
+) -> tuple[dict[str, list[StreamHit]], Plan]:
+    """Run the plan's streams; the plan is settled between the lexical streams and the dense one."""
     ranked: dict[str, list[StreamHit]] = {}
 
     def run(name: str, fn: Callable[[], list[StreamHit]]) -> None:
@@ -185,68 +167,58 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
             ranked[name] = fn()
         except QryError:
             raise
-        except Exception as exc:  # a failing stream must not take the answer down (seed 001)
+        except Exception as exc:  # a failing stream must not take the answer down
             meta.notes.append(f"{name} stream failed: {type(exc).__name__}: {exc}")
             ranked[name] = []
 
-    mode = opts.mode
-    if mode in ("hybrid", "lexical"):
-        run("bm25", lambda: streams.bm25_stream(snap, q, route, filters, opts.cap))
-    if mode in ("hybrid", "symbol", "lexical"):
-        run("symbol", lambda: streams.symbol_stream(snap, q, route, filters, opts.cap))
-        symbol_top = ranked["symbol"][0].score if ranked.get("symbol") else 0.0
-        if route in (Route.NATURAL, Route.SIGNATURE) and symbol_top >= streams.JOINED:
-            # The words spell a definition's name (`do open` = do_open, `from ast` = from_ast): route
-            # as keywords, whatever function words or keywords the name happens to contain.
-            route = Route.KEYWORDS
-            meta.route = route.value
-            meta.notes.append("routed as keywords: the words spell a definition's name")
-    if mode in ("hybrid", "semantic"):
-        # A definition whose name the query spells (exactly, or as separate words: `parse config`)
-        # leads the symbol stream: the dense stream would only blur it, so the model is not loaded.
-        exact_lead = bool(ranked.get("symbol")) and ranked["symbol"][0].score >= streams.JOINED
-        if not streams.has_vectors(snap):
-            from indexlib.index.embedprogress import read_progress
-
-            coming = read_progress(engine.store.cache_dir)
-            if coming is not None and coming.root != snap.root_id:
-                coming = None
-            if mode == "semantic":
-                if coming is not None:
-                    raise UsageError(
-                        f"this index has no vectors yet ({coming.describe()})",
-                        hint="search again when they are done (qry status shows progress), or use --mode lexical",
-                    )
-                raise UsageError(
-                    "this index has no vectors", hint="index with embeddings: qry index PATH --embed onnx"
-                )
-            if coming is not None:
-                meta.notes.append(f"dense stream skipped: {coming.describe()}")
-            else:
-                meta.notes.append("dense stream skipped: the index has no vectors (qry index --embed onnx)")
-        elif (
-            mode == "hybrid"
-            and route in (Route.IDENTIFIER, Route.KEYWORDS)
-            and exact_lead
-            and opts.skip_dense_on_exact
-        ):
-            meta.notes.append("dense stream skipped: an exact definition leads (model not loaded)")
-        elif q.text.strip():
-            model = snap.manifest.model
-            model_id = model.model_id if model else ""
-            qvec = engine.cached_query_vector(q.text, opts.model_dir, model_id)
-            if qvec is None:
-                embedder = engine.embedder(opts.model_dir, model_id)
-                meta.model_loaded = True
-                qvec = embedder.embed_query(q.text)
-                engine.remember_query_vector(q.text, model_id, qvec)
-            else:
-                meta.notes.append("query vector from the cache (model not loaded)")
-            window = (opts.since, opts.until, opts.as_of)
-            run("vector", lambda: streams.dense_stream(snap, qvec, model_id, q, opts.cap, window))
+    clauses = snap.lexical_filters(spec)
+    if "bm25" in p.lexical:
+        run("bm25", lambda: streams.bm25_stream(snap, q, p.route, clauses, opts.cap))
+    if "symbol" in p.lexical:
+        run("symbol", lambda: streams.symbol_stream(snap, q, clauses, opts.cap))
+    vectors = _vector_state(engine, snap) if p.dense else VectorState(present=True)
+    p = settle(p, q, opts, name_lead=streams.spells_a_name(ranked.get("symbol", [])), vectors=vectors)
+    meta.route = p.route.value
+    meta.notes.extend(p.notes)
+    if p.dense:
+        model = snap.manifest.model
+        model_id = model.model_id if model else ""
+        qvec = engine.cached_query_vector(q.text, opts.model_dir, model_id)
+        if qvec is None:
+            embedder = engine.embedder(opts.model_dir, model_id)
+            meta.model_loaded = True
+            qvec = embedder.embed_query(q.text)
+            engine.remember_query_vector(q.text, model_id, qvec)
+        else:
+            meta.notes.append("query vector from the cache (model not loaded)")
+        run("vector", lambda: streams.dense_stream(snap, qvec, model_id, spec, opts.cap))
     meta.streams = {k: len(v) for k, v in ranked.items()}
-    weights = ROUTE_WEIGHTS[route.value] if mode == "hybrid" else None
-    cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=weights)
+    return ranked, p
+
+
+def _vector_state(engine: Engine, snap: Snapshot) -> VectorState:
+    """Whether `snap` has vectors, or which are being built for it (read only when it has none)."""
+    if streams.has_vectors(snap):
+        return VectorState(present=True)
+    from indexlib.index.embedprogress import read_progress
+
+    coming = read_progress(engine.store.cache_dir)
+    if coming is not None and coming.root != snap.root_id:
+        coming = None
+    return VectorState(present=False, coming=None if coming is None else coming.describe())
+
+
+def _rank(
+    snap: Snapshot,
+    q: Query,
+    opts: SearchRequest,
+    p: Plan,
+    ranked: dict[str, list[StreamHit]],
+    meta: SearchMeta,
+) -> list[Hit]:
+    """Fuse the streams with the plan's weights, apply the ranking signals to a bounded head, rerank
+    if asked, and cut the top-k into hits with snippets."""
+    cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=p.weights)
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
     head = cands[: max(40, opts.top_k * 4)]
@@ -262,11 +234,11 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
                 n.part,
             )
     head = [c for c in head if c.path]
-    _read_evidence(snap, q, route, head)
+    _read_evidence(snap, q, p.route, head)
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=identifier_of(q, route), query_words=q.words, signals=opts.signals, scope=q.scope
+        head, identifier=identifier_of(q, p.route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
     if head and not ranked_cands:
@@ -275,27 +247,7 @@ def run_search(engine: Engine, text: str, opts: SearchOptions) -> SearchResult:
         )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
-    top = ranked_cands[: opts.top_k]
-    hits = [_to_hit(snap, c, q, opts) for c in top]
-    if opts.graph or opts.diffuse:
-        from indexlib.graph.view import attach_graph
-
-        try:
-            hits = attach_graph(
-                snap, hits, depth=opts.graph_depth, expand_related=opts.graph, diffuse=opts.diffuse
-            )
-        except QryError:
-            raise
-        except Exception as exc:
-            meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
-    _mark_stale(snap, hits)
-    if opts.budget_tokens is not None:
-        from indexlib.retrieval.budget import pack
-
-        hits, left_out = pack(hits, opts.budget_tokens)
-        meta.truncated_by_budget = left_out
-    meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
-    return SearchResult(query=text, results=hits, meta=meta)
+    return [_to_hit(snap, c, q, opts) for c in ranked_cands[: opts.top_k]]
 
 
 def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate]) -> None:
@@ -332,7 +284,7 @@ def _rerank(
     q: Query,
     cands: list[Candidate],
     ranked: dict[str, list[StreamHit]],
-    opts: SearchOptions,
+    opts: SearchRequest,
     meta: SearchMeta,
 ) -> list[Candidate]:
     """Reorder the fused head with the configured reranker, if the gate allows it."""
@@ -359,7 +311,7 @@ def _rerank(
     return out + cands[RERANK_DEPTH:]
 
 
-def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchOptions) -> Hit:
+def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest) -> Hit:
     stored = snap.node(c.uid)
     assert stored is not None
     n = stored.node

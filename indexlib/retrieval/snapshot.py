@@ -6,7 +6,10 @@ applied inside each Tantivy query (a path filter) so tombstones never take a top
 Readers take no lock: HEAD is read once and segments are immutable, so a snapshot stays whole even if a
 writer publishes meanwhile.
 
-Does not own: ranking (fusion.py, search.py), or writing anything (build.py, store/).
+Also the lexical side of the read path's engine calls: a filter spec compiled into Tantivy clauses,
+query text parsed, term prefixes expanded, so no stream reaches into a segment's engine.
+
+Does not own: ranking (fusion.py, search.py), or writing anything (index/, store/).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from indexlib.store.store import Store, vectors_dirname
 
 if TYPE_CHECKING:
     from indexlib.engines.vectors import VectorSegment
+    from indexlib.retrieval.filters import FilterSpec
 
 _INDENT_READ = 256  # bytes read before a node to find its line's indentation
 
@@ -148,6 +152,39 @@ class Snapshot:
     def is_live(self, segment_id: str, path: str) -> bool:
         rec = self.manifest.files.get(path)
         return rec is not None and rec.segment == segment_id
+
+    def parse_terms(self, text: str, fields: Sequence[str], boosts: dict[str, float]) -> LexQuery | None:
+        """`text` (quoted terms) as one Tantivy query over `fields`, or None if the root has no segment.
+        Every segment shares the schema, so the first one's parser serves them all."""
+        if not self.segments:
+            return None
+        return self.segments[0].lexical().parse(text, list(fields), boosts)
+
+    def terms_with_prefix(self, fields: Sequence[str], prefix: str, limit: int) -> set[str]:
+        """The indexed terms of `fields` starting with `prefix`, up to `limit` per segment and field."""
+        found: set[str] = set()
+        for seg in self.segments:
+            for field in fields:
+                found.update(seg.lexical().terms_with_prefix(field, prefix, limit))
+        return found
+
+    def lexical_filters(self, spec: FilterSpec) -> list[tuple[str, LexQuery]]:
+        """The filter spec compiled into Tantivy clauses (lang, kind, path, then the time window)."""
+        clauses: list[tuple[str, LexQuery]] = []
+        if spec.langs:
+            clauses.append(("must", lexical.term_set("lang", list(spec.langs))))
+        if spec.kinds:
+            clauses.append(("must", lexical.term_set("kind", list(spec.kinds))))
+        if spec.paths is None and spec.excluded:
+            clauses.append(("must_not", lexical.term_set("path", sorted(spec.excluded))))
+        if spec.paths is not None:
+            clauses.append(("must", lexical.term_set("path", sorted(spec.paths))))
+        since, until, as_of = spec.window
+        if since is not None or until is not None:
+            clauses.append(("must", lexical.int_range("changed_at", since, until)))
+        if as_of is not None:
+            clauses.append(("must", lexical.int_range("created_at", None, as_of)))
+        return clauses
 
     def search(
         self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()

@@ -1,7 +1,7 @@
 """Bounded snippets: an excerpt of a node centred on the first query-term match. Pure.
 
 Owns: choosing which part of a node's text a result shows, and flagging truncation. A snippet is the
-token lever after top-k (seed 001): callers choose its width (80..4000 chars, default 600), and a reader
+token lever after top-k: callers choose its width (bounds.py: 80..4000 chars), and a reader
 always knows whether they saw the whole node. Vector-only hits, which may share no word with the query,
 fall back to the head of the node, where the signature and doc comment are.
 """
@@ -14,10 +14,11 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from indexlib.records import Snippet
+from indexlib.retrieval.bounds import SEARCH_BOUNDS
 
-DEFAULT_CHARS = 600
-MIN_CHARS = 80
-MAX_CHARS = 4000
+_WIDTH = SEARCH_BOUNDS.snippet_chars
+DEFAULT_CHARS: int = _WIDTH.default or 0
+MIN_CHARS, MAX_CHARS = _WIDTH.lo, _WIDTH.hi or _WIDTH.lo
 
 
 def _word_pattern(words: Sequence[str]) -> re.Pattern[str] | None:

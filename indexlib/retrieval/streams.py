@@ -1,8 +1,10 @@
 """The retrieval streams: lexical (BM25), symbol (names), dense (cosine). One small contract each:
 (snapshot, query, filters, cap) -> ranked StreamHits with raw scores, live nodes only.
 
-Owns: turning a parsed Query into engine queries per stream. Does not own: fusion or ranking signals
-(fusion.py), the pipeline around them (search.py), or engines (lexical.py, vectors.py, embed.py).
+Owns: turning a parsed Query into engine queries per stream, through the snapshot's methods (never an
+engine's internals). Does not own: which streams run (plan.py), the filters (filters.py: the lexical
+streams get them compiled as Tantivy clauses, the dense stream tests the spec per node), fusion or
+ranking signals (fusion.py), the pipeline around them (search.py), or engines (engines/).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
-from indexlib.pathglob import compile_glob
 from indexlib.records import StreamHit
 from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route
 from indexlib.retrieval.snapshot import Snapshot
@@ -21,51 +22,13 @@ from indexlib.retrieval.snapshot import Snapshot
 if TYPE_CHECKING:
     import numpy
 
+    from indexlib.retrieval.filters import FilterSpec
+
 Filters = list[tuple[str, lexical.Query]]
 
 # Function words carry no code meaning: in a natural-language query they would match every comment
 # and Markdown paragraph. Identifier and signature queries keep every word.
 STOPWORDS = FUNCTION_WORDS
-
-
-class NoMatchingPaths(Exception):
-    """A path filter matched no indexed file: every stream is empty, no engine needs to run."""
-
-
-def time_filters(since: int | None, until: int | None, as_of: int | None) -> Filters:
-    """--since/--until keep nodes last changed in the window; --as-of keeps nodes that existed then."""
-    clauses: Filters = []
-    if since is not None or until is not None:
-        clauses.append(("must", lexical.int_range("changed_at", since, until)))
-    if as_of is not None:
-        clauses.append(("must", lexical.int_range("created_at", None, as_of)))
-    return clauses
-
-
-def build_filters(snap: Snapshot, q: Query, allowed_paths: set[str] | None = None) -> Filters:
-    """Tantivy clauses for lang:, kind:, path: and exclusions (plus an optional allowed path set)."""
-    clauses: Filters = []
-    if q.langs:
-        clauses.append(("must", lexical.term_set("lang", sorted(set(q.langs)))))
-    if q.kinds:
-        clauses.append(("must", lexical.term_set("kind", sorted(set(q.kinds)))))
-    paths: set[str] | None = allowed_paths
-    if q.paths:
-        pats = [compile_glob(g) for g in q.paths]
-        matched = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
-        paths = matched if paths is None else paths & matched
-    if q.excludes:
-        pats = [compile_glob(g) for g in q.excludes]
-        excluded = {p for p in snap.manifest.files if any(r.search(p) for r in pats)}
-        if paths is not None:
-            paths -= excluded
-        elif excluded:
-            clauses.append(("must_not", lexical.term_set("path", sorted(excluded))))
-    if paths is not None:
-        if not paths:
-            raise NoMatchingPaths()
-        clauses.append(("must", lexical.term_set("path", sorted(paths))))
-    return clauses
 
 
 def _quote(term: str) -> str | None:
@@ -86,22 +49,18 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
     should: list[tuple[str, lexical.Query]] = []
     if terms:
         text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
-        if text and snap.segments:
-            should.append(("should", snap.segments[0].lexical().parse(text, list(boosts), boosts)))
+        parsed = snap.parse_terms(text, list(boosts), boosts) if text else None
+        if parsed is not None:
+            should.append(("should", parsed))
     must: list[tuple[str, lexical.Query]] = []
     for phrase in q.phrases:
         for t in dict.fromkeys(code_terms(phrase)):
             qt = _quote(t)
-            if qt and snap.segments:
-                must.append(
-                    ("must", snap.segments[0].lexical().parse(qt, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS))
-                )
+            parsed = snap.parse_terms(qt, lexical.TEXT_FIELDS, lexical.FIELD_BOOSTS) if qt else None
+            if parsed is not None:
+                must.append(("must", parsed))
     for prefix in q.prefixes:
-        expanded: set[str] = set()
-        p = prefix.lower()
-        for seg in snap.segments:
-            for field in ("name_terms", "body_terms"):
-                expanded.update(seg.lexical().terms_with_prefix(field, p, 32))
+        expanded = snap.terms_with_prefix(("name_terms", "body_terms"), prefix.lower(), 32)
         if expanded:
             exp = sorted(expanded)[:64]
             sub = lexical.boolean(
@@ -170,7 +129,7 @@ _DEFINITION_KINDS = [
 ]
 
 
-def symbol_candidates(q: Query, route: Route) -> list[str]:
+def symbol_candidates(q: Query) -> list[str]:
     """The name forms a query may be asking for: the whole text if short, else nothing."""
     words = q.text.split()
     if not words or len(words) > MAX_NAME_WORDS or q.prefixes:
@@ -178,10 +137,10 @@ def symbol_candidates(q: Query, route: Route) -> list[str]:
     return [q.text]
 
 
-def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: int) -> list[StreamHit]:
+def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[StreamHit]:
     """Names: exact (case-insensitive), qualified suffix (`Server.Handle`), split-identifier
     (`parse config` = `parseConfig` = `parse_config`) and fuzzy by trigram similarity >= 0.3."""
-    forms = symbol_candidates(q, route)
+    forms = symbol_candidates(q)
     if not forms:
         return []
     text = forms[0].strip().rstrip("()")
@@ -239,19 +198,16 @@ def symbol_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap:
     return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
 
 
+def spells_a_name(symbol: Sequence[StreamHit]) -> bool:
+    """Whether the symbol stream's best match spells a definition's name (joined, qualified or exact):
+    what the plan's `settle` step needs to know of its outcome."""
+    return bool(symbol) and symbol[0].score >= JOINED
+
+
 def dense_stream(
-    snap: Snapshot,
-    qvec: numpy.ndarray,
-    model_id: str,
-    q: Query,
-    cap: int,
-    window: tuple[int | None, int | None, int | None] = (None, None, None),
+    snap: Snapshot, qvec: numpy.ndarray, model_id: str, spec: FilterSpec, cap: int
 ) -> list[StreamHit]:
-    """Cosine nearest neighbours per segment, filtered to live nodes that pass the query's filters."""
-    langs = set(q.langs)
-    kinds = set(q.kinds)
-    inc = [compile_glob(g) for g in q.paths]
-    exc = [compile_glob(g) for g in q.excludes]
+    """Cosine nearest neighbours per segment, filtered to live nodes that the filter spec admits."""
     merged: list[tuple[float, int, str]] = []
     for seg in snap.segments:
         vec = seg.vectors(model_id)
@@ -269,21 +225,7 @@ def dense_stream(
         if stored is None:
             continue
         n = stored.node
-        if not snap.is_live(seg_id, n.path):
-            continue
-        if langs and n.language not in langs:
-            continue
-        if kinds and n.kind not in kinds:
-            continue
-        if inc and not any(r.search(n.path) for r in inc):
-            continue
-        if exc and any(r.search(n.path) for r in exc):
-            continue
-        since, until, as_of = window
-        changed, created = n.changed_at or 0, n.created_at or 0
-        if (since is not None and changed < since) or (until is not None and changed > until):
-            continue
-        if as_of is not None and created > as_of:
+        if not snap.is_live(seg_id, n.path) or not spec.admits(n):
             continue
         seen.add(uid)
         out.append(StreamHit(uid=uid, score=float(score), segment=seg_id))

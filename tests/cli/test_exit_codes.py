@@ -34,8 +34,10 @@ def test_zero_with_hits_one_without(fmt: tuple[str, ...], qry: RunQry) -> None:
 
 
 def test_filters_that_exclude_everything_exit_one(qry: RunQry) -> None:
+    """Each filter matches files, together none: exit 1, nothing on stdout, and stderr says why."""
     run = qry("search", "charge lang:go", "--path", "python/**")
-    assert run.code == 1 and run.out == "" and run.err == "", run.describe()
+    assert run.code == 1 and run.out == "", run.describe()
+    assert run.err == "qry: note: the filters path:python/** lang:go together match no indexed file\n"
 
 
 def test_related_and_graph_exit_codes(qry: RunQry) -> None:

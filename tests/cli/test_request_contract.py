@@ -1,0 +1,101 @@
+"""`qry search` at the edge of the library's request contract, as a user meets it in a shell.
+
+A query of filters only is an error in every output format and on both parsers (the fast path and
+Typer); filters that each match files but together match none are named on stderr; the table's
+footer says what the route means.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from tests.cli.clikit import RunQry, cli_env
+
+FORMATS = [(), ("--json",), ("--jsonl",), ("-l",)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("query", ["path:python/**", "lang:go -path:go/billing/server.go", "-charge"])
+def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], query: str) -> None:
+    run = qry("search", *fmt, "--", query)
+    assert run.code == 2, run.describe()
+    assert run.err.startswith("qry: error: the query holds only filters: there is nothing to search for\n")
+    assert "  hint: add what to look for" in run.err and "Traceback" not in run.err
+    if fmt == ("--json",):
+        err = msgspec.json.decode(run.out)
+        assert err["isError"] is True and err["code"] == "usage"
+    else:
+        assert run.out == ""
+
+
+def test_a_query_of_filters_only_is_the_same_error_on_the_typer_path(repo: Path, qry: RunQry) -> None:
+    fast = qry("search", "path:python/**")
+    typer_main = "import sys; from cli.main import main; sys.argv[0] = 'qry'; main()"
+    typer_path = subprocess.run(
+        [sys.executable, "-c", typer_main, "search", "path:python/**"],
+        cwd=repo,
+        env=cli_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (typer_path.returncode, typer_path.stdout, typer_path.stderr) == (fast.code, fast.out, fast.err)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_filters_that_together_match_no_file_are_named_in_every_format(
+    qry: RunQry, fmt: tuple[str, ...]
+) -> None:
+    run = qry("search", "charge path:python/** -path:python", *fmt)
+    assert run.code == 1, run.describe()
+    note = "qry: note: the filters path:python/** -path:python together match no indexed file\n"
+    assert run.err == note, run.describe()
+    alone = qry("search", "charge path:python/**", *fmt)
+    assert alone.code == 0 and "together" not in alone.err, alone.describe()
+
+
+def _on_a_terminal(repo: Path, *args: str) -> str:
+    """stdout of `qry ARGS` run on a pseudo-terminal (so qry draws its table), as text."""
+    main, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        cwd=repo,
+        env=cli_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=subprocess.PIPE,
+    )
+    os.close(follower)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:  # EIO: the process closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize(
+    ("query", "footer"),
+    [
+        ("charge", "route identifier (one name: its definitions first)"),
+        ("retry charge", "route keywords (a few words: names and terms first)"),
+        ("how is a failed charge retried later", "route natural (a sentence: words and meaning)"),
+    ],
+)
+def test_the_table_footer_says_what_the_route_means(repo: Path, query: str, footer: str) -> None:
+    out = _on_a_terminal(repo, "search", query, "-k", "1")
+    assert footer in " ".join(out.split()), out

@@ -386,14 +386,6 @@ class LexicalSegment:
                 raise
             raise self._corrupt("count", exc) from exc
 
-    def doc_freq(self, field: str, term: str) -> int:
-        try:
-            return int(self._searcher.doc_freq(field, term))
-        except BaseException as exc:
-            if not _is_read_failure(exc):
-                raise
-            raise self._corrupt("term dictionary", exc) from exc
-
 
 # Query construction helpers, kept here so no other module needs `tantivy`.
 # Callers pass queries around without importing tantivy; the alias keeps their annotations readable.

@@ -21,7 +21,7 @@ commit, every node of a file takes the file's modification time and the source i
 `qry status` never pretends history it does not have. Nothing here raises: a failing git command makes
 its files fall back, never the build.
 
-How, and what it costs (numbers: docs/benchmarks.md, "git times"). `git blame` walks the history once
+How, and what it costs (bench/gittimes_cost.py measures it). `git blame` walks the history once
 per file: ~5-25 ms a file in a young, packed repository, ~50-150 ms with a few thousand commits (up to
 ~1 s for a file with a thousand of them), so blaming every file of a mature repository takes minutes.
 Two strategies:
@@ -80,7 +80,7 @@ __all__ = [
     "parse_blame_porcelain",
 ]
 
-DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading; see docs/benchmarks.md
+DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading (bench/gittimes_cost.py)
 DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with parsing and embedding
 DIRECT_BLAME_MAX = 16  # up to this many files with history: blame each; more: one replay of the log
 

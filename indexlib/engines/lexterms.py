@@ -2,7 +2,7 @@
 
 Owns: the lower-cased qualified-name suffixes, name trigrams and joined names a symbol lookup
 matches, the stem of an import target, the whole-node content text, the languages indexed as prose,
-and `StoredNode` (what a document stores). Does not build documents or touch Tantivy (lexical.py).
+and `StoredNode` (what a document stores). Does not own: building documents, anything of Tantivy (lexical.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Owns: `safe_name` (a model or embedder id as a folder name), `private_dir`, and `replace_file`,
 the one write of a small cache or progress file (the query vector cache, the vector stage's
-progress file). Does not own what those files hold (`embedcache/queries.py`, `embedprogress.py`).
+progress file). Does not own: what those files hold (`embedcache/queries.py`, `embedprogress.py`).
 
 Why not `store/atomic.atomic_write`: that one fsyncs the file and its folder and raises, as a
 published index file must. These files are conveniences, rewritten often (a query vector per new

@@ -4,7 +4,7 @@ Owns: the rule table (`RULES`: PEM private keys, cloud and SaaS token formats, J
 URLs, `password = "..."`-style assignments, high-entropy values), each rule's literal stems, its
 anchored pattern and the check that accepts a value (placeholders, identifiers, code and templates
 are not secrets), and the two rules that find their spans themselves (PEM blocks paired in linear
-time, high-entropy assignments). Does not scan text or replace anything (redact.py).
+time, high-entropy assignments). Does not own: scanning text and replacing secrets (redact.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Opening a path below a root without following any symlink, component by component.
 
 Owns: `open_beneath` (the descriptor of a regular file or directory reached inside `root` by real
-names only) and `read_beneath`; every read discovery makes goes through them. Does not decide which
+names only) and `read_beneath`; every read discovery makes goes through them. Does not own: which
 paths are read (walk.py, checks.py).
 """
 

@@ -4,7 +4,7 @@ Owns: what discovery yields (`SourceFile`, `Skipped`), the checks decided by a f
 files, `*.min.js`, source maps), by its bytes (`check_content`: byte order marks, binary, encoding,
 generated markers, minified text), an OS error as a skip reason, and `load`, which reads a listed
 file (through `open_beneath`), applies the size limit and the content checks, and refines its
-language. Does not walk or apply ignore rules (walk.py, ignore.py).
+language. Does not own: the walk, ignore rules (walk.py, ignore.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ pattern syntax translated by `pathspec`), the stack of ignore files that applies
 verdict for one path (the deepest file with an opinion wins; the command line's excludes outrank
 every file), and the rules inherited from folders above the root when the root is inside a git
 repository (`base_stack`). The user's global `core.excludesFile` is deliberately not read, so the
-same tree indexes the same on every machine. Does not walk (walk.py).
+same tree indexes the same on every machine. Does not own: the walk (walk.py).
 """
 
 from __future__ import annotations

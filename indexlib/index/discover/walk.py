@@ -3,8 +3,8 @@
 Owns: the plain walk (each directory opened by `open_beneath` and listed through its descriptor),
 VCS and vendored folders and virtual environments, the checks a file passes without being read
 (ignored, not regular, name, language, size), the symlink policy (links resolved after the plain
-walk, each target walked or indexed once), and the `WalkRecord` of what was looked at. Does not
-read file contents beyond a shebang (checks.py) or compile ignore rules (ignore.py).
+walk, each target walked or indexed once), and the `WalkRecord` of what was looked at. Does not own:
+reading file contents beyond a shebang (checks.py), compiling ignore rules (ignore.py).
 """
 
 from __future__ import annotations

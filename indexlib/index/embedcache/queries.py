@@ -1,7 +1,7 @@
 """The query vector cache: a repeated question skips the model.
 
 Owns: `QueryVectorCache`, one small checksummed file per (model, normalised query text), and its
-check for `qry verify`. Does not own the vectors of indexed text (store.py).
+check for `qry verify`. Does not own: the vectors of indexed text (store.py).
 """
 
 from __future__ import annotations

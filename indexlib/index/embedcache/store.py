@@ -2,7 +2,7 @@
 
 Owns: `VectorCache` (lookups by text key over the mapped generation files, appends under the
 folder's flock, rotation and least-recently-used eviction for a capped cache) and the record format.
-Does not own which caches are chained or where they live (`embedcache/__init__.py`).
+Does not own: which caches are chained or where they live (`embedcache/__init__.py`).
 
 Record format (`vectors-<cache_id>/<generation>.f16`): a 16-byte header (`QRYVEC2\\0`, uint32 dim,
 uint32 0), then records of `<u8 text key><u8 embedder tag><dim x <f2 vector><u8 check>`. The tag is

@@ -3,7 +3,7 @@
 Owns: the work tree a root lies in (`GitRepo.open`: prefix, HEAD exists), the environment and `-c`
 settings every git command runs with (so a user's config cannot change the output parsed here), and
 the parsers of that output: patches grouped by commit, C-quoted paths, blame's per-line committer
-times. Does not decide which files get which strategy (`gittimes/__init__.py`) or map lines through
+times. Does not own: which files get which strategy (`gittimes/__init__.py`), mapping lines through
 history (replay.py).
 """
 

@@ -1,7 +1,7 @@
 """What the strategies of `gittimes` share: each file's plan and the call's statistics.
 
 Owns: `FilePlan` (per-line times when history gave them, else a flat pair, and whether blame is still
-wanted) and `GitTimesStats` (what one `annotate` call did). Does no work of its own.
+wanted) and `GitTimesStats` (what one `annotate` call did). Does not own: any work (the strategies are `gittimes/__init__.py` and replay.py).
 """
 
 from __future__ import annotations

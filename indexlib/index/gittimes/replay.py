@@ -4,8 +4,8 @@ Owns: following each file back through history (`git diff -U0 HEAD` for the work
 `git log -p -U0 -M` newest first): each commit's zero-context hunks attribute the lines they add and
 map the others to the parent's line numbers, renames carry a file to its old name, and the walk
 stops once every line is attributed or the deadline passes. Writes the result into the files'
-plans. Does not run blame or decide which files are replayed (`gittimes/__init__.py`), and does not
-parse git's output (git.py).
+plans. Does not own: blame and which files are replayed (`gittimes/__init__.py`), parsing
+git's output (git.py).
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Owns: the extraction of one file, end to end: run the language's query, then fin
 definitions (items.py), name and draft them (symbols.py), draft the module remainder
 (remainder.py), window the drafts into nodes (chunks.py), and give every reference written in the
 code (calls, imports, inherits, implements) the innermost node, or window of it, that holds it.
-It does not parse (treesitter.py), read a reference's target from its syntax (references.py), hash
-(ids.py), or resolve a reference to a node (resolution is late, at query time: see `records.Ref`).
+Does not own: parsing (treesitter.py), reading a reference's target from its syntax (references.py),
+hashing (ids.py), resolving a reference to a node (resolution is late, at query time: see `records.Ref`).
 
 How: one tree-sitter query per language captures definitions, namespaces, call sites and imports in
 C; Python then orders them by byte span (definitions nest, so a stack sweep gives each its syntactic

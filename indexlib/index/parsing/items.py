@@ -4,8 +4,8 @@ Owns: which captured syntax node is a definition or a scope (`_CAPTURE_ORDER` br
 written name, its outer span (decorators, `export`, `template <...>`, attributes) and body, the
 stack sweep that gives each item its syntactic parent, and classification: kind (a function in a
 container is a method), qualifier and the container a Go receiver, Rust `impl` or C++ `A::m`
-attaches it to. Does not read doc comments, signatures or node text (symbols.py), the module
-remainder (remainder.py) or references (extract.py, references.py).
+attaches it to. Does not own: doc comments, signatures and node text (symbols.py), the module
+remainder (remainder.py), references (extract.py, references.py).
 """
 
 from __future__ import annotations

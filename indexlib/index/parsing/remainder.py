@@ -3,7 +3,7 @@
 Owns: the module node's text (the file with every top-level definition and its doc comment
 blanked, trimmed to its first and last non-blank lines), its span and Python module docstring, and
 the test that a remainder is only trivia (comments, braces, package lines), which keeps it out of
-the index unless a reference needs it as its owner. Does not find definitions (items.py) or decide
+the index unless a reference needs it as its owner. Does not own: finding definitions (items.py), deciding
 which references the module owns (extract.py).
 """
 

@@ -3,8 +3,8 @@
 Owns: the qualified name, ordinal and part-0 uid of each definition; the doc comment above it (or
 the Python docstring inside it), which also widens its span; its one-line signature; and its text,
 with the bodies of the definitions nested in it elided (`{ ... }`, `=> ...` or `...`) so that every
-line of the text is still the file's line. Does not find or classify definitions (items.py), and
-does not window drafts into nodes (chunks.py).
+line of the text is still the file's line. Does not own: finding and classifying definitions (items.py), windowing drafts into
+nodes (chunks.py).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 # Called through the module (`beneath.open_beneath`), not bound by name, so that every open the walk
 # makes goes through the one function a test can replace.
-from indexlib.index.discover import beneath
+import indexlib.index.discover.beneath as beneath
 from indexlib.index.discover.checks import SHEBANG_BYTES, Skipped, name_check, os_error_skip
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,

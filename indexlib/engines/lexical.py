@@ -6,7 +6,8 @@ is its own Tantivy index; callers combine segments. Code-aware term splitting ha
 look-around for camelCase. Prose (doc comments, Markdown) goes through Tantivy's English stemmer instead:
 stemming mangles identifiers (parser/parsed/parsing) but helps sentences.
 
-Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py).
+Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py),
+or the pure derivation of a node's lookup terms (lexterms.py, re-exported here).
 """
 
 import os
@@ -17,7 +18,19 @@ from typing import Any, NamedTuple, TypeAlias
 import msgspec
 import tantivy
 
-from indexlib.analyzer import code_terms, split_identifier, trigrams
+from indexlib.analyzer import code_terms
+from indexlib.engines.lexterms import (
+    MAX_RAW,
+    PROSE_LANGUAGES,
+    StoredNode,
+    content_text,
+    joined_name,
+    last_component,
+    module_stem,
+    qualified_suffixes,
+    trigram_terms,
+    uid_hex,
+)
 from indexlib.errors import DISK_FULL_HINT, DiskFull, IndexCorrupt, disk_full
 from indexlib.records import Node, Ref
 
@@ -92,91 +105,33 @@ def schema() -> tantivy.Schema:
     return _SCHEMA
 
 
-PROSE_LANGUAGES = frozenset({"markdown", "text"})
-# Raw fields must stay under Tantivy's term length limit; texts are stored, not indexed, in raw fields.
-_MAX_RAW = 200
-
-
-def _uid_hex(uid: int) -> str:
-    return f"{uid:016x}"
-
-
-def qualified_suffixes(qualified_name: str) -> list[str]:
-    """`pkg.Server.handle` -> [`pkg.server.handle`, `server.handle`, `handle`], lower-cased.
-
-    Why: a developer types `Server.Handle` or `handle`, rarely the whole package path.
-    """
-    parts = [p for p in qualified_name.replace("::", ".").lower().split(".") if p]
-    return [".".join(parts[i:])[:_MAX_RAW] for i in range(len(parts))]
-
-
-def trigram_terms(name: str) -> list[str]:
-    """pg_trgm trigrams as whitespace-safe terms: padding spaces become `$` (`  j` -> `$$j`)."""
-    return sorted(t.replace(" ", "$") for t in trigrams(name))
-
-
-def joined_name(name: str) -> str:
-    """The name with separators and case removed: `parse_config`, `ParseConfig` -> `parseconfig`."""
-    return "".join(split_identifier(name)) or name.lower()
-
-
-def content_text(node: Node) -> str:
-    """The node as one text: path words and qualified name, then its text (doc comment included)."""
-    return f"{node.path.replace('/', ' ')}\n{node.qualified_name}\n{node.text}"
-
-
-class StoredNode(msgspec.Struct, frozen=True, gc=False):
-    """What a Tantivy document stores: the node and its outgoing references."""
-
-    node: Node
-    refs: list[Ref]
-
-
 _PAYLOAD_ENCODER = msgspec.msgpack.Encoder()
 _PAYLOAD_DECODER = msgspec.msgpack.Decoder(StoredNode)
-
-
-def module_stem(target: str) -> str:
-    """The last component of an import target: `billing.retry` / `./retry.js` / `net/http` -> `retry`/`http`.
-
-    Why: it is what a file's stem is, so "who imports this file" is one term lookup.
-    """
-    t = target.strip().strip("\"'<>").replace("\\", "/").replace("::", "/")
-    last = t.rstrip("/").rsplit("/", 1)[-1]
-    if "." in last and "/" in t:  # ./retry.js, pkg/x.h
-        last = last.rsplit(".", 1)[0]
-    elif "." in last:  # dotted module path
-        last = last.rsplit(".", 1)[-1]
-    return last.lower()
-
-
-def _last_component(target: str) -> str:
-    return target.replace("::", ".").rsplit(".", 1)[-1].lower()
 
 
 def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     """Build the Tantivy document of one node: analysed fields for BM25, raw fields for lookups."""
     doc = tantivy.Document()
-    doc.add_text("uid", _uid_hex(node.uid))
+    doc.add_text("uid", uid_hex(node.uid))
     doc.add_unsigned("uid_u64", node.uid)
     doc.add_text("path", node.path)
     doc.add_text("lang", node.language)
     doc.add_text("kind", node.kind)
-    doc.add_text("parent", _uid_hex(node.parent_uid) if node.parent_uid else "")
-    lname = node.name.lower()[:_MAX_RAW]
+    doc.add_text("parent", uid_hex(node.parent_uid) if node.parent_uid else "")
+    lname = node.name.lower()[:MAX_RAW]
     doc.add_text("name_exact", lname)
-    doc.add_text("name_joined", joined_name(node.name)[:_MAX_RAW])
+    doc.add_text("name_joined", joined_name(node.name)[:MAX_RAW])
     for suffix in qualified_suffixes(node.qualified_name):
         doc.add_text("qsuffix", suffix)
     doc.add_text("name_tri", " ".join(trigram_terms(node.name)))
-    called = sorted({_last_component(r.target) for r in refs if r.kind == "calls" and r.target})
+    called = sorted({last_component(r.target) for r in refs if r.kind == "calls" and r.target})
     for c in called:
-        doc.add_text("calls", c[:_MAX_RAW])
-    bases = sorted({_last_component(r.target) for r in refs if r.kind in ("inherits", "implements")})
+        doc.add_text("calls", c[:MAX_RAW])
+    bases = sorted({last_component(r.target) for r in refs if r.kind in ("inherits", "implements")})
     for b in bases:
-        doc.add_text("bases", b[:_MAX_RAW])
+        doc.add_text("bases", b[:MAX_RAW])
     for imp in sorted({module_stem(r.target) for r in refs if r.kind == "imports" and r.target}):
-        doc.add_text("imports", imp[:_MAX_RAW])
+        doc.add_text("imports", imp[:MAX_RAW])
     doc.add_text("name_terms", " ".join(code_terms(node.name)))
     doc.add_text("qname_terms", " ".join(code_terms(node.qualified_name)))
     stem = node.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -385,14 +340,6 @@ class LexicalSegment:
             if not _is_read_failure(exc):
                 raise
             raise self._corrupt("count", exc) from exc
-
-    def doc_freq(self, field: str, term: str) -> int:
-        try:
-            return int(self._searcher.doc_freq(field, term))
-        except BaseException as exc:
-            if not _is_read_failure(exc):
-                raise
-            raise self._corrupt("term dictionary", exc) from exc
 
 
 # Query construction helpers, kept here so no other module needs `tantivy`.

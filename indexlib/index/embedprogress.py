@@ -18,6 +18,8 @@ from pathlib import Path
 
 import msgspec
 
+from indexlib.index.cachefiles import replace_file
+
 __all__ = ["EmbedProgress", "clear_progress", "read_progress", "write_progress"]
 
 _NAME = "embedding.json"
@@ -63,21 +65,11 @@ def _path(cache_dir: Path) -> Path:
 
 def write_progress(cache_dir: Path, progress: EmbedProgress) -> None:
     """Replace the progress file atomically; a failure to write it never stops the build."""
-    path = _path(cache_dir)
-    tmp = path.with_name(f".{_NAME}.{os.getpid()}.tmp")
-    try:
-        Path(cache_dir).mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, msgspec.json.encode(progress))
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    replace_file(_path(cache_dir), msgspec.json.encode(progress), make_dir=_make_dir)
+
+
+def _make_dir(path: Path) -> None:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
 def clear_progress(cache_dir: Path, pid: int | None = None) -> None:

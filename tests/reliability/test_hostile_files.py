@@ -188,8 +188,8 @@ def test_files_over_the_size_cap_are_skipped_unread(tmp_path: Path) -> None:
 
 def test_unreadable_files_are_skipped_as_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Root reads through chmod 000, so the permission error is injected where discovery opens files
-    (`open_beneath` in indexlib.index.discover); as another user, a real chmod 000 file is checked too."""
-    import indexlib.index.discover as discover
+    (`open_beneath` in indexlib.index.discover.beneath); as another user, a real chmod 000 file is checked too."""
+    import indexlib.index.discover.beneath as discover
     from indexlib import BuildOptions, build_index
 
     repo = tmp_path / "repo"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import indexlib.index.discover as discover_mod
+import indexlib.index.discover.beneath as discover_mod
 from indexlib.errors import UsageError
 from indexlib.index.discover import Skipped, SourceFile, check_content, discover, load
 

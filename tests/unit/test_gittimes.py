@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.index.gittimes import GitTimesStats, _patches, _unquote, annotate, parse_blame_porcelain
+from indexlib.index.gittimes import GitTimesStats, annotate, parse_blame_porcelain
+from indexlib.index.gittimes.git import patches, unquote
 from indexlib.records import Node
 from tests.gitrepo import git as scripted_git
 
@@ -402,7 +403,7 @@ def test_patch_parser_reads_paths_and_skips_content_by_count() -> None:
         "-bye\n"
         f"\x01{'a' * 40} 50 \n"
     )
-    groups = list(_patches(iter(log.encode().split(b"\n")), header=True))
+    groups = list(patches(iter(log.encode().split(b"\n")), header=True))
     assert [g[0] for g in groups] == [(100, True), (50, False)]
     files = groups[0][1]
     assert files == [
@@ -413,5 +414,5 @@ def test_patch_parser_reads_paths_and_skips_content_by_count() -> None:
 
 
 def test_unquote() -> None:
-    assert _unquote(b"plain name") == b"plain name"
-    assert _unquote(b'"a\\tb\\"c\\\\d\\377"') == b'a\tb"c\\d\xff'
+    assert unquote(b"plain name") == b"plain name"
+    assert unquote(b'"a\\tb\\"c\\\\d\\377"') == b'a\tb"c\\d\xff'

@@ -74,14 +74,6 @@ class Draft:
     parent_uid: int = 0
 
 
-def end_line_of(start_line: int, text: str) -> int:
-    """Last line a node's text covers: a trailing newline does not open another line."""
-    newlines = text.count("\n")
-    if newlines and text.endswith("\n"):
-        newlines -= 1
-    return start_line + newlines
-
-
 def finish(draft: Draft, path: str, language: str, window_lines: int, lines: LineIndex | None) -> list[Node]:
     """The Node(s) for `draft`: one, or consecutive windows when it has more than `window_lines` lines.
 

@@ -1,16 +1,8 @@
-"""Computed embeddings, kept so that no text is embedded twice: per index, and per user across indexes.
+"""The on-disk vector cache of one embedder: append-only generation files, checked on read.
 
-Owns: the vector cache files (`VectorCache`: one folder per embedder of append-only generation files,
-each record checked on read), the chain of the index's own cache and the user-level shared cache
-(`CacheChain`, `shared_cache_dir`), their check for `qry verify` (`verify_cache_dir`), and the cache of
-query vectors (`QueryVectorCache`).
-Does not own: computing vectors (`indexlib/engines/embed.py`), deciding what text a node embeds
-(`indexlib/index/embedtext.py`), or the per-segment vector files a search reads (`indexlib/engines/vectors.py`).
-
-Why it exists: embedding is by far the slowest step of an index build, so a re-index, a second clone, a
-worktree or a rebuilt index must embed only text this machine has never seen. Keys are xxh3_64 of the
-embedded text (`text_key`); texts are built from nodes after redaction, and only hashes and vectors are
-stored, never text.
+Owns: `VectorCache` (lookups by text key over the mapped generation files, appends under the
+folder's flock, rotation and least-recently-used eviction for a capped cache) and the record format.
+Does not own: which caches are chained or where they live (`embedcache/__init__.py`).
 
 Record format (`vectors-<cache_id>/<generation>.f16`): a 16-byte header (`QRYVEC2\\0`, uint32 dim,
 uint32 0), then records of `<u8 text key><u8 embedder tag><dim x <f2 vector><u8 check>`. The tag is
@@ -21,10 +13,10 @@ never a wrong vector. float16 halves the file against float32 and moves cosine s
 model's unit vectors by ~1e-4 (bench/embed_throughput.py `--vectors`).
 
 Writers append whole records under an flock of the folder's `lock` file, after cutting a torn tail a
-crashed writer left; readers take no lock and map the files, reading only complete records. The
-shared cache is capped: it rotates to a new generation file every 1/8 of the cap and deletes the
-oldest generations past the cap, and a hit in an old generation is appended again to the newest, so
-eviction is least-recently-used at the grain of a generation.
+crashed writer left; readers take no lock and map the files, reading only complete records. A capped
+cache rotates to a new generation file every 1/8 of the cap and deletes the oldest generations past
+the cap, and a hit in an old generation is appended again to the newest, so eviction is
+least-recently-used at the grain of a generation.
 """
 
 from __future__ import annotations
@@ -32,7 +24,6 @@ from __future__ import annotations
 import fcntl
 import mmap
 import os
-import re
 import struct
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -40,55 +31,19 @@ from typing import TYPE_CHECKING, Any
 
 import xxhash
 
+from indexlib.index.cachefiles import private_dir, safe_name
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-__all__ = [
-    "SHARED_CACHE_MAX_BYTES",
-    "CacheChain",
-    "QueryVectorCache",
-    "VectorCache",
-    "shared_cache_dir",
-    "text_key",
-    "verify_cache_dir",
-]
 
 _MAGIC = b"QRYVEC2\x00"
 _HEADER = struct.Struct("<8sII")
 _SUFFIX = ".f16"
 _LOCK = "lock"
-#: Size cap of the user-level shared cache (~660k vectors of 384 dimensions); `QRY_SHARED_CACHE_MB`
-#: overrides it. An index's own cache is not capped: it holds what that index's segments need.
-SHARED_CACHE_MAX_BYTES = 512 << 20
 #: Generation files per cap: the grain of eviction (a smaller grain evicts more precisely and means
 #: more files to map per build).
 _GENERATIONS = 8
-
-
-def text_key(text: str) -> int:
-    """The cache key of an embedded text: xxh3_64 of its UTF-8 bytes (a uint64)."""
-    return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass"))
-
-
-def shared_cache_dir() -> Path:
-    """The user-level cache folder (`$XDG_CACHE_HOME/qry/shared`, default `~/.cache/qry/shared`)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "qry" / "shared"
-
-
-def shared_cache_max_bytes() -> int:
-    """The shared cache's cap: `QRY_SHARED_CACHE_MB` if set to a positive number, else the default."""
-    raw = os.environ.get("QRY_SHARED_CACHE_MB", "")
-    try:
-        mb = float(raw) if raw else 0.0
-    except ValueError:
-        mb = 0.0
-    return int(mb * (1 << 20)) if mb > 0 else SHARED_CACHE_MAX_BYTES
-
-
-def _safe(cache_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", cache_id) or "model"
 
 
 def _record_dtype(dim: int) -> np.dtype[np.void]:
@@ -97,16 +52,7 @@ def _record_dtype(dim: int) -> np.dtype[np.void]:
     return np.dtype([("key", "<u8"), ("tag", "<u8"), ("vec", "<f2", (dim,)), ("check", "<u8")])
 
 
-def _private_dir(path: Path) -> None:
-    """Create `path` (and parents) owner-only: vectors say what the code is about."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
-        os.chmod(path, 0o700)  # mkdir's mode is cut by the umask; the cache stays private anyway
-    except OSError:
-        pass
-
-
-class _Generation:
+class Generation:
     """One mapped generation file: its complete records, or none if the header is not ours."""
 
     def __init__(self, path: Path, dim_hint: int | None) -> None:
@@ -140,7 +86,7 @@ class _Generation:
         return 0 if self.records is None else len(self.records)
 
 
-def _check_of(record: Any) -> int:
+def check_of(record: Any) -> int:
     """xxh3_64 of a record's bytes before its check field."""
     raw = record.tobytes()
     return xxhash.xxh3_64_intdigest(raw[:-8])
@@ -159,12 +105,12 @@ class VectorCache:
     def __init__(self, cache_dir: Path, cache_id: str, *, max_bytes: int | None = None) -> None:
         self.cache_dir = Path(cache_dir)
         self.cache_id = cache_id
-        self.dir = self.cache_dir / f"vectors-{_safe(cache_id)}"
+        self.dir = self.cache_dir / f"vectors-{safe_name(cache_id)}"
         self.tag = xxhash.xxh3_64_intdigest(cache_id.encode("utf-8"))
         self.max_bytes = max_bytes
         self.damaged = 0  # records that failed their check when looked up (treated as absent)
         self._dim: int | None = None
-        self._gens: list[_Generation] | None = None
+        self._gens: list[Generation] | None = None
         self._sorted_keys: Any = None
         self._where: Any = None  # row in the concatenated records -> (generation, row)
         self._added: dict[int, npt.NDArray[np.float16]] = {}
@@ -219,7 +165,7 @@ class VectorCache:
             while p < len(self._sorted_keys) and int(self._sorted_keys[p]) == h:
                 gen_i, row = (int(x) for x in self._where[p])
                 record = self._gens[gen_i].records[row]
-                if int(record["check"]) == _check_of(record):
+                if int(record["check"]) == check_of(record):
                     vec16 = np.array(record["vec"], dtype=np.float16)
                     found[h] = vec16
                     if refresh and self.max_bytes is not None and gen_i != newest:
@@ -274,7 +220,7 @@ class VectorCache:
         for i in range(len(records)):
             end = (i + 1) * size
             struct.pack_into("<Q", raw, end - 8, xxhash.xxh3_64_intdigest(bytes(raw[i * size : end - 8])))
-        _private_dir(self.dir)
+        private_dir(self.dir)
         lock_fd = os.open(self.dir / _LOCK, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
@@ -285,7 +231,7 @@ class VectorCache:
         self._pending.clear()
         self._refresh.clear()
 
-    def _generation_paths(self) -> list[Path]:
+    def generation_paths(self) -> list[Path]:
         try:
             names = [n for n in os.listdir(self.dir) if n.endswith(_SUFFIX) and n[: -len(_SUFFIX)].isdigit()]
         except OSError:
@@ -293,7 +239,7 @@ class VectorCache:
         return [self.dir / n for n in sorted(names, key=lambda n: int(n[: -len(_SUFFIX)]))]
 
     def _append_locked(self, data: bytes, dim: int, record_size: int) -> None:
-        paths = self._generation_paths()
+        paths = self.generation_paths()
         per_gen = None if self.max_bytes is None else max(self.max_bytes // _GENERATIONS, 1 << 16)
         target: Path
         if not paths:
@@ -335,7 +281,7 @@ class VectorCache:
     def _evict_locked(self) -> None:
         """Delete the oldest generations while the folder holds more than the cap (never the newest)."""
         assert self.max_bytes is not None
-        paths = self._generation_paths()
+        paths = self.generation_paths()
         sizes = []
         for p in paths:
             try:
@@ -361,8 +307,8 @@ class VectorCache:
         self._gens = []
         keys: list[Any] = []
         where: list[Any] = []
-        for path in self._generation_paths():
-            gen = _Generation(path, self._dim)
+        for path in self.generation_paths():
+            gen = Generation(path, self._dim)
             if gen.dim is None or gen.records is None:
                 continue
             self._dim = gen.dim
@@ -380,168 +326,3 @@ class VectorCache:
         order = np.argsort(all_keys, kind="stable")
         self._sorted_keys = all_keys[order]
         self._where = all_where[order]
-
-
-class CacheChain:
-    """The index's own cache first, then the user-level shared cache: a hit in the shared cache is
-    copied into the index's cache, and new vectors go to both."""
-
-    def __init__(self, caches: Sequence[VectorCache]) -> None:
-        self.caches = list(caches)
-
-    @property
-    def damaged(self) -> int:
-        return sum(c.damaged for c in self.caches)
-
-    def get_many(self, hashes: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        found: dict[int, npt.NDArray[np.float32]] = {}
-        missing = list(hashes)
-        earlier: list[VectorCache] = []
-        for cache in self.caches:
-            if not missing:
-                break
-            got = cache.get_many(missing)
-            for prior in earlier:
-                prior.put_many(got)
-            found.update(got)
-            missing = [h for h in missing if h not in got]
-            earlier.append(cache)
-        return found
-
-    def put_many(self, items: Mapping[int, npt.NDArray[np.float32]]) -> None:
-        for cache in self.caches:
-            cache.put_many(items)
-
-    def flush(self) -> None:
-        for cache in self.caches:
-            try:
-                cache.flush()
-            except OSError:
-                if cache is self.caches[0]:
-                    raise  # the index's own cache lives in the index: its failure is the build's
-                # The shared cache is a convenience: a full or read-only home only costs re-embedding.
-
-
-def verify_cache_dir(cache_dir: Path) -> list[tuple[str, int, int]]:
-    """Check every cache file under `cache_dir`: (folder or file relative to it, damaged, checked).
-
-    Vector caches are checked record by record (a file with a foreign header counts as one damaged
-    item), query caches file by file. Damaged entries are never served (they fail the same check on
-    read, and are computed again); this is what `qry verify` reports about caches.
-    """
-    out: list[tuple[str, int, int]] = []
-    try:
-        folders = sorted(p for p in Path(cache_dir).iterdir() if p.is_dir())
-    except OSError:
-        return out
-    for folder in folders:
-        if folder.name.startswith("queries-"):
-            probe_q = QueryVectorCache(folder.parent, "")
-            probe_q.dir = folder
-            bad, total = probe_q.verify()
-            out.append((folder.name, bad, total))
-            continue
-        if not folder.name.startswith("vectors-"):
-            continue
-        probe = VectorCache(folder.parent, "")
-        probe.dir = folder
-        for path in probe._generation_paths():
-            gen = _Generation(path, None)
-            rel = str(path.relative_to(cache_dir))
-            if gen.dim is None:
-                if gen.size:
-                    out.append((rel, 1, 1))
-                continue
-            bad = sum(1 for record in gen.records if int(record["check"]) != _check_of(record))
-            out.append((rel, bad, len(gen)))
-    return out
-
-
-class QueryVectorCache:
-    """Query vectors by normalised query text, one small file each, so a repeated question skips the
-    model entirely (the model's one-shot cost, ~130 ms here, is most of a hybrid query's time).
-
-    One file per query, written to a temporary name and renamed, because searches run concurrently and
-    take no lock; a read-only index directory simply gets no cache (errors are ignored). Each file
-    holds what it is for (the 128-bit hash of model id and query) and a checksum of its bytes, so a
-    file copied over another query's, or damaged, is a miss and never another query's vector.
-    """
-
-    _MAGIC = b"QRYQV2\x00\x00"
-
-    def __init__(self, cache_dir: Path, model_id: str) -> None:
-        self.dir = Path(cache_dir) / f"queries-{_safe(model_id)}"
-        self.model_id = model_id
-
-    def _ident(self, text: str) -> bytes:
-        normalised = " ".join(text.split())
-        return xxhash.xxh3_128_digest(f"{self.model_id}\x00{normalised}".encode("utf-8", "replace"))
-
-    def _path(self, ident: bytes) -> Path:
-        return self.dir / f"{ident.hex()}.qv"
-
-    def get(self, text: str) -> npt.NDArray[np.float32] | None:
-        import numpy as np
-
-        ident = self._ident(text)
-        try:
-            raw = self._path(ident).read_bytes()
-        except OSError:
-            return None
-        head = len(self._MAGIC) + 16
-        if len(raw) < head + 4 + 8 or (len(raw) - head - 8) % 4:
-            return None
-        body, check = raw[:-8], raw[-8:]
-        if raw[: len(self._MAGIC)] != self._MAGIC or raw[len(self._MAGIC) : head] != ident:
-            return None
-        if xxhash.xxh3_64_digest(body) != check:
-            return None
-        vec = np.frombuffer(body, dtype="<f4", offset=head).astype(np.float32)
-        if not np.isfinite(vec).all():
-            return None
-        return vec
-
-    def put(self, text: str, vec: npt.NDArray[np.float32]) -> None:
-        import numpy as np
-
-        ident = self._ident(text)
-        path = self._path(ident)
-        body = self._MAGIC + ident + np.asarray(vec, dtype="<f4").reshape(-1).tobytes()
-        data = body + xxhash.xxh3_64_digest(body)
-        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
-        try:
-            _private_dir(self.dir)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-        except OSError:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-
-    def verify(self) -> tuple[int, int]:
-        """(damaged files, files): a file is damaged when its magic or checksum does not hold."""
-        bad = total = 0
-        try:
-            names = [n for n in os.listdir(self.dir) if n.endswith(".qv")]
-        except OSError:
-            return 0, 0
-        for name in names:
-            total += 1
-            try:
-                raw = (self.dir / name).read_bytes()
-            except OSError:
-                bad += 1
-                continue
-            ok = (
-                len(raw) > len(self._MAGIC) + 24
-                and raw.startswith(self._MAGIC)
-                and raw[len(self._MAGIC) : len(self._MAGIC) + 16].hex() == name[:-3]
-                and xxhash.xxh3_64_digest(raw[:-8]) == raw[-8:]
-            )
-            bad += 0 if ok else 1
-        return bad, total

@@ -1,0 +1,70 @@
+"""The terms a node is indexed under, derived in pure Python (no `tantivy`): the lexical adapter's helpers.
+
+Owns: the lower-cased qualified-name suffixes, name trigrams and joined names a symbol lookup
+matches, the stem of an import target, the whole-node content text, the languages indexed as prose,
+and `StoredNode` (what a document stores). Does not own: building documents, anything of Tantivy (lexical.py).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from indexlib.analyzer import split_identifier, trigrams
+from indexlib.records import Node, Ref
+
+PROSE_LANGUAGES = frozenset({"markdown", "text"})
+# Raw fields must stay under Tantivy's term length limit; texts are stored, not indexed, in raw fields.
+MAX_RAW = 200
+
+
+def uid_hex(uid: int) -> str:
+    return f"{uid:016x}"
+
+
+def qualified_suffixes(qualified_name: str) -> list[str]:
+    """`pkg.Server.handle` -> [`pkg.server.handle`, `server.handle`, `handle`], lower-cased.
+
+    Why: a developer types `Server.Handle` or `handle`, rarely the whole package path.
+    """
+    parts = [p for p in qualified_name.replace("::", ".").lower().split(".") if p]
+    return [".".join(parts[i:])[:MAX_RAW] for i in range(len(parts))]
+
+
+def trigram_terms(name: str) -> list[str]:
+    """pg_trgm trigrams as whitespace-safe terms: padding spaces become `$` (`  j` -> `$$j`)."""
+    return sorted(t.replace(" ", "$") for t in trigrams(name))
+
+
+def joined_name(name: str) -> str:
+    """The name with separators and case removed: `parse_config`, `ParseConfig` -> `parseconfig`."""
+    return "".join(split_identifier(name)) or name.lower()
+
+
+def content_text(node: Node) -> str:
+    """The node as one text: path words and qualified name, then its text (doc comment included)."""
+    return f"{node.path.replace('/', ' ')}\n{node.qualified_name}\n{node.text}"
+
+
+class StoredNode(msgspec.Struct, frozen=True, gc=False):
+    """What a Tantivy document stores: the node and its outgoing references."""
+
+    node: Node
+    refs: list[Ref]
+
+
+def module_stem(target: str) -> str:
+    """The last component of an import target: `billing.retry` / `./retry.js` / `net/http` -> `retry`/`http`.
+
+    Why: it is what a file's stem is, so "who imports this file" is one term lookup.
+    """
+    t = target.strip().strip("\"'<>").replace("\\", "/").replace("::", "/")
+    last = t.rstrip("/").rsplit("/", 1)[-1]
+    if "." in last and "/" in t:  # ./retry.js, pkg/x.h
+        last = last.rsplit(".", 1)[0]
+    elif "." in last:  # dotted module path
+        last = last.rsplit(".", 1)[-1]
+    return last.lower()
+
+
+def last_component(target: str) -> str:
+    return target.replace("::", ".").rsplit(".", 1)[-1].lower()

@@ -1,0 +1,287 @@
+"""The walk: listing a tree by descriptors, pruning folders, classifying files and symlinks.
+
+Owns: the plain walk (each directory opened by `open_beneath` and listed through its descriptor),
+VCS and vendored folders and virtual environments, the checks a file passes without being read
+(ignored, not regular, name, language, size), the symlink policy (links resolved after the plain
+walk, each target walked or indexed once), and the `WalkRecord` of what was looked at. Does not own:
+reading file contents beyond a shebang (checks.py), compiling ignore rules (ignore.py).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import deque
+from dataclasses import dataclass, field
+
+# Called through the module (`beneath.open_beneath`), not bound by name, so that every open the walk
+# makes goes through the one function a test can replace.
+import indexlib.index.discover.beneath as beneath
+from indexlib.index.discover.checks import SHEBANG_BYTES, Skipped, name_check, os_error_skip
+from indexlib.index.discover.ignore import (
+    IGNORE_FILES,
+    IgnoreFile,
+    Rules,
+    Stack,
+    compile_ignore,
+    is_ignored,
+    read_at,
+)
+from indexlib.index.parsing.languages import detect_language
+from indexlib.records import SkipReason
+
+# Version-control and index folders: never entered, never reported.
+ALWAYS_SKIPPED = frozenset({".git", ".qry", ".hg", ".svn"})
+
+# Dependency, build-output, cache and virtual-environment folders: skipped unless include_vendored.
+# `venv` and `env` are not on the list by name, because they are ordinary package names too (the
+# standard library's own `venv` package): a folder is a virtual environment when it holds `pyvenv.cfg`
+# (or `conda-meta/`), whatever its name (`env`, `venv`, `.venv311`).
+VENDORED_DIRS = frozenset(
+    {
+        "node_modules", "vendor", "third_party", ".venv", "site-packages", "dist", "build", "target",
+        "__pycache__", ".tox", ".mypy_cache", "bower_components", "Pods", ".gradle",
+    }
+)  # fmt: skip
+VENV_MARKERS = ("pyvenv.cfg", "conda-meta")
+
+
+@dataclass(slots=True)
+class _Candidate:
+    """A file that passed every check discovery can make without reading it."""
+
+    path: str
+    abspath: str
+    size: int
+    mtime_ns: int
+    language: str
+    real: str
+
+
+@dataclass(slots=True)
+class _Link:
+    """A symlink inside the root, resolved after the plain walk."""
+
+    rel: str
+    abspath: str
+    stack: Stack
+    is_dir: bool
+    st: os.stat_result
+    target_rel: str
+
+
+@dataclass(slots=True)
+class WalkRecord:
+    """What a walk looked at, for a caller that wants to tell later whether a new walk could differ
+    (`grep/walkcache.py`): every directory listed with its mtime, and every other entry's stat."""
+
+    dirs: list[tuple[str, int]] = field(default_factory=list)  # (absolute path, st_mtime_ns)
+    files: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, size, mtime_ns)
+
+
+@dataclass(slots=True)
+class Walk:
+    abs_root: str
+    real_root: str
+    max_file_bytes: int
+    include_vendored: bool
+    extra: IgnoreFile | None
+    use_ignore_files: bool = True
+    record: WalkRecord | None = None
+    out: list[_Candidate | Skipped] = field(default_factory=list)
+    links: deque[_Link] = field(default_factory=deque)
+    seen_dirs: set[tuple[int, int]] = field(default_factory=set)
+    indexed: set[tuple[int, int]] = field(default_factory=set)
+
+    def skip(self, rel: str, reason: SkipReason, detail: str = "") -> None:
+        self.out.append(Skipped(path=rel, reason=reason.value, detail=detail))
+
+    def walk_dir(self, abs_dir: str, rel_dir: str, stack: Stack, real_dir: str) -> None:
+        """Walk one directory tree without following symlinks (they are queued in `links`).
+
+        Each directory is opened by `open_beneath` at `real_dir` (its symlink-free path below the real
+        root) and listed through that descriptor, so a folder swapped for a link after its parent was
+        listed is never entered; `abs_dir` only builds the absolute paths shown to the user.
+        """
+        pending: list[tuple[str, str, Stack, str]] = [(abs_dir, rel_dir, stack, real_dir)]
+        while pending:
+            abs_dir, rel_dir, stack, real_dir = pending.pop()
+            try:
+                dfd = beneath.open_beneath(self.real_root, real_dir, directory=True)
+            except OSError as exc:
+                self.out.append(os_error_skip(rel_dir.rstrip("/") or ".", exc))
+                continue
+            try:  # entries stat through `dfd` (fstatat), so it stays open until they are handled
+                self.list_dir(dfd, abs_dir, rel_dir, stack, real_dir, pending)
+            finally:
+                os.close(dfd)
+
+    def list_dir(
+        self,
+        dfd: int,
+        abs_dir: str,
+        rel_dir: str,
+        stack: Stack,
+        real_dir: str,
+        pending: list[tuple[str, str, Stack, str]],
+    ) -> None:
+        """List the directory open as `dfd`: apply its ignore files, queue subdirectories in `pending`."""
+        try:
+            st = os.fstat(dfd)
+            with os.scandir(dfd) as it:
+                entries = list(it)
+        except OSError as exc:
+            self.out.append(os_error_skip(rel_dir.rstrip("/") or ".", exc))
+            return
+        self.seen_dirs.add((st.st_dev, st.st_ino))
+        if self.record is not None:
+            self.record.dirs.append((abs_dir, st.st_mtime_ns))
+        names = {e.name for e in entries}
+        if rel_dir and not self.include_vendored:
+            marker = next((m for m in VENV_MARKERS if m in names), None)
+            if marker is not None:
+                self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
+                return
+        for name in IGNORE_FILES if self.use_ignore_files else ():
+            raw = read_at(dfd, name) if name in names else None
+            spec = (
+                None if raw is None else compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
+            )
+            if spec is not None:
+                stack = (*stack, Rules(rel_dir, "", spec))
+        for entry in entries:
+            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir)
+            if child is not None:
+                pending.append(child)
+
+    def entry(
+        self, entry: os.DirEntry[str], abs_dir: str, rel_dir: str, stack: Stack, real_dir: str
+    ) -> tuple[str, str, Stack, str] | None:
+        """Handle one directory entry; return a subdirectory to descend into, if any."""
+        name = entry.name
+        if name in ALWAYS_SKIPPED:
+            return None
+        rel = rel_dir + name
+        if not name.isascii() and not _utf8_ok(name):
+            self.skip(_display(rel), SkipReason.ENCODING, "path is not valid UTF-8")
+            return None
+        abspath = os.path.join(abs_dir, name)
+        try:
+            is_link = entry.is_symlink()
+            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+        except OSError as exc:
+            self.out.append(os_error_skip(rel, exc))
+            return None
+        if is_link:
+            self.symlink(abspath, rel, stack)
+            return None
+        if is_dir:
+            if is_ignored(stack, self.extra, rel, True):
+                return None
+            if name in VENDORED_DIRS and not self.include_vendored:
+                self.skip(rel, SkipReason.VENDORED)
+                return None
+            return abspath, rel + "/", stack, real_dir + name + "/"
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError as exc:
+            self.out.append(os_error_skip(rel, exc))
+            return None
+        if self.record is not None:
+            self.record.files.append((abspath, st.st_size, st.st_mtime_ns))
+        self.file(abspath, rel, name, stack, st, real_dir + name)
+        return None
+
+    def file(self, abspath: str, rel: str, name: str, stack: Stack, st: os.stat_result, real: str) -> None:
+        if is_ignored(stack, self.extra, rel, False):
+            self.skip(rel, SkipReason.IGNORED)
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.skip(rel, SkipReason.UNSUPPORTED, "not a regular file")
+            return
+        by_name = name_check(name)
+        if by_name is not None:
+            self.out.append(Skipped(path=rel, reason=by_name[0], detail=by_name[1]))
+            return
+        language = detect_language(rel)
+        if language is None and "." not in name.lstrip("."):
+            try:  # an extension-less script: the shebang decides
+                language = detect_language(rel, beneath.read_beneath(self.real_root, real, SHEBANG_BYTES))
+            except OSError as exc:
+                self.out.append(os_error_skip(rel, exc))
+                return
+        if language is None:
+            self.skip(rel, SkipReason.UNSUPPORTED)
+            return
+        if st.st_size > self.max_file_bytes:
+            self.skip(rel, SkipReason.TOO_LARGE, f"{st.st_size} > {self.max_file_bytes} bytes")
+            return
+        self.indexed.add((st.st_dev, st.st_ino))
+        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real))
+
+    def symlink(self, abspath: str, rel: str, stack: Stack) -> None:
+        """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""
+        try:
+            target = os.path.realpath(abspath)
+        except OSError as exc:  # a component swapped or removed while it is resolved (posixpath races)
+            self.out.append(os_error_skip(rel, exc))
+            return
+        try:
+            st: os.stat_result | None = os.stat(abspath)
+        except OSError:
+            st = None
+        is_dir = st is not None and stat.S_ISDIR(st.st_mode)
+        if is_ignored(stack, self.extra, rel, is_dir):
+            if not is_dir:
+                self.skip(rel, SkipReason.IGNORED)
+            return
+        if target != self.real_root and not target.startswith(self.real_root.rstrip(os.sep) + os.sep):
+            self.skip(rel, SkipReason.SYMLINK_OUTSIDE, "-> " + _display(target))
+            return
+        if st is None:
+            self.skip(rel, SkipReason.UNREADABLE, "broken symlink")
+            return
+        target_rel = os.path.relpath(target, self.real_root).replace(os.sep, "/")
+        self.links.append(_Link(rel, abspath, stack, is_dir, st, target_rel))
+
+    def resolve_links(self) -> None:
+        """Follow the queued links once each, in path order (links found inside linked folders join)."""
+        while self.links:
+            batch = sorted(self.links, key=lambda link: link.rel)
+            self.links.clear()
+            for link in batch:
+                self.follow(link)
+
+    def follow(self, link: _Link) -> None:
+        parts = link.target_rel.split("/")
+        key = (link.st.st_dev, link.st.st_ino)
+        if any(p in ALWAYS_SKIPPED for p in parts):
+            self.skip(link.rel, SkipReason.IGNORED, f"symlink into {link.target_rel}")
+        elif not self.include_vendored and any(p in VENDORED_DIRS for p in parts):
+            self.skip(link.rel, SkipReason.VENDORED, f"symlink to {link.target_rel}")
+        elif link.is_dir:
+            if key in self.seen_dirs:
+                self.skip(link.rel, SkipReason.IGNORED, f"symlink to {link.target_rel}, already walked")
+            elif not self.include_vendored and link.rel.rsplit("/", 1)[-1] in VENDORED_DIRS:
+                self.skip(link.rel, SkipReason.VENDORED)
+            else:
+                self.walk_dir(link.abspath, link.rel + "/", link.stack, link.target_rel + "/")
+        elif key in self.indexed:
+            self.skip(link.rel, SkipReason.IGNORED, f"symlink to {link.target_rel}, already indexed")
+        else:
+            self.file(
+                link.abspath, link.rel, link.rel.rsplit("/", 1)[-1], link.stack, link.st, link.target_rel
+            )
+
+
+def _utf8_ok(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _display(path: str) -> str:
+    """A printable form of a path whose bytes are not UTF-8 (bad bytes as `\\xNN`)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")

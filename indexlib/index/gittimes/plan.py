@@ -1,0 +1,44 @@
+"""What the strategies of `gittimes` share: each file's plan and the call's statistics.
+
+Owns: `FilePlan` (per-line times when history gave them, else a flat pair, and whether blame is still
+wanted) and `GitTimesStats` (what one `annotate` call did). Does not own: any work (the strategies are `gittimes/__init__.py` and replay.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SOURCE_GIT = "git"
+SOURCE_FILES = "file times"
+
+
+@dataclass(slots=True)
+class GitTimesStats:
+    """What one `annotate` call did, for benchmarks and tests (the build does not need it)."""
+
+    source: str = SOURCE_FILES
+    strategy: str = ""  # "blame" (few files) or "replay"
+    files: int = 0
+    untracked: int = 0  # untracked or new since HEAD: file time
+    modified: int = 0  # differs from HEAD: its uncommitted lines take the file time
+    replay_commits: int = 0
+    replay_complete: bool = False  # every wanted line was attributed
+    replay_seconds: float = 0.0
+    merge_files: int = 0  # files with lines the replay attributed to a merge: blamed for the exact time
+    blamed: int = 0
+    blame_failed: int = 0
+    fallback: int = 0  # files left with bounds, not exact times (budget spent, or git failed)
+    blame_seconds: float = 0.0  # wall time of the blame phase
+    blame_file_seconds: list[float] = field(default_factory=list)  # per blamed file, as measured
+    total_seconds: float = 0.0
+    error: str = ""  # an unexpected failure that made every file fall back to file times
+
+
+@dataclass(slots=True)
+class FilePlan:
+    """How one file gets its times: per-line `lines` when known, else the flat (created, changed) pair."""
+
+    created: int
+    changed: int
+    blame: bool = False  # blame it if budget remains
+    lines: list[int] | None = None

@@ -1,0 +1,331 @@
+"""Definitions and namespace-like scopes found by a grammar's query: spans, names, nesting, kinds.
+
+Owns: which captured syntax node is a definition or a scope (`_CAPTURE_ORDER` breaks ties), its
+written name, its outer span (decorators, `export`, `template <...>`, attributes) and body, the
+stack sweep that gives each item its syntactic parent, and classification: kind (a function in a
+container is a method), qualifier and the container a Go receiver, Rust `impl` or C++ `A::m`
+attaches it to. Does not own: doc comments, signatures and node text (symbols.py), the module
+remainder (remainder.py), references (extract.py, references.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing.specs import Spec
+from indexlib.index.parsing.text import Source, normalize_target, split_name
+from indexlib.records import CONTAINER_KINDS, NodeKind
+
+MAX_QUALIFIER_DEPTH = 32
+
+_FUNCTION = NodeKind.FUNCTION.value
+_METHOD = NodeKind.METHOD.value
+CONTAINER_VALUES = frozenset(kind.value for kind in CONTAINER_KINDS)
+_DEF_CAPTURES = {
+    "function": _FUNCTION,
+    "method": _METHOD,
+    "class": NodeKind.CLASS.value,
+    "struct": NodeKind.STRUCT.value,
+    "interface": NodeKind.INTERFACE.value,
+    "enum": NodeKind.ENUM.value,
+    "trait": NodeKind.TRAIT.value,
+    "type": NodeKind.TYPE.value,
+    "constant": NodeKind.CONSTANT.value,
+}
+# When one syntax node is captured twice (`const f = () => 1` is a function and a module constant; a
+# Go `type_spec` of a struct is a struct and a type), the capture earlier in this order wins.
+_CAPTURE_ORDER = (
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "enum",
+    "trait",
+    "scope",
+    "impl",
+    "type",
+    "constant",
+)
+
+
+@dataclass(slots=True, eq=False)
+class Item:
+    """A definition or a namespace-like scope found by the query, before it becomes a Node."""
+
+    node: Node
+    capture: str  # function, method, class, ..., scope, impl
+    start: int  # outer span: includes decorators, export, attributes
+    end: int
+    names: list[str]  # written name; several components for `A::B`, `namespace A.B`
+    is_scope: bool
+    outer: Node
+    kind: str = ""
+    body: Node | None = None
+    parent: Item | None = None  # innermost enclosing item (definition or scope)
+    owner: Item | None = None  # innermost enclosing definition (what parent_uid points at)
+    qualifier: list[str] = field(default_factory=list)
+    attach: str = ""  # qualified container name for Go receivers, Rust impls, C++ `A::m`
+    extra_qualifier: list[str] = field(default_factory=list)
+    children: list[Item] = field(default_factory=list)
+    qualified_name: str = ""
+    ordinal: int = 0
+    doc: str = ""
+    doc_start: int = -1
+    uid: int = 0
+    start_line: int = 0
+    end_line: int = 0
+
+
+def _declarator_name(src: Source, node: Node | None) -> tuple[list[str], Node | None]:
+    """C/C++ function name from a declarator chain: (components, the name node)."""
+    guard = 0
+    while node is not None and guard < 64:
+        guard += 1
+        kind = node.type
+        if kind in ("identifier", "field_identifier", "destructor_name", "operator_name", "type_identifier"):
+            return [src(node)], node
+        if kind == "qualified_identifier":
+            parts = [p for p in normalize_target(src(node)).split(".") if p]
+            if src(node).split("::")[-1].strip().startswith("~"):
+                parts[-1] = "~" + parts[-1]
+            return parts or [src(node)], node
+        if kind == "template_function":
+            return [normalize_target(src(node.child_by_field_name("name")))], node
+        node = node.child_by_field_name("declarator")
+    return [], None
+
+
+def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
+    """The written name of a definition or scope, as components; [] when it has none."""
+    kind = node.type
+    if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
+        return _declarator_name(src, node.child_by_field_name("declarator"))[0]
+    if kind == "assignment":  # a Python module-level `NAME = ...`
+        return [src(node.child_by_field_name("left"))]
+    if kind == "expression_statement" and node.named_child_count == 1:
+        return _names(src, node.named_child(0), capture, language)
+    if kind in _SPECIFIERS:
+        name = node.child_by_field_name("name")
+        if name is None and node.parent is not None and node.parent.type == "type_definition":
+            name = node.parent.child_by_field_name("declarator")
+        return split_name(src(name)) if name is not None else []
+    if kind == "variable_declarator":
+        return [src(node.child_by_field_name("name"))]
+    if kind == "field_definition":
+        return [src(node.child_by_field_name("property"))]
+    if kind == "assignment_expression":  # `Foo.prototype.bar = function`, `exports.run = () =>`
+        parts = split_name(src(node.child_by_field_name("left")))
+        if len(parts) >= 3 and parts[-2] == "prototype":
+            return [parts[-3], parts[-1]]
+        return parts[-1:]
+    if kind == "impl_item":
+        parts = split_name(src(node.child_by_field_name("type")))
+        return parts[-1:]
+    if capture == "scope":
+        name = node.child_by_field_name("name")
+        return split_name(src(name)) if name is not None else []
+    if kind in ("class", "module") and language == "ruby":
+        return split_name(src(node.child_by_field_name("name")))
+    name = node.child_by_field_name("name")
+    if name is None:
+        return []
+    text = src(name)
+    if language == "php" or kind in ("class_declaration", "interface_declaration"):
+        return split_name(text) or [text]
+    return [text]
+
+
+def _body(node: Node, language: str) -> Node | None:
+    kind = node.type
+    if kind == "type_spec":  # Go: the struct's field list, or the interface's `{`
+        inner = node.child_by_field_name("type")
+        if inner is None:
+            return None
+        if inner.type == "struct_type":
+            for child in inner.named_children:
+                if child.type == "field_declaration_list":
+                    return child
+            return None
+        for child in inner.children:
+            if child.type == "{":
+                return child
+        return None
+    if kind in (
+        "variable_declarator",
+        "field_definition",
+        "public_field_definition",
+        "assignment_expression",
+    ):
+        value = node.child_by_field_name("value") or node.child_by_field_name("right")
+        return value.child_by_field_name("body") if value is not None else None
+    return node.child_by_field_name("body")
+
+
+_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+
+
+def _outer(node: Node, spec: Spec) -> Node:
+    """The node whose span the definition owns: its decorators, `export`, `template <...>`."""
+    outer = node
+    parent = node.parent
+    while parent is not None and parent.type in spec.wrappers:
+        kind = parent.type
+        if kind in (
+            "lexical_declaration",
+            "variable_declaration",
+            "type_declaration",
+            "const_declaration",
+            "var_declaration",
+        ):
+            if parent.named_child_count != 1:  # `const a = () => 1, b = 2;`: the statement is shared
+                break
+        elif kind == "expression_statement":
+            if outer.type != "assignment_expression":
+                break
+        elif kind == "type_definition" and node.type not in _SPECIFIERS:
+            break
+        outer = parent
+        parent = parent.parent
+    return outer
+
+
+def _go_receiver(src: Source, node: Node) -> str:
+    receiver = node.child_by_field_name("receiver")
+    if receiver is None:
+        return ""
+    for parameter in receiver.named_children:
+        kind = parameter.child_by_field_name("type")
+        while kind is not None and kind.type in ("pointer_type", "generic_type", "parenthesized_type"):
+            inner = kind.child_by_field_name("type")
+            if inner is None:
+                inner = next((c for c in kind.named_children if c.type != "type_arguments"), None)
+            kind = inner
+        if kind is not None:
+            return normalize_target(src(kind))
+    return ""
+
+
+def collect_items(
+    src: Source, caps: dict[str, list[Node]], spec: Spec, language: str, root: Node, deadline: Deadline
+) -> list[Item]:
+    items: list[Item] = []
+    taken: set[tuple[int, int, str]] = set()
+    for capture in _CAPTURE_ORDER:
+        nodes = caps.get(capture, [])
+        for count, node in enumerate(nodes):
+            key = (node.start_byte, node.end_byte, node.type)
+            if key in taken:
+                continue
+            taken.add(key)
+            if count & 255 == 255:
+                # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
+                deadline.check("definitions")
+            is_scope = capture in ("scope", "impl")
+            names = _names(src, node, capture, language)
+            if not is_scope and not any(names):
+                continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
+            if node.type == "declaration" and _inside(node, "function_definition"):
+                continue  # a prototype written inside a function body declares nothing of the file
+            # A declaration without a body (an interface or trait method, an abstract method, a
+            # prototype) is a node of its own: findable by name and by its doc comment.
+            body = _body(node, language)
+            outer = _outer(node, spec) if not is_scope else node
+            start, end = outer.start_byte, outer.end_byte
+            while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
+                end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
+            if node.type in ("file_scoped_namespace_declaration",) or (
+                node.type == "namespace_definition" and node.child_by_field_name("body") is None
+            ):
+                end = _statement_namespace_end(node, root)
+            items.append(
+                Item(
+                    node=node,
+                    capture=capture,
+                    start=start,
+                    end=end,
+                    names=[n for n in names if n],
+                    is_scope=is_scope,
+                    outer=outer,
+                    body=body,
+                )
+            )
+    return items
+
+
+def _inside(node: Node, kind: str) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == kind:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _statement_namespace_end(node: Node, root: Node) -> int:
+    """`namespace X;` (C#, PHP) covers the file until the next namespace statement."""
+    sibling = node.next_named_sibling
+    while sibling is not None:
+        if sibling.type == node.type:
+            return sibling.start_byte
+        sibling = sibling.next_named_sibling
+    return root.end_byte
+
+
+def nest(items: list[Item]) -> list[Item]:
+    """Sort by span and give each item its innermost enclosing item; returns the sorted list."""
+    items.sort(key=lambda item: (item.start, -item.end, item.is_scope is False))
+    stack: list[Item] = []
+    for item in items:
+        while stack and stack[-1].end <= item.start:
+            stack.pop()
+        if stack and item.end > stack[-1].end:
+            # Overlapping but not nested (possible only inside ERROR recovery): treat as a sibling.
+            while stack and item.end > stack[-1].end:
+                stack.pop()
+        item.parent = stack[-1] if stack else None
+        stack.append(item)
+    return items
+
+
+def classify(src: Source, item: Item, language: str) -> None:
+    """Kind, qualifier and attachment of one definition, given its parent is already done."""
+    parent = item.parent
+    owner = parent
+    while owner is not None and owner.is_scope:
+        owner = owner.parent
+    item.owner = owner
+    qualifier = (parent.qualifier + parent.names)[-MAX_QUALIFIER_DEPTH:] if parent is not None else []
+    names = item.names
+    if len(names) > 1:  # `class A::B`, C++ `A::B::m`
+        item.extra_qualifier = names[:-1]
+        item.names = names = names[-1:]
+    if item.is_scope:
+        item.qualifier = qualifier + item.extra_qualifier
+        return
+    kind = _DEF_CAPTURES[item.capture]
+    if kind in (_FUNCTION, _METHOD):
+        in_container = (parent is not None and not parent.is_scope and parent.kind in CONTAINER_VALUES) or (
+            parent is not None and parent.capture == "impl"
+        )
+        kind = _METHOD if in_container else _FUNCTION
+        if item.node.type == "method_declaration" and language == "go":
+            receiver = _go_receiver(src, item.node)
+            if receiver:
+                item.extra_qualifier = [receiver]
+                kind = _METHOD
+        elif item.extra_qualifier and (language == "cpp" or item.node.type == "assignment_expression"):
+            kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`
+    if parent is not None and parent.capture == "impl":
+        item.attach = ".".join(qualifier)  # methods and associated items of `impl Circle`
+    item.kind = kind
+    item.qualifier = qualifier + item.extra_qualifier
+    if item.extra_qualifier and not item.attach:
+        item.attach = ".".join(item.qualifier)
+
+
+def join_qualified(components: list[str]) -> str:
+    if len(components) > MAX_QUALIFIER_DEPTH:
+        components = components[-MAX_QUALIFIER_DEPTH:]
+    return ".".join(components)

@@ -1,0 +1,204 @@
+"""Classified definitions -> node drafts: names, ids, doc comments, signatures and text.
+
+Owns: the qualified name, ordinal and part-0 uid of each definition; the doc comment above it (or
+the Python docstring inside it), which also widens its span; its one-line signature; and its text,
+with the bodies of the definitions nested in it elided (`{ ... }`, `=> ...` or `...`) so that every
+line of the text is still the file's line. Does not own: finding and classifying definitions (items.py), windowing drafts into
+nodes (chunks.py).
+"""
+
+from __future__ import annotations
+
+from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing.chunks import Draft, LineIndex
+from indexlib.index.parsing.ids import node_uid
+from indexlib.index.parsing.items import CONTAINER_VALUES, Item, join_qualified
+from indexlib.index.parsing.specs import Spec
+from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
+from indexlib.records import NodeKind
+
+MAX_SIGNATURE_CHARS = 500
+
+_CALLABLES = (NodeKind.FUNCTION.value, NodeKind.METHOD.value)
+
+
+def name_definitions(
+    src: Source,
+    defs: list[Item],
+    path: str,
+    spec: Spec,
+    language: str,
+    lines: LineIndex,
+    deadline: Deadline,
+) -> dict[str, Item]:
+    """Give each definition its qualified name, ordinal, uid (part 0) and doc; the containers by name.
+
+    Also records each definition among its owner's children, so the owner's text can elide it.
+    """
+    data = src.data
+    ordinals: dict[tuple[str, str], int] = {}
+    by_qualified: dict[str, Item] = {}
+    for count, item in enumerate(defs):
+        if count & 255 == 255:
+            deadline.check("definitions")  # `prev_sibling` also costs depth per call
+        item.qualified_name = join_qualified(item.qualifier + item.names)
+        key = (item.qualified_name, item.kind)
+        item.ordinal = ordinals.get(key, 0)
+        ordinals[key] = item.ordinal + 1
+        item.uid = node_uid(path, item.qualified_name, item.kind, item.ordinal, 0)
+        if item.kind in CONTAINER_VALUES:
+            by_qualified.setdefault(item.qualified_name, item)
+        prefix_start, comments = leading_comments(item.outer, spec, data)
+        item.start = min(item.start, prefix_start)
+        item.doc_start = comments[0].start_byte if comments else item.start
+        # The doc comment above a definition is part of it: its range, snippet and text.
+        item.start = min(item.start, item.doc_start)
+        if language == "python":
+            item.doc = python_docstring(src, item.body)
+        if not item.doc and comments:
+            item.doc = clean_comment((src(c) for c in comments), language)
+        item.start_line = lines.line_of(item.start)
+        if item.owner is not None:
+            item.owner.children.append(item)
+    return by_qualified
+
+
+def definition_drafts(
+    defs: list[Item], by_qualified: dict[str, Item], data: bytes, language: str, lines: LineIndex
+) -> list[Draft]:
+    """One draft per named definition, in `defs` order; its parent is its owner or attached container."""
+    drafts: list[Draft] = []
+    for item in defs:
+        parent_uid = item.owner.uid if item.owner is not None else 0
+        if parent_uid == 0 and item.attach:
+            container = by_qualified.get(item.attach)
+            if container is not None and container is not item:
+                parent_uid = container.uid
+        holes = []
+        for child in item.children:
+            if child.body is not None and child.body.end_byte > child.body.start_byte:
+                body_bytes = data[child.body.start_byte : child.body.start_byte + 8]
+                holes.append((child.body.start_byte, child.body.end_byte, elision_marker(body_bytes)))
+        text = elided(data, item.start, item.end, holes)
+        item.end_line = lines.line_of(max(item.end - 1, item.start))
+        drafts.append(
+            Draft(
+                kind=item.kind,
+                name=item.names[-1],
+                qualified_name=item.qualified_name,
+                start_byte=item.start,
+                end_byte=item.end,
+                start_line=item.start_line,
+                end_line=item.end_line,
+                text=text,
+                signature=signature_of(item, data, language),
+                doc=item.doc,
+                ordinal=item.ordinal,
+                parent_uid=parent_uid,
+            )
+        )
+    return drafts
+
+
+def _starts_line(data: bytes, offset: int) -> bool:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return not data[line_start:offset].strip()
+
+
+def leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[Node]]:
+    """(start of the span including prefix siblings, the doc comment nodes above it, top first)."""
+    start = outer.start_byte
+    row = outer.start_point.row
+    sibling = outer.prev_sibling
+    while sibling is not None and sibling.type in spec.prefixes and sibling.end_point.row >= row - 1:
+        start = sibling.start_byte
+        row = sibling.start_point.row
+        sibling = sibling.prev_sibling
+    comments: list[Node] = []
+    while sibling is not None and sibling.type in spec.comments:
+        end_row = sibling.end_point.row
+        if sibling.end_point.column == 0 and end_row > sibling.start_point.row:
+            end_row -= 1  # a line comment that owns its newline (Rust) ends on its own line
+        if end_row < row - 1 or not _starts_line(data, sibling.start_byte):
+            break
+        if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
+            break  # an inner doc comment documents the enclosing module, not the next item
+        comments.append(sibling)
+        row = sibling.start_point.row
+        sibling = sibling.prev_sibling
+    comments.reverse()
+    return start, comments
+
+
+def python_docstring(src: Source, body: Node | None) -> str:
+    """The string literal that opens a Python block (or module), if any."""
+    # `named_child(0)`, not `named_children`: a body can be long. It raises on an empty body.
+    child = body.named_child(0) if body is not None and body.named_child_count else None
+    while child is not None and child.type == "comment":
+        child = child.next_named_sibling
+    if child is not None and child.type == "expression_statement" and child.named_child_count == 1:
+        child = child.named_child(0)
+    if child is not None and child.type == "string":
+        return python_string(src, child)
+    return ""
+
+
+def signature_of(item: Item, data: bytes, language: str) -> str:
+    node = item.node
+    start = node.start_byte
+    prefix = ""
+    if node.type in ("type_spec", "type_alias"):
+        prefix = "type "
+    elif node.type in ("const_spec", "var_spec"):
+        prefix = "const " if node.type == "const_spec" else "var "
+    elif node.type == "variable_declarator" and node.parent is not None:
+        start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
+    body = item.body
+    if body is not None and body.start_byte >= start:
+        raw = data[start : body.start_byte]
+    elif item.kind in _CALLABLES:
+        raw = data[start : node.end_byte]  # a bodiless declaration: the whole header, however wrapped
+    else:
+        end = data.find(b"\n", start, node.end_byte)
+        raw = data[start : end if end != -1 else node.end_byte]
+    if body is None:
+        for stop in (b";", b"{"):
+            cut = raw.find(stop)
+            if cut > 0:
+                raw = raw[:cut]
+    signature = collapse(raw.decode("utf-8", "replace"))
+    if item.outer.type == "type_definition" and node.child_by_field_name("name") is None:
+        signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
+    if language == "python":
+        signature = signature.rstrip(":").rstrip()
+    elif language == "ruby":
+        signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
+    signature = signature.rstrip("{").rstrip()
+    return (prefix + signature)[:MAX_SIGNATURE_CHARS]
+
+
+def elision_marker(body_text: bytes) -> str:
+    """What stands in for an elided body: `{ ... }`, `=> ...` (C# expression bodies) or `...`."""
+    head = body_text.lstrip()[:2]
+    if head.startswith(b"{"):
+        return "{ ... }"
+    if head.startswith(b"=>"):
+        return "=> ..."
+    return "..."
+
+
+def elided(data: bytes, start: int, end: int, holes: list[tuple[int, int, str]]) -> str:
+    """data[start:end] decoded, each hole replaced by its marker plus the newlines it held."""
+    if not holes:
+        return data[start:end].decode("utf-8", "replace")
+    pieces: list[str] = []
+    at = start
+    for hole_start, hole_end, marker in holes:
+        if hole_start < at or hole_end > end:
+            continue
+        pieces.append(data[at:hole_start].decode("utf-8", "replace"))
+        pieces.append(marker)
+        pieces.append("\n" * data.count(b"\n", hole_start, hole_end))
+        at = hole_end
+    pieces.append(data[at:end].decode("utf-8", "replace"))
+    return "".join(pieces)

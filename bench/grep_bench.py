@@ -51,7 +51,7 @@ def gram_cost(index_dir: Path) -> tuple[float, float, float]:
     add to a Tantivy ngram writer), so the build time the n-gram index adds is measured on its own.
     """
     from indexlib.engines import lexical
-    from indexlib.grep.gramsource import gram_source
+    from indexlib.index.gramsource import gram_source
     from indexlib.index.segtables import GRAM_PATHS, GRAMS
     from indexlib.store.store import Store
 
@@ -77,7 +77,7 @@ def handwritten_cost(index_dir: Path) -> tuple[float, float]:
     """(MiB, seconds) of the simplest hand-written alternative, for docs/design.md's choice: per file
     the set of its trigrams (Python), one posting list per trigram of delta-varint file ordinals, and
     a sorted table of trigrams with offsets (what a reader would bisect over a memory map)."""
-    from indexlib.grep.gramsource import gram_source
+    from indexlib.index.gramsource import gram_source
     from indexlib.store.store import Store
 
     _rid, manifest = Store.open(index_dir).load()

@@ -18,6 +18,9 @@ import typer.main
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
 from cli.options import Opt
+from indexlib import SEARCH_BOUNDS
+
+_RELATED_DEPTH = SEARCH_BOUNDS.related_depth
 
 app = typer.Typer(
     name="qry",
@@ -259,7 +262,12 @@ def related_cmd(
     ),
     callers: bool = typer.Option(False, "--callers", help="Only callers."),
     callees: bool = typer.Option(False, "--callees", help="Only callees."),
-    depth: int = typer.Option(1, "--depth", metavar="N", help="How far to walk (1-4)."),
+    depth: int = typer.Option(
+        _RELATED_DEPTH.default,
+        "--depth",
+        metavar="N",
+        help=f"How far to walk ({_RELATED_DEPTH.lo}-{_RELATED_DEPTH.hi}).",
+    ),
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
     json: bool = _json(),

@@ -17,7 +17,7 @@ from indexlib.retrieval.filters import matching
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
-from indexlib.retrieval.snapshot import Snapshot
+from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 
 

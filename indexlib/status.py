@@ -14,7 +14,7 @@ import msgspec
 import indexlib.engines.lexical as lexical
 from indexlib.index.embedprogress import EmbedProgress, read_progress
 from indexlib.index.redact import PLACEHOLDER, redact_path
-from indexlib.retrieval.snapshot import Snapshot
+from indexlib.snapshot import Snapshot
 from indexlib.store.files import Problem
 from indexlib.store.store import Store
 

@@ -376,7 +376,7 @@ def all_docs() -> tantivy.Query:
 
 # ---------------------------------------------------------------------------------------------------
 # The n-gram index of a segment (`qry grep`): one document per file, its normalised text
-# (`grep.ngrams.normalise`) split into every 3-character gram by Tantivy's ngram tokenizer, postings
+# (`gramtext.normalise`) split into every 3-character gram by Tantivy's ngram tokenizer, postings
 # without frequencies or positions (a file either has a trigram or not). `ord` is the file's position
 # in the segment's path list (`grams.paths`, written beside the index), read from a fast column, so a
 # candidate costs no stored-document fetch. `always` marks files the index must not describe (their

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
-from indexlib.retrieval.snapshot import Snapshot
+from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
 _FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}

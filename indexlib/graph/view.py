@@ -1,13 +1,14 @@
-"""The code graph of one snapshot, read through `GraphView`, and graph context attached to search hits.
+"""The code graph of one snapshot, read through `GraphView`.
 
 Owns: `SnapshotGraph`, the `GraphView` adapter over a Snapshot (nodes, edges in either direction,
 containment, `find`, degrees; edges cached per instance), methods' implements/overrides links, and
-`attach_graph` / `related_of`, which put expansion and diffusion results on hits and `qry related`.
+`related_of`, the neighbourhood `qry related` prints.
 Incoming edges are found through the lexical index's reference fields, then verified by resolving
 each candidate reference, so both directions agree.
 
 Does not own: which definition a reference means (resolve.py, per-language rules) or the traversal
-algorithms (expand.py).
+algorithms (expand.py, diffuse.py), or the graph context put on search hits
+(`indexlib/retrieval/context.py`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.diffuse import on_path
 from indexlib.graph.expand import GraphNode, expand
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
-from indexlib.records import CONTAINER_KINDS, Edge, Hit, Node, Ref, RefKind, Related
-from indexlib.retrieval.snapshot import Snapshot
+from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related
+from indexlib.snapshot import Snapshot
 
 MAX_CALLERS = 500  # most referencing nodes (or members) one incoming-edge lookup reads
 
@@ -220,43 +220,6 @@ def to_graph_node(n: Node) -> GraphNode:
     )
 
 
-def attach_graph(
-    snap: Snapshot, hits: list[Hit], *, depth: int = 1, expand_related: bool = True, diffuse: bool = False
-) -> list[Hit]:
-    """Attach callers/callees/parents to hits, and append on-path context nodes after them."""
-    view = SnapshotGraph(snap)
-    uids = [int(h.uid, 16) for h in hits]
-    if expand_related and depth > 0:
-        related = expand(
-            view,
-            uids,
-            depth=depth,
-            kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value),
-        )
-        for h, u in zip(hits, uids, strict=True):
-            h.related = related.get(u, [])
-    if diffuse and len(uids) >= 2:
-        seeds = {u: 1.0 / (i + 1) for i, u in enumerate(uids)}
-        # epsilon 1e-4: at 1e-3 a seed of degree > ~10 never pushes (residual < eps * degree).
-        for u, score in on_path(view, seeds, epsilon=1e-4):
-            stored = snap.node(u)
-            if stored is None:
-                continue
-            n = stored.node
-            from indexlib.retrieval.snippets import make_snippet
-
-            hits.append(
-                Hit.of_node(
-                    n,
-                    score=score,
-                    snippet=make_snippet(n.text, n.start_line, [], 300),
-                    context=True,
-                    explain=["on-path context: diffusion from the hits (not a fused hit)"],
-                )
-            )
-    return hits
-
-
 def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
 ) -> list[Related]:
@@ -273,4 +236,4 @@ def related_of(
     return rel.get(uid, [])
 
 
-__all__ = ["SnapshotGraph", "attach_graph", "related_of", "to_graph_node"]
+__all__ = ["SnapshotGraph", "related_of", "to_graph_node"]

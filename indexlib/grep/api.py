@@ -76,6 +76,69 @@ def _find_index(req: GrepRequest, cwd: Path) -> Path | None:
         return None
 
 
+def _open_index(
+    req: GrepRequest, cwd: Path, notice: Callable[[str], None]
+) -> tuple[Path | None, IndexRef | None]:
+    """The indexed tree's root and its current index, or (None, None) when grep must scan."""
+    index_dir = _find_index(req, cwd)
+    if index_dir is not None and (index_dir / "HEAD").exists():
+        from indexlib.errors import FormatVersionError
+        from indexlib.store.store import Store
+
+        store = Store.open(index_dir)
+        try:
+            manifest = store.load()[1]
+        except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
+            notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
+            return None, None
+        return Path(manifest.source_root), (store, manifest)
+    if req.use_index:
+        notice(NO_INDEX_NOTICE)
+    return None, None
+
+
+def _split_targets(
+    targets: list[Path], root: Path | None, notice: Callable[[str], None]
+) -> tuple[list[Path], list[str], list[Path]]:
+    """The targets as (single files, folders inside the indexed tree relative to it, other folders)."""
+    indexed: list[str] = []
+    others: list[Path] = []
+    files: list[Path] = []
+    for t in targets:
+        if t.is_file():
+            files.append(t)
+            continue
+        rel = relative_target(root, t) if root is not None else None
+        if rel is None:
+            if root is not None:
+                notice(f"{t} is outside the indexed tree ({root}): scanning it")
+            others.append(t)
+        else:
+            indexed.append(rel)
+    return files, indexed, others
+
+
+def _grep_one_file(
+    f: Path,
+    regex: Pattern[str],
+    max_count: int | None,
+    stats: GrepStats,
+    emit: Callable[[str, str, list[Line]], None],
+) -> None:
+    """A file named on the command line: searched whatever the ignore rules say, if it is text."""
+    from indexlib.index.discover import SourceFile, load
+
+    stats.files += 1
+    loaded = load(SourceFile(path=f.name, abspath=str(f), size=0, mtime_ns=0, language=""))
+    if isinstance(loaded, SourceFile) and loaded.data is not None:
+        stats.candidates += 1
+        text = loaded.data.decode("utf-8-sig", "surrogateescape")
+        found = match_lines(text, regex, max_count)
+        if found:
+            stats.matched += 1
+            emit(str(f), text, found)
+
+
 def run_grep(
     req: GrepRequest, on_file: OnFile, *, notice: Callable[[str], None] = lambda _m: None
 ) -> GrepSummary:
@@ -107,54 +170,17 @@ def run_grep(
     stats = GrepStats()
     lines_matched = 0
     truncated = False
-    index_dir = _find_index(req, cwd)
-    root: Path | None = None
-    index: IndexRef | None = None
-    if index_dir is not None and (index_dir / "HEAD").exists():
-        from indexlib.errors import FormatVersionError
-        from indexlib.store.store import Store
-
-        store = Store.open(index_dir)
-        try:
-            index = (store, store.load()[1])
-            root = Path(index[1].source_root)
-        except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
-            notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
-    elif req.use_index:
-        notice(NO_INDEX_NOTICE)
+    root, index = _open_index(req, cwd, notice)
 
     def emit(abspath: str, text: str, lines: list[Line]) -> None:
         nonlocal lines_matched
         lines_matched += len(lines)
         on_file(_display(abspath, str(cwd)), text, lines, pattern.regex, show_path)
 
-    indexed: list[str] = []
-    others: list[Path] = []
-    files: list[Path] = []
-    for t in targets:
-        if t.is_file():
-            files.append(t)
-            continue
-        rel = relative_target(root, t) if root is not None else None
-        if rel is None:
-            if root is not None:
-                notice(f"{t} is outside the indexed tree ({root}): scanning it")
-            others.append(t)
-        else:
-            indexed.append(rel)
+    files, indexed, others = _split_targets(targets, root, notice)
     try:
         for f in files:
-            from indexlib.index.discover import SourceFile, load
-
-            stats.files += 1
-            loaded = load(SourceFile(path=f.name, abspath=str(f), size=0, mtime_ns=0, language=""))
-            if isinstance(loaded, SourceFile) and loaded.data is not None:
-                stats.candidates += 1
-                text = loaded.data.decode("utf-8-sig", "surrogateescape")
-                found = match_lines(text, pattern.regex, req.max_count)
-                if found:
-                    stats.matched += 1
-                    emit(str(f), text, found)
+            _grep_one_file(f, pattern.regex, req.max_count, stats, emit)
         runs: list[tuple[Path, tuple[str, ...], IndexRef | None]] = []
         if indexed and root is not None:
             runs.append((root, tuple(indexed), index))

@@ -1,17 +1,11 @@
 """The trigram side of `qry grep`: how file text is normalised for the index, and regex -> trigram query.
 
-Owns: `normalise` (what the n-gram index stores per file) and `trigram_query` (the boolean query over
+Owns: `trigram_query` (the boolean query over
 trigrams that every match of a pattern must satisfy: Russ Cox's "Regular Expression Matching with a
 Trigram Index", the scheme behind Google Code Search and Zoekt). Does not own: the index itself
 (`lexical.GramIndexWriter`, `lexical.GramIndex`) nor verification (`lines.py`).
 
-Normalisation, and why it is safe for every flag. The index sees each file with ASCII letters lower-
-cased, the four non-ASCII characters that Python's case-insensitive matching equates with an ASCII
-letter (`İ ı` ~ i, `K` (Kelvin) ~ k, `ſ` ~ s) replaced by that letter, and every other non-ASCII
-character replaced by one placeholder, `\\x01`. Pattern literals are normalised the same way. So
-whatever text a literal matches, case-sensitively or not, normalises to the literal's normalised form,
-and a required trigram of the pattern is a trigram of every file that can match: the index only
-narrows, the regex decides. A unit test recomputes the four characters from `re` itself.
+Normalisation (what the index stores, and why it is safe for every flag) is `indexlib/gramtext.py`.
 
 The query is a small tree: `None` matches every file (no usable trigram: a scan), a `str` is one
 trigram, `("and" | "or", children)` combine. `.*`, classes and optional parts contribute nothing;
@@ -21,40 +15,18 @@ so trigrams that straddle the parts are used too.
 
 from __future__ import annotations
 
-import re
 import re._parser as sre_parse
 from typing import NamedTuple, TypeAlias
 
-__all__ = ["CASE_EQUIVALENTS", "GramQuery", "normalise", "query_grams", "trigram_query"]
+from indexlib.gramtext import CASE_EQUIVALENTS, norm_char, normalise
 
-# Non-ASCII characters that `re.IGNORECASE` matches with an ASCII letter (tests recompute this).
-CASE_EQUIVALENTS: dict[str, str] = {"\u0130": "i", "\u0131": "i", "\u212a": "k", "\u017f": "s"}
-PLACEHOLDER = "\x01"
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+__all__ = ["CASE_EQUIVALENTS", "GramQuery", "normalise", "query_grams", "trigram_query"]
 
 MAX_EXACT = 16  # literal alternatives carried through a concatenation before they become a query
 MAX_CLASS = 8  # a character class of at most this many (normalised) characters is an alternation
 MAX_AND = 24  # trigrams kept per conjunction (any subset of required trigrams is still required)
 
 GramQuery: TypeAlias = "str | tuple[str, tuple[GramQuery, ...]] | None"
-
-
-def normalise(data: bytes) -> str:
-    """A file's bytes as the n-gram index stores them (see the module docstring)."""
-    if data.isascii():
-        return data.lower().decode("ascii")
-    text = data.decode("utf-8", "replace")
-    for char, letter in CASE_EQUIVALENTS.items():
-        if char in text:
-            text = text.replace(char, letter)
-    return _NON_ASCII.sub(PLACEHOLDER, text).lower()
-
-
-def _norm_char(code: int) -> str:
-    c = chr(code)
-    if code < 128:
-        return c.lower()
-    return CASE_EQUIVALENTS.get(c, PLACEHOLDER)
 
 
 class _Info(NamedTuple):
@@ -122,9 +94,9 @@ def _class(items: list[tuple[object, object]]) -> _Info:
     chars: set[str] = set()
     for op, arg in items:
         if op is sre_parse.LITERAL and isinstance(arg, int):
-            chars.add(_norm_char(arg))
+            chars.add(norm_char(arg))
         elif op is sre_parse.RANGE and isinstance(arg, tuple) and arg[1] - arg[0] < 64:
-            chars.update(_norm_char(c) for c in range(arg[0], arg[1] + 1))
+            chars.update(norm_char(c) for c in range(arg[0], arg[1] + 1))
         else:  # NEGATE, CATEGORY (\w, \d ...), a wide range
             return _ALL
         if len(chars) > MAX_CLASS:
@@ -154,7 +126,7 @@ def _sequence(parsed: sre_parse.SubPattern) -> _Info:
 
 def _node(op: object, arg: object) -> _Info:
     if op is sre_parse.LITERAL and isinstance(arg, int):
-        return _Info(frozenset({_norm_char(arg)}), None)
+        return _Info(frozenset({norm_char(arg)}), None)
     if op is sre_parse.IN and isinstance(arg, list):
         return _class(arg)
     if op is sre_parse.SUBPATTERN and isinstance(arg, tuple):

@@ -3,7 +3,7 @@
 Owns: turning a Query's filters (lang:, kind:, path: globs and exclusions) and the time window into one
 `FilterSpec` over node fields, with path globs resolved against the root's file list (a glob is run
 once per file, not once per candidate), and the node predicate that applies it. Tantivy gets the same
-spec as clauses (`Snapshot.lexical_filters`); the dense stream, whose engine cannot filter, tests each
+spec as clauses (`streams.lexical_clauses`); the dense stream, whose engine cannot filter, tests each
 neighbour with `FilterSpec.admits`. Does not own: the engines, or what a filter's syntax is (query.py).
 """
 

@@ -27,8 +27,8 @@ from indexlib.retrieval.fusion import Candidate, apply_signals, collapse_parts, 
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest
-from indexlib.retrieval.snapshot import Snapshot
 from indexlib.retrieval.snippets import make_snippet
+from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 
 __all__ = ["SEARCH_MODES", "Engine", "SearchOptions", "SearchRequest", "load_query_embedder", "run_search"]
@@ -130,7 +130,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     ranked, p = _run_streams(engine, snap, q, opts, p, spec, meta)
     hits = _rank(snap, q, opts, p, ranked, meta)
     if opts.wants_graph or opts.diffuse:
-        from indexlib.graph.view import attach_graph
+        from indexlib.retrieval.context import attach_graph
 
         try:
             hits = attach_graph(
@@ -171,7 +171,7 @@ def _run_streams(
             meta.notes.append(f"{name} stream failed: {type(exc).__name__}: {exc}")
             ranked[name] = []
 
-    clauses = snap.lexical_filters(spec)
+    clauses = streams.lexical_clauses(spec)
     if "bm25" in p.lexical:
         run("bm25", lambda: streams.bm25_stream(snap, q, p.route, clauses, opts.cap))
     if "symbol" in p.lexical:

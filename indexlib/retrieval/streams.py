@@ -17,7 +17,7 @@ import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.records import StreamHit
 from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route
-from indexlib.retrieval.snapshot import Snapshot
+from indexlib.snapshot import Snapshot
 
 if TYPE_CHECKING:
     import numpy
@@ -29,6 +29,25 @@ Filters = list[tuple[str, lexical.Query]]
 # Function words carry no code meaning: in a natural-language query they would match every comment
 # and Markdown paragraph. Identifier and signature queries keep every word.
 STOPWORDS = FUNCTION_WORDS
+
+
+def lexical_clauses(spec: FilterSpec) -> Filters:
+    """The filter spec compiled into Tantivy clauses (lang, kind, path, then the time window)."""
+    clauses: Filters = []
+    if spec.langs:
+        clauses.append(("must", lexical.term_set("lang", list(spec.langs))))
+    if spec.kinds:
+        clauses.append(("must", lexical.term_set("kind", list(spec.kinds))))
+    if spec.paths is None and spec.excluded:
+        clauses.append(("must_not", lexical.term_set("path", sorted(spec.excluded))))
+    if spec.paths is not None:
+        clauses.append(("must", lexical.term_set("path", sorted(spec.paths))))
+    since, until, as_of = spec.window
+    if since is not None or until is not None:
+        clauses.append(("must", lexical.int_range("changed_at", since, until)))
+    if as_of is not None:
+        clauses.append(("must", lexical.int_range("created_at", None, as_of)))
+    return clauses
 
 
 def _quote(term: str) -> str | None:

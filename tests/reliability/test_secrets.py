@@ -89,7 +89,7 @@ def _repo(root: Path) -> Path:
 
 def _stored_texts(index: Path) -> list[str]:
     """Every text field of every live node, read back through the snapshot."""
-    from indexlib.retrieval.snapshot import Snapshot
+    from indexlib.snapshot import Snapshot
     from indexlib.store.store import Store
 
     snap = Snapshot.open(Store.open(index))

@@ -20,6 +20,7 @@ MAX_QUERY_CHARS = 10_000
 # (well under MAX_QUERY_CHARS) would exhaust Python's stack; a fixed bound answers the same wherever
 # the caller's stack is (the CLI, the MCP server's threads).
 MAX_NESTING = 200
+MAX_PATH_DEPTH = 4  # most hops a variable-length relationship (`*1..N`) may take
 SCAN_CAP = 100_000  # most nodes one node pattern may start from; beyond it the answer is `truncated`
 ANY_LABEL = "node"
 NODE_LABELS = frozenset(k.value for k in NodeKind) | {ANY_LABEL}

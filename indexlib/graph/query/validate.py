@@ -29,7 +29,15 @@ from indexlib.graph.query.ast import (
     RelPattern,
     Var,
 )
-from indexlib.graph.query.profile import NODE_LABELS, NODE_PROPS, REL_PROPS, REL_TYPES, fail, too_deep
+from indexlib.graph.query.profile import (
+    MAX_PATH_DEPTH,
+    NODE_LABELS,
+    NODE_PROPS,
+    REL_PROPS,
+    REL_TYPES,
+    fail,
+    too_deep,
+)
 
 
 class Analysis(msgspec.Struct):
@@ -76,7 +84,7 @@ def _params_in(query: GraphQuery) -> Iterator[str]:
                 yield sub.name
 
 
-def validate(query: GraphQuery, params: Mapping[str, object], *, max_depth: int = 4) -> None:
+def validate(query: GraphQuery, params: Mapping[str, object], *, max_depth: int = MAX_PATH_DEPTH) -> None:
     """Check a parsed query against the profile and the parameters; raise GraphQueryError if it breaks
     a rule (`unknown_label`, `unknown_relationship`, `unbounded_length`, `depth_cap`, `invalid_range`,
     `unknown_property`, `unknown_variable`, `variable_conflict`, `param_missing`, `param_type`,

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import msgspec
 
-from indexlib.grep.gramsource import GramSource, gram_source
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
 from indexlib.index.build.parse import Spill
 from indexlib.index.build.plan import Plan, Previous
 from indexlib.index.build.times import NodeTimes
+from indexlib.index.gramsource import GramSource, gram_source
 from indexlib.index.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks
 from indexlib.store.manifest import FileRecord, SegmentEntry
 from indexlib.store.store import Store

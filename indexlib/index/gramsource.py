@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from indexlib.grep.ngrams import normalise
+from indexlib.gramtext import normalise
 
 __all__ = ["GramSource", "gram_source"]
 

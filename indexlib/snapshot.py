@@ -29,7 +29,6 @@ from indexlib.store.store import Store, vectors_dirname
 
 if TYPE_CHECKING:
     from indexlib.engines.vectors import VectorSegment
-    from indexlib.retrieval.filters import FilterSpec
 
 _INDENT_READ = 256  # bytes read before a node to find its line's indentation
 
@@ -167,24 +166,6 @@ class Snapshot:
             for field in fields:
                 found.update(seg.lexical().terms_with_prefix(field, prefix, limit))
         return found
-
-    def lexical_filters(self, spec: FilterSpec) -> list[tuple[str, LexQuery]]:
-        """The filter spec compiled into Tantivy clauses (lang, kind, path, then the time window)."""
-        clauses: list[tuple[str, LexQuery]] = []
-        if spec.langs:
-            clauses.append(("must", lexical.term_set("lang", list(spec.langs))))
-        if spec.kinds:
-            clauses.append(("must", lexical.term_set("kind", list(spec.kinds))))
-        if spec.paths is None and spec.excluded:
-            clauses.append(("must_not", lexical.term_set("path", sorted(spec.excluded))))
-        if spec.paths is not None:
-            clauses.append(("must", lexical.term_set("path", sorted(spec.paths))))
-        since, until, as_of = spec.window
-        if since is not None or until is not None:
-            clauses.append(("must", lexical.int_range("changed_at", since, until)))
-        if as_of is not None:
-            clauses.append(("must", lexical.int_range("created_at", None, as_of)))
-        return clauses
 
     def search(
         self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()

@@ -10,6 +10,7 @@ Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.p
 or the pure derivation of a node's lookup terms (lexterms.py, re-exported here).
 """
 
+import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -95,14 +96,10 @@ def _build_schema() -> tantivy.Schema:
     return sb.build()
 
 
-_SCHEMA: tantivy.Schema | None = None
-
-
+@functools.cache
 def schema() -> tantivy.Schema:
-    global _SCHEMA
-    if _SCHEMA is None:
-        _SCHEMA = _build_schema()
-    return _SCHEMA
+    """The node schema, built once per process (a Schema is immutable and shared by every segment)."""
+    return _build_schema()
 
 
 _PAYLOAD_ENCODER = msgspec.msgpack.Encoder()
@@ -393,14 +390,9 @@ def _grams_schema() -> tantivy.Schema:
     return sb.build()
 
 
-_GRAMS_SCHEMA: tantivy.Schema | None = None
-
-
+@functools.cache
 def _grams_schema_once() -> tantivy.Schema:
-    global _GRAMS_SCHEMA
-    if _GRAMS_SCHEMA is None:
-        _GRAMS_SCHEMA = _grams_schema()
-    return _GRAMS_SCHEMA
+    return _grams_schema()
 
 
 class GramIndexWriter(_DocumentWriter):

@@ -23,6 +23,9 @@ from indexlib.graph.expand import GraphView
 from indexlib.records import RefKind
 
 DIFFUSION_KINDS = (RefKind.CALLS.value, RefKind.IMPORTS.value)
+ALPHA = 0.15  # teleport probability of the personalised PageRank walk
+EPSILON = 1e-3  # residual per unit of degree below which a node stops pushing
+MAX_DEGREE = 200  # nodes with more edges are hubs: they receive mass but never spread it
 
 
 class Diffusion(msgspec.Struct, kw_only=True):
@@ -60,10 +63,10 @@ def ppr_push(
     view: GraphView,
     seeds: Mapping[int, float],
     *,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
+    alpha: float = ALPHA,
+    epsilon: float = EPSILON,
     kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
+    max_degree: int = MAX_DEGREE,
     max_pushes: int | None = None,
 ) -> Diffusion:
     """Approximate Personalized PageRank by pushing residual mass (Andersen, Chung, Lang 2006).
@@ -189,10 +192,10 @@ def diffuse(
     view: GraphView,
     seeds: Mapping[int, float],
     *,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
+    alpha: float = ALPHA,
+    epsilon: float = EPSILON,
     kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
+    max_degree: int = MAX_DEGREE,
     max_pushes: int | None = None,
 ) -> list[tuple[int, float]]:
     """Non-seed nodes ranked by degree-normalised Personalized PageRank, best first.
@@ -213,10 +216,10 @@ def on_path(
     candidates: int = 50,
     max_path: int = 3,
     min_score: float | None = None,
-    alpha: float = 0.15,
-    epsilon: float = 1e-3,
+    alpha: float = ALPHA,
+    epsilon: float = EPSILON,
     kinds: Sequence[str] = DIFFUSION_KINDS,
-    max_degree: int = 200,
+    max_degree: int = MAX_DEGREE,
 ) -> list[tuple[int, float]]:
     """Up to `limit` context nodes for the search to append after its hits, best diffusion score first.
 

@@ -11,68 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cli.options import SEARCH_OPTIONS, Opt
-
-
-def _flags() -> dict[str, tuple[Opt, bool]]:
-    """Every accepted flag -> (option, value for boolean flags)."""
-    out: dict[str, tuple[Opt, bool]] = {}
-    for o in SEARCH_OPTIONS:
-        for f in o.flags:
-            out[f] = (o, True)
-        if o.negatable:
-            out["--no-" + o.flags[0][2:]] = (o, False)
-    return out
+from cli.flagparse import parse_flags
+from cli.options import SEARCH_OPTIONS
 
 
 def parse_search_args(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
     """Parse `QUERY... [options]` by the option table; None for anything unusual (Typer then decides).
 
-    Deliberately small: `--flag value`, `--flag=value`, `-k value`, boolean and `--no-` flags,
-    repeatable list options, and `--` before a query that starts with a dash. Several query words
+    Deliberately small (`flagparse.parse_flags`, without bundled short flags). Several query words
     (`qry search parse config`) are one query, joined by spaces, as Typer's command joins them.
     """
-    flags = _flags()
-    values: dict[str, Any] = {o.dest: o.default for o in SEARCH_OPTIONS}
-    words: list[str] = []
-    i = 0
-    only_positional = False
-    while i < len(argv):
-        arg = argv[i]
-        i += 1
-        if only_positional or not arg.startswith("-") or arg == "-":
-            words.append(arg)
-            continue
-        if arg == "--":
-            only_positional = True
-            continue
-        name, eq, inline = arg.partition("=")
-        found = flags.get(name)
-        if found is None:
-            return None
-        opt, flag_value = found
-        if opt.type is bool:
-            if eq:
-                return None
-            values[opt.dest] = flag_value
-            continue
-        if eq:
-            raw = inline
-        elif i < len(argv):
-            raw = argv[i]
-            i += 1
-        else:
-            return None
-        try:
-            value: Any = raw if opt.type in (str, list) else opt.type(raw)
-        except ValueError:
-            return None
-        if opt.type is list:
-            values[opt.dest] = [*(values[opt.dest] or []), value]
-        else:
-            values[opt.dest] = value
-    if not words:
+    parsed = parse_flags(argv, SEARCH_OPTIONS)
+    if parsed is None or not parsed[0]:
         return None
+    words, values = parsed
     return " ".join(words), values
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cli.console import Env, Exit, guarded
+from cli.flagparse import parse_flags
 from cli.grepopts import GREP_OPTIONS
 
 _PATH, _LINE, _MATCH, _RESET = "\x1b[35m", "\x1b[32m", "\x1b[1;31m", "\x1b[0m"
@@ -23,78 +24,10 @@ def parse_grep_args(argv: Sequence[str]) -> tuple[str, list[str], dict[str, Any]
     Takes ripgrep's forms: `-i -w`, bundled `-iw`, `-A3`, `-A 3`, `--max-count=5`, `--` before a
     pattern that starts with a dash. `--help` and anything unknown go to Typer.
     """
-    longs: dict[str, tuple[str, type, bool]] = {}
-    shorts: dict[str, tuple[str, type]] = {}
-    for o in GREP_OPTIONS:
-        for f in o.flags:
-            if f.startswith("--"):
-                longs[f] = (o.dest, o.type, True)
-            else:
-                shorts[f[1:]] = (o.dest, o.type)
-        if o.negatable:
-            longs["--no-" + o.flags[0][2:]] = (o.dest, o.type, False)
-    values: dict[str, Any] = {o.dest: o.default for o in GREP_OPTIONS}
-    positional: list[str] = []
-
-    def setv(dest: str, typ: type, raw: str) -> bool:
-        try:
-            value: Any = raw if typ in (str, list) else typ(raw)
-        except ValueError:
-            return False
-        values[dest] = [*(values[dest] or []), value] if typ is list else value
-        return True
-
-    i = 0
-    only_positional = False
-    while i < len(argv):
-        arg = argv[i]
-        i += 1
-        if only_positional or not arg.startswith("-") or arg == "-":
-            positional.append(arg)
-            continue
-        if arg == "--":
-            only_positional = True
-            continue
-        if arg.startswith("--"):
-            name, eq, inline = arg.partition("=")
-            found = longs.get(name)
-            if found is None:
-                return None
-            dest, typ, flag = found
-            if typ is bool:
-                if eq:
-                    return None
-                values[dest] = flag
-                continue
-            if not eq:
-                if i >= len(argv):
-                    return None
-                inline = argv[i]
-                i += 1
-            if not setv(dest, typ, inline):
-                return None
-            continue
-        j = 1
-        while j < len(arg):  # bundled short flags: -iw, -A3, -m 5
-            found_short = shorts.get(arg[j])
-            if found_short is None:
-                return None
-            dest, typ = found_short
-            j += 1
-            if typ is bool:
-                values[dest] = True
-                continue
-            raw = arg[j:]
-            if not raw:
-                if i >= len(argv):
-                    return None
-                raw = argv[i]
-                i += 1
-            if not setv(dest, typ, raw):
-                return None
-            break
-    if not positional:
+    parsed = parse_flags(argv, GREP_OPTIONS, bundled=True)
+    if parsed is None or not parsed[0]:
         return None
+    positional, values = parsed
     return positional[0], positional[1:], values
 
 

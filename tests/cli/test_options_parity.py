@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from cli.fastpath import _flags, parse_search_args
+from cli.fastpath import parse_search_args
+from cli.flagparse import flag_table
 from cli.main import click_command
 from cli.options import SEARCH_OPTIONS
 
@@ -11,7 +12,7 @@ def test_fast_path_and_typer_expose_the_same_search_options() -> None:
     command = click_command()
     search = command.commands["search"]  # type: ignore[attr-defined]
     typer_flags = {f for p in search.params for f in (*p.opts, *p.secondary_opts) if f.startswith("-")}
-    assert typer_flags - {"--help"} == set(_flags())
+    assert typer_flags - {"--help"} == set(flag_table(SEARCH_OPTIONS))
     assert {p.name for p in search.params} - {"query"} == {o.dest for o in SEARCH_OPTIONS}
 
 

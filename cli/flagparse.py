@@ -1,0 +1,109 @@
+"""The Typer-free command-line parser of the fast paths (`qry search`, `qry grep`), over an option table.
+
+Owns: reading `argv` by a table of `Opt`: `--flag value`, `--flag=value`, boolean and `--no-` flags,
+repeatable list options, `--` before a positional that starts with a dash, and, where a command takes
+ripgrep's habits, bundled short flags (`-iw`, `-A3`, `-m 5`). Anything else (an unknown flag, a bad
+value, a missing one) gives None, and Typer then parses the line and says what is wrong.
+Does not own: the tables (`options.py`, `grepopts.py`) or what a command does with the values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cli.options import Opt
+
+Parsed = tuple[list[str], dict[str, Any]]
+
+
+def flag_table(options: Sequence[Opt]) -> dict[str, tuple[Opt, bool]]:
+    """Every accepted flag -> (option, the value a boolean flag sets)."""
+    flags: dict[str, tuple[Opt, bool]] = {}
+    for o in options:
+        for f in o.flags:
+            flags[f] = (o, True)
+        if o.negatable:
+            flags["--no-" + o.flags[0][2:]] = (o, False)
+    return flags
+
+
+def parse_flags(argv: Sequence[str], options: Sequence[Opt], *, bundled: bool = False) -> Parsed | None:
+    """(positionals, values by dest) for `argv`, or None for anything the table does not cover."""
+    flags = flag_table(options)
+    values: dict[str, Any] = {o.dest: o.default for o in options}
+    positional: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if not arg.startswith("-") or arg == "-":
+            positional.append(arg)
+        elif arg == "--":
+            positional += args[i:]
+            break
+        elif bundled and not arg.startswith("--"):
+            i = _shorts(arg, args, i, flags, values)
+            if i < 0:
+                return None
+        else:
+            i = _long(arg, args, i, flags, values)
+            if i < 0:
+                return None
+    return positional, values
+
+
+def _long(
+    arg: str, args: list[str], i: int, flags: dict[str, tuple[Opt, bool]], values: dict[str, Any]
+) -> int:
+    """One `--flag[=value]` (or, unbundled, `-k[=value]`): the index after it, or -1."""
+    name, eq, inline = arg.partition("=")
+    found = flags.get(name)
+    if found is None:
+        return -1
+    opt, flag_value = found
+    if opt.type is bool:
+        if eq:
+            return -1
+        values[opt.dest] = flag_value
+        return i
+    if not eq:
+        if i >= len(args):
+            return -1
+        inline = args[i]
+        i += 1
+    return i if _set(opt, inline, values) else -1
+
+
+def _shorts(
+    arg: str, args: list[str], i: int, flags: dict[str, tuple[Opt, bool]], values: dict[str, Any]
+) -> int:
+    """Bundled short flags (`-iw`, `-A3`, `-m 5`): the index after them, or -1."""
+    j = 1
+    while j < len(arg):
+        found = flags.get("-" + arg[j])
+        if found is None:
+            return -1
+        opt = found[0]
+        j += 1
+        if opt.type is bool:
+            values[opt.dest] = True
+            continue
+        raw = arg[j:]
+        if not raw:
+            if i >= len(args):
+                return -1
+            raw = args[i]
+            i += 1
+        return i if _set(opt, raw, values) else -1
+    return i
+
+
+def _set(opt: Opt, raw: str, values: dict[str, Any]) -> bool:
+    try:
+        value: Any = raw if opt.type in (str, list) else opt.type(raw)
+    except ValueError:
+        return False
+    values[opt.dest] = [*(values[opt.dest] or []), value] if opt.type is list else value
+    return True

@@ -244,6 +244,17 @@ def _is_read_failure(exc: BaseException) -> bool:
     return isinstance(exc, (ValueError, OSError)) or type(exc).__name__ == "PanicException"
 
 
+def _open_index(directory: Path, what: str) -> tuple[tantivy.Index, tantivy.Searcher]:
+    """Open a segment's Tantivy index and its searcher; an unreadable one is IndexCorrupt."""
+    try:
+        index = tantivy.Index.open(str(directory))
+        return index, index.searcher()
+    except BaseException as exc:
+        if not _is_read_failure(exc):
+            raise
+        raise IndexCorrupt(f"cannot open the {what} in {directory}: {exc}", hint=_CORRUPT_HINT) from exc
+
+
 class DocHit(NamedTuple):
     """A matching document of one segment: its BM25 (or lookup) score and stored address."""
 
@@ -262,15 +273,7 @@ class LexicalSegment:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        try:
-            self._index = tantivy.Index.open(str(directory))
-            self._searcher = self._index.searcher()
-        except BaseException as exc:
-            if not _is_read_failure(exc):
-                raise
-            raise IndexCorrupt(
-                f"cannot open the text index in {directory}: {exc}", hint=_CORRUPT_HINT
-            ) from exc
+        self._index, self._searcher = _open_index(directory, "text index")
 
     def _corrupt(self, what: str, exc: BaseException) -> IndexCorrupt:
         return IndexCorrupt(
@@ -425,15 +428,7 @@ class GramIndex:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        try:
-            self._index = tantivy.Index.open(str(directory))
-            self._searcher = self._index.searcher()
-        except BaseException as exc:
-            if not _is_read_failure(exc):
-                raise
-            raise IndexCorrupt(
-                f"cannot open the n-gram index in {directory}: {exc}", hint=_CORRUPT_HINT
-            ) from exc
+        self._index, self._searcher = _open_index(directory, "n-gram index")
 
     def _query(self, tree: GramTree) -> tantivy.Query:
         if tree is None:

@@ -25,7 +25,7 @@ from indexlib.store.manifest import (
     encode_manifest,
     root_id_of,
 )
-from indexlib.store.store import GcReport, RootInfo, Store, is_attachment, vectors_dirname
+from indexlib.store.store import Store, is_attachment, vectors_dirname
 
 __all__ = [
     "ENV_VAR",
@@ -33,11 +33,9 @@ __all__ = [
     "INDEX_DIRNAME",
     "FileEntry",
     "FileRecord",
-    "GcReport",
     "Manifest",
     "ModelInfo",
     "Problem",
-    "RootInfo",
     "SegmentEntry",
     "Store",
     "VectorInfo",

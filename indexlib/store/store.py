@@ -32,14 +32,13 @@ import os
 import re
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from indexlib.errors import FormatVersionError, IndexCorrupt, IndexNotFound, QryError, UsageError
 from indexlib.store.atomic import atomic_write, fsync_dir, fsync_tree
 from indexlib.store.files import Problem, compare, entries_for
-from indexlib.store.gc import GcReport, collect
-from indexlib.store.history import RootInfo, list_roots
 from indexlib.store.layout import (
     ATTACHMENT_PREFIXES,
     COLLECTED_HINT,
@@ -68,6 +67,10 @@ from indexlib.store.manifest import (
 )
 from indexlib.store.verify import check_contents, check_sizes
 from indexlib.store.verify import verify as verify_root
+
+if TYPE_CHECKING:  # gc and the roots listing load only when asked for: not on a search's path
+    from indexlib.store.gc import GcReport
+    from indexlib.store.history import RootInfo
 
 
 class Store:
@@ -437,6 +440,8 @@ class Store:
     def roots(self) -> list[RootInfo]:
         """Every root: HEAD and its ancestors newest first, then roots no parent link reaches
         (interrupted publishes, roots past a corrupt one), newest first."""
+        from indexlib.store.history import list_roots
+
         return list_roots(self)
 
     # -- gc -----------------------------------------------------------------------------------------
@@ -453,6 +458,8 @@ class Store:
         tmp/ is cleaned. A reader that read HEAD just before two publishes and a gc with keep=1 could
         lose its root; keep >= 2 closes that window for one publish.
         """
+        from indexlib.store.gc import collect
+
         return collect(self, keep, wait=wait)
 
     def discard_staging(self) -> None:
@@ -487,8 +494,6 @@ class Store:
 __all__ = [
     "ATTACHMENT_PREFIXES",
     "GITIGNORE",
-    "GcReport",
-    "RootInfo",
     "Store",
     "is_attachment",
     "vectors_dirname",

@@ -12,6 +12,7 @@ import msgspec
 
 from indexlib.errors import UsageError
 from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
+from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.filters import matching
 from indexlib.retrieval.query import parse_query, regex_syntax
@@ -93,7 +94,7 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
     score: float
 
 
-_TIER = {4.0: "exact", 3.5: "qualified", 3.0: "joined"}
+_TIER = {streams.EXACT: "exact", streams.QUALIFIED: "qualified", streams.JOINED: "joined"}
 
 
 def _match(n: Node, match: str, score: float) -> SymbolMatch:
@@ -119,8 +120,6 @@ def resolve_symbol(
     """Definitions `name` means: `path:name` (`src/flask/helpers.py:url_for`, any path suffix),
     a module-qualified name (`flask.helpers.url_for`, `helpers.url_for`, `app.Flask.url_for`), else
     exact names (case-insensitive), `Type.member` suffixes, or fuzzy matches."""
-    from indexlib.retrieval.streams import symbol_stream
-
     if not name.strip():
         raise UsageError("no symbol name given", hint="e.g. qry related parse_config")
     snap = engine.snapshot(root)
@@ -128,7 +127,7 @@ def resolve_symbol(
     if located:
         return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
-    hits = symbol_stream(snap, q, [], max(limit, 1) * 4)
+    hits = streams.symbol_stream(snap, q, [], max(limit, 1) * 4)
     out: list[SymbolMatch] = []
     for h in hits:
         stored = snap.node(h.uid)
@@ -143,7 +142,7 @@ def resolve_symbol(
     return out
 
 
-QUALIFIED_SCORE = 3.5  # the symbol stream's `qualified` tier: a located name is at least that sure
+QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a qualified-name match
 _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
 
 

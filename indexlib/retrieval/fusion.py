@@ -21,7 +21,6 @@ from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 
 CANDIDATE_CAP = 300
-STREAMS = ("bm25", "vector", "symbol")
 
 
 class Candidate(msgspec.Struct, kw_only=True):

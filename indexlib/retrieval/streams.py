@@ -135,17 +135,6 @@ MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalN
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
 MODULE_QUALIFIED_CANDIDATES = 50  # same-named definitions checked against a module qualifier
-_DEFINITION_KINDS = [
-    "function",
-    "method",
-    "class",
-    "struct",
-    "interface",
-    "enum",
-    "trait",
-    "module",
-    "section",
-]
 
 
 def symbol_candidates(q: Query) -> list[str]:

@@ -22,7 +22,8 @@ from indexlib.graph.query import GraphQueryResult
 from indexlib.records import DEFINITION_KINDS, Hit, NodeKind, RefKind, SearchResult
 from indexlib.status import Status
 from indexlib.store.files import Problem
-from indexlib.store.store import GcReport, RootInfo
+from indexlib.store.gc import GcReport
+from indexlib.store.history import RootInfo
 from tests.cli.clikit import Run, RunQry, run_qry_process
 
 T = TypeVar("T")

@@ -63,6 +63,8 @@ def summary_line(report: Any) -> str:
         parts.append(f", {report.redacted} secrets redacted")
     if report.embedded or report.embed_cached:
         parts.append(f", vectors {report.embedded:,} embedded + {report.embed_cached:,} cached")
+        if report.embed_skipped:
+            parts.append(f" ({report.embed_skipped:,} trivial nodes need none)")
     if report.compacted:
         parts.append(", compacted")
     if getattr(report, "rebuilt_from_version", None) is not None:

@@ -174,7 +174,10 @@ def index_cmd(
         1 << 20, "--max-file-bytes", metavar="BYTES", help="Skip files larger than this."
     ),
     threads: int = typer.Option(
-        0, "--threads", metavar="N", help="Threads for the embedding model (0: every available core)."
+        0,
+        "--threads",
+        metavar="N",
+        help="Cores for the embedding model, one worker process each (0: every available core).",
     ),
     shared_cache: bool = typer.Option(
         True,

@@ -107,5 +107,8 @@ class HashEmbedder:
                 out[row, 0] = 1.0
         return normalise(out)
 
+    def close(self) -> None:
+        """Nothing to stop (the ONNX build embedder has workers to stop)."""
+
     def embed_query(self, text: str) -> Matrix:
         return self.embed([text])[0]

@@ -28,6 +28,7 @@ import msgspec
 
 from indexlib.embedding import normalise
 from indexlib.errors import ModelError
+from indexlib.workers import available_cores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +41,6 @@ __all__ = [
     "DEFAULT_MODEL_SHA256",
     "ModelSpec",
     "OnnxEmbedder",
-    "available_cores",
     "onnx_cache_id",
     "resolve_model",
     "verify_model",
@@ -367,8 +367,3 @@ def _load_session(spec: ModelSpec, *, threads: int, for_query: bool) -> Any:
             f"cannot load embedding model {spec.onnx_path!r}: {exc}",
             hint="the file is not a valid ONNX model: reinstall it or point --model at another folder",
         ) from exc
-
-
-def available_cores() -> int:
-    """Cores this process may run on (its affinity mask, not the machine's count)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -9,23 +9,38 @@ Does not own: the embedders themselves (`indexlib/engines/embed.py`, `indexlib/e
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from indexlib.embedding import Embedder, HashEmbedder
 from indexlib.errors import ModelError, UsageError
+from indexlib.workers import available_cores, start_pool
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
     from indexlib.engines.embed import ModelSpec, OnnxEmbedder
 
 __all__ = ["LazyOnnxEmbedder", "build_embedder", "build_name", "caches_query_vectors", "query_embedder"]
 
 
-class LazyOnnxEmbedder:
-    """The ONNX embedder, verified and loaded when it first embeds (`cache_id` and `dim` need no model:
-    the dimension is read from the graph only if a segment has no vectors at all)."""
+#: Texts a worker embeds per task: small enough that the last task of a batch is short, large
+#: enough that its round trip (pickled texts out, 384 floats per text back) is noise.
+WORKER_CHUNK = 16
 
-    def __init__(self, spec: ModelSpec, threads: int) -> None:
+
+class LazyOnnxEmbedder:
+    """The ONNX embedder of a build, verified and loaded when it first embeds, on every core.
+
+    With `workers` of 2 or more the model runs in that many forked processes of one intra-op thread
+    each, and each batch is cut into chunks of similar length that free workers take in turn; with 1 it runs in this process. The
+    model never loads here when it runs in workers, so the fork copies no onnxruntime threads.
+    `cache_id` needs no model; `dim` is read from the graph (or a worker's vector) only when a
+    segment has no vectors at all. `close()` stops the workers: call it on every way out.
+    """
+
+    def __init__(self, spec: ModelSpec, workers: int) -> None:
         from indexlib.engines.embed import onnx_cache_id
 
         self.spec = spec
@@ -33,8 +48,11 @@ class LazyOnnxEmbedder:
         self.checksum = spec.checksum
         self.model_id = spec.model_id
         self.cache_id = onnx_cache_id(spec)
-        self._threads = threads
+        self.workers = workers if workers > 0 else available_cores()
+        if not hasattr(os, "fork"):
+            self.workers = 1
         self._loaded: OnnxEmbedder | None = None
+        self._pool: Pool | None = None
 
     def _model(self) -> OnnxEmbedder:
         # Looked up now, not at import: benchmarks substitute these names to vary the model's settings.
@@ -42,27 +60,73 @@ class LazyOnnxEmbedder:
 
         if self._loaded is None:
             verify_model(self.spec)  # once per build that embeds: queries trust the recorded checksum
-            self._loaded = OnnxEmbedder(self.spec, threads=self._threads)
+            self._loaded = OnnxEmbedder(self.spec, threads=1)
         return self._loaded
+
+    def _workers(self) -> Pool:
+        from indexlib.engines.embed import verify_model
+
+        if self._pool is None:
+            verify_model(self.spec)
+            self._pool = start_pool(self.workers, _load_worker_model, (self.spec,))
+        return self._pool
 
     @property
     def dim(self) -> int:
-        return int(self._model().dim)
+        if self.workers < 2:
+            return int(self._model().dim)
+        return int(self.embed(["dimension probe"]).shape[1])
 
     def embed(self, texts: Sequence[str]) -> Any:
-        return self._model().embed(texts)
+        if self.workers < 2:
+            return self._model().embed(texts)
+        if len(texts) < 2:  # nothing to share out
+            return self._workers().apply(_embed_in_worker, (list(texts),))
+        import numpy as np
+
+        # Chunks of similar length (little padding), longest first, pulled by whichever worker is
+        # free: a worker slowed by other load on its core does not hold the others at the barrier.
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        chunks = [order[i : i + WORKER_CHUNK] for i in range(0, len(order), WORKER_CHUNK)]
+        parts = self._workers().map(_embed_in_worker, [[texts[i] for i in c] for c in chunks], chunksize=1)
+        out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        for chunk, part in zip(chunks, parts, strict=True):
+            out[chunk] = part
+        return out
+
+    def close(self) -> None:
+        """Stop the workers (idle between batches, or mid-batch after a Ctrl-C)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool = None
 
 
-def build_embedder(name: str, model_dir: str | None, *, threads: int) -> HashEmbedder | LazyOnnxEmbedder:
+_WORKER_MODEL: list[OnnxEmbedder] = []  # the model of this worker process, loaded once by its pool
+
+
+def _load_worker_model(spec: ModelSpec) -> None:
+    """Worker side: load the model with one intra-op thread (the pool has a worker per core)."""
+    from indexlib.engines.embed import OnnxEmbedder
+
+    _WORKER_MODEL.append(OnnxEmbedder(spec, threads=1))
+
+
+def _embed_in_worker(texts: list[str]) -> Any:
+    """Worker side: the vectors of `texts` (float32, one row each)."""
+    return _WORKER_MODEL[0].embed(texts)
+
+
+def build_embedder(name: str, model_dir: str | None, *, workers: int) -> HashEmbedder | LazyOnnxEmbedder:
     """The embedder `qry index --embed NAME` builds with; it carries what the index records of the model
-    (`name`, `checksum`, `model_id`). Raises UsageError for an unknown name, ModelError for a missing
-    model (before anything loads)."""
+    (`name`, `checksum`, `model_id`). `workers` is how many cores run the model (0: every available
+    one). Raises UsageError for an unknown name, ModelError for a missing model (before anything
+    loads)."""
     from indexlib.engines.embed import OnnxEmbedder, resolve_model
 
     if name == HashEmbedder.build_name:
         return HashEmbedder()
     if name == OnnxEmbedder.build_name:
-        return LazyOnnxEmbedder(resolve_model(model_dir), threads)
+        return LazyOnnxEmbedder(resolve_model(model_dir), workers)
     raise UsageError(f"unknown embedder {name!r}", hint="use --embed onnx or --embed none")
 
 

@@ -1,15 +1,34 @@
 """What text of a node is embedded: its meaning first, in words, cut to fit the model's tokens.
 
-Owns: `embedding_text`, the one function the vector stage and the benchmarks embed a node through;
-the embedding cache keys vectors by a hash of this text, so changing it re-embeds every node.
+Owns: `embedding_text`, the one function the vector stage and the benchmarks embed a node through
+(the embedding cache keys vectors by a hash of this text, so changing it re-embeds every node), and
+`worth_embedding`, which keeps trivial nodes out of the model altogether.
 Does not own: the model (`indexlib/engines/embed.py`) or the vector stage (`indexlib/index/build/vectors.py`).
 """
 
 from __future__ import annotations
 
-from indexlib.analyzer import split_identifier
+import re
 
-__all__ = ["embedding_text"]
+from indexlib.analyzer import split_identifier
+from indexlib.records import Node, NodeKind
+
+__all__ = ["embedding_text", "worth_embedding"]
+
+#: A line of a file's import block in the indexed languages: an import, include, use or package
+#: line, a name or quoted path continuing a bracketed import list, a closing bracket, a comment, or a
+#: `"use strict"` directive.
+_IMPORT_BLOCK_LINE = re.compile(
+    r"""\s*(?:
+        (?:from|import|export|package|use|using|require|extern\s+crate|mod|\#\s*include)\b.*
+      | (?:const|let|var)\s+[\w{}\s,]+=\s*require\(.*
+      | [\w.*]+(?:\s+as\s+\w+)?\s*,?
+      | ["'][^"']*["']\s*[,;]?
+      | [)}\]]+\s*[;,]?
+      | (?:\#|//|/\*|\*).*
+    )\s*""",
+    re.VERBOSE,
+)
 
 #: Keywords of the indexed languages that say nothing about what code does: dropped from the body's
 #: words so the model's 128 tokens go to names, calls and literals.
@@ -87,3 +106,19 @@ def _words(identifier: str) -> str:
     """`billing.retryFailedCharge` -> `billing retry failed charge`: the analyzer's split, so the
     model sees the same words the lexical index does."""
     return " ".join(split_identifier(identifier))
+
+
+def worth_embedding(node: Node) -> bool:
+    """Whether a node gets a vector of its own; trivial ones are found by name and words alone.
+
+    Trivial: a module remainder that is nothing but its file's import block (every file has one, and
+    its words are other modules' names), and a one-line constant without a doc comment (`DEFAULT_PORT
+    = 8080`: its name says all a vector would). They are most of a repository's shortest texts, cost
+    a model call each, and as nearest neighbours of a question they crowd out the code that answers
+    it; lexical, symbol and graph streams still find them (docs/benchmarks.md, issue 11).
+    """
+    if node.kind == NodeKind.MODULE:
+        return not all(_IMPORT_BLOCK_LINE.fullmatch(line) for line in node.text.splitlines() if line.strip())
+    if node.kind == NodeKind.CONSTANT:
+        return bool(node.doc.strip()) or node.end_line > node.start_line
+    return True

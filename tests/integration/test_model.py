@@ -83,3 +83,23 @@ def test_optimised_and_unoptimised_sessions_agree(embedder: OnnxEmbedder) -> Non
     optimised = OnnxEmbedder(resolve_model(), for_query=False, threads=2)
     texts = [CHARGE, XML, "retry a failed payment"]
     np.testing.assert_allclose(optimised.embed(texts), embedder.embed(texts), atol=2e-3)
+
+
+def test_build_embedder_on_two_workers_equals_one_process() -> None:
+    """The build's model run in two worker processes gives each text its own vector, in order."""
+    from indexlib.engines.embedders import LazyOnnxEmbedder
+
+    spec = resolve_model()
+    texts = [CHARGE, "retry", XML * 2, "a b c", CHARGE[:80], "parse xml", "def f(): pass", XML, "z" * 50]
+    alone = LazyOnnxEmbedder(spec, workers=1)
+    pooled = LazyOnnxEmbedder(spec, workers=2)
+    try:
+        expected = alone.embed(texts)
+        np.testing.assert_allclose(pooled.embed(texts), expected, atol=2e-3)
+        np.testing.assert_allclose(pooled.embed(texts[:1]), expected[:1], atol=2e-3)  # one text, one worker
+        assert pooled.dim == alone.dim == 384
+        assert pooled._loaded is None  # the model never loaded in this process: the fork copied no ORT
+    finally:
+        pooled.close()
+        alone.close()
+    assert pooled._pool is None

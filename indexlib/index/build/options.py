@@ -32,7 +32,7 @@ class BuildOptions(msgspec.Struct):
     rebuild: bool = False
     wait: float = 0.0
     max_nodes_per_file: int = 5000
-    threads: int = 0  # embedding model threads; 0: every available core
+    threads: int = 0  # cores running the embedding model, a one-thread worker process each; 0: all
     shared_cache: bool = True  # also use the user-level vector cache (embedcache.shared_cache_dir)
     background: bool = False  # return after the lexical root; a detached worker computes the vectors
 
@@ -73,6 +73,7 @@ class BuildReport(msgspec.Struct):
     redacted: int = 0
     embedded: int = 0
     embed_cached: int = 0
+    embed_skipped: int = 0  # trivial nodes given no vector (`indexlib.index.embedtext.worth_embedding`)
     vectors_root: str = ""
     git_commit: str | None = None
     timings: dict[str, float] = msgspec.field(default_factory=dict)

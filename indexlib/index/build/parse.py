@@ -1,7 +1,7 @@
 """The parse stage: read, redact and parse each changed file, in a fork pool when there are many, and
 spill the results to disk file by file.
 
-Owns: the per-file work (`_read_and_parse`), the pool that runs it (its Ctrl-C handling included), and
+Owns: the per-file work (`_read_and_parse`), running it in a pool (`indexlib/workers.py`), and
 the spill file: each file's nodes and references go to `parsed.msgpack` in a staging folder as they
 come, and only a light copy of each node (no text) stays in memory, for the git-times pass that needs
 every node's line range. Memory is bounded by a file's nodes, not the change's.
@@ -12,7 +12,6 @@ changed (`plan.py`), or the segment the spill becomes (`write.py`).
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from pathlib import Path
 import msgspec
 import xxhash
 
-from indexlib.engines.embed import available_cores
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
 from indexlib.index.discover import Skipped, SourceFile, load
 from indexlib.index.parsing import parse_file
@@ -29,6 +27,7 @@ from indexlib.index.redact import redact
 from indexlib.index.segtables import FileChunk, write_chunk
 from indexlib.records import Node, ParsedFile
 from indexlib.store.store import Store
+from indexlib.workers import available_cores, start_pool
 
 __all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill"]
 
@@ -125,55 +124,12 @@ def _parse_all(
         for src, _digest in to_parse:
             yield src, _read_and_parse(src, opts)
         return
-    import multiprocessing
-    import signal
-
     jobs = ((src, opts) for src, _digest in to_parse)
     # fork: workers inherit the loaded grammars and modules; tree-sitter holds no threads at this point.
-    # Workers ignore SIGINT: Ctrl-C is the parent's to handle; it then stops them (below). Inherited
-    # writer-lock descriptors are closed in every forked child by indexlib.store.lock.
-    # multiprocessing.Pool, not concurrent.futures: Pool.terminate() is the public way to stop workers
-    # mid-task, while stopping a ProcessPoolExecutor's workers races its manager thread in Python 3.11
-    # (AttributeError, InvalidStateError or OSError tracebacks, or a hang, a few runs in 20).
-    # Ctrl-C while the pool forks its workers would land inside multiprocessing's fork bookkeeping and
-    # be swallowed there ("Exception ignored ..."): hold SIGINT until every worker and the pool's
-    # threads exist (they inherit the mask, so the signal always reaches this thread), then let it
-    # through to the handler below.
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pool = multiprocessing.get_context("fork").Pool(
-            workers, initializer=_worker_init, initargs=(os.getpid(),)
-        )
-    except BaseException:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        raise
+    pool = start_pool(workers)
     try:
         results = pool.imap(_parse_job, jobs, chunksize=8)
-        # A Ctrl-C held since the forks arrives right here: inside the block that stops the pool.
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         for (src, _digest), encoded in zip(to_parse, results, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
-    except BaseException:  # Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    finally:  # done, Ctrl-C here, or the caller closed us (GeneratorExit) after its own Ctrl-C
         pool.terminate()  # workers stop mid-file; the pool's threads are joined
-        raise
-    pool.close()
-    pool.join()
-
-
-def _worker_init(parent_pid: int) -> None:
-    """Parse workers ignore Ctrl-C (the parent handles it) and exit when the parent dies.
-
-    A killed parent cannot stop its pool, and idle workers would wait on the task queue forever.
-    """
-    import signal
-    import threading
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="qry-parent-watch", daemon=True).start()

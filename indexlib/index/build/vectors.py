@@ -44,7 +44,7 @@ def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progre
 
     root_id, manifest = store.load(None)
     # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
-    embedder = build_embedder(opts.embed, opts.model_dir, threads=opts.threads)
+    embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
     info = ModelInfo(model_id=embedder.model_id, checksum=embedder.checksum, dim=0, name=embedder.name)
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
         raise ModelError(
@@ -78,6 +78,7 @@ def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progre
         report.root_id = report.vectors_root
         report.published = True
     finally:
+        embedder.close()
         clear_progress(store.cache_dir, os.getpid())
 
 
@@ -144,15 +145,20 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
     return CacheChain(caches)
 
 
-def node_texts(store: Store, seg_id: str, live_paths: set[str]) -> Iterator[tuple[list[Node], list[str]]]:
-    """Each live file's nodes of a segment with the text each one embeds, file by file."""
-    from indexlib.index.embedtext import embedding_text
+def node_texts(
+    store: Store, seg_id: str, live_paths: set[str]
+) -> Iterator[tuple[list[Node], list[str], int]]:
+    """Each live file's nodes of a segment that are worth a vector, with the text each one embeds,
+    and how many trivial nodes of the file were left out, file by file."""
+    from indexlib.index.embedtext import embedding_text, worth_embedding
 
     for chunk in iter_segment(store, seg_id):
         if chunk.path in live_paths:
+            nodes = [n for n in chunk.nodes if worth_embedding(n)]
             yield (
-                chunk.nodes,
-                [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in chunk.nodes],
+                nodes,
+                [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in nodes],
+                len(chunk.nodes) - len(nodes),
             )
 
 
@@ -189,10 +195,11 @@ def _embed_segment(
         report.embedded += embedded_now
         advance(waiting)
 
-    for nodes, texts in node_texts(store, seg_id, live_paths):
+    for nodes, texts, trivial in node_texts(store, seg_id, live_paths):
+        report.embed_skipped += trivial
         keys = [text_key(t) for t in texts]
         known = cache.get_many(keys)
-        hits = 0
+        hits = trivial  # counted as done for the progress file
         for n, key, text in zip(nodes, keys, texts, strict=True):
             uids.append(n.uid)
             if key in known:

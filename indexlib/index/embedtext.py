@@ -73,7 +73,14 @@ _NOISE_WORDS = frozenset(
 
 
 def embedding_text(
-    name: str, qualified_name: str, signature: str, doc: str, text: str, *, max_chars: int = 1500
+    name: str,
+    qualified_name: str,
+    signature: str,
+    doc: str,
+    text: str,
+    *,
+    max_chars: int = 1500,
+    brief: bool = False,
 ) -> str:
     """The text embedded for a node: what carries meaning first, in words, cut to `max_chars`.
 
@@ -82,7 +89,8 @@ def embedding_text(
     retry_failed_charge` -> `billing retry failed charge`), the doc comment as written, then the body
     (signature included) as the analyzer's words without punctuation or bare keywords; the doc is not
     repeated from the body. On the dev set this beats the raw source at the same token limit (see
-    docs/benchmarks.md, embedding text).
+    docs/benchmarks.md, embedding text). `brief` keeps the name, doc and signature and drops the
+    body: for test code, whose name says what it checks and whose body is set-up and asserts.
 
     >>> embedding_text("retryCharge", "billing.retryCharge", "", "Retry it.", "def retryCharge(x): pass")
     'billing retry charge\\nRetry it.\\nretry charge x pass'
@@ -94,7 +102,9 @@ def embedding_text(
     if doc:
         parts.append(doc)
         body = body.replace(doc, " ", 1)
-    if signature.strip() and signature.strip() not in body:
+    if brief:
+        body = signature
+    elif signature.strip() and signature.strip() not in body:
         body = signature + "\n" + body
     words = [w for w in split_identifier(body[: max_chars * 3]) if w not in _NOISE_WORDS]
     if words:

@@ -17,6 +17,7 @@ from itertools import pairwise
 import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
+from indexlib.pathroles import is_test_path
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 
@@ -174,12 +175,6 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
 
-_TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"
-    r"vendor|third_party|node_modules|demos?)(?:/|$)"
-    r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$",
-    re.IGNORECASE,
-)
 _TEST_WORDS = {"test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "mock"}
 _DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
@@ -195,10 +190,6 @@ def path_names(path: str, joined: str) -> bool:
     """True when a folder or file name of `path` holds `joined` (a name with separators and case
     removed): `compilercore` is in `packages/compiler-core/src`, `keepalive` in `KeepAlive.ts`."""
     return any(joined in "".join(split_identifier(part)) for part in path.split("/"))
-
-
-def is_test_path(path: str) -> bool:
-    return bool(_TEST_PATH.search(path))
 
 
 def apply_signals(

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Within one layer, wings may import one another only where listed in SIBLING_ARROWS.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("indexlib.version", "indexlib.errors", "indexlib.workers"),
-    ("indexlib.records", "indexlib.analyzer", "indexlib.pathglob", "indexlib.timeparse", "indexlib.gramtext"),
+    ("indexlib.records", "indexlib.analyzer", "indexlib.pathglob", "indexlib.pathroles", "indexlib.timeparse", "indexlib.gramtext"),
     ("indexlib.embedding",),
     ("indexlib.store",),
     ("indexlib.engines",),

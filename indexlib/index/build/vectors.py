@@ -149,17 +149,30 @@ def node_texts(
     store: Store, seg_id: str, live_paths: set[str]
 ) -> Iterator[tuple[list[Node], list[str], int]]:
     """Each live file's nodes of a segment that are worth a vector, with the text each one embeds,
-    and how many trivial nodes of the file were left out, file by file."""
+    and how many trivial nodes of the file were left out, file by file. Definitions in test and
+    example code embed their name, doc and signature only (`embedding_text(brief=True)`): the ranking
+    demotes them unless a query asks for tests, and their bodies were a third of a repository's
+    tokens, so of the model's time (docs/benchmarks.md, issue 11)."""
     from indexlib.index.embedtext import embedding_text, worth_embedding
+    from indexlib.pathroles import is_test_path
+    from indexlib.records import DEFINITION_KINDS
 
     for chunk in iter_segment(store, seg_id):
         if chunk.path in live_paths:
             nodes = [n for n in chunk.nodes if worth_embedding(n)]
-            yield (
-                nodes,
-                [embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text) for n in nodes],
-                len(chunk.nodes) - len(nodes),
-            )
+            test = is_test_path(chunk.path)
+            texts = [
+                embedding_text(
+                    n.name,
+                    n.qualified_name,
+                    n.signature,
+                    n.doc,
+                    n.text,
+                    brief=test and n.kind in DEFINITION_KINDS,
+                )
+                for n in nodes
+            ]
+            yield nodes, texts, len(chunk.nodes) - len(nodes)
 
 
 def _embed_segment(

@@ -91,12 +91,10 @@ class _Printer:
     def file(
         self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool
     ) -> None:
-        from indexlib import context_groups, match_spans
-
         if self.fmt in ("json", "jsonl"):
             import msgspec
 
-            from indexlib import GrepLine
+            from indexlib import GrepLine, context_groups, match_spans
 
             records = []
             if self.before or self.after:
@@ -135,7 +133,16 @@ class _Printer:
             return
         prefix = path if show_path else ""
         out: list[str] = []
+        if not (self.before or self.after or self.colour):  # the common case: one f-string a line
+            head = prefix + ":" if prefix else ""
+            if self.numbers:
+                self.write("".join([f"{head}{n}:{text[s:e]}\n" for n, s, e in lines]))
+            else:
+                self.write("".join([f"{head}{text[s:e]}\n" for _n, s, e in lines]))
+            return
         if self.before or self.after:
+            from indexlib import context_groups
+
             for group in context_groups(text, lines, self.before, self.after):
                 if self.groups_printed:
                     out.append("--\n")

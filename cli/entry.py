@@ -37,16 +37,16 @@ def run() -> None:
 
 
 def _run() -> None:
-    from cli.fastpath import try_fast_search
-
     if sys.argv[1:2] == ["grep"]:
-        from cli.fastpath import _import_msgspec_lean
+        from cli.lean import import_msgspec_lean
 
-        _import_msgspec_lean()  # before cli.grepcmd imports msgspec (via cli.console)
+        import_msgspec_lean()  # before cli.grepcmd imports msgspec (via cli.console)
         from cli.grepcmd import try_fast_grep
 
         code = try_fast_grep(sys.argv[1:])
     else:
+        from cli.fastpath import try_fast_search
+
         code = try_fast_search(sys.argv[1:])
     if code is not None:
         try:

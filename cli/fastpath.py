@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cli.flagparse import parse_flags
+from cli.lean import import_msgspec_lean
 from cli.options import SEARCH_OPTIONS
 
 
@@ -28,26 +29,6 @@ def parse_search_args(argv: Sequence[str]) -> tuple[str, dict[str, Any]] | None:
     return " ".join(words), values
 
 
-def _import_msgspec_lean() -> None:
-    """Import msgspec without typing_extensions, then put things back.
-
-    msgspec tries `typing_extensions` first and falls back to `typing` (its own documented fallback);
-    typing_extensions pulls in inspect, ast, dis and tokenize, ~15 ms of CPU in a one-shot query, for
-    TypedDict forms our Structs never use. Only the fast path does this, and only if nothing imported
-    typing_extensions yet; afterwards the module can be imported normally again.
-    """
-    import sys
-
-    if "msgspec" in sys.modules or "typing_extensions" in sys.modules:
-        return
-    sys.modules["typing_extensions"] = None  # type: ignore[assignment]
-    try:
-        import msgspec  # noqa: F401
-    finally:
-        if sys.modules.get("typing_extensions", 0) is None:
-            del sys.modules["typing_extensions"]
-
-
 def try_fast_search(argv: Sequence[str]) -> int | None:
     """Run `qry search ...` without Typer if the command line is a plain search; else None."""
     if len(argv) < 2 or argv[0] != "search" or any(a in ("--help", "-h") for a in argv):
@@ -55,7 +36,7 @@ def try_fast_search(argv: Sequence[str]) -> int | None:
     parsed = parse_search_args(argv[1:])
     if parsed is None:
         return None
-    _import_msgspec_lean()
+    import_msgspec_lean()
     from cli.console import Env
     from cli.searchcmd import search_command
 

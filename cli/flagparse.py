@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cli.options import Opt
+from cli.optspec import Opt
 
 Parsed = tuple[list[str], dict[str, Any]]
 

@@ -16,6 +16,7 @@ from cli.flagparse import parse_flags
 from cli.grepopts import GREP_OPTIONS
 
 _PATH, _LINE, _MATCH, _RESET = "\x1b[35m", "\x1b[32m", "\x1b[1;31m", "\x1b[0m"
+_CHUNK = 1 << 16  # characters gathered before one write to a pipe or file
 
 
 def parse_grep_args(argv: Sequence[str]) -> tuple[str, list[str], dict[str, Any]] | None:
@@ -67,7 +68,10 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     )
     fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else "plain"
     printer = _Printer(env, v, fmt, before, after, _colour(env, v))
-    summary = run_grep(request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"))
+    try:
+        summary = run_grep(request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"))
+    finally:
+        printer.flush()  # what was found before an error or Ctrl-C is still printed
     printer.finish(pattern_text, summary)
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
 
@@ -86,17 +90,31 @@ class _Printer:
         self.numbers = bool(v.get("line_number", True))
         self.collected: list[Any] = []
         self.groups_printed = 0
-        self.write = env.stdout.write
+        # Output is gathered into large writes (one per file would be a system call per file when
+        # stdout is unbuffered, as under PYTHONUNBUFFERED); a terminal still sees each file at once.
+        self._chunk = 0 if env.stdout_tty else _CHUNK
+        self._pending: list[str] = []
+        self._size = 0
+
+    def write(self, text: str) -> None:
+        self._pending.append(text)
+        self._size += len(text)
+        if self._size >= self._chunk:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending:
+            self.env.stdout.write("".join(self._pending))
+            self._pending.clear()
+            self._size = 0
 
     def file(
         self, display: str, text: str, lines: list[tuple[int, int, int]], regex: Any, show_path: bool
     ) -> None:
-        from indexlib import context_groups, match_spans
-
         if self.fmt in ("json", "jsonl"):
             import msgspec
 
-            from indexlib import GrepLine
+            from indexlib import GrepLine, context_groups, match_spans
 
             records = []
             if self.before or self.after:
@@ -135,7 +153,16 @@ class _Printer:
             return
         prefix = path if show_path else ""
         out: list[str] = []
+        if not (self.before or self.after or self.colour):  # the common case: one f-string a line
+            head = prefix + ":" if prefix else ""
+            if self.numbers:
+                self.write("".join([f"{head}{n}:{text[s:e]}\n" for n, s, e in lines]))
+            else:
+                self.write("".join([f"{head}{text[s:e]}\n" for _n, s, e in lines]))
+            return
         if self.before or self.after:
+            from indexlib import context_groups
+
             for group in context_groups(text, lines, self.before, self.after):
                 if self.groups_printed:
                     out.append("--\n")
@@ -173,6 +200,7 @@ class _Printer:
 
             result = GrepResult(pattern=pattern, lines=self.collected, summary=summary)
             self.write(msgspec.json.encode(result).decode() + "\n")
+        self.flush()
         self.env.stdout.flush()
 
 

@@ -5,7 +5,7 @@ Flags are ripgrep's where ripgrep has one, so `rg -n ...` habits carry over.
 
 from __future__ import annotations
 
-from cli.options import Opt
+from cli.optspec import Opt
 
 GREP_OPTIONS: tuple[Opt, ...] = (
     Opt("fixed_strings", ("--fixed-strings", "-F"), bool, False, "Treat the pattern as a literal string."),

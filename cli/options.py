@@ -8,21 +8,10 @@ and ranges come from the library's bounds table, never written here.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from cli.optspec import Opt
 from indexlib import SEARCH_BOUNDS, SEARCH_MODES
 
 _B = SEARCH_BOUNDS
-
-
-class Opt(NamedTuple):
-    dest: str
-    flags: tuple[str, ...]
-    type: type  # int, float, str, bool (bool = a flag), list (repeatable str)
-    default: object
-    help: str
-    negatable: bool = False  # --x/--no-x
-    metavar: str = ""  # what help shows for the value (N, GLOB, PATH), never a Python type
 
 
 SEARCH_OPTIONS: tuple[Opt, ...] = (

@@ -55,8 +55,9 @@ class FileFilter:
         self.langs = langs
         self.paths = paths
         self.exclude_paths = exclude_paths
-        self.targets = targets
-        self.trivial = not (globs or langs or paths or exclude_paths or targets)  # only the hidden rule
+        # Only the root itself named (`qry grep X` at the root): the same as no PATH, and cheap.
+        self.targets = () if all(t.rstrip("/") in ("", ".") for t in targets) else targets
+        self.trivial = not (globs or langs or paths or exclude_paths or self.targets)  # only the hidden rule
         c: dict[str, object] = {}
         self._compiled = c
         if self.globs:  # discover (and pathspec) load only when globs need them

@@ -26,27 +26,28 @@ def match_lines(text: str, regex: re.Pattern[str], max_count: int | None = None)
     if max_count is not None and max_count <= 0:
         return out
     n = len(text)
-    pos = 0
+    pos = 0  # always the start of a line
     lineno = 1
     counted = 0  # offset up to which newlines are counted into `lineno`
-    search = regex.search
-    find = text.find
+    search, find, rfind, count = regex.search, text.find, text.rfind, text.count
+    append = out.append
+    limit = -1 if max_count is None else max_count
     while pos <= n:
         m = search(text, pos)
         if m is None:
             break
         s = m.start()
-        ls = max(pos, text.rfind("\n", pos, s) + 1)
+        ls = rfind("\n", 0, s) + 1  # >= pos, since pos starts a line
         if ls == n and (n == 0 or text[n - 1] == "\n"):
             break  # an empty match after the final newline: there is no line there
         le = find("\n", s)
         if le == -1:
             le = n
         if m.end() <= le or search(text, ls, le) is not None:
-            lineno += text.count("\n", counted, ls)
+            lineno += count("\n", counted, ls)
             counted = ls
-            out.append((lineno, ls, le))
-            if max_count is not None and len(out) >= max_count:
+            append((lineno, ls, le))
+            if len(out) == limit:
                 break
         pos = le + 1
     return out

@@ -33,7 +33,7 @@ from indexlib.grep.files import WalkedFile
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 2
+_VERSION = 3
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 
 
@@ -102,6 +102,22 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
     return out
 
 
+def _name_decided(abspath: str) -> bool:
+    """Whether a listed file that is not a source stays one whatever its size, mode or bytes.
+
+    True for a name with an extension no language claims, unless it is an ignore file: discovery then
+    skips it (ignored, not a regular file, refused by name, or unsupported) without its stat mattering,
+    so its stat is not saved and not checked. Replacing it by another kind of entry changes the
+    directory's mtime, which is checked. Extension-less files (the shebang decides) and too-large
+    sources (their size decides) keep their stat.
+    """
+    from indexlib.index.discover import IGNORE_FILES
+    from indexlib.index.parsing.languages import detect_language
+
+    name = abspath.rsplit(os.sep, 1)[-1]
+    return name not in IGNORE_FILES and "." in name.lstrip(".") and detect_language(name) is None
+
+
 def _walk_and_save(
     root: Path, no_ignore: bool, path: Path | None, indexed: Callable[[str, int, int], bool]
 ) -> list[WalkedFile]:
@@ -135,7 +151,7 @@ def _walk_and_save(
         root=str(root),
         no_ignore=no_ignore,
         dirs=record.dirs,
-        others=[f for f in record.files if f[0] not in source_paths],
+        others=[f for f in record.files if f[0] not in source_paths and not _name_decided(f[0])],
         above=above,
         sources=[(s.path, s.abspath, s.size, s.mtime_ns, s.language, by_name(s.path)) for s in sources],
         rejected=rejected,

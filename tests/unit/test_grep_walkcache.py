@@ -58,6 +58,16 @@ def _grow_past_limit(root: Path) -> None:
     _bump(root / "top.py")
 
 
+def _edit_unsupported(root: Path) -> None:
+    (root / "notes.txt").write_text("longer notes than before\n")
+    _bump(root / "notes.txt")
+
+
+def _shrink_below_limit(root: Path) -> None:
+    (root / "big.py").write_text("small = 1\n")
+    _bump(root / "big.py")
+
+
 def _ignore_above(root: Path) -> None:
     (root.parent / ".gitignore").write_text("top.py\n")
     (root.parent / ".git").mkdir(exist_ok=True)
@@ -71,6 +81,8 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "shebang": _shebang,
     "too-large": _grow_past_limit,
     "ignore-above": _ignore_above,
+    "unsupported-edit": _edit_unsupported,
+    "shrink-below-limit": _shrink_below_limit,
 }
 
 
@@ -83,6 +95,8 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     (root / "script").write_text("no shebang yet\n")
     (root / ".gitignore").write_text("ignored.py\n")
     (root / "ignored.py").write_text("i = 1\n")
+    (root / "notes.txt").write_text("notes\n")
+    (root / "big.py").write_bytes(b"x = 1\n" * 200_000)
     cache = tmp_path / "idx"
     cache.mkdir()
     assert cached_walk(root, no_ignore=False, cache_dir=cache) == _fresh(root)

@@ -1,0 +1,19 @@
+"""One command-line option, as the option tables declare it (`options.py`, `grepopts.py`).
+
+Its own module so that `qry grep`'s fast path reads its table without importing the search table
+(and the library's search bounds behind it).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Opt(NamedTuple):
+    dest: str
+    flags: tuple[str, ...]
+    type: type  # int, float, str, bool (bool = a flag), list (repeatable str)
+    default: object
+    help: str
+    negatable: bool = False  # --x/--no-x
+    metavar: str = ""  # what help shows for the value (N, GLOB, PATH), never a Python type

@@ -136,46 +136,6 @@ def _read_text(src: WalkedFile, trusted: bool) -> str | None:
     return _decode(data)
 
 
-PREFETCH_MIN = 32  # candidates from the index worth a reader thread (it costs about a millisecond)
-_AHEAD = 64  # files the reader may hold unconsumed
-
-
-class _Prefetch:
-    """Reads the index's candidate files on a thread, in order, ahead of the matcher.
-
-    `open` and `read` release the GIL, so on two cores the reads overlap Python's matching. At most
-    `_AHEAD` files wait unconsumed; `close` (also when the consumer stops early) ends the thread.
-    """
-
-    def __init__(self, paths: list[str]) -> None:
-        import threading
-        from queue import SimpleQueue
-
-        self._out: SimpleQueue[bytes | BaseException | None] = SimpleQueue()
-        self._room: SimpleQueue[bool] = SimpleQueue()
-        threading.Thread(target=self._run, args=(paths,), daemon=True, name="qry-grep-read").start()
-
-    def _run(self, paths: list[str]) -> None:
-        try:
-            for i, path in enumerate(paths):
-                if i >= _AHEAD and not self._room.get():
-                    return
-                self._out.put(_read_bytes(path))
-        except BaseException as exc:  # handed to the consumer, which raises it
-            self._out.put(exc)
-
-    def next(self) -> bytes | None:
-        """The next file's bytes; None when it cannot be read (as `_read_text`)."""
-        data = self._out.get()
-        self._room.put(True)
-        if isinstance(data, BaseException):
-            raise data
-        return data
-
-    def close(self) -> None:
-        self._room.put(False)
-
-
 def grep_tree(
     pattern: GrepPattern,
     root: Path,
@@ -200,8 +160,8 @@ def grep_tree(
     indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
     files = view.files if view is not None else {}
     cands = view.candidates if view is not None else {}
-    plan: list[tuple[WalkedFile, bool | None]] = []
     for src in walk(root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
+        stats.files += 1
         # Inline `view.verdict` (this loop runs once per file of the tree): None means not described.
         verdict: bool | None = None
         rec = files.get(src.path)
@@ -209,28 +169,15 @@ def grep_tree(
             seg = cands.get(rec.segment)
             if seg is not None:
                 verdict = src.path in seg
-        plan.append((src, verdict))
-    trusted = [src.abspath for src, verdict in plan if verdict]
-    ahead = _Prefetch(trusted) if len(trusted) >= PREFETCH_MIN else None
-    try:
-        for src, verdict in plan:
-            stats.files += 1
-            if verdict is not None:
-                stats.from_index += 1
-                if not verdict:
-                    continue
-            stats.candidates += 1
-            if verdict and ahead is not None:
-                data = ahead.next()
-                text = _decode(data) if data is not None else None
-            else:
-                text = _read_text(src, verdict is not None)
-            if text is None:
+        if verdict is not None:
+            stats.from_index += 1
+            if not verdict:
                 continue
-            lines = match_lines(text, regex, max_count)
-            if lines:
-                stats.matched += 1
-                yield FileMatches(src.path, src.abspath, text, lines)
-    finally:
-        if ahead is not None:
-            ahead.close()
+        stats.candidates += 1
+        text = _read_text(src, verdict is not None)
+        if text is None:
+            continue
+        lines = match_lines(text, regex, max_count)
+        if lines:
+            stats.matched += 1
+            yield FileMatches(src.path, src.abspath, text, lines)

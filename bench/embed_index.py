@@ -74,7 +74,10 @@ def stage(
     if legacy:
         from embed_quality import legacy_text
 
-        embedtext.embedding_text = legacy_text
+        def old_text(*args: Any, brief: bool = False, **kw: Any) -> str:
+            return str(legacy_text(*args, **kw))  # the old stage embedded every node's whole text
+
+        embedtext.embedding_text = old_text
     try:
         report = BuildReport()
         t0 = time.perf_counter()

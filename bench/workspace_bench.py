@@ -2,7 +2,7 @@
 
 Owns: building the ten dev-set indexes (five snapshots and their +nodoc copies, `--embed none`), and
 per query kind: file MRR@10 of each query searched in its own repository alone, in the five-index
-workspace (each merge), and in the workspace with routing; router accuracy@1/@3 (is the query's own
+workspace (each merge, with and without the workspace-wide idf), and in the workspace with routing; router accuracy@1/@3 (is the query's own
 repository first / in the top three). A workspace hit counts only when its repository is the query's,
 so a same-named file of another repository never scores. Metrics are deveval's own (score.metrics).
 
@@ -26,6 +26,14 @@ from typing import Any
 
 DEVEVAL = Path(os.environ.get("QRY_DEVEVAL", "/work/shared/deveval"))
 KINDS = ("fix", "symbol", "concept", "concept-nodoc")
+# (run name, merge, workspace-wide idf): the default first, then what each part of it adds.
+WS_VARIANTS = (
+    ("ws-stream", "stream", True),
+    ("ws-cori", "cori", True),
+    ("ws-cori-localidf", "cori", False),
+    ("ws-stream-localidf", "stream", False),
+    ("ws-rank-localidf", "rank", False),
+)
 
 
 def _deveval() -> tuple[Any, Any]:
@@ -59,7 +67,7 @@ def prepare(work: Path, git_dirs: list[str], queries: list[dict[str, Any]]) -> d
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--work", default="/work/eval/work-multi")
+    ap.add_argument("--work", default="/work/eval/work-ws")
     ap.add_argument("--from-git", action="append", default=[])
     ap.add_argument("--out", default="", help="prefix of the run files (PREFIX-<variant>.jsonl)")
     ap.add_argument("--per-group", type=int, default=0, help="at most N queries per kind and corpus")
@@ -98,11 +106,11 @@ def main() -> None:
         res = own[q["snapshot"]].search(q["query"], opts)
         lat["own"].append(time.perf_counter() - t0)
         variants["own"] = [_row(h.path, h, q["corpus"], q["corpus"]) for h in res.results]
-        for merge in ("cori", "stream", "rank"):
+        for name, merge, global_idf in WS_VARIANTS:
             t0 = time.perf_counter()
-            ws = fed.search(q["query"], opts, merge=merge)
-            lat[f"ws-{merge}"].append(time.perf_counter() - t0)
-            variants[f"ws-{merge}"] = [_row(h.path, h, h.repo, q["corpus"]) for h in ws.results]
+            ws = fed.search(q["query"], opts, merge=merge, global_idf=global_idf)
+            lat[name].append(time.perf_counter() - t0)
+            variants[name] = [_row(h.path, h, h.repo, q["corpus"]) for h in ws.results]
         t0 = time.perf_counter()
         routed = route_members(fed, q["query"], limit=len(fed.members))
         names = [r.repo for r in routed.routes]
@@ -142,12 +150,8 @@ def _tables(
     router: dict[str, list[tuple[int, int]]],
     lat: dict[str, list[float]],
 ) -> str:
-    names = ["own", "ws-cori", "ws-stream", "ws-rank", "ws-route"]
-    out = [
-        "| kind | n | own repo fMRR@10 | workspace (default: cori) | workspace (stream, no weight) |"
-        " workspace (rank) | workspace --route |"
-    ]
-    out.append("|---|---|---|---|---|---|---|")
+    names = ["own", *(v[0] for v in WS_VARIANTS), "ws-route"]
+    out = ["| kind | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for kind in (*KINDS, "ALL"):
         cells = []
         for nm in names:

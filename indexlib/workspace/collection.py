@@ -14,6 +14,15 @@ from each index's document frequencies of the analysed query terms:
 and merges with `score * (1 + w * C) / (1 + w)`, C the belief min-max normalised over the workspace
 (CORI's w is 0.4; MERGE_WEIGHT).
 Only document frequencies are read (Tantivy's term dictionary, ~0.1 ms a term), never postings.
+
+The same statistics give each index its query's workspace-wide idf (`idf_boosts`): before the fan-out,
+every index reports its documents and the document frequency of each analysed query term in the field
+prose BM25 scores (IDF_FIELD), and each index's BM25 then multiplies term t by
+
+    idf(N_all, df_all(t)) / idf(N_index, df_index(t))      idf(N, df) = ln(1 + (N - df + 0.5) / (df + 0.5))
+
+(Tantivy's own idf), so a word that is rare in one repository but common across the workspace no
+longer weighs there as a distinctive word does at home. With one index every factor is 1.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ FIELD = "body_terms"  # every node's code-aware terms: the broadest field
 CORI_DF_BASE, CORI_DF_SIZE, CORI_B = 50.0, 150.0, 0.4
 MERGE_WEIGHT = 1.0  # CORI's own merge uses 0.4; 1.0 measured better on the dev set (benchmarks.md)
 MAX_TERMS = 32
+IDF_FIELD = "content"  # the field prose queries are scored on (engines/lexical.py PROSE_FIELD_BOOSTS)
+BOOST_RANGE = (0.05, 20.0)  # within SearchRequest's term_boosts bounds
 
 
 def collection_terms(text: str) -> list[str]:
@@ -36,9 +47,38 @@ def collection_terms(text: str) -> list[str]:
     return list(dict.fromkeys(query_terms(" ".join(words))))[:MAX_TERMS]
 
 
-def index_stats(engine: Engine, terms: list[str]) -> tuple[int, dict[str, int]]:
-    """(documents, df per term) of the index's current root, summed over its segments."""
-    return engine.snapshot().term_stats(FIELD, terms)
+def index_stats(engine: Engine, terms: list[str], field: str = FIELD) -> tuple[int, dict[str, int]]:
+    """(documents, df per term in `field`) of the index's current root, summed over its segments."""
+    return engine.snapshot().term_stats(field, terms)
+
+
+def idf_terms(text: str) -> list[str]:
+    """The analysed terms BM25 may be asked for (function words included: identifier queries keep them)."""
+    return list(dict.fromkeys(query_terms(text)))[: 2 * MAX_TERMS]
+
+
+def tantivy_idf(n: int, df: int) -> float:
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def idf_boosts(stats: Mapping[str, tuple[int, dict[str, int]]]) -> dict[str, dict[str, float]]:
+    """repo -> {term: workspace idf / the index's idf} for the terms the index has; {} for one index."""
+    if len(stats) < 2:
+        return {repo: {} for repo in stats}
+    n_all = sum(d for d, _df in stats.values())
+    df_all: dict[str, int] = {}
+    for _d, df in stats.values():
+        for t, f in df.items():
+            df_all[t] = df_all.get(t, 0) + f
+    lo, hi = BOOST_RANGE
+    out: dict[str, dict[str, float]] = {}
+    for repo, (docs, df) in stats.items():
+        out[repo] = {
+            t: min(hi, max(lo, tantivy_idf(n_all, df_all[t]) / tantivy_idf(docs, f)))
+            for t, f in df.items()
+            if f > 0 and docs > 0
+        }
+    return out
 
 
 def weights(stats: Mapping[str, tuple[int, dict[str, int]]]) -> dict[str, float]:

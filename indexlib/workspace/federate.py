@@ -15,14 +15,18 @@ each stream across the indexes and recomputes the RRF term from that workspace-w
 (a lower bound on how many of J's stream-s candidates beat h, read off the hits J returned), and
 scales the hit's own fused score by `sum_s 1/(k + global_rank_s) / sum_s 1/(k + rank_s)`, which keeps
 its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
-the symbol tiers, and BM25 over the same analyzer (its idf is per index, the one approximation). With a
+the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
+each index reports the document frequencies of the query's terms and is then asked with each term
+weighted by the workspace's idf over its own (workspace/collection.py: idf_boosts; `global_idf=False`
+keeps each index's own idf, for measuring). Length norms stay per index, the remaining approximation. With a
 single index the ratio is 1 and the order is exactly that index's. `merge="rank"` is the plain
 alternative (re-sort on the fused score, as one index with several stores would), kept for measuring.
 
-The default merge, `cori`, multiplies the stream merge by each index's collection weight
-(workspace/collection.py), computed from the document frequencies every index reports with its answer:
-per-index BM25 idf otherwise lets an index that merely mentions a query word outrank the one that is
-about it (measured in docs/benchmarks.md).
+`merge="cori"` multiplies the stream merge by each index's collection weight (workspace/collection.py),
+computed from the document frequencies every index reports with its answer. It made up for per-index
+BM25 idf, which lets an index that merely mentions a query word outrank the one that is about it; with
+the workspace-wide idf it counts that evidence twice, so the default is the plain stream merge
+(both measured in docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -38,11 +42,15 @@ from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
-from indexlib.workspace.collection import collection_terms, index_stats
+from indexlib.workspace.collection import IDF_FIELD, collection_terms, idf_boosts, idf_terms, index_stats
 from indexlib.workspace.collection import weights as collection_weights
 from indexlib.workspace.config import Member
 
-MERGES = ("cori", "stream", "rank")  # cori (the default): the stream merge times each index's CORI weight
+# stream (the default): the per-stream merge over BM25 with the workspace-wide idf; cori: the same times
+# each index's CORI weight (what made up for per-index idf before; on top of it, it counts twice);
+# rank: a re-sort on the fused scores. docs/benchmarks.md measures each.
+MERGES = ("stream", "cori", "rank")
+DEFAULT_MERGE = "stream"
 STREAMS = ("bm25", "symbol", "vector")
 MAX_FANOUT_THREADS = 4  # indexes queried at once; each query is mostly Tantivy (GIL released) and numpy
 
@@ -110,24 +118,51 @@ class Federation:
         text: str,
         opts: SearchRequest | None = None,
         *,
-        merge: str = "cori",
+        merge: str = DEFAULT_MERGE,
         only: Sequence[str] | None = None,
+        global_idf: bool = True,
     ) -> WorkspaceResult:
-        """Run `text` on every member (or those in `only`), merge, cut to `top_k`, pack to the budget."""
+        """Run `text` on every member (or those in `only`), merge, cut to `top_k`, pack to the budget.
+
+        With `global_idf` (the default), each index's BM25 first gets the workspace-wide idf of the
+        query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
         opts = opts or SearchRequest()
         opts.validate(text)
         if merge not in MERGES:
             raise UsageError(f"unknown merge {merge!r}", hint=f"use one of: {', '.join(MERGES)}")
         t0 = time.perf_counter()
         members = [m for m in self.members if only is None or m.name in only]
-        per_index = msgspec.structs.replace(opts, budget_tokens=None)
-
-        def one(m: Member) -> tuple[IndexAnswer, list[Hit]]:
-            return answer_one(m, lambda: self.engine(m.name), text, per_index)
-
         with ThreadPoolExecutor(max_workers=min(MAX_FANOUT_THREADS, len(members) or 1)) as pool:
+            boosts: dict[str, dict[str, float]] = {}
+            if global_idf and len(members) > 1:
+                terms = idf_terms(text)
+                got = pool.map(lambda m: idf_stats_one(lambda: self.engine(m.name), terms), members)
+                boosts = idf_boosts({m.name: st for m, st in zip(members, got, strict=True) if st})
+            requests = per_index_requests(opts, [m.name for m in members], boosts)
+
+            def one(m: Member) -> tuple[IndexAnswer, list[Hit]]:
+                return answer_one(m, lambda: self.engine(m.name), text, requests[m.name])
+
             answers = list(pool.map(one, members))
         return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+
+
+def idf_stats_one(engine: Callable[[], Engine], terms: list[str]) -> tuple[int, dict[str, int]] | None:
+    """One index's documents and df of `terms` in the idf field; None when it cannot say (the search
+    that follows reports why)."""
+    try:
+        return index_stats(engine(), terms, IDF_FIELD)
+    except Exception:
+        return None
+
+
+def per_index_requests(
+    opts: SearchRequest, repos: Sequence[str], boosts: dict[str, dict[str, float]]
+) -> dict[str, SearchRequest]:
+    """What each index is asked: the request without its token budget (that applies to the merged
+    list) and with the index's idf factors."""
+    base = msgspec.structs.replace(opts, budget_tokens=None)
+    return {r: msgspec.structs.replace(base, term_boosts=boosts[r]) if boosts.get(r) else base for r in repos}
 
 
 def answer_one(
@@ -169,7 +204,7 @@ def assemble(
     answers: Sequence[tuple[IndexAnswer, list[Hit]]],
     opts: SearchRequest,
     *,
-    merge: str = "cori",
+    merge: str = DEFAULT_MERGE,
     elapsed_from: float | None = None,
 ) -> WorkspaceResult:
     """Merge per-index answers into one result (also used by the cluster server over actor answers)."""

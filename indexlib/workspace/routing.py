@@ -12,7 +12,7 @@ from indexlib.errors import QryError
 from indexlib.retrieval.request import SearchRequest
 from indexlib.route.profile import profile
 from indexlib.route.score import DEFAULT_LIMIT, RepoText, RouteResult, route
-from indexlib.workspace.federate import Federation, WorkspaceResult
+from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
 ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
 ROUTE_MAX = 3
@@ -43,7 +43,7 @@ def choose(fed: Federation, text: str, *, keep: float | None = None) -> tuple[li
 
 
 def routed_search(
-    fed: Federation, text: str, opts: SearchRequest, *, keep: float | None = None, merge: str = "cori"
+    fed: Federation, text: str, opts: SearchRequest, *, keep: float | None = None, merge: str = DEFAULT_MERGE
 ) -> WorkspaceResult:
     chosen, notes = choose(fed, text, keep=keep)
     result = fed.search(text, opts, merge=merge, only=chosen or None)

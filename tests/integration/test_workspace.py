@@ -247,3 +247,29 @@ def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path:
         loaded = set(_modules_after(argv, tmp_path))
         assert "tantivy" in loaded, "the search really ran"
         assert not loaded & {"ray", "numpy", "onnxruntime", "usearch", "rich"}, (argv, loaded)
+
+
+def test_each_index_scores_bm25_with_the_workspace_idf(repos: dict[str, Path]) -> None:
+    """Before the fan-out each index reports its document frequencies; each is then asked with every
+    term weighted by the workspace idf over its own, and `global_idf=False` asks with its own idf."""
+    from indexlib.workspace.collection import IDF_FIELD, idf_boosts, idf_terms
+
+    fed = _fed(repos, ["billing", "web"])
+    q = "retry render"
+    terms = idf_terms(q)
+    stats = {n: fed.engine(n).snapshot().term_stats(IDF_FIELD, terms) for n in ("billing", "web")}
+    boosts = idf_boosts(stats)
+    assert boosts["web"] and any(abs(b - 1.0) > 1e-3 for b in boosts["web"].values())
+    opts = SearchRequest(top_k=10)
+    weighted = open_engine(repos["web"] / ".qry").search(
+        q, SearchRequest(top_k=10, term_boosts=boosts["web"])
+    )
+    plain = open_engine(repos["web"] / ".qry").search(q, opts)
+    score = {h.uid: h.provenance.bm25_score for h in weighted.results}
+    assert score != {h.uid: h.provenance.bm25_score for h in plain.results}
+    got = fed.search(q, opts, merge="rank")
+    assert {h.uid: h.provenance.bm25_score for h in got.results if h.repo == "web"} == score
+    local = fed.search(q, opts, merge="rank", global_idf=False)
+    assert {h.uid: h.provenance.bm25_score for h in local.results if h.repo == "web"} == {
+        h.uid: h.provenance.bm25_score for h in plain.results
+    }

@@ -1,7 +1,8 @@
-"""`qry search --workspace W` / several `--index-dir`, and `qry workspace add|remove|list`, `qry route`.
+"""`qry search --workspace W` / several `--index-dir` / `--server URL`, `qry workspace add|remove|list`,
+`qry route` and `qry serve`.
 
-Owns: turning those command lines into calls of indexlib's workspace API, and showing workspace
-results: JSON and JSONL print the library's records (each hit with its `repo`); table and plain
+Owns: turning those command lines into calls of indexlib's workspace and cluster API, and showing
+workspace results: JSON and JSONL print the library's records (each hit with its `repo`); table and plain
 output put the repository before the path (`repo:path:line:text`), through the one-index renderer.
 """
 

@@ -105,7 +105,12 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     )
     show = env.stderr_tty and not v.get("quiet") and not v.get("json")
     with progress_reporter(env, enabled=show) as progress:
-        report = build_index(path, opts, progress=progress)
+        if v.get("cluster"):
+            from indexlib import cluster_build
+
+            report = cluster_build(path, str(v["cluster"]), opts, progress=progress)
+        else:
+            report = build_index(path, opts, progress=progress)
     if v.get("json"):
         env.out(msgspec.json.encode(report.to_builtins()).decode() + "\n")
     elif not v.get("quiet"):

@@ -127,7 +127,10 @@ def search_cmd(
     recency: bool = _opt("recency"),
     root: str | None = _opt("root"),
     model: str | None = _opt("model"),
-    index_dir: str | None = _opt("index_dir"),
+    index_dir: list[str] | None = _opt("index_dir"),
+    workspace: str | None = _opt("workspace"),
+    route: bool = _opt("route"),
+    server: str | None = _opt("server"),
     no_color: bool = _opt("no_color"),
 ) -> None:
     """Search the index. Query syntax: words, "exact phrase", prefix*, lang:go, path:'src/**', kind:function,
@@ -189,6 +192,12 @@ def index_cmd(
     ),
     json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Parse as Ray tasks on this cluster: local, local:N, auto or HOST:PORT (the cluster extra).",
+    ),
     no_color: bool = _no_color(),
 ) -> None:
     """Build or update the index of PATH (incremental: only changed files are parsed and embedded)."""
@@ -343,9 +352,111 @@ def grep_cmd(
     _exit(grep_command(Env(), pattern, paths or [], values))
 
 
+@app.command("serve")
+def serve_cmd(
+    workspace: str = typer.Option(
+        ..., "--workspace", "-w", metavar="W", help="The workspace to serve (a name or a qry.toml)."
+    ),
+    cluster: str = typer.Option(
+        "local", "--cluster", metavar="ADDRESS", help="The Ray cluster: local, local:N, auto or HOST:PORT."
+    ),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help="The address to listen on."),
+    port: int = typer.Option(
+        8765, "--port", metavar="PORT", help="The port to listen on (0: any free port)."
+    ),
+    no_color: bool = _no_color(),
+) -> None:
+    """Serve a workspace over HTTP from Ray actors, one per index (qry search --server URL). Needs the
+    cluster extra: pip install 'qry-search[cluster]'."""
+    from cli.wscmd import serve_command
+
+    env = _env(no_color)
+    _exit(guarded(env, lambda: serve_command(env, workspace, cluster, host, port)))
+
+
+workspace_app = typer.Typer(
+    help="Name several indexes as one workspace (qry search --workspace W, qry route).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(workspace_app, name="workspace")
+
+
+@workspace_app.command("add")
+def workspace_add_cmd(
+    name: str = typer.Argument(..., metavar="NAME", help="The workspace (created if new)."),
+    paths: list[Path] = typer.Argument(
+        ..., metavar="PATH...", help="Repository folders (their .qry) or index directories."
+    ),
+    label: str | None = typer.Option(
+        None, "--name", metavar="LABEL", help="The repository label of the one index added."
+    ),
+    json: bool = _json(),
+) -> None:
+    """Add indexes to a workspace in the user's config file."""
+    from cli.wscmd import workspace_add_command
+
+    env = Env()
+    _exit(guarded(env, lambda: workspace_add_command(env, name, paths, label, json), json_out=json))
+
+
+@workspace_app.command("remove")
+def workspace_remove_cmd(
+    name: str = typer.Argument(..., metavar="NAME", help="The workspace."),
+    repos: list[str] | None = typer.Argument(
+        None, metavar="[REPO]...", help="Repository labels or paths (none: the whole workspace)."
+    ),
+    json: bool = _json(),
+) -> None:
+    """Remove repositories from a workspace, or the workspace itself."""
+    from cli.wscmd import workspace_remove_command
+
+    env = Env()
+    _exit(guarded(env, lambda: workspace_remove_command(env, name, repos or [], json), json_out=json))
+
+
+@workspace_app.command("list")
+def workspace_list_cmd(
+    name: str | None = typer.Argument(
+        None, metavar="[NAME]", help="One workspace (a name or a qry.toml); default: all."
+    ),
+    json: bool = _json(),
+) -> None:
+    """List workspaces and their indexes."""
+    from cli.wscmd import workspace_list_command
+
+    env = Env()
+    _exit(guarded(env, lambda: workspace_list_command(env, name, json), json_out=json))
+
+
+@app.command("route")
+def route_cmd(
+    question: list[str] = typer.Argument(
+        ..., metavar="QUESTION...", help="The question (several words are one question)."
+    ),
+    workspace: str | None = typer.Option(
+        None, "--workspace", "-w", metavar="W", help="The workspace (a name or a qry.toml)."
+    ),
+    index_dir: list[str] | None = typer.Option(
+        None, "--index-dir", metavar=PATH_META, help="Index directories (repeatable)."
+    ),
+    limit: int = typer.Option(3, "--limit", metavar="N", help="How many repositories to return (1-100)."),
+    json: bool = _json(),
+) -> None:
+    """Which repositories a question is about: confidence in [0, 1] and a one-line rationale each."""
+    from cli.wscmd import route_command
+
+    env = Env()
+    values = {"workspace": workspace, "index_dir": index_dir}
+    _exit(guarded(env, lambda: route_command(env, " ".join(question), values, limit, json), json_out=json))
+
+
 @app.command("mcp")
 def mcp_cmd(
     index_dir: Path | None = _index_dir(),
+    workspace: str | None = typer.Option(
+        None, "--workspace", "-w", metavar="W", help="The workspace the route tool chooses among."
+    ),
     no_color: bool = _no_color(),
 ) -> None:
     """Serve qry to coding agents over the Model Context Protocol (stdio). Needs the mcp extra:
@@ -353,7 +464,7 @@ def mcp_cmd(
     from cli.mcp_server import serve
 
     env = _env(no_color)
-    _exit(guarded(env, lambda: serve(index_dir)))
+    _exit(guarded(env, lambda: serve(index_dir, workspace)))
 
 
 class _PlainArgument(typer.core.TyperArgument):

@@ -1,7 +1,7 @@
 """`qry mcp`: a stdio Model Context Protocol server over qry's library, with hard bounds.
 
-Owns: the seven tools coding agents call (`search`, `grep`, `resolve_symbol`, `get_related`,
-`query_graph`, `index_status`, `reindex`), their input schemas and descriptions, and the bounds the server enforces
+Owns: the eight tools coding agents call (`search`, `grep`, `resolve_symbol`, `get_related`,
+`query_graph`, `index_status`, `reindex`, `route`), their input schemas and descriptions, and the bounds the server enforces
 on every call: the other tools' argument ranges, a wall-clock limit per call, and a cap on calls in flight. Every
 failure, a broken bound included, comes back as a tool result with `isError: true` whose text is the
 QryError JSON (`error`, `hint`, `code`), so the calling model reads why and corrects its call, and the
@@ -78,6 +78,7 @@ class Limits:
             "index_status": 30.0,
             "grep": 15.0,
             "reindex": 300.0,
+            "route": 30.0,  # the first call per root builds each repository's profile
         }
     )
 
@@ -108,8 +109,9 @@ class QryTools:
     wall clock) and turns any failure into the error JSON a tool result carries.
     """
 
-    def __init__(self, index_dir: Path, limits: Limits | None = None) -> None:
+    def __init__(self, index_dir: Path, limits: Limits | None = None, workspace: str | None = None) -> None:
         self.index_dir = Path(index_dir)
+        self.workspace = workspace  # `qry mcp --workspace W`: the pool the route tool scores
         self.limits = limits or Limits()
         self._engine: Engine | None = None
         self._engine_lock = threading.Lock()
@@ -287,6 +289,26 @@ class QryTools:
                 changes[f"{key}_truncated"] = True
         return st
 
+    def route(self, question: str, limit: int = 3) -> Any:
+        """Which repositories of the workspace (or the one index) a question is about."""
+        from indexlib import Federation, Member, resolve_workspace, route_workspace
+
+        if not question or not question.strip():
+            raise UsageError(
+                "question is empty", hint="pass the question to route, e.g. 'retry a failed charge'"
+            )
+        _check("question length", len(question), 1, _QUERY_CHARS.hi or 1, "shorten the question")
+        limit = _check(
+            "limit", limit, 1, ROUTE_LIMIT_MAX, f"pass limit between 1 and {ROUTE_LIMIT_MAX} (default 3)"
+        )
+        if self.workspace:
+            ws = resolve_workspace(self.workspace)
+            fed = Federation(ws.name, ws.members)
+        else:
+            label = self.index_dir.parent.name if self.index_dir.name == ".qry" else self.index_dir.name
+            fed = Federation(label, [Member(label, self.index_dir)])
+        return _to_builtins(route_workspace(fed, question, limit=limit))
+
     def reindex(self) -> Any:
         """Re-index the folder the index was built from, embedding as it was built."""
         from indexlib import BuildOptions, IndexNotFound, build_index
@@ -453,8 +475,18 @@ root at once. Returns the build report: files, added, changed, removed, nodes_wr
 skipped, timings, published (false when nothing changed). Takes seconds to minutes on a large repo."""
 
 
+ROUTE_LIMIT_MAX = 20
+
+ROUTE_DOC = """\
+Which repositories a question is about, before searching: scores each repository of the server's
+workspace (`qry mcp --workspace W`; else the one index) by idf-weighted coverage of the question's terms
+over its slug, branch, README head and module-level names and paths. Returns {query, terms, routes:
+[{repo, confidence (0..1), rationale, matched, label_matched}], considered, notes}; repositories that
+match nothing are left out, so an empty `routes` means no repository matched."""
+
+
 def build_server(tools: QryTools) -> Any:
-    """The MCPServer with qry's seven tools registered on it (needs the `mcp` SDK, 2.x)."""
+    """The MCPServer with qry's eight tools registered on it (needs the `mcp` SDK, 2.x)."""
     from typing import Annotated, Literal
 
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -648,6 +680,19 @@ def build_server(tools: QryTools) -> Any:
     async def index_status() -> CallToolResult:
         return await run("index_status", tools.index_status)
 
+    @server.tool(name="route", title="Route a question", description=ROUTE_DOC, annotations=read_only)
+    async def route(
+        question: Annotated[str, Field(description="The question, in words or identifiers.")],
+        limit: Annotated[
+            int,
+            Field(
+                description=f"At most this many repositories, 1..{ROUTE_LIMIT_MAX}.",
+                json_schema_extra=bounds(1, ROUTE_LIMIT_MAX),
+            ),
+        ] = 3,
+    ) -> CallToolResult:
+        return await run("route", lambda: tools.route(question, limit=limit))
+
     @server.tool(
         name="reindex",
         title="Update the index",
@@ -662,7 +707,7 @@ def build_server(tools: QryTools) -> Any:
     return server
 
 
-def serve(index_dir: Path | None) -> int:
+def serve(index_dir: Path | None, workspace: str | None = None) -> int:
     """Serve qry over MCP on stdin/stdout until the client closes the connection; returns the exit status.
 
     The index directory is found as every command finds it (`--index-dir` > `$QRY_INDEX_DIR` > the
@@ -677,15 +722,19 @@ def serve(index_dir: Path | None) -> int:
             hint=extra_install_command("mcp"),
             code="dependency",
         ) from exc
-    from indexlib import IndexNotFound, default_index_dir, resolve_index_dir
+    from indexlib import IndexNotFound, default_index_dir, resolve_index_dir, resolve_workspace
 
+    if workspace:
+        ws = resolve_workspace(workspace)  # a bad name fails now, not at the first call
+        if index_dir is None and ws.members:
+            index_dir = ws.members[0].index  # the other tools answer from the workspace's first index
     try:
         where = resolve_index_dir(index_dir)
     except IndexNotFound:
         # No index here or above: serve anyway (a client shows a server that exits at start-up only as
         # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
         where = default_index_dir(Path.cwd())
-    tools = QryTools(where)
+    tools = QryTools(where, workspace=workspace)
     try:
         tools.engine()  # open early so the first call is fast; a missing index is reported per call
     except QryError:

@@ -141,10 +141,29 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
     Opt(
         "index_dir",
         ("--index-dir",),
+        list,
+        None,
+        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR); repeat it to search several as one.",
+        metavar="PATH",
+    ),
+    Opt(
+        "workspace",
+        ("--workspace", "-w"),
         str,
         None,
-        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
-        metavar="PATH",
+        "Search every index of workspace W (a name from qry workspace list, or a qry.toml).",
+        metavar="W",
+    ),
+    Opt(
+        "route", ("--route",), bool, False, "With --workspace: search only the repositories qry route picks."
+    ),
+    Opt(
+        "server",
+        ("--server",),
+        str,
+        None,
+        "Ask a running qry serve at URL instead of local indexes.",
+        metavar="URL",
     ),
     Opt("no_color", ("--no-color",), bool, False, "Never colour the output (as NO_COLOR does)."),
 )

@@ -81,7 +81,14 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         raise UsageError(f"--context must be between 0 and {MAX_CONTEXT}, not {context}", hint="e.g. -C 3")
     if v.get("no_color"):
         env.color = False
-    engine = open_engine(Path(v["index_dir"]) if v.get("index_dir") else None)
+    dirs = index_dirs(v)
+    if v.get("server") or v.get("workspace") or len(dirs) > 1:
+        from cli.wscmd import several_search
+
+        return several_search(env, query, v, request, fmt, None if context is None else int(context))
+    if v.get("route"):
+        raise UsageError("--route chooses among a workspace's repositories", hint="add --workspace W")
+    engine = open_engine(Path(dirs[0]) if dirs else None)
     result = engine.search(query, request)
     # Said on stderr in every format: how the query was read, and why nothing may have matched.
     for note in query_notes(
@@ -90,3 +97,9 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         env.err(f"qry: note: {safe_line(note)}\n")
     render(env, result, fmt=fmt, explain=request.explain, context=None if context is None else int(context))
     return Exit.OK if result.results else Exit.NO_MATCH
+
+
+def index_dirs(v: dict[str, Any]) -> list[str]:
+    """`--index-dir` values: none, one (a string, as callers in tests and benches pass it), or several."""
+    raw = v.get("index_dir") or []
+    return [str(raw)] if isinstance(raw, str | Path) else [str(d) for d in raw]

@@ -68,6 +68,26 @@ _EXPORTS: dict[str, str] = {
     "resolve_index_dir": "indexlib.store.locate",
     "default_index_dir": "indexlib.store.locate",
     "Store": "indexlib.store.store",
+    # several indexes as one
+    "Member": "indexlib.workspace.config",
+    "Workspace": "indexlib.workspace.config",
+    "resolve_workspace": "indexlib.workspace.config",
+    "load_workspaces": "indexlib.workspace.config",
+    "workspace_add": "indexlib.workspace.config",
+    "workspace_remove": "indexlib.workspace.config",
+    "workspace_config_file": "indexlib.workspace.config",
+    "members_of_dirs": "indexlib.workspace.config",
+    "Federation": "indexlib.workspace.federate",
+    "WorkspaceResult": "indexlib.workspace.federate",
+    "RepoHit": "indexlib.workspace.federate",
+    "route_workspace": "indexlib.workspace.routing",
+    "routed_search": "indexlib.workspace.routing",
+    "RouteResult": "indexlib.route.score",
+    # on a Ray cluster (the [cluster] extra; Ray is imported only when these run)
+    "cluster_build": "indexlib.cluster.raybuild",
+    "ClusterWorkspace": "indexlib.cluster.serve",
+    "make_server": "indexlib.cluster.http",
+    "remote_search": "indexlib.cluster.http",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -84,6 +104,9 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.api import graph_query, open_engine, query_notes, related, resolve_symbol, search
+    from indexlib.cluster.http import make_server, remote_search
+    from indexlib.cluster.raybuild import cluster_build
+    from indexlib.cluster.serve import ClusterWorkspace
     from indexlib.errors import (
         DiskFull,
         FormatVersionError,
@@ -105,7 +128,20 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
+    from indexlib.route.score import RouteResult
     from indexlib.status import Status, index_status, verify_caches
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store
     from indexlib.timeparse import parse_when
+    from indexlib.workspace.config import (
+        Member,
+        Workspace,
+        load_workspaces,
+        members_of_dirs,
+        resolve_workspace,
+        workspace_add,
+        workspace_config_file,
+        workspace_remove,
+    )
+    from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
+    from indexlib.workspace.routing import route_workspace, routed_search

@@ -167,6 +167,18 @@ class Snapshot:
                 found.update(seg.lexical().terms_with_prefix(field, prefix, limit))
         return found
 
+    def term_stats(self, field: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(documents, document frequency of each term in `field`), summed over the root's segments
+        (tombstoned documents included: the term dictionary does not know liveness)."""
+        docs = 0
+        df = dict.fromkeys(terms, 0)
+        for seg in self.segments:
+            lex = seg.lexical()
+            docs += lex.num_docs
+            for t in df:
+                df[t] += lex.doc_freq(field, t)
+        return docs, df
+
     def search(
         self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()
     ) -> list[tuple[float, SegmentHandle, lexical.DocHit]]:

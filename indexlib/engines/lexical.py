@@ -332,6 +332,15 @@ class LexicalSegment:
                 raise
             raise self._corrupt("term dictionary", exc) from exc
 
+    def doc_freq(self, field: str, term: str) -> int:
+        """How many documents hold `term` in `field` (the term dictionary only, no postings)."""
+        try:
+            return int(self._searcher.doc_freq(field, term))
+        except BaseException as exc:
+            if not _is_read_failure(exc):
+                raise
+            raise self._corrupt("term dictionary", exc) from exc
+
     def count(self, query: tantivy.Query) -> int:
         """How many documents match (no scoring, no fetching)."""
         try:

@@ -22,6 +22,7 @@ from indexlib.retrieval.bounds import DEFAULT_MODE, SEARCH_BOUNDS, SEARCH_MODES,
 from indexlib.retrieval.fusion import CANDIDATE_CAP, Signals
 from indexlib.retrieval.query import Query
 
+TERM_BOOST_MIN, TERM_BOOST_MAX = 0.01, 100.0  # SearchRequest.term_boosts: a factor, never 0 or unbounded
 LIBRARY, CLI, AGENT = "library", "cli", "agent"  # who asks: decides wording and which bounds apply
 
 
@@ -66,6 +67,10 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     until: int | str | None = None
     as_of: int | str | None = None
     recency: bool = False
+    # BM25 multipliers per analysed query term. A workspace search passes each index the ratio of the
+    # workspace-wide idf to the index's own (indexlib/workspace/collection.py), so its BM25 scores as
+    # one index over every repository would; empty (the default) for a search of one index.
+    term_boosts: dict[str, float] = msgspec.field(default_factory=dict)
     skip_dense_on_exact: bool = True
     reranker: Any = None  # an indexlib.retrieval.rerank.Reranker; None (the default) = no rerank pass
     caller: str = LIBRARY  # LIBRARY, CLI or AGENT
@@ -130,6 +135,11 @@ class SearchRequest(msgspec.Struct, kw_only=True):
         for value, bound, message, hint in rules:
             if not within(value, bound):
                 raise UsageError(message, hint=f"{hint} {bound.default}")
+        if any(not (TERM_BOOST_MIN <= b <= TERM_BOOST_MAX) for b in self.term_boosts.values()):
+            raise UsageError(
+                f"term_boosts must lie between {TERM_BOOST_MIN} and {TERM_BOOST_MAX}",
+                hint="leave term_boosts empty for plain BM25",
+            )
 
     def _check_served(self) -> None:
         """The server's tighter bounds, worded for an agent that will call again."""

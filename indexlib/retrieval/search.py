@@ -173,7 +173,7 @@ def _run_streams(
 
     clauses = streams.lexical_clauses(spec)
     if "bm25" in p.lexical:
-        run("bm25", lambda: streams.bm25_stream(snap, q, p.route, clauses, opts.cap))
+        run("bm25", lambda: streams.bm25_stream(snap, q, p.route, clauses, opts.cap, opts.term_boosts))
     if "symbol" in p.lexical:
         run("symbol", lambda: streams.symbol_stream(snap, q, clauses, opts.cap))
     vectors = _vector_state(engine, snap) if p.dense else VectorState(present=True)

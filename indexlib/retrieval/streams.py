@@ -10,7 +10,7 @@ ranking signals (fusion.py), the pipeline around them (search.py), or engines (e
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import indexlib.engines.lexical as lexical
@@ -56,9 +56,20 @@ def _quote(term: str) -> str | None:
     return f'"{term}"'
 
 
-def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
-    """The lexical query: analysed terms over the boosted fields; phrases' words required; prefixes
-    expanded from the term dictionary; negated words excluded."""
+def _weighted(term: str, boosts: Mapping[str, float]) -> str | None:
+    """A quoted term, with its BM25 multiplier (`"term"^1.25`) when `boosts` gives it one."""
+    quoted = _quote(term)
+    factor = boosts.get(term)
+    if quoted is None or factor is None or factor == 1.0:
+        return quoted
+    return f"{quoted}^{factor:.6f}"
+
+
+def bm25_query(
+    snap: Snapshot, q: Query, route: Route, term_boosts: Mapping[str, float] | None = None
+) -> lexical.Query | None:
+    """The lexical query: analysed terms over the boosted fields (each term times its `term_boosts`
+    factor, if any); phrases' words required; prefixes expanded from the term dictionary; negated words excluded."""
     words = list(q.terms)
     if route is Route.NATURAL:
         kept = [w for w in words if w.lower() not in STOPWORDS]
@@ -67,7 +78,7 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
     boosts = lexical.PROSE_FIELD_BOOSTS if route is Route.NATURAL else lexical.FIELD_BOOSTS
     should: list[tuple[str, lexical.Query]] = []
     if terms:
-        text = " ".join(t for t in (_quote(x) for x in dict.fromkeys(terms)) if t)
+        text = " ".join(t for t in (_weighted(x, term_boosts or {}) for x in dict.fromkeys(terms)) if t)
         parsed = snap.parse_terms(text, list(boosts), boosts) if text else None
         if parsed is not None:
             should.append(("should", parsed))
@@ -105,8 +116,15 @@ def bm25_query(snap: Snapshot, q: Query, route: Route) -> lexical.Query | None:
     return lexical.boolean(clauses)
 
 
-def bm25_stream(snap: Snapshot, q: Query, route: Route, filters: Filters, cap: int) -> list[StreamHit]:
-    query = bm25_query(snap, q, route)
+def bm25_stream(
+    snap: Snapshot,
+    q: Query,
+    route: Route,
+    filters: Filters,
+    cap: int,
+    term_boosts: Mapping[str, float] | None = None,
+) -> list[StreamHit]:
+    query = bm25_query(snap, q, route, term_boosts)
     if query is None:
         return []
     if not q.phrases:

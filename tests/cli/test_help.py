@@ -21,7 +21,13 @@ COMMANDS = sorted(click_command().commands)  # type: ignore[attr-defined]
 
 def test_the_command_list_is_what_docs_and_users_expect() -> None:
     assert (
-        sorted(["search", "grep", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"]) == COMMANDS
+        sorted(
+            [
+                *("search", "grep", "index", "status", "roots", "gc", "verify", "related", "graph", "mcp"),
+                *("workspace", "route", "serve"),
+            ]
+        )
+        == COMMANDS
     )
 
 
@@ -62,7 +68,7 @@ def test_help_on_the_fast_path_command_line_still_reaches_typer(qry: RunQry) -> 
     assert run.code == 0 and run.out.startswith("Usage: qry search")
 
 
-HEAVY = ("numpy", "onnxruntime", "usearch", "tokenizers", "tantivy", "tree_sitter", "lark", "rich")
+HEAVY = ("numpy", "onnxruntime", "usearch", "tokenizers", "tantivy", "tree_sitter", "lark", "rich", "ray")
 
 
 def _modules_after(argv: list[str], cwd: Path) -> list[str]:
@@ -80,7 +86,7 @@ def _modules_after(argv: list[str], cwd: Path) -> list[str]:
 
 
 def test_help_loads_no_engine(tmp_path: Path) -> None:
-    for argv in (["--help"], ["search", "--help"], ["index", "--help"]):
+    for argv in (["--help"], ["search", "--help"], ["index", "--help"], ["serve", "--help"], ["route", "--help"]):
         loaded = _modules_after(argv, tmp_path)
         assert not set(loaded) & set(HEAVY), f"qry {' '.join(argv)} imported {loaded}"
 
@@ -88,4 +94,4 @@ def test_help_loads_no_engine(tmp_path: Path) -> None:
 def test_plain_search_skips_typer_rich_and_the_model(repo: Path) -> None:
     loaded = set(_modules_after(["search", "charge", "-k", "1"], repo))
     assert "tantivy" in loaded, "the search really ran"
-    assert not loaded & {"typer", "click", "rich", "numpy", "onnxruntime", "usearch"}, loaded
+    assert not loaded & {"typer", "click", "rich", "numpy", "onnxruntime", "usearch", "ray"}, loaded

@@ -32,7 +32,7 @@ from cli.mcp_server import Limits, QryTools
 from indexlib import BuildOptions, build_index
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"search", "grep", "resolve_symbol", "get_related", "query_graph", "index_status", "reindex"}
+TOOLS = {"search", "grep", "resolve_symbol", "get_related", "query_graph", "index_status", "reindex", "route"}
 
 
 @dataclass
@@ -92,7 +92,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, fixture_copy: Callable[[str
 # -- the protocol surface ----------------------------------------------------------------------------
 
 
-def test_lists_seven_tools_with_schemas_and_descriptions(server: Server) -> None:
+def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None:
     tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
     assert set(tools) == TOOLS
     for t in tools.values():

@@ -25,7 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("indexlib.snapshot",),
     ("indexlib.index", "indexlib.graph"),
     ("indexlib.retrieval", "indexlib.grep"),
-    ("indexlib.status", "indexlib.api"),
+    ("indexlib.status", "indexlib.api", "indexlib.route"),
+    ("indexlib.workspace",),
+    ("indexlib.cluster",),
     ("indexlib",),
     ("cli",),
 )
@@ -44,6 +46,7 @@ ENGINE_IMPORTERS: dict[str, tuple[str, ...]] = {
     "tree_sitter_language_pack": ("indexlib.engines.treesitter",),
     "lark": ("indexlib.graph.query.grammar",),
     "mcp": ("cli.mcp_server",),
+    "ray": ("indexlib.cluster.connect",),
     "typer": ("cli",),
     "rich": ("cli",),
 }

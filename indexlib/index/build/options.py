@@ -8,15 +8,19 @@ Does not own: running a build (`indexlib/index/build/run.py`) or printing a repo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-__all__ = ["BuildOptions", "BuildReport", "Progress"]
+__all__ = ["BuildOptions", "BuildReport", "ParseMap", "Progress"]
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+# Where parsing runs instead of this machine's fork pool: a map over (job -> msgpack bytes) that yields
+# the results in job order (indexlib/cluster/raybuild.py passes one backed by Ray tasks). A keyword of
+# build_index, not an option: options are plain data a worker process receives as JSON.
+ParseMap = Callable[[Callable[[Any], bytes], list[Any]], Iterator[bytes]]
 
 
 class BuildOptions(msgspec.Struct):

@@ -20,7 +20,7 @@ from pathlib import Path
 import msgspec
 import xxhash
 
-from indexlib.index.build.options import BuildOptions, BuildReport, Progress
+from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
 from indexlib.index.discover import Skipped, SourceFile, load
 from indexlib.index.parsing import parse_file
 from indexlib.index.redact import redact
@@ -58,13 +58,14 @@ def parse_and_spill(
     report: BuildReport,
     skipped: dict[str, int],
     progress: Progress,
+    parse_map: ParseMap | None = None,
 ) -> Spill:
     """Parse every file of `to_parse` into the spill file; skips are counted into `skipped`."""
     spill_dir = store.stage()
     out = Spill(dir=spill_dir, path=spill_dir / "parsed.msgpack")
     # closing(): a Ctrl-C in this loop's body stops the parse pool at once, not when the suspended
     # generator is collected after the error was reported.
-    with open(out.path, "wb") as spill, closing(_parse_all(to_parse, opts)) as outcomes:
+    with open(out.path, "wb") as spill, closing(_parse_all(to_parse, opts, parse_map)) as outcomes:
         for i, (src, outcome) in enumerate(outcomes):
             progress("parse", i + 1, len(to_parse))
             if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
@@ -116,9 +117,15 @@ def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:
 
 
 def _parse_all(
-    to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions
+    to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions, parse_map: ParseMap | None = None
 ) -> Generator[tuple[SourceFile, ParseOutcome], None, None]:
-    """Parse files in order: in this process for a few, in a fork pool of one worker per core for many."""
+    """Parse files in order: in this process for a few, in a fork pool of one worker per core for many,
+    or through `parse_map` when one is given (every file, so the result never depends on counts)."""
+    if parse_map is not None:
+        mapped = parse_map(_parse_job, [(src, opts) for src, _digest in to_parse])
+        for (src, _digest), encoded in zip(to_parse, mapped, strict=True):
+            yield src, _PARSED_DECODER.decode(encoded)
+        return
     workers = min(available_cores(), 8)
     if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
         for src, _digest in to_parse:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from indexlib.errors import UsageError, disk_full
-from indexlib.index.build.options import BuildOptions, BuildReport, Progress
+from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
 from indexlib.index.build.parse import parse_and_spill
 from indexlib.index.build.plan import classify, discover_sources, load_previous
 from indexlib.index.build.publish import publish_stage
@@ -34,9 +34,14 @@ __all__ = ["build_index"]
 
 
 def build_index(
-    root: Path, options: BuildOptions | None = None, progress: Progress | None = None
+    root: Path,
+    options: BuildOptions | None = None,
+    progress: Progress | None = None,
+    *,
+    parse_map: ParseMap | None = None,
 ) -> BuildReport:
-    """Index `root` incrementally and publish a new root if anything changed.
+    """Index `root` incrementally and publish a new root if anything changed; `parse_map`, when given,
+    runs the parsing (`indexlib/cluster/raybuild.py`: as Ray tasks).
 
     Raises UsageError for a root that is not a directory, LockBusy when another writer runs.
     """
@@ -49,7 +54,7 @@ def build_index(
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
         try:
-            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None))
+            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None), parse_map)
         except BaseException as exc:
             # Whatever failed (a full disk, Ctrl-C, a bug), nothing this run staged is of use, and HEAD
             # still names the previous root: the staging files go now, not at the next gc (on a full
@@ -78,7 +83,12 @@ def _timed(report: BuildReport, stage: str, since: float | None = None) -> Itera
 
 
 def _build_locked(
-    root: Path, store: Store, opts: BuildOptions, report: BuildReport, progress: Progress
+    root: Path,
+    store: Store,
+    opts: BuildOptions,
+    report: BuildReport,
+    progress: Progress,
+    parse_map: ParseMap | None = None,
 ) -> None:
     with _timed(report, "discover"):
         prev = load_previous(store, opts, report)
@@ -86,7 +96,7 @@ def _build_locked(
     with _timed(report, "hash"):
         plan = classify(sources, skipped, prev.files, opts, report)
     with _timed(report, "parse"):
-        spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress)
+        spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress, parse_map)
     with _timed(report, "times"):
         times, times_from = node_times(root, spill, opts)
     source = source_state(root, opts, prev, plan, times_from, report)

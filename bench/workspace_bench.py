@@ -1,0 +1,182 @@
+"""Measure workspace search and the source router on the dev set (five repositories in one workspace).
+
+Owns: building the ten dev-set indexes (five snapshots and their +nodoc copies, `--embed none`), and
+per query kind: file MRR@10 of each query searched in its own repository alone, in the five-index
+workspace (each merge, with and without the workspace-wide idf), and in the workspace with routing; router accuracy@1/@3 (is the query's own
+repository first / in the top three). A workspace hit counts only when its repository is the query's,
+so a same-named file of another repository never scores. Metrics are deveval's own (score.metrics).
+
+deveval's run.py searches one snapshot per process, so it cannot build a workspace; this script reuses
+its snapshot extraction (ensure_tree) and its scorer instead of copying them.
+
+    python bench/workspace_bench.py --from-git /work/.mirror --work /work/eval/work-multi \
+        --out /work/eval/runs/multi      # writes multi-<variant>.jsonl run files and prints the tables
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+DEVEVAL = Path(os.environ.get("QRY_DEVEVAL", "/work/shared/deveval"))
+KINDS = ("fix", "symbol", "concept", "concept-nodoc")
+# (run name, merge, workspace-wide idf): the default first, then what each part of it adds.
+WS_VARIANTS = (
+    ("ws-stream", "stream", True),
+    ("ws-cori", "cori", True),
+    ("ws-cori-localidf", "cori", False),
+    ("ws-stream-localidf", "stream", False),
+    ("ws-rank-localidf", "rank", False),
+)
+
+
+def _deveval() -> tuple[Any, Any]:
+    sys.path.insert(0, str(DEVEVAL))
+    import run as dv_run
+    import score as dv_score
+
+    return dv_run, dv_score
+
+
+def prepare(work: Path, git_dirs: list[str], queries: list[dict[str, Any]]) -> dict[str, Path]:
+    """Snapshot trees and `--embed none` indexes for every snapshot id; returns sid -> index dir."""
+    from indexlib import BuildOptions, build_index
+
+    dv_run, _ = _deveval()
+    spans = dv_run.nodoc_spans(queries)
+    first: dict[str, dict[str, Any]] = {}
+    for q in queries:
+        first.setdefault(q["snapshot"], q)
+    out: dict[str, Path] = {}
+    for sid, q0 in sorted(first.items()):
+        tree = Path(dv_run.ensure_tree(str(work), sid, q0, spans, git_dirs))
+        idx = work / "idx" / sid.replace("+", "_")
+        if not (idx / "HEAD").is_file():
+            t0 = time.perf_counter()
+            build_index(tree, BuildOptions(index_dir=idx, embed="none", git_times=False))
+            print(f"indexed {sid} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        out[sid] = idx
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", default="/work/eval/work-ws")
+    ap.add_argument("--from-git", action="append", default=[])
+    ap.add_argument("--out", default="", help="prefix of the run files (PREFIX-<variant>.jsonl)")
+    ap.add_argument("--per-group", type=int, default=0, help="at most N queries per kind and corpus")
+    ap.add_argument("--route-keep", type=float, default=None, help="override ROUTE_KEEP for --route")
+    args = ap.parse_args()
+
+    dv_run, dv_score = _deveval()
+    from indexlib import Engine, SearchRequest
+    from indexlib.workspace.config import Member
+    from indexlib.workspace.federate import Federation
+    from indexlib.workspace.routing import route_members, routed_search
+
+    queries = dv_run.load_all_queries(str(DEVEVAL / "queries"))
+    queries = dv_run.select(queries, list(KINDS), [], args.per_group) if args.per_group else queries
+    work = Path(args.work)
+    idx = prepare(work, args.from_git, queries)
+    corpus_of = {q["snapshot"]: q["corpus"] for q in queries}
+    feds: dict[bool, Federation] = {}
+    for nodoc in (False, True):
+        members = [
+            Member(corpus_of[sid], path)
+            for sid, path in sorted(idx.items())
+            if sid.endswith("+nodoc") == nodoc
+        ]
+        feds[nodoc] = Federation("deveval-nodoc" if nodoc else "deveval", members)
+    own = {sid: Engine(p) for sid, p in idx.items()}
+    opts = SearchRequest(top_k=10, graph=False)
+    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    rows: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(lambda: defaultdict(list))
+    router: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    lat: dict[str, list[float]] = defaultdict(list)
+    for q in queries:
+        fed = feds[q["snapshot"].endswith("+nodoc")]
+        variants: dict[str, list[dict[str, Any]]] = {}
+        t0 = time.perf_counter()
+        res = own[q["snapshot"]].search(q["query"], opts)
+        lat["own"].append(time.perf_counter() - t0)
+        variants["own"] = [_row(h.path, h, q["corpus"], q["corpus"]) for h in res.results]
+        for name, merge, global_idf in WS_VARIANTS:
+            t0 = time.perf_counter()
+            ws = fed.search(q["query"], opts, merge=merge, global_idf=global_idf)
+            lat[name].append(time.perf_counter() - t0)
+            variants[name] = [_row(h.path, h, h.repo, q["corpus"]) for h in ws.results]
+        t0 = time.perf_counter()
+        routed = route_members(fed, q["query"], limit=len(fed.members))
+        names = [r.repo for r in routed.routes]
+        rank = names.index(q["corpus"]) + 1 if q["corpus"] in names else 0
+        router[q["kind"]].append((rank, len(names)))
+        rs = routed_search(fed, q["query"], opts, keep=args.route_keep)
+        lat["ws-route"].append(time.perf_counter() - t0)
+        variants["ws-route"] = [_row(h.path, h, h.repo, q["corpus"]) for h in rs.results]
+        for name, results in variants.items():
+            rows[name][q["kind"]].append(dv_score.metrics(q, results))
+            runs[name].append({"id": q["id"], "tool": f"qry-{name}", "results": results})
+    if args.out:
+        for name, recs in runs.items():
+            with open(f"{args.out}-{name}.jsonl", "w") as f:
+                for r in recs:
+                    f.write(json.dumps(r) + "\n")
+    print(_tables(rows, router, lat))
+
+
+def _row(path: str, h: Any, repo: str, corpus: str) -> dict[str, Any]:
+    """A run-file result; another repository's hit gets a path no gold file can equal."""
+    return {
+        "path": path if repo == corpus else f"<{repo}>/{path}",
+        "start_line": h.start_line,
+        "end_line": h.end_line,
+        "symbol": h.symbol,
+        "repo": repo,
+    }
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _tables(
+    rows: dict[str, dict[str, list[dict[str, float]]]],
+    router: dict[str, list[tuple[int, int]]],
+    lat: dict[str, list[float]],
+) -> str:
+    names = ["own", *(v[0] for v in WS_VARIANTS), "ws-route"]
+    out = ["| kind | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for kind in (*KINDS, "ALL"):
+        cells = []
+        for nm in names:
+            ms = [m for k, v in rows[nm].items() if kind in ("ALL", k) for m in v]
+            cells.append(_mean([m["file_MRR"] for m in ms]))
+        n = sum(len(v) for k, v in rows["own"].items() if kind in ("ALL", k))
+        deltas = [f"{c:.3f} ({c - cells[0]:+.3f})" for c in cells[1:]]
+        out.append(f"| {kind} | {n} | {cells[0]:.3f} | " + " | ".join(deltas) + " |")
+    out.append("")
+    out.append("| kind | n | router acc@1 | acc@3 | no repository routed |")
+    out.append("|---|---|---|---|---|")
+    for kind in (*KINDS, "ALL"):
+        rs = [r for k, v in router.items() if kind in ("ALL", k) for r in v]
+        a1 = _mean([float(r == 1) for r, _n in rs])
+        a3 = _mean([float(1 <= r <= 3) for r, _n in rs])
+        none = _mean([float(n == 0) for _r, n in rs])
+        out.append(f"| {kind} | {len(rs)} | {a1:.3f} | {a3:.3f} | {none:.3f} |")
+    out.append("")
+    for nm, xs in lat.items():
+        xs = sorted(xs)
+        out.append(
+            f"{nm}: p50 {1000 * xs[len(xs) // 2]:.1f} ms, p95 {1000 * xs[int(len(xs) * 0.95)]:.1f} ms (in-process)"
+        )
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""`qry search --workspace W` / several `--index-dir` / `--server URL`, `qry workspace add|remove|list`,
+`qry route` and `qry serve`.
+
+Owns: turning those command lines into calls of indexlib's workspace and cluster API, and showing
+workspace results: JSON and JSONL print the library's records (each hit with its `repo`); table and plain
+output put the repository before the path (`repo:path:line:text`), through the one-index renderer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from cli.console import Env, Exit
+from cli.render import render, safe_line, to_json
+
+
+def _federation(v: dict[str, Any]) -> Any:
+    from cli.searchcmd import index_dirs
+    from indexlib import Federation, UsageError, members_of_dirs, resolve_workspace
+
+    dirs = index_dirs(v)
+    if v.get("workspace"):
+        if dirs:
+            raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+        ws = resolve_workspace(str(v["workspace"]))
+        return Federation(ws.name, ws.members)
+    return Federation("index-dirs", members_of_dirs(dirs))
+
+
+def several_search(
+    env: Env, query: str, v: dict[str, Any], request: Any, fmt: str, context: int | None
+) -> int:
+    """`qry search` over several indexes: a workspace, `--index-dir` repeated, or a `qry serve` (--server)."""
+    from indexlib import QryError, UsageError, remote_search, routed_search
+
+    if v.get("server"):
+        if v.get("workspace") or v.get("index_dir"):
+            raise UsageError(
+                "--server answers from the server's workspace", hint="leave out --workspace and --index-dir"
+            )
+        result = remote_search(str(v["server"]), query, request, route=bool(v.get("route")))
+    else:
+        fed = _federation(v)
+        result = routed_search(fed, query, request) if v.get("route") else fed.search(query, request)
+        if result.meta.indexes and not any(a.ok for a in result.meta.indexes):
+            first = result.meta.indexes[0]
+            raise QryError(
+                f"no index of workspace {fed.name!r} answered ({first.repo}: {first.error})",
+                hint="check the paths with: qry workspace list " + fed.name,
+            )
+    render_workspace(env, result, fmt=fmt, explain=request.explain, context=context)
+    return Exit.OK if result.results else Exit.NO_MATCH
+
+
+def render_workspace(
+    env: Env, result: Any, *, fmt: str, explain: bool = False, context: int | None = None
+) -> None:
+    """JSON and JSONL print the library's records (each hit with its `repo`); the other formats put the
+    repository before the path (`repo:path:line:text`) through the one-index renderer."""
+    if fmt == "json":
+        env.out(to_json(result) + "\n")
+        return
+    if fmt == "jsonl":
+        for hit in result.results:
+            env.out(to_json(hit) + "\n")
+        return
+    from indexlib import SearchMeta, SearchResult
+
+    meta = result.meta
+    for note in meta.notes:
+        env.err(f"qry: warning: {safe_line(note)}\n")
+    hits = [msgspec.structs.replace(h, path=f"{h.repo}:{h.path}") for h in result.results]
+    flat = SearchMeta(
+        root=f"workspace {meta.workspace}",
+        published_at=0,
+        indexed_commit=None,
+        elapsed_ms=meta.elapsed_ms,
+        mode="workspace",
+        route=", ".join(meta.routed) if meta.routed else "",
+    )
+    page = SearchResult(query=result.query, results=hits, meta=flat)
+    render(env, page, fmt=fmt, explain=explain, context=context)
+
+
+def workspace_add_command(env: Env, name: str, paths: list[Path], label: str | None, json: bool) -> int:
+    from indexlib import workspace_add, workspace_config_file
+
+    ws = workspace_add(name, paths, label)
+    if json:
+        env.out(to_json(_ws_record(ws)) + "\n")
+    else:
+        env.out(f"workspace {ws.name}: {len(ws.members)} indexes ({workspace_config_file()})\n")
+    return Exit.OK
+
+
+def workspace_remove_command(env: Env, name: str, repos: list[str], json: bool) -> int:
+    from indexlib import workspace_remove
+
+    ws = workspace_remove(name, repos)
+    if json:
+        env.out(to_json(_ws_record(ws) if ws else {"name": name, "removed": True}) + "\n")
+    elif ws is None:
+        env.out(f"removed workspace {name}\n")
+    else:
+        env.out(f"workspace {ws.name}: {len(ws.members)} indexes left\n")
+    return Exit.OK
+
+
+def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
+    from cli.render import print_table
+    from indexlib import load_workspaces, resolve_workspace
+
+    found = [resolve_workspace(name)] if name else list(load_workspaces().values())
+    if json:
+        env.out(to_json([_ws_record(w) for w in found]) + "\n")
+        return Exit.OK
+    rows = [
+        [w.name, m.name, str(m.index), "yes" if (m.index / "HEAD").is_file() else "MISSING"]
+        for w in found
+        for m in w.members
+    ]
+    print_table(env, "workspaces", ["workspace", "repo", "index", "present"], rows)
+    return Exit.OK
+
+
+def _ws_record(ws: Any) -> dict[str, Any]:
+    return {
+        "name": ws.name,
+        "file": str(ws.source) if ws.source else None,
+        "repos": [
+            {"name": m.name, "index": str(m.index), "present": (m.index / "HEAD").is_file()}
+            for m in ws.members
+        ],
+    }
+
+
+def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: bool) -> int:
+    from indexlib import UsageError, route_workspace
+
+    if not 1 <= limit <= 100:
+        raise UsageError(f"--limit must be between 1 and 100, not {limit}", hint="e.g. --limit 3")
+    if not v.get("workspace") and not v.get("index_dir"):
+        raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
+    fed = _federation(v)
+    result = route_workspace(fed, question, limit=limit)
+    if json:
+        env.out(to_json(result) + "\n")
+    else:
+        for note in result.notes:
+            env.err(f"qry: warning: {safe_line(note)}\n")
+        for r in result.routes:
+            env.out(f"{safe_line(r.repo)}\t{r.confidence:.3f}\t{safe_line(r.rationale)}\n")
+    return Exit.OK if result.routes else Exit.NO_MATCH
+
+
+def serve_command(env: Env, workspace: str, cluster: str, host: str, port: int) -> int:
+    from indexlib import ClusterWorkspace, make_server, resolve_workspace
+
+    ws = resolve_workspace(workspace)
+    service = ClusterWorkspace(cluster, ws.name, ws.members)
+    server = make_server(service, host, port)
+    env.err(
+        f"qry serve: workspace {ws.name} ({len(ws.members)} indexes on Ray actors) at "
+        f"http://{host}:{server.server_address[1]}\n"
+    )
+    env.stderr.flush()
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return Exit.OK

@@ -1,0 +1,1 @@
+"""The source router: which repositories of a workspace a question is about (profile.py, score.py)."""

@@ -1,0 +1,116 @@
+"""Score repositories for a question by idf-weighted term coverage (pure: no I/O).
+
+Owns: the routing formula and its rules, for a pool of repository profiles:
+
+    idf(t)   = log((N + 1) / (df(t) + 1))  if df(t) >= 1, else 0
+    coverage = sum idf(matched terms) / sum idf(query terms)
+    boost    = 1 + 0.5 * matched label terms / query terms
+    score    = min(1, coverage * boost)
+
+`df = 0 -> idf = 0` is load-bearing: a typo (a term found nowhere) would otherwise take the largest idf,
+dominate the denominator and push every relevant repository toward zero. A term every repository has
+(N = df) also weighs 0, so function words need no stop list. Matching is by substring of the lower-cased
+profile text, so a term hits inside a dotted or path-like name (`first_leaf_of` in `black.nodes.first_leaf_of`).
+Repositories that match no weighted term are dropped; the rest come back best first with the score as
+their confidence and a one-line rationale.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+import msgspec
+
+MIN_TERM_CHARS = 2
+MAX_QUERY_TERMS = 64  # a pasted paragraph is routed by its first 64 distinct terms
+DEFAULT_LIMIT = 3
+LABEL_BOOST = 0.5
+_TERM = re.compile(r"[A-Za-z0-9_]+")
+
+
+class RepoText(msgspec.Struct, frozen=True, kw_only=True):
+    """What the router matches against for one repository, already lower-cased."""
+
+    repo: str
+    labels: str  # slug, branch and workspace label
+    readme: str
+    names: str  # module-level qualified names and paths, one a line
+
+
+class Route(msgspec.Struct, kw_only=True):
+    repo: str
+    confidence: float
+    rationale: str
+    matched: list[str] = []
+    label_matched: list[str] = []
+
+
+class RouteResult(msgspec.Struct, kw_only=True):
+    query: str
+    terms: list[str]
+    routes: list[Route]
+    considered: int  # repositories in the pool
+    notes: list[str] = []
+
+
+def query_terms(text: str) -> list[str]:
+    """Lower-cased identifier-like words of the question (dots split: `pkg.Func` -> pkg, func), deduplicated."""
+    out: list[str] = []
+    for w in _TERM.findall(text.lower()):
+        if len(w) >= MIN_TERM_CHARS and w not in out:
+            out.append(w)
+            if len(out) == MAX_QUERY_TERMS:
+                break
+    return out
+
+
+def idf(n: int, df: int) -> float:
+    return math.log((n + 1) / (df + 1)) if df >= 1 else 0.0
+
+
+def route(text: str, pool: Sequence[RepoText], *, limit: int = DEFAULT_LIMIT) -> RouteResult:
+    terms = query_terms(text)
+    result = RouteResult(query=text, terms=terms, routes=[], considered=len(pool))
+    if not terms:
+        result.notes.append("no term to route by")
+        return result
+    hits = {p.repo: [t for t in terms if t in p.labels or t in p.readme or t in p.names] for p in pool}
+    df = {t: sum(t in hits[p.repo] for p in pool) for t in terms}
+    weights = {t: idf(len(pool), df[t]) for t in terms}
+    total = sum(weights.values())
+    if total <= 0:
+        result.notes.append("no query term tells the repositories apart (each is in none or in all)")
+        return result
+    for p in pool:
+        matched = [t for t in hits[p.repo] if weights[t] > 0]
+        if not matched:
+            continue
+        coverage = sum(weights[t] for t in matched) / total
+        labels = [t for t in matched if t in p.labels]  # a weightless term boosts nothing
+        boost = 1 + LABEL_BOOST * len(labels) / len(terms)
+        score = min(1.0, coverage * boost)
+        where = [
+            name
+            for name, field in (("names/paths", p.names), ("readme", p.readme), ("labels", p.labels))
+            if any(t in field for t in matched)
+        ]
+        best = sorted(matched, key=lambda t: -weights[t])[:5]
+        rationale = (
+            f"matched {len(matched)} of {len(terms)} terms ({', '.join(best)}) in {', '.join(where)};"
+            f" coverage {coverage:.2f}"
+            + (f", label boost x{boost:.2f} ({', '.join(labels)})" if labels else "")
+        )
+        result.routes.append(
+            Route(
+                repo=p.repo,
+                confidence=round(score, 4),
+                rationale=rationale,
+                matched=matched,
+                label_matched=labels,
+            )
+        )
+    result.routes.sort(key=lambda r: (-r.confidence, r.repo))
+    del result.routes[limit:]
+    return result

@@ -1,0 +1,237 @@
+"""Named workspaces: which indexes a `qry search --workspace W` runs over.
+
+Owns: where workspace definitions live and their file format. Two places, both TOML:
+
+* the user's file, `$XDG_CONFIG_HOME/qry/workspaces.toml` (default `~/.config/qry/`), written by
+  `qry workspace add|remove`:  `[workspaces.NAME]` with `repos = [{name = "...", index = "..."}]`;
+* a `qry.toml` at the root of a folder of repositories, read only: `[workspace]` with `name = "..."`
+  and `[[workspace.repos]]` tables of `name` and `path` (relative to that folder).
+
+`--workspace W` takes a name from the user's file, or a path to a `qry.toml` (or a folder holding
+one). Each entry names one index directory and the label every hit from it carries (`repo`).
+The file is rewritten whole through a temporary file and a rename, so a crash never leaves half of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexlib.errors import UsageError
+from indexlib.store.locate import INDEX_DIRNAME
+
+USER_FILE = "workspaces.toml"
+FOLDER_FILE = "qry.toml"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One index of a workspace and the repository label its hits carry."""
+
+    name: str
+    index: Path
+
+
+@dataclass(slots=True)
+class Workspace:
+    name: str
+    members: list[Member] = field(default_factory=list)
+    source: Path | None = None  # the file it was read from
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "qry"
+
+
+def user_file() -> Path:
+    return config_dir() / USER_FILE
+
+
+def check_name(name: str, what: str = "workspace") -> str:
+    if not _NAME.match(name):
+        raise UsageError(
+            f"{what} name {name!r} is not allowed",
+            hint="use letters, digits, '.', '_' or '-' (at most 64), starting with a letter or digit",
+        )
+    return name
+
+
+def index_dir_of(path: Path) -> Path:
+    """`path` itself when it is an index (holds HEAD), else `path/.qry`; an error if neither exists."""
+    path = path.expanduser().resolve()
+    if (path / "HEAD").is_file():
+        return path
+    if (path / INDEX_DIRNAME / "HEAD").is_file():
+        return path / INDEX_DIRNAME
+    raise UsageError(
+        f"no qry index at {path}", hint=f"index it first: qry index {path}, or pass its .qry folder"
+    )
+
+
+def label_of(index: Path) -> str:
+    """The default repository label: the folder the index sits in (`repo/.qry` -> `repo`)."""
+    return index.parent.name if index.name == INDEX_DIRNAME else index.name
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}", hint="check the path") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path} is not valid TOML: {exc}", hint="fix or remove the file") from exc
+
+
+def _members(raw: object, base: Path, key: str, where: str) -> list[Member]:
+    if not isinstance(raw, list):
+        raise UsageError(
+            f"{where}: 'repos' must be a list of tables", hint=f"see {FOLDER_FILE} in docs/cli.md"
+        )
+    out: list[Member] = []
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get(key), str):
+            raise UsageError(f"{where}: every repo needs a '{key}' string", hint="e.g. {name = 'api', ...}")
+        index = (base / item[key]).expanduser()
+        name = item.get("name") if isinstance(item.get("name"), str) else label_of(index)
+        out.append(Member(name=str(name), index=index))
+    return out
+
+
+def load_user() -> dict[str, Workspace]:
+    """Every workspace of the user's file (none when the file does not exist)."""
+    path = user_file()
+    if not path.is_file():
+        return {}
+    data = _read_toml(path)
+    table = data.get("workspaces", {})
+    if not isinstance(table, dict):
+        raise UsageError(f"{path}: 'workspaces' must be a table", hint="fix or remove the file")
+    out: dict[str, Workspace] = {}
+    for name, body in table.items():
+        repos = body.get("repos", []) if isinstance(body, dict) else None
+        out[name] = Workspace(name, _members(repos, Path("/"), "index", f"{path} [{name}]"), path)
+    return out
+
+
+def load_folder(path: Path) -> Workspace:
+    """The workspace of a `qry.toml` (or of the folder holding one); paths are relative to its folder."""
+    file = path / FOLDER_FILE if path.is_dir() else path
+    data = _read_toml(file)
+    body = data.get("workspace")
+    if not isinstance(body, dict):
+        raise UsageError(f"{file} has no [workspace] table", hint="add [workspace] and [[workspace.repos]]")
+    name = body.get("name") if isinstance(body.get("name"), str) else file.parent.name
+    members = [
+        Member(m.name, m.index if (m.index / "HEAD").is_file() else m.index / INDEX_DIRNAME)
+        for m in _members(body.get("repos", []), file.parent, "path", str(file))
+    ]
+    return Workspace(str(name), members, file)
+
+
+def resolve(spec: str) -> Workspace:
+    """`--workspace SPEC`: a name in the user's file, else a qry.toml or a folder holding one."""
+    known = load_user()
+    if spec in known:
+        return known[spec]
+    p = Path(spec).expanduser()
+    if p.is_file() or (p / FOLDER_FILE).is_file():
+        return load_folder(p)
+    names = ", ".join(sorted(known)) or "none yet"
+    raise UsageError(
+        f"no workspace {spec!r}",
+        hint=f"known workspaces: {names}; create one: qry workspace add {spec} PATH...",
+    )
+
+
+def _quote(s: str) -> str:
+    """A TOML basic string (JSON's escapes are a subset of TOML's)."""
+    return json.dumps(s, ensure_ascii=False)
+
+
+def save_user(workspaces: dict[str, Workspace]) -> Path:
+    """Rewrite the user's file whole: temporary file, fsync, rename."""
+    path = user_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = ["# qry workspaces: edit with `qry workspace add|remove`.", ""]
+    for name in sorted(workspaces):
+        lines.append(f"[workspaces.{_quote(name)}]")
+        entries = ", ".join(
+            f"{{name = {_quote(m.name)}, index = {_quote(str(m.index))}}}" for m in workspaces[name].members
+        )
+        lines.extend([f"repos = [{entries}]", ""])
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace:
+    """Add indexes (repository folders or index directories) to a workspace, creating it if needed."""
+    check_name(workspace)
+    if name is not None and len(paths) != 1:
+        raise UsageError("--name labels one index", hint="add the indexes one at a time to name them")
+    all_ws = load_user()
+    ws = all_ws.setdefault(workspace, Workspace(workspace))
+    for p in paths:
+        index = index_dir_of(p)
+        label = check_name(name or label_of(index), "repository")
+        if any(m.name == label and m.index != index for m in ws.members):
+            raise UsageError(
+                f"workspace {workspace!r} already has a repository named {label!r}",
+                hint="label this one differently: --name OTHER",
+            )
+        ws.members = [m for m in ws.members if m.index != index] + [Member(label, index)]
+    save_user(all_ws)
+    return ws
+
+
+def remove(workspace: str, repos: list[str]) -> Workspace | None:
+    """Remove repositories (by label or path) from a workspace, or the whole workspace when none are named."""
+    all_ws = load_user()
+    if workspace not in all_ws:
+        raise UsageError(f"no workspace {workspace!r}", hint="see: qry workspace list")
+    ws = all_ws[workspace]
+    if not repos:
+        del all_ws[workspace]
+        save_user(all_ws)
+        return None
+    for r in repos:
+        keep = [m for m in ws.members if m.name != r and str(m.index) != r and str(m.index.parent) != r]
+        if len(keep) == len(ws.members):
+            raise UsageError(
+                f"workspace {workspace!r} has no repository {r!r}",
+                hint=f"see: qry workspace list {workspace}",
+            )
+        ws.members = keep
+    save_user(all_ws)
+    return ws
+
+
+def members_of_dirs(paths: list[str]) -> list[Member]:
+    """`--index-dir` given several times: each index labelled by its folder (made unique by a suffix)."""
+    out: list[Member] = []
+    for p in paths:
+        index = index_dir_of(Path(p))
+        label, n = label_of(index), 2
+        while any(m.name == label for m in out):
+            label, n = f"{label_of(index)}-{n}", n + 1
+        out.append(Member(label, index))
+    return out
+
+
+# The names indexlib's public API exports.
+resolve_workspace = resolve
+load_workspaces = load_user
+workspace_add = add
+workspace_remove = remove
+workspace_config_file = user_file

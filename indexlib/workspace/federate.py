@@ -1,0 +1,348 @@
+"""Search several indexes as one: fan the query out, merge the answers per stream with RRF.
+
+Owns: the fan-out over a workspace's indexes, the cross-index merge, and the per-index report (which
+index answered, from which root, whether it is stale, what failed). An index that cannot be opened or
+fails mid-query is reported in `meta.indexes` and the others still answer (`meta.partial`).
+
+Why the merge works per stream. Each index's fused score is a sum over its streams (BM25, symbol,
+dense) of `w / (k + rank)`, times the code-aware signals. Ranks from different indexes are not on one
+scale: every index has a rank 1 in every stream, so sorting by the fused score alone interleaves the
+indexes and puts each index's best guess next to the owner's answer. The merge therefore re-ranks
+each stream across the indexes and recomputes the RRF term from that workspace-wide rank:
+
+    global_rank_s(h) = rank_s(h) + sum over other indexes J of  max{ rank_s(g) : g in J, score_s(g) > score_s(h) }
+
+(a lower bound on how many of J's stream-s candidates beat h, read off the hits J returned), and
+scales the hit's own fused score by `sum_s 1/(k + global_rank_s) / sum_s 1/(k + rank_s)`, which keeps
+its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
+the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
+each index reports the document frequencies of the query's terms and is then asked with each term
+weighted by the workspace's idf over its own (workspace/collection.py: idf_boosts; `global_idf=False`
+keeps each index's own idf, for measuring). Length norms stay per index, the remaining approximation. With a
+single index the ratio is 1 and the order is exactly that index's. `merge="rank"` is the plain
+alternative (re-sort on the fused score, as one index with several stores would), kept for measuring.
+
+`merge="cori"` multiplies the stream merge by each index's collection weight (workspace/collection.py),
+computed from the document frequencies every index reports with its answer. It made up for per-index
+BM25 idf, which lets an index that merely mentions a query word outrank the one that is about it; with
+the workspace-wide idf it counts that evidence twice, so the default is the plain stream merge
+(both measured in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import msgspec
+
+from indexlib.errors import QryError, UsageError
+from indexlib.records import Hit
+from indexlib.retrieval.request import SearchRequest
+from indexlib.retrieval.search import Engine
+from indexlib.workspace.collection import IDF_FIELD, collection_terms, idf_boosts, idf_terms, index_stats
+from indexlib.workspace.collection import weights as collection_weights
+from indexlib.workspace.config import Member
+
+# stream (the default): the per-stream merge over BM25 with the workspace-wide idf; cori: the same times
+# each index's CORI weight (what made up for per-index idf before; on top of it, it counts twice);
+# rank: a re-sort on the fused scores. docs/benchmarks.md measures each.
+MERGES = ("stream", "cori", "rank")
+DEFAULT_MERGE = "stream"
+STREAMS = ("bm25", "symbol", "vector")
+MAX_FANOUT_THREADS = 4  # indexes queried at once; each query is mostly Tantivy (GIL released) and numpy
+
+
+class RepoHit(Hit, kw_only=True):
+    """A hit of a workspace search: a `Hit` plus the repository (workspace member) it came from."""
+
+    repo: str = ""
+
+
+class IndexAnswer(msgspec.Struct, kw_only=True):
+    """How one index of the workspace answered."""
+
+    repo: str
+    index_dir: str
+    ok: bool
+    root: str | None = None
+    stale: bool = False  # the repository's git HEAD moved since the root was published
+    indexed_commit: str | None = None
+    hits: int = 0
+    elapsed_ms: float = 0.0
+    error: str | None = None
+    notes: list[str] = []
+    docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
+    term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
+
+
+class WorkspaceMeta(msgspec.Struct, kw_only=True):
+    workspace: str
+    elapsed_ms: float
+    merge: str
+    partial: bool = False  # some index failed: the results are from the others
+    indexes: list[IndexAnswer] = []
+    routed: list[str] | None = None  # with --route: the repositories searched, best first
+    notes: list[str] = []
+
+
+class WorkspaceResult(msgspec.Struct, kw_only=True):
+    query: str
+    results: list[RepoHit]
+    meta: WorkspaceMeta
+
+
+class Federation:
+    """Open engines over a workspace's members, reused across queries (the MCP server keeps one)."""
+
+    def __init__(self, name: str, members: Sequence[Member]) -> None:
+        if not members:
+            raise UsageError(f"workspace {name!r} has no indexes", hint=f"qry workspace add {name} PATH...")
+        labels = [m.name for m in members]
+        if len(set(labels)) != len(labels):
+            raise UsageError(f"workspace {name!r} names a repository twice", hint="label each index once")
+        self.name = name
+        self.members = list(members)
+        self._engines: dict[str, Engine] = {}
+
+    def engine(self, repo: str) -> Engine:
+        if repo not in self._engines:
+            member = next(m for m in self.members if m.name == repo)
+            self._engines[repo] = Engine(member.index)
+        return self._engines[repo]
+
+    def search(
+        self,
+        text: str,
+        opts: SearchRequest | None = None,
+        *,
+        merge: str = DEFAULT_MERGE,
+        only: Sequence[str] | None = None,
+        global_idf: bool = True,
+    ) -> WorkspaceResult:
+        """Run `text` on every member (or those in `only`), merge, cut to `top_k`, pack to the budget.
+
+        With `global_idf` (the default), each index's BM25 first gets the workspace-wide idf of the
+        query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
+        opts = opts or SearchRequest()
+        opts.validate(text)
+        if merge not in MERGES:
+            raise UsageError(f"unknown merge {merge!r}", hint=f"use one of: {', '.join(MERGES)}")
+        t0 = time.perf_counter()
+        members = [m for m in self.members if only is None or m.name in only]
+        with ThreadPoolExecutor(max_workers=min(MAX_FANOUT_THREADS, len(members) or 1)) as pool:
+            boosts: dict[str, dict[str, float]] = {}
+            if global_idf and len(members) > 1:
+                terms = idf_terms(text)
+                got = pool.map(lambda m: idf_stats_one(lambda: self.engine(m.name), terms), members)
+                boosts = idf_boosts({m.name: st for m, st in zip(members, got, strict=True) if st})
+            requests = per_index_requests(opts, [m.name for m in members], boosts)
+
+            def one(m: Member) -> tuple[IndexAnswer, list[Hit]]:
+                return answer_one(m, lambda: self.engine(m.name), text, requests[m.name])
+
+            answers = list(pool.map(one, members))
+        return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+
+
+def idf_stats_one(engine: Callable[[], Engine], terms: list[str]) -> tuple[int, dict[str, int]] | None:
+    """One index's documents and df of `terms` in the idf field; None when it cannot say (the search
+    that follows reports why)."""
+    try:
+        return index_stats(engine(), terms, IDF_FIELD)
+    except Exception:
+        return None
+
+
+def per_index_requests(
+    opts: SearchRequest, repos: Sequence[str], boosts: dict[str, dict[str, float]]
+) -> dict[str, SearchRequest]:
+    """What each index is asked: the request without its token budget (that applies to the merged
+    list) and with the index's idf factors."""
+    base = msgspec.structs.replace(opts, budget_tokens=None)
+    return {r: msgspec.structs.replace(base, term_boosts=boosts[r]) if boosts.get(r) else base for r in repos}
+
+
+def answer_one(
+    member: Member, engine: Callable[[], Engine], text: str, opts: SearchRequest
+) -> tuple[IndexAnswer, list[Hit]]:
+    """One member's answer; any failure becomes an `IndexAnswer` with `ok=False`, never an exception."""
+    t0 = time.perf_counter()
+    ans = IndexAnswer(repo=member.name, index_dir=str(member.index), ok=False)
+    try:
+        eng = engine()
+        result = eng.search(text, opts)
+    except UsageError:
+        raise  # bad options or query text are the caller's error, the same for every index
+    except QryError as exc:
+        ans.error = f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+        ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+        return ans, []
+    except Exception as exc:  # one broken index must not take the workspace down
+        ans.error = f"{type(exc).__name__}: {exc}"
+        ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+        return ans, []
+    ans.ok = True
+    ans.root = result.meta.root
+    ans.indexed_commit = result.meta.indexed_commit
+    ans.notes = list(result.meta.notes)
+    ans.hits = len(result.results)
+    ans.stale = is_stale(eng, result.meta.indexed_commit)
+    try:
+        ans.docs, ans.term_df = index_stats(eng, collection_terms(text))
+    except Exception as exc:  # the weight is an aid: without it the index still answers, unweighted
+        ans.notes.append(f"no collection statistics: {type(exc).__name__}: {exc}")
+    ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+    return ans, list(result.results)
+
+
+def assemble(
+    workspace: str,
+    text: str,
+    answers: Sequence[tuple[IndexAnswer, list[Hit]]],
+    opts: SearchRequest,
+    *,
+    merge: str = DEFAULT_MERGE,
+    elapsed_from: float | None = None,
+) -> WorkspaceResult:
+    """Merge per-index answers into one result (also used by the cluster server over actor answers)."""
+    t0 = elapsed_from if elapsed_from is not None else time.perf_counter()
+    lists = [(a.repo, hits) for a, hits in answers if a.ok]
+    if merge == "rank":
+        merged = merge_by_score(lists)
+    else:
+        stats = {a.repo: (a.docs, a.term_df) for a, _hits in answers if a.ok}
+        merged = merge_hits(
+            lists, k=opts.rrf_k, weights=collection_weights(stats) if merge == "cori" else None
+        )
+    top: list[Hit] = list(merged[: opts.top_k])
+    meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
+    meta.partial = any(not a.ok for a, _ in answers)
+    for a, _ in answers:
+        if not a.ok:
+            meta.notes.append(f"{a.repo}: index failed: {a.error}")
+        elif a.stale:
+            meta.notes.append(
+                f"{a.repo}: index is stale (the repository moved past {str(a.indexed_commit)[:12]})"
+            )
+    if opts.budget_tokens is not None:
+        from indexlib.retrieval.budget import pack
+
+        top, _left_out = pack(top, opts.budget_tokens)
+    meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
+    return WorkspaceResult(query=text, results=[h for h in top if isinstance(h, RepoHit)], meta=meta)
+
+
+def _ranks(h: Hit) -> dict[str, tuple[int, float]]:
+    p = h.provenance
+    out: dict[str, tuple[int, float]] = {}
+    for s, rank, score in (
+        ("bm25", p.bm25_rank, p.bm25_score),
+        ("symbol", p.symbol_rank, p.symbol_score),
+        ("vector", p.vector_rank, p.vector_score),
+    ):
+        if rank is not None:
+            out[s] = (rank, score if score is not None else 0.0)
+    return out
+
+
+def _tag(repo: str, h: Hit) -> RepoHit:
+    return RepoHit(**{f: getattr(h, f) for f in h.__struct_fields__}, repo=repo)
+
+
+def merge_hits(
+    lists: Sequence[tuple[str, list[Hit]]], *, k: int, weights: dict[str, float] | None = None
+) -> list[RepoHit]:
+    """The per-stream RRF merge described in the module docstring, best first; `weights` (repo ->
+    factor) scale each index's hits, e.g. by its collection weight."""
+    stream_hits: dict[str, list[tuple[int, int, float]]] = {s: [] for s in STREAMS}  # (index, rank, score)
+    for i, (_repo, hits) in enumerate(lists):
+        for h in hits:
+            for s, (rank, score) in _ranks(h).items():
+                stream_hits[s].append((i, rank, score))
+    scored: list[tuple[float, int, int, RepoHit]] = []
+    for i, (repo, hits) in enumerate(lists):
+        for pos, h in enumerate(hits):
+            local = 0.0
+            glob = 0.0
+            for s, (rank, score) in _ranks(h).items():
+                ahead = 0
+                for j in range(len(lists)):
+                    if j != i:
+                        ahead += max((r for jj, r, sc in stream_hits[s] if jj == j and sc > score), default=0)
+                local += 1.0 / (k + rank)
+                glob += 1.0 / (k + rank + ahead)
+            factor = glob / local if local > 0 else 1.0
+            if weights is not None:
+                factor *= weights.get(repo, 1.0)
+            scored.append((h.score * factor, i, pos, _tag(repo, h)))
+    scored.sort(key=lambda t: (-t[0], t[2], t[1]))
+    out = []
+    for score, _i, _pos, h in scored:
+        h.score = round(score, 6)
+        out.append(h)
+    return out
+
+
+def merge_by_score(lists: Sequence[tuple[str, list[Hit]]]) -> list[RepoHit]:
+    """Re-sort on each index's own fused score (ties: rank within its index, then workspace order)."""
+    scored = [
+        (h.score, pos, i, _tag(repo, h)) for i, (repo, hits) in enumerate(lists) for pos, h in enumerate(hits)
+    ]
+    scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+    return [h for *_rest, h in scored]
+
+
+def is_stale(engine: Engine, indexed_commit: str | None) -> bool:
+    """True when the indexed repository's git HEAD is no longer the commit the root was built from."""
+    if not indexed_commit:
+        return False
+    try:
+        head = git_head(Path(engine.source_root()))
+    except QryError:
+        return False
+    return head is not None and head != indexed_commit
+
+
+def git_head(folder: Path) -> str | None:
+    """The commit HEAD names, read from the files (no git process: this runs on every query)."""
+    for d in (folder, *folder.parents):
+        dot = d / ".git"
+        if dot.is_file():  # a worktree or submodule: "gitdir: PATH"
+            text = dot.read_text(errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                return None
+            gitdir = (d / text[7:].strip()).resolve()
+        elif dot.is_dir():
+            gitdir = dot
+        else:
+            continue
+        return _resolve_head(gitdir)
+    return None
+
+
+def _resolve_head(gitdir: Path) -> str | None:
+    try:
+        head = (gitdir / "HEAD").read_text().strip()
+    except OSError:
+        return None
+    if not head.startswith("ref:"):
+        return head or None
+    ref = head[4:].strip()
+    common = gitdir
+    if (gitdir / "commondir").is_file():
+        common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
+    for base in (gitdir, common):
+        try:
+            return (base / ref).read_text().strip() or None
+        except OSError:
+            pass
+    try:
+        for line in (common / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split(" ", 1)[0]
+    except OSError:
+        pass
+    return None

@@ -1,0 +1,58 @@
+"""Route a question to a workspace's repositories, and search only those (`qry search --route`).
+
+Owns: building the router's pool from a workspace (one cached profile per index; an index that cannot
+be read is left out with a note) and the rule for which routed repositories a routed search keeps:
+those within ROUTE_KEEP of the best confidence, at most ROUTE_MAX. When nothing routes (no term tells
+the repositories apart), the search runs over the whole workspace and says so.
+"""
+
+from __future__ import annotations
+
+from indexlib.errors import QryError
+from indexlib.retrieval.request import SearchRequest
+from indexlib.route.profile import profile
+from indexlib.route.score import DEFAULT_LIMIT, RepoText, RouteResult, route
+from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
+
+ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
+ROUTE_MAX = 3
+
+
+def route_members(fed: Federation, text: str, *, limit: int = DEFAULT_LIMIT) -> RouteResult:
+    pool: list[RepoText] = []
+    notes: list[str] = []
+    for m in fed.members:
+        try:
+            pool.append(profile(fed.engine(m.name), m.name))
+        except QryError as exc:
+            notes.append(f"{m.name}: not routed: {exc.message}")
+        except OSError as exc:
+            notes.append(f"{m.name}: not routed: {exc}")
+    result = route(text, pool, limit=limit)
+    result.notes[:0] = notes
+    return result
+
+
+def choose(fed: Federation, text: str, *, keep: float | None = None) -> tuple[list[str], list[str]]:
+    """The repositories a routed search keeps (best first; empty when nothing routes) and the notes."""
+    keep = ROUTE_KEEP if keep is None else keep
+    routed = route_members(fed, text, limit=ROUTE_MAX)
+    best = routed.routes[0].confidence if routed.routes else 0.0
+    chosen = [r.repo for r in routed.routes if r.confidence >= keep * best and r.confidence > 0]
+    return chosen, [f"route: {n}" for n in routed.notes]
+
+
+def routed_search(
+    fed: Federation, text: str, opts: SearchRequest, *, keep: float | None = None, merge: str = DEFAULT_MERGE
+) -> WorkspaceResult:
+    chosen, notes = choose(fed, text, keep=keep)
+    result = fed.search(text, opts, merge=merge, only=chosen or None)
+    if chosen:
+        result.meta.routed = chosen
+    else:
+        result.meta.notes.append("route: no repository matched the question; searched the whole workspace")
+    result.meta.notes.extend(notes)
+    return result
+
+
+route_workspace = route_members  # the name indexlib's public API exports

@@ -1,0 +1,133 @@
+"""qry on a local Ray instance (2 CPUs): Ray-parsed builds, actor-served workspaces, the actor-kill case.
+
+Needs the [cluster] extra (Ray); skipped without it. One Ray instance serves the whole module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from indexlib import BuildOptions, Federation, Member, SearchRequest, Store, build_index, open_engine  # noqa: E402
+from indexlib.cluster.connect import connect  # noqa: E402
+from indexlib.cluster.http import make_server, remote_search, serve_in_thread  # noqa: E402
+from indexlib.cluster.raybuild import cluster_build, ray_parse_map  # noqa: E402
+from indexlib.cluster.serve import ClusterWorkspace  # noqa: E402
+from tests.cli.clikit import run_qry_process  # noqa: E402
+from tests.integration.test_workspace import REPOS, _make  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    yield connect("local:2")
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory) -> list[Member]:
+    root = tmp_path_factory.mktemp("cluster-ws")
+    return [Member(name, _make(root, name) / ".qry") for name in REPOS]
+
+
+def _norm(store: Path) -> Any:
+    _rid, m = Store.open(store).load()
+    return [s.id for s in m.segments], m.files, m.tombstones, m.skipped, m.settings
+
+
+def test_a_build_parsed_by_ray_tasks_equals_a_local_build(local_ray: Any, tmp_path: Path) -> None:
+    src = tmp_path / "poly"
+    shutil.copytree(FIXTURES / "polyglot", src)
+    opts = {"embed": "none", "git_times": False}
+    build_index(src, BuildOptions(index_dir=tmp_path / "local", **opts))
+    report = cluster_build(src, "local:2", BuildOptions(index_dir=tmp_path / "ray", **opts))
+    assert report.published and report.files > 10
+    # The same content-addressed segments, the same files, the same nodes: only publish times differ
+    # (and Tantivy's own file bytes, which differ between any two builds, local ones included).
+    assert _norm(tmp_path / "ray") == _norm(tmp_path / "local")
+    for q in ("retry_failed_charge", "parse config", "Server"):
+        a = open_engine(tmp_path / "local").search(q, SearchRequest(top_k=20))
+        b = open_engine(tmp_path / "ray").search(q, SearchRequest(top_k=20))
+        assert [(h.uid, h.score) for h in a.results] == [(h.uid, h.score) for h in b.results]
+
+
+def test_a_parse_task_whose_worker_dies_is_retried(local_ray: Any, tmp_path: Path) -> None:
+    marker = tmp_path / "died-once"
+
+    class DiesOnce:
+        def __call__(self, job: int) -> bytes:
+            if job == 3 and not marker.exists():
+                marker.write_text("x")
+                os._exit(1)  # the worker process dies mid-task
+            return str(job * 2).encode()
+
+    out = list(ray_parse_map(local_ray)(DiesOnce(), list(range(40))))
+    assert marker.exists() and out == [str(j * 2).encode() for j in range(40)]
+
+
+def test_a_cluster_query_over_three_indexes_equals_the_local_merge(
+    local_ray: Any, three: list[Member]
+) -> None:
+    service = ClusterWorkspace("local:2", "three", three)
+    local = Federation("three", three)
+    for q in ("render", "RefreshToken", "retry failed charge", "page template"):
+        opts = SearchRequest(top_k=8)
+        got = service.search(q, opts)
+        want = local.search(q, opts)
+        assert [(h.repo, h.uid, h.score) for h in got.results] == [
+            (h.repo, h.uid, h.score) for h in want.results
+        ]
+        assert not got.meta.partial and len(got.meta.indexes) == 3
+
+
+def test_a_dead_actor_gives_partial_results_and_is_restarted(local_ray: Any, three: list[Member]) -> None:
+    service = ClusterWorkspace("local:2", "three", three)
+    before = service.actor_pids()
+    local_ray.kill(service.actors["auth"], no_restart=False)
+    res = service.search("RefreshToken render", SearchRequest(top_k=8))
+    dead = next(a for a in res.meta.indexes if a.repo == "auth")
+    assert res.meta.partial and not dead.ok and "restarted" in str(dead.error)
+    assert res.results and "auth" not in {h.repo for h in res.results}
+    deadline = time.monotonic() + 60
+    while True:
+        again = service.search("RefreshToken render", SearchRequest(top_k=8))
+        if not again.meta.partial or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert not again.meta.partial and "auth" in {h.repo for h in again.results}
+    assert service.actor_pids()["auth"] != before["auth"]
+
+
+def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], tmp_path: Path) -> None:
+    service = ClusterWorkspace("local:2", "three", three)
+    server = make_server(service, "127.0.0.1", 0)
+    serve_in_thread(server)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        opts = SearchRequest(top_k=5)
+        over_http = remote_search(url, "RefreshToken", opts)
+        direct = service.search("RefreshToken", opts)
+        assert [(h.repo, h.uid) for h in over_http.results] == [(h.repo, h.uid) for h in direct.results]
+        cli = run_qry_process("search", "RefreshToken", "--server", url, "--json", cwd=tmp_path)
+        assert cli.code == 0 and json.loads(cli.out)["results"][0]["repo"] == "auth", cli.describe()
+        routed = run_qry_process(
+            "search", "refresh session token", "--server", url, "--route", "--json", cwd=tmp_path
+        )
+        assert json.loads(routed.out)["meta"]["routed"] == ["auth"], routed.describe()
+        bad = run_qry_process("search", "x", "--server", url, "--top-k", "0", cwd=tmp_path)
+        assert bad.code == 2 and bad.err.startswith("qry: error:"), bad.describe()
+    finally:
+        server.shutdown()
+        server.server_close()
+    gone = run_qry_process("search", "x", "--server", url, cwd=tmp_path)
+    assert gone.code == 2 and "cannot reach" in gone.err, gone.describe()

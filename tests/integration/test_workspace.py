@@ -1,0 +1,275 @@
+"""Workspaces: config round trips, federated search over several real indexes, routing, partial answers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from indexlib import BuildOptions, Federation, Member, SearchRequest, build_index, open_engine
+from indexlib.workspace import config
+from indexlib.workspace.federate import merge_hits
+from indexlib.workspace.routing import route_members, routed_search
+from tests.cli.clikit import run_qry_process
+
+REPOS = {
+    "billing": {
+        "README.md": "# billing\n\nCharges cards and retries failed charges.\n",
+        "billing/retry.py": "def retry_failed_charge(card, attempts):\n    '''Retry a failed charge with backoff.'''\n    return charge_card(card) or attempts - 1\n\n\ndef charge_card(card):\n    return card.amount > 0\n",
+        "billing/invoice.py": "class InvoiceRenderer:\n    def render_invoice(self, lines):\n        return '\\n'.join(lines)\n",
+    },
+    "auth": {
+        "README.md": "# auth\n\nLogin sessions and token refresh.\n",
+        "auth/session.go": "package auth\n\n// RefreshToken renews a session token before it expires.\nfunc RefreshToken(s *Session) error {\n\treturn s.renew()\n}\n\ntype Session struct{ token string }\n\nfunc (s *Session) renew() error { return nil }\n",
+    },
+    "web": {
+        "README.md": "# web\n\nRenders pages.\n",
+        "web/render.py": "def render_page(template, context):\n    '''Render one page from a template.'''\n    return template.format(**context)\n\n\ndef retry_render(template):\n    return render_page(template, {})\n",
+    },
+}
+
+
+def _make(root: Path, name: str) -> Path:
+    repo = root / name
+    for rel, text in REPOS[name].items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    build_index(repo, BuildOptions(embed="none", git_times=False))
+    return repo
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("ws")
+    return {name: _make(root, name) for name in REPOS}
+
+
+@pytest.fixture()
+def xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    return tmp_path / "cfg"
+
+
+def _fed(repos: dict[str, Path], names: list[str] | None = None) -> Federation:
+    return Federation("t", [Member(n, repos[n] / ".qry") for n in names or list(repos)])
+
+
+def test_one_index_workspace_answers_exactly_as_the_index(repos: dict[str, Path]) -> None:
+    opts = SearchRequest(top_k=10)
+    for q in ("retry failed charge", "render_invoice", "charge card"):
+        alone = open_engine(repos["billing"] / ".qry").search(q, opts)
+        ws = _fed(repos, ["billing"]).search(q, opts)
+        assert [(h.uid, h.path) for h in ws.results] == [(h.uid, h.path) for h in alone.results]
+        assert {h.repo for h in ws.results} == {"billing"}
+
+
+def test_every_hit_names_its_repository_and_the_owner_of_a_symbol_leads(repos: dict[str, Path]) -> None:
+    res = _fed(repos).search("RefreshToken", SearchRequest(top_k=5))
+    assert res.results[0].repo == "auth" and res.results[0].symbol == "RefreshToken"
+    assert all(h.repo in REPOS for h in res.results)
+    assert [a.repo for a in res.meta.indexes] == list(REPOS) and all(a.ok for a in res.meta.indexes)
+    assert not res.meta.partial
+
+
+def test_budget_and_top_k_apply_to_the_merged_list(repos: dict[str, Path]) -> None:
+    res = _fed(repos).search("render retry", SearchRequest(top_k=2))
+    assert len(res.results) == 2
+    packed = _fed(repos).search("render retry", SearchRequest(top_k=10, budget_tokens=60))
+    assert 1 <= len(packed.results) < len(_fed(repos).search("render retry", SearchRequest(top_k=10)).results)
+
+
+def test_a_broken_index_is_reported_and_the_others_still_answer(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(repos["web"], broken)
+    (broken / ".qry" / "HEAD").write_text("0" * 64 + "\n")
+    fed = Federation("t", [Member("billing", repos["billing"] / ".qry"), Member("web", broken / ".qry")])
+    res = fed.search("render", SearchRequest())
+    assert res.meta.partial
+    bad = next(a for a in res.meta.indexes if a.repo == "web")
+    assert not bad.ok and bad.error
+    assert res.results and {h.repo for h in res.results} == {"billing"}
+    assert any("web: index failed" in n for n in res.meta.notes)
+
+
+def test_a_stale_index_is_flagged(tmp_path: Path) -> None:
+    repo = tmp_path / "stale"
+    (repo / "a").mkdir(parents=True)
+    (repo / "a" / "m.py").write_text("def stale_thing():\n    return 1\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    build_index(repo, BuildOptions(embed="none", git_times=False))
+    fed = Federation("t", [Member("stale", repo / ".qry")])
+    assert not fed.search("stale_thing").meta.indexes[0].stale
+    (repo / "a" / "n.py").write_text("x = 1\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "two"], check=True)
+    res = fed.search("stale_thing")
+    assert res.meta.indexes[0].stale and res.results
+    assert any("stale" in n for n in res.meta.notes)
+
+
+def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
+    """A rank-1 hit that matched weakly falls behind another index's strong hits in the same stream."""
+    opts = SearchRequest(top_k=10)
+    q = "retry failed charge backoff"
+    lists = [(n, list(open_engine(repos[n] / ".qry").search(q, opts).results)) for n in ("billing", "web")]
+    merged = merge_hits(lists, k=60)
+    assert merged[0].repo == "billing" and merged[0].symbol == "retry_failed_charge"
+    web_top = lists[1][1][0]
+    web_pos = next(i for i, h in enumerate(merged) if h.uid == web_top.uid)
+    assert web_pos >= 1 and merged[web_pos].score < web_top.score
+
+
+def test_config_add_list_remove_and_folder_file(repos: dict[str, Path], xdg: Path, tmp_path: Path) -> None:
+    config.add("team", [repos["billing"], repos["auth"] / ".qry"])
+    config.add("team", [repos["web"]], name="frontend")
+    ws = config.resolve("team")
+    assert [m.name for m in ws.members] == ["billing", "auth", "frontend"]
+    assert (xdg / "qry" / "workspaces.toml").is_file()
+    config.remove("team", ["auth"])
+    assert [m.name for m in config.resolve("team").members] == ["billing", "frontend"]
+    config.remove("team", [])
+    assert config.load_user() == {}
+    folder = tmp_path / "org"
+    folder.mkdir()
+    (folder / "qry.toml").write_text(
+        f'[workspace]\nname = "org"\n[[workspace.repos]]\nname = "b"\npath = "{repos["billing"]}"\n'
+        f'[[workspace.repos]]\npath = "{repos["auth"]}/.qry"\n'
+    )
+    ws = config.resolve(str(folder))
+    assert ws.name == "org" and [m.name for m in ws.members] == ["b", "auth"]
+
+
+def test_config_rejects_bad_input(repos: dict[str, Path], xdg: Path, tmp_path: Path) -> None:
+    from indexlib import UsageError
+
+    with pytest.raises(UsageError, match="no qry index"):
+        config.add("team", [tmp_path / "nothing"])
+    with pytest.raises(UsageError, match="not allowed"):
+        config.add("bad name!", [repos["billing"]])
+    with pytest.raises(UsageError, match="no workspace"):
+        config.resolve("unknown")
+    (xdg / "qry").mkdir(parents=True)
+    (xdg / "qry" / "workspaces.toml").write_text("[workspaces\n")
+    with pytest.raises(UsageError, match="not valid TOML"):
+        config.resolve("team")
+
+
+def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: dict[str, Path]) -> None:
+    fed = _fed(repos)
+    r = route_members(fed, "refresh the session token")
+    assert r.routes[0].repo == "auth" and 0 < r.routes[0].confidence <= 1
+    res = routed_search(fed, "refresh the session token", SearchRequest())
+    assert res.meta.routed == ["auth"] and {h.repo for h in res.results} == {"auth"}
+    assert [a.repo for a in res.meta.indexes] == ["auth"]
+    nothing = routed_search(fed, "the", SearchRequest())
+    assert nothing.meta.routed is None and any("whole workspace" in n for n in nothing.meta.notes)
+
+
+def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    add = run_qry_process("workspace", "add", "team", *map(str, repos.values()), cwd=tmp_path, env=env)
+    assert add.code == 0, add.describe()
+    listed = run_qry_process("workspace", "list", "--json", cwd=tmp_path, env=env)
+    assert [r["name"] for r in json.loads(listed.out)[0]["repos"]] == list(REPOS)
+    js = run_qry_process("search", "RefreshToken", "--workspace", "team", "--json", cwd=tmp_path, env=env)
+    assert js.code == 0, js.describe()
+    out = json.loads(js.out)
+    assert out["results"][0]["repo"] == "auth" and all("repo" in h for h in out["results"])
+    assert {a["repo"] for a in out["meta"]["indexes"]} == set(REPOS)
+    plain = run_qry_process("search", "RefreshToken", "-w", "team", cwd=tmp_path, env=env)
+    assert plain.out.startswith("auth:auth/session.go:"), plain.describe()
+    dirs = run_qry_process(
+        "search",
+        "render_page",
+        "--index-dir",
+        str(repos["web"] / ".qry"),
+        "--index-dir",
+        str(repos["auth"] / ".qry"),
+        "--jsonl",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert dirs.code == 0 and json.loads(dirs.out.splitlines()[0])["repo"] == "web", dirs.describe()
+    routed = run_qry_process(
+        "route", "refresh", "session", "token", "-w", "team", "--json", cwd=tmp_path, env=env
+    )
+    assert json.loads(routed.out)["routes"][0]["repo"] == "auth", routed.describe()
+    text = run_qry_process("route", "refresh session token", "-w", "team", cwd=tmp_path, env=env)
+    assert text.out.split("\t")[0] == "auth"
+    rs = run_qry_process(
+        "search", "refresh session token", "-w", "team", "--route", "--json", cwd=tmp_path, env=env
+    )
+    assert json.loads(rs.out)["meta"]["routed"] == ["auth"], rs.describe()
+
+
+def test_cli_workspace_errors(tmp_path: Path, repos: dict[str, Path]) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    for args in (
+        ("search", "x", "--workspace", "nope"),
+        ("search", "x", "--route", "--index-dir", str(repos["web"] / ".qry")),
+        ("route", "x"),
+        ("route", "x", "-w", "nope"),
+        ("workspace", "add", "team", str(tmp_path)),
+        ("workspace", "remove", "nope"),
+    ):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and r.err.startswith("qry: error: ") and "Traceback" not in r.err, r.describe()
+
+
+def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Path], xdg: Path) -> None:
+    from cli.mcp_server import QryTools
+    from indexlib import UsageError
+
+    config.add("team", list(repos.values()))
+    tools = QryTools(repos["billing"] / ".qry", workspace="team")
+    out = tools.route("refresh the session token")
+    assert out["routes"][0]["repo"] == "auth" and out["considered"] == 3
+    alone = QryTools(repos["billing"] / ".qry").route("retry failed charge")
+    # one repository: every matched term has df = N, so idf 0: nothing tells repositories apart
+    assert alone["routes"] == [] and alone["considered"] == 1 and alone["notes"]
+    with pytest.raises(UsageError, match="limit"):
+        tools.route("x", limit=0)
+
+
+def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:
+    from tests.cli.test_help import _modules_after
+
+    dirs = [a for n in ("web", "auth") for a in ("--index-dir", str(repos[n] / ".qry"))]
+    for argv in (["search", "render", *dirs], ["route", "render page", *dirs]):
+        loaded = set(_modules_after(argv, tmp_path))
+        assert "tantivy" in loaded, "the search really ran"
+        assert not loaded & {"ray", "numpy", "onnxruntime", "usearch", "rich"}, (argv, loaded)
+
+
+def test_each_index_scores_bm25_with_the_workspace_idf(repos: dict[str, Path]) -> None:
+    """Before the fan-out each index reports its document frequencies; each is then asked with every
+    term weighted by the workspace idf over its own, and `global_idf=False` asks with its own idf."""
+    from indexlib.workspace.collection import IDF_FIELD, idf_boosts, idf_terms
+
+    fed = _fed(repos, ["billing", "web"])
+    q = "retry render"
+    terms = idf_terms(q)
+    stats = {n: fed.engine(n).snapshot().term_stats(IDF_FIELD, terms) for n in ("billing", "web")}
+    boosts = idf_boosts(stats)
+    assert boosts["web"] and any(abs(b - 1.0) > 1e-3 for b in boosts["web"].values())
+    opts = SearchRequest(top_k=10)
+    weighted = open_engine(repos["web"] / ".qry").search(
+        q, SearchRequest(top_k=10, term_boosts=boosts["web"])
+    )
+    plain = open_engine(repos["web"] / ".qry").search(q, opts)
+    score = {h.uid: h.provenance.bm25_score for h in weighted.results}
+    assert score != {h.uid: h.provenance.bm25_score for h in plain.results}
+    got = fed.search(q, opts, merge="rank")
+    assert {h.uid: h.provenance.bm25_score for h in got.results if h.repo == "web"} == score
+    local = fed.search(q, opts, merge="rank", global_idf=False)
+    assert {h.uid: h.provenance.bm25_score for h in local.results if h.repo == "web"} == {
+        h.uid: h.provenance.bm25_score for h in plain.results
+    }

@@ -61,7 +61,8 @@ def start_pool(
 
 
 def _worker_init(parent_pid: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    """Workers ignore Ctrl-C (the parent handles it) and exit when the parent dies.
+    """Workers ignore Ctrl-C (the parent handles it), die quietly of SIGTERM, and exit when the parent
+    dies.
 
     A killed parent cannot stop its pool, and idle workers would wait on the task queue forever.
     """
@@ -69,6 +70,9 @@ def _worker_init(parent_pid: int, initializer: Callable[..., None] | None, inita
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # `Pool.terminate()` stops workers with SIGTERM: die quietly, not through a handler the parent had
+    # (Ray's driver installs one that prints a stack dump per process).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:
         while os.getppid() == parent_pid:

@@ -167,12 +167,7 @@ def test_ctrl_c_exits_130_and_keeps_the_same_guarantees(build_world: World, poin
     finally:
         kill_group(proc)
     assert "Traceback" not in run.err, run.describe()
-    if run.code == 0:
-        # The signal landed after the build's last step (on loaded cores the trigger is seen late, and
-        # a process between its report and its exit has nothing left to stop): exit 0 is right only
-        # if the build then published its whole new root (checked below, with every other guarantee).
-        assert head_of(build_world.work) != build_world.old_root, run.describe()
-    elif running:
+    if running:  # else the run had finished before the signal: exit 0 is right
         assert run.code == 130, run.describe()
         assert "qry: interrupted" in run.err, run.describe()
     _check_after_kill(build_world, f"SIGINT at {point} (exit {run.code})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,13 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # The user-level caches (the shared vector cache, model checksums) of a test run live in a folder of
 # its own, inherited by the CLI subprocesses: tests neither read nor fill the developer's ~/.cache.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="qry-test-cache-")
+
+# The Ctrl-C tests send SIGINT to qry as a terminal would to a foreground job. A shell that starts the
+# suite as a background job (`cmd &` without job control) leaves SIGINT ignored, every child inherits
+# that across exec, and qry then rightly keeps running (a background job is not the terminal's to
+# stop). A Python handler here is reset to the default on exec, so every CLI subprocess starts as a
+# foreground one does, however the suite was started.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

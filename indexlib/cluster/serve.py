@@ -29,6 +29,7 @@ from indexlib.workspace.federate import (
     WorkspaceResult,
     answer_one,
     assemble,
+    check_merge,
     idf_stats_one,
     per_index_requests,
 )
@@ -83,6 +84,7 @@ class ClusterWorkspace:
         """As `Federation.search`, with each index answering from its actor."""
         opts = opts or SearchRequest()
         opts.validate(text)
+        check_merge(merge)
         t0 = time.perf_counter()
         chosen = [m for m in self.members if only is None or m.name in only]
         down: dict[str, str] = {}  # repo -> why its actor did not answer

@@ -128,8 +128,7 @@ class Federation:
         query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
         opts = opts or SearchRequest()
         opts.validate(text)
-        if merge not in MERGES:
-            raise UsageError(f"unknown merge {merge!r}", hint=f"use one of: {', '.join(MERGES)}")
+        check_merge(merge)
         t0 = time.perf_counter()
         members = [m for m in self.members if only is None or m.name in only]
         with ThreadPoolExecutor(max_workers=min(MAX_FANOUT_THREADS, len(members) or 1)) as pool:
@@ -145,6 +144,12 @@ class Federation:
 
             answers = list(pool.map(one, members))
         return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+
+
+def check_merge(merge: str) -> None:
+    """Refuse an unknown merge before any index is asked (both the local and the Ray workspace)."""
+    if merge not in MERGES:
+        raise UsageError(f"unknown merge {merge!r}", hint=f"use one of: {', '.join(MERGES)}")
 
 
 def idf_stats_one(engine: Callable[[], Engine], terms: list[str]) -> tuple[int, dict[str, int]] | None:

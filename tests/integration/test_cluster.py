@@ -22,6 +22,7 @@ from indexlib.cluster.connect import connect  # noqa: E402
 from indexlib.cluster.http import make_server, remote_search, serve_in_thread  # noqa: E402
 from indexlib.cluster.raybuild import cluster_build, ray_parse_map  # noqa: E402
 from indexlib.cluster.serve import ClusterWorkspace  # noqa: E402
+from indexlib.errors import UsageError  # noqa: E402
 from tests.cli.clikit import run_qry_process  # noqa: E402
 from tests.integration.test_workspace import REPOS, _make  # noqa: E402
 
@@ -88,6 +89,9 @@ def test_a_cluster_query_over_three_indexes_equals_the_local_merge(
             (h.repo, h.uid, h.score) for h in want.results
         ]
         assert not got.meta.partial and len(got.meta.indexes) == 3
+    for workspace in (service, local):  # an unknown merge is refused the same way by both
+        with pytest.raises(UsageError, match="unknown merge 'nope'"):
+            workspace.search("render", SearchRequest(top_k=8), merge="nope")
 
 
 def test_a_dead_actor_gives_partial_results_and_is_restarted(local_ray: Any, three: list[Member]) -> None:

@@ -28,14 +28,18 @@ __all__ = ["LazyOnnxEmbedder", "build_embedder", "build_name", "caches_query_vec
 #: Texts a worker embeds per task: small enough that the last task of a batch is short, large
 #: enough that its round trip (pickled texts out, 384 floats per text back) is noise.
 WORKER_CHUNK = 16
+#: Fewer texts than this, with no workers started yet, are embedded in the build's own process: the
+#: workers' start (a fork and a model load each, ~0.3 s) pays from about this many texts on two cores.
+POOL_MIN_TEXTS = 32
 
 
 class LazyOnnxEmbedder:
     """The ONNX embedder of a build, verified and loaded when it first embeds, on every core.
 
     With `workers` of 2 or more the model runs in that many forked processes of one intra-op thread
-    each, and each batch is cut into chunks of similar length that free workers take in turn; with 1 it runs in this process. The
-    model never loads here when it runs in workers, so the fork copies no onnxruntime threads.
+    each, and each batch is cut into chunks of similar length that free workers take in turn. A
+    first batch of fewer than POOL_MIN_TEXTS (an edit of a file or two) runs in this process on one
+    thread instead: starting the workers would load the model once per core for a few texts.
     `cache_id` needs no model; `dim` is read from the graph (or a worker's vector) only when a
     segment has no vectors at all. `close()` stops the workers: call it on every way out.
     """
@@ -73,15 +77,13 @@ class LazyOnnxEmbedder:
 
     @property
     def dim(self) -> int:
-        if self.workers < 2:
+        if self._pool is None:
             return int(self._model().dim)
         return int(self.embed(["dimension probe"]).shape[1])
 
     def embed(self, texts: Sequence[str]) -> Any:
-        if self.workers < 2:
+        if self.workers < 2 or (self._pool is None and len(texts) < POOL_MIN_TEXTS):
             return self._model().embed(texts)
-        if len(texts) < 2:  # nothing to share out
-            return self._workers().apply(_embed_in_worker, (list(texts),))
         import numpy as np
 
         # Chunks of similar length (little padding), longest first, pulled by whichever worker is

@@ -86,20 +86,27 @@ def test_optimised_and_unoptimised_sessions_agree(embedder: OnnxEmbedder) -> Non
 
 
 def test_build_embedder_on_two_workers_equals_one_process() -> None:
-    """The build's model run in two worker processes gives each text its own vector, in order."""
-    from indexlib.engines.embedders import LazyOnnxEmbedder
+    """The build's model run in two worker processes gives each text its own vector, in order; a few
+    texts before the workers exist are embedded in this process, without starting them."""
+    from indexlib.engines.embedders import POOL_MIN_TEXTS, LazyOnnxEmbedder
 
     spec = resolve_model()
-    texts = [CHARGE, "retry", XML * 2, "a b c", CHARGE[:80], "parse xml", "def f(): pass", XML, "z" * 50]
+    base = [CHARGE, "retry", XML * 2, "a b c", CHARGE[:80], "parse xml", "def f(): pass", XML, "z" * 50]
+    texts = [f"{t} {i}" for i in range(4) for t in base]
+    assert len(texts) >= POOL_MIN_TEXTS
     alone = LazyOnnxEmbedder(spec, workers=1)
     pooled = LazyOnnxEmbedder(spec, workers=2)
+    few = LazyOnnxEmbedder(spec, workers=2)
     try:
         expected = alone.embed(texts)
         np.testing.assert_allclose(pooled.embed(texts), expected, atol=2e-3)
-        np.testing.assert_allclose(pooled.embed(texts[:1]), expected[:1], atol=2e-3)  # one text, one worker
+        assert pooled._pool is not None and pooled._loaded is None  # the fork copied no ORT session
+        np.testing.assert_allclose(pooled.embed(texts[:1]), expected[:1], atol=2e-3)  # the workers, now
         assert pooled.dim == alone.dim == 384
-        assert pooled._loaded is None  # the model never loaded in this process: the fork copied no ORT
+        np.testing.assert_allclose(few.embed(texts[:3]), expected[:3], atol=2e-3)
+        assert few._pool is None and few._loaded is not None
     finally:
         pooled.close()
         alone.close()
+        few.close()
     assert pooled._pool is None

@@ -17,8 +17,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from multiprocessing.pool import Pool
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # multiprocessing loads only when a pool starts: the query path imports this module
+    from multiprocessing.pool import Pool
 
 __all__ = ["available_cores", "start_pool"]
 

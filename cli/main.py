@@ -18,7 +18,7 @@ import typer.main
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
 from cli.options import Opt
-from indexlib import SEARCH_BOUNDS
+from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SEARCH_BOUNDS
 
 _RELATED_DEPTH = SEARCH_BOUNDS.related_depth
 
@@ -440,7 +440,12 @@ def route_cmd(
     index_dir: list[str] | None = typer.Option(
         None, "--index-dir", metavar=PATH_META, help="Index directories (repeatable)."
     ),
-    limit: int = typer.Option(3, "--limit", metavar="N", help="How many repositories to return (1-100)."),
+    limit: int = typer.Option(
+        ROUTE_DEFAULT_LIMIT,
+        "--limit",
+        metavar="N",
+        help=f"How many repositories to return (1-{ROUTE_LIMIT_MAX}).",
+    ),
     json: bool = _json(),
 ) -> None:
     """Which repositories a question is about: confidence in [0, 1] and a one-line rationale each."""

@@ -41,7 +41,17 @@ import msgspec
 import indexlib
 from cli.console import Exit
 from cli.install import extra_install_command
-from indexlib import SERVED_BOUNDS, Bound, QryError, QueryTimeout, UsageError, bound_error, served_check
+from indexlib import (
+    ROUTE_DEFAULT_LIMIT,
+    ROUTE_SERVED_LIMIT_MAX,
+    SERVED_BOUNDS,
+    Bound,
+    QryError,
+    QueryTimeout,
+    UsageError,
+    bound_error,
+    served_check,
+)
 
 if TYPE_CHECKING:
     from indexlib import Engine
@@ -289,7 +299,7 @@ class QryTools:
                 changes[f"{key}_truncated"] = True
         return st
 
-    def route(self, question: str, limit: int = 3) -> Any:
+    def route(self, question: str, limit: int = ROUTE_DEFAULT_LIMIT) -> Any:
         """Which repositories of the workspace (or the one index) a question is about."""
         from indexlib import Federation, Member, resolve_workspace, route_workspace
 
@@ -299,7 +309,11 @@ class QryTools:
             )
         _check("question length", len(question), 1, _QUERY_CHARS.hi or 1, "shorten the question")
         limit = _check(
-            "limit", limit, 1, ROUTE_LIMIT_MAX, f"pass limit between 1 and {ROUTE_LIMIT_MAX} (default 3)"
+            "limit",
+            limit,
+            1,
+            ROUTE_SERVED_LIMIT_MAX,
+            f"pass limit between 1 and {ROUTE_SERVED_LIMIT_MAX} (default {ROUTE_DEFAULT_LIMIT})",
         )
         if self.workspace:
             ws = resolve_workspace(self.workspace)
@@ -474,8 +488,6 @@ index was built (vectors only if it has them), and publish a new root. Later cal
 root at once. Returns the build report: files, added, changed, removed, nodes_written, segments,
 skipped, timings, published (false when nothing changed). Takes seconds to minutes on a large repo."""
 
-
-ROUTE_LIMIT_MAX = 20
 
 ROUTE_DOC = """\
 Which repositories a question is about, before searching: scores each repository of the server's
@@ -686,10 +698,10 @@ def build_server(tools: QryTools) -> Any:
         limit: Annotated[
             int,
             Field(
-                description=f"At most this many repositories, 1..{ROUTE_LIMIT_MAX}.",
-                json_schema_extra=bounds(1, ROUTE_LIMIT_MAX),
+                description=f"At most this many repositories, 1..{ROUTE_SERVED_LIMIT_MAX}.",
+                json_schema_extra=bounds(1, ROUTE_SERVED_LIMIT_MAX),
             ),
-        ] = 3,
+        ] = ROUTE_DEFAULT_LIMIT,
     ) -> CallToolResult:
         return await run("route", lambda: tools.route(question, limit=limit))
 

@@ -138,10 +138,13 @@ def _ws_record(ws: Any) -> dict[str, Any]:
 
 
 def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: bool) -> int:
-    from indexlib import UsageError, route_workspace
+    from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, UsageError, route_workspace
 
-    if not 1 <= limit <= 100:
-        raise UsageError(f"--limit must be between 1 and 100, not {limit}", hint="e.g. --limit 3")
+    if not 1 <= limit <= ROUTE_LIMIT_MAX:
+        raise UsageError(
+            f"--limit must be between 1 and {ROUTE_LIMIT_MAX}, not {limit}",
+            hint=f"e.g. --limit {ROUTE_DEFAULT_LIMIT}",
+        )
     if not v.get("workspace") and not v.get("index_dir"):
         raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
     fed = _federation(v)

@@ -83,6 +83,9 @@ _EXPORTS: dict[str, str] = {
     "route_workspace": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
     "RouteResult": "indexlib.route.score",
+    "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
+    "ROUTE_LIMIT_MAX": "indexlib.route.score",
+    "ROUTE_SERVED_LIMIT_MAX": "indexlib.route.score",
     # on a Ray cluster (the [cluster] extra; Ray is imported only when these run)
     "cluster_build": "indexlib.cluster.raybuild",
     "ClusterWorkspace": "indexlib.cluster.serve",
@@ -128,7 +131,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
-    from indexlib.route.score import RouteResult
+    from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult
     from indexlib.status import Status, index_status, verify_caches
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store

@@ -25,7 +25,9 @@ import msgspec
 
 MIN_TERM_CHARS = 2
 MAX_QUERY_TERMS = 64  # a pasted paragraph is routed by its first 64 distinct terms
-DEFAULT_LIMIT = 3
+ROUTE_DEFAULT_LIMIT = 3  # repositories a route returns unless asked for more
+ROUTE_LIMIT_MAX = 100  # what `qry route --limit` accepts
+ROUTE_SERVED_LIMIT_MAX = 20  # what the MCP `route` tool accepts: an agent's context is the cost
 LABEL_BOOST = 0.5
 _TERM = re.compile(r"[A-Za-z0-9_]+")
 
@@ -70,7 +72,7 @@ def idf(n: int, df: int) -> float:
     return math.log((n + 1) / (df + 1)) if df >= 1 else 0.0
 
 
-def route(text: str, pool: Sequence[RepoText], *, limit: int = DEFAULT_LIMIT) -> RouteResult:
+def route(text: str, pool: Sequence[RepoText], *, limit: int = ROUTE_DEFAULT_LIMIT) -> RouteResult:
     terms = query_terms(text)
     result = RouteResult(query=text, terms=terms, routes=[], considered=len(pool))
     if not terms:

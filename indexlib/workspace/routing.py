@@ -11,14 +11,14 @@ from __future__ import annotations
 from indexlib.errors import QryError
 from indexlib.retrieval.request import SearchRequest
 from indexlib.route.profile import profile
-from indexlib.route.score import DEFAULT_LIMIT, RepoText, RouteResult, route
+from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, route
 from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
 ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
 ROUTE_MAX = 3
 
 
-def route_members(fed: Federation, text: str, *, limit: int = DEFAULT_LIMIT) -> RouteResult:
+def route_members(fed: Federation, text: str, *, limit: int = ROUTE_DEFAULT_LIMIT) -> RouteResult:
     pool: list[RepoText] = []
     notes: list[str] = []
     for m in fed.members:

@@ -75,7 +75,7 @@ def run_index(cmd: list[str], tree: Path, env: dict[str, str]) -> dict[str, floa
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tree", type=Path)
-    ap.add_argument("--qry", action="append", required=True, help="a qry command line (repeatable)")
+    ap.add_argument("--qry", action="append", default=[], help="a qry command line (repeatable)")
     ap.add_argument(
         "--first-only",
         action="append",
@@ -83,6 +83,8 @@ def main() -> None:
         help="a qry command line of which only the first build is run (e.g. one without a shared cache)",
     )
     args = ap.parse_args()
+    if not args.qry and not args.first_only:
+        ap.error("give at least one --qry or --first-only command")
     print(f"\n{args.tree.name}, load average before: {os.getloadavg()[0]:.2f}\n")
     print("| qry | run | wall s | lexical root s | peak RSS MB | nodes | embedded | cached |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

@@ -1,6 +1,7 @@
 """Measure workspace search and the source router on the dev set (five repositories in one workspace).
 
-Owns: building the ten dev-set indexes (five snapshots and their +nodoc copies, `--embed none`), and
+Owns: building the ten dev-set indexes (five snapshots and their +nodoc copies, `--embed none`, or
+with `--embed onnx` the default hybrid mode's vectors too), and
 per query kind: file MRR@10 of each query searched in its own repository alone, in the five-index
 workspace (each merge, with and without the workspace-wide idf), and in the workspace with routing; router accuracy@1/@3 (is the query's own
 repository first / in the top three). A workspace hit counts only when its repository is the query's,
@@ -44,8 +45,10 @@ def _deveval() -> tuple[Any, Any]:
     return dv_run, dv_score
 
 
-def prepare(work: Path, git_dirs: list[str], queries: list[dict[str, Any]]) -> dict[str, Path]:
-    """Snapshot trees and `--embed none` indexes for every snapshot id; returns sid -> index dir."""
+def prepare(
+    work: Path, git_dirs: list[str], queries: list[dict[str, Any]], embed: str = "none"
+) -> dict[str, Path]:
+    """Snapshot trees and indexes (`embed`: none or onnx) for every snapshot id; returns sid -> index dir."""
     from indexlib import BuildOptions, build_index
 
     dv_run, _ = _deveval()
@@ -56,10 +59,10 @@ def prepare(work: Path, git_dirs: list[str], queries: list[dict[str, Any]]) -> d
     out: dict[str, Path] = {}
     for sid, q0 in sorted(first.items()):
         tree = Path(dv_run.ensure_tree(str(work), sid, q0, spans, git_dirs))
-        idx = work / "idx" / sid.replace("+", "_")
+        idx = work / ("idx" if embed == "none" else f"idx-{embed}") / sid.replace("+", "_")
         if not (idx / "HEAD").is_file():
             t0 = time.perf_counter()
-            build_index(tree, BuildOptions(index_dir=idx, embed="none", git_times=False))
+            build_index(tree, BuildOptions(index_dir=idx, embed=embed, git_times=False))
             print(f"indexed {sid} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         out[sid] = idx
     return out
@@ -72,7 +75,16 @@ def main() -> None:
     ap.add_argument("--out", default="", help="prefix of the run files (PREFIX-<variant>.jsonl)")
     ap.add_argument("--per-group", type=int, default=0, help="at most N queries per kind and corpus")
     ap.add_argument("--route-keep", type=float, default=None, help="override ROUTE_KEEP for --route")
+    ap.add_argument(
+        "--embed", default="none", help="none (lexical indexes) or onnx (hybrid, the default mode)"
+    )
+    ap.add_argument(
+        "--variants",
+        default="",
+        help="comma-separated workspace variants to run (default: all of WS_VARIANTS)",
+    )
     args = ap.parse_args()
+    variants_run = [v for v in WS_VARIANTS if not args.variants or v[0] in args.variants.split(",")]
 
     dv_run, dv_score = _deveval()
     from indexlib import Engine, SearchRequest
@@ -83,7 +95,7 @@ def main() -> None:
     queries = dv_run.load_all_queries(str(DEVEVAL / "queries"))
     queries = dv_run.select(queries, list(KINDS), [], args.per_group) if args.per_group else queries
     work = Path(args.work)
-    idx = prepare(work, args.from_git, queries)
+    idx = prepare(work, args.from_git, queries, args.embed)
     corpus_of = {q["snapshot"]: q["corpus"] for q in queries}
     feds: dict[bool, Federation] = {}
     for nodoc in (False, True):
@@ -106,7 +118,7 @@ def main() -> None:
         res = own[q["snapshot"]].search(q["query"], opts)
         lat["own"].append(time.perf_counter() - t0)
         variants["own"] = [_row(h.path, h, q["corpus"], q["corpus"]) for h in res.results]
-        for name, merge, global_idf in WS_VARIANTS:
+        for name, merge, global_idf in variants_run:
             t0 = time.perf_counter()
             ws = fed.search(q["query"], opts, merge=merge, global_idf=global_idf)
             lat[name].append(time.perf_counter() - t0)
@@ -127,7 +139,7 @@ def main() -> None:
             with open(f"{args.out}-{name}.jsonl", "w") as f:
                 for r in recs:
                     f.write(json.dumps(r) + "\n")
-    print(_tables(rows, router, lat))
+    print(_tables(rows, router, lat, [v[0] for v in variants_run]))
 
 
 def _row(path: str, h: Any, repo: str, corpus: str) -> dict[str, Any]:
@@ -149,8 +161,9 @@ def _tables(
     rows: dict[str, dict[str, list[dict[str, float]]]],
     router: dict[str, list[tuple[int, int]]],
     lat: dict[str, list[float]],
+    ws_names: list[str],
 ) -> str:
-    names = ["own", *(v[0] for v in WS_VARIANTS), "ws-route"]
+    names = ["own", *ws_names, "ws-route"]
     out = ["| kind | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for kind in (*KINDS, "ALL"):
         cells = []

@@ -1,4 +1,5 @@
-"""The console entry point, kept tiny: a plain `qry search` never imports Typer (see cli/fastpath.py).
+"""The console entry point, kept tiny: a plain `qry search`, `qry grep` or `qry index` never imports
+Typer (cli/fastpath.py, cli/grepcmd.py, cli/indexcmd.py).
 
 Owns: the last line of the error contract for what happens before (or outside) a command's `guarded()`:
 a Ctrl-C while qry is still importing exits 130 with `qry: interrupted`, and a reader that closed the
@@ -44,6 +45,13 @@ def _run() -> None:
         from cli.grepcmd import try_fast_grep
 
         code = try_fast_grep(sys.argv[1:])
+    elif sys.argv[1:2] == ["index"]:
+        from cli.lean import import_msgspec_lean
+
+        import_msgspec_lean()
+        from cli.indexcmd import try_fast_index
+
+        code = try_fast_index(sys.argv[1:])
     else:
         from cli.fastpath import try_fast_search
 

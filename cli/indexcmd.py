@@ -1,7 +1,9 @@
-"""The body of `qry index`: run the build with a progress bar on an interactive stderr, then summarise."""
+"""The body of `qry index`: run the build with a progress bar on an interactive stderr, then summarise;
+and its Typer-free fast path (the option table is `cli/indexopts.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,24 @@ from cli.render import ROOT_ID_CHARS
 
 def index_command(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     return guarded(env, lambda: _run(env, path, v), json_out=bool(v.get("json")))
+
+
+def try_fast_index(argv: Sequence[str]) -> int | None:
+    """Run `qry index [PATH] [options]` without Typer when the line parses; None sends it to Typer
+    (which then prints help, or says what is wrong)."""
+    if not argv or argv[0] != "index" or any(a in ("--help", "-h") for a in argv):
+        return None
+    from cli.flagparse import parse_flags
+    from cli.indexopts import INDEX_OPTIONS
+
+    parsed = parse_flags(argv[1:], INDEX_OPTIONS)
+    if parsed is None or len(parsed[0]) > 1:
+        return None
+    paths, values = parsed
+    if values["index_dir"] is not None:
+        values["index_dir"] = Path(values["index_dir"])
+    env = Env(color=False) if values["no_color"] else Env()
+    return index_command(env, Path(paths[0]) if paths else None, values)
 
 
 def _source_and_index(env: Env, path: Path | None, explicit: Path | None) -> tuple[Path, Path | None]:

@@ -1,4 +1,4 @@
-"""Importing msgspec without what the fast paths never use (`qry search`, `qry grep`).
+"""Importing msgspec without what the fast paths never use (`qry search`, `qry grep`, `qry index`).
 
 Its own module, free of option tables, so `qry grep` does not import `qry search`'s fast path for it.
 """

@@ -142,6 +142,12 @@ def search_cmd(
     _exit(search_command(Env(), " ".join(query), values))
 
 
+def _iopt(dest: str) -> Any:
+    from cli.indexopts import INDEX_OPTION_BY_DEST
+
+    return _option(INDEX_OPTION_BY_DEST[dest])
+
+
 @app.command("index")
 def index_cmd(
     path: Path | None = typer.Argument(
@@ -150,60 +156,29 @@ def index_cmd(
         help="The repository (folder) to index (default: the indexed folder around the working directory, else .).",
         show_default=False,
     ),
-    index_dir: Path | None = _index_dir("Where the index lives (default PATH/.qry)."),
-    embed: str = typer.Option(
-        "onnx",
-        "--embed",
-        metavar="onnx|none",
-        help="onnx: compute dense vectors; none: lexical, symbol and graph only.",
-    ),
-    model: str | None = typer.Option(
-        None, "--model", metavar="DIR", help="Folder with model.onnx + tokenizer.json."
-    ),
-    rebuild: bool = typer.Option(
-        False, "--rebuild", help="Ignore the previous root and index everything again."
-    ),
-    wait: float = typer.Option(
-        0.0, "--wait", metavar="SECONDS", help="Wait up to SECONDS for another qry index to finish."
-    ),
-    redact: bool = typer.Option(
-        True, "--redact/--no-redact", help="Redact secrets before anything is stored."
-    ),
-    git_times: bool = typer.Option(True, "--git-times/--no-git-times", help="Take node times from git."),
-    include_vendored: bool = typer.Option(
-        False, "--include-vendored", help="Also index node_modules, vendor, ..."
-    ),
-    max_file_bytes: int = typer.Option(
-        1 << 20, "--max-file-bytes", metavar="BYTES", help="Skip files larger than this."
-    ),
-    threads: int = typer.Option(
-        0,
-        "--threads",
-        metavar="N",
-        help="Cores for the embedding model, one worker process each (0: every available core).",
-    ),
-    shared_cache: bool = typer.Option(
-        True,
-        "--shared-cache/--no-shared-cache",
-        help="Reuse and add to the user-level vector cache (~/.cache/qry/shared).",
-    ),
-    background: bool = typer.Option(
-        False, "--background", help="Return after the lexical root; vectors finish in a detached worker."
-    ),
-    json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
-    cluster: str | None = typer.Option(
-        None,
-        "--cluster",
-        metavar="ADDRESS",
-        help="Parse as Ray tasks on this cluster: local, local:N, auto or HOST:PORT (the cluster extra).",
-    ),
-    no_color: bool = _no_color(),
+    index_dir: Path | None = _iopt("index_dir"),
+    embed: str = _iopt("embed"),
+    model: str | None = _iopt("model"),
+    rebuild: bool = _iopt("rebuild"),
+    wait: float = _iopt("wait"),
+    redact: bool = _iopt("redact"),
+    git_times: bool = _iopt("git_times"),
+    include_vendored: bool = _iopt("include_vendored"),
+    max_file_bytes: int = _iopt("max_file_bytes"),
+    threads: int = _iopt("threads"),
+    shared_cache: bool = _iopt("shared_cache"),
+    background: bool = _iopt("background"),
+    json: bool = _iopt("json"),
+    quiet: bool = _iopt("quiet"),
+    cluster: str | None = _iopt("cluster"),
+    no_color: bool = _iopt("no_color"),
 ) -> None:
     """Build or update the index of PATH (incremental: only changed files are parsed and embedded)."""
     from cli.indexcmd import index_command
 
-    _exit(index_command(_env(no_color), path, dict(locals())))
+    values = dict(locals())
+    values.pop("path")
+    _exit(index_command(_env(no_color), path, values))
 
 
 @app.command("status")

@@ -19,17 +19,16 @@ from typing import Any, NamedTuple, TypeAlias
 import msgspec
 import tantivy
 
-from indexlib.analyzer import code_terms
 from indexlib.engines.lexterms import (
     MAX_RAW,
     PROSE_LANGUAGES,
+    NodeTerms,
     StoredNode,
-    content_text,
     joined_name,
     last_component,
     module_stem,
+    node_terms,
     qualified_suffixes,
-    trigram_terms,
     uid_hex,
 )
 from indexlib.errors import DISK_FULL_HINT, DiskFull, IndexCorrupt, disk_full
@@ -106,8 +105,13 @@ _PAYLOAD_ENCODER = msgspec.msgpack.Encoder()
 _PAYLOAD_DECODER = msgspec.msgpack.Decoder(StoredNode)
 
 
-def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
-    """Build the Tantivy document of one node: analysed fields for BM25, raw fields for lookups."""
+def node_document(node: Node, refs: Sequence[Ref], terms: NodeTerms | None = None) -> tantivy.Document:
+    """Build the Tantivy document of one node: analysed fields for BM25, raw fields for lookups.
+
+    `terms` is the node's analysed text when the parse stage computed it (`lexterms.node_terms`).
+    """
+    if terms is None:
+        terms = node_terms(node)
     doc = tantivy.Document()
     doc.add_text("uid", uid_hex(node.uid))
     doc.add_unsigned("uid_u64", node.uid)
@@ -120,7 +124,7 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
     doc.add_text("name_joined", joined_name(node.name)[:MAX_RAW])
     for suffix in qualified_suffixes(node.qualified_name):
         doc.add_text("qsuffix", suffix)
-    doc.add_text("name_tri", " ".join(trigram_terms(node.name)))
+    doc.add_text("name_tri", terms.name_tri)
     called = sorted({last_component(r.target) for r in refs if r.kind == "calls" and r.target})
     for c in called:
         doc.add_text("calls", c[:MAX_RAW])
@@ -129,17 +133,16 @@ def node_document(node: Node, refs: Sequence[Ref]) -> tantivy.Document:
         doc.add_text("bases", b[:MAX_RAW])
     for imp in sorted({module_stem(r.target) for r in refs if r.kind == "imports" and r.target}):
         doc.add_text("imports", imp[:MAX_RAW])
-    doc.add_text("name_terms", " ".join(code_terms(node.name)))
-    doc.add_text("qname_terms", " ".join(code_terms(node.qualified_name)))
-    stem = node.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    doc.add_text("path_terms", " ".join(code_terms(node.path.replace("/", " ") + " " + stem)))
-    doc.add_text("signature_terms", " ".join(code_terms(node.signature)))
+    doc.add_text("name_terms", terms.name)
+    doc.add_text("qname_terms", terms.qname)
+    doc.add_text("path_terms", terms.path)
+    doc.add_text("signature_terms", terms.signature)
     prose = node.doc
     if node.language in PROSE_LANGUAGES:
         prose = f"{prose}\n{node.text}" if prose else node.text
     doc.add_text("doc_prose", prose)
-    doc.add_text("body_terms", " ".join(code_terms(node.text)))
-    doc.add_text("content", " ".join(code_terms(content_text(node))))
+    doc.add_text("body_terms", terms.body)
+    doc.add_text("content", terms.content)
     # Unknown times index as 0 ("long ago"), so a time filter never silently keeps undated code.
     doc.add_integer("created_at", node.created_at or 0)
     doc.add_integer("changed_at", node.changed_at or 0)
@@ -226,8 +229,8 @@ class SegmentIndexWriter(_DocumentWriter):
         super().__init__(out_dir, schema())
         self._open_writer()
 
-    def add(self, node: Node, refs: Sequence[Ref]) -> None:
-        self._add(node_document(node, refs))
+    def add(self, node: Node, refs: Sequence[Ref], terms: NodeTerms | None = None) -> None:
+        self._add(node_document(node, refs, terms))
 
 
 _CORRUPT_HINT = "run `qry verify`, then `qry index --rebuild`"

@@ -2,14 +2,15 @@
 
 Owns: the lower-cased qualified-name suffixes, name trigrams and joined names a symbol lookup
 matches, the stem of an import target, the whole-node content text, the languages indexed as prose,
-and `StoredNode` (what a document stores). Does not own: building documents, anything of Tantivy (lexical.py).
+`StoredNode` (what a document stores), and `NodeTerms`, a node's analysed text. Does not own: building
+documents, anything of Tantivy (lexical.py).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from indexlib.analyzer import split_identifier, trigrams
+from indexlib.analyzer import code_terms, split_identifier, trigrams
 from indexlib.records import Node, Ref
 
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
@@ -43,6 +44,44 @@ def joined_name(name: str) -> str:
 def content_text(node: Node) -> str:
     """The node as one text: path words and qualified name, then its text (doc comment included)."""
     return f"{node.path.replace('/', ' ')}\n{node.qualified_name}\n{node.text}"
+
+
+class NodeTerms(msgspec.Struct, array_like=True, frozen=True, gc=False):
+    """A node's analysed text for the whitespace-tokenised fields, each a space-joined term list.
+
+    Why a record: the Python analyzer is most of the cost of writing a segment, and it depends only on
+    the node's text, so the parse stage computes it in its worker processes (on every core) and the
+    write stage, which must run in one process, only adds the strings to Tantivy documents.
+    """
+
+    name: str
+    qname: str
+    path: str
+    signature: str
+    body: str
+    content: str
+    name_tri: str
+
+
+def node_terms(node: Node) -> NodeTerms:
+    """Analyse a node's name, qualified name, path, signature, body and whole text (`code_terms`).
+
+    Each piece is analysed once: a newline always ends a token, so the terms of `content_text(node)`
+    are the terms of its path words, its qualified name and its text, one after the other.
+    """
+    stem = node.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    path_words = code_terms(node.path.replace("/", " "))
+    qname = code_terms(node.qualified_name)
+    body = code_terms(node.text)
+    return NodeTerms(
+        name=" ".join(code_terms(node.name)),
+        qname=" ".join(qname),
+        path=" ".join(path_words + code_terms(stem)),
+        signature=" ".join(code_terms(node.signature)),
+        body=" ".join(body),
+        content=" ".join(path_words + qname + body),
+        name_tri=" ".join(trigram_terms(node.name)),
+    )
 
 
 class StoredNode(msgspec.Struct, frozen=True, gc=False):

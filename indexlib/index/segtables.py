@@ -10,7 +10,7 @@ Does not own: what goes into a chunk (parsing, build.py), the Tantivy schema (le
 committing the staged directory (store/).
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -18,6 +18,7 @@ import msgspec
 import xxhash
 
 from indexlib.engines import lexical
+from indexlib.engines.lexterms import NodeTerms
 from indexlib.errors import IndexCorrupt
 from indexlib.records import Node, Ref
 from indexlib.store.manifest import SegmentEntry
@@ -99,16 +100,20 @@ class SegmentWriter:
         self.nodes = 0
         self.paths = 0
 
-    def add(self, chunk: FileChunk) -> None:
+    def add(self, chunk: FileChunk, terms: Sequence[NodeTerms] | None = None) -> None:
+        """Add one file's chunk; `terms`, when given, is each node's analysed text, in `chunk.nodes` order."""
         if self._last_path is not None and chunk.path <= self._last_path:
             raise ValueError(f"chunks out of order: {chunk.path!r} after {self._last_path!r}")
+        if terms is not None and len(terms) != len(chunk.nodes):
+            raise ValueError(f"{len(terms)} analysed texts for {len(chunk.nodes)} nodes of {chunk.path!r}")
+        by_uid = dict(zip((n.uid for n in chunk.nodes), terms, strict=True)) if terms is not None else {}
         chunk = chunk.normalised()
         self._hash.update(write_chunk(self._tables, chunk))
         refs_by_uid: dict[int, list[Ref]] = {}
         for r in chunk.refs:
             refs_by_uid.setdefault(r.src_uid, []).append(r)
         for node in chunk.nodes:
-            self._index.add(node, refs_by_uid.get(node.uid, ()))
+            self._index.add(node, refs_by_uid.get(node.uid, ()), by_uid.get(node.uid))
         if self._grams is not None and self._grams_text is not None:
             self._grams.add(self._grams_text(chunk.path))
             self._gram_paths.append(chunk.path)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
+from indexlib.engines.lexterms import trigram_terms
 from indexlib.records import StreamHit
 from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route
 from indexlib.snapshot import Snapshot
@@ -214,7 +215,7 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
     # must be fetched to compute their similarity, the one costly part of this stream.
     if single and len(lowered) >= 3 and len(best) < FUZZY_WHEN_FEWER_THAN:
         last = re.split(r"\.", lowered)[-1]
-        grams = lexical.trigram_terms(last)
+        grams = trigram_terms(last)
         if grams:
             # Scored OR of the trigrams (a term set would score every candidate alike): names sharing
             # the most trigrams come first, and only those are fetched.

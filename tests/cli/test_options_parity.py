@@ -1,6 +1,11 @@
-"""The Typer `search` command and the argparse fast path accept exactly the same options."""
+"""The Typer `search` and `index` commands and their fast paths accept exactly the same options."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from cli.fastpath import parse_search_args
 from cli.flagparse import flag_table
@@ -47,3 +52,42 @@ def test_fast_parser_defers_to_typer_on_anything_unusual() -> None:
 def test_several_query_words_are_one_query() -> None:
     parsed = parse_search_args(["parse", "config", "-k", "3", "lang:go"])
     assert parsed is not None and parsed[0] == "parse config lang:go" and parsed[1]["top_k"] == 3
+
+
+def test_fast_path_and_typer_expose_the_same_index_options_with_the_builds_defaults() -> None:
+    from cli.indexopts import INDEX_OPTIONS
+    from indexlib import BuildOptions
+
+    index = click_command().commands["index"]  # type: ignore[attr-defined]
+    typer_flags = {f for p in index.params for f in (*p.opts, *p.secondary_opts) if f.startswith("-")}
+    assert typer_flags - {"--help"} == set(flag_table(INDEX_OPTIONS))
+    assert {p.name for p in index.params} - {"path"} == {o.dest for o in INDEX_OPTIONS}
+    build = BuildOptions()
+    shared = {o.dest: o.default for o in INDEX_OPTIONS if hasattr(build, o.dest)}
+    assert len(shared) >= 10
+    assert shared == {dest: getattr(build, dest) for dest in shared}
+    assert next(o for o in INDEX_OPTIONS if o.dest == "model").default == build.model_dir
+
+
+def test_the_index_fast_path_defers_to_typer_on_anything_unusual(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.indexcmd as indexcmd
+
+    ran: list[tuple[Path | None, dict[str, Any]]] = []
+    monkeypatch.setattr(indexcmd, "index_command", lambda _env, path, v: ran.append((path, v)) or 0)
+    for argv in (
+        ["index", "--bogus"],
+        ["index", "a", "b"],
+        ["index", "--threads", "many"],
+        ["index", "-h"],
+        ["index", "--json=1"],
+        ["search", "x"],
+    ):
+        assert indexcmd.try_fast_index(argv) is None, argv
+    assert not ran
+    assert (
+        indexcmd.try_fast_index(["index", "repo", "--embed", "none", "--no-redact", "-q", "--index-dir=ix"])
+        == 0
+    )
+    ((path, v),) = ran
+    assert path == Path("repo") and v["index_dir"] == Path("ix")
+    assert v["embed"] == "none" and v["redact"] is False and v["quiet"] is True and v["git_times"] is True

@@ -123,3 +123,31 @@ def test_an_index_of_an_older_format_is_scanned_with_a_notice(tree: Path) -> Non
     )
     assert found == {("mod_17.py", 1)} and not summary.index_used
     assert len(notes) == 1 and "scanning" in notes[0]
+
+
+def test_compaction_describes_files_up_to_the_builds_size_limit(tmp_path: Path) -> None:
+    """A file over 1 MiB, indexed with a larger --max-file-bytes, keeps trigrams for its last lines
+    after a compaction rewrites its segment (compaction used to read 1 MiB of each file)."""
+    import msgspec
+
+    from indexlib.engines.lexical import GramIndex
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    filler = "".join(f"value_{i} = {i}\n" for i in range(80_000))  # ~1.3 MiB
+    (root / "big.py").write_text(filler + "tail_marker_zqx = 1\n")
+    opts = BuildOptions(embed="none", git_times=False, max_file_bytes=4 << 20)
+    build_index(root, opts)
+    compacted = False
+    for round_ in range(10):  # small updates until one compacts every segment into one
+        (root / f"new_{round_}.py").write_text(f"added_{round_} = 1\n")
+        if build_index(root, opts).compacted:
+            compacted = True
+            break
+    store = Store.open(root / ".qry")
+    _rid, manifest = store.load()
+    assert compacted and len(manifest.segments) == 1
+    seg = store.segment_dir(manifest.segments[0].id)
+    paths = msgspec.msgpack.decode((seg / GRAM_PATHS).read_bytes())
+    found = GramIndex(seg / GRAMS).candidates(("and", ("zqx", "qx ")))
+    assert [paths[i] for i in found] == ["big.py"]

@@ -1,10 +1,13 @@
-"""The parse stage: read, redact and parse each changed file, in a fork pool when there are many, and
-spill the results to disk file by file.
+"""The parse stage: read, redact, parse and analyse each changed file, in a fork pool when there are many,
+and spill the results to disk file by file.
 
 Owns: the per-file work (`_read_and_parse`), running it in a pool (`indexlib/workers.py`), and
-the spill file: each file's nodes and references go to `parsed.msgpack` in a staging folder as they
-come, and only a light copy of each node (no text) stays in memory, for the git-times pass that needs
-every node's line range. Memory is bounded by a file's nodes, not the change's.
+the spill file: each file's nodes, references, analysed node text (`lexterms.NodeTerms`) and n-gram
+text (`gramsource.gram_text`: None for a file that held a secret), computed here so the
+analyzer runs on every core rather than in the one process that writes the segment, go to
+`parsed.msgpack` in a staging folder as they come, and only a light copy of each node (no text) stays
+in memory, for the git-times pass that needs every node's line range. Memory is bounded by a file's
+nodes, not the change's.
 Does not own: the parsers (`indexlib/index/parsing/`), redaction rules (`redact.py`), which files
 changed (`plan.py`), or the segment the spill becomes (`write.py`).
 """
@@ -12,7 +15,7 @@ changed (`plan.py`), or the segment the spill becomes (`write.py`).
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,24 +23,42 @@ from pathlib import Path
 import msgspec
 import xxhash
 
+from indexlib.engines.lexterms import NodeTerms, node_terms
+from indexlib.errors import IndexCorrupt
 from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
 from indexlib.index.discover import Skipped, SourceFile, load
+from indexlib.index.gramsource import gram_text
 from indexlib.index.parsing import parse_file
 from indexlib.index.redact import redact
-from indexlib.index.segtables import FileChunk, write_chunk
+from indexlib.index.segtables import FileChunk
 from indexlib.records import Node, ParsedFile
 from indexlib.store.store import Store
 from indexlib.workers import available_cores, start_pool
 
-__all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill"]
+__all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill", "read_spill"]
 
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
 
-_TABLE_ENCODER = msgspec.msgpack.Encoder()
-_PARSED_DECODER = msgspec.msgpack.Decoder(tuple[ParsedFile, int, str] | str)
+# (parsed, secrets redacted, file hash, each node's analysed text, the file's n-gram text) or the
+# reason the file was skipped
+ParseOutcome = tuple[ParsedFile, int, str, list[NodeTerms], str | None] | str
 
-ParseOutcome = tuple[ParsedFile, int, str] | str  # (parsed, secrets redacted, file hash) or a skip reason
+_TABLE_ENCODER = msgspec.msgpack.Encoder()
+_PARSED_DECODER = msgspec.msgpack.Decoder(ParseOutcome)
+
+
+class _SpillRecord(msgspec.Struct, array_like=True, gc=False):
+    """One parsed file in the spill: its chunk, its nodes' analysed text (in `chunk.nodes` order) and
+    its n-gram text."""
+
+    chunk: FileChunk
+    terms: list[NodeTerms]
+    grams: str | None
+
+
+_SPILL_DECODER = msgspec.msgpack.Decoder(_SpillRecord)
+_LEN = 4  # bytes of the little-endian length before each record
 
 
 @dataclass(slots=True)
@@ -71,14 +92,33 @@ def parse_and_spill(
             if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
                 skipped[outcome] = skipped.get(outcome, 0) + 1
                 continue
-            parsed, red, digest = outcome
+            parsed, red, digest, terms, grams = outcome
             report.redacted += red
             if parsed.skip:
                 skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
-            write_chunk(spill, FileChunk(path=src.path, nodes=parsed.nodes, refs=parsed.refs))
+            chunk = FileChunk(path=src.path, nodes=parsed.nodes, refs=parsed.refs)
+            data = _TABLE_ENCODER.encode(_SpillRecord(chunk=chunk, terms=terms, grams=grams))
+            spill.write(len(data).to_bytes(_LEN, "little"))
+            spill.write(data)
             out.light.extend(msgspec.structs.replace(n, text="", doc="", signature="") for n in parsed.nodes)
             out.meta.append((src, digest, len(parsed.nodes)))
     return out
+
+
+def read_spill(spill: Spill) -> Iterator[tuple[FileChunk, list[NodeTerms], str | None]]:
+    """Stream the spilled files in the order they were parsed: each chunk, its analysed node text and
+    its n-gram text."""
+    try:
+        with open(spill.path, "rb") as fh:
+            while head := fh.read(_LEN):
+                size = int.from_bytes(head, "little")
+                data = fh.read(size)
+                if len(head) < _LEN or len(data) < size:
+                    raise IndexCorrupt(f"{spill.path} is truncated", hint="run `qry index` again")
+                record = _SPILL_DECODER.decode(data)
+                yield record.chunk, record.terms, record.grams
+    except (OSError, msgspec.DecodeError) as exc:
+        raise IndexCorrupt(f"cannot read {spill.path}: {exc}", hint="run `qry index` again") from exc
 
 
 def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[ParsedFile, int]:
@@ -97,17 +137,21 @@ def _parse_one(src: SourceFile, data: bytes, opts: BuildOptions) -> tuple[Parsed
 
 
 def _read_and_parse(src: SourceFile, opts: BuildOptions) -> ParseOutcome:
-    """Read a changed file (again: its bytes were not kept since hashing), check it, redact, parse.
+    """Read a changed file (again: its bytes were not kept since hashing), check it, redact, parse,
+    and analyse its text for the lexical and n-gram indexes.
 
     The hash is taken of the bytes actually parsed, so a file edited between the two reads is
-    recorded as what was indexed.
+    recorded as what was indexed. A file redaction changed gets no n-gram text: its trigrams would
+    spell the secret out (the rule of `gramsource.py`).
     """
     loaded = load(src, max_file_bytes=opts.max_file_bytes)
     if isinstance(loaded, Skipped):
         return loaded.reason
     data = loaded.data or b""
     parsed, redacted = _parse_one(loaded, data, opts)
-    return parsed, redacted, xxhash.xxh3_128_hexdigest(data)
+    terms = [node_terms(n) for n in parsed.nodes]
+    grams = gram_text(data, redacted)
+    return parsed, redacted, xxhash.xxh3_128_hexdigest(data), terms, grams
 
 
 def _parse_job(job: tuple[SourceFile, BuildOptions]) -> bytes:

@@ -19,11 +19,11 @@ from pathlib import Path
 import msgspec
 
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
-from indexlib.index.build.parse import Spill
+from indexlib.index.build.parse import Spill, read_spill
 from indexlib.index.build.plan import Plan, Previous
 from indexlib.index.build.times import NodeTimes
 from indexlib.index.gramsource import GramSource, gram_source
-from indexlib.index.segtables import FileChunk, SegmentWriter, iter_segment, read_chunks
+from indexlib.index.segtables import FileChunk, SegmentWriter, iter_segment
 from indexlib.store.manifest import FileRecord, SegmentEntry
 from indexlib.store.store import Store
 
@@ -72,7 +72,7 @@ def write_stage(
         if old is not None:
             tombstones.setdefault(old.segment, set()).add(path)
     if spill.meta:
-        entry, file_times = _write_segment(store, root, opts, spill, times, progress)
+        entry, file_times = _write_segment(store, spill, times, progress)
         report.nodes_written = entry.nodes
         segments = [s for s in segments if s.id != entry.id] + [entry]
         tombstones.pop(entry.id, None)
@@ -84,20 +84,27 @@ def write_stage(
     if len(segments) > MAX_SEGMENTS or (
         len(segments) > 1 and sum(len(v) for v in tombstones.values()) / stored_paths > MAX_TOMBSTONE_RATIO
     ):
-        segments, files = _compact(store, segments, files, progress, gram_source(root, redact=opts.redact))
+        grams = gram_source(root, redact=opts.redact, max_file_bytes=opts.max_file_bytes)
+        segments, files = _compact(store, segments, files, progress, grams)
         tombstones = {}
         report.compacted = True
     return Layout(segments=segments, files=files, tombstones=tombstones)
 
 
 def _write_segment(
-    store: Store, root: Path, opts: BuildOptions, spill: Spill, times: NodeTimes, progress: Progress
+    store: Store, spill: Spill, times: NodeTimes, progress: Progress
 ) -> tuple[SegmentEntry, FileTimes]:
-    """Stream the spilled chunks, now with times, into the new segment; each file's time range too."""
-    writer = SegmentWriter(store, grams=gram_source(root, redact=opts.redact))
+    """Stream the spilled chunks, now with times, into the new segment; each file's time range too.
+
+    The n-gram text of each file comes from the spill (the parse stage read the file already): the
+    writer asks for a path's text while adding its chunk, and `pending` holds just that one.
+    """
+    pending: dict[str, str | None] = {}
+    writer = SegmentWriter(store, grams=pending.pop)
     try:
         file_times: FileTimes = {}
-        for i, chunk in enumerate(read_chunks(spill.path)):
+        for i, (chunk, terms, grams) in enumerate(read_spill(spill)):
+            pending[chunk.path] = grams
             progress("write", i + 1, len(spill.meta))
             nodes = []
             lo: int | None = None
@@ -110,7 +117,7 @@ def _write_segment(
                 if changed is not None:
                     hi = changed if hi is None else max(hi, changed)
             file_times[chunk.path] = (lo, hi)
-            writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs))
+            writer.add(FileChunk(path=chunk.path, nodes=nodes, refs=chunk.refs), terms)
         entry = writer.commit(int(time.time()))
     except BaseException:
         writer.abort()  # stop Tantivy's threads before the staging directory goes

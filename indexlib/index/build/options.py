@@ -40,6 +40,21 @@ class BuildOptions(msgspec.Struct):
     shared_cache: bool = True  # also use the user-level vector cache (embedcache.shared_cache_dir)
     background: bool = False  # return after the lexical root; a detached worker computes the vectors
 
+    def check(self) -> None:
+        """Refuse numbers no build can use (UsageError naming the option), before anything is read."""
+        from indexlib.errors import UsageError
+
+        for name, value, least in (
+            ("--threads", self.threads, 0),
+            ("--max-file-bytes", self.max_file_bytes, 1),
+            ("--wait", self.wait, 0),
+            ("max_nodes_per_file", self.max_nodes_per_file, 1),
+        ):
+            if value < least:
+                raise UsageError(
+                    f"{name} must be at least {least}, not {value}", hint="see: qry index --help"
+                )
+
     def to_json(self) -> str:
         """These options as one line of JSON (paths as strings): what a worker process is started with."""
         return _OPTIONS_ENCODER.encode(self).decode()

@@ -43,9 +43,11 @@ def build_index(
     """Index `root` incrementally and publish a new root if anything changed; `parse_map`, when given,
     runs the parsing (`indexlib/cluster/raybuild.py`: as Ray tasks).
 
-    Raises UsageError for a root that is not a directory, LockBusy when another writer runs.
+    Raises UsageError for a root that is not a directory or an option no build can use, LockBusy when
+    another writer runs.
     """
     opts = options or BuildOptions()
+    opts.check()
     root = root.resolve()
     if not root.is_dir():
         raise UsageError(f"{root} is not a directory", hint="pass the folder of a repository: qry index PATH")

@@ -91,9 +91,15 @@ BAD_INPUT: dict[str, tuple[tuple[str, ...], str]] = {
     "graph-unbounded": (("graph", "MATCH (a)-[:calls*]->(b) RETURN b"), "unbounded"),
     "graph-param": (("graph", "MATCH (n) RETURN n", "--param", "novalue"), "is not NAME=VALUE"),
     "gc-keep": (("gc", "--keep", "0"), "--keep must be at least 1"),
-    "index-threads": (("index", "--threads", "-1", "--embed", "none"), "--threads must be at least 0, not -1"),
-    "index-max-file-bytes": (("index", "--max-file-bytes", "0"), "--max-file-bytes must be at least 1, not 0"),
-    "index-wait": (("index", "--wait", "-2"), "--wait must be at least 0, not -2.0"),
+    "index-threads": (
+        ("index", "--threads", "-1", "--embed", "none"),
+        "--threads must be at least 0, not -1",
+    ),
+    "index-max-file-bytes": (
+        ("index", "--max-file-bytes", "0"),
+        "--max-file-bytes must be at least 1, not 0",
+    ),
+    "index-wait": (("index", "--wait", "-2"), "--wait must be at least 0, not -2"),
 }
 
 

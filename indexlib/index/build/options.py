@@ -44,16 +44,14 @@ class BuildOptions(msgspec.Struct):
         """Refuse numbers no build can use (UsageError naming the option), before anything is read."""
         from indexlib.errors import UsageError
 
-        for name, value, least in (
-            ("--threads", self.threads, 0),
-            ("--max-file-bytes", self.max_file_bytes, 1),
-            ("--wait", self.wait, 0),
-            ("max_nodes_per_file", self.max_nodes_per_file, 1),
+        for name, value, least, hint in (
+            ("--threads", self.threads, 0, "0 (the default) runs the model on every available core"),
+            ("--max-file-bytes", self.max_file_bytes, 1, "e.g. --max-file-bytes 4000000 (default 1048576)"),
+            ("--wait", self.wait, 0, "seconds to wait for another qry index, e.g. --wait 30"),
+            ("max_nodes_per_file", self.max_nodes_per_file, 1, "e.g. 5000 (the default)"),
         ):
             if value < least:
-                raise UsageError(
-                    f"{name} must be at least {least}, not {value}", hint="see: qry index --help"
-                )
+                raise UsageError(f"{name} must be at least {least}, not {value:g}", hint=hint)
 
     def to_json(self) -> str:
         """These options as one line of JSON (paths as strings): what a worker process is started with."""

@@ -29,7 +29,7 @@ from indexlib.workspace.federate import (
     WorkspaceResult,
     answer_one,
     assemble,
-    check_merge,
+    begin_search,
     idf_stats_one,
     per_index_requests,
 )
@@ -82,11 +82,8 @@ class ClusterWorkspace:
         global_idf: bool = True,
     ) -> WorkspaceResult:
         """As `Federation.search`, with each index answering from its actor."""
-        opts = opts or SearchRequest()
-        opts.validate(text)
-        check_merge(merge)
         t0 = time.perf_counter()
-        chosen = [m for m in self.members if only is None or m.name in only]
+        opts, chosen = begin_search(text, opts, merge, self.members, only)
         down: dict[str, str] = {}  # repo -> why its actor did not answer
         boosts: dict[str, dict[str, float]] = {}
         if global_idf and len(chosen) > 1:

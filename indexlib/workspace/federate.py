@@ -126,11 +126,8 @@ class Federation:
 
         With `global_idf` (the default), each index's BM25 first gets the workspace-wide idf of the
         query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
-        opts = opts or SearchRequest()
-        opts.validate(text)
-        check_merge(merge)
         t0 = time.perf_counter()
-        members = [m for m in self.members if only is None or m.name in only]
+        opts, members = begin_search(text, opts, merge, self.members, only)
         with ThreadPoolExecutor(max_workers=min(MAX_FANOUT_THREADS, len(members) or 1)) as pool:
             boosts: dict[str, dict[str, float]] = {}
             if global_idf and len(members) > 1:
@@ -144,6 +141,17 @@ class Federation:
 
             answers = list(pool.map(one, members))
         return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+
+
+def begin_search(
+    text: str, opts: SearchRequest | None, merge: str, members: Sequence[Member], only: Sequence[str] | None
+) -> tuple[SearchRequest, list[Member]]:
+    """What every workspace (local, or on Ray actors) does before asking any index: check the request
+    and the merge, and pick the members to ask (those in `only`, or all)."""
+    opts = opts or SearchRequest()
+    opts.validate(text)
+    check_merge(merge)
+    return opts, [m for m in members if only is None or m.name in only]
 
 
 def check_merge(merge: str) -> None:

@@ -81,10 +81,14 @@ def main() -> None:
     ap.add_argument(
         "--variants",
         default="",
-        help="comma-separated workspace variants to run (default: all of WS_VARIANTS)",
+        help="comma-separated workspace variants to run (default: all of WS_VARIANTS; none: own and --route only)",
     )
     args = ap.parse_args()
-    variants_run = [v for v in WS_VARIANTS if not args.variants or v[0] in args.variants.split(",")]
+    wanted = args.variants.split(",") if args.variants else [v[0] for v in WS_VARIANTS]
+    unknown = set(wanted) - {v[0] for v in WS_VARIANTS} - {"none"}
+    if unknown:
+        ap.error(f"unknown variants: {', '.join(sorted(unknown))}")
+    variants_run = [v for v in WS_VARIANTS if v[0] in wanted]
 
     dv_run, dv_score = _deveval()
     from indexlib import Engine, SearchRequest

@@ -109,19 +109,21 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     from indexlib import BuildOptions, build_index
 
     path, index_dir = _source_and_index(env, path, v.get("index_dir"))
+    # Both parsers (the Typer command and the fast path) give every option of cli/indexopts.py,
+    # defaults included, so the values are read as they are.
     opts = BuildOptions(
         index_dir=index_dir,
-        embed=str(v.get("embed") or "onnx"),
-        model_dir=v.get("model"),
-        max_file_bytes=int(v.get("max_file_bytes", BuildOptions().max_file_bytes)),
-        include_vendored=bool(v.get("include_vendored")),
-        redact=bool(v.get("redact", True)),
-        git_times=bool(v.get("git_times", True)),
-        rebuild=bool(v.get("rebuild")),
-        wait=float(v.get("wait", 0.0)),
-        threads=int(v.get("threads", 0)),
-        shared_cache=bool(v.get("shared_cache", True)),
-        background=bool(v.get("background")),
+        embed=str(v["embed"]),
+        model_dir=v["model"],
+        max_file_bytes=int(v["max_file_bytes"]),
+        include_vendored=bool(v["include_vendored"]),
+        redact=bool(v["redact"]),
+        git_times=bool(v["git_times"]),
+        rebuild=bool(v["rebuild"]),
+        wait=float(v["wait"]),
+        threads=int(v["threads"]),
+        shared_cache=bool(v["shared_cache"]),
+        background=bool(v["background"]),
     )
     show = env.stderr_tty and not v.get("quiet") and not v.get("json")
     with progress_reporter(env, enabled=show) as progress:

@@ -41,11 +41,6 @@ def joined_name(name: str) -> str:
     return "".join(split_identifier(name)) or name.lower()
 
 
-def content_text(node: Node) -> str:
-    """The node as one text: path words and qualified name, then its text (doc comment included)."""
-    return f"{node.path.replace('/', ' ')}\n{node.qualified_name}\n{node.text}"
-
-
 class NodeTerms(msgspec.Struct, array_like=True, frozen=True, gc=False):
     """A node's analysed text for the whitespace-tokenised fields, each a space-joined term list.
 
@@ -66,8 +61,9 @@ class NodeTerms(msgspec.Struct, array_like=True, frozen=True, gc=False):
 def node_terms(node: Node) -> NodeTerms:
     """Analyse a node's name, qualified name, path, signature, body and whole text (`code_terms`).
 
-    Each piece is analysed once: a newline always ends a token, so the terms of `content_text(node)`
-    are the terms of its path words, its qualified name and its text, one after the other.
+    `content` is the node as one text: path words, qualified name, then its text (doc comment
+    included). Each piece is analysed once: a newline always ends a token, so the terms of
+    "path words\nqualified name\ntext" are the pieces' terms one after the other.
     """
     stem = node.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     path_words = code_terms(node.path.replace("/", " "))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from indexlib.analyzer import code_terms
-from indexlib.engines.lexterms import content_text, node_terms, trigram_terms
+from indexlib.engines.lexterms import node_terms, trigram_terms
 from indexlib.index.build.options import BuildOptions
 from indexlib.index.build.parse import _read_and_parse
 from indexlib.index.discover import SourceFile, discover
@@ -48,7 +48,8 @@ def test_each_field_equals_analysing_its_whole_text() -> None:
         assert t.path == _whole(n.path.replace("/", " ") + " " + stem)
         assert t.signature == _whole(n.signature)
         assert t.body == _whole(n.text)
-        assert t.content == _whole(content_text(n)), n.qualified_name
+        whole_node = f"{n.path.replace('/', ' ')}\n{n.qualified_name}\n{n.text}"  # what `content` indexes
+        assert t.content == _whole(whole_node), n.qualified_name
         assert t.name_tri == " ".join(trigram_terms(n.name))
 
 

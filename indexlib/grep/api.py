@@ -98,9 +98,13 @@ def _open_index(
 
 
 def _split_targets(
-    targets: list[Path], root: Path | None, notice: Callable[[str], None]
+    targets: list[Path], root: Path | None, notice: Callable[[str], None], *, no_ignore: bool = False
 ) -> tuple[list[Path], list[str], list[Path]]:
-    """The targets as (single files, folders inside the indexed tree relative to it, other folders)."""
+    """The targets as (single files, folders inside the indexed tree relative to it, other folders).
+
+    A folder inside the tree that the walk from its root skips (vendored, build output, ignored) is
+    scanned as its own root, as a scan without the index does and as ripgrep searches a folder named
+    on its command line."""
     indexed: list[str] = []
     others: list[Path] = []
     files: list[Path] = []
@@ -113,9 +117,17 @@ def _split_targets(
             if root is not None:
                 notice(f"{t} is outside the indexed tree ({root}): scanning it")
             others.append(t)
+        elif rel and root is not None and not _walked(root, rel, no_ignore):
+            others.append(t)
         else:
             indexed.append(rel)
     return files, indexed, others
+
+
+def _walked(root: Path, rel: str, no_ignore: bool) -> bool:
+    from indexlib.index.discover import walks_into
+
+    return walks_into(root, rel, use_ignore_files=not no_ignore)
 
 
 def _grep_one_file(
@@ -177,7 +189,7 @@ def run_grep(
         lines_matched += len(lines)
         on_file(_display(abspath, str(cwd)), text, lines, pattern.regex, show_path)
 
-    files, indexed, others = _split_targets(targets, root, notice)
+    files, indexed, others = _split_targets(targets, root, notice, no_ignore=req.no_ignore)
     try:
         for f in files:
             _grep_one_file(f, pattern.regex, req.max_count, stats, emit)

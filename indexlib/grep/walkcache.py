@@ -33,7 +33,7 @@ from indexlib.grep.files import WalkedFile
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 3
+_VERSION = 4  # 4: build-output folders are vendored only at the top or beside a project manifest
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 
 

@@ -156,3 +156,33 @@ def test_hidden_and_no_ignore_have_ripgreps_meaning(tmp_path: Path) -> None:
     assert paths("--hidden") == [".hidden/h.py", "seen.py"]
     assert paths("--no-ignore") == ["ignored.py", "seen.py"]
     assert paths("--hidden", "--no-ignore") == [".hidden/h.py", "ignored.py", "seen.py"]
+
+
+def test_a_folder_named_on_the_command_line_is_searched_even_where_the_walk_skips_it(tmp_path: Path) -> None:
+    # As rg does, and as a scan without the index does: the folder is searched as its own root, so
+    # the index (which never holds it) and --no-index give the same answer. In a repository, so a
+    # subfolder scanned as its own root is known not to be the top of the tree.
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("logs/\n")
+    for rel in ("src/a.py", "node_modules/lib/v.js", "logs/today/run.py", "build/gen.py", "src/build/b.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("needle = 1\n")
+    built = run_qry_process("index", "--embed", "none", ".", cwd=tmp_path)
+    assert built.code == 0, built.describe()
+
+    def paths(*args: str) -> list[str]:
+        run = run_qry_process("grep", "-l", "needle", *args, cwd=tmp_path)
+        assert run.code in (0, 1), run.describe()
+        return run.out.split()
+
+    # The walk keeps src/build (a source package), skips the top-level build output.
+    assert paths() == ["src/a.py", "src/build/b.py"]
+    for folder, expected in (
+        ("node_modules/lib", ["node_modules/lib/v.js"]),
+        ("logs", ["logs/today/run.py"]),
+        ("logs/today", ["logs/today/run.py"]),
+        ("build", ["build/gen.py"]),
+        ("src", ["src/a.py", "src/build/b.py"]),
+    ):
+        assert paths(folder) == expected, folder
+        assert paths("--no-index", folder) == expected, folder

@@ -252,6 +252,44 @@ def test_vendored_dirs_are_reported_once_each(tmp_path: Path) -> None:
     assert [i.path for i in items if isinstance(i, SourceFile)] == ["src/app.py", "venv/__init__.py"]
 
 
+
+def test_build_output_names_are_skipped_only_where_a_build_puts_them(tmp_path: Path) -> None:
+    # Build output: at the top of the tree, or beside a project manifest (a package's dist, a
+    # Rust or Maven module's target).
+    write(tmp_path, "build/lib/gen.py")
+    write(tmp_path, "dist/app.js", "x\n")
+    write(tmp_path, "packages/web/package.json", "{}\n")
+    write(tmp_path, "packages/web/dist/web.js", "x\n")
+    write(tmp_path, "packages/web/src/main.js", "x\n")
+    write(tmp_path, "crates/core/Cargo.toml", "[package]\n")
+    write(tmp_path, "crates/core/target/debug/build.rs", "fn main() {}\n")
+    # The same names inside source packages are source.
+    write(tmp_path, "pkg/index/build/run.py")
+    write(tmp_path, "internal/target/pick.go", "package target\n")
+    assert skips(tmp_path) == {
+        "build": "vendored",
+        "crates/core/target": "vendored",
+        "dist": "vendored",
+        "packages/web/dist": "vendored",
+    }
+    assert sources(tmp_path) == [
+        "crates/core/Cargo.toml",
+        "internal/target/pick.go",
+        "packages/web/package.json",
+        "packages/web/src/main.js",
+        "pkg/index/build/run.py",
+    ]
+
+
+def test_symlinks_follow_the_build_output_rule(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/build/run.py")
+    write(tmp_path, "build/out.py")
+    (tmp_path / "src_build").symlink_to(tmp_path / "pkg" / "build", target_is_directory=True)
+    (tmp_path / "out").symlink_to(tmp_path / "build", target_is_directory=True)
+    # The link to the source package is skipped only as a folder already walked, not as vendored.
+    assert skips(tmp_path) == {"build": "vendored", "out": "vendored", "src_build": "ignored"}
+    assert sources(tmp_path) == ["pkg/build/run.py"]
+
 def test_include_vendored(tmp_path: Path) -> None:
     write(tmp_path, "vendor/lib.go", "package lib\n")
     write(tmp_path, "env/pyvenv.cfg", "home = /usr\n")
@@ -449,3 +487,16 @@ def test_results_are_deterministic(tmp_path: Path) -> None:
     for i in range(30):
         write(tmp_path, f"d{i % 4}/f{i}.py", f"x = {i}\n")
     assert run(tmp_path) == run(tmp_path)
+
+
+def test_a_subfolder_of_a_repository_is_not_the_top_of_the_tree(tmp_path: Path) -> None:
+    # `build/` right below the repository's top is output; right below a subfolder walked as its own
+    # root (grep of a folder, an index of part of a repository) it is source unless a manifest is there.
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    write(tmp_path, "build/out.py")
+    write(tmp_path, "src/build/b.py")
+    write(tmp_path, "web/package.json", "{}\n")
+    write(tmp_path, "web/dist/w.js", "x\n")
+    assert "build" in skips(tmp_path)
+    assert sources(tmp_path / "src") == ["build/b.py"]
+    assert skips(tmp_path / "web") == {"dist": "vendored"}

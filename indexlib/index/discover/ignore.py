@@ -104,7 +104,7 @@ class Rules:
 Stack = tuple[Rules, ...]  # lowest precedence first
 
 
-def _read_ignore_file(path: str) -> IgnoreFile | None:
+def read_ignore_file(path: str) -> IgnoreFile | None:
     try:
         with open(path, "rb") as fh:
             raw = fh.read(1 << 20)
@@ -175,6 +175,18 @@ def _git_dir(folder: str) -> str | None:
     return None
 
 
+def inside_repository_below_top(real_root: str) -> bool:
+    """Whether `real_root` is a subfolder of a git repository (not its top, not outside any)."""
+    if _git_dir(real_root) is not None:
+        return False
+    cur = real_root
+    while (parent := os.path.dirname(cur)) != cur:
+        if _git_dir(parent) is not None:
+            return True
+        cur = parent
+    return False
+
+
 def base_stack(real_root: str) -> Stack:
     """Rules that apply before the root's own ignore files: the repository's `info/exclude` and the
     `.gitignore` / `.qryignore` files of folders between the repository top and the root, when the root
@@ -191,18 +203,18 @@ def base_stack(real_root: str) -> Stack:
         top = parent
     rel_root = os.path.relpath(real_root, top).replace(os.sep, "/")
     if rel_root == ".":
-        spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
+        spec = read_ignore_file(os.path.join(gitdir, "info", "exclude"))
         return (Rules("", "", spec),) if spec is not None else ()
     # (folder relative to the top, patterns), lowest precedence first.
     found: list[tuple[str, IgnoreFile]] = []
-    spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
+    spec = read_ignore_file(os.path.join(gitdir, "info", "exclude"))
     if spec is not None:
         found.append(("", spec))
     for folder in [top, *reversed(between[1:])]:
         folder_rel = os.path.relpath(folder, top).replace(os.sep, "/")
         folder_rel = "" if folder_rel == "." else folder_rel + "/"
         for name in IGNORE_FILES:
-            spec = _read_ignore_file(os.path.join(folder, name))
+            spec = read_ignore_file(os.path.join(folder, name))
             if spec is not None:
                 found.append((folder_rel, spec))
     parts = rel_root.split("/")

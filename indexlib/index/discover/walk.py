@@ -33,14 +33,25 @@ from indexlib.records import SkipReason
 # Version-control and index folders: never entered, never reported.
 ALWAYS_SKIPPED = frozenset({".git", ".qry", ".hg", ".svn"})
 
-# Dependency, build-output, cache and virtual-environment folders: skipped unless include_vendored.
+# Dependency, cache and virtual-environment folders: skipped wherever they are, unless include_vendored.
 # `venv` and `env` are not on the list by name, because they are ordinary package names too (the
 # standard library's own `venv` package): a folder is a virtual environment when it holds `pyvenv.cfg`
 # (or `conda-meta/`), whatever its name (`env`, `venv`, `.venv311`).
 VENDORED_DIRS = frozenset(
     {
-        "node_modules", "vendor", "third_party", ".venv", "site-packages", "dist", "build", "target",
-        "__pycache__", ".tox", ".mypy_cache", "bower_components", "Pods", ".gradle",
+        "node_modules", "vendor", "third_party", ".venv", "site-packages", "__pycache__", ".tox",
+        ".mypy_cache", "bower_components", "Pods", ".gradle",
+    }
+)  # fmt: skip
+# Build-output folders, skipped like vendored ones only where a build puts them: at the top of the
+# tree, or beside a project manifest (`packages/x/dist` next to `packages/x/package.json`, a Maven
+# module's `target`). Elsewhere the same names are source packages (`indexlib/index/build`, Go's
+# `internal/build`), which a name-only rule would silently leave out.
+BUILD_OUTPUT_DIRS = frozenset({"dist", "build", "target"})
+PROJECT_MANIFESTS = frozenset(
+    {
+        "package.json", "pyproject.toml", "setup.py", "setup.cfg", "Cargo.toml", "pom.xml", "build.gradle",
+        "build.gradle.kts", "go.mod", "CMakeLists.txt", "Makefile", "meson.build", "composer.json", "build.sbt",
     }
 )  # fmt: skip
 VENV_MARKERS = ("pyvenv.cfg", "conda-meta")
@@ -88,6 +99,9 @@ class Walk:
     extra: IgnoreFile | None
     use_ignore_files: bool = True
     record: WalkRecord | None = None
+    # The root is the top of its tree (a repository's top, or a folder outside any repository), so a
+    # build-output name directly below it is build output; a subfolder of a repository is not.
+    root_is_top: bool = True
     out: list[_Candidate | Skipped] = field(default_factory=list)
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
@@ -149,15 +163,25 @@ class Walk:
             )
             if spec is not None:
                 stack = (*stack, Rules(rel_dir, "", spec))
+        builds_here = (not rel_dir and self.root_is_top) or not names.isdisjoint(PROJECT_MANIFESTS)
         for entry in entries:
-            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir)
+            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir, builds_here)
             if child is not None:
                 pending.append(child)
 
     def entry(
-        self, entry: os.DirEntry[str], abs_dir: str, rel_dir: str, stack: Stack, real_dir: str
+        self,
+        entry: os.DirEntry[str],
+        abs_dir: str,
+        rel_dir: str,
+        stack: Stack,
+        real_dir: str,
+        builds_here: bool = False,
     ) -> tuple[str, str, Stack, str] | None:
-        """Handle one directory entry; return a subdirectory to descend into, if any."""
+        """Handle one directory entry; return a subdirectory to descend into, if any.
+
+        `builds_here`: the directory being listed is the tree's top or holds a project manifest, so a
+        build-output name below it is build output."""
         name = entry.name
         if name in ALWAYS_SKIPPED:
             return None
@@ -178,7 +202,7 @@ class Walk:
         if is_dir:
             if is_ignored(stack, self.extra, rel, True):
                 return None
-            if name in VENDORED_DIRS and not self.include_vendored:
+            if self.vendored_name(name, builds_here):
                 self.skip(rel, SkipReason.VENDORED)
                 return None
             return abspath, rel + "/", stack, real_dir + name + "/"
@@ -252,17 +276,36 @@ class Walk:
             for link in batch:
                 self.follow(link)
 
+    def vendored_name(self, name: str, builds_here: bool) -> bool:
+        """Whether a folder called `name` is skipped as vendored or build output (`builds_here`: its
+        parent is the tree's top or holds a project manifest)."""
+        if self.include_vendored:
+            return False
+        return name in VENDORED_DIRS or (builds_here and name in BUILD_OUTPUT_DIRS)
+
+    def vendored_path(self, parts: list[str]) -> bool:
+        """Whether a folder on the path `parts` (relative to the real root) is one the walk skips as
+        vendored or build output: `entry`'s rules, for a path reached through a symlink."""
+        for depth, name in enumerate(parts):
+            if name in VENDORED_DIRS:
+                return True
+            if name in BUILD_OUTPUT_DIRS and (
+                (depth == 0 and self.root_is_top) or _builds_in(os.path.join(self.real_root, *parts[:depth]))
+            ):
+                return True
+        return False
+
     def follow(self, link: _Link) -> None:
         parts = link.target_rel.split("/")
         key = (link.st.st_dev, link.st.st_ino)
         if any(p in ALWAYS_SKIPPED for p in parts):
             self.skip(link.rel, SkipReason.IGNORED, f"symlink into {link.target_rel}")
-        elif not self.include_vendored and any(p in VENDORED_DIRS for p in parts):
+        elif not self.include_vendored and self.vendored_path(parts):
             self.skip(link.rel, SkipReason.VENDORED, f"symlink to {link.target_rel}")
         elif link.is_dir:
             if key in self.seen_dirs:
                 self.skip(link.rel, SkipReason.IGNORED, f"symlink to {link.target_rel}, already walked")
-            elif not self.include_vendored and link.rel.rsplit("/", 1)[-1] in VENDORED_DIRS:
+            elif not self.include_vendored and self.vendored_path(link.rel.split("/")):
                 self.skip(link.rel, SkipReason.VENDORED)
             else:
                 self.walk_dir(link.abspath, link.rel + "/", link.stack, link.target_rel + "/")
@@ -272,6 +315,14 @@ class Walk:
             self.file(
                 link.abspath, link.rel, link.rel.rsplit("/", 1)[-1], link.stack, link.st, link.target_rel
             )
+
+
+def _builds_in(real_dir: str) -> bool:
+    """Whether the directory holds a project manifest (so its build-output names are build output)."""
+    try:
+        return not PROJECT_MANIFESTS.isdisjoint(os.listdir(real_dir))
+    except OSError:
+        return False
 
 
 def _utf8_ok(name: str) -> bool:

@@ -80,3 +80,15 @@ def test_query_terms_split_dots_and_keep_identifiers() -> None:
 def test_limit_cuts_the_list() -> None:
     res = route("render page refresh_token charge_card", POOL, limit=2)
     assert len(res.routes) == 2
+
+
+def test_function_words_do_not_route_a_question() -> None:
+    # Two repositories: "where", "is", "the" in one README would each weigh log(3/2), as a name does.
+    pool = [
+        RepoText(repo="docs", labels="docs", readme="where is the guide? the answer is here", names=""),
+        RepoText(repo="auth", labels="auth", readme="", names="auth/session.py\nauth.session.refresh_token"),
+    ]
+    res = route("where is the session token refreshed", pool)
+    assert [r.repo for r in res.routes] == ["auth"]
+    assert res.terms == ["session", "token", "refreshed"]
+    assert route("where is the", pool).terms == ["where", "is", "the"]  # nothing else: kept

@@ -209,6 +209,26 @@ def apply_signals(
     words = {w.lower() for w in query_words if len(w) >= 3}
     wants_tests = bool(words & _TEST_WORDS)
     wants_docs = bool(words & _DOCS_WORDS)
+
+    def defines(c: Candidate) -> str | None:
+        """ "exact" when `c` defines the query identifier as typed, "spelled" when with its words
+        spelled another way (`parse_config` for `ParseConfig`), else None."""
+        if not ident or c.kind not in DEFINITION_KINDS:
+            return None
+        qn = c.qualified_name.lower().replace("::", ".")
+        exact = c.name.lower() in (ident, ident_last)
+        spelled = exact or "".join(split_identifier(c.name)) == ident_joined
+        if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
+            return "exact" if exact else "spelled"
+        return None
+
+    use_definition = "definition" in signals.enabled and ident is not None
+    kinds = {c.uid: defines(c) for c in cands} if use_definition else {}
+    # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
+    # for is among them: the test penalty would put every mention in code above it.
+    defined_in_code = any(
+        k is not None and not is_test_path(c.path) for c in cands if (k := kinds.get(c.uid))
+    )
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -217,19 +237,17 @@ def apply_signals(
         if "dense_floor" in signals.enabled and p.bm25_rank is None and p.symbol_rank is None:
             if (p.vector_score or 0.0) < signals.dense_floor:
                 continue
-        if "definition" in signals.enabled and ident and c.kind in DEFINITION_KINDS:
-            qn = c.qualified_name.lower().replace("::", ".")
-            exact = c.name.lower() in (ident, ident_last)
-            spelled = exact or "".join(split_identifier(c.name)) == ident_joined
-            if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
-                # The name as typed beats the same words spelled another way (`parse_headers` over
-                # `_parse_headers`), which still beats a mere mention.
-                f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
-                if c.kind == "constant":
-                    # A variable of the same name (a flag `var List bool`) yields to the function or type.
-                    f = 1.0 + (f - 1.0) * signals.constant_share
-                c.score *= f
-                c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
+        defined = kinds.get(c.uid)
+        if defined is not None:
+            exact = defined == "exact"
+            # The name as typed beats the same words spelled another way (`parse_headers` over
+            # `_parse_headers`), which still beats a mere mention.
+            f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
+            if c.kind == "constant":
+                # A variable of the same name (a flag `var List bool`) yields to the function or type.
+                f = 1.0 + (f - 1.0) * signals.constant_share
+            c.score *= f
+            c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
         if "quote" in signals.enabled and c.quote_share >= signals.quote_min:
             f = 1.0 + signals.quote_boost * c.quote_share
             c.score *= f
@@ -249,6 +267,10 @@ def apply_signals(
             c.score *= signals.remainder_penalty
             c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
         if "tests" in signals.enabled and not wants_tests and is_test_path(c.path):
+            if defined is not None and not defined_in_code:
+                c.explain.append("test/example/vendored path, but the identifier is defined only there: x1")
+                out.append(c)
+                continue
             c.score *= signals.test_penalty
             c.explain.append(f"test/example/vendored path: x{signals.test_penalty:g}")
         elif "docs" in signals.enabled and not wants_docs and is_docs(c.path, c.kind):

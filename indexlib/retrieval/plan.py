@@ -108,7 +108,7 @@ def _dense_runs(
         and name_lead
         and request.skip_dense_on_exact
     ):
-        notes.append("dense stream skipped: an exact definition leads (model not loaded)")
+        notes.append("dense stream skipped: the query names a definition (model not loaded)")
         return False
     return bool(q.text.strip())
 

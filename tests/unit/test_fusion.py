@@ -67,6 +67,24 @@ def test_definition_boost_puts_the_definition_first() -> None:
     assert any("definition" in e for e in out[0].explain)
 
 
+
+def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> None:
+    # Mentions in code score higher before the signals; the only definition lives in fixtures/.
+    def cands() -> list[Candidate]:
+        return [
+            cand(1, "src/load.py", score=1.0),
+            cand(2, "src/cli.py", score=0.9),
+            cand(3, "fixtures/app/config.py", name="parse_config", score=0.6),
+        ]
+
+    out = apply_signals(cands(), identifier="parse_config", query_words=["parse_config"])
+    assert out[0].uid == 3 and any("defined only there" in e for e in out[0].explain)
+    # With a definition in code too, the one in fixtures keeps its penalty and the code one leads.
+    both = [*cands(), cand(4, "src/config.py", name="parse_config", score=0.55)]
+    out = apply_signals(both, identifier="parse_config", query_words=["parse_config"])
+    assert [c.uid for c in out][:1] == [4]
+    assert [c.uid for c in out].index(3) > [c.uid for c in out].index(1)
+
 def test_test_penalty_unless_query_asks_for_tests() -> None:
     cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]
     assert apply_signals(list(cs), identifier=None, query_words=["charge"])[0].uid == 2

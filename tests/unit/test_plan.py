@@ -29,7 +29,7 @@ def test_settle_reroutes_prose_that_spells_a_name_and_skips_the_dense_stream() -
     assert settled.route is Route.KEYWORDS and not settled.dense
     assert settled.notes == [
         "routed as keywords: the words spell a definition's name",
-        "dense stream skipped: an exact definition leads (model not loaded)",
+        "dense stream skipped: the query names a definition (model not loaded)",
     ]
     kept = settle(p, q, SearchRequest(skip_dense_on_exact=False), name_lead=True, vectors=VectorState(True))
     assert kept.dense and kept.route is Route.KEYWORDS

@@ -4,7 +4,7 @@ Owns: the thin functions over Engine / Snapshot that every surface shares, so th
 server cannot drift apart. Each takes plain values and returns msgspec Structs.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
 from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
+from indexlib.store.manifest import FileRecord
 
 
 def open_engine(index_dir: Path | None = None, *, start: Path | None = None) -> Engine:
@@ -74,7 +75,38 @@ def query_notes(
             kept = {f for f in kept if files[f].language in q.langs}
         if not kept:
             notes.append(f"the filters {' '.join(named)} together match no indexed file")
+    window_note = _window_note(engine, opts, files)
+    if window_note:
+        notes.append(window_note)
     return notes
+
+
+def _window_note(engine: Engine, opts: SearchRequest, files: Mapping[str, FileRecord]) -> str | None:
+    """How much of the index the time filters leave, when any is given (read after an empty answer:
+    "nothing matched" reads very differently when the window holds no change at all)."""
+    asked = [
+        (flag, v)
+        for flag, v in (("--since", opts.since), ("--until", opts.until), ("--as-of", opts.as_of))
+        if v
+    ]
+    if not asked:
+        return None
+    since, until, as_of = opts.window(engine.source_root)
+    kept = 0
+    for rec in files.values():
+        changed = rec.changed_at or 0
+        created = rec.created_at if rec.created_at is not None else changed
+        if since is not None and changed < since:  # its newest change is before the window
+            continue
+        if until is not None and created > until:  # its oldest node came after it
+            continue
+        if as_of is not None and created > as_of:
+            continue
+        kept += 1
+    said = " ".join(f"{flag} {v}" for flag, v in asked)
+    if not kept:
+        return f"no indexed file changed within {said}"
+    return f"{said} keeps {kept:,} of {len(files):,} indexed files"
 
 
 class SymbolMatch(msgspec.Struct, kw_only=True):

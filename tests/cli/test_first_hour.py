@@ -203,6 +203,14 @@ def test_a_path_filter_matching_no_file_is_said_in_every_format(qry: RunQry, fmt
     assert "qry: note: the path filter 'nonexistent/**' matches no indexed file" in run.err, run.describe()
 
 
+@pytest.mark.parametrize("fmt", [(), ("--json",)])
+def test_a_time_window_holding_no_change_is_said(qry: RunQry, fmt: tuple[str, ...]) -> None:
+    run = qry("search", "charge", "--since", "2099-01-01", *fmt)
+    assert run.code == 1, run.describe()
+    assert "qry: note: no indexed file changed within --since 2099-01-01" in run.err, run.describe()
+    wide = qry("search", "zzzunmatchedword", "--since", "1990-01-01")
+    assert wide.code == 1 and "--since 1990-01-01 keeps" in wide.err, wide.describe()
+
 @pytest.mark.parametrize("query", ['charge path:"unterminated', "charge path:[abc"])
 def test_an_invalid_glob_or_quote_is_an_error(qry: RunQry, query: str) -> None:
     run = qry("search", query)

@@ -12,7 +12,7 @@ Why whole processes and hyperfine: a developer or an agent runs one grep per pro
 start and imports are part of the cost. Output goes through a pipe for both (rg takes a shortcut when
 stdout is /dev/null). Rounds alternate the commands, so load on the shared machine hits all of them.
 
-    python bench/grep_bench.py [--runs N] [--index-dir DIR]   # prints the markdown section
+    python bench/grep_bench.py [--runs N] [--index-dir DIR] [--tree DIR]   # prints the markdown section
 """
 
 from __future__ import annotations
@@ -110,9 +110,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--index-dir", type=Path, default=None, help="reuse an index of the tree")
+    ap.add_argument(
+        "--tree",
+        type=Path,
+        default=None,
+        help="the tree to grep (default: the interpreter's lib/pythonX.Y); e.g. a copy of it beside more "
+        "site-packages, for a tree past 1 GB",
+    )
     args = ap.parse_args()
     bench_env()
-    tree = Path(sysconfig.get_paths()["stdlib"])
+    tree = args.tree.resolve() if args.tree else Path(sysconfig.get_paths()["stdlib"])
     work = Path(tempfile.mkdtemp(prefix="qry-grep-bench-"))
     index_dir = args.index_dir or work / "index"
     if not (index_dir / "HEAD").exists():

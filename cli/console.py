@@ -15,7 +15,7 @@ from typing import TextIO
 
 import msgspec
 
-from indexlib import QryError, disk_full
+from indexlib import QryError, disk_full, permission_denied
 
 
 class Exit(IntEnum):
@@ -81,11 +81,11 @@ def guarded(env: Env, fn: Callable[[], int], *, json_out: bool = False) -> int:
     except BrokenPipeError:
         silence_stdout()
         return Exit.OK
-    except OSError as exc:  # a full disk anywhere the library did not translate it: same message
-        full = disk_full(exc, str(exc.filename or "the index"))
-        if full is None:
+    except OSError as exc:  # a full disk or a refused path the library did not translate: no traceback
+        known = disk_full(exc, str(exc.filename or "the index")) or permission_denied(exc)
+        if known is None:
             raise
-        return report_error(env, full, json_out=json_out)
+        return report_error(env, known, json_out=json_out)
 
 
 def silence_stdout() -> None:

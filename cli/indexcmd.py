@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.console import Env, Exit, guarded
-from cli.render import ROOT_ID_CHARS
+from cli.render import ROOT_ID_CHARS, plural
 
 
 def index_command(env: Env, path: Path | None, v: dict[str, Any]) -> int:
@@ -65,7 +65,7 @@ def _source_and_index(env: Env, path: Path | None, explicit: Path | None) -> tup
 
 def summary_line(report: Any) -> str:
     """`indexed 1,834 files (12 changed, ...), 45,210 nodes, skipped 3 (binary 2) in 3.2 s -> root abc`."""
-    parts = [f"indexed {report.files:,} files"]
+    parts = [f"indexed {plural(report.files, 'file')}"]
     delta = []
     if report.added:
         delta.append(f"{report.added:,} new")
@@ -74,17 +74,19 @@ def summary_line(report: Any) -> str:
     if report.removed:
         delta.append(f"{report.removed:,} removed")
     parts.append(f" ({', '.join(delta) or 'no changes'})")
-    parts.append(f", {report.nodes_total:,} nodes")
+    parts.append(f", {plural(report.nodes_total, 'node')}")
     skipped = sum(report.skipped.values())
     if skipped:
         top = ", ".join(f"{k} {n:,}" for k, n in sorted(report.skipped.items(), key=lambda kv: -kv[1]))
         parts.append(f", skipped {skipped:,} ({top})")
     if report.redacted:
-        parts.append(f", {report.redacted} secrets redacted")
+        parts.append(f", {plural(report.redacted, 'secret')} redacted")
     if report.embedded or report.embed_cached:
         parts.append(f", vectors {report.embedded:,} embedded + {report.embed_cached:,} cached")
         if report.embed_skipped:
-            parts.append(f" ({report.embed_skipped:,} trivial nodes need none)")
+            parts.append(
+                f" ({plural(report.embed_skipped, 'trivial node needs', 'trivial nodes need')} none)"
+            )
     if report.compacted:
         parts.append(", compacted")
     if getattr(report, "rebuilt_from_version", None) is not None:
@@ -106,8 +108,10 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     import msgspec
 
     from cli.progress import progress_reporter
-    from indexlib import BuildOptions, build_index
+    from indexlib import BuildOptions, build_index, check_source_root
 
+    if path is not None:
+        check_source_root(path)  # before any note about where the index goes
     path, index_dir = _source_and_index(env, path, v.get("index_dir"))
     # Both parsers (the Typer command and the fast path) give every option of cli/indexopts.py,
     # defaults included, so the values are read as they are.

@@ -41,6 +41,7 @@ import msgspec
 import indexlib
 from cli.console import Exit
 from cli.install import extra_install_command
+from cli.render import plural
 from indexlib import (
     ROUTE_DEFAULT_LIMIT,
     ROUTE_SERVED_LIMIT_MAX,
@@ -365,8 +366,8 @@ class QryTools:
             if time.monotonic() >= deadline:
                 return _error(
                     QryError(
-                        f"server busy: {lim.in_flight} calls already in flight (server bound: at most "
-                        f"{lim.in_flight} at once)",
+                        f"server busy: {plural(lim.in_flight, 'call')} already in flight (server bound: "
+                        f"at most {lim.in_flight} at once)",
                         hint="wait for earlier calls to finish, then retry; send calls one after another",
                         code="busy",
                     )
@@ -761,7 +762,7 @@ def serve(index_dir: Path | None, workspace: str | None = None) -> int:
         # so do not wait for it. The store is crash-safe: an unfinished build leaves only staging files.
         import os
 
-        sys.stderr.write(f"qry mcp: exiting with {tools.running} call(s) still running\n")
+        sys.stderr.write(f"qry mcp: exiting with {plural(tools.running, 'call')} still running\n")
         sys.stderr.flush()
         os._exit(0)
     return 0

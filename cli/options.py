@@ -12,6 +12,8 @@ from cli.optspec import Opt
 from indexlib import SEARCH_BOUNDS, SEARCH_MODES
 
 _B = SEARCH_BOUNDS
+assert _B.budget_tokens is not None  # the CLI bounds every number it takes
+_BUDGET = _B.budget_tokens
 
 
 SEARCH_OPTIONS: tuple[Opt, ...] = (
@@ -108,7 +110,7 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         ("--budget-tokens",),
         int,
         None,
-        "Pack whole results into about N tokens.",
+        f"Pack whole results into about N tokens (at least {_BUDGET.lo}).",
         metavar="N",
     ),
     Opt(

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env, Exit
-from cli.render import render, safe_line, to_json
+from cli.render import plural, render, safe_line, to_json
 
 
 def _federation(v: dict[str, Any]) -> Any:
@@ -92,7 +92,9 @@ def workspace_add_command(env: Env, name: str, paths: list[Path], label: str | N
     if json:
         env.out(to_json(_ws_record(ws)) + "\n")
     else:
-        env.out(f"workspace {ws.name}: {len(ws.members)} indexes ({workspace_config_file()})\n")
+        env.out(
+            f"workspace {ws.name}: {plural(len(ws.members), 'index', 'indexes')} ({workspace_config_file()})\n"
+        )
     return Exit.OK
 
 
@@ -105,7 +107,7 @@ def workspace_remove_command(env: Env, name: str, repos: list[str], json: bool) 
     elif ws is None:
         env.out(f"removed workspace {name}\n")
     else:
-        env.out(f"workspace {ws.name}: {len(ws.members)} indexes left\n")
+        env.out(f"workspace {ws.name}: {plural(len(ws.members), 'index', 'indexes')} left\n")
     return Exit.OK
 
 
@@ -166,7 +168,7 @@ def serve_command(env: Env, workspace: str, cluster: str, host: str, port: int) 
     service = ClusterWorkspace(cluster, ws.name, ws.members)
     server = make_server(service, host, port)
     env.err(
-        f"qry serve: workspace {ws.name} ({len(ws.members)} indexes on Ray actors) at "
+        f"qry serve: workspace {ws.name} ({plural(len(ws.members), 'index', 'indexes')} on Ray actors) at "
         f"http://{host}:{server.server_address[1]}\n"
     )
     env.stderr.flush()

@@ -23,8 +23,11 @@ _EXPORTS: dict[str, str] = {
     "GraphQueryError": "indexlib.errors",
     "FormatVersionError": "indexlib.errors",
     "DiskFull": "indexlib.errors",
+    "IndexNotWritable": "indexlib.errors",
+    "PermissionDenied": "indexlib.errors",
     "QueryTimeout": "indexlib.errors",
     "disk_full": "indexlib.errors",
+    "permission_denied": "indexlib.errors",
     # records
     "Hit": "indexlib.records",
     "SearchResult": "indexlib.records",
@@ -35,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "BuildOptions": "indexlib.index.build",
     "BuildReport": "indexlib.index.build",
     "build_index": "indexlib.index.build",
+    "check_source_root": "indexlib.index.build",
     # searching
     "Engine": "indexlib.retrieval.search",
     "SearchRequest": "indexlib.retrieval.request",
@@ -116,17 +120,20 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         GraphQueryError,
         IndexCorrupt,
         IndexNotFound,
+        IndexNotWritable,
         LockBusy,
         ModelError,
+        PermissionDenied,
         QryError,
         QueryTimeout,
         UsageError,
         disk_full,
+        permission_denied,
     )
     from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
-    from indexlib.index.build import BuildOptions, BuildReport, build_index
+    from indexlib.index.build import BuildOptions, BuildReport, build_index, check_source_root
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check

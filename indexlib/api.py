@@ -57,7 +57,7 @@ def query_notes(
     notes.extend(n for n in search_notes if n.startswith("no result"))
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes)
     if q.is_blank:
-        notes.append("the query holds only filters: there is nothing to search for")
+        notes.append(q.nothing_to_search()[0])
     files = engine.snapshot(opts.root).manifest.files
     alone = len(notes)
     for glob in dict.fromkeys(q.paths):

@@ -66,7 +66,7 @@ class SegmentHandle:
                 raise IndexCorrupt(
                     f"index file {problems[0].path} is damaged: {problems[0].detail}", hint=_REPAIR_HINT
                 )
-            self._lexical = LexicalSegment(self.directory / "tantivy")
+            self._lexical = LexicalSegment(self.directory / "tantivy", self.store.path)
         return self._lexical
 
     def vectors(self, model_id: str) -> VectorSegment | None:

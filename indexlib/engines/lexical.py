@@ -31,7 +31,7 @@ from indexlib.engines.lexterms import (
     qualified_suffixes,
     uid_hex,
 )
-from indexlib.errors import DISK_FULL_HINT, DiskFull, IndexCorrupt, disk_full
+from indexlib.errors import DISK_FULL_HINT, DiskFull, IndexCorrupt, disk_full, not_writable
 from indexlib.records import Node, Ref
 
 # Field boosts for BM25 when the query names something (an identifier, a signature, a few keywords):
@@ -247,14 +247,22 @@ def _is_read_failure(exc: BaseException) -> bool:
     return isinstance(exc, (ValueError, OSError)) or type(exc).__name__ == "PanicException"
 
 
-def _open_index(directory: Path, what: str) -> tuple[tantivy.Index, tantivy.Searcher]:
-    """Open a segment's Tantivy index and its searcher; an unreadable one is IndexCorrupt."""
+def _open_index(directory: Path, what: str, index_dir: Path) -> tuple[tantivy.Index, tantivy.Searcher]:
+    """Open a segment's Tantivy index and its searcher; an unreadable one is IndexCorrupt.
+
+    Opening a reader takes Tantivy's `.tantivy-meta.lock` in `directory`, created and opened for
+    writing (tantivy-py 0.27 has no read-only open), so a folder qry may not write to fails here
+    whole as it is: that is IndexNotWritable naming `index_dir`, not damage.
+    """
     try:
         index = tantivy.Index.open(str(directory))
         return index, index.searcher()
     except BaseException as exc:
         if not _is_read_failure(exc):
             raise
+        refused = not_writable(exc, index_dir, path=directory, reading=True)
+        if refused is not None:
+            raise refused from exc
         raise IndexCorrupt(f"cannot open the {what} in {directory}: {exc}", hint=_CORRUPT_HINT) from exc
 
 
@@ -274,9 +282,10 @@ class LexicalSegment:
     a failed stream, a wrong "no match" or a traceback.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, index_dir: Path | None = None) -> None:
+        """`index_dir` is the index the segment belongs to, named when it cannot be opened."""
         self.directory = directory
-        self._index, self._searcher = _open_index(directory, "text index")
+        self._index, self._searcher = _open_index(directory, "text index", index_dir or directory)
 
     def _corrupt(self, what: str, exc: BaseException) -> IndexCorrupt:
         return IndexCorrupt(
@@ -438,9 +447,10 @@ GramTree: TypeAlias = "str | tuple[str, tuple[GramTree, ...]] | None"
 class GramIndex:
     """An opened n-gram index of one segment: a trigram query -> the ordinals of candidate files."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, index_dir: Path | None = None) -> None:
+        """`index_dir` is the index the segment belongs to, named when it cannot be opened."""
         self.directory = directory
-        self._index, self._searcher = _open_index(directory, "n-gram index")
+        self._index, self._searcher = _open_index(directory, "n-gram index", index_dir or directory)
 
     def _query(self, tree: GramTree) -> tantivy.Query:
         if tree is None:

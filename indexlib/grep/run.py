@@ -86,7 +86,7 @@ class _IndexView:
                     f"cannot read {seg_dir / GRAM_PATHS}: {exc}",
                     hint="run `qry verify`, then `qry index --rebuild`",
                 ) from exc
-            ords = lexical.GramIndex(seg_dir / GRAMS).candidates(query)
+            ords = lexical.GramIndex(seg_dir / GRAMS, store.path).candidates(query)
             self.candidates[seg.id] = frozenset(paths[i] for i in ords if i < len(paths))
 
     def indexed(self, path: str, size: int, mtime_ns: int) -> bool:

@@ -42,6 +42,9 @@ SEARCH_BOUNDS = SearchBounds(
     graph_depth=Bound(0, 4, 1),
     related_depth=Bound(1, 4, 1),
     rrf_k=Bound(1, None, RRF_K),
+    # --budget-tokens: any positive budget (the best hit is always kept, so 1 means "just the best");
+    # 0 or less has no meaning, and once passed silently as "one hit".
+    budget_tokens=Bound(1, None),
 )
 
 # An agent over the MCP server: a smaller answer (its context is the cost), a bounded budget and query.

@@ -95,13 +95,11 @@ class SearchRequest(msgspec.Struct, kw_only=True):
             )
 
     def check_words(self, q: Query) -> None:
-        """A query of filters only (`path:src/**`) asks for nothing: an error for the CLI (the library
-        answers it with an empty result and a note)."""
+        """A query of filters or exclusions only (`path:src/**`, `-foo`) asks for nothing: an error for
+        the CLI (the library answers it with an empty result and a note)."""
         if self.caller == CLI and q.is_blank:
-            raise UsageError(
-                "the query holds only filters: there is nothing to search for",
-                hint="add what to look for, e.g. qry search 'retry path:src/**'",
-            )
+            what, hint = q.nothing_to_search()
+            raise UsageError(what, hint=hint)
 
     def validate(self, text: str) -> None:
         """Every rule of the request, in a fixed order; raises UsageError naming the first one broken."""
@@ -135,6 +133,13 @@ class SearchRequest(msgspec.Struct, kw_only=True):
         for value, bound, message, hint in rules:
             if not within(value, bound):
                 raise UsageError(message, hint=f"{hint} {bound.default}")
+        budget = b.budget_tokens
+        if self.budget_tokens is not None and budget is not None and not within(self.budget_tokens, budget):
+            raise UsageError(
+                f"--budget-tokens must be at least {budget.lo}, not {self.budget_tokens}",
+                hint="a budget is about N tokens of whole results (4 characters each), e.g. "
+                "--budget-tokens 2000; leave it out for no budget",
+            )
         if any(not (TERM_BOOST_MIN <= b <= TERM_BOOST_MAX) for b in self.term_boosts.values()):
             raise UsageError(
                 f"term_boosts must lie between {TERM_BOOST_MIN} and {TERM_BOOST_MAX}",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from indexlib.errors import QryError
+from indexlib.errors import QryError, index_writes
 from indexlib.store.atomic import fsync_dir
 from indexlib.store.files import tree_size
 from indexlib.store.layout import delete, is_attachment, rmtree
@@ -39,16 +39,22 @@ class GcReport(msgspec.Struct, kw_only=True):
 
 
 def collect(store: Store, keep: int = 5, *, wait: float = 0.0) -> GcReport:
-    """`Store.gc`: under the writer lock, keep HEAD's chain of `keep` index runs and remove the rest."""
+    """`Store.gc`: under the writer lock, keep HEAD's chain of `keep` index runs and remove the rest.
+
+    A removal the file system refuses (a folder of the index made read-only after the lock file
+    was opened) stops gc with IndexNotWritable; what was removed before it was whole, and roots go
+    before the segments they name, so the index stays readable.
+    """
     with writer_lock(store.path, wait):
         report = GcReport(kept_roots=[])
-        head = store.head()
-        if head is not None:
-            kept = _kept_chain(store, head, max(keep, 1))
-            report.kept_roots = [rid for rid, _m in kept]
-            _gc_roots(store, {rid for rid, _m in kept}, report)
-            _gc_segments(store, [m for _rid, m in kept], report)
-        _gc_tmp(store, report)
+        with index_writes(store.path):
+            head = store.head()
+            if head is not None:
+                kept = _kept_chain(store, head, max(keep, 1))
+                report.kept_roots = [rid for rid, _m in kept]
+                _gc_roots(store, {rid for rid, _m in kept}, report)
+                _gc_segments(store, [m for _rid, m in kept], report)
+            _gc_tmp(store, report)
         return report
 
 

@@ -20,7 +20,7 @@ ATTACHMENT_PREFIXES = ("vectors-",)
 # What an index directory may hold; a directory holding anything else is not one (see `Store._create`).
 INDEX_ENTRIES = frozenset({"HEAD", "roots", "segments", "tmp", "cache", "lock", ".gitignore"})
 COLLECTED_HINT = "`qry roots` lists the roots on disk (gc keeps the newest --keep of HEAD's chain)"
-INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"
+INDEX_DIR_HINT = "pass --index-dir a new or empty directory (default: PATH/.qry)"  # where to build one
 GITIGNORE = b"*\n"
 ROOT_ID = re.compile(r"^[0-9a-f]{32}$")
 SEGMENT_ID = re.compile(r"^[0-9A-Za-z_-]{1,128}$")

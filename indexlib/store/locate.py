@@ -38,6 +38,17 @@ def find_index(start: Path) -> Path | None:
     return None
 
 
+def open_hint(named: Path) -> str:
+    """The hint for a file given as the index to read (`--index-dir src/main.py`): the index around
+    the file when there is one, which it most likely meant. Not `qry index`'s "a new or empty
+    directory": a search, status or gc never makes an index."""
+    holder = Path(os.path.abspath(named)).parent
+    found = holder if (holder / "HEAD").is_file() else find_index(named)
+    if found is not None:
+        return f"pass --index-dir {found} (the index around that file), or leave --index-dir out"
+    return "point --index-dir at an index folder made by qry index (REPO/.qry), or at REPO itself"
+
+
 def resolve_index_dir(
     explicit: Path | None = None,
     *,

@@ -16,6 +16,9 @@ directory the writer creates (ours, Tantivy's, numpy's, usearch's) is then 0600 
 caller's umask, since the index holds the code's text. The previous umask is restored when the last
 lock of the process is released.
 
+A lock file that cannot be opened for writing (the index's modes, its owner, a read-only mount) is
+IndexNotWritable: the writer stops before it has touched anything.
+
 The lock is released on every failure path: the holder line is written best-effort (on a full disk
 `pwrite` fails with ENOSPC, and `qry gc` must still run to free space), and any error between the
 flock and the `yield` unlocks and closes before it propagates.
@@ -31,7 +34,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexlib.errors import IndexNotFound, LockBusy
+from indexlib.errors import IndexNotFound, LockBusy, index_writes
 
 LOCK_NAME = "lock"
 PRIVATE_UMASK = 0o077
@@ -152,7 +155,8 @@ def _acquire(index_dir: Path, key: str, wait: float) -> int:
         raise IndexNotFound(
             f"no index directory at {index_dir}", hint=f"create one: qry index {index_dir.parent}"
         )
-    fd = os.open(index_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    with index_writes(index_dir):  # the first write of every writer: a read-only index fails here
+        fd = os.open(index_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
     deadline = time.monotonic() + max(wait, 0.0)
     pause = _POLL_FIRST
     try:

@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from indexlib.errors import FormatVersionError, IndexCorrupt, IndexNotFound, QryError, UsageError
+from indexlib.errors import (
+    FormatVersionError,
+    IndexCorrupt,
+    IndexNotFound,
+    QryError,
+    UsageError,
+    index_writes,
+)
 from indexlib.store.atomic import atomic_write, fsync_dir, fsync_tree
 from indexlib.store.files import Problem, compare, entries_for
 from indexlib.store.layout import (
@@ -54,6 +61,7 @@ from indexlib.store.layout import (
     rmtree,
     vectors_dirname,
 )
+from indexlib.store.locate import open_hint
 from indexlib.store.lock import holds_writer_lock, writer_lock
 from indexlib.store.manifest import (
     FORMAT_VERSION,
@@ -94,14 +102,18 @@ class Store:
     def open(cls, index_dir: Path, *, create: bool = False) -> Store:
         """Open the index at `index_dir`; with create=True make it (mode 0o700, `.gitignore` of `*`).
 
-        Opening for reading writes nothing, so a read-only index can be searched.
+        Opening for reading writes nothing here. (A search still writes one file: Tantivy's lock in
+        each segment it opens, so an index qry may not write to is IndexNotWritable there.)
+        With create=True, an existing folder qry may not write to is IndexNotWritable too.
         """
         store = cls(index_dir)
         if create:
             store._create()
         elif not (store.path.is_dir() and (store.head_file.exists() or store.roots_dir.is_dir())):
             if store.path.exists() and not store.path.is_dir():
-                raise UsageError(f"{store.path} is a file, not an index directory", hint=INDEX_DIR_HINT)
+                raise UsageError(
+                    f"{store.path} is a file, not an index directory", hint=open_hint(store.path)
+                )
             raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
         store._check_layout()
         return store
@@ -154,13 +166,14 @@ class Store:
             # tightened here: the index holds the code's text.
             make_private(self.path)
         self._check_layout()
-        gitignore = self.path / ".gitignore"
-        if not gitignore.exists():
-            atomic_write(gitignore, GITIGNORE)
-        for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
-            sub.mkdir(mode=0o700, exist_ok=True)
-            make_private(sub)
-        fsync_dir(self.path)
+        with index_writes(self.path):  # an existing index (or empty folder) qry may not write to
+            gitignore = self.path / ".gitignore"
+            if not gitignore.exists():
+                atomic_write(gitignore, GITIGNORE)
+            for sub in (self.roots_dir, self.segments_dir, self.tmp_dir, self.cache_dir):
+                sub.mkdir(mode=0o700, exist_ok=True)
+                make_private(sub)
+            fsync_dir(self.path)
 
     def writer(self, wait: float = 0.0) -> AbstractContextManager[None]:
         """The writer lock of this index (see `lock.writer_lock`)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexlib.errors import UsageError
-from indexlib.store.locate import INDEX_DIRNAME
+from indexlib.store.locate import INDEX_DIRNAME, find_index
 
 USER_FILE = "workspaces.toml"
 FOLDER_FILE = "qry.toml"
@@ -63,12 +63,29 @@ def check_name(name: str, what: str = "workspace") -> str:
 
 
 def index_dir_of(path: Path) -> Path:
-    """`path` itself when it is an index (holds HEAD), else `path/.qry`; an error if neither exists."""
+    """`path` itself when it is an index (holds HEAD), else `path/.qry`; an error if neither exists.
+
+    The error's hint is a command that works: `qry index FILE` or `qry index MISSING` would fail, so
+    a file points at its repository (or its folder) and a missing path says it is missing.
+    """
     path = path.expanduser().resolve()
     if (path / "HEAD").is_file():
         return path
     if (path / INDEX_DIRNAME / "HEAD").is_file():
         return path / INDEX_DIRNAME
+    if not path.exists():
+        raise UsageError(
+            f"{path} does not exist",
+            hint="pass a repository folder indexed with qry index, or its .qry folder",
+        )
+    if not path.is_dir():
+        around = find_index(path)
+        hint = (
+            f"pass the folder of its repository: {around.parent}"
+            if around is not None
+            else f"pass a repository folder; index this file's folder first: qry index {path.parent}"
+        )
+        raise UsageError(f"{path} is a file, not a repository folder or an index directory", hint=hint)
     raise UsageError(
         f"no qry index at {path}", hint=f"index it first: qry index {path}, or pass its .qry folder"
     )

@@ -83,6 +83,15 @@ BAD_INPUT: dict[str, tuple[tuple[str, ...], str]] = {
     "json-and-jsonl": (("search", "charge", "--json", "--jsonl"), "--json and --jsonl exclude each other"),
     "graph-depth": (("search", "charge", "--graph-depth", "5"), "--graph-depth must be between 0 and 4"),
     "rrf-k": (("search", "charge", "--rrf-k", "0"), "--rrf-k must be at least 1"),
+    "budget-tokens-negative": (
+        ("search", "charge", "--budget-tokens", "-5"),
+        "--budget-tokens must be at least 1, not -5",
+    ),
+    "budget-tokens-zero": (
+        ("search", "charge", "--budget-tokens", "0", "--json"),
+        "--budget-tokens must be at least 1, not 0",
+    ),
+    "query-only-excludes": (("search", "--", "-charge"), "the query only excludes words (-charge)"),
     "since": (("search", "charge", "--since", "the day after never"), "cannot read 'the day after never'"),
     "root": (("search", "charge", "--root", "ffffffff"), "no root matches"),
     "semantic-without-vectors": (("search", "retry", "--mode", "semantic"), "this index has no vectors"),

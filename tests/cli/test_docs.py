@@ -172,3 +172,60 @@ def test_json_schema_tables_match_the_structs(struct: type[msgspec.Struct]) -> N
     documented = [tuple(c.strip().strip("`") for c in r.strip("|").split("|")[:2]) for r in rows]
     actual = [(f.encode_name, json_type(f.type)) for f in msgspec.structs.fields(struct)]
     assert documented == actual, f"schema table of {struct.__name__} in docs/cli.md differs from records.py"
+
+
+def test_every_node_kind_is_in_every_kind_list() -> None:
+    """The query syntax's `kind:` row, the graph's labels and the Hit schema's `kind` row each list
+    the kinds; `type` and `constant` were missing from all three (and `type` was called an alias)."""
+    from indexlib.records import NodeKind
+    from indexlib.retrieval.query import KIND_ALIASES
+
+    doc = _doc()
+    lists = {
+        "kind: filter": next(line for line in doc.splitlines() if line.startswith("| `kind:function` |")),
+        "graph labels": doc.split("Node labels are node kinds", 1)[1].split("for any", 1)[0],
+        "Hit.kind": next(line for line in doc.splitlines() if line.startswith("| `kind` | string |")),
+    }
+    for where, text in lists.items():
+        missing = [k.value for k in NodeKind if f"`{k.value}`" not in text]
+        assert not missing, f"docs/cli.md {where} misses {missing}"
+    aliases = lists["kind: filter"].split("(aliases", 1)[1]
+    for alias, kind in KIND_ALIASES.items():
+        if alias != kind:
+            assert f"`{alias}`" in aliases, alias
+    assert "`type` for" not in aliases and "`alias` for `type`" in aliases
+
+
+def test_every_error_code_is_documented() -> None:
+    """`code` in an error object names the rule broken; each code the library raises is listed."""
+    import indexlib.errors as errors
+
+    codes = {
+        cls.code
+        for cls in vars(errors).values()
+        if isinstance(cls, type)
+        and issubclass(cls, errors.QryError)
+        and cls not in (errors.QryError, errors.GraphQueryError)  # a graph error's code is its rule
+    }
+    listed = _doc().split("`code` names the rule broken:", 1)[1].split("\n\n", 1)[0]
+    assert {"index_not_writable", "permission_denied", "disk_full"} <= codes
+    assert sorted(c for c in codes if f"`{c}`" not in listed) == []
+
+
+def test_the_paths_grep_prints_are_documented_as_they_are(tmp_path: Path) -> None:
+    """Search results are relative to the repository's top; `qry grep` prints them relative to the
+    working directory, as rg does. The doc said "always relative to the indexed repository's top"."""
+    from tests.cli.clikit import run_qry_process
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.py").write_text("needle = 1\n")
+    (tmp_path / "top.py").write_text("needle = 2\n")
+    run = run_qry_process("grep", "needle", cwd=tmp_path / "sub")
+    assert run.out == "a.py:1:needle = 1\n", run.describe()
+    outside = run_qry_process("grep", "needle", "../top.py", "../sub", cwd=tmp_path / "sub")
+    top = next(line for line in outside.out.splitlines() if line.endswith(":needle = 2"))
+    assert top.startswith("/") and Path(top.split(":", 1)[0]).resolve() == (tmp_path / "top.py").resolve()
+    assert "a.py:1:needle = 1" in outside.out.splitlines(), outside.describe()
+    which = _doc().split("## Which index a command uses", 1)[1].split("\n## ", 1)[0]
+    assert "always relative" not in which
+    assert "`qry grep`\nprints them as rg does, relative to the working directory" in which

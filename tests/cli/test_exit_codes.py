@@ -80,11 +80,38 @@ def test_missing_index_hints_qry_index(tmp_path: Path) -> None:
 def test_index_of_a_missing_folder(tmp_path: Path) -> None:
     run = run_qry_process("index", "/nonexistent/qry/repo", "--embed", "none", cwd=tmp_path)
     assert run.code == 2, run.describe()
-    assert run.err.splitlines()[0] == "qry: error: /nonexistent/qry/repo is not a directory"
+    assert run.err.splitlines()[0] == "qry: error: /nonexistent/qry/repo does not exist"
     assert "hint: " in run.err
     assert_clean_stderr(run)
     as_json = run_qry_process("index", "/nonexistent/qry/repo", "--json", cwd=tmp_path)
     assert msgspec.json.decode(as_json.out)["isError"] is True
+
+
+def test_index_of_a_file_is_refused_before_any_note(repo: Path, qry: RunQry) -> None:
+    """`qry index FILE` inside an indexed repository noted "creating a new index FILE/.qry inside the
+    index at ..." before it failed: the PATH is checked first, and the hint names a folder."""
+    run = qry("index", "python/billing/gateway.py", "--embed", "none")
+    target = (repo / "python" / "billing" / "gateway.py").resolve()
+    assert run.code == 2 and run.out == "", run.describe()
+    assert run.err == (
+        f"qry: error: {target} is a file, not a folder\n"
+        f"  hint: pass the folder of a repository: qry index {target.parent}\n"
+    ), run.describe()
+
+
+@pytest.mark.parametrize("command", [("search", "charge"), ("status",), ("related", "charge")])
+def test_a_file_as_index_dir_hints_at_the_index_not_at_a_new_one(
+    command: tuple[str, ...], repo: Path, qry: RunQry
+) -> None:
+    """A read command never makes an index, so "pass a new or empty directory" (right for `qry
+    index`) is no answer there: the hint names the index around the file."""
+    run = qry(*command, "--index-dir", "python/billing/gateway.py")
+    assert run.code == 2, run.describe()
+    assert run.err == (
+        "qry: error: python/billing/gateway.py is a file, not an index directory\n"
+        f"  hint: pass --index-dir {(repo / '.qry').resolve()} (the index around that file), "
+        "or leave --index-dir out\n"
+    ), run.describe()
 
 
 def test_index_dir_pointing_nowhere(tmp_path: Path) -> None:

@@ -21,18 +21,47 @@ from tests.cli.clikit import RunQry, cli_env
 FORMATS = [(), ("--json",), ("--jsonl",), ("-l",)]
 
 
+# query -> (the first stderr line, the start of the hint)
+NOTHING_TO_SEARCH = {
+    "path:python/**": (
+        "the query holds only filters: there is nothing to search for",
+        "add what to look for",
+    ),
+    "lang:go -path:go/billing/server.go": (
+        "the query holds only filters: there is nothing to search for",
+        "add what to look for",
+    ),
+    # `-word` after `--` is an exclusion, not a filter: the message says so, and how to search for it.
+    "-charge": ("the query only excludes words (-charge): there is nothing to search for", "add a word"),
+    '-charge -"failed charge" path:python/**': (
+        'the query only excludes words (-charge -"failed charge"): there is nothing to search for',
+        "add a word",
+    ),
+}
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("query", ["path:python/**", "lang:go -path:go/billing/server.go", "-charge"])
+@pytest.mark.parametrize("query", list(NOTHING_TO_SEARCH))
 def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], query: str) -> None:
     run = qry("search", *fmt, "--", query)
     assert run.code == 2, run.describe()
-    assert run.err.startswith("qry: error: the query holds only filters: there is nothing to search for\n")
-    assert "  hint: add what to look for" in run.err and "Traceback" not in run.err
+    message, hint = NOTHING_TO_SEARCH[query]
+    assert run.err.startswith(f"qry: error: {message}\n"), run.describe()
+    assert f"  hint: {hint}" in run.err and "Traceback" not in run.err
     if fmt == ("--json",):
         err = msgspec.json.decode(run.out)
         assert err["isError"] is True and err["code"] == "usage"
     else:
         assert run.out == ""
+
+
+def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) -> None:
+    """The hint for `-charge` alone says to quote it; doing so must search for the word."""
+    hint = qry("search", "--", "-charge").err.splitlines()[1]
+    assert hint.endswith("""qry search -- '"-charge"'"""), hint
+    quoted = qry("search", "-k", "3", "--", '"-charge"')
+    assert quoted.code == 0 and quoted.err == "", quoted.describe()
+    assert all("charge" in line.split("\t")[0].lower() for line in quoted.out.splitlines()), quoted.describe()
 
 
 def test_a_query_of_filters_only_is_the_same_error_on_the_typer_path(repo: Path, qry: RunQry) -> None:

@@ -308,6 +308,7 @@ def test_wall_clock_limit_returns_an_error_and_the_slot_is_held_until_the_work_e
     first, busy = anyio.run(scenario)
     assert first[0] and json.loads(first[1])["code"] == "timeout" and "search" in json.loads(first[1])["error"]
     assert busy[0] and json.loads(busy[1])["code"] == "busy"
+    assert json.loads(busy[1])["error"].startswith("server busy: 1 call already in flight ")  # not "1 calls"
     release.set()
     for _ in range(1000):  # the worker thread releases its slot when it ends
         if tools.running == 0:

@@ -151,6 +151,8 @@ def test_config_rejects_bad_input(repos: dict[str, Path], xdg: Path, tmp_path: P
     from indexlib import UsageError
 
     with pytest.raises(UsageError, match="no qry index"):
+        config.add("team", [tmp_path])
+    with pytest.raises(UsageError, match="does not exist"):
         config.add("team", [tmp_path / "nothing"])
     with pytest.raises(UsageError, match="not allowed"):
         config.add("bad name!", [repos["billing"]])
@@ -160,6 +162,43 @@ def test_config_rejects_bad_input(repos: dict[str, Path], xdg: Path, tmp_path: P
     (xdg / "qry" / "workspaces.toml").write_text("[workspaces\n")
     with pytest.raises(UsageError, match="not valid TOML"):
         config.resolve("team")
+
+
+def test_a_file_or_a_missing_path_gets_a_hint_that_works(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path
+) -> None:
+    """`qry workspace add w FILE` hinted `qry index FILE`, which fails too: the hint must name a
+    folder that can be added (the file's repository) or indexed (the file's folder)."""
+    from indexlib import UsageError
+
+    with pytest.raises(UsageError) as inside:
+        config.add("team", [repos["billing"] / "README.md"])
+    assert "is a file" in inside.value.message and "README.md" not in inside.value.hint
+    hinted = Path(inside.value.hint.rsplit(": ", 1)[1])
+    assert config.add("team", [hinted]).members[0].index == (repos["billing"] / ".qry").resolve()
+
+    loose = tmp_path / "loose" / "notes.txt"
+    loose.parent.mkdir()
+    loose.write_text("a note\n")
+    with pytest.raises(UsageError) as outside:
+        config.add("team", [loose])
+    assert outside.value.hint.endswith(f"qry index {loose.parent.resolve()}"), outside.value.hint
+    build_index(loose.parent, BuildOptions(embed="none", git_times=False))  # the hinted command works
+    assert config.add("team", [loose.parent]).members[-1].name == "loose"
+
+    with pytest.raises(UsageError) as missing:
+        config.add("team", [tmp_path / "nowhere"])
+    assert "does not exist" in missing.value.message and "nowhere" not in missing.value.hint
+
+
+def test_cli_counts_indexes_in_the_singular_too(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    one = run_qry_process("workspace", "add", "solo", str(repos["auth"]), cwd=tmp_path, env=env)
+    assert one.code == 0 and one.out.startswith("workspace solo: 1 index ("), one.describe()
+    two = run_qry_process("workspace", "add", "solo", str(repos["web"]), cwd=tmp_path, env=env)
+    assert two.out.startswith("workspace solo: 2 indexes ("), two.describe()
+    left = run_qry_process("workspace", "remove", "solo", "web", cwd=tmp_path, env=env)
+    assert left.code == 0 and left.out == "workspace solo: 1 index left\n", left.describe()
 
 
 def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: dict[str, Path]) -> None:

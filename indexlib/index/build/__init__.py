@@ -11,6 +11,6 @@ Does not own: parsing (`indexlib/index/parsing/`), engines (`indexlib/engines/`)
 from __future__ import annotations
 
 from indexlib.index.build.options import BuildOptions, BuildReport, Progress
-from indexlib.index.build.run import build_index
+from indexlib.index.build.run import build_index, check_source_root
 
-__all__ = ["BuildOptions", "BuildReport", "Progress", "build_index"]
+__all__ = ["BuildOptions", "BuildReport", "Progress", "build_index", "check_source_root"]

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexlib.errors import UsageError, disk_full
+from indexlib.errors import UsageError, write_failure
 from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
 from indexlib.index.build.parse import parse_and_spill
 from indexlib.index.build.plan import classify, discover_sources, load_previous
@@ -30,7 +30,23 @@ from indexlib.store.locate import default_index_dir
 from indexlib.store.lock import writer_lock
 from indexlib.store.store import Store
 
-__all__ = ["build_index"]
+__all__ = ["build_index", "check_source_root"]
+
+
+def check_source_root(root: Path) -> Path:
+    """`root` made absolute, if it is a folder that exists; else UsageError saying which it is not.
+
+    The CLI calls it before it says anything about where the index goes, so a file or a typo
+    gets one error, not a note about a new index inside the file.
+    """
+    root = root.resolve()
+    if root.is_dir():
+        return root
+    if not root.exists():
+        raise UsageError(f"{root} does not exist", hint="pass the folder of a repository: qry index PATH")
+    raise UsageError(
+        f"{root} is a file, not a folder", hint=f"pass the folder of a repository: qry index {root.parent}"
+    )
 
 
 def build_index(
@@ -43,14 +59,12 @@ def build_index(
     """Index `root` incrementally and publish a new root if anything changed; `parse_map`, when given,
     runs the parsing (`indexlib/cluster/raybuild.py`: as Ray tasks).
 
-    Raises UsageError for a root that is not a directory or an option no build can use, LockBusy when
+    Raises UsageError for a root that is not a folder (`check_source_root`) or an option no build can use, LockBusy when
     another writer runs.
     """
     opts = options or BuildOptions()
     opts.check()
-    root = root.resolve()
-    if not root.is_dir():
-        raise UsageError(f"{root} is not a directory", hint="pass the folder of a repository: qry index PATH")
+    root = check_source_root(root)
     index_dir = (opts.index_dir or default_index_dir(root)).resolve()
     store = Store.open(index_dir, create=True)
     report = BuildReport(index_dir=str(index_dir))
@@ -63,9 +77,9 @@ def build_index(
             # disk they are the space the user needs back). We hold the lock, so no other writer
             # is staging in tmp/.
             store.discard_staging()
-            full = disk_full(exc, str(index_dir)) if isinstance(exc, Exception) else None
-            if full is not None:
-                raise full from exc
+            failure = write_failure(exc, index_dir)  # a full disk, a folder of the index made read-only
+            if failure is not None:
+                raise failure from exc
             raise
         if opts.background and opts.embed != "none":
             from indexlib.index.background import start_vector_worker

@@ -192,6 +192,19 @@ def path_names(path: str, joined: str) -> bool:
     return any(joined in "".join(split_identifier(part)) for part in path.split("/"))
 
 
+def _defines(c: Candidate, ident: str | None, ident_last: str | None, ident_joined: str | None) -> str | None:
+    """ "exact" when `c` defines the query identifier as typed, "spelled" when with its words spelled
+    another way (`parse_config` for `ParseConfig`), else None."""
+    if not ident or c.kind not in DEFINITION_KINDS:
+        return None
+    qn = c.qualified_name.lower().replace("::", ".")
+    exact = c.name.lower() in (ident, ident_last)
+    spelled = exact or "".join(split_identifier(c.name)) == ident_joined
+    if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
+        return "exact" if exact else "spelled"
+    return None
+
+
 def apply_signals(
     cands: list[Candidate],
     *,
@@ -210,20 +223,8 @@ def apply_signals(
     wants_tests = bool(words & _TEST_WORDS)
     wants_docs = bool(words & _DOCS_WORDS)
 
-    def defines(c: Candidate) -> str | None:
-        """ "exact" when `c` defines the query identifier as typed, "spelled" when with its words
-        spelled another way (`parse_config` for `ParseConfig`), else None."""
-        if not ident or c.kind not in DEFINITION_KINDS:
-            return None
-        qn = c.qualified_name.lower().replace("::", ".")
-        exact = c.name.lower() in (ident, ident_last)
-        spelled = exact or "".join(split_identifier(c.name)) == ident_joined
-        if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
-            return "exact" if exact else "spelled"
-        return None
-
     use_definition = "definition" in signals.enabled and ident is not None
-    kinds = {c.uid: defines(c) for c in cands} if use_definition else {}
+    kinds = {c.uid: _defines(c, ident, ident_last, ident_joined) for c in cands} if use_definition else {}
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(
@@ -279,18 +280,22 @@ def apply_signals(
         out.append(c)
     out.sort(key=lambda c: (-c.score, c.uid))
     if "saturation" in signals.enabled:
-        # The first `saturation_after` hits of a file are left alone (a class and its methods, or
-        # overloads, are often all right); later ones are damped so one file cannot fill the page.
-        seen: dict[str, int] = {}
-        for c in out:
-            n = seen.get(c.path, 0)
-            seen[c.path] = n + 1
-            if n >= signals.saturation_after:
-                f = signals.file_saturation ** (n - signals.saturation_after + 1)
-                c.score *= f
-                c.explain.append(f"hit {n + 1} of {c.path}: x{f:.3g}")
-        out.sort(key=lambda c: (-c.score, c.uid))
+        _saturate(out, signals)
     return out
+
+
+def _saturate(out: list[Candidate], signals: Signals) -> None:
+    """The first `saturation_after` hits of a file are left alone (a class and its methods, or
+    overloads, are often all right); later ones are damped so one file cannot fill the page."""
+    seen: dict[str, int] = {}
+    for c in out:
+        n = seen.get(c.path, 0)
+        seen[c.path] = n + 1
+        if n >= signals.saturation_after:
+            f = signals.file_saturation ** (n - signals.saturation_after + 1)
+            c.score *= f
+            c.explain.append(f"hit {n + 1} of {c.path}: x{f:.3g}")
+    out.sort(key=lambda c: (-c.score, c.uid))
 
 
 ROUTE_WEIGHTS: dict[str, dict[str, float]] = {

@@ -51,21 +51,11 @@ from indexlib.index.discover.checks import Skipped, SourceFile, check_content, l
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,
     IgnoreFile,
-    Rules,
     base_stack,
     compile_ignore,
     inside_repository_below_top,
-    is_ignored,
-    read_ignore_file,
 )
-from indexlib.index.discover.walk import (
-    ALWAYS_SKIPPED,
-    PROJECT_MANIFESTS,
-    VENDORED_DIRS,
-    VENV_MARKERS,
-    Walk,
-    WalkRecord,
-)
+from indexlib.index.discover.walk import ALWAYS_SKIPPED, VENDORED_DIRS, Walk, WalkRecord
 
 __all__ = [
     "ALWAYS_SKIPPED",
@@ -130,45 +120,11 @@ def discover(
 
 
 def walks_into(root: Path, rel_dir: str, *, use_ignore_files: bool = True) -> bool:
-    """Whether `discover(root)` lists the folder `rel_dir` (POSIX, relative to `root`): False when it
-    or a folder above it is skipped (version-control or index folder, vendored, build output, virtual
-    environment, ignored). A folder reached through a symlink counts as walked (links are followed
-    after the walk, by their targets' own rules).
+    """Whether `discover(root)` lists the folder `rel_dir` (POSIX, relative to `root`): `Walk.enters`.
 
     Why: `qry grep PATH` searches a folder named on the command line even when the walk from the
     index's root would skip it, as ripgrep does; the grep then scans that folder as its own root."""
     real_root = os.path.realpath(os.fspath(root))
     walk = Walk(os.path.abspath(os.fspath(root)), real_root, 1 << 20, False, None, use_ignore_files)
     walk.root_is_top = not inside_repository_below_top(real_root)
-    stack = base_stack(real_root) if use_ignore_files else ()
-    parts = [p for p in rel_dir.strip("/").split("/") if p]
-    for depth, name in enumerate(parts):
-        parent_rel = "/".join(parts[:depth])
-        parent_real = os.path.join(real_root, *parts[:depth])
-        try:
-            names = set(os.listdir(parent_real))
-        except OSError:
-            return True  # unreadable: the walk reports it; nothing to scan instead
-        if use_ignore_files:
-            for ignore_name in IGNORE_FILES:
-                spec = (
-                    read_ignore_file(os.path.join(parent_real, ignore_name)) if ignore_name in names else None
-                )
-                if spec is not None:
-                    stack = (*stack, Rules(parent_rel + "/" if parent_rel else "", "", spec))
-        child_real = os.path.join(parent_real, name)
-        if os.path.islink(child_real):
-            return True
-        rel = f"{parent_rel}/{name}" if parent_rel else name
-        if name in ALWAYS_SKIPPED or is_ignored(stack, None, rel, True):
-            return False
-        if walk.vendored_name(
-            name, builds_here=(depth == 0 and walk.root_is_top) or not names.isdisjoint(PROJECT_MANIFESTS)
-        ):
-            return False
-        try:
-            if any(m in os.listdir(child_real) for m in VENV_MARKERS):
-                return False
-        except OSError:
-            return True
-    return True
+    return walk.enters(rel_dir, base_stack(real_root) if use_ignore_files else ())

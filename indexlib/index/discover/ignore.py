@@ -104,7 +104,7 @@ class Rules:
 Stack = tuple[Rules, ...]  # lowest precedence first
 
 
-def read_ignore_file(path: str) -> IgnoreFile | None:
+def _read_ignore_file(path: str) -> IgnoreFile | None:
     try:
         with open(path, "rb") as fh:
             raw = fh.read(1 << 20)
@@ -203,18 +203,18 @@ def base_stack(real_root: str) -> Stack:
         top = parent
     rel_root = os.path.relpath(real_root, top).replace(os.sep, "/")
     if rel_root == ".":
-        spec = read_ignore_file(os.path.join(gitdir, "info", "exclude"))
+        spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
         return (Rules("", "", spec),) if spec is not None else ()
     # (folder relative to the top, patterns), lowest precedence first.
     found: list[tuple[str, IgnoreFile]] = []
-    spec = read_ignore_file(os.path.join(gitdir, "info", "exclude"))
+    spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
     if spec is not None:
         found.append(("", spec))
     for folder in [top, *reversed(between[1:])]:
         folder_rel = os.path.relpath(folder, top).replace(os.sep, "/")
         folder_rel = "" if folder_rel == "." else folder_rel + "/"
         for name in IGNORE_FILES:
-            spec = read_ignore_file(os.path.join(folder, name))
+            spec = _read_ignore_file(os.path.join(folder, name))
             if spec is not None:
                 found.append((folder_rel, spec))
     parts = rel_root.split("/")

@@ -156,6 +156,16 @@ class Walk:
             if marker is not None:
                 self.skip(rel_dir.rstrip("/"), SkipReason.VENDORED, f"virtual environment ({marker})")
                 return
+        stack = self.own_rules(dfd, names, rel_dir, stack)
+        builds_here = self.builds_here(names, rel_dir)
+        for entry in entries:
+            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir, builds_here)
+            if child is not None:
+                pending.append(child)
+
+    def own_rules(self, dfd: int, names: set[str], rel_dir: str, stack: Stack) -> Stack:
+        """`stack` plus the ignore files of the directory open as `dfd` (`rel_dir`: its path with a
+        trailing slash, "" for the root)."""
         for name in IGNORE_FILES if self.use_ignore_files else ():
             raw = read_at(dfd, name) if name in names else None
             spec = (
@@ -163,11 +173,49 @@ class Walk:
             )
             if spec is not None:
                 stack = (*stack, Rules(rel_dir, "", spec))
-        builds_here = (not rel_dir and self.root_is_top) or not names.isdisjoint(PROJECT_MANIFESTS)
-        for entry in entries:
-            child = self.entry(entry, abs_dir, rel_dir, stack, real_dir, builds_here)
-            if child is not None:
-                pending.append(child)
+        return stack
+
+    def builds_here(self, names: set[str], rel_dir: str) -> bool:
+        """Whether a build-output name inside the directory holding `names` is build output: the
+        directory is the tree's top, or it holds a project manifest."""
+        return (not rel_dir and self.root_is_top) or not names.isdisjoint(PROJECT_MANIFESTS)
+
+    def enters(self, rel_dir: str, stack: Stack) -> bool:
+        """Whether this walk, started with `stack`, lists the folder `rel_dir` (POSIX, relative to the
+        root): False when it or a folder above it is skipped (version-control or index folder,
+        vendored, build output, virtual environment, ignored), by the rules `list_dir` and `entry`
+        apply. A folder reached through a symlink counts as entered (links are followed after the
+        walk, by their targets' own rules); an unreadable one too (the walk reports it)."""
+        parts = [p for p in rel_dir.strip("/").split("/") if p]
+        for depth, name in enumerate(parts):
+            parent = "".join(p + "/" for p in parts[:depth])
+            try:
+                dfd = beneath.open_beneath(self.real_root, parent, directory=True)
+            except OSError:
+                return True
+            try:
+                names = set(os.listdir(dfd))
+                stack = self.own_rules(dfd, names, parent, stack)
+                child_st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+            except OSError:
+                return True
+            finally:
+                os.close(dfd)
+            if stat.S_ISLNK(child_st.st_mode):
+                return True
+            rel = parent + name
+            if name in ALWAYS_SKIPPED or is_ignored(stack, self.extra, rel, True):
+                return False
+            if self.vendored_name(name, self.builds_here(names, parent)):
+                return False
+            try:
+                if not self.include_vendored and any(
+                    m in os.listdir(os.path.join(self.real_root, rel)) for m in VENV_MARKERS
+                ):
+                    return False
+            except OSError:
+                return True
+        return True
 
     def entry(
         self,
@@ -176,7 +224,7 @@ class Walk:
         rel_dir: str,
         stack: Stack,
         real_dir: str,
-        builds_here: bool = False,
+        builds_here: bool,
     ) -> tuple[str, str, Stack, str] | None:
         """Handle one directory entry; return a subdirectory to descend into, if any.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +16,9 @@ from indexlib.grep.files import FileFilter, walk
 from indexlib.grep.records import GrepLine, GrepResult
 from tests.cli.clikit import RunQry, cli_env, run_qry_process
 from tests.cli.test_help import _modules_after
+from tests.tools import ripgrep
 
-RG = shutil.which("rg")
+RG = ripgrep()
 needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not installed")
 
 

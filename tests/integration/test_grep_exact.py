@@ -27,8 +27,9 @@ import pytest
 from indexlib import BuildOptions, build_index
 from indexlib.grep.api import GrepRequest, run_grep
 from indexlib.index.discover import SourceFile, discover, load
+from tests.tools import ripgrep
 
-RG = shutil.which("rg")
+RG = ripgrep()
 PACKAGES = ("json", "email", "asyncio", "http", "logging", "urllib", "concurrent", "xml", "importlib", "html")
 CLASSES = ("literal", "fixed", "case", "smart", "word", "alternation", "class", "anchor", "dotstar")
 N_PATTERNS = 520

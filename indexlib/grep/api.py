@@ -4,9 +4,11 @@ Owns: where the grep runs. PATH arguments inside the indexed tree become path fi
 indexed pass (the walk always starts at the index's root, so ignore files above a PATH apply as
 they do at indexing); a folder outside it is scanned as its own root; a file named on the command
 line is searched even if an ignore rule or a filter would skip it, as in ripgrep, unless
-discovery's content checks skip it (unreadable, binary, not UTF-8, minified, generated, over 1 MiB). Without an index the tree
-is scanned and the caller is told once (`notice`). Paths are reported relative to the working
-directory when below it, else absolute.
+discovery's content checks skip it (unreadable, binary, not UTF-8, minified, generated, over 1 MiB).
+With no index named (`--index-dir`, `$QRY_INDEX_DIR`) and none found above the working directory,
+the tree is scanned and the caller is told once (`notice`); a named one that is not an index is an
+error, as for a search. Paths are reported relative to the working directory when below it, else
+absolute.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from re import Pattern
 
 import msgspec
 
-from indexlib.errors import IndexNotFound, UsageError
+from indexlib.errors import UsageError
 from indexlib.grep.files import FileFilter, relative_target, split_filters
 from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.pattern import compile_pattern
@@ -66,35 +68,45 @@ def _display(abspath: str, cwd: str) -> str:
 
 
 def _find_index(req: GrepRequest, cwd: Path) -> Path | None:
+    """The index directory to read, or None when grep scans.
+
+    A directory named by `--index-dir` or `$QRY_INDEX_DIR` is the user's answer to "which index":
+    it must be one, and `_open_index` reports it as `qry search` does when it is not. Only when none
+    is named and no `.qry` lies above `cwd` does grep scan. `--no-index` reads no index at all, so a
+    named one is not looked at (a `$QRY_INDEX_DIR` exported for other commands stays harmless).
+    """
     if not req.use_index:
         return None
-    from indexlib.store.locate import resolve_index_dir
+    from indexlib.store.locate import ENV_VAR, find_index, resolve_index_dir
 
-    try:
-        return resolve_index_dir(Path(req.index_dir) if req.index_dir else None, start=cwd)
-    except IndexNotFound:
-        return None
+    if req.index_dir or os.environ.get(ENV_VAR):
+        return resolve_index_dir(Path(req.index_dir) if req.index_dir else None)
+    return find_index(cwd)
 
 
 def _open_index(
     req: GrepRequest, cwd: Path, notice: Callable[[str], None]
 ) -> tuple[Path | None, IndexRef | None]:
-    """The indexed tree's root and its current index, or (None, None) when grep must scan."""
-    index_dir = _find_index(req, cwd)
-    if index_dir is not None and (index_dir / "HEAD").exists():
-        from indexlib.errors import FormatVersionError
-        from indexlib.store.store import Store
+    """The indexed tree's root and its current index, or (None, None) when grep must scan.
 
-        store = Store.open(index_dir)
-        try:
-            manifest = store.load()[1]
-        except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
-            notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
-            return None, None
-        return Path(manifest.source_root), (store, manifest)
-    if req.use_index:
-        notice(NO_INDEX_NOTICE)
-    return None, None
+    A named index goes through `Store.open` and `load` as a search's does, so a missing folder, a
+    file, a folder that is no index and an index with no root yet are the same errors (exit 2) with
+    the same hints; a found `.qry` always holds a HEAD (`find_index`)."""
+    index_dir = _find_index(req, cwd)
+    if index_dir is None:
+        if req.use_index:
+            notice(NO_INDEX_NOTICE)
+        return None, None
+    from indexlib.errors import FormatVersionError
+    from indexlib.store.store import Store
+
+    store = Store.open(index_dir)
+    try:
+        manifest = store.load()[1]
+    except FormatVersionError as exc:  # an index of another qry: grep stays exact by scanning
+        notice(f"{exc.message}: scanning the tree (`qry index` rebuilds the index)")
+        return None, None
+    return Path(manifest.source_root), (store, manifest)
 
 
 def _split_targets(

@@ -12,15 +12,20 @@ leaves out every path with a component starting with `.` unless `--hidden` is gi
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
 and when any non-negated glob is given a file must match one. A negated glob naming a folder
-(`!tests/`) excludes everything below it.
+(`!tests/`) excludes everything below it. A glob that cannot be read (an unclosed `[`, a reversed
+range, a dangling `\\`) is an error naming it, checked by the parser of the `path:` filters.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from indexlib.index.discover import IgnoreFile
 
 __all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
 
@@ -60,12 +65,7 @@ class FileFilter:
         self.trivial = not (globs or langs or paths or exclude_paths or self.targets)  # only the hidden rule
         c: dict[str, object] = {}
         self._compiled = c
-        if self.globs:  # discover (and pathspec) load only when globs need them
-            from indexlib.index.discover import IgnoreFile
-
-            c["globs"] = IgnoreFile(list(self.globs))
-        else:
-            c["globs"] = None
+        c["globs"] = _glob_rules(self.globs) if self.globs else None
         c["positive"] = any(not g.startswith("!") for g in self.globs)
         if paths or exclude_paths or langs:
             from indexlib.pathglob import compile_glob
@@ -111,6 +111,40 @@ class FileFilter:
             if verdict is False or (verdict is None and c["positive"]):
                 return False
         return True
+
+
+def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
+    """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
+    the path-glob parser, which owns glob syntax and its errors.
+
+    Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
+    matched nothing, silently) and ends in a traceback on a reversed range or a dangling `\\`;
+    ripgrep refuses all three naming the glob, and so does this, before any file is read.
+    Discover (and pathspec) load only when globs are given."""
+    from indexlib.index.discover import IgnoreFile
+    from indexlib.pathglob import compile_glob, glob_error
+
+    for glob in globs:
+        body = glob[1:] if glob.startswith("!") else glob
+        if not body.strip():
+            raise glob_error(glob, "nothing to match")
+        compile_glob(body, shown=glob)
+    try:
+        return IgnoreFile(list(globs))
+    except (ValueError, re.error) as exc:  # pathspec's own limits (`a\\/b`, `a\\  `): still no traceback
+        bad = next((g for g in globs if _refused(g)), globs[0])
+        raise glob_error(bad, "not a pattern gitignore syntax can read") from exc
+
+
+def _refused(glob: str) -> bool:
+    """Whether pathspec refuses this one glob (to name it in the error)."""
+    from indexlib.index.discover import IgnoreFile
+
+    try:
+        IgnoreFile([glob])
+    except (ValueError, re.error):
+        return True
+    return False
 
 
 def split_filters(args: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:

@@ -71,6 +71,30 @@ def test_exit_codes_and_errors(qry: RunQry) -> None:
     assert qry("grep", "x", "lang:cobol").code == 2
 
 
+@needs_rg
+@pytest.mark.parametrize(
+    ("glob", "why"),
+    [
+        ("[", "unclosed character class; missing ']'"),
+        ("[z-a]", "invalid range; 'z' > 'a'"),
+        ("a\\", "dangling '\\'"),
+    ],
+)
+def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glob: str, why: str) -> None:
+    """`qry grep hello -g '['` printed nothing and exited 1 (`[z-a]` and `a\\` ended in a traceback);
+    rg says `error parsing glob '[': unclosed character class; missing ']'` and exits 2."""
+    assert RG is not None
+    (tmp_path / "a.py").write_text("hello\n")
+    rg = subprocess.run(
+        [RG, "--no-config", "hello", "-g", glob], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    run = run_qry_process("grep", "hello", "-g", glob, cwd=tmp_path)
+    assert (rg.returncode, rg.stdout) == (run.code, run.out) == (2, ""), run.describe()
+    assert rg.stderr.startswith(f"rg: error parsing glob '{glob}': {why}"), rg.stderr
+    assert run.err.splitlines()[0] == f"qry: error: invalid path glob {glob!r}: {why}", run.describe()
+    assert run.err.splitlines()[1].startswith("  hint: ") and len(run.err.splitlines()) == 2
+
+
 def test_json_and_jsonl_decode_with_the_library_structs(qry: RunQry) -> None:
     run = qry("grep", "charge", "--json")
     result = msgspec.json.decode(run.out, type=GrepResult, strict=True)

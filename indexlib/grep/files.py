@@ -77,20 +77,9 @@ class FileFilter:
     def accepts(self, rel: str, language: str) -> bool:
         """Whether a discovered file (POSIX path relative to the root) is searched."""
         c = self._compiled
-        below = rel  # the part of the path below the PATH argument it was found under
-        if self.targets:
-            for t in self.targets:
-                t = t.rstrip("/")
-                if t in ("", "."):
-                    break
-                if rel == t:  # the file itself was named
-                    below = ""
-                    break
-                if rel.startswith(t + "/"):
-                    below = rel[len(t) + 1 :]
-                    break
-            else:
-                return False
+        below = self._below(rel) if self.targets else rel  # the part below the PATH it was found under
+        if below is None:
+            return False
         # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
         if not self.hidden and (below.startswith(".") or "/." in below):
             return False
@@ -103,14 +92,51 @@ class FileFilter:
             return False
         globs: Any = c["globs"]
         if globs is not None:
-            parts = rel.split("/")
-            for depth in range(1, len(parts)):
-                if globs.verdict("/".join(parts[:depth]) + "/") is False:
-                    return False
+            if _in_excluded_folder(globs, rel, itself=False):
+                return False
             verdict = globs.verdict(rel)
             if verdict is False or (verdict is None and c["positive"]):
                 return False
         return True
+
+    def reaches(self, rel: str, is_dir: bool) -> bool:
+        """Whether an entry the walk may not read lies where this grep looks, so that its error is
+        reported (as rg reports it) and not one of a part of the tree nobody asked about.
+
+        A file: what `accepts` says (its language unknown). A folder: below a PATH argument (or
+        above one, which then could not be walked), not hidden unless `--hidden`, not excluded by a
+        `-g '!dir/'` glob. `lang:`, `path:` and positive globs choose files, not folders: rg enters
+        every folder whatever `-g '*.py'` says, and reports those it may not list."""
+        if not is_dir:
+            return self.accepts(rel, "")
+        below = self._below(rel) if self.targets else rel
+        if below is None:
+            return any(t.startswith(rel + "/") for t in self.targets) if rel else True
+        if not self.hidden and (below.startswith(".") or "/." in below):
+            return False
+        globs: Any = self._compiled["globs"]
+        return not (rel and globs is not None and _in_excluded_folder(globs, rel, itself=True))
+
+    def _below(self, rel: str) -> str | None:
+        """`rel` relative to the PATH argument it is under ("" for the PATH itself), or None."""
+        for t in self.targets:
+            t = t.rstrip("/")
+            if t in ("", "."):
+                return rel
+            if rel == t:
+                return ""
+            if rel.startswith(t + "/"):
+                return rel[len(t) + 1 :]
+        return None
+
+
+def _in_excluded_folder(globs: IgnoreFile, rel: str, *, itself: bool) -> bool:
+    """Whether a negated glob (`!tests/`) excludes a folder above `rel`, or `rel` itself (a folder)."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + (1 if itself else 0)):
+        if globs.verdict("/".join(parts[:depth]) + "/") is False:
+            return True
+    return False
 
 
 def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
@@ -167,13 +193,21 @@ def walk(
     no_ignore: bool = False,
     cache_dir: Path | None = None,
     indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
+    on_refused: Callable[[str, str], None] = lambda _p, _r: None,
 ) -> Iterator[WalkedFile]:
     """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread.
 
-    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`)."""
+    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`).
+    `on_refused(abspath, reason)` hears of each folder or file the walk may not read, where the
+    filter `reaches` it."""
     from indexlib.grep.walkcache import cached_walk
 
-    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed)
+    def refused(rel: str, reason: str) -> None:
+        abspath = os.path.join(root, rel) if rel else os.fspath(root)
+        if flt.reaches(rel, os.path.isdir(abspath)):
+            on_refused(abspath, reason)
+
+    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed, on_refused=refused)
     if flt.trivial:  # the common case, kept cheap: one test per file
         if flt.hidden:
             yield from items

@@ -205,3 +205,18 @@ def test_globs_and_path_filters_share_one_glob_syntax() -> None:
     ok = FileFilter(globs=("[ab]*.py", "!tests/", "\\[x].py", "[]]"))
     assert ok.accepts("src/a.py", "python") and ok.accepts("[x].py", "python")
     assert not ok.accepts("tests/a.py", "python") and not ok.accepts("src/c.py", "python")
+
+
+def test_an_unreadable_entry_is_reported_only_where_the_grep_looks() -> None:
+    """`reaches`: a refused folder is reported below (or above) a PATH argument, not when hidden
+    or excluded by `-g '!dir/'`; positive globs and `lang:` pick files, so they do not hide it."""
+    assert FileFilter().reaches("locked", True) and FileFilter().reaches("", True)
+    assert not FileFilter().reaches(".cache", True) and FileFilter(hidden=True).reaches(".cache", True)
+    assert FileFilter(targets=("src",)).reaches("src/locked", True)
+    assert FileFilter(targets=("src/a",)).reaches("src", True)  # above the PATH: it could not be walked
+    assert not FileFilter(targets=("src",)).reaches("lib/locked", True)
+    assert not FileFilter(globs=("!locked/",)).reaches("locked", True)
+    assert not FileFilter(globs=("!locked/",)).reaches("locked/deeper", True)
+    assert FileFilter(globs=("*.py",), langs=("python",)).reaches("locked", True)
+    assert FileFilter(globs=("*.py",)).reaches("unread.py", False)
+    assert not FileFilter(globs=("*.py",)).reaches("unread.txt", False)

@@ -98,6 +98,24 @@ def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glo
     assert run.err.splitlines()[1].startswith("  hint: ") and len(run.err.splitlines()) == 2
 
 
+def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
+    """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
+    `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""
+    run = qry("grep", "--help")
+    assert run.code == 0 and run.out.startswith("Usage: qry grep [OPTIONS] PATTERN [PATH]...\n"), run.out
+    rows = {line.strip().split("  ")[0] for line in run.out.splitlines() if line.startswith("  -")}
+    for row in (
+        "-A, --after-context NUM",
+        "-B, --before-context NUM",
+        "-C, --context NUM",
+        "-m, --max-count NUM",
+        "-g, --glob GLOB",
+        "--index-dir DIR",
+    ):
+        assert row in rows, (row, rows)
+    assert not re.search(r"<\w", run.out), run.out
+
+
 def test_json_and_jsonl_decode_with_the_library_structs(qry: RunQry) -> None:
     run = qry("grep", "charge", "--json")
     result = msgspec.json.decode(run.out, type=GrepResult, strict=True)

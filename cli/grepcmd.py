@@ -1,8 +1,9 @@
 """The body of `qry grep` and its Typer-free argument parser.
 
 Owns: turning options into a library grep, the output formats (`path:line:text` like `rg -n`, `-l`,
-`-c`, context with `--` between groups, colour on a terminal, `--json`, `--jsonl`) and the exit
-status (0 a match, 1 none, 2 error). Imports only what a grep needs (no Typer, Rich, numpy or the
+`-c`, context with `--` between groups, colour on a terminal, `--json`, `--jsonl`), the report of
+paths that could not be searched (`qry: PATH: reason`) and the exit status (0 a match, 1 none, 2 an
+error or such a path, as in rg). Imports only what a grep needs (no Typer, Rich, numpy or the
 model), so a one-shot grep pays for the interpreter, msgspec and, with an index, Tantivy.
 """
 
@@ -68,11 +69,23 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     )
     fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else "plain"
     printer = _Printer(env, v, fmt, before, after, _colour(env, v))
+    errors: list[str] = []
+
+    def on_error(path: str, reason: str) -> None:
+        """`qry: PATH: reason` as rg prints it (`rg: PATH: reason (os error N)`); the grep goes on."""
+        printer.flush()  # the matches found before it come first, as they would on a terminal
+        errors.append(path)
+        env.err(f"qry: {path}: {reason}\n")
+
     try:
-        summary = run_grep(request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"))
+        summary = run_grep(
+            request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"), on_error=on_error
+        )
     finally:
         printer.flush()  # what was found before an error or Ctrl-C is still printed
     printer.finish(pattern_text, summary)
+    if errors:  # as rg: a path that could not be searched makes the status 2, matches or not
+        return Exit.ERROR
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
 
 

@@ -25,11 +25,34 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         "count", ("--count", "-c"), bool, False, "Print each matching path with its number of matching lines."
     ),
     Opt("line_number", ("--line-number", "-n"), bool, True, "Print line numbers.", True),
-    Opt("after_context", ("--after-context", "-A"), int, 0, "Lines of context after each match."),
-    Opt("before_context", ("--before-context", "-B"), int, 0, "Lines of context before each match."),
-    Opt("context", ("--context", "-C"), int, 0, "Lines of context before and after each match."),
-    Opt("max_count", ("--max-count", "-m"), int, None, "At most N matching lines per file."),
-    Opt("glob", ("--glob", "-g"), list, None, "Only paths matching this glob; !GLOB excludes (repeatable)."),
+    Opt(
+        "after_context",
+        ("--after-context", "-A"),
+        int,
+        0,
+        "Lines of context after each match.",
+        metavar="NUM",
+    ),
+    Opt(
+        "before_context",
+        ("--before-context", "-B"),
+        int,
+        0,
+        "Lines of context before each match.",
+        metavar="NUM",
+    ),
+    Opt(
+        "context", ("--context", "-C"), int, 0, "Lines of context before and after each match.", metavar="NUM"
+    ),
+    Opt("max_count", ("--max-count", "-m"), int, None, "At most NUM matching lines per file.", metavar="NUM"),
+    Opt(
+        "glob",
+        ("--glob", "-g"),
+        list,
+        None,
+        "Only paths matching this glob; !GLOB excludes (repeatable).",
+        metavar="GLOB",
+    ),
     Opt("hidden", ("--hidden",), bool, False, "Search hidden files and folders too."),
     Opt("no_ignore", ("--no-ignore",), bool, False, "Do not read .gitignore/.qryignore/.git/info/exclude."),
     Opt("no_index", ("--no-index",), bool, False, "Scan the tree without the n-gram index."),
@@ -42,6 +65,7 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         str,
         None,
         "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
+        metavar="DIR",
     ),
 )
 

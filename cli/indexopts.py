@@ -12,7 +12,7 @@ from cli.optspec import Opt
 
 INDEX_OPTIONS: tuple[Opt, ...] = (
     Opt(
-        "index_dir", ("--index-dir",), str, None, "Where the index lives (default PATH/.qry).", metavar="PATH"
+        "index_dir", ("--index-dir",), str, None, "Where the index lives (default PATH/.qry).", metavar="DIR"
     ),
     Opt(
         "embed",

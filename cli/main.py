@@ -32,8 +32,8 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# One spelling for the values options take (help shows `--index-dir PATH`, never a Python type).
-PATH_META = "PATH"
+# One spelling (`--index-dir DIR`, never a Python type); PATH names what grep and index read.
+INDEX_DIR_META = "DIR"
 
 
 def _version(value: bool) -> None:
@@ -54,7 +54,7 @@ def _root(
 
 
 def _index_dir(help_text: str = "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).") -> Any:
-    return typer.Option(None, "--index-dir", metavar=PATH_META, help=help_text)
+    return typer.Option(None, "--index-dir", metavar=INDEX_DIR_META, help=help_text)
 
 
 def _root_id() -> Any:
@@ -293,9 +293,14 @@ def _gopt(dest: str) -> Any:
 
 @app.command("grep")
 def grep_cmd(
-    pattern: str = typer.Argument(..., help="A Python regular expression (or, with -F, a literal string)."),
+    pattern: str = typer.Argument(
+        ..., metavar="PATTERN", help="A Python regular expression (or, with -F, a literal string)."
+    ),
     paths: list[str] | None = typer.Argument(
-        None, help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter."
+        None,
+        metavar="[PATH]...",
+        help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter.",
+        show_default=False,
     ),
     fixed_strings: bool = _gopt("fixed_strings"),
     ignore_case: bool = _gopt("ignore_case"),
@@ -413,7 +418,7 @@ def route_cmd(
         None, "--workspace", "-w", metavar="W", help="The workspace (a name or a qry.toml)."
     ),
     index_dir: list[str] | None = typer.Option(
-        None, "--index-dir", metavar=PATH_META, help="Index directories (repeatable)."
+        None, "--index-dir", metavar=INDEX_DIR_META, help="Index directories (repeatable)."
     ),
     limit: int = typer.Option(
         ROUTE_DEFAULT_LIMIT,
@@ -462,9 +467,13 @@ class _PlainArgument(typer.core.TyperArgument):
 
 
 def click_command() -> Any:
-    """The Click command tree of the app, with arguments shown as plain metavars (help and docs)."""
+    """The Click command tree of the app, with arguments shown as plain metavars (help and docs) at
+    every depth (`qry workspace add` showed `{NAME} {PATH...}...` and `NAME <str>`)."""
     command = typer.main.get_command(app)
-    for sub in getattr(command, "commands", {}).values():
+    pending = list(getattr(command, "commands", {}).values())
+    while pending:
+        sub = pending.pop()
+        pending += getattr(sub, "commands", {}).values()
         for param in sub.params:
             if isinstance(param, typer.core.TyperArgument):
                 param.__class__ = _PlainArgument

@@ -146,7 +146,7 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         list,
         None,
         "The index directory (default: nearest .qry, or $QRY_INDEX_DIR); repeat it to search several as one.",
-        metavar="PATH",
+        metavar="DIR",
     ),
     Opt(
         "workspace",

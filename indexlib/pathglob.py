@@ -3,8 +3,10 @@
 Owns: the glob syntax (ripgrep-like: `*` and `?` stay within a folder, `**` as a whole component
 spans any number of folders, `[abc]` / `[!a-z]` classes, `\\` escapes the next character; a glob
 without a folder part matches a file or folder name anywhere, a glob without wildcards names a path
-and everything under it, `dir/` only folders) and its bounds. Does not own: which paths exist
-(`streams.build_filters` runs a glob over the manifest's paths).
+and everything under it, `dir/` only folders), its errors (an unclosed `[`, a reversed range, a
+`\\` with nothing after it: `glob_error`, also what grep's `-g` globs are checked against) and its
+bounds. Does not own: which paths exist (`streams.build_filters` runs a glob over the manifest's
+paths).
 
 Why no regex: a glob translated to a backtracking regex can take exponential time (`**/` repeated 40
 times took 44 s on one path list, and held the GIL, freezing the MCP server). Here a path is split
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 
 from indexlib.errors import UsageError
 
-__all__ = ["MAX_GLOB_CHARS", "PathGlob", "compile_glob"]
+__all__ = ["MAX_GLOB_CHARS", "PathGlob", "compile_glob", "glob_error"]
 
 MAX_GLOB_CHARS = 1000  # longer path globs are refused (a real one is rarely over 100 characters)
 
@@ -46,7 +48,9 @@ _Token = str | _Class
 _Component = tuple[_Token, ...] | None  # None: `**`
 
 
-def _bad(glob: str, why: str) -> UsageError:
+def glob_error(glob: str, why: str) -> UsageError:
+    """The error for a glob that cannot be read: every glob option (`path:`, `--path`, grep's `-g`)
+    says it the same way, naming the glob and what is wrong with it, as ripgrep does."""
     return UsageError(
         f"invalid path glob {glob[:80]!r}: {why}",
         hint="use * and ? within a folder, ** across folders, [abc] for one of a set (\\[ for a literal [)",
@@ -95,7 +99,7 @@ def _class(text: str, start: int, glob: str) -> tuple[_Class, int]:
         if i + 2 < len(text) and text[i + 1] == "-" and text[i + 2] != "]":
             lo, hi = c, text[i + 2]
             if lo > hi:
-                raise _bad(glob, f"range {lo}-{hi} is reversed")
+                raise glob_error(glob, f"invalid range; {lo!r} > {hi!r}")
             ranges.append((lo, hi))
             i += 3
         else:
@@ -103,7 +107,7 @@ def _class(text: str, start: int, glob: str) -> tuple[_Class, int]:
             i += 1
         first = False
     if i >= len(text):
-        raise _bad(glob, "unclosed [")
+        raise glob_error(glob, "unclosed character class; missing ']'")
     return _Class(frozenset(chars), tuple(ranges), negated), i + 1
 
 
@@ -142,10 +146,13 @@ class PathGlob:
 
     __slots__ = ("_dir_only", "_mode", "_parts", "_plain", "text")
 
-    def __init__(self, glob: str) -> None:
+    def __init__(self, glob: str, shown: str | None = None) -> None:
         self.text = glob
+        shown = glob if shown is None else shown
         if len(glob) > MAX_GLOB_CHARS:
-            raise _bad(glob, f"{len(glob):,} characters, more than {MAX_GLOB_CHARS:,}")
+            raise glob_error(shown, f"{len(glob):,} characters, more than {MAX_GLOB_CHARS:,}")
+        if (len(glob) - len(glob.rstrip("\\"))) % 2:  # an odd run of backslashes at the end
+            raise glob_error(shown, "dangling '\\'")
         g = glob.strip()
         while g.startswith("./"):
             g = g[2:]
@@ -157,7 +164,7 @@ class PathGlob:
         raw = [c for c in g.split("/") if c not in ("", ".")]
         parts: list[_Component] = []
         for comp in raw:
-            tokens = None if comp == "**" else _component(comp, glob)
+            tokens = None if comp == "**" else _component(comp, shown)
             if tokens is None and parts and parts[-1] is None:
                 continue  # `**/**` is `**`
             parts.append(tokens)
@@ -210,6 +217,8 @@ class PathGlob:
         return not self._dir_only and reach[len(parts)]
 
 
-def compile_glob(glob: str) -> PathGlob:
-    """Compile a path glob; UsageError (exit 2, with a hint) for an invalid or oversized one."""
-    return PathGlob(glob)
+def compile_glob(glob: str, *, shown: str | None = None) -> PathGlob:
+    """Compile a path glob; UsageError (exit 2, with a hint) for an invalid or oversized one.
+
+    `shown` is the glob as the user wrote it, for the error (grep's `-g '!src/['`, read as `src/[`)."""
+    return PathGlob(glob, shown)

@@ -12,15 +12,20 @@ leaves out every path with a component starting with `.` unless `--hidden` is gi
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
 and when any non-negated glob is given a file must match one. A negated glob naming a folder
-(`!tests/`) excludes everything below it.
+(`!tests/`) excludes everything below it. A glob that cannot be read (an unclosed `[`, a reversed
+range, a dangling `\\`) is an error naming it, checked by the parser of the `path:` filters.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from indexlib.index.discover import IgnoreFile
 
 __all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
 
@@ -60,12 +65,7 @@ class FileFilter:
         self.trivial = not (globs or langs or paths or exclude_paths or self.targets)  # only the hidden rule
         c: dict[str, object] = {}
         self._compiled = c
-        if self.globs:  # discover (and pathspec) load only when globs need them
-            from indexlib.index.discover import IgnoreFile
-
-            c["globs"] = IgnoreFile(list(self.globs))
-        else:
-            c["globs"] = None
+        c["globs"] = _glob_rules(self.globs) if self.globs else None
         c["positive"] = any(not g.startswith("!") for g in self.globs)
         if paths or exclude_paths or langs:
             from indexlib.pathglob import compile_glob
@@ -77,20 +77,9 @@ class FileFilter:
     def accepts(self, rel: str, language: str) -> bool:
         """Whether a discovered file (POSIX path relative to the root) is searched."""
         c = self._compiled
-        below = rel  # the part of the path below the PATH argument it was found under
-        if self.targets:
-            for t in self.targets:
-                t = t.rstrip("/")
-                if t in ("", "."):
-                    break
-                if rel == t:  # the file itself was named
-                    below = ""
-                    break
-                if rel.startswith(t + "/"):
-                    below = rel[len(t) + 1 :]
-                    break
-            else:
-                return False
+        below = self._below(rel) if self.targets else rel  # the part below the PATH it was found under
+        if below is None:
+            return False
         # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
         if not self.hidden and (below.startswith(".") or "/." in below):
             return False
@@ -103,14 +92,85 @@ class FileFilter:
             return False
         globs: Any = c["globs"]
         if globs is not None:
-            parts = rel.split("/")
-            for depth in range(1, len(parts)):
-                if globs.verdict("/".join(parts[:depth]) + "/") is False:
-                    return False
+            if _in_excluded_folder(globs, rel, itself=False):
+                return False
             verdict = globs.verdict(rel)
             if verdict is False or (verdict is None and c["positive"]):
                 return False
         return True
+
+    def reaches(self, rel: str, is_dir: bool) -> bool:
+        """Whether an entry the walk may not read lies where this grep looks, so that its error is
+        reported (as rg reports it) and not one of a part of the tree nobody asked about.
+
+        A file: what `accepts` says (its language unknown). A folder: below a PATH argument (or
+        above one, which then could not be walked), not hidden unless `--hidden`, not excluded by a
+        `-g '!dir/'` glob. `lang:`, `path:` and positive globs choose files, not folders: rg enters
+        every folder whatever `-g '*.py'` says, and reports those it may not list."""
+        if not is_dir:
+            return self.accepts(rel, "")
+        below = self._below(rel) if self.targets else rel
+        if below is None:
+            return any(t.startswith(rel + "/") for t in self.targets) if rel else True
+        if not self.hidden and (below.startswith(".") or "/." in below):
+            return False
+        globs: Any = self._compiled["globs"]
+        return not (rel and globs is not None and _in_excluded_folder(globs, rel, itself=True))
+
+    def _below(self, rel: str) -> str | None:
+        """`rel` relative to the PATH argument it is under ("" for the PATH itself), or None."""
+        for t in self.targets:
+            t = t.rstrip("/")
+            if t in ("", "."):
+                return rel
+            if rel == t:
+                return ""
+            if rel.startswith(t + "/"):
+                return rel[len(t) + 1 :]
+        return None
+
+
+def _in_excluded_folder(globs: IgnoreFile, rel: str, *, itself: bool) -> bool:
+    """Whether a negated glob (`!tests/`) excludes a folder above `rel`, or `rel` itself (a folder)."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + (1 if itself else 0)):
+        if globs.verdict("/".join(parts[:depth]) + "/") is False:
+            return True
+    return False
+
+
+def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
+    """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
+    the path-glob parser, which owns glob syntax and its errors.
+
+    Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
+    matched nothing, silently) and ends in a traceback on a reversed range or a dangling `\\`;
+    ripgrep refuses all three naming the glob, and so does this, before any file is read.
+    Discover (and pathspec) load only when globs are given."""
+    from indexlib.index.discover import IgnoreFile
+    from indexlib.pathglob import compile_glob, glob_error
+
+    for glob in globs:
+        body = glob[1:] if glob.startswith("!") else glob
+        if not body.strip():
+            raise glob_error(glob, "nothing to match")
+        compile_glob(body, shown=glob)
+    try:
+        return IgnoreFile(list(globs))
+    except (ValueError, re.error) as exc:  # pathspec's own limits (`a\\/b`, `a\\  `): still no traceback
+        bad = next((g for g in globs if _refused(g)), globs[0])
+        raise glob_error(bad, "not a pattern gitignore syntax can read") from exc
+
+
+def _refused(glob: str) -> bool:
+    """Whether pathspec refuses this one glob (to name it in the error)."""
+    from indexlib.index.discover import IgnoreFile
+
+    try:
+        IgnoreFile([glob])
+    except (ValueError, re.error):
+        return True
+    return False
 
 
 def split_filters(args: Sequence[str]) -> tuple[list[str], dict[str, list[str]]]:
@@ -133,13 +193,21 @@ def walk(
     no_ignore: bool = False,
     cache_dir: Path | None = None,
     indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
+    on_refused: Callable[[str, str], None] = lambda _p, _r: None,
 ) -> Iterator[WalkedFile]:
     """The files under `root` that indexing would pick and the filter accepts, sorted by path, unread.
 
-    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`)."""
+    `cache_dir` (the index directory) keeps the listing between runs (`walkcache.py`).
+    `on_refused(abspath, reason)` hears of each folder or file the walk may not read, where the
+    filter `reaches` it."""
     from indexlib.grep.walkcache import cached_walk
 
-    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed)
+    def refused(rel: str, reason: str) -> None:
+        abspath = os.path.join(root, rel) if rel else os.fspath(root)
+        if flt.reaches(rel, os.path.isdir(abspath)):
+            on_refused(abspath, reason)
+
+    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed, on_refused=refused)
     if flt.trivial:  # the common case, kept cheap: one test per file
         if flt.hidden:
             yield from items

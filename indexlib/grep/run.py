@@ -15,7 +15,7 @@ printing (the CLI).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +31,7 @@ from indexlib.store.store import Store
 __all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree"]
 
 IndexRef = tuple[Store, Manifest]  # an opened index and the manifest of the root grep reads
+OnRefused = Callable[[str, str], None]  # (abspath, the OS's reason): a path grep may not read
 
 
 class FileMatches(NamedTuple):
@@ -112,28 +113,37 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _read_bytes(abspath: str) -> bytes | None:
+def _read_bytes(abspath: str) -> bytes | OSError:
     try:
         with open(abspath, "rb", buffering=0) as fh:  # unbuffered: no BufferedReader, no isatty probe
             return fh.readall()
-    except OSError:
-        return None
+    except OSError as exc:
+        return exc
 
 
-def _read_text(src: WalkedFile, trusted: bool) -> str | None:
-    """The file's text; None when discovery's content checks skip it (binary, encoding, ...)."""
+def _read_text(src: WalkedFile, trusted: bool, on_refused: OnRefused) -> str | None:
+    """The file's text; None when discovery's content checks skip it (binary, encoding, ...) or it
+    cannot be read, which `on_refused(abspath, reason)` hears of when the OS refused it (as rg
+    reports it; a file gone since the walk is not an error). The trusted path imports nothing."""
     if trusted:  # unchanged since the root, which only holds files that passed the checks
         data = _read_bytes(src.abspath)
-        if data is None:
-            return None
+        if not isinstance(data, OSError):
+            return _decode(data)
+        from indexlib.index.discover import os_error_skip
+
+        skipped = os_error_skip(src.path, data)
     else:
         from indexlib.index.discover import SourceFile, load
 
         loaded = load(SourceFile(**src._asdict()))
-        if not isinstance(loaded, SourceFile) or loaded.data is None:
-            return None
-        data = loaded.data
-    return _decode(data)
+        if isinstance(loaded, SourceFile):
+            return None if loaded.data is None else _decode(loaded.data)
+        skipped = loaded
+    from indexlib.index.discover import refused
+
+    if refused(skipped):
+        on_refused(src.abspath, skipped.detail)
+    return None
 
 
 def grep_tree(
@@ -145,10 +155,12 @@ def grep_tree(
     no_ignore: bool = False,
     max_count: int | None = None,
     stats: GrepStats | None = None,
+    on_refused: OnRefused = lambda _p, _r: None,
 ) -> Iterator[FileMatches]:
     """Every file under `root` with at least one matching line, in path order, with those lines.
 
     `index` is an opened store and its root manifest, of `root`; without one (or for another root) the tree is scanned.
+    `on_refused(abspath, reason)` hears of each folder or file searched for that the OS refused.
     """
     stats = stats if stats is not None else GrepStats()
     query = trigram_query(pattern.source)
@@ -160,7 +172,10 @@ def grep_tree(
     indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
     files = view.files if view is not None else {}
     cands = view.candidates if view is not None else {}
-    for src in walk(root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed):
+    listing = walk(
+        root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed, on_refused=on_refused
+    )
+    for src in listing:
         stats.files += 1
         # Inline `view.verdict` (this loop runs once per file of the tree): None means not described.
         verdict: bool | None = None
@@ -174,7 +189,7 @@ def grep_tree(
             if not verdict:
                 continue
         stats.candidates += 1
-        text = _read_text(src, verdict is not None)
+        text = _read_text(src, verdict is not None, on_refused)
         if text is None:
             continue
         lines = match_lines(text, regex, max_count)

@@ -17,7 +17,8 @@ Like git's index, it trusts mtimes: a change that keeps a file's size and nanose
 seen (the same limit as `qry status` and incremental builds).
 
 The cache is an optimisation only: unreadable, from another qry, for another root, or unwritable
-(a read-only index) means a plain walk. It is written atomically (temporary file, rename).
+(a read-only index) means a plain walk. It is written atomically (temporary file, rename), and not
+at all after a walk the OS refused a folder or file (a permission restored later is not an mtime).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = ["CACHE_NAME", "cached_walk"]
 CACHE_NAME = "grep-walk.msgpack"
 _VERSION = 4  # 4: build-output folders are vendored only at the top or beside a project manifest
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
+OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
 
 
 class _Cache(msgspec.Struct, array_like=True, gc=False):
@@ -119,9 +121,17 @@ def _name_decided(abspath: str) -> bool:
 
 
 def _walk_and_save(
-    root: Path, no_ignore: bool, path: Path | None, indexed: Callable[[str, int, int], bool]
+    root: Path,
+    no_ignore: bool,
+    path: Path | None,
+    indexed: Callable[[str, int, int], bool],
+    on_refused: OnRefused,
 ) -> list[WalkedFile]:
-    from indexlib.index.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load
+    """Walk `root`; save the listing to `path` unless the walk met an entry the OS refused.
+
+    Why not save then: making a folder or a file readable again changes its ctime, not the mtime
+    this cache checks, so a saved listing would hide it (and say nothing) for as long as it stood."""
+    from indexlib.index.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load, refused
     from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
@@ -130,22 +140,24 @@ def _walk_and_save(
 
     record = WalkRecord()
     above = _above(str(root))
-    sources = [
-        s
-        for s in discover(root, read=False, use_ignore_files=not no_ignore, record=record)
-        if isinstance(s, SourceFile)
-    ]
+    sources: list[SourceFile] = []
+    complete = True
+    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record):
+        if isinstance(item, SourceFile):
+            sources.append(item)
+        elif refused(item):
+            on_refused("" if item.path == "." else item.path, item.detail)
+            complete = False
     out = [WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language) for s in sources]
-    if path is None:
+    if path is None or not complete:
         return out
     source_paths = {s.abspath for s in sources}
     # Files the index does not hold are content-checked once here, so later greps skip the rejected
     # ones without reading them (the index holds only files that passed, so those need no check).
-    rejected = [
-        (s.abspath, s.size, s.mtime_ns)
-        for s in sources
-        if not indexed(s.path, s.size, s.mtime_ns) and not isinstance(load(s), SourceFile)
-    ]
+    checked = [(s, load(s)) for s in sources if not indexed(s.path, s.size, s.mtime_ns)]
+    if any(not isinstance(got, SourceFile) and refused(got) for _s, got in checked):
+        return out  # the grep reports the unreadable file when it reads it; no listing is kept
+    rejected = [(s.abspath, s.size, s.mtime_ns) for s, got in checked if not isinstance(got, SourceFile)]
     cache = _Cache(
         version=_VERSION,
         root=str(root),
@@ -172,15 +184,18 @@ def cached_walk(
     no_ignore: bool,
     cache_dir: Path | None,
     indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
+    on_refused: OnRefused = lambda _p, _r: None,
 ) -> list[WalkedFile]:
     """Every file `discover(root, read=False)` would list now, sorted by path (from the cache if valid).
 
     With a cache, files the content checks reject (and that `indexed(path, size, mtime)` does not
-    vouch for) are left out while unchanged; without one, every listed file is returned."""
+    vouch for) are left out while unchanged; without one, every listed file is returned.
+    `on_refused(path, reason)` hears of each folder or file the walk may not read (path relative to
+    the root, "" for the root itself); a cached listing never holds one, so a hit has none."""
     path = cache_dir / CACHE_NAME if cache_dir is not None else None
     if path is None:
-        return _walk_and_save(root, no_ignore, None, lambda _p, _s, _m: True)
+        return _walk_and_save(root, no_ignore, None, lambda _p, _s, _m: True, on_refused)
     hit = _load(path, str(root), no_ignore)
     if hit is not None:
         return hit
-    return _walk_and_save(root, no_ignore, path, indexed)
+    return _walk_and_save(root, no_ignore, path, indexed, on_refused)

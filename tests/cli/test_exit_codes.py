@@ -99,7 +99,9 @@ def test_index_of_a_file_is_refused_before_any_note(repo: Path, qry: RunQry) -> 
     ), run.describe()
 
 
-@pytest.mark.parametrize("command", [("search", "charge"), ("status",), ("related", "charge")])
+@pytest.mark.parametrize(
+    "command", [("search", "charge"), ("status",), ("related", "charge"), ("grep", "charge")]
+)
 def test_a_file_as_index_dir_hints_at_the_index_not_at_a_new_one(
     command: tuple[str, ...], repo: Path, qry: RunQry
 ) -> None:
@@ -121,6 +123,31 @@ def test_index_dir_pointing_nowhere(tmp_path: Path) -> None:
     ):
         assert run.code == 2 and "hint: " in run.err, run.describe()
         assert_clean_stderr(run)
+
+
+def test_grep_refuses_a_named_index_dir_that_is_no_index_as_search_does(tmp_path: Path) -> None:
+    """`qry grep X --index-dir /nonexistent` (or a file, an empty folder, the same in $QRY_INDEX_DIR)
+    printed "no index found: scanning the tree" and exited 0: a named index must be one. Only with
+    none named and no .qry above the working directory does grep scan (and say so once)."""
+    (tmp_path / "a.py").write_text("charge = 1\n")
+    (tmp_path / "afile").write_text("x\n")
+    (tmp_path / "empty").mkdir()
+    for named in ("none", "afile", "empty"):
+        where = str(tmp_path / named)
+        ways: list[tuple[tuple[str, ...], dict[str, str] | None]] = [
+            (("--index-dir", where), None),
+            ((), {"QRY_INDEX_DIR": where}),
+        ]
+        for args, env in ways:
+            grep = run_qry_process("grep", "charge", *args, cwd=tmp_path, env=env)
+            search = run_qry_process("search", "charge", *args, cwd=tmp_path, env=env)
+            assert grep.code == 2 and grep.out == "", grep.describe()
+            assert grep.err.startswith("qry: error: ") and "\n  hint: " in grep.err, grep.describe()
+            assert grep.err == search.err, grep.describe() + search.describe()
+            assert "scanning" not in grep.err
+    scan = run_qry_process("grep", "charge", cwd=tmp_path)
+    assert scan.code == 0 and scan.out == "a.py:1:charge = 1\n", scan.describe()
+    assert scan.err.startswith("qry: no index found: scanning the tree"), scan.describe()
 
 
 # Click parses everything except a plain `qry search`; its usage errors keep exit 2 and no traceback.

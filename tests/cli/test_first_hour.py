@@ -170,7 +170,7 @@ def test_version_and_short_help_everywhere(qry: RunQry) -> None:
         python_type = re.search(r"<(int|str|float|bool|path|list\[\w+\])>", run.out)
         assert python_type is None, f"a Python type in qry {command} --help:\n{run.out}"
         if command not in ("index",):
-            assert "--index-dir PATH" in run.out, run.out
+            assert "--index-dir DIR" in run.out, run.out
     assert "Usage: qry search [OPTIONS] QUERY..." in qry("search", "-h").out
 
 
@@ -210,6 +210,7 @@ def test_a_time_window_holding_no_change_is_said(qry: RunQry, fmt: tuple[str, ..
     assert "qry: note: no indexed file changed within --since 2099-01-01" in run.err, run.describe()
     wide = qry("search", "zzzunmatchedword", "--since", "1990-01-01")
     assert wide.code == 1 and "--since 1990-01-01 keeps" in wide.err, wide.describe()
+
 
 @pytest.mark.parametrize("query", ['charge path:"unterminated', "charge path:[abc"])
 def test_an_invalid_glob_or_quote_is_an_error(qry: RunQry, query: str) -> None:

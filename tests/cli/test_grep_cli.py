@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
+import re
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -66,9 +70,51 @@ def test_exit_codes_and_errors(qry: RunQry) -> None:
     )
     assert "Traceback" not in bad.err
     missing = qry("grep", "x", "no/such/dir")
-    assert missing.code == 2 and "no such file or directory" in missing.err
+    assert missing.code == 2 and missing.err.splitlines()[0] == "qry: no/such/dir: No such file or directory"
     assert qry("grep", "x", "--json", "--jsonl").code == 2
     assert qry("grep", "x", "lang:cobol").code == 2
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    ("glob", "why"),
+    [
+        ("[", "unclosed character class; missing ']'"),
+        ("[z-a]", "invalid range; 'z' > 'a'"),
+        ("a\\", "dangling '\\'"),
+    ],
+)
+def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glob: str, why: str) -> None:
+    """`qry grep hello -g '['` printed nothing and exited 1 (`[z-a]` and `a\\` ended in a traceback);
+    rg says `error parsing glob '[': unclosed character class; missing ']'` and exits 2."""
+    assert RG is not None
+    (tmp_path / "a.py").write_text("hello\n")
+    rg = subprocess.run(
+        [RG, "--no-config", "hello", "-g", glob], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    run = run_qry_process("grep", "hello", "-g", glob, cwd=tmp_path)
+    assert (rg.returncode, rg.stdout) == (run.code, run.out) == (2, ""), run.describe()
+    assert rg.stderr.startswith(f"rg: error parsing glob '{glob}': {why}"), rg.stderr
+    assert run.err.splitlines()[0] == f"qry: error: invalid path glob {glob!r}: {why}", run.describe()
+    assert run.err.splitlines()[1].startswith("  hint: ") and len(run.err.splitlines()) == 2
+
+
+def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
+    """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
+    `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""
+    run = qry("grep", "--help")
+    assert run.code == 0 and run.out.startswith("Usage: qry grep [OPTIONS] PATTERN [PATH]...\n"), run.out
+    rows = {line.strip().split("  ")[0] for line in run.out.splitlines() if line.startswith("  -")}
+    for row in (
+        "-A, --after-context NUM",
+        "-B, --before-context NUM",
+        "-C, --context NUM",
+        "-m, --max-count NUM",
+        "-g, --glob GLOB",
+        "--index-dir DIR",
+    ):
+        assert row in rows, (row, rows)
+    assert not re.search(r"<\w", run.out), run.out
 
 
 def test_json_and_jsonl_decode_with_the_library_structs(qry: RunQry) -> None:
@@ -186,3 +232,145 @@ def test_a_folder_named_on_the_command_line_is_searched_even_where_the_walk_skip
     ):
         assert paths(folder) == expected, folder
         assert paths("--no-index", folder) == expected, folder
+
+
+def _side_by_side(cwd: Path, prefix: list[str], *args: str) -> tuple[tuple[int, str, list[str]], ...]:
+    """(exit status, stdout, sorted stderr lines) of `rg -n ARGS` and of `qry grep ARGS`, with what
+    differs by design made equal: the program name, rg's `(os error N)` (and `IO error for operation
+    on PATH` when it is the only PATH), the `./` rg puts before an error path under the working
+    directory, qry's note that it scans without an index. `prefix` runs both without privileges."""
+    assert RG is not None
+    rg = subprocess.run(
+        [*prefix, RG, "--no-config", "--sort", "path", "-n", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    qry = subprocess.run(
+        [*prefix, sys.executable, "-m", "cli", "grep", *args],
+        cwd=cwd,
+        env=cli_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    os_error = re.compile(r"^rg: (?:\./)?(.*?)(?:: IO error for operation on .*?)?: (.*) \(os error \d+\)$")
+    rg_err = [os_error.sub(r"\1: \2", line) for line in rg.stderr.splitlines()]
+    qry_err = [
+        line.removeprefix("qry: ") for line in qry.stderr.splitlines() if "scanning the tree" not in line
+    ]
+    return (rg.returncode, rg.stdout, sorted(rg_err)), (qry.returncode, qry.stdout, sorted(qry_err))
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("hi", "nosuch"),
+        ("hi", "good.py", "nosuch"),
+        ("hi", "nosuch", "good.py"),
+        ("zzz", "good.py", "nosuch"),
+        ("hi", "good.py/x"),
+        ("hi", "sub", "no/such/dir"),
+    ],
+    ids=" ".join,
+)
+def test_a_missing_path_is_reported_and_the_rest_searched_as_ripgrep_does(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """`qry grep hi good.py nosuch` stopped at `nosuch` with a usage error and searched nothing. rg
+    prints `rg: nosuch: No such file or directory (os error 2)`, searches the others and exits 2,
+    matches or not; qry prints `qry: nosuch: No such file or directory` and does the same."""
+    (tmp_path / "good.py").write_text("hi = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "y.py").write_text("hi = 2\n")
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg and qry[0] == 2 and qry[2], (rg, qry)
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "args", [("hi", "link.py"), ("hi", "link.py", "good.py"), ("hi", "broken.py")], ids=" ".join
+)
+def test_a_link_named_as_a_path_is_followed_as_ripgrep_does(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """A named link was opened without following it (ELOOP) and skipped in silence (exit 1); with the
+    report of refused files it would have said "Too many levels of symbolic links". rg follows it."""
+    (tmp_path / "good.py").write_text("hi = 1\n")
+    (tmp_path / "link.py").symlink_to("good.py")
+    (tmp_path / "broken.py").symlink_to("nowhere.py")
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg, (rg, qry)
+
+
+_DROP = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def _unprivileged(probe: Path) -> list[str]:
+    """A command prefix under which the mode-000 `probe` cannot be read: none for a user; for root,
+    which reads anything, setpriv without the two capabilities that bypass permission checks.
+    Skips the test when neither works (no setpriv, or a sandbox that refuses it)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is not None:
+        run = subprocess.run([*_DROP, "cat", str(probe)], capture_output=True, check=False)
+        if run.returncode != 0 and b"Permission denied" in run.stderr:
+            return _DROP
+    pytest.skip("running as root, and setpriv cannot drop CAP_DAC_OVERRIDE here")
+
+
+@pytest.fixture
+def locked_tree(tmp_path: Path) -> Iterator[Path]:
+    """good.py, sub/y.py, a folder `locked/` and a file `unread.py` of mode 000, `.hidden/` of mode
+    000 too (rg does not look there without --hidden), all holding `hi`; modes restored after."""
+    for rel in ("good.py", "sub/y.py", "locked/x.py", "unread.py", ".hidden/z.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(f"hi = {len(rel)}\n")
+    refused = [tmp_path / "locked", tmp_path / "unread.py", tmp_path / ".hidden"]
+    for p in refused:
+        p.chmod(0)
+    yield tmp_path
+    for p in refused:
+        p.chmod(0o755)
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("hi",),
+        ("hi", "locked"),
+        ("zzz", "locked"),
+        ("hi", "unread.py"),
+        ("hi", "good.py", "locked", "unread.py"),
+        ("hi", "sub"),
+        ("hi", "-g", "!locked/"),
+        ("hi", "-g", "*.py"),
+    ],
+    ids=" ".join,
+)
+def test_unreadable_paths_are_reported_as_ripgrep_reports_them(
+    locked_tree: Path, args: tuple[str, ...]
+) -> None:
+    """rg prints `rg: locked: Permission denied (os error 13)` for a folder it may not list or a
+    file it may not read, named or met on the walk, searches the rest and exits 2; qry skipped them
+    in silence (exit 0 or 1). Without an index and then with one (its walk starts at the index's
+    root, and its walk cache must not hide the folder once it can be read again)."""
+    prefix = _unprivileged(locked_tree / "unread.py")
+    rg, qry = _side_by_side(locked_tree, prefix, *args)
+    assert qry == rg, (rg, qry)
+    built = run_qry_process("index", "--embed", "none", "-q", ".", cwd=locked_tree)
+    assert built.code == 0, built.describe()
+    for _ in range(2):  # the second run may read the walk cache
+        assert _side_by_side(locked_tree, prefix, *args)[1] == rg
+    (locked_tree / "locked").chmod(0o755)
+    again = subprocess.run(
+        [*prefix, sys.executable, "-m", "cli", "grep", "-l", "hi"],
+        cwd=locked_tree,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "locked/x.py" in again.stdout.split(), again

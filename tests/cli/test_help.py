@@ -6,10 +6,12 @@ Typer, so its help must list every option of the shared table in cli/options.py.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
 from cli.main import click_command
@@ -68,6 +70,56 @@ def test_help_on_the_fast_path_command_line_still_reaches_typer(qry: RunQry) -> 
     assert run.code == 0 and run.out.startswith("Usage: qry search")
 
 
+def _all_commands() -> list[tuple[str, click.Command]]:
+    """Every command of the app with its full name, nested ones too (`workspace add`)."""
+    out: list[tuple[str, click.Command]] = []
+    pending: list[tuple[str, click.Command]] = [("", click_command())]
+    while pending:
+        name, cmd = pending.pop()
+        if name:
+            out.append((name, cmd))
+        for sub_name, sub in getattr(cmd, "commands", {}).items():
+            pending.append((f"{name} {sub_name}".strip(), sub))
+    return sorted(out, key=lambda item: item[0])
+
+
+ALL_COMMANDS = dict(_all_commands())
+
+
+@pytest.mark.parametrize("name", sorted(ALL_COMMANDS))
+def test_help_shows_placeholders_never_python_types(name: str) -> None:
+    """`qry grep --help` showed `-A, --after-context <int>`, `-g, --glob <list[str]>`, `--index-dir
+    <str>` and `Usage: qry grep [OPTIONS] pattern paths`; `qry workspace add` showed `NAME <str>` and
+    `{NAME} {PATH...}...`: Typer's type names where a metavar was missing, and only the top-level
+    commands' arguments were converted. Every option and argument row, at every depth, names its
+    value in capitals, and no usage line braces or types anything."""
+    command = ALL_COMMANDS[name]
+    ctx = click.Context(command, info_name=name, parent=click.Context(click_command(), info_name="qry"))
+    usage = command.get_usage(ctx)
+    assert not re.search(r"[{}<>]", usage), usage
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        flags = record[0]
+        assert "<" not in flags and "{" not in flags, f"qry {name}: {flags}"
+        if isinstance(param, click.Argument):
+            assert flags.strip("[].") == flags.strip("[].").upper(), f"qry {name}: {flags}"
+
+
+@pytest.mark.parametrize("table", ["SEARCH_OPTIONS", "GREP_OPTIONS", "INDEX_OPTIONS"])
+def test_every_option_that_takes_a_value_declares_its_metavar(table: str) -> None:
+    """The option tables are the one place the shared options are declared; a value-taking row
+    without a metavar is what made Typer print `<int>` (the grep table had none)."""
+    from cli import grepopts, indexopts, options
+
+    rows = {"SEARCH_OPTIONS": options, "GREP_OPTIONS": grepopts, "INDEX_OPTIONS": indexopts}[table]
+    missing = [o.dest for o in getattr(rows, table) if o.type is not bool and not o.metavar]
+    assert missing == [], f"{table}: no metavar for {missing}"
+    metavars = {o.metavar for o in getattr(rows, table)} - {""}
+    assert all(m == m.upper() or "|" in m for m in metavars), metavars
+
+
 HEAVY = ("numpy", "onnxruntime", "usearch", "tokenizers", "tantivy", "tree_sitter", "lark", "rich", "ray")
 
 
@@ -86,7 +138,13 @@ def _modules_after(argv: list[str], cwd: Path) -> list[str]:
 
 
 def test_help_loads_no_engine(tmp_path: Path) -> None:
-    for argv in (["--help"], ["search", "--help"], ["index", "--help"], ["serve", "--help"], ["route", "--help"]):
+    for argv in (
+        ["--help"],
+        ["search", "--help"],
+        ["index", "--help"],
+        ["serve", "--help"],
+        ["route", "--help"],
+    ):
         loaded = _modules_after(argv, tmp_path)
         assert not set(loaded) & set(HEAVY), f"qry {' '.join(argv)} imported {loaded}"
 

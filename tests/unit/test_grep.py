@@ -170,3 +170,53 @@ def test_max_count_zero_and_hidden_paths_named_on_the_command_line() -> None:
     assert named.accepts(".github/ci.yml", "yaml") and not named.accepts(".github/.hidden/x.yml", "yaml")
     assert FileFilter(targets=(".env.py",)).accepts(".env.py", "python")
     assert not FileFilter(targets=("src",)).accepts("src/.cache/a.py", "python")
+
+
+@pytest.mark.parametrize(
+    ("glob", "why"),
+    [
+        ("[", "unclosed character class; missing ']'"),
+        ("*.[ch", "unclosed character class; missing ']'"),
+        ("!src/[", "unclosed character class; missing ']'"),
+        ("[z-a]", "invalid range; 'z' > 'a'"),
+        ("a\\", "dangling '\\'"),
+        ("!", "nothing to match"),
+        ("a\\/b", "not a pattern gitignore syntax can read"),  # pathspec's own limit: no traceback
+    ],
+)
+def test_an_invalid_glob_is_an_error_naming_it(glob: str, why: str) -> None:
+    """`-g '['` matched nothing, silently (pathspec reads an unclosed `[` as a literal), and `-g
+    '[z-a]'`, `-g 'a\\'`, `-g '!'` ended in a traceback. Each is a UsageError naming the glob and what
+    is wrong, from the parser the `path:` filters use (ripgrep: `error parsing glob '[': unclosed
+    character class; missing ']'`)."""
+    with pytest.raises(UsageError) as raised:
+        FileFilter(globs=("*.py", glob))
+    assert raised.value.message == f"invalid path glob {glob!r}: {why}", raised.value.message
+    assert raised.value.hint
+
+
+def test_globs_and_path_filters_share_one_glob_syntax() -> None:
+    with pytest.raises(UsageError) as by_glob:
+        FileFilter(globs=("src/[",))
+    with pytest.raises(UsageError) as by_path:
+        FileFilter(paths=("src/[",))
+    assert by_glob.value.message == by_path.value.message
+    assert (by_glob.value.hint, by_glob.value.code) == (by_path.value.hint, by_path.value.code)
+    ok = FileFilter(globs=("[ab]*.py", "!tests/", "\\[x].py", "[]]"))
+    assert ok.accepts("src/a.py", "python") and ok.accepts("[x].py", "python")
+    assert not ok.accepts("tests/a.py", "python") and not ok.accepts("src/c.py", "python")
+
+
+def test_an_unreadable_entry_is_reported_only_where_the_grep_looks() -> None:
+    """`reaches`: a refused folder is reported below (or above) a PATH argument, not when hidden
+    or excluded by `-g '!dir/'`; positive globs and `lang:` pick files, so they do not hide it."""
+    assert FileFilter().reaches("locked", True) and FileFilter().reaches("", True)
+    assert not FileFilter().reaches(".cache", True) and FileFilter(hidden=True).reaches(".cache", True)
+    assert FileFilter(targets=("src",)).reaches("src/locked", True)
+    assert FileFilter(targets=("src/a",)).reaches("src", True)  # above the PATH: it could not be walked
+    assert not FileFilter(targets=("src",)).reaches("lib/locked", True)
+    assert not FileFilter(globs=("!locked/",)).reaches("locked", True)
+    assert not FileFilter(globs=("!locked/",)).reaches("locked/deeper", True)
+    assert FileFilter(globs=("*.py",), langs=("python",)).reaches("locked", True)
+    assert FileFilter(globs=("*.py",)).reaches("unread.py", False)
+    assert not FileFilter(globs=("*.py",)).reaches("unread.txt", False)

@@ -105,3 +105,40 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     CHANGES[change](root)
     assert cached_walk(root, no_ignore=False, cache_dir=cache) == _fresh(root)
     assert cached_walk(root, no_ignore=False, cache_dir=cache) == _fresh(root)  # the saved one again
+
+
+def test_a_walk_that_met_a_refused_folder_is_reported_and_not_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder the OS refused (mode 000) was left out of the saved walk; making it readable again
+    changes its ctime, not the mtimes the cache checks, so grep kept missing its files. Now the
+    refusal is reported (`on_refused`) and such a walk is never saved. The refusal is injected
+    through `beneath.open_beneath`, the one call the walk opens folders with, so this holds as root."""
+    import errno
+
+    import indexlib.index.discover.beneath as beneath
+
+    root = tmp_path / "tree"
+    (root / "locked").mkdir(parents=True)
+    (root / "top.py").write_text("top = 1\n")
+    (root / "locked" / "x.py").write_text("x = 1\n")
+    cache = tmp_path / "idx"
+    cache.mkdir()
+    real_open = beneath.open_beneath
+
+    def refuse_locked(root_dir: str, rel: str, *, directory: bool = False) -> int:
+        if rel.rstrip("/") == "locked":
+            raise PermissionError(errno.EACCES, "Permission denied", rel)
+        return real_open(root_dir, rel, directory=directory)
+
+    monkeypatch.setattr(beneath, "open_beneath", refuse_locked)
+    refused: list[tuple[str, str]] = []
+    listed = cached_walk(
+        root, no_ignore=False, cache_dir=cache, on_refused=lambda p, r: refused.append((p, r))
+    )
+    assert [f.path for f in listed] == ["top.py"]
+    assert refused == [("locked", "Permission denied")]
+    assert not (cache / CACHE_NAME).exists()
+    monkeypatch.setattr(beneath, "open_beneath", real_open)
+    assert cached_walk(root, no_ignore=False, cache_dir=cache) == _fresh(root)
+    assert [f.path for f in _fresh(root)] == ["locked/x.py", "top.py"]

@@ -47,7 +47,14 @@ from pathlib import Path
 
 from indexlib.errors import UsageError
 from indexlib.index.discover.beneath import open_beneath
-from indexlib.index.discover.checks import Skipped, SourceFile, check_content, load
+from indexlib.index.discover.checks import (
+    Skipped,
+    SourceFile,
+    check_content,
+    load,
+    os_error_skip,
+    refused,
+)
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,
     IgnoreFile,
@@ -69,6 +76,8 @@ __all__ = [
     "discover",
     "load",
     "open_beneath",
+    "os_error_skip",
+    "refused",
     "walks_into",
 ]
 

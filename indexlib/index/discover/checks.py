@@ -103,6 +103,16 @@ def name_check(name: str) -> tuple[str, str] | None:
     return None
 
 
+BROKEN_SYMLINK = "broken symlink"  # the detail of an unreadable link (walk.py): no OS error to report
+
+
+def refused(item: Skipped) -> bool:
+    """Whether the operating system refused discovery this entry (a folder it may not list, a file it
+    may not read): what `qry grep` reports as rg does. Not a broken link (rg does not follow links),
+    not an entry that vanished while it was walked."""
+    return item.reason == SkipReason.UNREADABLE.value and item.detail != BROKEN_SYMLINK
+
+
 def os_error_skip(path: str, exc: OSError) -> Skipped:
     if isinstance(exc, FileNotFoundError | NotADirectoryError | IsADirectoryError):
         return Skipped(path=path, reason=SkipReason.VANISHED.value, detail=type(exc).__name__)

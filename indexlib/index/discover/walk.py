@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 # Called through the module (`beneath.open_beneath`), not bound by name, so that every open the walk
 # makes goes through the one function a test can replace.
 import indexlib.index.discover.beneath as beneath
-from indexlib.index.discover.checks import SHEBANG_BYTES, Skipped, name_check, os_error_skip
+from indexlib.index.discover.checks import (
+    BROKEN_SYMLINK,
+    SHEBANG_BYTES,
+    Skipped,
+    name_check,
+    os_error_skip,
+)
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,
     IgnoreFile,
@@ -311,7 +317,7 @@ class Walk:
             self.skip(rel, SkipReason.SYMLINK_OUTSIDE, "-> " + _display(target))
             return
         if st is None:
-            self.skip(rel, SkipReason.UNREADABLE, "broken symlink")
+            self.skip(rel, SkipReason.UNREADABLE, BROKEN_SYMLINK)
             return
         target_rel = os.path.relpath(target, self.real_root).replace(os.sep, "/")
         self.links.append(_Link(rel, abspath, stack, is_dir, st, target_rel))

@@ -1,24 +1,40 @@
-"""What role a file plays by its path: test or supporting code (tests, examples, fixtures, vendored
-code) rather than the code that does the work.
+"""What role code plays by where it lives: test or supporting code (tests, examples, fixtures, test
+helpers, vendored code) rather than the code that does the work.
 
-Owns: `is_test_path`, the one definition both the ranking (which demotes such files unless a query
-asks for them) and the vector stage (which embeds less of them) use.
+Owns: `is_test_path` (a file, by its path) and `is_test_code` (a node, by its path or its
+container), the one definition both the ranking (which demotes such code unless a query asks for it)
+and the vector stage (which embeds less of it) use.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["is_test_path"]
+__all__ = ["is_test_code", "is_test_path"]
 
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"
     r"vendor|third_party|node_modules|demos?)(?:/|$)"
-    r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$",
+    r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
+    # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).
+    r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)",
     re.IGNORECASE,
 )
+# Containers that hold tests inside a source file: Rust's `#[cfg(test)] mod tests` (or `mod test`).
+# Lower case only: a Python `class Tests` in a source file is more often a real type than a suite.
+_TEST_CONTAINERS = frozenset({"tests", "test"})
+_QUALIFIER = re.compile(r"::|\.")
 
 
 def is_test_path(path: str) -> bool:
     """Whether `path` is a test, an example, a fixture, a benchmark or vendored code."""
     return bool(_TEST_PATH.search(path))
+
+
+def is_test_code(path: str, qualified_name: str) -> bool:
+    """Whether a node is test or supporting code: its file is (`is_test_path`), or a container in its
+    qualified name is a test module, so a Rust unit test beside the code it tests is a test too."""
+    if is_test_path(path):
+        return True
+    containers = _QUALIFIER.split(qualified_name)[:-1]
+    return any(c in _TEST_CONTAINERS for c in containers)

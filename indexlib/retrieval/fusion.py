@@ -17,7 +17,7 @@ from itertools import pairwise
 import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
-from indexlib.pathroles import is_test_path
+from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 
@@ -228,7 +228,7 @@ def apply_signals(
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(
-        k is not None and not is_test_path(c.path) for c in cands if (k := kinds.get(c.uid))
+        k is not None and not is_test_code(c.path, c.qualified_name) for c in cands if (k := kinds.get(c.uid))
     )
     out: list[Candidate] = []
     for c in cands:
@@ -267,7 +267,7 @@ def apply_signals(
         if "remainder" in signals.enabled and c.kind == "module":
             c.score *= signals.remainder_penalty
             c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
-        if "tests" in signals.enabled and not wants_tests and is_test_path(c.path):
+        if "tests" in signals.enabled and not wants_tests and is_test_code(c.path, c.qualified_name):
             if defined is not None and not defined_in_code:
                 c.explain.append("test/example/vendored path, but the identifier is defined only there: x1")
                 out.append(c)

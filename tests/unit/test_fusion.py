@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit
-from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, is_test_path, rrf
+from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf
 
 
 def hits(*uids: int) -> list[StreamHit]:
@@ -133,3 +134,25 @@ def test_is_test_path() -> None:
         assert is_test_path(p), p
     for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py"]:
         assert not is_test_path(p), p
+    # Test helpers by name, as a file or a folder.
+    for p in ["crates/searcher/src/testutil.rs", "internal/testutil/run.go", "src/test_helpers.py"]:
+        assert is_test_path(p), p
+
+
+def test_is_test_code_sees_test_modules_inside_source_files() -> None:
+    # Rust's `#[cfg(test)] mod tests` beside the code: its functions are tests, the code is not.
+    assert is_test_code("crates/regex/src/matcher.rs", "tests.case_smart")
+    assert is_test_code("src/lib.rs", "tests.helpers.build")
+    assert not is_test_code("crates/regex/src/matcher.rs", "RegexMatcher.new")
+    assert not is_test_code("src/contest.rs", "contests.run")  # a container merely containing "test"
+    assert not is_test_code("src/api.py", "Tests.run")  # upper case: more often a real type
+    assert is_test_code("tests/a.py", "helper")
+
+
+def test_inline_rust_tests_are_demoted_below_the_code() -> None:
+    test_fn = cand(1, "crates/printer/src/standard.rs", score=1.0)
+    test_fn.qualified_name = "tests.max_columns"
+    code = cand(2, "crates/printer/src/standard.rs", score=0.8)
+    code.qualified_name = "StandardBuilder.max_columns"
+    out = apply_signals([test_fn, code], identifier=None, query_words=["max", "columns"], signals=Signals())
+    assert [c.uid for c in out] == [2, 1]

@@ -154,13 +154,12 @@ def node_texts(
     demotes them unless a query asks for tests, and their bodies were a third of a repository's
     tokens, so of the model's time (docs/benchmarks.md, issue 11)."""
     from indexlib.index.embedtext import embedding_text, worth_embedding
-    from indexlib.pathroles import is_test_path
+    from indexlib.pathroles import is_test_code
     from indexlib.records import DEFINITION_KINDS
 
     for chunk in iter_segment(store, seg_id):
         if chunk.path in live_paths:
             nodes = [n for n in chunk.nodes if worth_embedding(n)]
-            test = is_test_path(chunk.path)
             texts = [
                 embedding_text(
                     n.name,
@@ -168,7 +167,7 @@ def node_texts(
                     n.signature,
                     n.doc,
                     n.text,
-                    brief=test and n.kind in DEFINITION_KINDS,
+                    brief=n.kind in DEFINITION_KINDS and is_test_code(chunk.path, n.qualified_name),
                 )
                 for n in nodes
             ]

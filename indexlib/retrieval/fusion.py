@@ -192,13 +192,18 @@ def path_names(path: str, joined: str) -> bool:
     return any(joined in "".join(split_identifier(part)) for part in path.split("/"))
 
 
-def _defines(c: Candidate, ident: str | None, ident_last: str | None, ident_joined: str | None) -> str | None:
+def _defines(
+    c: Candidate, ident: str | None, ident_last: str | None, ident_joined: str | None, cased: str | None
+) -> str | None:
     """ "exact" when `c` defines the query identifier as typed, "spelled" when with its words spelled
-    another way (`parse_config` for `ParseConfig`), else None."""
+    another way (`parse_config` for `ParseConfig`), else None. As typed is smart case, as in `rg -S`:
+    an identifier typed with an upper-case letter (`cased`, its last part) is matched case and all,
+    so `Searcher` is the type and `searcher` (a method) only spelled alike; typed in lower case, any
+    case matches."""
     if not ident or c.kind not in DEFINITION_KINDS:
         return None
     qn = c.qualified_name.lower().replace("::", ".")
-    exact = c.name.lower() in (ident, ident_last)
+    exact = c.name == cased if cased else c.name.lower() in (ident, ident_last)
     spelled = exact or "".join(split_identifier(c.name)) == ident_joined
     if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
         return "exact" if exact else "spelled"
@@ -224,7 +229,11 @@ def apply_signals(
     wants_docs = bool(words & _DOCS_WORDS)
 
     use_definition = "definition" in signals.enabled and ident is not None
-    kinds = {c.uid: _defines(c, ident, ident_last, ident_joined) for c in cands} if use_definition else {}
+    last_typed = re.split(r"\.|::|->|#", identifier)[-1] if identifier else ""
+    cased = last_typed if last_typed != last_typed.lower() else None
+    kinds = (
+        {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands} if use_definition else {}
+    )
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(

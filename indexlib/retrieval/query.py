@@ -403,11 +403,12 @@ def classify(q: Query) -> Route:
 
 
 def identifier_of(q: Query, route: Route | None = None) -> str | None:
-    """The name an identifier query names (without call parentheses), or the joined words of a
-    keywords query (`parse config` -> `parse_config`), else None. `route` overrides `classify(q)`."""
+    """The name an identifier query names (without call parentheses), as typed, or the joined words
+    of a keywords query in lower case (`Parse Config` -> `parse_config`: words say nothing of a name's
+    case), else None. `route` overrides `classify(q)`."""
     route = classify(q) if route is None else route
     if route is Route.IDENTIFIER:
         return q.text.split()[0].rstrip("()")
     if route is Route.KEYWORDS and len(q.text.split()) > 1:
-        return "_".join(q.text.split())
+        return "_".join(q.text.lower().split())
     return None

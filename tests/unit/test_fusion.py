@@ -156,3 +156,18 @@ def test_inline_rust_tests_are_demoted_below_the_code() -> None:
     code.qualified_name = "StandardBuilder.max_columns"
     out = apply_signals([test_fn, code], identifier=None, query_words=["max", "columns"], signals=Signals())
     assert [c.uid for c in out] == [2, 1]
+
+
+def test_an_identifier_typed_with_capitals_matches_case_first() -> None:
+    # Smart case, as rg -S: `Searcher` is the type; the method `searcher` is only spelled alike.
+    def pair() -> list[Candidate]:
+        method = cand(1, "crates/core/flags/hiargs.rs", name="searcher", score=1.0)
+        method.qualified_name = "HiArgs.searcher"
+        struct = cand(2, "crates/searcher/src/searcher/mod.rs", kind="class", name="Searcher", score=0.95)
+        return [method, struct]
+
+    out = apply_signals(pair(), identifier="Searcher", query_words=["Searcher"])
+    assert [c.uid for c in out] == [2, 1]
+    # Typed in lower case, any case is the name as typed: both get the full boost, scores decide.
+    out = apply_signals(pair(), identifier="searcher", query_words=["searcher"])
+    assert [c.uid for c in out] == [1, 2]

@@ -334,3 +334,20 @@ def test_refs_from_top_level_code_in_a_windowed_module() -> None:
     for ref in parsed.refs:
         holder = owner[ref.src_uid]
         assert holder.start_line <= ref.line <= holder.end_line
+
+
+def test_rust_impl_for_a_reference_is_named_after_the_type() -> None:
+    source = b"""pub struct S;
+impl<'a, T: Sink> Sink for &'a mut T {
+    fn matched(&mut self) -> bool { true }
+}
+impl Sink for *const S {
+    fn finish(&self) {}
+}
+impl Sink for Box<S> {
+    fn begin(&self) {}
+}
+"""
+    parsed = parse_file("sink.rs", source, "rust")
+    methods = {n.qualified_name for n in parsed.nodes if n.kind == "method"}
+    assert methods == {"T.matched", "S.finish", "Box.begin"}

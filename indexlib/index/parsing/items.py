@@ -121,8 +121,12 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
             return [parts[-3], parts[-1]]
         return parts[-1:]
     if kind == "impl_item":
-        parts = split_name(src(node.child_by_field_name("type")))
-        return parts[-1:]
+        # `impl Sink for &'a mut S` implements for S: the reference's sigils, lifetime and `mut`
+        # are not part of the name (they ran together as `amutS`).
+        ty = node.child_by_field_name("type")
+        while ty is not None and ty.type in ("reference_type", "pointer_type"):
+            ty = ty.child_by_field_name("type")
+        return split_name(src(ty))[-1:] if ty is not None else []
     if capture == "scope":
         name = node.child_by_field_name("name")
         return split_name(src(name)) if name is not None else []

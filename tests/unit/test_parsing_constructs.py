@@ -351,3 +351,28 @@ impl Sink for Box<S> {
     parsed = parse_file("sink.rs", source, "rust")
     methods = {n.qualified_name for n in parsed.nodes if n.kind == "method"}
     assert methods == {"T.matched", "S.finish", "Box.begin"}
+
+
+def test_python_overload_stubs_fold_into_their_implementation() -> None:
+    source = b"""import typing as t
+from typing import overload
+
+class Context:
+    @t.overload
+    def invoke(self, callback: int) -> int: ...
+    @t.overload
+    def invoke(self, callback: str) -> str: ...
+    def invoke(self, callback):
+        return callback
+
+@overload
+def only_stubs(x: int) -> int: ...
+@overload
+def only_stubs(x: str) -> str: ...
+"""
+    parsed = parse_file("core.py", source, "python")
+    defs = [(n.qualified_name, n.start_line) for n in parsed.nodes if n.kind in ("method", "function")]
+    # One definition, the implementation; stubs with no implementation (a Protocol, a .pyi) stay.
+    assert defs == [("Context.invoke", 9), ("only_stubs", 12), ("only_stubs", 14)]
+    context = next(n for n in parsed.nodes if n.qualified_name == "Context")
+    assert "callback: str" in context.text  # the stubs' signatures are still indexed, in the class

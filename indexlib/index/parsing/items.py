@@ -10,6 +10,8 @@ remainder (remainder.py), references (extract.py, references.py).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
@@ -255,7 +257,34 @@ def collect_items(
                     body=body,
                 )
             )
-    return items
+    return _without_overload_stubs(src, items) if language == "python" else items
+
+
+_OVERLOAD = re.compile(r"@\s*(?:[A-Za-z_][\w.]*\.)?overload\s*$")
+
+
+def _without_overload_stubs(src: Source, items: list[Item]) -> list[Item]:
+    """Drop `@overload` stubs that have an implementation beside them (a later definition of the same
+    name in the same container, not itself an overload). The stubs' text stays in the container's
+    remainder, so their signatures are still found; as definitions they ranked above the code (short,
+    the same name) and made the name ambiguous to `qry related`. Stubs with no implementation (a `.pyi`
+    file, a Protocol) are the only definitions there and stay."""
+
+    def is_stub(item: Item) -> bool:
+        outer = item.outer
+        if outer.type != "decorated_definition":
+            return False
+        return any(_OVERLOAD.match(src(d)) for d in outer.named_children if d.type == "decorator")
+
+    def key(item: Item) -> tuple[int, tuple[str, ...]]:
+        container = item.outer.parent
+        return (container.id if container is not None else -1, tuple(item.names))
+
+    stubs = {id(i) for i in items if is_stub(i)}
+    if not stubs:
+        return items
+    implemented = {key(i) for i in items if id(i) not in stubs}
+    return [i for i in items if id(i) not in stubs or key(i) not in implemented]
 
 
 def _inside(node: Node, kind: str) -> bool:

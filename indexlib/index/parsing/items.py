@@ -11,7 +11,6 @@ remainder (remainder.py), references (extract.py, references.py).
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node

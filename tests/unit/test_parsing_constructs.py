@@ -376,3 +376,18 @@ def only_stubs(x: str) -> str: ...
     assert defs == [("Context.invoke", 9), ("only_stubs", 12), ("only_stubs", 14)]
     context = next(n for n in parsed.nodes if n.qualified_name == "Context")
     assert "callback: str" in context.text  # the stubs' signatures are still indexed, in the class
+
+
+def test_javascript_require_bindings_are_imports_not_constants() -> None:
+    source = b"""var send = require('send');
+const { join } = require('path');
+var extname = require('path').extname;
+var TIMEOUT = 30;
+exports.run = function run() { return send(TIMEOUT); };
+"""
+    parsed = parse_file("response.js", source, "javascript")
+    assert {(n.qualified_name, n.kind) for n in parsed.nodes if n.kind != "module"} == {
+        ("TIMEOUT", "constant"),
+        ("run", "function"),
+    }
+    assert ("send", "send") in {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}

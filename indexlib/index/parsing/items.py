@@ -233,6 +233,8 @@ def collect_items(
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
             if node.type == "declaration" and _inside(node, "function_definition"):
                 continue  # a prototype written inside a function body declares nothing of the file
+            if capture == "constant" and node.type == "variable_declarator" and _requires(src, node):
+                continue  # `var send = require('send')` is an import (an edge), not a definition
             # A declaration without a body (an interface or trait method, an abstract method, a
             # prototype) is a node of its own: findable by name and by its doc comment.
             body = _body(node, language)
@@ -284,6 +286,17 @@ def _without_overload_stubs(src: Source, items: list[Item]) -> list[Item]:
         return items
     implemented = {key(i) for i in items if id(i) not in stubs}
     return [i for i in items if id(i) not in stubs or key(i) not in implemented]
+
+
+def _requires(src: Source, declarator: Node) -> bool:
+    """Whether a JavaScript binding's value is `require(...)` or a member of it (`require('x').y`)."""
+    value = declarator.child_by_field_name("value")
+    while value is not None and value.type == "member_expression":
+        value = value.child_by_field_name("object")
+    if value is None or value.type != "call_expression":
+        return False
+    callee = value.child_by_field_name("function")
+    return callee is not None and src(callee) == "require"
 
 
 def _inside(node: Node, kind: str) -> bool:

@@ -391,3 +391,16 @@ exports.run = function run() { return send(TIMEOUT); };
         ("run", "function"),
     }
     assert ("send", "send") in {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}
+
+
+def test_javascript_named_function_passed_to_a_call_is_a_definition() -> None:
+    # express defines its request API this way: `defineGetter(req, 'hostname', function hostname() {})`.
+    source = b"""defineGetter(req, 'hostname', function hostname() {
+  return this.get('Host');
+});
+app.use(function () { return 1; });
+"""
+    parsed = parse_file("request.js", source, "javascript")
+    assert [(n.qualified_name, n.kind, n.start_line) for n in parsed.nodes if n.kind == "function"] == [
+        ("hostname", "function", 1)
+    ]

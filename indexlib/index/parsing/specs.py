@@ -52,6 +52,7 @@ _JS_COMMON = """
     (variable_declarator name: (identifier) value: [(arrow_function) (function_expression) (generator_function)]) @function
     (variable_declarator name: (identifier) value: (class)) @class
     (assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @function
+    (arguments (function_expression name: (identifier)) @function)
     (call_expression) @call
     (new_expression) @call
     (import_statement) @import

@@ -8,7 +8,9 @@ of walking every node. Fields, lower-cased:
   and the workspace label;
 * readme: the first README_CHARS characters of the top-level README;
 * names: up to MAX_NAMES module-level qualified names (top-level definitions) and file paths, source
-  files before tests and docs, in path order.
+  files before tests and docs, in path order; not hidden files (`.gitignore`, `.github/...`): nearly
+  every repository has the same ones, so they only gave words like `gitignore` or `github` a
+  document frequency of all repositories (an idf of 0) even where one repository is about them.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from indexlib.route.score import RepoText
 
 README_CHARS = 2000
 MAX_NAMES = 1500
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2  # 2: hidden paths left out
 _README = re.compile(r"^readme(\.[a-z0-9]+)?$", re.IGNORECASE)
+_HIDDEN = re.compile(r"(^|/)\.")
 _SECONDARY = re.compile(
     r"(^|/)(tests?|testing|docs?|examples?|benchmarks?|fixtures?|scripts)(/|$)|_test\.|\.spec\.|\.test\."
 )
@@ -98,7 +101,8 @@ def build_profile(engine: Engine, label: str) -> RepoText:
         if n.parent_uid == 0 and n.kind in DEFINITION_KINDS and n.part == 0:
             top.setdefault(n.path, []).append(n.qualified_name)
     names: list[str] = []
-    for path in sorted(manifest.files, key=lambda p: (bool(_SECONDARY.search(p)), p)):
+    visible = (p for p in manifest.files if not _HIDDEN.search(p))
+    for path in sorted(visible, key=lambda p: (bool(_SECONDARY.search(p)), p)):
         for entry in (path, *sorted(top.get(path, []))):
             if len(names) >= MAX_NAMES:
                 break

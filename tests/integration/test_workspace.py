@@ -312,3 +312,25 @@ def test_each_index_scores_bm25_with_the_workspace_idf(repos: dict[str, Path]) -
     assert {h.uid: h.provenance.bm25_score for h in local.results if h.repo == "web"} == {
         h.uid: h.provenance.bm25_score for h in plain.results
     }
+
+
+def test_route_weighs_words_that_hidden_files_of_every_repository_share(tmp_path: Path) -> None:
+    # Every repository has a .gitignore and .github/; only one is about gitignore files.
+    files = {
+        "ignore": {"src/gitignore.py": "def parse_gitignore(text):\n    return text.splitlines()\n"},
+        "pages": {"src/render.py": "def render_page(template):\n    return template\n"},
+    }
+    members = []
+    for name, tree in files.items():
+        repo = tmp_path / name
+        for rel, text in {
+            **tree,
+            ".gitignore": "build/\n",
+            ".github/workflows/ci.yml": "name: ci\non: push\n",
+        }.items():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (repo / rel).write_text(text)
+        build_index(repo, BuildOptions(embed="none", git_times=False))
+        members.append(Member(name, repo / ".qry"))
+    r = route_members(Federation("t", members), "gitignore")
+    assert [route.repo for route in r.routes][:1] == ["ignore"]

@@ -86,7 +86,12 @@ def route(text: str, pool: Sequence[RepoText], *, limit: int = ROUTE_DEFAULT_LIM
         return result
     hits = {p.repo: [t for t in terms if t in p.labels or t in p.readme or t in p.names] for p in pool}
     df = {t: sum(t in hits[p.repo] for p in pool) for t in terms}
-    weights = {t: idf(len(pool), df[t]) for t in terms}
+    if len(pool) == 1:
+        # One repository: nothing to tell apart, and idf is 0 for every term of a pool of one, so
+        # each term counts once and the confidence is the share of the question it covers.
+        weights = dict.fromkeys(terms, 1.0)
+    else:
+        weights = {t: idf(len(pool), df[t]) for t in terms}
     total = sum(weights.values())
     if total <= 0:
         result.notes.append("no query term tells the repositories apart (each is in none or in all)")

@@ -92,3 +92,13 @@ def test_function_words_do_not_route_a_question() -> None:
     assert [r.repo for r in res.routes] == ["auth"]
     assert res.terms == ["session", "token", "refreshed"]
     assert route("where is the", pool).terms == ["where", "is", "the"]  # nothing else: kept
+
+
+def test_a_pool_of_one_routes_to_it_by_the_share_of_the_question_it_covers() -> None:
+    # idf is 0 for every term when there is one repository; the one index still answers (MCP's
+    # `route` without a workspace), with the share of the terms it holds as the confidence.
+    one = [POOL[1]]
+    res = route("refresh session token expiry", one)
+    assert [r.repo for r in res.routes] == ["auth"]
+    assert res.routes[0].confidence == pytest.approx(0.75)  # refresh, session, token of four
+    assert route("billing invoice", one).routes == []

@@ -404,3 +404,17 @@ app.use(function () { return 1; });
     assert [(n.qualified_name, n.kind, n.start_line) for n in parsed.nodes if n.kind == "function"] == [
         ("hostname", "function", 1)
     ]
+
+
+def test_javascript_member_assignment_is_qualified_by_its_object() -> None:
+    source = b"""var res = Object.create(http.ServerResponse.prototype);
+res.sendFile = function sendFile(path) { return path; };
+exports.run = function () {};
+View.prototype.render = function render() {};
+"""
+    parsed = parse_file("response.js", source, "javascript")
+    assert {n.qualified_name for n in parsed.nodes if n.kind in ("function", "method")} == {
+        "res.sendFile",
+        "run",
+        "View.render",
+    }

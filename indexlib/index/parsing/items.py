@@ -120,6 +120,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         parts = split_name(src(node.child_by_field_name("left")))
         if len(parts) >= 3 and parts[-2] == "prototype":
             return [parts[-3], parts[-1]]
+        if len(parts) == 2 and parts[0] not in _BARE_OBJECTS:
+            return parts  # `res.sendFile = function`: a member of `res`, found as `res.sendFile`
         return parts[-1:]
     if kind == "impl_item":
         # `impl Sink for &'a mut S` implements for S: the reference's sigils, lifetime and `mut`
@@ -140,6 +142,11 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if language == "php" or kind in ("class_declaration", "interface_declaration"):
         return split_name(text) or [text]
     return [text]
+
+
+# Objects whose members are the module's or the instance's own names, not an object's API:
+# `exports.run = ...` defines `run`.
+_BARE_OBJECTS = frozenset({"exports", "module", "this", "self", "window", "global", "globalThis"})
 
 
 def _body(node: Node, language: str) -> Node | None:

@@ -17,7 +17,7 @@ from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.filters import matching
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
-from indexlib.retrieval.search import Engine
+from indexlib.retrieval.search import TOLD_NOTES, Engine
 from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 from indexlib.store.manifest import FileRecord
@@ -51,10 +51,11 @@ def query_notes(
             f"{piece!r} looks like a regular expression: qry search takes it as words; "
             "for every match of a regex use qry grep"
         )
+    # What `-word` exclusions left out, and why the search itself found nothing (only function words
+    # matched, nothing above the dense floor).
+    notes.extend(n for n in search_notes if n.startswith(TOLD_NOTES))
     if found:
         return notes
-    # Why the search itself found nothing (only function words matched, nothing above the dense floor).
-    notes.extend(n for n in search_notes if n.startswith("no result"))
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes)
     if q.is_blank:
         notes.append(q.nothing_to_search()[0])

@@ -273,7 +273,10 @@ class QryTools:
                 "with one candidate's uid or a qualified name (Class.method)"
             )
         elif res.node is None:
-            out["note"] = f"no definition named {symbol!r}; try resolve_symbol or search"
+            near = ", ".join(c.symbol for c in res.closest)
+            out["note"] = f"no definition named {symbol!r}" + (
+                f"; the closest names (see closest): {near}" if near else "; try resolve_symbol or search"
+            )
         return out
 
     def query_graph(self, query: str, params: dict[str, Any] | None = None) -> Any:

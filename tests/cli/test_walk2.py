@@ -62,3 +62,46 @@ def test_an_exclusion_that_removes_hits_is_said_and_holds_for_the_name_stream(fl
     assert any(n.startswith("left out results containing help") for n in json.loads(run.out)["meta"]["notes"])
     quiet = _q(flag_repo, "search", "--mode", "lexical", "--", "option -zzzq")
     assert quiet.code == 0 and "left out" not in quiet.err, quiet.describe()
+
+
+# -- section 7: `related` resolves exactly, never fuzzily -----------------------------------------
+
+RELATED_REPO = {
+    "src/pkg/core.py": (
+        "import typing\nimport typing as t\n\n\nclass Context:\n"
+        "    @t.overload\n    def invoke(self, cb: int) -> int: ...\n\n"
+        "    @typing.overload\n    def invoke(self, cb: str) -> str: ...\n\n"
+        "    def invoke(self, cb):\n        return helper(cb)\n\n\n"
+        "def helper(x):\n    return x\n\n\n"
+        "def echo(msg):\n    return helper(msg)\n\n\n"
+        "def raise_nonexistent_error():\n    raise KeyError('gone')\n"
+    ),
+    "src/pkg/parse.py": (
+        "class Command:\n    def parse_args(self, args):\n        return args\n\n\n"
+        "class Group:\n    def parse_args(self, args):\n        return args\n"
+    ),
+    "tests/test_prompt.py": "def test_prompts_eof():\n    def echo(x):\n        return x\n\n    echo(1)\n",
+    "docs/api.md": "# API\n\n## Context\n\nThe context object of a command.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def related_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _repo(tmp_path_factory.mktemp("related"), RELATED_REPO)
+
+
+@pytest.mark.parametrize("name", ["nonexistent", "parse_args_xyz", "echoo", "Contex"])
+def test_related_never_answers_for_another_name(related_repo: Path, name: str) -> None:
+    run = _q(related_repo, "related", name)
+    assert run.code == 1 and run.out == "", run.describe()
+    assert f"qry: no definition named {name!r}" in run.err and "Traceback" not in run.err, run.err
+    assert "hint:" in run.err, run.err
+    as_json = json.loads(_q(related_repo, "related", name, "--json").out)
+    assert as_json["node"] is None and not as_json["ambiguous"] and as_json["candidates"] == []
+
+
+def test_related_hints_the_closest_names_when_none_is_exact(related_repo: Path) -> None:
+    run = _q(related_repo, "related", "nonexistent")
+    assert "hint: the closest names: raise_nonexistent_error (src/pkg/core.py:" in run.err, run.err
+    closest = json.loads(_q(related_repo, "related", "nonexistent", "--json").out)["closest"]
+    assert closest and all(c["match"] == "fuzzy" for c in closest), closest

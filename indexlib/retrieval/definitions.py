@@ -1,0 +1,102 @@
+"""Which definition a name given to `qry related` / MCP `get_related` means: exact, never fuzzy.
+
+Owns: exact resolution (a bare name, `Class.method`, a module-qualified name, `PATH:NAME`; the name as
+typed first, then the same name in another case). `related` answers for one definition, so a name
+defined nowhere must say so (exit 1) instead of answering for the nearest spelling; fuzzy matching
+belongs to the hint that names the closest definitions, and to MCP `resolve_symbol`, which labels it.
+
+Does not own: what the index stores or search's name stream.
+"""
+
+from __future__ import annotations
+
+from indexlib.records import DEFINITION_KINDS, Node, NodeKind
+from indexlib.snapshot import Snapshot
+
+# Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
+RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECTION.value}
+_SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
+LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
+
+
+def module_of(path: str) -> str:
+    """The dotted module a file defines: `src/flask/helpers.py` -> `src.flask.helpers`, `a/__init__.py` -> `a`.
+
+    Leading folders stay (`src.`): a qualified name matches on any dotted suffix of
+    `module.qualified_name`, so `flask.helpers.url_for` and `helpers.url_for` both match.
+    """
+    parts = path.split("/")
+    stem, dot, _ext = parts[-1].rpartition(".")
+    parts[-1] = stem if dot else parts[-1]
+    if parts[-1] in ("__init__", "mod", "index") and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]:
+    """The definitions `path:name` or a module-qualified dotted name names; [] when it is neither.
+    Names compare as typed, or ignoring case with `fold_case` (the path part always as typed)."""
+    if " " in text:
+        return []
+
+    def same(a: str, b: str) -> bool:
+        return a.lower() == b.lower() if fold_case else a == b
+
+    def ends(a: str, b: str) -> bool:
+        return a.lower().endswith(b.lower()) if fold_case else a.endswith(b)
+
+    path, colon, name = text.rpartition(":")
+    if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
+        files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
+        return [
+            n
+            for f in sorted(files)
+            for n in (s.node for s in snap.nodes_in_file(f))
+            if n.part == 0
+            and n.kind in _SYMBOL_KINDS
+            and (same(n.name, name) or same(n.qualified_name, name) or ends(n.qualified_name, "." + name))
+        ]
+    dotted = text.replace("::", ".")
+    if "." not in dotted.strip("."):
+        return []
+    last = dotted.rsplit(".", 1)[-1]
+    found: list[Node] = []
+    for stored in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP):
+        n = stored.node
+        full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
+        if n.part == 0 and n.kind in _SYMBOL_KINDS and (same(full, dotted) or ends(full, "." + dotted)):
+            found.append(n)
+    found.sort(key=lambda n: (n.path, n.start_line))
+    return found
+
+
+def is_qualified(name: str) -> bool:
+    """Whether `name` is a `PATH:NAME` or a dotted / `::` qualified name, not a bare name."""
+    return ":" in name or "." in name.strip(".")
+
+
+def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
+    """Every definition `name` names exactly: as typed, else in another case (`context` -> `Context`).
+
+    A `PATH:NAME` or dotted name goes through `located`; a bare name must equal a definition's name.
+    Sub-words (`nonexistent` in `test_editor_nonexistent_exception`) and near spellings never match.
+    """
+    text = name.strip()
+    found = located(snap, text) or located(snap, text, fold_case=True)
+    if found or is_qualified(text):
+        return found
+    named = [
+        s.node
+        for s in snap.lookup("name_exact", text.lower(), limit=LOOKUP_CAP)
+        if s.node.part == 0 and s.node.kind in RESOLVABLE_KINDS
+    ]
+    found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
+    return sorted(found, key=lambda n: (n.path, n.start_line))
+
+
+def module_function(nodes: list[Node]) -> list[Node]:
+    """For a bare name that is one module-level function and methods, the function (as in search)."""
+    top = [n for n in nodes if n.kind == "function" and "." not in n.qualified_name.replace("::", ".")]
+    if len(top) == 1 and all(n.kind == "method" for n in nodes if n is not top[0]):
+        return top
+    return nodes

@@ -222,11 +222,11 @@ def related(
         stored = snap.node(int(symbol, 16))
         found = [stored.node] if stored is not None else []
     else:
-        found = definitions.exact_definitions(snap, symbol)
+        found = definitions.fold_overloads(definitions.exact_definitions(snap, symbol))
     if not found:
         closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
         return RelatedResult(query=symbol, node=None, closest=closest)
-    best = definitions.module_function(found)
+    best = definitions.best_class(found)
     # Labelled as resolve_symbol labels them: a located name is "qualified", a bare one "exact".
     tier = (
         ("qualified", QUALIFIED_SCORE)

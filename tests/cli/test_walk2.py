@@ -64,7 +64,7 @@ def test_an_exclusion_that_removes_hits_is_said_and_holds_for_the_name_stream(fl
     assert quiet.code == 0 and "left out" not in quiet.err, quiet.describe()
 
 
-# -- section 7: `related` resolves exactly, never fuzzily -----------------------------------------
+# -- sections 6, 7, 8: `related` resolves exactly, prefers code, folds overload stubs --------------
 
 RELATED_REPO = {
     "src/pkg/core.py": (
@@ -105,3 +105,32 @@ def test_related_hints_the_closest_names_when_none_is_exact(related_repo: Path) 
     assert "hint: the closest names: raise_nonexistent_error (src/pkg/core.py:" in run.err, run.err
     closest = json.loads(_q(related_repo, "related", "nonexistent", "--json").out)["closest"]
     assert closest and all(c["match"] == "fuzzy" for c in closest), closest
+
+
+@pytest.mark.parametrize(
+    ("name", "symbol", "path", "line"),
+    [
+        ("Context", "Context", "src/pkg/core.py", 5),  # not the docs/api.md section
+        ("context", "Context", "src/pkg/core.py", 5),  # another case, when none is exact as typed
+        ("echo", "echo", "src/pkg/core.py", 20),  # not test_prompts_eof.echo
+        ("Context.invoke", "Context.invoke", "src/pkg/core.py", 12),  # the implementation, not a stub
+        ("src/pkg/core.py:Context.invoke", "Context.invoke", "src/pkg/core.py", 12),
+        ("pkg.core.Context.invoke", "Context.invoke", "src/pkg/core.py", 12),
+        ("invoke", "Context.invoke", "src/pkg/core.py", 12),
+    ],
+)
+def test_related_prefers_code_top_level_and_the_implementation(
+    related_repo: Path, name: str, symbol: str, path: str, line: int
+) -> None:
+    run = _q(related_repo, "related", name, "--json")
+    assert run.code == 0, run.describe()
+    node = json.loads(run.out)["node"]
+    assert (node["symbol"], node["path"], node["start_line"]) == (symbol, path, line), run.describe()
+
+
+def test_related_stays_ambiguous_within_one_class(related_repo: Path) -> None:
+    run = _q(related_repo, "related", "parse_args")
+    assert run.code == 2 and "'parse_args' names 2 definitions" in run.err, run.describe()
+    assert "src/pkg/parse.py:Command.parse_args" in run.err, run.err
+    hinted = _q(related_repo, "related", "src/pkg/parse.py:Command.parse_args")
+    assert hinted.code == 0, hinted.describe()

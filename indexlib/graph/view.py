@@ -223,7 +223,8 @@ def to_graph_node(n: Node) -> GraphNode:
 def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
 ) -> list[Related]:
-    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus parent."""
+    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus the
+    parent container when both are asked for (`--callers` means only callers: a container is neither)."""
     directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
     rel = expand(
         SnapshotGraph(snap),
@@ -232,6 +233,7 @@ def related_of(
         cap=cap,
         kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value, RefKind.IMPORTS.value),
         directions=directions,  # type: ignore[arg-type]
+        include_parent=len(directions) == 2,
     )
     return rel.get(uid, [])
 

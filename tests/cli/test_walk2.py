@@ -80,6 +80,10 @@ RELATED_REPO = {
         "class Command:\n    def parse_args(self, args):\n        return args\n\n\n"
         "class Group:\n    def parse_args(self, args):\n        return args\n"
     ),
+    "src/pkg/runner.py": (
+        "class Runner:\n    def go(self):\n        return self.step()\n\n"
+        "    def step(self):\n        return 1\n\n\ndef main():\n    return Runner().step()\n"
+    ),
     "tests/test_prompt.py": "def test_prompts_eof():\n    def echo(x):\n        return x\n\n    echo(1)\n",
     "docs/api.md": "# API\n\n## Context\n\nThe context object of a command.\n",
 }
@@ -134,3 +138,17 @@ def test_related_stays_ambiguous_within_one_class(related_repo: Path) -> None:
     assert "src/pkg/parse.py:Command.parse_args" in run.err, run.err
     hinted = _q(related_repo, "related", "src/pkg/parse.py:Command.parse_args")
     assert hinted.code == 0, hinted.describe()
+
+
+# -- section 16: `--callers` lists only callers, `--callees` only callees ---------------------------
+
+
+@pytest.mark.parametrize(("flag", "edges"), [("--callers", {"<- calls"}), ("--callees", {"-> calls"})])
+def test_related_callers_or_callees_leave_out_the_container(
+    related_repo: Path, flag: str, edges: set[str]
+) -> None:
+    name = "Runner.go" if flag == "--callees" else "Runner.step"
+    rows = _q(related_repo, "related", name, flag).out.splitlines()[1:]
+    assert rows and {r.split("\t")[0] for r in rows} == edges, rows
+    both = _q(related_repo, "related", name).out
+    assert "<- contains\tRunner" in both, both

@@ -152,3 +152,29 @@ def test_related_callers_or_callees_leave_out_the_container(
     assert rows and {r.split("\t")[0] for r in rows} == edges, rows
     both = _q(related_repo, "related", name).out
     assert "<- contains\tRunner" in both, both
+
+
+# -- section 9: `--show-completion SHELL` prints that shell's script ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [
+        ("bash", "complete -o default -F _qry_completion qry"),
+        ("zsh", "#compdef qry"),
+        ("fish", "complete --command qry"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("pwsh", "Register-ArgumentCompleter"),
+    ],
+)
+def test_show_completion_prints_the_named_shells_script(tmp_path: Path, shell: str, marker: str) -> None:
+    run = _q(tmp_path, "--show-completion", shell)
+    assert run.code == 0 and marker in run.out and run.err == "", run.describe()
+    assert _q(tmp_path, f"--show-completion={shell}").out == run.out
+
+
+def test_show_completion_refuses_an_unknown_shell(tmp_path: Path) -> None:
+    run = _q(tmp_path, "--show-completion", "bogus")
+    assert run.code == 2 and run.out == "", run.describe()
+    assert run.err.startswith("qry: error: --show-completion: unknown shell 'bogus'\n"), run.err
+    assert "hint: name one of: bash, zsh, fish" in run.err, run.err

@@ -475,7 +475,7 @@ Node labels: function, method, class, struct, interface, enum, trait, module, se
 (any). Relationship types: calls, imports, contains, inherits, implements. Node properties: uid, name,
 qualified_name, kind, path, language, start_line, end_line, signature; relationship properties: kind,
 line, ambiguous. Variable length needs a bound of at most 4 (*1..3). LIMIT defaults to 100, at most
-1000; 250 ms budget. Pass values as $parameters in `params`, never spliced into the text.
+1000; 2 s budget. Pass values as $parameters in `params`, never spliced into the text.
 Example: MATCH (f:function {name: $name})<-[:calls*1..2]-(g) RETURN g.qualified_name, g.path LIMIT 20
 with params {"name": "parse_config"}. Returns {columns, rows, truncated, elapsed_ms}. Writes
 (CREATE, MERGE, SET, DELETE, ...), unknown labels and unbounded * are rejected with the rule's name."""

@@ -161,8 +161,10 @@ class QryTools:
         budget_tokens: int | None = None,
         since: str | None = None,
     ) -> Any:
-        """One search, translated into the library's request (which checks the server's bounds)."""
-        from indexlib import SearchRequest
+        """One search, translated into the library's request (which checks the server's bounds); its
+        notes say what the CLI says on stderr (a time window that keeps few files, a path filter that
+        matches none)."""
+        from indexlib import SearchRequest, with_query_notes
 
         given: dict[str, Any] = {
             "top_k": top_k,
@@ -180,7 +182,8 @@ class QryTools:
             **{k: v for k, v in given.items() if v is not None},
         )
         request.validate(query)  # before the index is opened: a broken bound is named first
-        return _to_builtins(self.engine().search(query, request))
+        engine = self.engine()
+        return _to_builtins(with_query_notes(engine, query, request, engine.search(query, request)))
 
     def grep(
         self,

@@ -81,6 +81,15 @@ def query_notes(
     return notes
 
 
+def with_query_notes(engine: Engine, text: str, opts: SearchRequest, result: SearchResult) -> SearchResult:
+    """`result` with `query_notes` added to `meta.notes` (each once): for a front end whose only channel
+    is the result itself (MCP), which would otherwise say "no result" without the reason the CLI gives
+    on stderr (`--since 2 weeks ago keeps 7 of 164 indexed files`)."""
+    notes = query_notes(engine, text, opts, found=bool(result.results), search_notes=result.meta.notes)
+    result.meta.notes.extend(n for n in notes if n not in result.meta.notes)
+    return result
+
+
 def _window_note(engine: Engine, opts: SearchRequest, files: Mapping[str, FileRecord]) -> str | None:
     """How much of the index the time filters leave, when any is given (read after an empty answer:
     "nothing matched" reads very differently when the window holds no change at all)."""

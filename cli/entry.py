@@ -38,6 +38,13 @@ def run() -> None:
 
 
 def _run() -> None:
+    if sys.argv[1:2] and sys.argv[1].startswith("--show-completion"):
+        from cli.completion import completion_args, show_completion
+        from cli.console import Env
+
+        shells = completion_args(sys.argv[1:])
+        if shells is not None:
+            sys.exit(show_completion(Env(), shells))
     if sys.argv[1:2] == ["grep"]:
         from cli.lean import import_msgspec_lean
 

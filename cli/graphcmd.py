@@ -50,6 +50,13 @@ def related_command(
             return Exit.ERROR
         if res.node is None:
             env.err(f"qry: no definition named {symbol!r}\n")
+            if res.closest:
+                near = ", ".join(
+                    f"{safe_line(c.symbol)} ({safe_line(c.path)}:{c.start_line})" for c in res.closest
+                )
+                env.err(f"  hint: the closest names: {near}\n")
+            else:
+                env.err(f"  hint: qry search {safe_line(symbol)!r} finds where the words occur\n")
             return Exit.NO_MATCH
         n = res.node
         env.err(f"{safe_line(n.symbol)} ({n.kind}) {safe_line(n.path)}:{n.start_line}-{n.end_line}\n")

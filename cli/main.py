@@ -279,7 +279,7 @@ def graph_cmd(
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
-    """Query the code graph. Read-only; labels from a closed vocabulary; depth <= 4; LIMIT <= 1000; 250 ms."""
+    """Query the code graph. Read-only; labels from a closed vocabulary; depth <= 4; LIMIT <= 1000; 2 s."""
     from cli.graphcmd import graph_command
 
     _exit(graph_command(_env(no_color), query, param or [], index_dir, root, json))

@@ -161,8 +161,10 @@ class QryTools:
         budget_tokens: int | None = None,
         since: str | None = None,
     ) -> Any:
-        """One search, translated into the library's request (which checks the server's bounds)."""
-        from indexlib import SearchRequest
+        """One search, translated into the library's request (which checks the server's bounds); its
+        notes say what the CLI says on stderr (a time window that keeps few files, a path filter that
+        matches none)."""
+        from indexlib import SearchRequest, with_query_notes
 
         given: dict[str, Any] = {
             "top_k": top_k,
@@ -180,7 +182,8 @@ class QryTools:
             **{k: v for k, v in given.items() if v is not None},
         )
         request.validate(query)  # before the index is opened: a broken bound is named first
-        return _to_builtins(self.engine().search(query, request))
+        engine = self.engine()
+        return _to_builtins(with_query_notes(engine, query, request, engine.search(query, request)))
 
     def grep(
         self,
@@ -273,7 +276,10 @@ class QryTools:
                 "with one candidate's uid or a qualified name (Class.method)"
             )
         elif res.node is None:
-            out["note"] = f"no definition named {symbol!r}; try resolve_symbol or search"
+            near = ", ".join(c.symbol for c in res.closest)
+            out["note"] = f"no definition named {symbol!r}" + (
+                f"; the closest names (see closest): {near}" if near else "; try resolve_symbol or search"
+            )
         return out
 
     def query_graph(self, query: str, params: dict[str, Any] | None = None) -> Any:
@@ -472,7 +478,7 @@ Node labels: function, method, class, struct, interface, enum, trait, module, se
 (any). Relationship types: calls, imports, contains, inherits, implements. Node properties: uid, name,
 qualified_name, kind, path, language, start_line, end_line, signature; relationship properties: kind,
 line, ambiguous. Variable length needs a bound of at most 4 (*1..3). LIMIT defaults to 100, at most
-1000; 250 ms budget. Pass values as $parameters in `params`, never spliced into the text.
+1000; 2 s budget. Pass values as $parameters in `params`, never spliced into the text.
 Example: MATCH (f:function {name: $name})<-[:calls*1..2]-(g) RETURN g.qualified_name, g.path LIMIT 20
 with params {"name": "parse_config"}. Returns {columns, rows, truncated, elapsed_ms}. Writes
 (CREATE, MERGE, SET, DELETE, ...), unknown labels and unbounded * are rejected with the rule's name."""

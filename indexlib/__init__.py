@@ -55,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     "related": "indexlib.api",
     "graph_query": "indexlib.api",
     "query_notes": "indexlib.api",
+    "with_query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
     # exhaustive search
     "GrepRequest": "indexlib.grep.api",
@@ -110,7 +111,15 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
-    from indexlib.api import graph_query, open_engine, query_notes, related, resolve_symbol, search
+    from indexlib.api import (
+        graph_query,
+        open_engine,
+        query_notes,
+        related,
+        resolve_symbol,
+        search,
+        with_query_notes,
+    )
     from indexlib.cluster.http import make_server, remote_search
     from indexlib.cluster.raybuild import cluster_build
     from indexlib.cluster.serve import ClusterWorkspace

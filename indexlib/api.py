@@ -11,14 +11,13 @@ from typing import Any
 import msgspec
 
 from indexlib.errors import UsageError
-from indexlib.records import DEFINITION_KINDS, Node, Related, SearchResult
-from indexlib.retrieval import streams
+from indexlib.records import Node, Related, SearchResult
+from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.filters import matching
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
-from indexlib.retrieval.search import Engine
-from indexlib.snapshot import Snapshot
+from indexlib.retrieval.search import TOLD_NOTES, Engine
 from indexlib.store.locate import resolve_index_dir
 from indexlib.store.manifest import FileRecord
 
@@ -51,10 +50,11 @@ def query_notes(
             f"{piece!r} looks like a regular expression: qry search takes it as words; "
             "for every match of a regex use qry grep"
         )
+    # What `-word` exclusions left out, and why the search itself found nothing (only function words
+    # matched, nothing above the dense floor).
+    notes.extend(n for n in search_notes if n.startswith(TOLD_NOTES))
     if found:
         return notes
-    # Why the search itself found nothing (only function words matched, nothing above the dense floor).
-    notes.extend(n for n in search_notes if n.startswith("no result"))
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes)
     if q.is_blank:
         notes.append(q.nothing_to_search()[0])
@@ -79,6 +79,15 @@ def query_notes(
     if window_note:
         notes.append(window_note)
     return notes
+
+
+def with_query_notes(engine: Engine, text: str, opts: SearchRequest, result: SearchResult) -> SearchResult:
+    """`result` with `query_notes` added to `meta.notes` (each once): for a front end whose only channel
+    is the result itself (MCP), which would otherwise say "no result" without the reason the CLI gives
+    on stderr (`--since 2 weeks ago keeps 7 of 164 indexed files`)."""
+    notes = query_notes(engine, text, opts, found=bool(result.results), search_notes=result.meta.notes)
+    result.meta.notes.extend(n for n in notes if n not in result.meta.notes)
+    return result
 
 
 def _window_note(engine: Engine, opts: SearchRequest, files: Mapping[str, FileRecord]) -> str | None:
@@ -155,7 +164,7 @@ def resolve_symbol(
     if not name.strip():
         raise UsageError("no symbol name given", hint="e.g. qry related parse_config")
     snap = engine.snapshot(root)
-    located = _located(snap, name.strip())
+    located = definitions.located(snap, name.strip())
     if located:
         return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
@@ -175,68 +184,19 @@ def resolve_symbol(
 
 
 QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a qualified-name match
-_SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
-
-
-def module_of(path: str) -> str:
-    """The dotted module a file defines: `src/flask/helpers.py` -> `src.flask.helpers`, `a/__init__.py` -> `a`.
-
-    Leading folders stay (`src.`): a qualified name matches on any dotted suffix of
-    `module.qualified_name`, so `flask.helpers.url_for` and `helpers.url_for` both match.
-    """
-    parts = path.split("/")
-    stem, dot, _ext = parts[-1].rpartition(".")
-    parts[-1] = stem if dot else parts[-1]
-    if parts[-1] in ("__init__", "mod", "index") and len(parts) > 1:
-        parts.pop()
-    return ".".join(parts)
-
-
-def _located(snap: Snapshot, text: str) -> list[Node]:
-    """The definitions `path:name` or a module-qualified dotted name names; [] when it is neither."""
-    if " " in text:
-        return []
-    path, colon, name = text.rpartition(":")
-    if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
-        files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
-        return [
-            n
-            for f in sorted(files)
-            for n in (s.node for s in snap.nodes_in_file(f))
-            if n.part == 0
-            and n.kind in _SYMBOL_KINDS
-            and (n.name == name or n.qualified_name == name or n.qualified_name.endswith("." + name))
-        ]
-    dotted = text.replace("::", ".")
-    if "." not in dotted.strip("."):
-        return []
-    last = dotted.rsplit(".", 1)[-1]
-    found: list[Node] = []
-    for stored in snap.lookup("name_exact", last.lower()):
-        n = stored.node
-        full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
-        if n.part == 0 and n.kind in _SYMBOL_KINDS and (full == dotted or full.endswith("." + dotted)):
-            found.append(n)
-    found.sort(key=lambda n: (n.path, n.start_line))
-    return found
-
-
-def _prefer_module_function(best: list[SymbolMatch]) -> list[SymbolMatch]:
-    """For a bare name that is both a module-level function and methods, the function (as in search)."""
-    top = [m for m in best if m.kind == "function" and "." not in m.symbol.replace("::", ".")]
-    if len(top) == 1 and all(m.kind == "method" for m in best if m is not top[0]):
-        return top
-    return best
+CLOSEST_NAMES = 5  # definitions named as a hint when `related` finds no definition of the name
 
 
 class RelatedResult(msgspec.Struct, kw_only=True):
-    """`qry related`: the node a symbol resolved to and its neighbourhood, or the candidates."""
+    """`qry related`: the node a symbol resolved to and its neighbourhood, or the candidates; with no
+    definition of the name, `closest` names the nearest spellings (fuzzy, as a hint only)."""
 
     query: str
     node: SymbolMatch | None
     related: list[Related] = []
     candidates: list[SymbolMatch] = []
     ambiguous: bool = False
+    closest: list[SymbolMatch] = []
 
 
 def related(
@@ -249,11 +209,12 @@ def related(
     cap: int = 50,
     root: str | None = None,
 ) -> RelatedResult:
-    """Resolve `symbol` and return its callers/callees (up to `depth` steps, see the bounds table) and
-    parent container.
+    """Resolve `symbol` exactly (see definitions.py) and return its callers/callees (up to `depth`
+    steps, see the bounds table) and parent container.
 
-    When several definitions match equally well, nothing is guessed: the candidates come back with
-    `ambiguous=True` so the caller can qualify the name (`Server.handle`) or pass a uid.
+    When several definitions of the best preference class match, nothing is guessed: the candidates
+    come back with `ambiguous=True` so the caller can qualify the name (`Server.handle`) or pass a uid.
+    A name defined nowhere answers for nothing (`node` None), with the closest names in `closest`.
     """
     from indexlib.graph.view import related_of
 
@@ -262,24 +223,33 @@ def related(
         raise UsageError(
             f"--depth must be between {bound.lo} and {bound.hi}, not {depth}", hint="e.g. --depth 2"
         )
+    if not symbol.strip():
+        raise UsageError("no symbol name given", hint="e.g. qry related parse_config")
     snap = engine.snapshot(root)
-    matches: list[SymbolMatch]
+    found: list[Node]
     if len(symbol) == 16 and all(c in "0123456789abcdef" for c in symbol.lower()):
         stored = snap.node(int(symbol, 16))
-        matches = resolve_symbol(engine, stored.node.qualified_name, root=root) if stored else []
-        matches = [m for m in matches if m.uid == symbol.lower()] or matches
+        found = [stored.node] if stored is not None else []
     else:
-        matches = resolve_symbol(engine, symbol, root=root)
-    if not matches:
-        return RelatedResult(query=symbol, node=None)
-    best = _prefer_module_function([m for m in matches if m.score == matches[0].score])
-    if len(best) > 1:
-        return RelatedResult(query=symbol, node=None, candidates=best, ambiguous=True)
-    node = best[0]
-    rel = related_of(snap, int(node.uid, 16), callers=callers, callees=callees, depth=depth, cap=cap)
-    return RelatedResult(
-        query=symbol, node=node, related=rel, candidates=[m for m in matches if m is not node]
+        found = definitions.fold_overloads(definitions.exact_definitions(snap, symbol))
+    if not found:
+        closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
+        return RelatedResult(query=symbol, node=None, closest=closest)
+    best = definitions.best_class(found)
+    # Labelled as resolve_symbol labels them: a located name is "qualified", a bare one "exact".
+    tier = (
+        ("qualified", QUALIFIED_SCORE)
+        if definitions.is_qualified(symbol.strip())
+        else ("exact", streams.EXACT)
     )
+    if len(best) > 1:
+        return RelatedResult(
+            query=symbol, node=None, candidates=[_match(n, *tier) for n in best], ambiguous=True
+        )
+    node = _match(best[0], *tier)
+    rel = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
+    others = [_match(n, *tier) for n in found if n is not best[0]]
+    return RelatedResult(query=symbol, node=node, related=rel, candidates=others)
 
 
 def graph_query(engine: Engine, text: str, params: dict[str, object], *, root: str | None = None) -> Any:

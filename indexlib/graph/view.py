@@ -32,10 +32,15 @@ class SnapshotGraph:
         self._out: dict[tuple[int, str], list[Edge]] = {}
         self._in: dict[tuple[int, str], list[Edge]] = {}
         self._resolver = Resolver(snap)
+        # Nodes `find` already read: the executor then asks `node` for each, which would otherwise run
+        # one Tantivy uid search per node (most of a whole-graph `MATCH (n)`'s time).
+        self._read: dict[int, GraphNode] = {}
 
     # -- GraphView ------------------------------------------------------------------------------
 
     def node(self, uid: int) -> GraphNode | None:
+        if uid in self._read:
+            return self._read[uid]
         stored = self.snap.node(uid)
         return None if stored is None else to_graph_node(stored.node)
 
@@ -66,6 +71,7 @@ class SnapshotGraph:
         else:
             stored_all = self.snap.lookup(lookup[0], lookup[1], limit=max(limit * 4, 1000))
         out: list[int] = []
+        seen: set[int] = set()
         for s in sorted(stored_all, key=lambda s: (s.node.path, s.node.start_line, s.node.uid)):
             n = s.node
             if kind is not None and n.kind != kind:
@@ -82,8 +88,10 @@ class SnapshotGraph:
                 if actual != value:
                     ok = False
                     break
-            if ok and n.uid not in out:
+            if ok and n.uid not in seen:
+                seen.add(n.uid)
                 out.append(n.uid)
+                self._read[n.uid] = to_graph_node(n)
                 if len(out) >= limit:
                     break
         return out
@@ -223,7 +231,8 @@ def to_graph_node(n: Node) -> GraphNode:
 def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
 ) -> list[Related]:
-    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus parent."""
+    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus the
+    parent container when both are asked for (`--callers` means only callers: a container is neither)."""
     directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
     rel = expand(
         SnapshotGraph(snap),
@@ -232,6 +241,7 @@ def related_of(
         cap=cap,
         kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value, RefKind.IMPORTS.value),
         directions=directions,  # type: ignore[arg-type]
+        include_parent=len(directions) == 2,
     )
     return rel.get(uid, [])
 

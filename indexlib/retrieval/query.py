@@ -118,6 +118,9 @@ class Query(msgspec.Struct, kw_only=True):
 
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):("([^"]*)"?|\S+)|"([^"]*)"?|(\S+))', re.UNICODE)
+# After the first dash: a second one and a word character. `qry search "where is --help added"` names
+# the flag; read as `-word` it would silently drop every result holding "help".
+_LONG_FLAG = re.compile(r"-+\w")
 _FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -204,6 +207,10 @@ def parse_query(
         if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude):", bare, re.IGNORECASE):
             key_only = bare.lstrip("-").rstrip(":")
             raise UsageError(f"the filter {key_only}: has no value", hint=f"write {key_only}:VALUE")
+        if neg and _LONG_FLAG.match(bare):  # `--max-count`: a flag named in a sentence, not `-(-max-count)`
+            q.terms.append("-" + bare)
+            shown.append("-" + bare)
+            continue
         if neg and len(bare) > 0:
             q.negated.append(bare)
             continue

@@ -150,6 +150,24 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     return SearchResult(query=text, results=hits, meta=meta)
 
 
+# The search notes a person is told on stderr in every format (the others stay in --json's meta).
+TOLD_NOTES = ("no result", "left out results")
+
+
+def exclusion_note(removed: list[str]) -> str:
+    """What `-word` exclusions did, said only when they removed matches (see TOLD_NOTES).
+
+    >>> exclusion_note(["help", "two words"])[:70]
+    'left out results containing help, "two words" (the exclusions -help -"'
+    """
+    words = ", ".join(f'"{w}"' if " " in w else w for w in removed)
+    typed = " ".join(f'-"{w}"' if " " in w else f"-{w}" for w in removed)
+    return (
+        f"left out results containing {words} (the exclusion{'s' if len(removed) > 1 else ''} {typed}; "
+        f'to search for a word that starts with a dash, quote it: "-{removed[0]}")'
+    )
+
+
 def _empty(text: str, meta: SearchMeta, t0: float, note: str) -> SearchResult:
     meta.notes.append(note)
     meta.elapsed_ms = (time.perf_counter() - t0) * 1000
@@ -192,6 +210,9 @@ def _run_streams(
         else:
             meta.notes.append("query vector from the cache (model not loaded)")
         run("vector", lambda: streams.dense_stream(snap, qvec, model_id, spec, opts.cap))
+    removed = streams.apply_exclusions(snap, q, p.route, clauses, ranked, opts.term_boosts)
+    if removed:
+        meta.notes.append(exclusion_note(removed))
     meta.streams = {k: len(v) for k, v in ranked.items()}
     return ranked, p
 

@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import msgspec
+
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.engines.lexterms import trigram_terms
@@ -115,6 +117,52 @@ def bm25_query(
     if not must and len(should) == 1 and not must_not:
         return should[0][1]
     return lexical.boolean(clauses)
+
+
+def apply_exclusions(
+    snap: Snapshot,
+    q: Query,
+    route: Route,
+    filters: Filters,
+    ranked: dict[str, list[StreamHit]],
+    term_boosts: Mapping[str, float] | None = None,
+) -> list[str]:
+    """Drop the hits of every stream that hold a `-word` of `q`; return the exclusions that left
+    something out (a hit dropped here, or a lexical match the BM25 query's own `must_not` removed).
+
+    Why here: BM25 excludes inside Tantivy, but the symbol and dense streams match names and meaning,
+    so without this `-word` would leave their hits in, against the documented "leave out results
+    containing the word"; and an exclusion that drops results must be said (a word typed with a dash
+    by habit otherwise looks exactly like a query nothing matches). Two capped searches per exclusion,
+    only when the query has exclusions."""
+    if not q.negated:
+        return []
+    positive = bm25_query(snap, msgspec.structs.replace(q, negated=[]), route, term_boosts)
+    uids = sorted({h.uid for hits in ranked.values() for h in hits})
+    removed: list[str] = []
+    dropped: set[int] = set()
+    for neg in dict.fromkeys(q.negated):
+        negs = [t for t in query_terms(neg) if _quote(t)]
+        if not negs:
+            continue
+        holding = lexical.boolean(
+            [("should", lexical.term_set(f, negs)) for f in ("body_terms", "name_terms")]
+        )
+        here: set[int] = set()
+        if uids:
+            among = lexical.term_set("uid", [f"{u:016x}" for u in uids])
+            query = lexical.boolean([("must", among), ("must", holding)])
+            here = {u for _s, u, _seg in snap.search_uids(query, len(uids))}
+        lexical_hit = positive is not None and bool(
+            snap.search_uids(lexical.boolean([("must", positive), ("must", holding)]), 1, filters=filters)
+        )
+        if here or lexical_hit:
+            removed.append(neg)
+        dropped |= here
+    if dropped:
+        for name, hits in ranked.items():
+            ranked[name] = [h for h in hits if h.uid not in dropped]
+    return removed
 
 
 def bm25_stream(

@@ -179,6 +179,14 @@ def test_grep_time_bound_truncates(server: Server) -> None:
     assert out["summary"]["truncated"] and out["summary"]["files_matched"] == 1
 
 
+def test_search_with_since_and_no_result_says_what_the_window_keeps(server: Server) -> None:
+    """Walkthrough section 20: MCP said only "no result: ... function words ..."; the CLI said how
+    much of the index the time window keeps. Both now get the library's note."""
+    data = server.ok("search", {"query": "charge", "since": "2099-01-01"})
+    assert data["results"] == []
+    assert "no indexed file changed within --since 2099-01-01" in data["meta"]["notes"], data["meta"]
+
+
 def test_resolve_symbol(server: Server) -> None:
     data = server.ok("resolve_symbol", {"name": "retry_failed_charge"})
     paths = {d["path"] for d in data["definitions"]}

@@ -23,6 +23,14 @@ def test_terms_phrases_prefixes_and_filters() -> None:
     assert q.text == "retry failed charge pars"
 
 
+def test_a_long_flag_in_a_sentence_is_literal_text_not_an_exclusion() -> None:
+    q = parse_query("where is --max-count handled -v ---x")
+    assert q.terms == ["where", "is", "--max-count", "handled", "---x"]
+    assert q.negated == ["v"]  # one dash stays the documented exclusion
+    assert q.text == "where is --max-count handled ---x"
+    assert parse_query("--help").terms == ["--help"] and not parse_query("--help").is_blank
+
+
 def test_options_merge_with_inline_filters() -> None:
     q = parse_query("x lang:go", langs=["rust"], kinds=["class"], paths=["a/**"], excludes=["b"])
     assert q.langs == ["go", "rust"]

@@ -24,7 +24,7 @@ The profile, each rule enforced here and not left as advice:
   examples capitalise them.
 - bounded traversal: variable length needs an upper bound (`*1..3`, `*..2`, `*2`), at most 4.
 - bounded answers: LIMIT defaults to 100 and is capped at 1000; `truncated` says more rows existed.
-- bounded time: a wall-clock budget (250 ms) checked inside every matcher loop.
+- bounded time: a wall-clock budget (`TIME_BUDGET_MS`, 2 s) checked inside every matcher loop.
 - parameters bind by name (`$name`) as values; their text is never put into the query.
 
 Semantics follow openCypher where the profile overlaps it: one row per matched path, relationship
@@ -64,6 +64,7 @@ from indexlib.graph.query.profile import (
     REL_PROPS,
     REL_TYPES,
     SCAN_CAP,
+    TIME_BUDGET_MS,
 )
 from indexlib.graph.query.transform import parse_graph_query
 from indexlib.graph.query.validate import validate
@@ -77,6 +78,7 @@ __all__ = [
     "REL_PROPS",
     "REL_TYPES",
     "SCAN_CAP",
+    "TIME_BUDGET_MS",
     "BoolOp",
     "Call",
     "Compare",

@@ -21,7 +21,7 @@ import msgspec
 from indexlib.graph.expand import GraphNode, GraphView
 from indexlib.graph.query.ast import Call, GraphQuery, Literal_, Param, SortItem
 from indexlib.graph.query.plan import ClausePlan, NodeSpec, PathPlan, RelSpec, plan_clauses
-from indexlib.graph.query.profile import MAX_PATH_DEPTH, SCAN_CAP, fail, too_deep
+from indexlib.graph.query.profile import MAX_PATH_DEPTH, SCAN_CAP, TIME_BUDGET_MS, fail, too_deep
 from indexlib.graph.query.transform import parse_graph_query
 from indexlib.graph.query.validate import Analysis, analyse
 from indexlib.graph.query.values import (
@@ -359,7 +359,7 @@ def run_graph_query(
     limit_default: int = 100,
     limit_cap: int = 1000,
     max_depth: int = MAX_PATH_DEPTH,
-    budget_ms: float = 250.0,
+    budget_ms: float = TIME_BUDGET_MS,
 ) -> GraphQueryResult:
     """Parse, validate and run one bounded query; raise GraphQueryError naming the broken rule.
 

@@ -1,0 +1,130 @@
+"""Which definition a name given to `qry related` / MCP `get_related` means: exact, never fuzzy.
+
+Owns: exact resolution (a bare name, `Class.method`, a module-qualified name, `PATH:NAME`; the name as
+typed first, then the same name in another case), folding `@overload` stubs into the implementation
+they declare, and the order of preference that decides a bare name: code before doc sections,
+implementation before tests, top level before nested. `related` answers for one definition, so a name
+defined nowhere must say so (exit 1) instead of answering for the nearest spelling; fuzzy matching
+belongs to the hint that names the closest definitions, and to MCP `resolve_symbol`, which labels it.
+
+Does not own: what the index stores (overloads stay separate nodes there) or search's name stream.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexlib.pathroles import is_test_path
+from indexlib.records import DEFINITION_KINDS, Node, NodeKind
+from indexlib.retrieval.fusion import is_docs
+from indexlib.snapshot import Snapshot
+
+# Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
+RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECTION.value}
+_SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
+LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
+_OVERLOAD = re.compile(r"^\s*@(?:[\w.]+\.)?overload\s*$", re.MULTILINE)
+_STUB_BODY = re.compile(r":\s*(?:\.\.\.|pass)\s*$")
+
+
+def module_of(path: str) -> str:
+    """The dotted module a file defines: `src/flask/helpers.py` -> `src.flask.helpers`, `a/__init__.py` -> `a`.
+
+    Leading folders stay (`src.`): a qualified name matches on any dotted suffix of
+    `module.qualified_name`, so `flask.helpers.url_for` and `helpers.url_for` both match.
+    """
+    parts = path.split("/")
+    stem, dot, _ext = parts[-1].rpartition(".")
+    parts[-1] = stem if dot else parts[-1]
+    if parts[-1] in ("__init__", "mod", "index") and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]:
+    """The definitions `path:name` or a module-qualified dotted name names; [] when it is neither.
+    Names compare as typed, or ignoring case with `fold_case` (the path part always as typed)."""
+    if " " in text:
+        return []
+
+    def same(a: str, b: str) -> bool:
+        return a.lower() == b.lower() if fold_case else a == b
+
+    def ends(a: str, b: str) -> bool:
+        return a.lower().endswith(b.lower()) if fold_case else a.endswith(b)
+
+    path, colon, name = text.rpartition(":")
+    if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
+        files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
+        return [
+            n
+            for f in sorted(files)
+            for n in (s.node for s in snap.nodes_in_file(f))
+            if n.part == 0
+            and n.kind in _SYMBOL_KINDS
+            and (same(n.name, name) or same(n.qualified_name, name) or ends(n.qualified_name, "." + name))
+        ]
+    dotted = text.replace("::", ".")
+    if "." not in dotted.strip("."):
+        return []
+    last = dotted.rsplit(".", 1)[-1]
+    found: list[Node] = []
+    for stored in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP):
+        n = stored.node
+        full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
+        if n.part == 0 and n.kind in _SYMBOL_KINDS and (same(full, dotted) or ends(full, "." + dotted)):
+            found.append(n)
+    found.sort(key=lambda n: (n.path, n.start_line))
+    return found
+
+
+def is_qualified(name: str) -> bool:
+    """Whether `name` is a `PATH:NAME` or a dotted / `::` qualified name, not a bare name."""
+    return ":" in name or "." in name.strip(".")
+
+
+def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
+    """Every definition `name` names exactly: as typed, else in another case (`context` -> `Context`).
+
+    A `PATH:NAME` or dotted name goes through `located`; a bare name must equal a definition's name.
+    Sub-words (`nonexistent` in `test_editor_nonexistent_exception`) and near spellings never match.
+    """
+    text = name.strip()
+    found = located(snap, text) or located(snap, text, fold_case=True)
+    if found or is_qualified(text):
+        return found
+    named = [
+        s.node
+        for s in snap.lookup("name_exact", text.lower(), limit=LOOKUP_CAP)
+        if s.node.part == 0 and s.node.kind in RESOLVABLE_KINDS
+    ]
+    found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
+    return sorted(found, key=lambda n: (n.path, n.start_line))
+
+
+def is_overload_stub(n: Node) -> bool:
+    """A Python `@overload` / `@typing.overload` declaration whose body is `...`: a type signature of
+    the implementation that follows it, not a definition of its own."""
+    return n.language == "python" and bool(_OVERLOAD.search(n.text)) and bool(_STUB_BODY.search(n.text))
+
+
+def fold_overloads(nodes: list[Node]) -> list[Node]:
+    """`nodes` without the overload stubs of an implementation that is among them (same file and
+    qualified name): `Context.invoke` is its implementation, not three definitions."""
+    implemented = {(n.path, n.qualified_name) for n in nodes if not is_overload_stub(n)}
+    return [n for n in nodes if not (is_overload_stub(n) and (n.path, n.qualified_name) in implemented)]
+
+
+def preference(n: Node) -> tuple[bool, bool, bool]:
+    """The class of a definition for a bare name, lower first: code before doc sections, code that does
+    the work before tests and examples, top level before nested (a method, a function in a test).
+    Search ranks the same way (docs and tests lower, the definition itself first)."""
+    return (is_docs(n.path, n.kind), is_test_path(n.path), n.parent_uid != 0)
+
+
+def best_class(nodes: list[Node]) -> list[Node]:
+    """The definitions in the best preference class: one means the name is decided, several ambiguous."""
+    if not nodes:
+        return []
+    best = min(preference(n) for n in nodes)
+    return [n for n in nodes if preference(n) == best]

@@ -39,6 +39,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     part: int = 0  # window number of a split node
     quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
     weak: bool = False  # a lexical-only match on function words alone: no evidence
+    defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
@@ -249,6 +250,7 @@ def apply_signals(
                 continue
         defined = kinds.get(c.uid)
         if defined is not None:
+            c.defines = defined
             exact = defined == "exact"
             # The name as typed beats the same words spelled another way (`parse_headers` over
             # `_parse_headers`), which still beats a mere mention.

@@ -151,7 +151,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 
 
 # The search notes a person is told on stderr in every format (the others stay in --json's meta).
-TOLD_NOTES = ("no result", "left out results")
+TOLD_NOTES = ("no result", "left out results", "no definition named")
 
 
 def exclusion_note(removed: list[str]) -> str:
@@ -262,6 +262,11 @@ def _rank(
         head, identifier=identifier_of(q, p.route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
+    if p.route is Route.IDENTIFIER and ranked_cands and not any(c.defines for c in ranked_cands):
+        # A script or an agent would otherwise read ten hits as "it exists".
+        meta.notes.append(
+            f"no definition named {identifier_of(q, p.route)!r}: these results only mention its words"
+        )
     if head and not ranked_cands:
         meta.notes.append(
             "no result: the candidates matched only function words of the query or fell below the dense floor"

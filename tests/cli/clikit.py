@@ -54,9 +54,12 @@ def cli_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def run_qry_process(*args: str, cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 120) -> Run:
-    """Run `python -m cli ARGS` with stdin closed and stdout/stderr captured (so neither is a tty)."""
+    """Run `python -P -m cli ARGS` with stdin closed and stdout/stderr captured (so neither is a tty).
+
+    `-P` keeps the working directory off sys.path, as the installed `qry` script has it: a repository
+    under test with a `cli/` folder of its own must not shadow qry's."""
     proc = subprocess.run(
-        [sys.executable, "-m", "cli", *args],
+        [sys.executable, "-P", "-m", "cli", *args],
         cwd=cwd,
         env=cli_env(env),
         stdin=subprocess.DEVNULL,

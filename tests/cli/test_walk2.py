@@ -178,3 +178,15 @@ def test_show_completion_refuses_an_unknown_shell(tmp_path: Path) -> None:
     assert run.code == 2 and run.out == "", run.describe()
     assert run.err.startswith("qry: error: --show-completion: unknown shell 'bogus'\n"), run.err
     assert "hint: name one of: bash, zsh, fish" in run.err, run.err
+
+
+# -- an identifier defined nowhere: the hits only mention its words, and qry says so ----------------
+
+
+def test_an_identifier_with_no_definition_is_said_to_have_none(flag_repo: Path) -> None:
+    missing = _q(flag_repo, "search", "--json", "AddHelpOptionTwice")
+    assert missing.code == 0, missing.describe()  # its words still match: results, exit 0
+    assert "no definition named 'AddHelpOptionTwice'" in missing.err, missing.describe()
+    assert any("no definition named" in n for n in json.loads(missing.out)["meta"]["notes"])
+    found = _q(flag_repo, "search", "--json", "add_help_option")
+    assert found.code == 0 and "no definition named" not in found.err, found.describe()

@@ -211,6 +211,20 @@ def _defines(
     return None
 
 
+def _boost_definition(c: Candidate, defined: str, identifier: str | None, signals: Signals) -> None:
+    """The definition signal for a candidate that defines the query identifier (`defined`: "exact" or
+    "spelled"). The name as typed beats the same words spelled another way (`parse_headers` over
+    `_parse_headers`), which still beats a mere mention."""
+    c.defines = defined
+    exact = defined == "exact"
+    f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
+    if c.kind == "constant":
+        # A variable of the same name (a flag `var List bool`) yields to the function or type.
+        f = 1.0 + (f - 1.0) * signals.constant_share
+    c.score *= f
+    c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
+
+
 def apply_signals(
     cands: list[Candidate],
     *,
@@ -250,16 +264,7 @@ def apply_signals(
                 continue
         defined = kinds.get(c.uid)
         if defined is not None:
-            c.defines = defined
-            exact = defined == "exact"
-            # The name as typed beats the same words spelled another way (`parse_headers` over
-            # `_parse_headers`), which still beats a mere mention.
-            f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
-            if c.kind == "constant":
-                # A variable of the same name (a flag `var List bool`) yields to the function or type.
-                f = 1.0 + (f - 1.0) * signals.constant_share
-            c.score *= f
-            c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
+            _boost_definition(c, defined, identifier, signals)
         if "quote" in signals.enabled and c.quote_share >= signals.quote_min:
             f = 1.0 + signals.quote_boost * c.quote_share
             c.score *= f

@@ -11,9 +11,10 @@ Hidden files. `qry index` indexes dot-files and dot-folders (`.github/`), but gr
 leaves out every path with a component starting with `.` unless `--hidden` is given.
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
-and when any non-negated glob is given a file must match one. A negated glob naming a folder
-(`!tests/`) excludes everything below it. A glob that cannot be read (an unclosed `[`, a reversed
-range, a dangling `\\`) is an error naming it, checked by the parser of the `path:` filters.
+and when any non-negated glob is given a file must match one, `{a,b}` alternation included. A
+negated glob naming a folder (`!tests/`) excludes everything below it. A glob that cannot be read (an
+unclosed `[` or `{`, a reversed range, a dangling `\\`) is an error naming it, checked by the parser
+of the `path:` filters.
 """
 
 from __future__ import annotations
@@ -141,22 +142,32 @@ def _in_excluded_folder(globs: IgnoreFile, rel: str, *, itself: bool) -> bool:
 
 def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
     """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
-    the path-glob parser, which owns glob syntax and its errors.
+    the path-glob parser, which owns glob syntax and its errors, and `{a,b}` braces expanded by it
+    into one gitignore line per alternative (rg's globset reads braces; gitignore has none).
 
     Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
-    matched nothing, silently) and ends in a traceback on a reversed range or a dangling `\\`;
-    ripgrep refuses all three naming the glob, and so does this, before any file is read.
-    Discover (and pathspec) load only when globs are given."""
+    matched nothing, silently), reads `{` as a literal too (so `-g '*.{py,md}'` matched nothing), and
+    ends in a traceback on a reversed range or a dangling `\\`; ripgrep refuses the unreadable ones
+    naming the glob, and so does this, before any file is read. Discover (and pathspec) load only
+    when globs are given."""
     from indexlib.index.discover import IgnoreFile
-    from indexlib.pathglob import compile_glob, glob_error
+    from indexlib.pathglob import brace_alternatives, compile_glob, glob_error
 
+    lines: list[str] = []
     for glob in globs:
-        body = glob[1:] if glob.startswith("!") else glob
+        negated = glob.startswith("!")
+        body = glob[1:] if negated else glob
         if not body.strip():
             raise glob_error(glob, "nothing to match")
         compile_glob(body, shown=glob)
+        for alt, anchored in brace_alternatives(body, glob):
+            if anchored:
+                alt = "/" + alt.lstrip("/")
+            elif alt.startswith(("!", "#")):
+                alt = "\\" + alt  # an alternative is never a negation or a comment
+            lines.append(("!" if negated else "") + alt)
     try:
-        return IgnoreFile(list(globs))
+        return IgnoreFile(lines)
     except (ValueError, re.error) as exc:  # pathspec's own limits (`a\\/b`, `a\\  `): still no traceback
         bad = next((g for g in globs if _refused(g)), globs[0])
         raise glob_error(bad, "not a pattern gitignore syntax can read") from exc

@@ -82,6 +82,9 @@ def test_exit_codes_and_errors(qry: RunQry) -> None:
         ("[", "unclosed character class; missing ']'"),
         ("[z-a]", "invalid range; 'z' > 'a'"),
         ("a\\", "dangling '\\'"),
+        ("a{b", "unclosed alternate group; missing '}'"),
+        ("*.{py,md", "unclosed alternate group; missing '}'"),
+        ("x}y.py", "unopened alternate group; missing '{'"),
     ],
 )
 def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glob: str, why: str) -> None:
@@ -97,6 +100,43 @@ def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glo
     assert rg.stderr.startswith(f"rg: error parsing glob '{glob}': {why}"), rg.stderr
     assert run.err.splitlines()[0] == f"qry: error: invalid path glob {glob!r}: {why}", run.describe()
     assert run.err.splitlines()[1].startswith("  hint: ") and len(run.err.splitlines()) == 2
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "globs",
+    [
+        ("*.{toml,md}",),
+        ("{Cargo.toml,README.md}",),
+        ("src/**/*.{py,pyi}",),
+        ("a{b,{c,}}.py",),
+        ("{src/**,b.md}",),
+        ("!*.{py,toml}",),
+        ("*.{py,md}", "!{b,c}.*"),
+        ("\\{a\\}.py",),
+        ("[{]a[}].py",),
+        ("!{src/,sub/}",),
+    ],
+    ids=" ".join,
+)
+def test_brace_globs_match_what_ripgrep_matches(tmp_path: Path, globs: tuple[str, ...]) -> None:
+    """`qry grep -l version -g '*.{toml,md}'` matched nothing (exit 1): `{a,b}` was read as literal
+    text, where rg reads alternatives, nested ones too. With and without an index."""
+    for rel in (
+        "Cargo.toml", "README.md", "a.py", "ab.py", "ac.py", "b.md", "c.py", "{a}.py",
+        "sub/b.md", "sub/Cargo.toml", "src/q/z.pyi", "src/q/y.py", "src/x.txt",
+    ):  # fmt: skip
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("version = 1\n")
+    args = ["-l", "version"] + [a for g in globs for a in ("-g", g)]
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    rg = (rg[0], "".join(sorted(rg[1].splitlines(keepends=True))), [])  # rg's "no files searched" note
+    assert (qry[0], "".join(sorted(qry[1].splitlines(keepends=True))), qry[2]) == rg, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    indexed = run_qry_process("grep", *args, cwd=tmp_path)
+    assert (indexed.code, "".join(sorted(indexed.out.splitlines(keepends=True)))) == rg[:2], (
+        indexed.describe()
+    )
 
 
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:

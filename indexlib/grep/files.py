@@ -3,12 +3,13 @@
 Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
 and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
 binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out;
-`--no-ignore` walks without the ignore files (`.gitignore`, `.qryignore`, `.git/info/exclude`), as
-ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
+`--no-ignore` walks without the ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.qryignore`,
+`.git/info/exclude`), as ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
 and mtime with the root, the test `qry status` and the build use) or any matching.
 
 Hidden files. `qry index` indexes dot-files and dot-folders (`.github/`), but grep, like ripgrep,
-leaves out every path with a component starting with `.` unless `--hidden` is given.
+leaves out every path with a component starting with `.` unless `--hidden` is given, or an ignore
+file's `!` pattern re-includes each such component (ripgrep's own `.ignore` says `!/.github/`).
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
 and when any non-negated glob is given a file must match one, `{a,b}` alternation included. A
@@ -39,6 +40,7 @@ class WalkedFile(NamedTuple):
     size: int
     mtime_ns: int
     language: str
+    unhidden: bool = False  # hidden, but re-included by an ignore file's `!` (`SourceFile.unhidden`)
 
 
 class FileFilter:
@@ -75,14 +77,15 @@ class FileFilter:
         c["excludes"] = [compile_glob(p) for p in self.exclude_paths]
         c["langs"] = {normalize_lang(lang) for lang in self.langs}
 
-    def accepts(self, rel: str, language: str) -> bool:
-        """Whether a discovered file (POSIX path relative to the root) is searched."""
+    def accepts(self, rel: str, language: str, unhidden: bool = False) -> bool:
+        """Whether a discovered file (POSIX path relative to the root) is searched; `unhidden`: an
+        ignore file's `!` re-includes its hidden components, so it is searched as if not hidden."""
         c = self._compiled
         below = self._below(rel) if self.targets else rel  # the part below the PATH it was found under
         if below is None:
             return False
         # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
-        if not self.hidden and (below.startswith(".") or "/." in below):
+        if not (self.hidden or unhidden) and (below.startswith(".") or "/." in below):
             return False
         langs = c["langs"]
         if langs and language not in langs:  # type: ignore[operator]
@@ -223,10 +226,10 @@ def walk(
         if flt.hidden:
             yield from items
         else:
-            yield from (i for i in items if not (i[0][0] == "." or "/." in i[0]))
+            yield from (i for i in items if i.unhidden or not (i[0][0] == "." or "/." in i[0]))
         return
     for item in items:
-        if flt.accepts(item.path, item.language):
+        if flt.accepts(item.path, item.language, item.unhidden):
             yield item
 
 

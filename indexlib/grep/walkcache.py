@@ -30,11 +30,12 @@ from pathlib import Path
 import msgspec
 
 from indexlib.grep.files import WalkedFile
+from indexlib.records import IGNORE_FILES
 
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 4  # 4: build-output folders are vendored only at the top or beside a project manifest
+_VERSION = 5  # 5: `.ignore`, `.rgignore`, and `unhidden` (4: build output only where a build puts it)
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
 
@@ -46,14 +47,15 @@ class _Cache(msgspec.Struct, array_like=True, gc=False):
     dirs: list[tuple[str, int]]
     others: list[tuple[str, int, int]]  # non-source file entries: (abspath, size, mtime_ns)
     above: list[tuple[str, int]]  # ignore files above the root: (path, mtime_ns or -1)
-    sources: list[tuple[str, str, int, int, str, bool]]  # path, abspath, size, mtime, language, by_name
+    # path, abspath, size, mtime, language, by_name, unhidden
+    sources: list[tuple[str, str, int, int, str, bool, bool]]
     rejected: list[tuple[str, int, int]]  # sources the content checks skip: (abspath, size, mtime_ns)
 
 
 def _above(root: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     cur = os.path.dirname(root)
-    names = (".gitignore", ".qryignore", os.path.join(".git", "info", "exclude"), ".git")
+    names = (*IGNORE_FILES, os.path.join(".git", "info", "exclude"), ".git")
     while True:
         for name in names:
             p = os.path.join(cur, name)
@@ -89,7 +91,7 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
         return None
     rejected = {a: (size, mtime) for a, size, mtime in cache.rejected}
     out: list[WalkedFile] = []
-    for rel, abspath, size, mtime, language, by_name in cache.sources:
+    for rel, abspath, size, mtime, language, by_name, unhidden in cache.sources:
         try:
             st = stat(abspath)
         except OSError:
@@ -100,7 +102,7 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
             size, mtime = st.st_size, st.st_mtime_ns
         elif rejected.get(abspath) == (size, mtime):
             continue  # binary, not UTF-8, minified or generated, and unchanged since it was checked
-        out.append(WalkedFile(rel, abspath, size, mtime, language))
+        out.append(WalkedFile(rel, abspath, size, mtime, language, unhidden))
     return out
 
 
@@ -113,7 +115,6 @@ def _name_decided(abspath: str) -> bool:
     directory's mtime, which is checked. Extension-less files (the shebang decides) and too-large
     sources (their size decides) keep their stat.
     """
-    from indexlib.index.discover import IGNORE_FILES
     from indexlib.index.parsing.languages import detect_language
 
     name = abspath.rsplit(os.sep, 1)[-1]
@@ -131,7 +132,7 @@ def _walk_and_save(
 
     Why not save then: making a folder or a file readable again changes its ctime, not the mtime
     this cache checks, so a saved listing would hide it (and say nothing) for as long as it stood."""
-    from indexlib.index.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load, refused
+    from indexlib.index.discover import SourceFile, WalkRecord, discover, load, refused
     from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
@@ -148,7 +149,7 @@ def _walk_and_save(
         elif refused(item):
             on_refused("" if item.path == "." else item.path, item.detail)
             complete = False
-    out = [WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language) for s in sources]
+    out = [WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden) for s in sources]
     if path is None or not complete:
         return out
     source_paths = {s.abspath for s in sources}
@@ -165,7 +166,9 @@ def _walk_and_save(
         dirs=record.dirs,
         others=[f for f in record.files if f[0] not in source_paths and not _name_decided(f[0])],
         above=above,
-        sources=[(s.path, s.abspath, s.size, s.mtime_ns, s.language, by_name(s.path)) for s in sources],
+        sources=[
+            (s.path, s.abspath, s.size, s.mtime_ns, s.language, by_name(s.path), s.unhidden) for s in sources
+        ],
         rejected=rejected,
     )
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

@@ -139,6 +139,41 @@ def test_brace_globs_match_what_ripgrep_matches(tmp_path: Path, globs: tuple[str
     )
 
 
+@needs_rg
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+@pytest.mark.parametrize("extra", [(), ("--no-ignore",), ("--hidden",)], ids=" ".join)
+def test_ignore_and_rgignore_files_as_ripgrep_reads_them(
+    tmp_path: Path, in_git: bool, extra: tuple[str, ...]
+) -> None:
+    """rg honours `.ignore` and `.rgignore` (in or outside a git repository, over `.gitignore`);
+    qry read neither: ripgrep's own `.ignore` (`!/.github/`) left its workflows out of qry's answer,
+    and a path a `.ignore` excluded stayed in. With and without an index."""
+    if in_git:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+        (tmp_path / "sub").mkdir()
+        (tmp_path / "sub" / ".gitignore").write_text("!a.py\n")
+    (tmp_path / ".ignore").write_text("a.py\nplain.py\n!/.github/\n")
+    (tmp_path / ".rgignore").write_text("!b.py\nrg_only.py\n")
+    for rel in (
+        "sub/a.py",
+        "sub/b.py",
+        "plain.py",
+        "rg_only.py",
+        "kept.py",
+        ".github/ci.yml",
+        ".github/.h.yml",
+        "sub/.ignore",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("needle = 1\n" if rel != "sub/.ignore" else "b.py\n")
+    args = ("-l", "needle", *extra)
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for _ in range(2):  # the second run may read the walk cache
+        assert _side_by_side(tmp_path, [], *args)[1] == rg
+
+
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
     """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
     `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""

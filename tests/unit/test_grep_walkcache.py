@@ -48,6 +48,16 @@ def _edit_gitignore(root: Path) -> None:
     _bump(root / ".gitignore")
 
 
+def _edit_rgignore(root: Path) -> None:
+    (root / "pkg" / ".rgignore").write_text("a.py\n")
+    _bump(root / "pkg" / ".rgignore")
+
+
+def _add_dot_ignore(root: Path) -> None:
+    (root / ".ignore").write_text("top.py\n")
+    _bump(root)
+
+
 def _shebang(root: Path) -> None:
     (root / "script").write_text("#!/usr/bin/env python3\nprint(1)\n")
     _bump(root / "script")
@@ -78,6 +88,8 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "delete": _delete,
     "edit": _edit_source,
     "gitignore": _edit_gitignore,
+    "rgignore": _edit_rgignore,
+    "dot-ignore": _add_dot_ignore,
     "shebang": _shebang,
     "too-large": _grow_past_limit,
     "ignore-above": _ignore_above,
@@ -92,6 +104,7 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     (root / "pkg").mkdir(parents=True)
     (root / "top.py").write_text("top = 1\n")
     (root / "pkg" / "a.py").write_text("a = 1\n")
+    (root / "pkg" / ".rgignore").write_text("\n")
     (root / "script").write_text("no shebang yet\n")
     (root / ".gitignore").write_text("ignored.py\n")
     (root / "ignored.py").write_text("i = 1\n")

@@ -1,9 +1,10 @@
 """Walk a source tree and decide, per file, whether it is indexed or skipped and why.
 
-Owns: the walk and its symlink policy (walk.py), ignore rules (`.gitignore` at every level,
-`.git/info/exclude`, `.qryignore`, extra `--exclude` patterns: ignore.py), vendored folders, file-name
-checks (lock files, `*.min.js`, source maps), the size limit, the content checks (binary, encoding,
-minified, generated markers: checks.py), and opening files without following links (beneath.py).
+Owns: the walk and its symlink policy (walk.py), ignore rules (`.gitignore`, `.ignore`, `.rgignore`
+and `.qryignore` at every level, `.git/info/exclude`, extra `--exclude` patterns, with ripgrep's
+precedence: ignore.py), vendored folders, file-name checks (lock files, `*.min.js`, source maps), the
+size limit, the content checks (binary, encoding, minified, generated markers: checks.py), and
+opening files without following links (beneath.py).
 This module ties them together: `discover` walks, sorts, and yields. Every file ends up as exactly one
 `SourceFile` or one `Skipped`; pruned directories give one `Skipped` each (vendored, unreadable, ...),
 except ignored directories and VCS folders, which are pruned silently.
@@ -124,6 +125,7 @@ def discover(
             language=item.language,
             root=real_root,
             real=item.real,
+            unhidden=item.unhidden,
         )
         yield load(src, max_file_bytes=max_file_bytes, max_line_chars=max_line_chars) if read else src
 

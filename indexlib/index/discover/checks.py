@@ -53,6 +53,9 @@ class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     data: bytes | None = None
     root: str = ""
     real: str = ""
+    # A hidden path (a component starts with `.`) whose every hidden component an ignore file's `!`
+    # pattern re-includes (`!/.github/`): ripgrep then searches it without --hidden, and so does grep.
+    unhidden: bool = False
 
 
 class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):

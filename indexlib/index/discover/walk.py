@@ -26,11 +26,14 @@ from indexlib.index.discover.checks import (
 )
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,
+    RANKS,
     IgnoreFile,
     Rules,
     Stack,
     compile_ignore,
+    ignore_verdict,
     is_ignored,
+    push,
     read_at,
 )
 from indexlib.index.parsing.languages import detect_language
@@ -73,6 +76,7 @@ class _Candidate:
     mtime_ns: int
     language: str
     real: str
+    unhidden: bool = False
 
 
 @dataclass(slots=True)
@@ -112,6 +116,8 @@ class Walk:
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
     indexed: set[tuple[int, int]] = field(default_factory=set)
+    # Folders ("a/.b/") whose hidden components an ignore file's `!` re-includes (`SourceFile.unhidden`).
+    unhidden_dirs: set[str] = field(default_factory=set)
 
     def skip(self, rel: str, reason: SkipReason, detail: str = "") -> None:
         self.out.append(Skipped(path=rel, reason=reason.value, detail=detail))
@@ -178,7 +184,7 @@ class Walk:
                 None if raw is None else compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
             )
             if spec is not None:
-                stack = (*stack, Rules(rel_dir, "", spec))
+                stack = push(stack, Rules(rel_dir, "", spec, RANKS[name]))
         return stack
 
     def builds_here(self, names: set[str], rel_dir: str) -> bool:
@@ -254,11 +260,14 @@ class Walk:
             self.symlink(abspath, rel, stack)
             return None
         if is_dir:
-            if is_ignored(stack, self.extra, rel, True):
+            verdict = ignore_verdict(stack, self.extra, rel, True)
+            if verdict:
                 return None
             if self.vendored_name(name, builds_here):
                 self.skip(rel, SkipReason.VENDORED)
                 return None
+            if self.revealed(rel, verdict):
+                self.unhidden_dirs.add(rel + "/")
             return abspath, rel + "/", stack, real_dir + name + "/"
         try:
             st = entry.stat(follow_symlinks=False)
@@ -270,8 +279,22 @@ class Walk:
         self.file(abspath, rel, name, stack, st, real_dir + name)
         return None
 
+    def revealed(self, rel: str, verdict: bool | None) -> bool:
+        """Whether `rel` is hidden, yet rg would search it without --hidden: every component that
+        starts with `.` is re-included by a `!` pattern (`verdict` False for `rel` itself; its
+        folders were judged when they were entered). rg skips a hidden entry only when no ignore
+        rule names it, so a re-included `.github/` is searched, and so is what lies below it."""
+        parent, _sep, name = rel.rpartition("/")
+        hidden_above = "/." in "/" + parent if parent else False
+        if hidden_above and parent + "/" not in self.unhidden_dirs:
+            return False
+        if name.startswith("."):
+            return verdict is False
+        return hidden_above
+
     def file(self, abspath: str, rel: str, name: str, stack: Stack, st: os.stat_result, real: str) -> None:
-        if is_ignored(stack, self.extra, rel, False):
+        verdict = ignore_verdict(stack, self.extra, rel, False)
+        if verdict:
             self.skip(rel, SkipReason.IGNORED)
             return
         if not stat.S_ISREG(st.st_mode):
@@ -295,7 +318,8 @@ class Walk:
             self.skip(rel, SkipReason.TOO_LARGE, f"{st.st_size} > {self.max_file_bytes} bytes")
             return
         self.indexed.add((st.st_dev, st.st_ino))
-        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real))
+        unhidden = self.revealed(rel, verdict)
+        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real, unhidden))
 
     def symlink(self, abspath: str, rel: str, stack: Stack) -> None:
         """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""

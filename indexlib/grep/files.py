@@ -41,6 +41,7 @@ class WalkedFile(NamedTuple):
     mtime_ns: int
     language: str
     unhidden: bool = False  # hidden, but re-included by an ignore file's `!` (`SourceFile.unhidden`)
+    ctime_ns: int = 0  # 0: unknown (then the index is not trusted for the file)
 
 
 class FileFilter:

@@ -174,6 +174,42 @@ def test_ignore_and_rgignore_files_as_ripgrep_reads_them(
         assert _side_by_side(tmp_path, [], *args)[1] == rg
 
 
+@needs_rg
+def test_an_edit_that_keeps_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    """An edit that restores the file's size and mtime (`cp -p`, `touch -r`, `rsync -a`) was not
+    seen: the walk cache and the index both compared only size and mtime, so the grep trusted the
+    index's old n-grams (exit 1) where rg finds the new line. The ctime tells, as in git's checkStat."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    src = tmp_path / "globals.py"
+    src.write_text("def current():\n    return 1\n")
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    assert run_qry_process("grep", "-l", "QQQQ", cwd=tmp_path).code == 1  # saves the walk cache
+    before = src.stat()
+    src.write_text("def QQQQQQQ():\n    return 1\n")
+    os.utime(src, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (src.stat().st_size, src.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    rg, qry = _side_by_side(tmp_path, [], "QQQQ")
+    assert rg == (0, "globals.py:1:def QQQQQQQ():\n", []) and qry == rg, (rg, qry)
+    assert _side_by_side(tmp_path, [], "QQQQ")[1] == rg
+
+
+@needs_rg
+def test_an_in_place_edit_of_the_roots_git_info_exclude_is_seen(tmp_path: Path) -> None:
+    """Rewriting the root's own `.git/info/exclude` never reached the grep walk cache (no folder it
+    records changes): `qry grep -l ctx` kept listing the newly excluded files, run after run."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "a.md").write_text("ctx\n")
+    (tmp_path / "b.py").write_text("ctx = 1\n")
+    exclude = tmp_path / ".git" / "info" / "exclude"
+    exclude.write_text("")
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for text in ("*.md\n", "", "*.py\n"):
+        exclude.write_text(text)
+        rg = _side_by_side(tmp_path, [], "-l", "ctx")[0]
+        for _ in range(2):  # the second run may read the walk cache
+            assert _side_by_side(tmp_path, [], "-l", "ctx")[1] == rg, text
+
+
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
     """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
     `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""

@@ -16,7 +16,7 @@ from indexlib.index.discover import SourceFile, discover
 
 def _fresh(root: Path) -> list[WalkedFile]:
     return [
-        WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language)
+        WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns)
         for s in discover(root, read=False)
         if isinstance(s, SourceFile)
     ]
@@ -58,6 +58,22 @@ def _add_dot_ignore(root: Path) -> None:
     _bump(root)
 
 
+def _edit_own_exclude(root: Path) -> None:
+    """The root's own `.git/info/exclude` rewritten in place: no folder the walk lists changes (the
+    walk never lists `.git`, and `info/`'s mtime stays), so the cache kept the old listing forever."""
+    (root / ".git" / "info" / "exclude").write_text("top.py\n")
+
+
+def _same_size_and_mtime(root: Path) -> None:
+    """An ignore file rewritten with its size, then its mtime put back (`cp -p`, `touch -r`): only
+    the ctime tells."""
+    gitignore = root / ".gitignore"
+    before = gitignore.stat()
+    gitignore.write_text("top.py\n#xx\n")  # as long as "ignored.py\n"
+    os.utime(gitignore, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert gitignore.stat().st_size == before.st_size
+
+
 def _shebang(root: Path) -> None:
     (root / "script").write_text("#!/usr/bin/env python3\nprint(1)\n")
     _bump(root / "script")
@@ -89,6 +105,8 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "edit": _edit_source,
     "gitignore": _edit_gitignore,
     "rgignore": _edit_rgignore,
+    "own-exclude": _edit_own_exclude,
+    "same-size-and-mtime": _same_size_and_mtime,
     "dot-ignore": _add_dot_ignore,
     "shebang": _shebang,
     "too-large": _grow_past_limit,
@@ -105,6 +123,8 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     (root / "top.py").write_text("top = 1\n")
     (root / "pkg" / "a.py").write_text("a = 1\n")
     (root / "pkg" / ".rgignore").write_text("\n")
+    (root / ".git" / "info").mkdir(parents=True)
+    (root / ".git" / "info" / "exclude").write_text("")
     (root / "script").write_text("no shebang yet\n")
     (root / ".gitignore").write_text("ignored.py\n")
     (root / "ignored.py").write_text("i = 1\n")

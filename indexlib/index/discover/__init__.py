@@ -126,6 +126,7 @@ def discover(
             root=real_root,
             real=item.real,
             unhidden=item.unhidden,
+            ctime_ns=item.ctime_ns,
         )
         yield load(src, max_file_bytes=max_file_bytes, max_line_chars=max_line_chars) if read else src
 

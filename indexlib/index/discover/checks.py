@@ -56,6 +56,7 @@ class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # A hidden path (a component starts with `.`) whose every hidden component an ignore file's `!`
     # pattern re-includes (`!/.github/`): ripgrep then searches it without --hidden, and so does grep.
     unhidden: bool = False
+    ctime_ns: int = 0  # from the walk's stat (0 when not walked): grep's test of the index's freshness
 
 
 class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -77,6 +77,7 @@ class _Candidate:
     language: str
     real: str
     unhidden: bool = False
+    ctime_ns: int = 0
 
 
 @dataclass(slots=True)
@@ -96,8 +97,9 @@ class WalkRecord:
     """What a walk looked at, for a caller that wants to tell later whether a new walk could differ
     (`grep/walkcache.py`): every directory listed with its mtime, and every other entry's stat."""
 
-    dirs: list[tuple[str, int]] = field(default_factory=list)  # (absolute path, st_mtime_ns)
-    files: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, size, mtime_ns)
+    dirs: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, mtime_ns, ctime_ns)
+    # (absolute path, size, mtime_ns, ctime_ns)
+    files: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -161,7 +163,7 @@ class Walk:
             return
         self.seen_dirs.add((st.st_dev, st.st_ino))
         if self.record is not None:
-            self.record.dirs.append((abs_dir, st.st_mtime_ns))
+            self.record.dirs.append((abs_dir, st.st_mtime_ns, st.st_ctime_ns))
         names = {e.name for e in entries}
         if rel_dir and not self.include_vendored:
             marker = next((m for m in VENV_MARKERS if m in names), None)
@@ -275,7 +277,7 @@ class Walk:
             self.out.append(os_error_skip(rel, exc))
             return None
         if self.record is not None:
-            self.record.files.append((abspath, st.st_size, st.st_mtime_ns))
+            self.record.files.append((abspath, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         self.file(abspath, rel, name, stack, st, real_dir + name)
         return None
 
@@ -319,7 +321,9 @@ class Walk:
             return
         self.indexed.add((st.st_dev, st.st_ino))
         unhidden = self.revealed(rel, verdict)
-        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real, unhidden))
+        self.out.append(
+            _Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real, unhidden, st.st_ctime_ns)
+        )
 
     def symlink(self, abspath: str, rel: str, stack: Stack) -> None:
         """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""

@@ -162,6 +162,7 @@ def grep_tree(
     index: IndexRef | None = None,
     no_ignore: bool = False,
     max_count: int | None = None,
+    after: int = 0,
     stats: GrepStats | None = None,
     on_refused: OnRefused = lambda _p, _r: None,
 ) -> Iterator[FileMatches]:
@@ -169,6 +170,8 @@ def grep_tree(
 
     `index` is an opened store and its root manifest, of `root`; without one (or for another root) the tree is scanned.
     `on_refused(abspath, reason)` hears of each folder or file searched for that the OS refused.
+    `after`: with `max_count`, matching lines within this many lines after the last counted one count
+    too (`match_lines`).
     """
     stats = stats if stats is not None else GrepStats()
     query = trigram_query(pattern.source)
@@ -206,7 +209,7 @@ def grep_tree(
         text = _read_text(src, verdict is not None, on_refused)
         if text is None:
             continue
-        lines = match_lines(text, regex, max_count)
+        lines = match_lines(text, regex, max_count, after)
         if lines:
             stats.matched += 1
             yield FileMatches(src.path, src.abspath, text, lines)

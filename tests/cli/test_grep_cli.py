@@ -210,6 +210,75 @@ def test_an_in_place_edit_of_the_roots_git_info_exclude_is_seen(tmp_path: Path) 
             assert _side_by_side(tmp_path, [], "-l", "ctx")[1] == rg, text
 
 
+@pytest.fixture
+def paths_tree(tmp_path: Path) -> Path:
+    """src/b.py, src/sub/a.py, other/c.py, m.txt (matches on lines 1, 3, 4, 8), in a git repository."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for rel in ("src/b.py", "src/sub/a.py", "other/c.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("hi = 1\n")
+    (tmp_path / "m.txt").write_text("a1\nx\na3\na4\nx\nx\nx\na8\n")
+    return tmp_path
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    ("where", "args"),
+    [
+        ("", ("-l", "hi", "./src")),
+        ("", ("-l", "hi", "./src/")),
+        ("", ("-l", "hi", "src//")),
+        ("", ("-l", "hi", ".")),
+        ("", ("-l", "hi", "ABS/src")),
+        ("", ("-l", "hi", "ABS/src/b.py")),
+        ("", ("hi", "./src/b.py", "other")),
+        ("src/sub", ("-l", "hi", "..")),
+        ("src/sub", ("-l", "hi", "../../other")),
+        ("src/sub", ("hi", "../b.py", "a.py")),
+        ("", ("hi", "src/b.py", "./src/b.py", "src/b.py")),
+        ("", ("hi", "src", "src/b.py")),
+        ("", ("-m1", "-A3", "a", "m.txt")),
+        ("", ("-m2", "-A2", "a", "m.txt", "m.txt")),
+        ("", ("-c", "-m1", "-A3", "a", "m.txt")),
+        ("", ("-m1", "-A2", "--json", "a", "m.txt")),
+        ("", ("", "/dev/null")),
+        ("", ("hi", "/dev/null", "src/b.py")),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, tuple) else v or ".",
+)
+def test_paths_are_printed_as_given_and_per_argument_as_ripgrep_does(
+    paths_tree: Path, where: str, args: tuple[str, ...]
+) -> None:
+    """rg prints `./src/b.py` for `./src`, the absolute path for an absolute PATH, `../b.py` for
+    `..`; qry printed `src/b.py`, relative, or absolute for `..`. A file named twice was printed once
+    (rg: once per argument). `-m 1 -A 3` printed a matching line of the trailing context as context
+    (`m.txt-3-a3`; rg: `3:a3`, and counts it). `qry grep '' /dev/null` said "/dev/null is not a
+    directory" with an indexing hint (exit 2); rg reads it: no match, exit 1. With and without an index.
+    `--json` is compared by its lines' (line, match) pairs, the rest byte for byte."""
+    args = tuple(a.replace("ABS", str(paths_tree)) for a in args)
+    cwd = paths_tree / where
+
+    def comparable(side: tuple[int, str, list[str]]) -> tuple[int, object, list[str]]:
+        if "--json" not in args:
+            return side
+        if side[1].startswith('{"pattern"'):  # qry's one object
+            pairs = [(ln["line"], ln["match"]) for ln in msgspec.json.decode(side[1])["lines"]]
+        else:  # rg's stream of messages
+            msgs = [msgspec.json.decode(x) for x in side[1].splitlines()]
+            pairs = [
+                (m["data"]["line_number"], m["type"] == "match")
+                for m in msgs
+                if m["type"] in ("match", "context")
+            ]
+        return side[0], pairs, side[2]
+
+    rg, qry = _side_by_side(cwd, [], *args)
+    assert comparable(qry) == comparable(rg), (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=paths_tree).code == 0
+    for _ in range(2):
+        assert comparable(_side_by_side(cwd, [], *args)[1]) == comparable(rg)
+
+
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
     """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
     `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""

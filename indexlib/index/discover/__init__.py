@@ -53,6 +53,7 @@ from indexlib.index.discover.checks import (
     SourceFile,
     check_content,
     load,
+    load_stream,
     os_error_skip,
     refused,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "check_content",
     "discover",
     "load",
+    "load_stream",
     "open_beneath",
     "os_error_skip",
     "refused",

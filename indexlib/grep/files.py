@@ -2,7 +2,10 @@
 
 Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
 and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
-binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out;
+binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out,
+except that text files no language claims (`UNLICENSE`, `*.csv`, `*.svg`, which the index skips as
+unsupported) are listed too, as rg searches every text file: they are never in the n-gram index,
+so they are read directly, after the same content checks (`searched_files` names the result);
 `--no-ignore` walks without the ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.qryignore`,
 `.git/info/exclude`), as ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
 and mtime with the root, the test `qry status` and the build use) or any matching.
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from indexlib.index.discover import IgnoreFile
 
-__all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
+__all__ = ["FileFilter", "WalkedFile", "searched_files", "split_filters", "walk"]
 
 
 class WalkedFile(NamedTuple):
@@ -232,6 +235,19 @@ def walk(
     for item in items:
         if flt.accepts(item.path, item.language, item.unhidden):
             yield item
+
+
+def searched_files(root: Path, flt: FileFilter | None = None, *, no_ignore: bool = False) -> list[str]:
+    """The files (POSIX, relative to `root`) a grep of `root` reads, in path order: `walk`'s listing
+    that passes the content checks `run.py` applies before matching (binary, encoding, minified,
+    generated, size). For tests and tools that hand rg the same files; reads every file."""
+    from indexlib.index.discover import SourceFile, load
+
+    return [
+        w.path
+        for w in walk(root, flt or FileFilter(), no_ignore=no_ignore)
+        if isinstance(load(SourceFile(**w._asdict())), SourceFile)
+    ]
 
 
 def relative_target(root: Path, target: Path) -> str | None:

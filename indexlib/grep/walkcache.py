@@ -39,7 +39,7 @@ from indexlib.records import IGNORE_FILES
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 6  # 6: ctimes, the root's own exclude file (5: `.ignore`, `.rgignore`, `unhidden`)
+_VERSION = 7  # 7: files no language claims are listed (6: ctimes, the root's exclude file)
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
 
@@ -131,16 +131,15 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
 def _name_decided(abspath: str) -> bool:
     """Whether a listed file that is not a source stays one whatever its size, mode or bytes.
 
-    True for a name with an extension no language claims, unless it is an ignore file: discovery then
-    skips it (ignored, not a regular file, refused by name, or unsupported) without its stat mattering,
-    so its stat is not saved and not checked. Replacing it by another kind of entry changes the
-    directory's mtime, which is checked. Extension-less files (the shebang decides) and too-large
-    sources (their size decides) keep their stat.
+    True for a name discovery refuses by name alone (a lock file, `*.min.js`), unless it is an ignore
+    file: its stat is not saved and not checked. Replacing it by another kind of entry changes the
+    directory's mtime, which is checked. Every other entry keeps its stat: a file no language claims
+    is listed (grep searches it) or not by its size, and an ignored one may be re-included.
     """
-    from indexlib.index.parsing.languages import detect_language
+    from indexlib.index.discover.checks import name_check
 
     name = abspath.rsplit(os.sep, 1)[-1]
-    return name not in IGNORE_FILES and "." in name.lstrip(".") and detect_language(name) is None
+    return name not in IGNORE_FILES and name_check(name) is not None
 
 
 def _walk_and_save(
@@ -158,14 +157,17 @@ def _walk_and_save(
     from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
-        """Whether an edit leaves the file's classification alone (an ignore file's edit does not)."""
-        return path.rsplit("/", 1)[-1] not in IGNORE_FILES and detect_language(path) is not None
+        """Whether an edit leaves the file's classification alone: its language comes from its name
+        (or, with an extension no language claims, is "" whatever its bytes; only an extension-less
+        file is read for a shebang); an ignore file's edit does not."""
+        name = path.rsplit("/", 1)[-1]
+        return name not in IGNORE_FILES and (detect_language(path) is not None or "." in name.lstrip("."))
 
     record = WalkRecord()
     above = _above(str(root))
     sources: list[SourceFile] = []
     complete = True
-    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record):
+    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record, unparsed=True):
         if isinstance(item, SourceFile):
             sources.append(item)
         elif refused(item):

@@ -231,12 +231,12 @@ def test_the_paths_grep_prints_are_documented_as_they_are(tmp_path: Path) -> Non
     assert "`qry grep`\nprints them as rg does: below a PATH, as that PATH was typed" in which
 
 
-def test_the_files_grep_leaves_out_unlike_rg_are_documented() -> None:
-    """grep skips text files of a type qry does not recognise (UNLICENSE, *.csv, *.svg), which rg
-    searches; the grep section's list of what is left out named every other kind but this one."""
+def test_the_files_grep_searches_beyond_the_index_are_documented() -> None:
+    """grep searches text files of a type qry does not recognise (UNLICENSE, *.csv, *.svg), as rg
+    does, though the index skips them; the grep section's list of files named none of this."""
     from indexlib.index.parsing.languages import detect_language
 
     grep = _doc().split("### `qry grep`", 1)[1].split("\n### ", 1)[0]
-    assert "Unlike rg, grep also leaves out text files of a type qry does not recognise" in grep
+    assert "Text files of a type qry does not recognise" in grep and "are\nsearched too" in grep
     for name in ("UNLICENSE", "*.csv", "*.svg"):
         assert f"`{name}`" in grep and detect_language(name.replace("*", "a")) is None, name

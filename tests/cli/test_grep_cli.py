@@ -279,6 +279,40 @@ def test_paths_are_printed_as_given_and_per_argument_as_ripgrep_does(
         assert comparable(_side_by_side(cwd, [], *args)[1]) == comparable(rg)
 
 
+@needs_rg
+@pytest.mark.parametrize("extra", [(), ("--hidden",), ("-c",), ("-l", "--no-ignore")], ids=" ".join)
+def test_text_files_of_types_qry_does_not_parse_are_searched_as_ripgrep_does(
+    tmp_path: Path, extra: tuple[str, ...]
+) -> None:
+    """grep skipped every file no language claims (UNLICENSE, *.csv, *.1, *.help, *.svg; ripgrep's
+    own tree: 42 files for `-l -i binary` where rg finds 63), in silence, because the index skips
+    them as unsupported; rg searches every text file. Binary ones stay out, as in rg. With and
+    without an index, and after one is edited (it is never in the n-gram index)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for rel, text in (
+        ("UNLICENSE", "binary\n"),
+        ("runs/raw.csv", "a,binary\n"),
+        ("doc/rg.1", ".TH binary\n"),
+        ("doc/long.help", "binary help\n"),
+        ("img.svg", "<svg>binary</svg>\n"),
+        ("code.py", "binary = 1\n"),
+        ("sub/.ignore", "binary.tmp\n"),
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "blob.dat").write_bytes(b"binary\0\x01\x02\n")
+    args = ("binary", *extra)
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg and rg[1].count("\n") >= 6, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for _ in range(2):  # the second run may read the walk cache
+        assert _side_by_side(tmp_path, [], *args)[1] == rg
+    with (tmp_path / "runs" / "raw.csv").open("a") as fh:
+        fh.write("b,binary\n")
+    rg = _side_by_side(tmp_path, [], *args)[0]
+    assert _side_by_side(tmp_path, [], *args)[1] == rg
+
+
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
     """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
     `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""

@@ -17,7 +17,7 @@ from indexlib.index.discover import SourceFile, discover
 def _fresh(root: Path) -> list[WalkedFile]:
     return [
         WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns)
-        for s in discover(root, read=False)
+        for s in discover(root, read=False, unparsed=True)
         if isinstance(s, SourceFile)
     ]
 

@@ -95,6 +95,7 @@ def discover(
     read: bool = True,
     use_ignore_files: bool = True,
     record: WalkRecord | None = None,
+    unparsed: bool = False,
 ) -> Iterator[SourceFile | Skipped]:
     """Yield every file under `root` as a SourceFile to index or a Skipped with its reason, sorted by path.
 
@@ -103,6 +104,9 @@ def discover(
     caller runs `load()` on the files it needs, which applies the remaining checks.
     `use_ignore_files=False` (grep's `--no-ignore`) reads no ignore file; `extra_excludes` still apply.
     `record`, when given, is filled with the directories and file entries the walk looked at.
+    `unparsed=True` (grep) also lists the files no language claims, with language "", instead of
+    skipping them as unsupported: rg searches every text file, and the content checks `load` runs
+    still leave out the binary, not-UTF-8, minified and generated ones.
     """
     root_str = os.fspath(root)
     if not os.path.isdir(root_str):
@@ -112,6 +116,7 @@ def discover(
     extra = compile_ignore(list(extra_excludes)) if extra_excludes else None
     walk = Walk(abs_root, real_root, max_file_bytes, include_vendored, extra, use_ignore_files, record)
     walk.root_is_top = not inside_repository_below_top(real_root)
+    walk.unparsed = unparsed
     walk.walk_dir(abs_root, "", base_stack(real_root) if use_ignore_files else (), "")
     walk.resolve_links()
     walk.out.sort(key=lambda item: item.path)

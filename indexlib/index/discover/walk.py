@@ -114,6 +114,8 @@ class Walk:
     # The root is the top of its tree (a repository's top, or a folder outside any repository), so a
     # build-output name directly below it is build output; a subfolder of a repository is not.
     root_is_top: bool = True
+    # List files no language claims too, with language "" (grep: rg searches every text file).
+    unparsed: bool = False
     out: list[_Candidate | Skipped] = field(default_factory=list)
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
@@ -314,8 +316,10 @@ class Walk:
                 self.out.append(os_error_skip(rel, exc))
                 return
         if language is None:
-            self.skip(rel, SkipReason.UNSUPPORTED)
-            return
+            if not self.unparsed:
+                self.skip(rel, SkipReason.UNSUPPORTED)
+                return
+            language = ""
         if st.st_size > self.max_file_bytes:
             self.skip(rel, SkipReason.TOO_LARGE, f"{st.st_size} > {self.max_file_bytes} bytes")
             return

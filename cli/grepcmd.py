@@ -61,6 +61,7 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
         smart_case=bool(v.get("smart_case")),
         word=bool(v.get("word_regexp")),
         max_count=v.get("max_count"),
+        after_context=after,
         globs=list(v.get("glob") or []),
         hidden=bool(v.get("hidden")),
         no_ignore=bool(v.get("no_ignore")),
@@ -99,6 +100,8 @@ class _Printer:
         self.after = after
         self.colour = colour
         self.files_only = bool(v.get("files_with_matches"))
+        # With -m N, lines past the Nth are matches in its trailing context: they open no window.
+        self.max_count: int | None = v.get("max_count")
         self.count = bool(v.get("count"))
         self.numbers = bool(v.get("line_number", True))
         self.collected: list[Any] = []
@@ -127,11 +130,11 @@ class _Printer:
         if self.fmt in ("json", "jsonl"):
             import msgspec
 
-            from indexlib import GrepLine, context_groups, match_spans
+            from indexlib import GrepLine, match_spans
 
             records = []
             if self.before or self.after:
-                for group in context_groups(text, lines, self.before, self.after):
+                for group in self._groups(text, lines):
                     for n, line_text, is_match in group:
                         spans = (
                             [(m.start(), m.end()) for m in regex.finditer(line_text) if m.end() > m.start()]
@@ -174,9 +177,7 @@ class _Printer:
                 self.write("".join([f"{head}{text[s:e]}\n" for _n, s, e in lines]))
             return
         if self.before or self.after:
-            from indexlib import context_groups
-
-            for group in context_groups(text, lines, self.before, self.after):
+            for group in self._groups(text, lines):
                 if self.groups_printed:
                     out.append("--\n")
                 self.groups_printed += 1
@@ -190,6 +191,12 @@ class _Printer:
                 body = self._paint(line_text, regex) if self.colour else line_text
                 out.append(self._head(prefix, ln[0], ":") + body + "\n")
         self.write("".join(out))
+
+    def _groups(self, text: str, lines: list[tuple[int, int, int]]) -> list[list[tuple[int, str, bool]]]:
+        from indexlib import context_groups
+
+        counted = lines if self.max_count is None else lines[: self.max_count]
+        return context_groups(text, counted, self.before, self.after, matched={n for n, _s, _e in lines})
 
     def _head(self, prefix: str, n: int, sep: str) -> str:
         num = (f"{_LINE}{n}{_RESET}" if self.colour else str(n)) if self.numbers else ""

@@ -1,11 +1,12 @@
 """Path globs of `--path`, `path:` and `-path:`, matched without regular expressions. Pure.
 
 Owns: the glob syntax (ripgrep-like: `*` and `?` stay within a folder, `**` as a whole component
-spans any number of folders, `[abc]` / `[!a-z]` classes, `\\` escapes the next character; a glob
-without a folder part matches a file or folder name anywhere, a glob without wildcards names a path
-and everything under it, `dir/` only folders), its errors (an unclosed `[`, a reversed range, a
-`\\` with nothing after it: `glob_error`, also what grep's `-g` globs are checked against) and its
-bounds. Does not own: which paths exist (`streams.build_filters` runs a glob over the manifest's
+spans any number of folders, `[abc]` / `[!a-z]` classes, `{a,b}` alternatives (nestable), `\\`
+escapes the next character; a glob without a folder part matches a file or folder name anywhere, a
+glob without wildcards names a path and everything under it, `dir/` only folders), its errors (an
+unclosed `[` or `{`, an unopened `}`, a reversed range, a `\\` with nothing after it: `glob_error`,
+also what grep's `-g` globs are checked against), the expansion of `{a,b}` (`brace_alternatives`,
+which grep's `-g` uses too, so both read braces alike) and its bounds. Does not own: which paths exist (`streams.build_filters` runs a glob over the manifest's
 paths).
 
 Why no regex: a glob translated to a backtracking regex can take exponential time (`**/` repeated 40
@@ -14,6 +15,13 @@ into components and matched against the glob's components by dynamic programming
 the path per glob component: O(glob components x path components) component tests), consecutive
 `**` collapse into one, and a component test is the linear greedy wildcard match (it only ever
 backtracks to the last `*`: O(name x pattern) at worst). Globs are also bounded in size.
+
+Braces, as ripgrep reads them (its globset): `{a,b}` is expanded into one glob per alternative, each
+matched as above (bounded: `MAX_GLOB_ALTERNATIVES`). Whether a glob is anchored and whether it names
+only folders is decided by the glob as written, as in gitignore: `{src/**,b.md}` has a folder part,
+so its `b.md` is the top-level file only, and an alternative that alone ends in `/` (`{src/,b}`)
+names no file and is dropped. An empty alternative is dropped too (`a{b,}` is `ab`, `{}` matches
+nothing): both are what rg 15 does. Braces inside `[...]` and escaped ones (`\\{`) are literal.
 """
 
 from __future__ import annotations
@@ -22,9 +30,17 @@ from dataclasses import dataclass
 
 from indexlib.errors import UsageError
 
-__all__ = ["MAX_GLOB_CHARS", "PathGlob", "compile_glob", "glob_error"]
+__all__ = [
+    "MAX_GLOB_ALTERNATIVES",
+    "MAX_GLOB_CHARS",
+    "PathGlob",
+    "brace_alternatives",
+    "compile_glob",
+    "glob_error",
+]
 
 MAX_GLOB_CHARS = 1000  # longer path globs are refused (a real one is rarely over 100 characters)
+MAX_GLOB_ALTERNATIVES = 256  # globs one `{a,b}{c,d}...` glob may spell (`*.{ts,tsx,js,jsx}` is 4)
 
 # Component tokens: a literal character (str of length 1), or one of these, or a class.
 _ANY = "?"
@@ -48,13 +64,92 @@ _Token = str | _Class
 _Component = tuple[_Token, ...] | None  # None: `**`
 
 
-def glob_error(glob: str, why: str) -> UsageError:
+_HINT = "use * and ? within a folder, ** across folders, [abc] for one of a set (\\[ for a literal [)"
+_BRACE_HINT = "write {a,b} for one of a or b; escape a literal brace as \\{ or [{] (\\} or [}])"
+
+
+def glob_error(glob: str, why: str, hint: str = _HINT) -> UsageError:
     """The error for a glob that cannot be read: every glob option (`path:`, `--path`, grep's `-g`)
     says it the same way, naming the glob and what is wrong with it, as ripgrep does."""
-    return UsageError(
-        f"invalid path glob {glob[:80]!r}: {why}",
-        hint="use * and ? within a folder, ** across folders, [abc] for one of a set (\\[ for a literal [)",
-    )
+    return UsageError(f"invalid path glob {glob[:80]!r}: {why}", hint=hint)
+
+
+def _class_end(text: str, start: int) -> int:
+    """The index after the `[...]` class opening at `start` (`_class`'s reading, without checks);
+    `len(text)` when it is unclosed (`_class` then reports it)."""
+    i = start + 1
+    if i < len(text) and text[i] in "!^":
+        i += 1
+    first = True
+    while i < len(text) and (text[i] != "]" or first):
+        i += 2 if text[i] == "\\" else 1
+        first = False
+    return min(i + 1, len(text))
+
+
+def _expand(text: str, i: int, in_group: bool, shown: str) -> tuple[list[str], int]:
+    """The globs the sequence starting at `i` spells, and where it ends: at the end of `text`, or
+    (`in_group`) at the `,` or `}` that closes this alternative. Escapes and classes stay as written."""
+    out = [""]
+    while i < len(text):
+        c = text[i]
+        if c == "{":
+            alternatives, i = _group(text, i + 1, shown)
+            out = [head + alt for head in out for alt in alternatives]
+            if len(out) > MAX_GLOB_ALTERNATIVES:
+                raise glob_error(shown, f"more than {MAX_GLOB_ALTERNATIVES} alternatives", _BRACE_HINT)
+            continue
+        if c == "}" and not in_group:
+            raise glob_error(shown, "unopened alternate group; missing '{'", _BRACE_HINT)
+        if in_group and c in ",}":
+            return out, i
+        end = i + 2 if c == "\\" else _class_end(text, i) if c == "[" else i + 1
+        piece = text[i:end]
+        out = [head + piece for head in out]
+        i = end
+    if in_group:
+        raise glob_error(shown, "unclosed alternate group; missing '}'", _BRACE_HINT)
+    return out, i
+
+
+def _group(text: str, i: int, shown: str) -> tuple[list[str], int]:
+    """The non-empty alternatives of the `{...}` whose body starts at `i`, and the index after `}`."""
+    alternatives: list[str] = []
+    while True:
+        spelled, i = _expand(text, i, True, shown)
+        alternatives += [s for s in spelled if s]
+        i += 1
+        if text[i - 1] == "}":
+            return alternatives, i
+
+
+def _trim(glob: str) -> str:
+    """A glob without surrounding blanks, leading `./` and `/`: the text whose `/` anchor it."""
+    g = glob.strip()
+    while g.startswith("./"):
+        g = g[2:]
+    return g.lstrip("/")
+
+
+def brace_alternatives(glob: str, shown: str | None = None) -> list[tuple[str, bool]]:
+    """The globs `{a,b}` alternation spells, as (glob, anchored), in order; `[(glob, False)]` when
+    there is no brace. `anchored`: the glob as written has a folder part the alternative lacks
+    (`{src/**,b.md}` -> b.md at the top only). Alternatives that alone name a folder are dropped
+    (see the module docstring). UsageError for an unclosed `{` or an unopened `}`."""
+    shown = glob if shown is None else shown
+    if "{" not in glob and "}" not in glob:
+        return [(glob, False)]
+    spelled, _end = _expand(glob, 0, False, shown)
+    trimmed = _trim(glob)
+    has_folder = "/" in trimmed.rstrip("/")
+    dir_only = trimmed.endswith("/")
+    out: list[tuple[str, bool]] = []
+    for alt in spelled:
+        t = _trim(alt)
+        if t.endswith("/") and not dir_only:
+            continue
+        out.append((alt, has_folder and "/" not in t.rstrip("/")))
+    return out
 
 
 def _component(text: str, glob: str) -> tuple[_Token, ...]:
@@ -142,9 +237,11 @@ class PathGlob:
     >>> g = compile_glob("src/**/*.py")
     >>> g.search("src/a/b.py"), g.search("src/b.py"), g.search("lib/src/b.py")
     (True, True, False)
+    >>> compile_glob("*.{toml,md}").search("docs/a.md")
+    True
     """
 
-    __slots__ = ("_dir_only", "_mode", "_parts", "_plain", "text")
+    __slots__ = ("_alternatives", "text")
 
     def __init__(self, glob: str, shown: str | None = None) -> None:
         self.text = glob
@@ -153,10 +250,22 @@ class PathGlob:
             raise glob_error(shown, f"{len(glob):,} characters, more than {MAX_GLOB_CHARS:,}")
         if (len(glob) - len(glob.rstrip("\\"))) % 2:  # an odd run of backslashes at the end
             raise glob_error(shown, "dangling '\\'")
-        g = glob.strip()
-        while g.startswith("./"):
-            g = g[2:]
-        g = g.lstrip("/")
+        self._alternatives = tuple(
+            _OneGlob(alt, shown, anchored) for alt, anchored in brace_alternatives(glob, shown)
+        )
+
+    def search(self, path: str) -> bool:
+        return any(alt.search(path) for alt in self._alternatives)
+
+
+class _OneGlob:
+    """One glob without braces (an alternative of a `PathGlob`); `anchored`: match the whole path
+    even without a folder part (the braced glob it came from had one)."""
+
+    __slots__ = ("_dir_only", "_mode", "_parts", "_plain")
+
+    def __init__(self, glob: str, shown: str, anchored: bool) -> None:
+        g = _trim(glob)
         if g in ("", "."):
             g = "**"
         self._dir_only = g.endswith("/")
@@ -169,9 +278,9 @@ class PathGlob:
                 continue  # `**/**` is `**`
             parts.append(tokens)
         self._parts = parts
-        wild = any(ch in g for ch in "*?[")
+        wild = any(ch in g for ch in "*?[\\")  # an escape too: `_component` reads it, not `_plain`
         # "name": one component, matched against any component; "plain": a path and what is under it.
-        self._mode = "name" if len(raw) <= 1 else ("full" if wild else "plain")
+        self._mode = "name" if len(raw) <= 1 and not anchored else ("full" if wild else "plain")
         self._plain = "/".join(raw)
 
     def search(self, path: str) -> bool:

@@ -56,10 +56,16 @@ class RefKind(StrEnum):
     IMPLEMENTS = "implements"
 
 
+# The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an
+# earlier one at any depth: `index/discover/ignore.py`). Here, not there, so the grep walk cache can
+# name them without loading discovery (and pathspec) on a cache hit.
+IGNORE_FILES = (".gitignore", ".ignore", ".rgignore", ".qryignore")
+
+
 class SkipReason(StrEnum):
     """Why discovery or parsing left a file out; counted in the build report."""
 
-    IGNORED = "ignored"  # .gitignore / .qryignore / info/exclude (counted only for files, not pruned dirs)
+    IGNORED = "ignored"  # an ignore file or info/exclude (counted only for files, not pruned dirs)
     BINARY = "binary"
     TOO_LARGE = "too_large"
     MINIFIED = "minified"  # very long lines: minified or generated

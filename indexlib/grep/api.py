@@ -8,8 +8,14 @@ discovery's content checks skip it (unreadable, binary, not UTF-8, minified, gen
 With no index named (`--index-dir`, `$QRY_INDEX_DIR`) and none found above the working directory,
 the tree is scanned and the caller is told once (`notice`); a named one that is not an index is an
 error, as for a search. A PATH that does not exist, and a folder or file the OS refuses, is
-reported to the caller (`on_error`) and left out, as rg does; the rest is still searched. Paths are
-reported relative to the working directory when below it, else absolute.
+reported to the caller (`on_error`) and left out, as rg does; the rest is still searched.
+
+Output paths, as rg prints them: below a PATH argument, that PATH as typed joined with the path
+under it (`./src/a.py` for `./src`, `/abs/src/a.py` for an absolute one, `../x/a.py` for `../x`), a
+file PATH as typed; with no PATH, relative to the working directory. Each PATH argument is searched
+in its turn, so a file or folder named twice is printed twice, as rg prints it. A named PATH that is
+neither a folder nor a regular file (`/dev/null`, a FIFO, `<(cmd)`) is read as a stream, as rg
+reads it, within the size limit and the content checks of a named file.
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ class GrepRequest(msgspec.Struct, frozen=True, kw_only=True):
     smart_case: bool = False
     word: bool = False
     max_count: int | None = None
+    # With max_count: matching lines this many lines after the last counted one are matches too (as
+    # rg's `-m N -A M` prints and counts them; the window is not extended).
+    after_context: int = 0
     globs: list[str] = []
     hidden: bool = False
     no_ignore: bool = False
@@ -112,31 +121,24 @@ def _open_index(
     return Path(manifest.source_root), (store, manifest)
 
 
-def _split_targets(
-    targets: list[Path], root: Path | None, notice: Callable[[str], None], *, no_ignore: bool = False
-) -> tuple[list[Path], list[str], list[Path]]:
-    """The targets as (single files, folders inside the indexed tree relative to it, other folders).
+def _plan_folder(
+    target: Path, root: Path | None, notice: Callable[[str], None], *, no_ignore: bool
+) -> tuple[Path, str | None]:
+    """Where a folder PATH is grepped: (the index's root, the folder relative to it) for a folder the
+    walk from the root lists, else (the folder itself, None): scanned as its own root.
 
     A folder inside the tree that the walk from its root skips (vendored, build output, ignored) is
     scanned as its own root, as a scan without the index does and as ripgrep searches a folder named
     on its command line."""
-    indexed: list[str] = []
-    others: list[Path] = []
-    files: list[Path] = []
-    for t in targets:
-        if t.is_file():
-            files.append(t)
-            continue
-        rel = relative_target(root, t) if root is not None else None
-        if rel is None:
-            if root is not None:
-                notice(f"{t} is outside the indexed tree ({root}): scanning it")
-            others.append(t)
-        elif rel and root is not None and not _walked(root, rel, no_ignore):
-            others.append(t)
-        else:
-            indexed.append(rel)
-    return files, indexed, others
+    rel = relative_target(root, target) if root is not None else None
+    if rel is None:
+        if root is not None:
+            notice(f"{target} is outside the indexed tree ({root}): scanning it")
+        return target, None
+    if rel and root is not None and not _walked(root, rel, no_ignore):
+        return target, None
+    assert root is not None
+    return root, rel
 
 
 def _walked(root: Path, rel: str, no_ignore: bool) -> bool:
@@ -169,6 +171,7 @@ def _grep_one_file(
     shown: str,
     regex: Pattern[str],
     max_count: int | None,
+    after: int,
     stats: GrepStats,
     emit: Callable[[str, str, list[Line]], None],
     on_error: OnError,
@@ -176,11 +179,12 @@ def _grep_one_file(
     """A file named on the command line (`shown` as typed): searched whatever the ignore rules say,
     if it is text. A link named there is followed, as rg follows it: `load` opens without following
     links (right for what a walk finds), which skipped a named link as unreadable, in silence."""
-    from indexlib.index.discover import SourceFile, load, refused
+    from indexlib.index.discover import SourceFile, load, load_stream, refused
 
     stats.files += 1
     real = os.path.realpath(f)
-    loaded = load(SourceFile(path=f.name, abspath=real, size=0, mtime_ns=0, language=""))
+    src = SourceFile(path=f.name, abspath=real, size=0, mtime_ns=0, language="")
+    loaded = load(src) if os.path.isfile(real) else load_stream(src)
     if not isinstance(loaded, SourceFile):
         if refused(loaded):
             on_error(shown, loaded.detail)
@@ -188,10 +192,90 @@ def _grep_one_file(
     if loaded.data is not None:
         stats.candidates += 1
         text = loaded.data.decode("utf-8-sig", "surrogateescape")
-        found = match_lines(text, regex, max_count)
+        found = match_lines(text, regex, max_count, after)
         if found:
             stats.matched += 1
-            emit(str(f), text, found)
+            emit(shown, text, found)
+
+
+def _joined(typed: str, below: str) -> str:
+    """A path found `below` a folder PATH, shown as rg shows it: the PATH as typed, then the rest."""
+    if not below:
+        return typed
+    return typed + below if typed.endswith("/") else f"{typed}/{below}"
+
+
+class _Run:
+    """One grep's state across its PATH arguments: the index, the filters, the counts."""
+
+    def __init__(self, req: GrepRequest, cwd: Path, on_file: OnFile, on_error: OnError, show: bool) -> None:
+        self.req = req
+        self.cwd = cwd
+        self.pattern = compile_pattern(
+            req.pattern,
+            fixed=req.fixed,
+            ignore_case=req.ignore_case,
+            smart_case=req.smart_case,
+            word=req.word,
+        )
+        self.paths, self.filters = split_filters(req.args)
+        self.on_file = on_file
+        self.on_error = on_error
+        self.show_path = show
+        self.stats = GrepStats()
+        self.lines_matched = 0
+        self.root: Path | None = None
+        self.index: IndexRef | None = None
+
+    def file_filter(self, targets: tuple[str, ...]) -> FileFilter:
+        f = self.filters
+        return FileFilter(
+            hidden=self.req.hidden,
+            globs=tuple(self.req.globs),
+            langs=tuple(f["lang"]),
+            paths=tuple(f["path"]),
+            exclude_paths=tuple(f["-path"]),
+            targets=targets,
+        )
+
+    def emit(self, shown: str, text: str, lines: list[Line]) -> None:
+        self.lines_matched += len(lines)
+        self.on_file(shown, text, lines, self.pattern.regex, self.show_path)
+
+    def one_file(self, target: Path, typed: str) -> None:
+        req = self.req
+        regex = self.pattern.regex
+        _grep_one_file(
+            target, typed, regex, req.max_count, req.after_context, self.stats, self.emit, self.on_error
+        )
+
+    def folder(self, typed: str | None, target: Path, notice: Callable[[str], None]) -> None:
+        """Grep one folder PATH (`typed` as written; None: no PATH, the working directory)."""
+        run_root, rel = _plan_folder(target, self.root, notice, no_ignore=self.req.no_ignore)
+        cut = len(rel) + 1 if rel else 0  # a path below the PATH is the found path past this
+
+        def shown(path: str, abspath: str) -> str:
+            return _display(abspath, str(self.cwd)) if typed is None else _joined(typed, path[cut:])
+
+        def refused(abspath: str, why: str) -> None:
+            if typed is None:
+                self.on_error(_display(abspath, str(self.cwd)), why)
+                return
+            below = os.path.relpath(abspath, target).replace(os.sep, "/")
+            self.on_error(_joined(typed, "" if below == "." else below), why)
+
+        for fm in grep_tree(
+            self.pattern,
+            run_root,
+            self.file_filter((rel,) if rel else ()),
+            index=self.index if rel is not None else None,
+            no_ignore=self.req.no_ignore,
+            max_count=self.req.max_count,
+            after=self.req.after_context,
+            stats=self.stats,
+            on_refused=refused,
+        ):
+            self.emit(shown(fm.path, fm.abspath), fm.text, fm.lines)
 
 
 def run_grep(
@@ -201,66 +285,34 @@ def run_grep(
     notice: Callable[[str], None] = lambda _m: None,
     on_error: OnError = lambda _p, _r: None,
 ) -> GrepSummary:
-    """Grep the tree(s) the request names, calling `on_file` for each matching file in path order.
+    """Grep the tree(s) the request names, calling `on_file` for each matching file: PATH arguments
+    in their order, the files found under each in path order.
 
     `on_error(path, reason)` hears of each PATH argument, folder or file that could not be searched
     (missing, or refused by the OS), as rg reports them; the grep goes on with the rest."""
     cwd = Path(req.cwd or os.getcwd())
-    pattern = compile_pattern(
-        req.pattern, fixed=req.fixed, ignore_case=req.ignore_case, smart_case=req.smart_case, word=req.word
-    )
     if req.max_count is not None and req.max_count < 0:
         raise UsageError("--max-count must be 0 or more", hint="see: qry grep --help")
-    paths, filters = split_filters(req.args)
-
-    def file_filter(targets: tuple[str, ...]) -> FileFilter:
-        return FileFilter(
-            hidden=req.hidden,
-            globs=tuple(req.globs),
-            langs=tuple(filters["lang"]),
-            paths=tuple(filters["path"]),
-            exclude_paths=tuple(filters["-path"]),
-            targets=targets,
-        )
-
-    file_filter(())  # a bad lang: or glob is an error before any file is read
-    named = _named_targets(paths, cwd, on_error)
-    targets = [t for _p, t in named] if paths else [cwd]
-    shown = {t: p for p, t in named}
-    show_path = not (len(paths) == 1 and len(targets) == 1 and targets[0].is_file())
-    stats = GrepStats()
-    lines_matched = 0
+    if req.after_context < 0:
+        raise UsageError("--after-context must be 0 or more", hint="see: qry grep --help")
+    paths = split_filters(req.args)[0]
+    run = _Run(req, cwd, on_file, on_error, show=True)
+    run.file_filter(())  # a bad lang: or glob is an error before any file is read
+    named: list[tuple[str | None, Path]] = (
+        list(_named_targets(paths, cwd, on_error)) if paths else [(None, cwd)]
+    )
+    run.show_path = not (len(paths) == 1 and len(named) == 1 and not named[0][1].is_dir())
     truncated = False
-    root, index = _open_index(req, cwd, notice if targets else lambda _m: None)  # no note: nothing to scan
-
-    def emit(abspath: str, text: str, lines: list[Line]) -> None:
-        nonlocal lines_matched
-        lines_matched += len(lines)
-        on_file(_display(abspath, str(cwd)), text, lines, pattern.regex, show_path)
-
-    files, indexed, others = _split_targets(targets, root, notice, no_ignore=req.no_ignore)
+    run.root, run.index = _open_index(req, cwd, notice if named else lambda _m: None)  # none: nothing to scan
     try:
-        for f in files:
-            _grep_one_file(f, shown.get(f, str(f)), pattern.regex, req.max_count, stats, emit, on_error)
-        runs: list[tuple[Path, tuple[str, ...], IndexRef | None]] = []
-        if indexed and root is not None:
-            runs.append((root, tuple(indexed), index))
-        runs += [(o, (), None) for o in others]
-        for run_root, rel_targets, idx in runs:
-            flt = file_filter(rel_targets)
-            for fm in grep_tree(
-                pattern,
-                run_root,
-                flt,
-                index=idx,
-                no_ignore=req.no_ignore,
-                max_count=req.max_count,
-                stats=stats,
-                on_refused=lambda abspath, why: on_error(_display(abspath, str(cwd)), why),
-            ):
-                emit(fm.abspath, fm.text, fm.lines)
+        for typed, target in named:
+            if typed is not None and not target.is_dir():
+                run.one_file(target, typed)
+            else:
+                run.folder(typed, target, notice)
     except Stop:
         truncated = True
+    stats = run.stats
     for note in stats.notes:
         notice(note)
     return GrepSummary(
@@ -268,7 +320,7 @@ def run_grep(
         files_from_index=stats.from_index,
         files_read=stats.candidates,
         files_matched=stats.matched,
-        lines_matched=lines_matched,
+        lines_matched=run.lines_matched,
         index_used=stats.index_used,
         truncated=truncated,
     )

@@ -2,18 +2,23 @@
 
 Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
 and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
-binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out;
-`--no-ignore` walks without the ignore files (`.gitignore`, `.qryignore`, `.git/info/exclude`), as
-ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
+binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out,
+except that text files no language claims (`UNLICENSE`, `*.csv`, `*.svg`, which the index skips as
+unsupported) are listed too, as rg searches every text file: they are never in the n-gram index,
+so they are read directly, after the same content checks (`searched_files` names the result);
+`--no-ignore` walks without the ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.qryignore`,
+`.git/info/exclude`), as ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
 and mtime with the root, the test `qry status` and the build use) or any matching.
 
 Hidden files. `qry index` indexes dot-files and dot-folders (`.github/`), but grep, like ripgrep,
-leaves out every path with a component starting with `.` unless `--hidden` is given.
+leaves out every path with a component starting with `.` unless `--hidden` is given, or an ignore
+file's `!` pattern re-includes each such component (ripgrep's own `.ignore` says `!/.github/`).
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
-and when any non-negated glob is given a file must match one. A negated glob naming a folder
-(`!tests/`) excludes everything below it. A glob that cannot be read (an unclosed `[`, a reversed
-range, a dangling `\\`) is an error naming it, checked by the parser of the `path:` filters.
+and when any non-negated glob is given a file must match one, `{a,b}` alternation included. A
+negated glob naming a folder (`!tests/`) excludes everything below it. A glob that cannot be read (an
+unclosed `[` or `{`, a reversed range, a dangling `\\`) is an error naming it, checked by the parser
+of the `path:` filters.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from indexlib.index.discover import IgnoreFile
 
-__all__ = ["FileFilter", "WalkedFile", "split_filters", "walk"]
+__all__ = ["FileFilter", "WalkedFile", "searched_files", "split_filters", "walk"]
 
 
 class WalkedFile(NamedTuple):
@@ -38,6 +43,8 @@ class WalkedFile(NamedTuple):
     size: int
     mtime_ns: int
     language: str
+    unhidden: bool = False  # hidden, but re-included by an ignore file's `!` (`SourceFile.unhidden`)
+    ctime_ns: int = 0  # 0: unknown (then the index is not trusted for the file)
 
 
 class FileFilter:
@@ -74,14 +81,15 @@ class FileFilter:
         c["excludes"] = [compile_glob(p) for p in self.exclude_paths]
         c["langs"] = {normalize_lang(lang) for lang in self.langs}
 
-    def accepts(self, rel: str, language: str) -> bool:
-        """Whether a discovered file (POSIX path relative to the root) is searched."""
+    def accepts(self, rel: str, language: str, unhidden: bool = False) -> bool:
+        """Whether a discovered file (POSIX path relative to the root) is searched; `unhidden`: an
+        ignore file's `!` re-includes its hidden components, so it is searched as if not hidden."""
         c = self._compiled
         below = self._below(rel) if self.targets else rel  # the part below the PATH it was found under
         if below is None:
             return False
         # Like rg, a hidden PATH named on the command line is searched; hidden names below it are not.
-        if not self.hidden and (below.startswith(".") or "/." in below):
+        if not (self.hidden or unhidden) and (below.startswith(".") or "/." in below):
             return False
         langs = c["langs"]
         if langs and language not in langs:  # type: ignore[operator]
@@ -141,22 +149,32 @@ def _in_excluded_folder(globs: IgnoreFile, rel: str, *, itself: bool) -> bool:
 
 def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
     """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
-    the path-glob parser, which owns glob syntax and its errors.
+    the path-glob parser, which owns glob syntax and its errors, and `{a,b}` braces expanded by it
+    into one gitignore line per alternative (rg's globset reads braces; gitignore has none).
 
     Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
-    matched nothing, silently) and ends in a traceback on a reversed range or a dangling `\\`;
-    ripgrep refuses all three naming the glob, and so does this, before any file is read.
-    Discover (and pathspec) load only when globs are given."""
+    matched nothing, silently), reads `{` as a literal too (so `-g '*.{py,md}'` matched nothing), and
+    ends in a traceback on a reversed range or a dangling `\\`; ripgrep refuses the unreadable ones
+    naming the glob, and so does this, before any file is read. Discover (and pathspec) load only
+    when globs are given."""
     from indexlib.index.discover import IgnoreFile
-    from indexlib.pathglob import compile_glob, glob_error
+    from indexlib.pathglob import brace_alternatives, compile_glob, glob_error
 
+    lines: list[str] = []
     for glob in globs:
-        body = glob[1:] if glob.startswith("!") else glob
+        negated = glob.startswith("!")
+        body = glob[1:] if negated else glob
         if not body.strip():
             raise glob_error(glob, "nothing to match")
         compile_glob(body, shown=glob)
+        for alt, anchored in brace_alternatives(body, glob):
+            if anchored:
+                alt = "/" + alt.lstrip("/")
+            elif alt.startswith(("!", "#")):
+                alt = "\\" + alt  # an alternative is never a negation or a comment
+            lines.append(("!" if negated else "") + alt)
     try:
-        return IgnoreFile(list(globs))
+        return IgnoreFile(lines)
     except (ValueError, re.error) as exc:  # pathspec's own limits (`a\\/b`, `a\\  `): still no traceback
         bad = next((g for g in globs if _refused(g)), globs[0])
         raise glob_error(bad, "not a pattern gitignore syntax can read") from exc
@@ -212,11 +230,24 @@ def walk(
         if flt.hidden:
             yield from items
         else:
-            yield from (i for i in items if not (i[0][0] == "." or "/." in i[0]))
+            yield from (i for i in items if i.unhidden or not (i[0][0] == "." or "/." in i[0]))
         return
     for item in items:
-        if flt.accepts(item.path, item.language):
+        if flt.accepts(item.path, item.language, item.unhidden):
             yield item
+
+
+def searched_files(root: Path, flt: FileFilter | None = None, *, no_ignore: bool = False) -> list[str]:
+    """The files (POSIX, relative to `root`) a grep of `root` reads, in path order: `walk`'s listing
+    that passes the content checks `run.py` applies before matching (binary, encoding, minified,
+    generated, size). For tests and tools that hand rg the same files; reads every file."""
+    from indexlib.index.discover import SourceFile, load
+
+    return [
+        w.path
+        for w in walk(root, flt or FileFilter(), no_ignore=no_ignore)
+        if isinstance(load(SourceFile(**w._asdict())), SourceFile)
+    ]
 
 
 def relative_target(root: Path, target: Path) -> str | None:

@@ -20,8 +20,12 @@ __all__ = ["context_groups", "match_lines", "match_spans"]
 Line = tuple[int, int, int]  # (1-based line number, start offset, end offset without the \n)
 
 
-def match_lines(text: str, regex: re.Pattern[str], max_count: int | None = None) -> list[Line]:
-    """Every matching line of `text`, in order, at most `max_count` of them."""
+def match_lines(
+    text: str, regex: re.Pattern[str], max_count: int | None = None, after: int = 0
+) -> list[Line]:
+    """Every matching line of `text`, in order, at most `max_count` of them, and then (`after` > 0)
+    those of the `after` lines that follow the last one: rg's `-m N -A M` prints a line of that
+    trailing context that matches as a match (`path:7:`), and counts it."""
     out: list[Line] = []
     if max_count is not None and max_count <= 0:
         return out
@@ -48,9 +52,25 @@ def match_lines(text: str, regex: re.Pattern[str], max_count: int | None = None)
             counted = ls
             append((lineno, ls, le))
             if len(out) == limit:
+                if after > 0:
+                    _trailing(text, regex, le + 1, lineno, after, out)
                 break
         pos = le + 1
     return out
+
+
+def _trailing(text: str, regex: re.Pattern[str], pos: int, lineno: int, after: int, out: list[Line]) -> None:
+    """Append the matching lines among the `after` lines starting at `pos` (line `lineno` + 1)."""
+    n = len(text)
+    for k in range(1, after + 1):
+        if pos > n or (pos == n and (n == 0 or text[n - 1] == "\n")):
+            return  # past the last line
+        le = text.find("\n", pos)
+        if le == -1:
+            le = n
+        if regex.search(text, pos, le) is not None:
+            out.append((lineno + k, pos, le))
+        pos = le + 1
 
 
 def match_spans(text: str, line: Line, regex: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -60,18 +80,21 @@ def match_spans(text: str, line: Line, regex: re.Pattern[str]) -> list[tuple[int
 
 
 def context_groups(
-    text: str, lines: list[Line], before: int, after: int
+    text: str, lines: list[Line], before: int, after: int, *, matched: set[int] | None = None
 ) -> list[list[tuple[int, str, bool]]]:
     """Matching lines with `before`/`after` lines of context, merged where they touch or overlap.
 
     Each group is a list of (line number, line text, is_match); callers print `--` between groups.
+    `matched`: the line numbers shown as matches, when more than `lines` (the matches `-m` left
+    in the trailing context open no context of their own).
     """
     if not lines:
         return []
     all_lines = text.split("\n")
     if all_lines and all_lines[-1] == "" and text.endswith("\n"):
         all_lines.pop()
-    matched = {n for n, _s, _e in lines}
+    if matched is None:
+        matched = {n for n, _s, _e in lines}
     groups: list[list[tuple[int, str, bool]]] = []
     last = 0  # last line number emitted
     for n, _s, _e in lines:

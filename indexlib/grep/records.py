@@ -13,7 +13,7 @@ __all__ = ["GrepLine", "GrepResult", "GrepSummary"]
 class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
     """One matching line (or, with -A/-B/-C, a context line: `match` false)."""
 
-    path: str  # as printed: relative to the working directory when below it
+    path: str  # as printed: under a PATH, the PATH as typed and the rest (else relative to the cwd)
     line: int  # 1-based
     text: str  # the line without its `\n`
     submatches: list[tuple[int, int]]  # [start, end) character offsets of each match in `text`

@@ -2,8 +2,8 @@
 
 Owns: choosing, per file, whether the index can rule it out, and verifying every candidate against
 the file's bytes. A file is trusted to the index only when its size and mtime equal the root's
-record and its segment has an n-gram index; then it is read only if the segment's trigram query names
-it. Every other file the walk finds (changed, added since the root, or outside the index's reach) is
+record, its ctime is older than the root (an edit that restores size and mtime still moves the ctime),
+and its segment has an n-gram index; then it is read only if the segment's trigram query names it. Every other file the walk finds (changed, added since the root, or outside the index's reach) is
 read and searched directly, and files the root lists but the walk no longer finds are simply not
 there. So the answer is always that of a scan of the tree as it is now. A pattern without a usable
 trigram (`.`, `\\w+`, two-letter literals) makes every file a candidate: a scan.
@@ -32,6 +32,10 @@ __all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree"]
 
 IndexRef = tuple[Store, Manifest]  # an opened index and the manifest of the root grep reads
 OnRefused = Callable[[str, str], None]  # (abspath, the OS's reason): a path grep may not read
+# A file is trusted to the index only if its ctime is older than the root by this much: Linux stamps
+# file times from a clock updated once a tick (1-10 ms), which may lag time.time() by up to a tick.
+# Small, since a file written within it before the build is read by every grep until the next build.
+CTIME_SLACK_NS = 20_000_000
 
 
 class FileMatches(NamedTuple):
@@ -67,6 +71,10 @@ class _IndexView:
 
         self.source_root = Path(manifest.source_root)
         self.files = manifest.files
+        # Files whose ctime is newer may have changed since the root was made, even with the size and
+        # mtime it recorded (`cp -p`, `touch -r`): they are read, not trusted to the index. (A change
+        # of that kind during the build itself, between its walk and its publish, is not seen.)
+        self.trusted_before = int(manifest.created_at * 1e9) - CTIME_SLACK_NS
         self.query = query
         self.candidates: dict[str, frozenset[str] | None] = {}
         decoder = msgspec.msgpack.Decoder(list[str])
@@ -154,6 +162,7 @@ def grep_tree(
     index: IndexRef | None = None,
     no_ignore: bool = False,
     max_count: int | None = None,
+    after: int = 0,
     stats: GrepStats | None = None,
     on_refused: OnRefused = lambda _p, _r: None,
 ) -> Iterator[FileMatches]:
@@ -161,6 +170,8 @@ def grep_tree(
 
     `index` is an opened store and its root manifest, of `root`; without one (or for another root) the tree is scanned.
     `on_refused(abspath, reason)` hears of each folder or file searched for that the OS refused.
+    `after`: with `max_count`, matching lines within this many lines after the last counted one count
+    too (`match_lines`).
     """
     stats = stats if stats is not None else GrepStats()
     query = trigram_query(pattern.source)
@@ -172,6 +183,7 @@ def grep_tree(
     indexed = view.indexed if view is not None else (lambda _p, _s, _m: False)
     files = view.files if view is not None else {}
     cands = view.candidates if view is not None else {}
+    before = view.trusted_before if view is not None else 0
     listing = walk(
         root, flt, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed, on_refused=on_refused
     )
@@ -180,7 +192,12 @@ def grep_tree(
         # Inline `view.verdict` (this loop runs once per file of the tree): None means not described.
         verdict: bool | None = None
         rec = files.get(src.path)
-        if rec is not None and rec.size == src.size and rec.mtime_ns == src.mtime_ns:
+        if (
+            rec is not None
+            and rec.size == src.size
+            and rec.mtime_ns == src.mtime_ns
+            and src.ctime_ns < before
+        ):
             seg = cands.get(rec.segment)
             if seg is not None:
                 verdict = src.path in seg
@@ -192,7 +209,7 @@ def grep_tree(
         text = _read_text(src, verdict is not None, on_refused)
         if text is None:
             continue
-        lines = match_lines(text, regex, max_count)
+        lines = match_lines(text, regex, max_count, after)
         if lines:
             stats.matched += 1
             yield FileMatches(src.path, src.abspath, text, lines)

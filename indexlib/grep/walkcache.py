@@ -5,16 +5,20 @@ walking, when it can prove the answer is the same as last time; otherwise it wal
 
 Why this is exact. A walk's listing depends on (1) the names in every directory it listed, (2) the
 stat of every file it saw (size limit, regular file or not), (3) the bytes of ignore files and of
-extension-less files (their shebang decides the language), and (4) the ignore files above the root.
-(1) changes the directory's mtime (creating, deleting or renaming an entry updates it), and (2) and
-(3) change the file's mtime or size. So the saved listing stands when every recorded directory
-mtime and every recorded file stat is unchanged, and the ignore files above the root have the same
-stat. Source files may change in place (that is what editing is): they are stat'ed, and their new
-size and mtime replace the old, as long as the change cannot alter how discovery classifies them
-(their language comes from their name, they are not ignore files, and they stay under the size
-limit); anything else walks again.
-Like git's index, it trusts mtimes: a change that keeps a file's size and nanosecond mtime is not
-seen (the same limit as `qry status` and incremental builds).
+extension-less files (their shebang decides the language), and (4) the ignore files above the root
+and the root's own `.git/info/exclude` (the walk never lists `.git`, so no recorded folder covers
+it). (1) changes the directory's mtime (creating, deleting or renaming an entry updates it), and (2)
+and (3) change the file's stat. So the saved listing stands when every recorded directory and file
+stat is unchanged, and so do the ignore files above the root and the root's exclude file. A stat
+here is (size,) mtime and ctime, all in nanoseconds: any write, chmod or rename sets ctime to now,
+and unlike mtime it cannot be set back (`cp -p`, `touch -r`, `rsync -a` and `tar -x` restore the
+mtime, and an edit that also keeps the size was not seen when only mtimes were compared); git's
+`core.checkStat` compares ctime for the same reason. Source files may change in place (that is what
+editing is): they are stat'ed, and their new stat replaces the old, as long as the change cannot
+alter how discovery classifies them (their language comes from their name, they are not ignore
+files, and they stay under the size limit); anything else walks again. Each listed file carries its
+ctime, so the grep trusts the n-gram index only for files not changed since the index was built
+(`run.py`); the index's own incremental rule (size and mtime, as `qry status`) is unchanged.
 
 The cache is an optimisation only: unreadable, from another qry, for another root, or unwritable
 (a read-only index) means a plain walk. It is written atomically (temporary file, rename), and not
@@ -30,11 +34,12 @@ from pathlib import Path
 import msgspec
 
 from indexlib.grep.files import WalkedFile
+from indexlib.records import IGNORE_FILES
 
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 4  # 4: build-output folders are vendored only at the top or beside a project manifest
+_VERSION = 7  # 7: files no language claims are listed (6: ctimes, the root's exclude file)
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
 
@@ -43,24 +48,42 @@ class _Cache(msgspec.Struct, array_like=True, gc=False):
     version: int
     root: str
     no_ignore: bool
-    dirs: list[tuple[str, int]]
-    others: list[tuple[str, int, int]]  # non-source file entries: (abspath, size, mtime_ns)
-    above: list[tuple[str, int]]  # ignore files above the root: (path, mtime_ns or -1)
-    sources: list[tuple[str, str, int, int, str, bool]]  # path, abspath, size, mtime, language, by_name
-    rejected: list[tuple[str, int, int]]  # sources the content checks skip: (abspath, size, mtime_ns)
+    dirs: list[tuple[str, int, int]]  # (abspath, mtime_ns, ctime_ns)
+    others: list[tuple[str, int, int, int]]  # non-source file entries: (abspath, size, mtime_ns, ctime_ns)
+    above: list[tuple[str, int, int]]  # `_above`: (path, mtime_ns, ctime_ns), (path, -1, -1) if absent
+    # path, abspath, size, mtime, ctime, language, by_name, unhidden
+    sources: list[tuple[str, str, int, int, int, str, bool, bool]]
+    rejected: list[
+        tuple[str, int, int, int]
+    ]  # sources the content checks skip: (abspath, size, mtime, ctime)
 
 
-def _above(root: str) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    cur = os.path.dirname(root)
-    names = (".gitignore", ".qryignore", os.path.join(".git", "info", "exclude"), ".git")
+def _stamp(path: str) -> tuple[str, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1)
+    return (path, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _above(root: str) -> list[tuple[str, int, int]]:
+    """The stamps of what the walk reads outside the folders it lists: the ignore files and `.git` of
+    every folder above the root, and the exclude file of the root and of each folder above (where `ignore.base_stack` reads it: `.git/info/exclude`, or the common git
+    directory's for a worktree). Called when the walk is saved; a load re-stamps the same paths. The
+    root's `.git` is not stamped: git rewrites files in it all the time (its mtime moves with every
+    `git status`), and one appearing or vanishing changes the root's own, recorded, mtime."""
+    from indexlib.index.discover.ignore import exclude_file
+
+    out: list[tuple[str, int, int]] = []
+    cur = root
     while True:
-        for name in names:
-            p = os.path.join(cur, name)
-            try:
-                out.append((p, os.stat(p).st_mtime_ns))
-            except OSError:
-                out.append((p, -1))
+        paths = [os.path.join(cur, ".git", "info", "exclude")]
+        exclude = exclude_file(cur)
+        if exclude is not None and exclude not in paths:
+            paths.append(exclude)
+        if cur != root:  # the root's own `.git` and ignore files are entries of a recorded folder
+            paths += [os.path.join(cur, ".git"), *(os.path.join(cur, name) for name in IGNORE_FILES)]
+        out += [_stamp(p) for p in paths]
         parent = os.path.dirname(cur)
         if parent == cur:
             return out
@@ -76,48 +99,47 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
         return None
     stat = os.stat
     try:
-        for d, mtime in cache.dirs:
-            if stat(d).st_mtime_ns != mtime:
+        for d, mtime, ctime in cache.dirs:
+            st = stat(d)
+            if st.st_mtime_ns != mtime or st.st_ctime_ns != ctime:
                 return None
-        for f, size, mtime in cache.others:
+        for f, size, mtime, ctime in cache.others:
             st = stat(f)
-            if st.st_size != size or st.st_mtime_ns != mtime:
+            if st.st_size != size or st.st_mtime_ns != mtime or st.st_ctime_ns != ctime:
                 return None
     except OSError:
         return None
-    if _above(root) != cache.above:
+    if any(_stamp(p) != (p, mtime, ctime) for p, mtime, ctime in cache.above):
         return None
-    rejected = {a: (size, mtime) for a, size, mtime in cache.rejected}
+    rejected = {a: (size, mtime, ctime) for a, size, mtime, ctime in cache.rejected}
     out: list[WalkedFile] = []
-    for rel, abspath, size, mtime, language, by_name in cache.sources:
+    for rel, abspath, size, mtime, ctime, language, by_name, unhidden in cache.sources:
         try:
             st = stat(abspath)
         except OSError:
             return None
-        if st.st_size != size or st.st_mtime_ns != mtime:
+        if st.st_size != size or st.st_mtime_ns != mtime or st.st_ctime_ns != ctime:
             if not by_name or st.st_size > MAX_FILE_BYTES:
                 return None
-            size, mtime = st.st_size, st.st_mtime_ns
-        elif rejected.get(abspath) == (size, mtime):
+            size, mtime, ctime = st.st_size, st.st_mtime_ns, st.st_ctime_ns
+        elif rejected.get(abspath) == (size, mtime, ctime):
             continue  # binary, not UTF-8, minified or generated, and unchanged since it was checked
-        out.append(WalkedFile(rel, abspath, size, mtime, language))
+        out.append(WalkedFile(rel, abspath, size, mtime, language, unhidden, ctime))
     return out
 
 
 def _name_decided(abspath: str) -> bool:
     """Whether a listed file that is not a source stays one whatever its size, mode or bytes.
 
-    True for a name with an extension no language claims, unless it is an ignore file: discovery then
-    skips it (ignored, not a regular file, refused by name, or unsupported) without its stat mattering,
-    so its stat is not saved and not checked. Replacing it by another kind of entry changes the
-    directory's mtime, which is checked. Extension-less files (the shebang decides) and too-large
-    sources (their size decides) keep their stat.
+    True for a name discovery refuses by name alone (a lock file, `*.min.js`), unless it is an ignore
+    file: its stat is not saved and not checked. Replacing it by another kind of entry changes the
+    directory's mtime, which is checked. Every other entry keeps its stat: a file no language claims
+    is listed (grep searches it) or not by its size, and an ignored one may be re-included.
     """
-    from indexlib.index.discover import IGNORE_FILES
-    from indexlib.index.parsing.languages import detect_language
+    from indexlib.index.discover.checks import name_check
 
     name = abspath.rsplit(os.sep, 1)[-1]
-    return name not in IGNORE_FILES and "." in name.lstrip(".") and detect_language(name) is None
+    return name not in IGNORE_FILES and name_check(name) is not None
 
 
 def _walk_and_save(
@@ -131,24 +153,29 @@ def _walk_and_save(
 
     Why not save then: making a folder or a file readable again changes its ctime, not the mtime
     this cache checks, so a saved listing would hide it (and say nothing) for as long as it stood."""
-    from indexlib.index.discover import IGNORE_FILES, SourceFile, WalkRecord, discover, load, refused
+    from indexlib.index.discover import SourceFile, WalkRecord, discover, load, refused
     from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
-        """Whether an edit leaves the file's classification alone (an ignore file's edit does not)."""
-        return path.rsplit("/", 1)[-1] not in IGNORE_FILES and detect_language(path) is not None
+        """Whether an edit leaves the file's classification alone: its language comes from its name
+        (or, with an extension no language claims, is "" whatever its bytes; only an extension-less
+        file is read for a shebang); an ignore file's edit does not."""
+        name = path.rsplit("/", 1)[-1]
+        return name not in IGNORE_FILES and (detect_language(path) is not None or "." in name.lstrip("."))
 
     record = WalkRecord()
     above = _above(str(root))
     sources: list[SourceFile] = []
     complete = True
-    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record):
+    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record, unparsed=True):
         if isinstance(item, SourceFile):
             sources.append(item)
         elif refused(item):
             on_refused("" if item.path == "." else item.path, item.detail)
             complete = False
-    out = [WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language) for s in sources]
+    out = [
+        WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns) for s in sources
+    ]
     if path is None or not complete:
         return out
     source_paths = {s.abspath for s in sources}
@@ -157,7 +184,9 @@ def _walk_and_save(
     checked = [(s, load(s)) for s in sources if not indexed(s.path, s.size, s.mtime_ns)]
     if any(not isinstance(got, SourceFile) and refused(got) for _s, got in checked):
         return out  # the grep reports the unreadable file when it reads it; no listing is kept
-    rejected = [(s.abspath, s.size, s.mtime_ns) for s, got in checked if not isinstance(got, SourceFile)]
+    rejected = [
+        (s.abspath, s.size, s.mtime_ns, s.ctime_ns) for s, got in checked if not isinstance(got, SourceFile)
+    ]
     cache = _Cache(
         version=_VERSION,
         root=str(root),
@@ -165,7 +194,10 @@ def _walk_and_save(
         dirs=record.dirs,
         others=[f for f in record.files if f[0] not in source_paths and not _name_decided(f[0])],
         above=above,
-        sources=[(s.path, s.abspath, s.size, s.mtime_ns, s.language, by_name(s.path)) for s in sources],
+        sources=[
+            (s.path, s.abspath, s.size, s.mtime_ns, s.ctime_ns, s.language, by_name(s.path), s.unhidden)
+            for s in sources
+        ],
         rejected=rejected,
     )
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

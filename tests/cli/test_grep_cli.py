@@ -82,6 +82,9 @@ def test_exit_codes_and_errors(qry: RunQry) -> None:
         ("[", "unclosed character class; missing ']'"),
         ("[z-a]", "invalid range; 'z' > 'a'"),
         ("a\\", "dangling '\\'"),
+        ("a{b", "unclosed alternate group; missing '}'"),
+        ("*.{py,md", "unclosed alternate group; missing '}'"),
+        ("x}y.py", "unopened alternate group; missing '{'"),
     ],
 )
 def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glob: str, why: str) -> None:
@@ -97,6 +100,217 @@ def test_an_invalid_glob_exits_two_naming_it_as_ripgrep_does(tmp_path: Path, glo
     assert rg.stderr.startswith(f"rg: error parsing glob '{glob}': {why}"), rg.stderr
     assert run.err.splitlines()[0] == f"qry: error: invalid path glob {glob!r}: {why}", run.describe()
     assert run.err.splitlines()[1].startswith("  hint: ") and len(run.err.splitlines()) == 2
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    "globs",
+    [
+        ("*.{toml,md}",),
+        ("{Cargo.toml,README.md}",),
+        ("src/**/*.{py,pyi}",),
+        ("a{b,{c,}}.py",),
+        ("{src/**,b.md}",),
+        ("!*.{py,toml}",),
+        ("*.{py,md}", "!{b,c}.*"),
+        ("\\{a\\}.py",),
+        ("[{]a[}].py",),
+        ("!{src/,sub/}",),
+    ],
+    ids=" ".join,
+)
+def test_brace_globs_match_what_ripgrep_matches(tmp_path: Path, globs: tuple[str, ...]) -> None:
+    """`qry grep -l version -g '*.{toml,md}'` matched nothing (exit 1): `{a,b}` was read as literal
+    text, where rg reads alternatives, nested ones too. With and without an index."""
+    for rel in (
+        "Cargo.toml", "README.md", "a.py", "ab.py", "ac.py", "b.md", "c.py", "{a}.py",
+        "sub/b.md", "sub/Cargo.toml", "src/q/z.pyi", "src/q/y.py", "src/x.txt",
+    ):  # fmt: skip
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("version = 1\n")
+    args = ["-l", "version"] + [a for g in globs for a in ("-g", g)]
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    rg = (rg[0], "".join(sorted(rg[1].splitlines(keepends=True))), [])  # rg's "no files searched" note
+    assert (qry[0], "".join(sorted(qry[1].splitlines(keepends=True))), qry[2]) == rg, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    indexed = run_qry_process("grep", *args, cwd=tmp_path)
+    assert (indexed.code, "".join(sorted(indexed.out.splitlines(keepends=True)))) == rg[:2], (
+        indexed.describe()
+    )
+
+
+@needs_rg
+@pytest.mark.parametrize("in_git", [True, False], ids=["git", "no-git"])
+@pytest.mark.parametrize("extra", [(), ("--no-ignore",), ("--hidden",)], ids=" ".join)
+def test_ignore_and_rgignore_files_as_ripgrep_reads_them(
+    tmp_path: Path, in_git: bool, extra: tuple[str, ...]
+) -> None:
+    """rg honours `.ignore` and `.rgignore` (in or outside a git repository, over `.gitignore`);
+    qry read neither: ripgrep's own `.ignore` (`!/.github/`) left its workflows out of qry's answer,
+    and a path a `.ignore` excluded stayed in. With and without an index."""
+    if in_git:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+        (tmp_path / "sub").mkdir()
+        (tmp_path / "sub" / ".gitignore").write_text("!a.py\n")
+    (tmp_path / ".ignore").write_text("a.py\nplain.py\n!/.github/\n")
+    (tmp_path / ".rgignore").write_text("!b.py\nrg_only.py\n")
+    for rel in (
+        "sub/a.py",
+        "sub/b.py",
+        "plain.py",
+        "rg_only.py",
+        "kept.py",
+        ".github/ci.yml",
+        ".github/.h.yml",
+        "sub/.ignore",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("needle = 1\n" if rel != "sub/.ignore" else "b.py\n")
+    args = ("-l", "needle", *extra)
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for _ in range(2):  # the second run may read the walk cache
+        assert _side_by_side(tmp_path, [], *args)[1] == rg
+
+
+@needs_rg
+def test_an_edit_that_keeps_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    """An edit that restores the file's size and mtime (`cp -p`, `touch -r`, `rsync -a`) was not
+    seen: the walk cache and the index both compared only size and mtime, so the grep trusted the
+    index's old n-grams (exit 1) where rg finds the new line. The ctime tells, as in git's checkStat."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    src = tmp_path / "globals.py"
+    src.write_text("def current():\n    return 1\n")
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    assert run_qry_process("grep", "-l", "QQQQ", cwd=tmp_path).code == 1  # saves the walk cache
+    before = src.stat()
+    src.write_text("def QQQQQQQ():\n    return 1\n")
+    os.utime(src, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (src.stat().st_size, src.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    rg, qry = _side_by_side(tmp_path, [], "QQQQ")
+    assert rg == (0, "globals.py:1:def QQQQQQQ():\n", []) and qry == rg, (rg, qry)
+    assert _side_by_side(tmp_path, [], "QQQQ")[1] == rg
+
+
+@needs_rg
+def test_an_in_place_edit_of_the_roots_git_info_exclude_is_seen(tmp_path: Path) -> None:
+    """Rewriting the root's own `.git/info/exclude` never reached the grep walk cache (no folder it
+    records changes): `qry grep -l ctx` kept listing the newly excluded files, run after run."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "a.md").write_text("ctx\n")
+    (tmp_path / "b.py").write_text("ctx = 1\n")
+    exclude = tmp_path / ".git" / "info" / "exclude"
+    exclude.write_text("")
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for text in ("*.md\n", "", "*.py\n"):
+        exclude.write_text(text)
+        rg = _side_by_side(tmp_path, [], "-l", "ctx")[0]
+        for _ in range(2):  # the second run may read the walk cache
+            assert _side_by_side(tmp_path, [], "-l", "ctx")[1] == rg, text
+
+
+@pytest.fixture
+def paths_tree(tmp_path: Path) -> Path:
+    """src/b.py, src/sub/a.py, other/c.py, m.txt (matches on lines 1, 3, 4, 8), in a git repository."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for rel in ("src/b.py", "src/sub/a.py", "other/c.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("hi = 1\n")
+    (tmp_path / "m.txt").write_text("a1\nx\na3\na4\nx\nx\nx\na8\n")
+    return tmp_path
+
+
+@needs_rg
+@pytest.mark.parametrize(
+    ("where", "args"),
+    [
+        ("", ("-l", "hi", "./src")),
+        ("", ("-l", "hi", "./src/")),
+        ("", ("-l", "hi", "src//")),
+        ("", ("-l", "hi", ".")),
+        ("", ("-l", "hi", "ABS/src")),
+        ("", ("-l", "hi", "ABS/src/b.py")),
+        ("", ("hi", "./src/b.py", "other")),
+        ("src/sub", ("-l", "hi", "..")),
+        ("src/sub", ("-l", "hi", "../../other")),
+        ("src/sub", ("hi", "../b.py", "a.py")),
+        ("", ("hi", "src/b.py", "./src/b.py", "src/b.py")),
+        ("", ("hi", "src", "src/b.py")),
+        ("", ("-m1", "-A3", "a", "m.txt")),
+        ("", ("-m2", "-A2", "a", "m.txt", "m.txt")),
+        ("", ("-c", "-m1", "-A3", "a", "m.txt")),
+        ("", ("-m1", "-A2", "--json", "a", "m.txt")),
+        ("", ("", "/dev/null")),
+        ("", ("hi", "/dev/null", "src/b.py")),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, tuple) else v or ".",
+)
+def test_paths_are_printed_as_given_and_per_argument_as_ripgrep_does(
+    paths_tree: Path, where: str, args: tuple[str, ...]
+) -> None:
+    """rg prints `./src/b.py` for `./src`, the absolute path for an absolute PATH, `../b.py` for
+    `..`; qry printed `src/b.py`, relative, or absolute for `..`. A file named twice was printed once
+    (rg: once per argument). `-m 1 -A 3` printed a matching line of the trailing context as context
+    (`m.txt-3-a3`; rg: `3:a3`, and counts it). `qry grep '' /dev/null` said "/dev/null is not a
+    directory" with an indexing hint (exit 2); rg reads it: no match, exit 1. With and without an index.
+    `--json` is compared by its lines' (line, match) pairs, the rest byte for byte."""
+    args = tuple(a.replace("ABS", str(paths_tree)) for a in args)
+    cwd = paths_tree / where
+
+    def comparable(side: tuple[int, str, list[str]]) -> tuple[int, object, list[str]]:
+        if "--json" not in args:
+            return side
+        if side[1].startswith('{"pattern"'):  # qry's one object
+            pairs = [(ln["line"], ln["match"]) for ln in msgspec.json.decode(side[1])["lines"]]
+        else:  # rg's stream of messages
+            msgs = [msgspec.json.decode(x) for x in side[1].splitlines()]
+            pairs = [
+                (m["data"]["line_number"], m["type"] == "match")
+                for m in msgs
+                if m["type"] in ("match", "context")
+            ]
+        return side[0], pairs, side[2]
+
+    rg, qry = _side_by_side(cwd, [], *args)
+    assert comparable(qry) == comparable(rg), (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=paths_tree).code == 0
+    for _ in range(2):
+        assert comparable(_side_by_side(cwd, [], *args)[1]) == comparable(rg)
+
+
+@needs_rg
+@pytest.mark.parametrize("extra", [(), ("--hidden",), ("-c",), ("-l", "--no-ignore")], ids=" ".join)
+def test_text_files_of_types_qry_does_not_parse_are_searched_as_ripgrep_does(
+    tmp_path: Path, extra: tuple[str, ...]
+) -> None:
+    """grep skipped every file no language claims (UNLICENSE, *.csv, *.1, *.help, *.svg; ripgrep's
+    own tree: 42 files for `-l -i binary` where rg finds 63), in silence, because the index skips
+    them as unsupported; rg searches every text file. Binary ones stay out, as in rg. With and
+    without an index, and after one is edited (it is never in the n-gram index)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for rel, text in (
+        ("UNLICENSE", "binary\n"),
+        ("runs/raw.csv", "a,binary\n"),
+        ("doc/rg.1", ".TH binary\n"),
+        ("doc/long.help", "binary help\n"),
+        ("img.svg", "<svg>binary</svg>\n"),
+        ("code.py", "binary = 1\n"),
+        ("sub/.ignore", "binary.tmp\n"),
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "blob.dat").write_bytes(b"binary\0\x01\x02\n")
+    args = ("binary", *extra)
+    rg, qry = _side_by_side(tmp_path, [], *args)
+    assert qry == rg and rg[1].count("\n") >= 6, (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for _ in range(2):  # the second run may read the walk cache
+        assert _side_by_side(tmp_path, [], *args)[1] == rg
+    with (tmp_path / "runs" / "raw.csv").open("a") as fh:
+        fh.write("b,binary\n")
+    rg = _side_by_side(tmp_path, [], *args)[0]
+    assert _side_by_side(tmp_path, [], *args)[1] == rg
 
 
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:

@@ -5,8 +5,8 @@ installed large real project (Ray, from the test extra: 2,500 files and 28 MB of
 many hands, with its vendored third-party folders). For 520 generated patterns,
 every class named below, the set of matches of `run_grep` (with the n-gram index, and for a share
 of them without it) must equal `rg` run with the equivalent flags over the same files (the files
-discovery keeps). Then files are edited, added and deleted without re-indexing and every pattern is
-checked again. A mismatch fails the test with the pattern, its class and the differing lines.
+grep searches, `searched_files`). Then files are edited, added and deleted without re-indexing and
+every pattern is checked again. A mismatch fails the test with the pattern, its class and the differing lines.
 
 Patterns stay in the syntax both engines read the same way (see docs/cli.md, "qry grep syntax"):
 literals escaped by hand (only `\\.^$*+?()[]{}|`), `\\w`, `\\d`, `\\b`, classes of ASCII characters,
@@ -29,7 +29,7 @@ import pytest
 
 from indexlib import BuildOptions, build_index
 from indexlib.grep.api import GrepRequest, run_grep
-from indexlib.index.discover import SourceFile, discover, load
+from indexlib.grep.files import searched_files
 from tests.tools import ripgrep
 
 RG = ripgrep()
@@ -73,12 +73,9 @@ def _corpus(root: Path, name: str) -> None:
 
 
 def _files(root: Path) -> list[str]:
-    """The files qry searches (discovery's, minus hidden ones, passing the content checks): rg gets these."""
-    return [
-        s.path
-        for s in discover(root, read=False)
-        if isinstance(s, SourceFile) and isinstance(load(s), SourceFile) and not s.path.startswith(".")
-    ]
+    """The files qry searches, from the library function that says so (grep's own walk and content
+    checks, text files of types qry does not parse included): rg gets these."""
+    return searched_files(root)
 
 
 def _words(root: Path, files: list[str]) -> tuple[list[str], list[str]]:

@@ -144,6 +144,35 @@ def test_qryignore_overrides_gitignore_and_info_exclude_applies(tmp_path: Path) 
     assert sources(tmp_path) == [".gitignore", "main.py", "wanted.gen.py"]
 
 
+def test_ignore_and_rgignore_files_have_ripgreps_precedence(tmp_path: Path) -> None:
+    """`.ignore` and `.rgignore` were not read (rg honours both). A kind of file outranks the kinds
+    below it at any depth, as in rg: a root `.ignore` beats a deeper `.gitignore`'s `!`, a root
+    `.rgignore`'s `!` beats a deeper `.ignore`; `.qryignore` outranks them all."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, ".ignore", "a.py\nplain_ignored.py\n")
+    write(tmp_path, ".rgignore", "!b.py\nrg_only.py\n")
+    write(tmp_path, ".qryignore", "!q.py\n")
+    write(tmp_path, "sub/.gitignore", "!a.py\n")
+    write(tmp_path, "sub/.ignore", "b.py\nq.py\n")
+    write(tmp_path, "sub/.rgignore", "q.py\n")
+    for rel in ("sub/a.py", "sub/b.py", "sub/q.py", "plain_ignored.py", "rg_only.py", "kept.py"):
+        write(tmp_path, rel)
+    got = [p for p in sources(tmp_path) if not p.rsplit("/", 1)[-1].startswith(".")]
+    assert got == ["kept.py", "sub/b.py", "sub/q.py"]
+    assert skips(tmp_path)["sub/a.py"] == "ignored"
+    everything = [p for p in sources(tmp_path, use_ignore_files=False) if p.split("/")[-1][0] != "."]
+    assert everything == ["kept.py", "plain_ignored.py", "rg_only.py", "sub/a.py", "sub/b.py", "sub/q.py"]
+
+
+def test_ignore_files_above_a_subfolder_root_keep_their_precedence(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, ".ignore", "*.tmp.py\n")
+    write(tmp_path, "proj/.gitignore", "!b.tmp.py\n")
+    write(tmp_path, "proj/a.py")
+    write(tmp_path, "proj/b.tmp.py")
+    assert [p for p in sources(tmp_path / "proj") if p.endswith(".py")] == ["a.py"]
+
+
 def test_extra_excludes_take_precedence(tmp_path: Path) -> None:
     write(tmp_path, ".gitignore", "!important.py\n")
     write(tmp_path, "important.py")
@@ -252,7 +281,6 @@ def test_vendored_dirs_are_reported_once_each(tmp_path: Path) -> None:
     assert [i.path for i in items if isinstance(i, SourceFile)] == ["src/app.py", "venv/__init__.py"]
 
 
-
 def test_build_output_names_are_skipped_only_where_a_build_puts_them(tmp_path: Path) -> None:
     # Build output: at the top of the tree, or beside a project manifest (a package's dist, a
     # Rust or Maven module's target).
@@ -289,6 +317,7 @@ def test_symlinks_follow_the_build_output_rule(tmp_path: Path) -> None:
     # The link to the source package is skipped only as a folder already walked, not as vendored.
     assert skips(tmp_path) == {"build": "vendored", "out": "vendored", "src_build": "ignored"}
     assert sources(tmp_path) == ["pkg/build/run.py"]
+
 
 def test_include_vendored(tmp_path: Path) -> None:
     write(tmp_path, "vendor/lib.go", "package lib\n")

@@ -16,8 +16,8 @@ from indexlib.index.discover import SourceFile, discover
 
 def _fresh(root: Path) -> list[WalkedFile]:
     return [
-        WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language)
-        for s in discover(root, read=False)
+        WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns)
+        for s in discover(root, read=False, unparsed=True)
         if isinstance(s, SourceFile)
     ]
 
@@ -46,6 +46,32 @@ def _edit_source(root: Path) -> None:
 def _edit_gitignore(root: Path) -> None:
     (root / ".gitignore").write_text("ignored.py\npkg/a.py\n")
     _bump(root / ".gitignore")
+
+
+def _edit_rgignore(root: Path) -> None:
+    (root / "pkg" / ".rgignore").write_text("a.py\n")
+    _bump(root / "pkg" / ".rgignore")
+
+
+def _add_dot_ignore(root: Path) -> None:
+    (root / ".ignore").write_text("top.py\n")
+    _bump(root)
+
+
+def _edit_own_exclude(root: Path) -> None:
+    """The root's own `.git/info/exclude` rewritten in place: no folder the walk lists changes (the
+    walk never lists `.git`, and `info/`'s mtime stays), so the cache kept the old listing forever."""
+    (root / ".git" / "info" / "exclude").write_text("top.py\n")
+
+
+def _same_size_and_mtime(root: Path) -> None:
+    """An ignore file rewritten with its size, then its mtime put back (`cp -p`, `touch -r`): only
+    the ctime tells."""
+    gitignore = root / ".gitignore"
+    before = gitignore.stat()
+    gitignore.write_text("top.py\n#xx\n")  # as long as "ignored.py\n"
+    os.utime(gitignore, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert gitignore.stat().st_size == before.st_size
 
 
 def _shebang(root: Path) -> None:
@@ -78,6 +104,10 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "delete": _delete,
     "edit": _edit_source,
     "gitignore": _edit_gitignore,
+    "rgignore": _edit_rgignore,
+    "own-exclude": _edit_own_exclude,
+    "same-size-and-mtime": _same_size_and_mtime,
+    "dot-ignore": _add_dot_ignore,
     "shebang": _shebang,
     "too-large": _grow_past_limit,
     "ignore-above": _ignore_above,
@@ -92,6 +122,9 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     (root / "pkg").mkdir(parents=True)
     (root / "top.py").write_text("top = 1\n")
     (root / "pkg" / "a.py").write_text("a = 1\n")
+    (root / "pkg" / ".rgignore").write_text("\n")
+    (root / ".git" / "info").mkdir(parents=True)
+    (root / ".git" / "info" / "exclude").write_text("")
     (root / "script").write_text("no shebang yet\n")
     (root / ".gitignore").write_text("ignored.py\n")
     (root / "ignored.py").write_text("i = 1\n")

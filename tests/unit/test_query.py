@@ -142,7 +142,39 @@ def test_more_globs(glob: str, path: str, expected: bool) -> None:
     assert compile_glob(glob).search(path) is expected
 
 
-@pytest.mark.parametrize("glob", ["[", "src/[a-", "[z-a].py", "**/" * 400])
+@pytest.mark.parametrize(
+    ("glob", "path", "expected"),
+    [
+        ("*.{py,pyi}", "src/a.pyi", True),
+        ("*.{py,pyi}", "src/a.pyc", False),
+        ("src/**/*.{py,pyi}", "src/a/b.py", True),
+        ("src/**/*.{py,pyi}", "lib/b.py", False),
+        ("{src,lib}/*.py", "lib/b.py", True),
+        ("a{b,{c,d}}.py", "x/ad.py", True),
+        ("{src/**,b.md}", "b.md", True),
+        ("{src/**,b.md}", "docs/b.md", False),  # the glob has a folder part: b.md at the top only
+        ("a{b,}.py", "a.py", False),  # an empty alternative is dropped, as rg 15 does
+        ("{}.py", ".py", False),
+        ("\\{a\\}.py", "{a}.py", True),
+        ("[{]a[}].py", "{a}.py", True),
+        ("{src,docs}", "docs/x.md", True),
+    ],
+)
+def test_brace_globs(glob: str, path: str, expected: bool) -> None:
+    """`path:src/**/*.{py,pyi}` matched no file: braces were literal text; rg reads alternatives."""
+    assert compile_glob(glob).search(path) is expected
+
+
+def test_brace_expansion_is_bounded() -> None:
+    from indexlib.errors import UsageError
+    from indexlib.pathglob import MAX_GLOB_ALTERNATIVES
+
+    assert MAX_GLOB_ALTERNATIVES < 2**9
+    with pytest.raises(UsageError, match="alternatives"):
+        compile_glob("{a,b}" * 9)
+
+
+@pytest.mark.parametrize("glob", ["[", "src/[a-", "[z-a].py", "**/" * 400, "a{b", "{a,{b}", "a}b"])
 def test_invalid_or_oversized_globs_are_usage_errors(glob: str) -> None:
     from indexlib.errors import UsageError
 

@@ -1,9 +1,10 @@
 """Walk a source tree and decide, per file, whether it is indexed or skipped and why.
 
-Owns: the walk and its symlink policy (walk.py), ignore rules (`.gitignore` at every level,
-`.git/info/exclude`, `.qryignore`, extra `--exclude` patterns: ignore.py), vendored folders, file-name
-checks (lock files, `*.min.js`, source maps), the size limit, the content checks (binary, encoding,
-minified, generated markers: checks.py), and opening files without following links (beneath.py).
+Owns: the walk and its symlink policy (walk.py), ignore rules (`.gitignore`, `.ignore`, `.rgignore`
+and `.qryignore` at every level, `.git/info/exclude`, extra `--exclude` patterns, with ripgrep's
+precedence: ignore.py), vendored folders, file-name checks (lock files, `*.min.js`, source maps), the
+size limit, the content checks (binary, encoding, minified, generated markers: checks.py), and
+opening files without following links (beneath.py).
 This module ties them together: `discover` walks, sorts, and yields. Every file ends up as exactly one
 `SourceFile` or one `Skipped`; pruned directories give one `Skipped` each (vendored, unreadable, ...),
 except ignored directories and VCS folders, which are pruned silently.
@@ -52,6 +53,7 @@ from indexlib.index.discover.checks import (
     SourceFile,
     check_content,
     load,
+    load_stream,
     os_error_skip,
     refused,
 )
@@ -75,6 +77,7 @@ __all__ = [
     "check_content",
     "discover",
     "load",
+    "load_stream",
     "open_beneath",
     "os_error_skip",
     "refused",
@@ -92,6 +95,7 @@ def discover(
     read: bool = True,
     use_ignore_files: bool = True,
     record: WalkRecord | None = None,
+    unparsed: bool = False,
 ) -> Iterator[SourceFile | Skipped]:
     """Yield every file under `root` as a SourceFile to index or a Skipped with its reason, sorted by path.
 
@@ -100,6 +104,9 @@ def discover(
     caller runs `load()` on the files it needs, which applies the remaining checks.
     `use_ignore_files=False` (grep's `--no-ignore`) reads no ignore file; `extra_excludes` still apply.
     `record`, when given, is filled with the directories and file entries the walk looked at.
+    `unparsed=True` (grep) also lists the files no language claims, with language "", instead of
+    skipping them as unsupported: rg searches every text file, and the content checks `load` runs
+    still leave out the binary, not-UTF-8, minified and generated ones.
     """
     root_str = os.fspath(root)
     if not os.path.isdir(root_str):
@@ -109,6 +116,7 @@ def discover(
     extra = compile_ignore(list(extra_excludes)) if extra_excludes else None
     walk = Walk(abs_root, real_root, max_file_bytes, include_vendored, extra, use_ignore_files, record)
     walk.root_is_top = not inside_repository_below_top(real_root)
+    walk.unparsed = unparsed
     walk.walk_dir(abs_root, "", base_stack(real_root) if use_ignore_files else (), "")
     walk.resolve_links()
     walk.out.sort(key=lambda item: item.path)
@@ -124,6 +132,8 @@ def discover(
             language=item.language,
             root=real_root,
             real=item.real,
+            unhidden=item.unhidden,
+            ctime_ns=item.ctime_ns,
         )
         yield load(src, max_file_bytes=max_file_bytes, max_line_chars=max_line_chars) if read else src
 

@@ -53,6 +53,10 @@ class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     data: bytes | None = None
     root: str = ""
     real: str = ""
+    # A hidden path (a component starts with `.`) whose every hidden component an ignore file's `!`
+    # pattern re-includes (`!/.github/`): ripgrep then searches it without --hidden, and so does grep.
+    unhidden: bool = False
+    ctime_ns: int = 0  # from the walk's stat (0 when not walked): grep's test of the index's freshness
 
 
 class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -137,6 +141,11 @@ def load(
                 data = fh.read(max_file_bytes + 1)
     except OSError as exc:
         return os_error_skip(src.path, exc)
+    return _checked(src, data, max_file_bytes, max_line_chars)
+
+
+def _checked(src: SourceFile, data: bytes, max_file_bytes: int, max_line_chars: int) -> SourceFile | Skipped:
+    """`src` with the bytes read (at most `max_file_bytes + 1`) if they pass the content checks."""
     if len(data) > max_file_bytes:
         return Skipped(path=src.path, reason=SkipReason.TOO_LARGE.value, detail=f"> {max_file_bytes} bytes")
     bad = check_content(data, max_line_chars=max_line_chars)
@@ -144,3 +153,18 @@ def load(
         return Skipped(path=src.path, reason=bad[0], detail=bad[1])
     language = detect_language(src.path, data[:HEAD_BYTES]) or src.language
     return msgspec.structs.replace(src, data=data, language=language)
+
+
+def load_stream(
+    src: SourceFile, *, max_file_bytes: int = 1 << 20, max_line_chars: int = 1000
+) -> SourceFile | Skipped:
+    """`load` for a file that is not a regular one, named on grep's command line (`/dev/null`, a
+    FIFO, `<(cmd)`): read as a stream, blocking until the writer is done or `max_file_bytes + 1`
+    bytes came (so `/dev/zero` ends as too large), as rg reads such a file. Never used by a walk,
+    which skips every entry that is not a regular file or a folder."""
+    try:
+        with open(src.abspath, "rb") as fh:
+            data = fh.read(max_file_bytes + 1)
+    except OSError as exc:
+        return os_error_skip(src.path, exc)
+    return _checked(src, data, max_file_bytes, max_line_chars)

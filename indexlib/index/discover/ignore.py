@@ -1,11 +1,20 @@
-"""Ignore rules: `.gitignore` / `.qryignore` files, `.git/info/exclude`, and `--exclude` patterns.
+"""Ignore rules: `.gitignore`, `.ignore`, `.rgignore`, `.qryignore` files, `.git/info/exclude`, and
+`--exclude` patterns.
 
 Owns: compiling one ignore file into a single regular expression with git's semantics (`IgnoreFile`,
 pattern syntax translated by `pathspec`), the stack of ignore files that applies in a directory, the
-verdict for one path (the deepest file with an opinion wins; the command line's excludes outrank
-every file), and the rules inherited from folders above the root when the root is inside a git
-repository (`base_stack`). The user's global `core.excludesFile` is deliberately not read, so the
-same tree indexes the same on every machine. Does not own: the walk (walk.py).
+verdict for one path, and the rules inherited from folders above the root when the root is inside a
+git repository (`base_stack`). The user's global `core.excludesFile` is deliberately not read, nor
+ignore files above the repository's top (or above a root outside any repository; rg reads those), so
+the same tree indexes the same on every machine. Does not own: the walk (walk.py).
+
+Precedence, as ripgrep's: every file has the syntax of `.gitignore`, and a kind of file outranks the
+kinds before it in `IGNORE_FILES` wherever it lies: a `.rgignore` match anywhere beats any `.ignore`
+match, which beats any `.gitignore` (or `.git/info/exclude`) match; `.qryignore`, qry's own file as
+`.rgignore` is rg's, outranks all three. Among files of one kind the deepest with an opinion wins,
+and inside a file the last matching pattern. The command line's excludes outrank every file. Unlike
+rg, `.gitignore` applies outside a git repository too (as it always has in qry); `.ignore` and
+`.rgignore` do in rg as well.
 """
 
 from __future__ import annotations
@@ -19,8 +28,9 @@ from dataclasses import dataclass
 from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern
 
 from indexlib.index.discover.beneath import FILE_FLAGS
+from indexlib.records import IGNORE_FILES as IGNORE_FILES  # re-exported: discovery's callers find it here
 
-IGNORE_FILES = (".gitignore", ".qryignore")  # in precedence order: a later file overrides an earlier one
+RANKS = {name: rank for rank, name in enumerate(IGNORE_FILES)}  # `.git/info/exclude` ranks as .gitignore
 
 
 class IgnoreFile:
@@ -94,14 +104,26 @@ def _exact(regex: str, text: str) -> str:
 class Rules:
     """One ignore file in the stack. A path relative to the root is checked as
     `prepend + path[len(strip):]`: `strip` is the ignore file's folder (relative to the root, with a
-    trailing slash), `prepend` the root's own path relative to a folder above it."""
+    trailing slash), `prepend` the root's own path relative to a folder above it; `rank` its kind's
+    place in `IGNORE_FILES` (0 for `.git/info/exclude`)."""
 
     strip: str
     prepend: str
     patterns: IgnoreFile
+    rank: int = 0
 
 
-Stack = tuple[Rules, ...]  # lowest precedence first
+Stack = tuple[Rules, ...]  # lowest precedence first: by rank, then shallowest first
+
+
+def push(stack: Stack, rules: Rules) -> Stack:
+    """`stack` with `rules` (of a folder at least as deep as any in it) in its place: after every
+    file of a lower or equal rank, before those that outrank it, so `ignore_verdict` (which reads the
+    stack from the end) asks the highest kind first and, within a kind, the deepest file."""
+    i = len(stack)
+    while i and stack[i - 1].rank > rules.rank:
+        i -= 1
+    return (*stack[:i], rules, *stack[i:])
 
 
 def _read_ignore_file(path: str) -> IgnoreFile | None:
@@ -136,8 +158,11 @@ def compile_ignore(lines: Sequence[str]) -> IgnoreFile | None:
     return patterns if patterns else None
 
 
-def is_ignored(stack: Stack, extra: IgnoreFile | None, rel: str, is_dir: bool) -> bool:
-    """Git's rule: the deepest ignore file with an opinion wins; inside a file, the last match.
+def ignore_verdict(stack: Stack, extra: IgnoreFile | None, rel: str, is_dir: bool) -> bool | None:
+    """True: ignored; False: re-included by a `!` pattern; None: no ignore rule names the path.
+
+    The highest kind of ignore file with an opinion wins, then the deepest of that kind (git's
+    rule among `.gitignore` files), inside a file the last match (see the module docstring).
     `extra` (the command line's excludes) outranks every file."""
     suffix = "/" if is_dir else ""
     if extra is not None:
@@ -148,7 +173,12 @@ def is_ignored(stack: Stack, extra: IgnoreFile | None, rel: str, is_dir: bool) -
         verdict = rules.patterns.verdict(rules.prepend + rel[len(rules.strip) :] + suffix)
         if verdict is not None:
             return verdict
-    return False
+    return None
+
+
+def is_ignored(stack: Stack, extra: IgnoreFile | None, rel: str, is_dir: bool) -> bool:
+    """Whether an ignore rule leaves the path out (`ignore_verdict` is True)."""
+    return ignore_verdict(stack, extra, rel, is_dir) is True
 
 
 def _git_dir(folder: str) -> str | None:
@@ -205,26 +235,34 @@ def base_stack(real_root: str) -> Stack:
     if rel_root == ".":
         spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
         return (Rules("", "", spec),) if spec is not None else ()
-    # (folder relative to the top, patterns), lowest precedence first.
-    found: list[tuple[str, IgnoreFile]] = []
+    # (folder relative to the top, patterns, rank), lowest precedence first.
+    found: list[tuple[str, IgnoreFile, int]] = []
     spec = _read_ignore_file(os.path.join(gitdir, "info", "exclude"))
     if spec is not None:
-        found.append(("", spec))
+        found.append(("", spec, 0))
     for folder in [top, *reversed(between[1:])]:
         folder_rel = os.path.relpath(folder, top).replace(os.sep, "/")
         folder_rel = "" if folder_rel == "." else folder_rel + "/"
         for name in IGNORE_FILES:
             spec = _read_ignore_file(os.path.join(folder, name))
             if spec is not None:
-                found.append((folder_rel, spec))
+                found.append((folder_rel, spec, RANKS[name]))
+    found.sort(key=lambda f: f[2])  # stable: by rank, then shallowest first, as `push` orders a stack
     parts = rel_root.split("/")
     for depth in range(1, len(parts) + 1):
         ancestor = "/".join(parts[:depth]) + "/"
-        for folder_rel, spec in reversed(found):
+        for folder_rel, spec, _rank in reversed(found):
             if ancestor.startswith(folder_rel) and ancestor != folder_rel:
                 verdict = spec.verdict(ancestor[len(folder_rel) :])
                 if verdict is not None:
                     if verdict:
                         return ()
                     break
-    return tuple(Rules("", rel_root[len(folder_rel) :] + "/", spec) for folder_rel, spec in found)
+    return tuple(Rules("", rel_root[len(f) :] + "/", spec, rank) for f, spec, rank in found)
+
+
+def exclude_file(folder: str) -> str | None:
+    """The `info/exclude` file `base_stack` reads for a repository whose top is `folder`, or None
+    (for the walk cache, which must notice it changing)."""
+    gitdir = _git_dir(folder)
+    return None if gitdir is None else os.path.join(gitdir, "info", "exclude")

@@ -26,11 +26,14 @@ from indexlib.index.discover.checks import (
 )
 from indexlib.index.discover.ignore import (
     IGNORE_FILES,
+    RANKS,
     IgnoreFile,
     Rules,
     Stack,
     compile_ignore,
+    ignore_verdict,
     is_ignored,
+    push,
     read_at,
 )
 from indexlib.index.parsing.languages import detect_language
@@ -73,6 +76,8 @@ class _Candidate:
     mtime_ns: int
     language: str
     real: str
+    unhidden: bool = False
+    ctime_ns: int = 0
 
 
 @dataclass(slots=True)
@@ -92,8 +97,9 @@ class WalkRecord:
     """What a walk looked at, for a caller that wants to tell later whether a new walk could differ
     (`grep/walkcache.py`): every directory listed with its mtime, and every other entry's stat."""
 
-    dirs: list[tuple[str, int]] = field(default_factory=list)  # (absolute path, st_mtime_ns)
-    files: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, size, mtime_ns)
+    dirs: list[tuple[str, int, int]] = field(default_factory=list)  # (absolute path, mtime_ns, ctime_ns)
+    # (absolute path, size, mtime_ns, ctime_ns)
+    files: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -108,10 +114,14 @@ class Walk:
     # The root is the top of its tree (a repository's top, or a folder outside any repository), so a
     # build-output name directly below it is build output; a subfolder of a repository is not.
     root_is_top: bool = True
+    # List files no language claims too, with language "" (grep: rg searches every text file).
+    unparsed: bool = False
     out: list[_Candidate | Skipped] = field(default_factory=list)
     links: deque[_Link] = field(default_factory=deque)
     seen_dirs: set[tuple[int, int]] = field(default_factory=set)
     indexed: set[tuple[int, int]] = field(default_factory=set)
+    # Folders ("a/.b/") whose hidden components an ignore file's `!` re-includes (`SourceFile.unhidden`).
+    unhidden_dirs: set[str] = field(default_factory=set)
 
     def skip(self, rel: str, reason: SkipReason, detail: str = "") -> None:
         self.out.append(Skipped(path=rel, reason=reason.value, detail=detail))
@@ -155,7 +165,7 @@ class Walk:
             return
         self.seen_dirs.add((st.st_dev, st.st_ino))
         if self.record is not None:
-            self.record.dirs.append((abs_dir, st.st_mtime_ns))
+            self.record.dirs.append((abs_dir, st.st_mtime_ns, st.st_ctime_ns))
         names = {e.name for e in entries}
         if rel_dir and not self.include_vendored:
             marker = next((m for m in VENV_MARKERS if m in names), None)
@@ -178,7 +188,7 @@ class Walk:
                 None if raw is None else compile_ignore(raw.decode("utf-8", "surrogateescape").splitlines())
             )
             if spec is not None:
-                stack = (*stack, Rules(rel_dir, "", spec))
+                stack = push(stack, Rules(rel_dir, "", spec, RANKS[name]))
         return stack
 
     def builds_here(self, names: set[str], rel_dir: str) -> bool:
@@ -254,11 +264,14 @@ class Walk:
             self.symlink(abspath, rel, stack)
             return None
         if is_dir:
-            if is_ignored(stack, self.extra, rel, True):
+            verdict = ignore_verdict(stack, self.extra, rel, True)
+            if verdict:
                 return None
             if self.vendored_name(name, builds_here):
                 self.skip(rel, SkipReason.VENDORED)
                 return None
+            if self.revealed(rel, verdict):
+                self.unhidden_dirs.add(rel + "/")
             return abspath, rel + "/", stack, real_dir + name + "/"
         try:
             st = entry.stat(follow_symlinks=False)
@@ -266,12 +279,26 @@ class Walk:
             self.out.append(os_error_skip(rel, exc))
             return None
         if self.record is not None:
-            self.record.files.append((abspath, st.st_size, st.st_mtime_ns))
+            self.record.files.append((abspath, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         self.file(abspath, rel, name, stack, st, real_dir + name)
         return None
 
+    def revealed(self, rel: str, verdict: bool | None) -> bool:
+        """Whether `rel` is hidden, yet rg would search it without --hidden: every component that
+        starts with `.` is re-included by a `!` pattern (`verdict` False for `rel` itself; its
+        folders were judged when they were entered). rg skips a hidden entry only when no ignore
+        rule names it, so a re-included `.github/` is searched, and so is what lies below it."""
+        parent, _sep, name = rel.rpartition("/")
+        hidden_above = "/." in "/" + parent if parent else False
+        if hidden_above and parent + "/" not in self.unhidden_dirs:
+            return False
+        if name.startswith("."):
+            return verdict is False
+        return hidden_above
+
     def file(self, abspath: str, rel: str, name: str, stack: Stack, st: os.stat_result, real: str) -> None:
-        if is_ignored(stack, self.extra, rel, False):
+        verdict = ignore_verdict(stack, self.extra, rel, False)
+        if verdict:
             self.skip(rel, SkipReason.IGNORED)
             return
         if not stat.S_ISREG(st.st_mode):
@@ -289,13 +316,18 @@ class Walk:
                 self.out.append(os_error_skip(rel, exc))
                 return
         if language is None:
-            self.skip(rel, SkipReason.UNSUPPORTED)
-            return
+            if not self.unparsed:
+                self.skip(rel, SkipReason.UNSUPPORTED)
+                return
+            language = ""
         if st.st_size > self.max_file_bytes:
             self.skip(rel, SkipReason.TOO_LARGE, f"{st.st_size} > {self.max_file_bytes} bytes")
             return
         self.indexed.add((st.st_dev, st.st_ino))
-        self.out.append(_Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real))
+        unhidden = self.revealed(rel, verdict)
+        self.out.append(
+            _Candidate(rel, abspath, st.st_size, st.st_mtime_ns, language, real, unhidden, st.st_ctime_ns)
+        )
 
     def symlink(self, abspath: str, rel: str, stack: Stack) -> None:
         """Classify a symlink now; links inside the root wait in `links` until the plain walk is done."""

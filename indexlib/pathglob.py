@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from indexlib.errors import UsageError
 
 __all__ = [
+    "MAX_BRACE_DEPTH",
     "MAX_GLOB_ALTERNATIVES",
     "MAX_GLOB_CHARS",
     "PathGlob",
@@ -41,6 +42,7 @@ __all__ = [
 
 MAX_GLOB_CHARS = 1000  # longer path globs are refused (a real one is rarely over 100 characters)
 MAX_GLOB_ALTERNATIVES = 256  # globs one `{a,b}{c,d}...` glob may spell (`*.{ts,tsx,js,jsx}` is 4)
+MAX_BRACE_DEPTH = 16  # `{a,{b,{c}}}` nesting; the parser recurses once per level
 
 # Component tokens: a literal character (str of length 1), or one of these, or a class.
 _ANY = "?"
@@ -87,14 +89,20 @@ def _class_end(text: str, start: int) -> int:
     return min(i + 1, len(text))
 
 
-def _expand(text: str, i: int, in_group: bool, shown: str) -> tuple[list[str], int]:
+def _expand(text: str, i: int, in_group: bool, shown: str, depth: int = 0) -> tuple[list[str], int]:
     """The globs the sequence starting at `i` spells, and where it ends: at the end of `text`, or
-    (`in_group`) at the `,` or `}` that closes this alternative. Escapes and classes stay as written."""
+    (`in_group`) at the `,` or `}` that closes this alternative. Escapes and classes stay as written.
+    `depth`: how many groups enclose `i` (bounded by MAX_BRACE_DEPTH, so hostile input cannot
+    exhaust the stack)."""
     out = [""]
     while i < len(text):
         c = text[i]
         if c == "{":
-            alternatives, i = _group(text, i + 1, shown)
+            if depth >= MAX_BRACE_DEPTH:
+                raise glob_error(
+                    shown, f"alternate groups nested more than {MAX_BRACE_DEPTH} deep", _BRACE_HINT
+                )
+            alternatives, i = _group(text, i + 1, shown, depth + 1)
             out = [head + alt for head in out for alt in alternatives]
             if len(out) > MAX_GLOB_ALTERNATIVES:
                 raise glob_error(shown, f"more than {MAX_GLOB_ALTERNATIVES} alternatives", _BRACE_HINT)
@@ -112,11 +120,11 @@ def _expand(text: str, i: int, in_group: bool, shown: str) -> tuple[list[str], i
     return out, i
 
 
-def _group(text: str, i: int, shown: str) -> tuple[list[str], int]:
+def _group(text: str, i: int, shown: str, depth: int) -> tuple[list[str], int]:
     """The non-empty alternatives of the `{...}` whose body starts at `i`, and the index after `}`."""
     alternatives: list[str] = []
     while True:
-        spelled, i = _expand(text, i, True, shown)
+        spelled, i = _expand(text, i, True, shown, depth)
         alternatives += [s for s in spelled if s]
         i += 1
         if text[i - 1] == "}":

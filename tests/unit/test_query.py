@@ -188,3 +188,15 @@ def test_hostile_globs_match_in_linear_time() -> None:
     paths = [f"src/d{i}/sub{j}/f{k}.py" for i in range(20) for j in range(10) for k in range(50)]
     for glob, want in (("**/" * 300, len(paths)), ("**/" * 300 + "*.py", len(paths)), ("*a" * 400 + "b", 0)):
         assert sum(compile_glob(glob).search(p) for p in paths) == want
+
+
+def test_deeply_nested_braces_in_a_path_glob_are_refused_not_a_recursion_error() -> None:
+    from indexlib.errors import UsageError
+    from indexlib.pathglob import MAX_BRACE_DEPTH, compile_glob
+
+    deep = "{" * (MAX_BRACE_DEPTH + 1) + "a" + "}" * (MAX_BRACE_DEPTH + 1)
+    with pytest.raises(UsageError, match="nested more than"):
+        compile_glob(deep)
+    assert compile_glob("{" * MAX_BRACE_DEPTH + "a" + "}" * MAX_BRACE_DEPTH).search("a")
+    with pytest.raises(UsageError):
+        compile_glob("h" + "{" * 600)  # the fuzz finding: unclosed, 600 deep

@@ -63,6 +63,11 @@ def query_notes(
     for glob in dict.fromkeys(q.paths):
         if not matching(files, [glob]):
             notes.append(f"the path filter {glob!r} matches no indexed file")
+    present = {rec.language for rec in files.values()}
+    for lang in dict.fromkeys(q.langs):
+        if lang not in present:
+            here = ", ".join(sorted(x for x in present if x)) or "none"
+            notes.append(f"no indexed file is lang:{lang} (the index holds: {here})")
     named = [
         *(f"path:{g}" for g in dict.fromkeys(q.paths)),
         *(f"-path:{g}" for g in dict.fromkeys(q.excludes)),

@@ -280,3 +280,14 @@ def test_mcp_hint_names_the_real_distribution() -> None:
     assert DISTRIBUTION == "qry-search"
     # The PyPI name `qry[mcp]` (an unrelated project); a checkout's path may itself end in `/qry`.
     assert not re.search(r"(?<![/\w-])qry\[mcp\]", extra_install_command("mcp"))
+
+
+def test_a_language_filter_no_indexed_file_has_is_said(tmp_path: Path) -> None:
+    from indexlib import BuildOptions, build_index
+    from tests.cli.clikit import run_qry_process
+
+    (tmp_path / "billing.py").write_text("def charge(card):\n    return card\n")
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    run = run_qry_process("search", "charge lang:go", cwd=tmp_path)
+    assert run.code == 1, run.describe()
+    assert "qry: note: no indexed file is lang:go (the index holds: python)" in run.err, run.describe()

@@ -236,7 +236,7 @@ def related(
         stored = snap.node(int(symbol, 16))
         found = [stored.node] if stored is not None else []
     else:
-        found = definitions.fold_overloads(definitions.exact_definitions(snap, symbol))
+        found = definitions.exact_definitions(snap, symbol)
     if not found:
         closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
         return RelatedResult(query=symbol, node=None, closest=closest)

@@ -1,20 +1,19 @@
 """Which definition a name given to `qry related` / MCP `get_related` means: exact, never fuzzy.
 
 Owns: exact resolution (a bare name, `Class.method`, a module-qualified name, `PATH:NAME`; the name as
-typed first, then the same name in another case), folding `@overload` stubs into the implementation
-they declare, and the order of preference that decides a bare name: code before doc sections,
+typed first, then the same name in another case) and the order of preference that decides a bare
+name: code before doc sections,
 implementation before tests, top level before nested. `related` answers for one definition, so a name
 defined nowhere must say so (exit 1) instead of answering for the nearest spelling; fuzzy matching
 belongs to the hint that names the closest definitions, and to MCP `resolve_symbol`, which labels it.
 
-Does not own: what the index stores (overloads stay separate nodes there) or search's name stream.
+Does not own: what the index stores (`@overload` stubs with an implementation are folded into their
+container when the file is parsed, so a name names the implementation) or search's name stream.
 """
 
 from __future__ import annotations
 
-import re
-
-from indexlib.pathroles import is_test_path
+from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Node, NodeKind
 from indexlib.retrieval.fusion import is_docs
 from indexlib.snapshot import Snapshot
@@ -23,8 +22,6 @@ from indexlib.snapshot import Snapshot
 RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECTION.value}
 _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
 LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
-_OVERLOAD = re.compile(r"^\s*@(?:[\w.]+\.)?overload\s*$", re.MULTILINE)
-_STUB_BODY = re.compile(r":\s*(?:\.\.\.|pass)\s*$")
 
 
 def module_of(path: str) -> str:
@@ -102,24 +99,11 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     return sorted(found, key=lambda n: (n.path, n.start_line))
 
 
-def is_overload_stub(n: Node) -> bool:
-    """A Python `@overload` / `@typing.overload` declaration whose body is `...`: a type signature of
-    the implementation that follows it, not a definition of its own."""
-    return n.language == "python" and bool(_OVERLOAD.search(n.text)) and bool(_STUB_BODY.search(n.text))
-
-
-def fold_overloads(nodes: list[Node]) -> list[Node]:
-    """`nodes` without the overload stubs of an implementation that is among them (same file and
-    qualified name): `Context.invoke` is its implementation, not three definitions."""
-    implemented = {(n.path, n.qualified_name) for n in nodes if not is_overload_stub(n)}
-    return [n for n in nodes if not (is_overload_stub(n) and (n.path, n.qualified_name) in implemented)]
-
-
 def preference(n: Node) -> tuple[bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
     the work before tests and examples, top level before nested (a method, a function in a test).
     Search ranks the same way (docs and tests lower, the definition itself first)."""
-    return (is_docs(n.path, n.kind), is_test_path(n.path), n.parent_uid != 0)
+    return (is_docs(n.path, n.kind), is_test_code(n.path, n.qualified_name), n.parent_uid != 0)
 
 
 def best_class(nodes: list[Node]) -> list[Node]:

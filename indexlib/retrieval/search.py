@@ -11,14 +11,13 @@ Does not own: the request and its bounds (request.py, bounds.py), the decisions 
 filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
-import re
 import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from indexlib.analyzer import code_terms, query_terms
+from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
@@ -151,7 +150,6 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     return SearchResult(query=text, results=hits, meta=meta)
 
 
-_CODE_NAME = re.compile(r"[_.:#]|[a-z][A-Z]|->")  # snake_case, camelCase, qualified: a name, not a word
 # The search notes a person is told on stderr in every format (the others stay in --json's meta).
 TOLD_NOTES = ("no result", "left out results", "no definition named")
 
@@ -265,7 +263,7 @@ def _rank(
     )
     ranked_cands = collapse_parts(ranked_cands)
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER else None
-    if name and _CODE_NAME.search(name) and ranked_cands and not any(c.defines for c in ranked_cands):
+    if name and len(split_identifier(name)) > 1 and ranked_cands and not any(c.defines for c in ranked_cands):
         # A script or an agent would otherwise read ten hits as "it exists". Only for a name spelled
         # as code (`parse_config`, `ParseConfig`, `a.b`): a plain word (`billing`) is a topic.
         meta.notes.append(f"no definition named {name!r}: these results only mention its words")

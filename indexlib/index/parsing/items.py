@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing.references import loads_module
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
 from indexlib.records import CONTAINER_KINDS, NodeKind
@@ -240,7 +241,7 @@ def collect_items(
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
             if node.type == "declaration" and _inside(node, "function_definition"):
                 continue  # a prototype written inside a function body declares nothing of the file
-            if capture == "constant" and node.type == "variable_declarator" and _requires(src, node):
+            if capture == "constant" and node.type == "variable_declarator" and _imports(src, node, language):
                 continue  # `var send = require('send')` is an import (an edge), not a definition
             # A declaration without a body (an interface or trait method, an abstract method, a
             # prototype) is a node of its own: findable by name and by its doc comment.
@@ -295,15 +296,19 @@ def _without_overload_stubs(src: Source, items: list[Item]) -> list[Item]:
     return [i for i in items if id(i) not in stubs or key(i) not in implemented]
 
 
-def _requires(src: Source, declarator: Node) -> bool:
-    """Whether a JavaScript binding's value is `require(...)` or a member of it (`require('x').y`)."""
+def _imports(src: Source, declarator: Node, language: str) -> bool:
+    """Whether a binding's value is an import (`require('x')`, `await import('x')`) or a member of one
+    (`require('x').y`), as `references.loads_module` reads a call."""
     value = declarator.child_by_field_name("value")
-    while value is not None and value.type == "member_expression":
-        value = value.child_by_field_name("object")
-    if value is None or value.type != "call_expression":
-        return False
-    callee = value.child_by_field_name("function")
-    return callee is not None and src(callee) == "require"
+    while value is not None and value.type in (
+        "member_expression",
+        "await_expression",
+        "parenthesized_expression",
+    ):
+        value = (
+            value.child_by_field_name("object") if value.type == "member_expression" else value.named_child(0)
+        )
+    return value is not None and value.type == "call_expression" and loads_module(src, value, language)
 
 
 def _inside(node: Node, kind: str) -> bool:

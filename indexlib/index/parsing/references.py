@@ -175,18 +175,27 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     callee = node.child_by_field_name("function")
     if callee is None:
         return "", None, False
-    if (
-        language in ("javascript", "typescript", "tsx")
-        and callee.type == "identifier"
-        and src(callee) == "require"
-    ):
-        return _first_string(src, node.child_by_field_name("arguments")), callee, True
-    if callee.type == "import":  # dynamic `import("x")`
+    if loads_module(src, node, language):
         return _first_string(src, node.child_by_field_name("arguments")), callee, True
     target = normalize_target(src(callee))
     if language == "php":
         target = strip_sigils(target)
     return target, callee, False
+
+
+def loads_module(src: Source, call: Node, language: str) -> bool:
+    """Whether a call expression is an import: `require("x")` (JavaScript, TypeScript) or a dynamic
+    `import("x")`. Its target is an `imports` edge, and a binding of its value is no definition."""
+    callee = call.child_by_field_name("function")
+    if callee is None:
+        return False
+    if callee.type == "import":
+        return True
+    return (
+        language in ("javascript", "typescript", "tsx")
+        and callee.type == "identifier"
+        and src(callee) == "require"
+    )
 
 
 def require_alias(src: Source, node: Node) -> str:

@@ -113,7 +113,7 @@ def main() -> None:
     opts = SearchRequest(top_k=10, graph=False)
     runs: dict[str, list[dict[str, Any]]] = defaultdict(list)
     rows: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(lambda: defaultdict(list))
-    router: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    router: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     lat: dict[str, list[float]] = defaultdict(list)
     for q in queries:
         fed = feds[q["snapshot"].endswith("+nodoc")]
@@ -127,11 +127,14 @@ def main() -> None:
             ws = fed.search(q["query"], opts, merge=merge, global_idf=global_idf)
             lat[name].append(time.perf_counter() - t0)
             variants[name] = [_row(h.path, h, h.repo, q["corpus"]) for h in ws.results]
+        for how, content in (("profile", False), ("profile+content", True)):
+            t0 = time.perf_counter()
+            routed = route_members(fed, q["query"], limit=len(fed.members), content=content)
+            lat[f"route ({how})"].append(time.perf_counter() - t0)
+            names = [r.repo for r in routed.routes]
+            rank = names.index(q["corpus"]) + 1 if q["corpus"] in names else 0
+            router[(how, q["kind"])].append((rank, len(names)))
         t0 = time.perf_counter()
-        routed = route_members(fed, q["query"], limit=len(fed.members))
-        names = [r.repo for r in routed.routes]
-        rank = names.index(q["corpus"]) + 1 if q["corpus"] in names else 0
-        router[q["kind"]].append((rank, len(names)))
         rs = routed_search(fed, q["query"], opts, keep=args.route_keep)
         lat["ws-route"].append(time.perf_counter() - t0)
         variants["ws-route"] = [_row(h.path, h, h.repo, q["corpus"]) for h in rs.results]
@@ -163,7 +166,7 @@ def _mean(xs: list[float]) -> float:
 
 def _tables(
     rows: dict[str, dict[str, list[dict[str, float]]]],
-    router: dict[str, list[tuple[int, int]]],
+    router: dict[tuple[str, str], list[tuple[int, int]]],
     lat: dict[str, list[float]],
     ws_names: list[str],
 ) -> str:
@@ -178,14 +181,15 @@ def _tables(
         deltas = [f"{c:.3f} ({c - cells[0]:+.3f})" for c in cells[1:]]
         out.append(f"| {kind} | {n} | {cells[0]:.3f} | " + " | ".join(deltas) + " |")
     out.append("")
-    out.append("| kind | n | router acc@1 | acc@3 | no repository routed |")
-    out.append("|---|---|---|---|---|")
-    for kind in (*KINDS, "ALL"):
-        rs = [r for k, v in router.items() if kind in ("ALL", k) for r in v]
-        a1 = _mean([float(r == 1) for r, _n in rs])
-        a3 = _mean([float(1 <= r <= 3) for r, _n in rs])
-        none = _mean([float(n == 0) for _r, n in rs])
-        out.append(f"| {kind} | {len(rs)} | {a1:.3f} | {a3:.3f} | {none:.3f} |")
+    out.append("| router | kind | n | acc@1 | acc@3 | no repository routed |")
+    out.append("|---|---|---|---|---|---|")
+    for how in sorted({h for h, _k in router}):
+        for kind in (*KINDS, "ALL"):
+            rs = [r for (h, k), v in router.items() if h == how and kind in ("ALL", k) for r in v]
+            a1 = _mean([float(r == 1) for r, _n in rs])
+            a3 = _mean([float(1 <= r <= 3) for r, _n in rs])
+            none = _mean([float(n == 0) for _r, n in rs])
+            out.append(f"| {how} | {kind} | {len(rs)} | {a1:.3f} | {a3:.3f} | {none:.3f} |")
     out.append("")
     for nm, xs in lat.items():
         xs = sorted(xs)

@@ -426,13 +426,16 @@ def route_cmd(
         metavar="N",
         help=f"How many repositories to return (1-{ROUTE_LIMIT_MAX}).",
     ),
+    profile_only: bool = typer.Option(
+        False, "--profile-only", help="Score by the profiles alone (no lexical search of the indexes)."
+    ),
     json: bool = _json(),
 ) -> None:
     """Which repositories a question is about: confidence in [0, 1] and a one-line rationale each."""
     from cli.wscmd import route_command
 
     env = Env()
-    values = {"workspace": workspace, "index_dir": index_dir}
+    values = {"workspace": workspace, "index_dir": index_dir, "profile_only": profile_only}
     _exit(guarded(env, lambda: route_command(env, " ".join(question), values, limit, json), json_out=json))
 
 

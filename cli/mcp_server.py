@@ -499,9 +499,10 @@ skipped, timings, published (false when nothing changed). Takes seconds to minut
 ROUTE_DOC = """\
 Which repositories a question is about, before searching: scores each repository of the server's
 workspace (`qry mcp --workspace W`; else the one index) by idf-weighted coverage of the question's terms
-over its slug, branch, README head and module-level names and paths. Returns {query, terms, routes:
-[{repo, confidence (0..1), rationale, matched, label_matched}], considered, notes}; repositories that
-match nothing are left out, so an empty `routes` means no repository matched."""
+over its slug, branch, README head and module-level names and paths, combined with which repositories
+hold the best hits of one lexical search over all of them. Returns {query, terms, routes: [{repo,
+confidence (0..1), rationale, matched, label_matched, profile_confidence, content_share}], considered,
+notes}; repositories with neither evidence are left out, so an empty `routes` means none matched."""
 
 
 def build_server(tools: QryTools) -> Any:

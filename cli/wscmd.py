@@ -150,7 +150,7 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
     if not v.get("workspace") and not v.get("index_dir"):
         raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
     fed = _federation(v)
-    result = route_workspace(fed, question, limit=limit)
+    result = route_workspace(fed, question, limit=limit, content=not v.get("profile_only"))
     if json:
         env.out(to_json(result) + "\n")
     else:

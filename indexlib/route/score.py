@@ -52,6 +52,8 @@ class Route(msgspec.Struct, kw_only=True):
     rationale: str
     matched: list[str] = []
     label_matched: list[str] = []
+    profile_confidence: float | None = None  # with content evidence (route/content.py): the profile's
+    content_share: float | None = None  # own score, and the repository's share of the top hits' votes
 
 
 class RouteResult(msgspec.Struct, kw_only=True):

@@ -1,7 +1,9 @@
 """Route a question to a workspace's repositories, and search only those (`qry search --route`).
 
 Owns: building the router's pool from a workspace (one cached profile per index; an index that cannot
-be read is left out with a note) and the rule for which routed repositories a routed search keeps:
+be read is left out with a note), the content evidence (one lexical fan-out over the pool, whose best
+hits route/content.py combines with the profile scores; `content=False` routes by the profiles
+alone), and the rule for which routed repositories a routed search keeps:
 those within ROUTE_KEEP of the best confidence, at most ROUTE_MAX. When nothing routes (no term tells
 the repositories apart), the search runs over the whole workspace and says so.
 """
@@ -9,16 +11,21 @@ the repositories apart), the search runs over the whole workspace and says so.
 from __future__ import annotations
 
 from indexlib.errors import QryError
+from indexlib.retrieval.query import FUNCTION_WORDS
 from indexlib.retrieval.request import SearchRequest
+from indexlib.route.content import CONTENT_HITS, combine
 from indexlib.route.profile import profile
-from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, route
+from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, query_terms, route
 from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
 ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
 ROUTE_MAX = 3
 
 
-def route_members(fed: Federation, text: str, *, limit: int = ROUTE_DEFAULT_LIMIT) -> RouteResult:
+def route_members(
+    fed: Federation, text: str, *, limit: int = ROUTE_DEFAULT_LIMIT, content: bool = True
+) -> RouteResult:
+    """The best `limit` repositories for `text`, by profile and (unless `content` is off) content."""
     pool: list[RepoText] = []
     notes: list[str] = []
     for m in fed.members:
@@ -28,9 +35,22 @@ def route_members(fed: Federation, text: str, *, limit: int = ROUTE_DEFAULT_LIMI
             notes.append(f"{m.name}: not routed: {exc.message}")
         except OSError as exc:
             notes.append(f"{m.name}: not routed: {exc}")
-    result = route(text, pool, limit=limit)
+    if not content or not _has_content_terms(text):
+        result = route(text, pool, limit=limit)
+        result.notes[:0] = notes
+        return result
+    by_profile = route(text, pool, limit=len(pool))
+    probe = fed.search(text, SearchRequest(top_k=CONTENT_HITS, mode="lexical", graph=False))
+    notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
+    hits = [(h.repo, f"{h.path}:{h.start_line}") for h in probe.results]
+    result = combine(by_profile, hits, limit=limit, considered=len(fed.members))
     result.notes[:0] = notes
     return result
+
+
+def _has_content_terms(text: str) -> bool:
+    """A question of function words alone ("the") has nothing a hit could be evidence for."""
+    return any(t not in FUNCTION_WORDS for t in query_terms(text))
 
 
 def choose(fed: Federation, text: str, *, keep: float | None = None) -> tuple[list[str], list[str]]:

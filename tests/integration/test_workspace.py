@@ -212,6 +212,16 @@ def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: di
     assert nothing.meta.routed is None and any("whole workspace" in n for n in nothing.meta.notes)
 
 
+def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dict[str, Path]) -> None:
+    # "backoff" is in no README, slug or module-level name: only in retry_failed_charge's docstring.
+    fed = _fed(repos)
+    assert route_members(fed, "with backoff", content=False).routes == []
+    r = route_members(fed, "with backoff")
+    assert [x.repo for x in r.routes] == ["billing"] and r.routes[0].content_share == 1.0
+    assert "billing/retry.py:1" in r.routes[0].rationale
+    assert routed_search(fed, "with backoff", SearchRequest()).meta.routed == ["billing"]
+
+
 def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_path: Path) -> None:
     env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     add = run_qry_process("workspace", "add", "team", *map(str, repos.values()), cwd=tmp_path, env=env)

@@ -74,11 +74,30 @@ def resolve_index_dir(
     origin = Path.cwd() if start is None else Path(start)
     found = find_index(origin)
     if found is None:
+        unpublished = _nearest_unpublished(origin)
+        if unpublished is not None:
+            raise IndexNotFound(
+                f"the index in {unpublished} has no published root yet:"
+                " its first qry index was interrupted, or is still running",
+                hint=f"finish it: qry index {unpublished.parent}",
+            )
         raise IndexNotFound(
             f"no qry index found in {origin.resolve()} or any parent directory",
             hint=f"create one: qry index PATH (or set {ENV_VAR})",
         )
     return found
+
+
+def _nearest_unpublished(start: Path) -> Path | None:
+    """The nearest `.qry` folder at or above `start` that holds no HEAD (a first build that never
+    published), so "no index found" is not said of a tree whose index is one build away."""
+    here = Path(start).resolve()
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        if (folder / INDEX_DIRNAME).is_dir() and not (folder / INDEX_DIRNAME / "HEAD").exists():
+            return folder / INDEX_DIRNAME
+    return None
 
 
 def _index_in(path: Path) -> Path:

@@ -56,3 +56,14 @@ def test_resolve_without_any_index_raises_with_hint(tmp_path: Path) -> None:
     with pytest.raises(IndexNotFound) as info:
         resolve_index_dir(None, start=tmp_path, environ={})
     assert "qry index" in info.value.hint
+
+
+def test_an_unpublished_first_build_is_named_instead_of_no_index(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    default_index_dir(repo).mkdir(parents=True)  # an interrupted first build leaves .qry without HEAD
+    with pytest.raises(IndexNotFound) as info:
+        resolve_index_dir(None, start=repo / "src", environ={})
+    assert "has no published root yet" in info.value.message
+    assert info.value.hint == f"finish it: qry index {repo.resolve()}"
+    outer = _published(tmp_path)  # a published index further up still wins, as find_index says
+    assert resolve_index_dir(None, start=repo, environ={}) == outer.resolve()

@@ -453,8 +453,8 @@ path order: all call sites before a rename, every use of a config key. Uses the 
 reads files changed since the index directly, so the answer is the tree as it is now. Returns
 {pattern, lines: [{path, line, text, submatches: [[start, end]], match}], summary: {files_searched,
 files_read, files_matched, lines_matched, index_used, truncated}}. Bounded: max_lines (default 200,
-at most 2000), max_bytes of line text (default 100000), and 10 s; past any bound `truncated` is true
-and the lines are a prefix of the full answer: narrow with path, lang or glob, or a more specific
+at most 2000), max_bytes of line text (default 100000), and 10 s; past any bound `truncated` is true,
+the lines are a prefix of the full answer and lines_matched/files_matched count that prefix: narrow with path, lang or glob, or a more specific
 pattern. For ranked, fuzzy or natural-language questions use search instead."""
 
 RESOLVE_DOC = """\

@@ -354,4 +354,9 @@ def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: f
             raise Stop
 
     summary = run_grep(req, on_file)
+    if summary.truncated:  # the counts describe the answer, not the file the bound cut through
+        matched = [ln for ln in out if ln.match]
+        summary = msgspec.structs.replace(
+            summary, lines_matched=len(matched), files_matched=len({ln.path for ln in matched})
+        )
     return GrepResult(pattern=req.pattern, lines=out, summary=summary)

@@ -165,8 +165,11 @@ def test_grep_is_exhaustive_and_bounded(server: Server) -> None:
     assert len({ln.path for ln in result.lines}) > 1
     first = server.ok("grep", {"pattern": "charge", "ignore_case": True, "max_lines": 1})
     assert first["summary"]["truncated"] and first["lines"] == data["lines"][:1]  # a prefix of the answer
+    assert (first["summary"]["lines_matched"], first["summary"]["files_matched"]) == (1, 1)  # what it holds
+    assert result.summary.lines_matched == len(result.lines) > 1
     small = server.ok("grep", {"pattern": "charge", "ignore_case": True, "max_bytes": 10})
     assert small["summary"]["truncated"] and small["lines"] == []
+    assert (small["summary"]["lines_matched"], small["summary"]["files_matched"]) == (0, 0)
     py = server.ok("grep", {"pattern": "def ", "lang": "python", "glob": "!**/tests/**"})
     assert py["lines"] and all(ln["path"].endswith(".py") for ln in py["lines"])
     err = server.error("grep", {"pattern": "charge", "max_lines": 5000})

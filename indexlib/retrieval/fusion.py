@@ -22,6 +22,7 @@ from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 
 CANDIDATE_CAP = 300
+MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
 
 
 class Candidate(msgspec.Struct, kw_only=True):
@@ -206,9 +207,38 @@ def _defines(
     qn = c.qualified_name.lower().replace("::", ".")
     exact = c.name == cased if cased else c.name.lower() in (ident, ident_last)
     spelled = exact or "".join(split_identifier(c.name)) == ident_joined
-    if spelled and (ident == ident_last or qn.endswith(ident.replace("::", "."))):
+    if spelled and (
+        ident == ident_last or qn.endswith(ident.replace("::", ".")) or _qualified_by_path(c, ident)
+    ):
         return "exact" if exact else "spelled"
     return None
+
+
+def _qualified_by_path(c: Candidate, ident: str) -> bool:
+    """True when every qualifier of `ident` (`clap_builder::builder` of `clap_builder::builder::Command`,
+    `helpers` of `helpers.get_root_path`) is a container of `c` or a folder or file name of its path.
+    A Rust or C++ path names the crate and modules a type lives in, a Python dotted name its module,
+    and a re-export (`pub use`, `from .x import y`) lets it skip modules, while the node's qualified
+    name holds its containers only. A workspace crate is often its project's name and its folder's
+    (`grep_searcher` in `crates/searcher/`), and a facade crate re-exports it as a module
+    (`grep::searcher`), so a qualifier, or one joined with the qualifiers before it that matched
+    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters."""
+    qualifiers = [q for q in re.split(r"\.|::", ident)[:-1] if q]
+    if not qualifiers:
+        return False
+    containers = {
+        "".join(split_identifier(x)) for x in c.qualified_name.lower().replace("::", ".").split(".")[:-1]
+    }
+    folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in c.path.lower().split("/")}
+    pending = ""  # the qualifiers so far that matched nothing, joined
+    for q in qualifiers:
+        joined = pending + "".join(split_identifier(q))
+        known = joined in ("crate", "self", "super") or joined in containers or joined in folders
+        if known or any(len(f) >= MIN_FOLDER_SUFFIX and joined.endswith(f) for f in folders):
+            pending = ""
+        else:
+            pending = joined
+    return not pending
 
 
 def _boost_definition(c: Candidate, defined: str, identifier: str | None, signals: Signals) -> None:

@@ -171,3 +171,32 @@ def test_an_identifier_typed_with_capitals_matches_case_first() -> None:
     # Typed in lower case, any case is the name as typed: both get the full boost, scores decide.
     out = apply_signals(pair(), identifier="searcher", query_words=["searcher"])
     assert [c.uid for c in out] == [1, 2]
+
+
+def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
+    # `clap_builder::Command`: the crate folder qualifies the struct, whose qualified name is `Command`.
+    def pair() -> list[Candidate]:
+        method = cand(1, "clap_builder/src/derive.rs", kind="method", name="command", score=1.0)
+        method.qualified_name = "CommandFactory.command"
+        struct = cand(2, "clap_builder/src/builder/command.rs", kind="class", name="Command", score=0.9)
+        return [method, struct]
+
+    for ident in ("clap_builder::Command", "clap_builder::builder::Command", "crate::builder::Command"):
+        out = apply_signals(pair(), identifier=ident, query_words=[ident])
+        assert [c.uid for c in out] == [2, 1] and out[0].defines == "exact", ident
+    # A workspace crate named after its project and its folder: `grep_searcher` in `crates/searcher/`.
+    struct = cand(3, "crates/searcher/src/searcher/mod.rs", kind="class", name="Searcher")
+    assert apply_signals([struct], identifier="grep_searcher::Searcher", query_words=[])[0].defines == "exact"
+    # ... and a facade crate's module re-exports it: `grep::searcher::Searcher`.
+    struct = cand(3, "crates/searcher/src/searcher/mod.rs", kind="class", name="Searcher")
+    assert (
+        apply_signals([struct], identifier="grep::searcher::Searcher", query_words=[])[0].defines == "exact"
+    )
+    # A qualifier that names neither a container nor a folder is another type's `Command`.
+    for ident in ("clap_lex::Command", "parser::Command", "ab::Command"):
+        out = apply_signals(pair(), identifier=ident, query_words=[ident])
+        assert not any(c.defines for c in out), ident
+    # A Python module qualifies its function the same way.
+    for ident, defined in (("helpers.get_root_path", "exact"), ("views.get_root_path", "")):
+        fn = cand(4, "src/flask/helpers.py", name="get_root_path")
+        assert apply_signals([fn], identifier=ident, query_words=[])[0].defines == defined, ident

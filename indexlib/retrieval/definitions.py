@@ -1,6 +1,7 @@
 """Which definition a name given to `qry related` / MCP `get_related` means: exact, never fuzzy.
 
-Owns: exact resolution (a bare name, `Class.method`, a module-qualified name, `PATH:NAME`; the name as
+Owns: exact resolution (a bare name, `Class.method`, a module-qualified name, a Rust path whose
+qualifiers name the definition's folders (`grep_searcher::Searcher`), `PATH:NAME`; the name as
 typed first, then the same name in another case) and the order of preference that decides a bare
 name: code before doc sections,
 implementation before tests, top level before nested. `related` answers for one definition, so a name
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Node, NodeKind
-from indexlib.retrieval.fusion import is_docs
+from indexlib.retrieval.fusion import is_docs, qualified_by_path
 from indexlib.snapshot import Snapshot
 
 # Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
@@ -71,6 +72,17 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
         full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
         if n.part == 0 and n.kind in _SYMBOL_KINDS and (same(full, dotted) or ends(full, "." + dotted)):
             found.append(n)
+    if not found and "::" in text:
+        # A Rust or C++ path names the crate, and a crate is rarely its folder's name
+        # (`grep_searcher::Searcher` in `crates/searcher/`): its qualifiers name the path instead.
+        found = [
+            s.node
+            for s in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP)
+            if s.node.part == 0
+            and s.node.kind in _SYMBOL_KINDS
+            and same(s.node.name, last)
+            and qualified_by_path(s.node.path, s.node.qualified_name, dotted.lower())
+        ]
     found.sort(key=lambda n: (n.path, n.start_line))
     return found
 

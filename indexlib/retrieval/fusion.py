@@ -208,13 +208,15 @@ def _defines(
     exact = c.name == cased if cased else c.name.lower() in (ident, ident_last)
     spelled = exact or "".join(split_identifier(c.name)) == ident_joined
     if spelled and (
-        ident == ident_last or qn.endswith(ident.replace("::", ".")) or _qualified_by_path(c, ident)
+        ident == ident_last
+        or qn.endswith(ident.replace("::", "."))
+        or qualified_by_path(c.path, c.qualified_name, ident)
     ):
         return "exact" if exact else "spelled"
     return None
 
 
-def _qualified_by_path(c: Candidate, ident: str) -> bool:
+def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     """True when every qualifier of `ident` (`clap_builder::builder` of `clap_builder::builder::Command`,
     `helpers` of `helpers.get_root_path`) is a container of `c` or a folder or file name of its path.
     A Rust or C++ path names the crate and modules a type lives in, a Python dotted name its module,
@@ -227,9 +229,9 @@ def _qualified_by_path(c: Candidate, ident: str) -> bool:
     if not qualifiers:
         return False
     containers = {
-        "".join(split_identifier(x)) for x in c.qualified_name.lower().replace("::", ".").split(".")[:-1]
+        "".join(split_identifier(x)) for x in qualified_name.lower().replace("::", ".").split(".")[:-1]
     }
-    folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in c.path.lower().split("/")}
+    folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
     pending = ""  # the qualifiers so far that matched nothing, joined
     for q in qualifiers:
         joined = pending + "".join(split_identifier(q))

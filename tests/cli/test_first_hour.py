@@ -90,6 +90,44 @@ def test_related_between_two_module_functions_stays_ambiguous_with_a_path_name_h
     )
 
 
+CRATES_REPO = {
+    "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\n',
+    "crates/searcher/src/lib.rs": "pub mod searcher;\n",
+    "crates/searcher/src/searcher/mod.rs": "pub struct Searcher {\n    line: u64,\n}\n",
+    "crates/printer/src/lib.rs": "pub struct Searcher;\n\npub fn print(s: &Searcher) {}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def crates_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = _write(tmp_path_factory.mktemp("crates"), CRATES_REPO)
+    build_index(repo, BuildOptions(embed="none", git_times=False))
+    return repo
+
+
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [
+        ("searcher::Searcher", "crates/searcher/src/searcher/mod.rs"),  # the module path, as before
+        ("grep_searcher::Searcher", "crates/searcher/src/searcher/mod.rs"),  # the crate's name
+        ("grep::searcher::Searcher", "crates/searcher/src/searcher/mod.rs"),  # a facade's re-export
+        ("grep_printer::Searcher", "crates/printer/src/lib.rs"),
+    ],
+)
+def test_related_and_search_resolve_a_rust_path_through_its_crate_folder(
+    crates_repo: Path, name: str, path: str
+) -> None:
+    repo = crates_repo
+    run = _q(repo, "related", name, "--json")
+    assert run.code == 0 and json.loads(run.out)["node"]["path"] == path, run.describe()
+    found = _q(repo, "search", name, "--json")
+    data = json.loads(found.out)
+    assert data["results"][0]["path"] == path, found.describe()
+    assert not any("no definition" in n for n in data["meta"]["notes"]), data["meta"]["notes"]
+    missing = _q(repo, "related", "clap_lex::Searcher")  # a crate the tree does not hold
+    assert missing.code == 1 and "no definition named 'clap_lex::Searcher'" in missing.err, missing.describe()
+
+
 # -- gc: no ghost root, --keep counts index runs ---------------------------------------------------
 
 

@@ -260,7 +260,7 @@ def related_cmd(
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
-    """Show who calls a symbol, what it calls, and its container."""
+    """Show who calls a symbol, what it calls, its container, and a type's members."""
     from cli.graphcmd import related_command
 
     _exit(related_command(_env(no_color), symbol, callers, callees, depth, index_dir, root, json))

@@ -465,7 +465,7 @@ start_line, end_line, language, signature, doc, match, score}]}; `match` is exac
 
 RELATED_DOC = """\
 Who calls a symbol, what it calls, and its parent container, walking the call graph up to `depth`
-steps. `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
+steps; for a class, struct, interface, enum or trait also its members (edge contains, direction out). `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
 search/resolve_symbol. Returns {query, node, related: [{edge, direction ("in" = caller, "out" =
 callee), symbol, kind, path, start_line, end_line, depth, ambiguous}], candidates, ambiguous}.
 When several definitions match equally, nothing is guessed: `ambiguous` is true and `candidates`

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.expand import GraphNode, expand
+from indexlib.graph.expand import MEMBER_KINDS, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related
 from indexlib.snapshot import Snapshot
@@ -232,10 +232,13 @@ def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
 ) -> list[Related]:
     """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus the
-    parent container when both are asked for (`--callers` means only callers: a container is neither)."""
+    parent container and, for a type, its members when both are asked for (`--callers` means only
+    callers: a container or a member is neither). A struct or class is rarely called itself (Rust
+    calls `Searcher::new`, not `Searcher`), so without its members its answer would often be empty."""
     directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
+    view = SnapshotGraph(snap)
     rel = expand(
-        SnapshotGraph(snap),
+        view,
         [uid],
         depth=depth,
         cap=cap,
@@ -243,7 +246,11 @@ def related_of(
         directions=directions,  # type: ignore[arg-type]
         include_parent=len(directions) == 2,
     )
-    return rel.get(uid, [])
+    out = rel.get(uid, [])
+    node = view.node(uid)
+    if len(directions) == 2 and node is not None and node.kind in MEMBER_KINDS:
+        out += members(view, uid, skip={r.uid for r in out}, room=cap - len(out))
+    return out
 
 
 __all__ = ["SnapshotGraph", "related_of", "to_graph_node"]

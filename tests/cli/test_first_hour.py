@@ -93,7 +93,11 @@ def test_related_between_two_module_functions_stays_ambiguous_with_a_path_name_h
 CRATES_REPO = {
     "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\n',
     "crates/searcher/src/lib.rs": "pub mod searcher;\n",
-    "crates/searcher/src/searcher/mod.rs": "pub struct Searcher {\n    line: u64,\n}\n",
+    "crates/searcher/src/searcher/mod.rs": (
+        "pub struct Searcher {\n    line: u64,\n}\n\nimpl Searcher {\n"
+        "    pub fn new() -> Searcher {\n        Searcher { line: 0 }\n    }\n\n"
+        "    pub fn line(&self) -> u64 {\n        self.line\n    }\n}\n"
+    ),
     "crates/printer/src/lib.rs": "pub struct Searcher;\n\npub fn print(s: &Searcher) {}\n",
 }
 
@@ -126,6 +130,18 @@ def test_related_and_search_resolve_a_rust_path_through_its_crate_folder(
     assert not any("no definition" in n for n in data["meta"]["notes"]), data["meta"]["notes"]
     missing = _q(repo, "related", "clap_lex::Searcher")  # a crate the tree does not hold
     assert missing.code == 1 and "no definition named 'clap_lex::Searcher'" in missing.err, missing.describe()
+
+
+def test_related_of_a_type_lists_its_members(crates_repo: Path) -> None:
+    # Rust calls `Searcher::new`, never `Searcher`: without its members a struct's answer is empty.
+    run = _q(crates_repo, "related", "searcher::Searcher", "--json")
+    rows = [(r["edge"], r["direction"], r["symbol"]) for r in json.loads(run.out)["related"]]
+    assert rows == [("contains", "out", "Searcher.new"), ("contains", "out", "Searcher.line")], run.describe()
+    only = _q(crates_repo, "related", "searcher::Searcher", "--callers", "--json")  # members are not callers
+    assert json.loads(only.out)["related"] == [], only.describe()
+    member = _q(crates_repo, "related", "Searcher.line", "--json")  # a method: its container, as before
+    rows = [(r["edge"], r["direction"], r["symbol"]) for r in json.loads(member.out)["related"]]
+    assert rows == [("contains", "in", "Searcher")], member.describe()
 
 
 # -- gc: no ghost root, --keep counts index runs ---------------------------------------------------

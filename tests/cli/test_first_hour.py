@@ -47,11 +47,15 @@ URL_FOR_REPO = {
 }
 
 
-@pytest.fixture(scope="module")
-def url_for_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = _write(tmp_path_factory.mktemp("urlfor"), URL_FOR_REPO)
+def _indexed(factory: pytest.TempPathFactory, name: str, files: dict[str, str]) -> Path:
+    repo = _write(factory.mktemp(name), files)
     build_index(repo, BuildOptions(embed="none", git_times=False))
     return repo
+
+
+@pytest.fixture(scope="module")
+def url_for_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _indexed(tmp_path_factory, "urlfor", URL_FOR_REPO)
 
 
 @pytest.mark.parametrize(
@@ -104,9 +108,7 @@ CRATES_REPO = {
 
 @pytest.fixture(scope="module")
 def crates_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    repo = _write(tmp_path_factory.mktemp("crates"), CRATES_REPO)
-    build_index(repo, BuildOptions(embed="none", git_times=False))
-    return repo
+    return _indexed(tmp_path_factory, "crates", CRATES_REPO)
 
 
 @pytest.mark.parametrize(

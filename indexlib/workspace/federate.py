@@ -76,6 +76,8 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     notes: list[str] = []
     docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
+    weights: dict[str, float] = {}  # the index's RRF weight per stream, and the streams it could not run
+    unavailable: list[str] = []  # ("vector": it has no vectors), for the merge's imputation
 
 
 class WorkspaceMeta(msgspec.Struct, kw_only=True):
@@ -202,6 +204,7 @@ def answer_one(
     ans.indexed_commit = result.meta.indexed_commit
     ans.notes = list(result.meta.notes)
     ans.hits = len(result.results)
+    ans.weights, ans.unavailable = dict(result.meta.weights), list(result.meta.unavailable)
     ans.stale = is_stale(eng, result.meta.indexed_commit)
     try:
         ans.docs, ans.term_df = index_stats(eng, collection_terms(text))
@@ -223,17 +226,25 @@ def assemble(
     """Merge per-index answers into one result (also used by the cluster server over actor answers)."""
     t0 = elapsed_from if elapsed_from is not None else time.perf_counter()
     lists = [(a.repo, hits) for a, hits in answers if a.ok]
+    filled = imputed([a for a, _hits in answers if a.ok])
     if merge == "rank":
         merged = merge_by_score(lists)
     else:
         stats = {a.repo: (a.docs, a.term_df) for a, _hits in answers if a.ok}
-        merged = merge_hits(
-            lists, k=opts.rrf_k, weights=collection_weights(stats) if merge == "cori" else None
-        )
+        weights = dict(filled)
+        if merge == "cori":
+            cori = collection_weights(stats)
+            weights = {r: weights.get(r, 1.0) * cori.get(r, 1.0) for r in set(weights) | set(cori)}
+        merged = merge_hits(lists, k=opts.rrf_k, weights=weights or None)
     top: list[Hit] = list(merged[: opts.top_k])
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
     for a, _ in answers:
+        if a.repo in filled:
+            meta.notes.append(
+                f"{a.repo}: no vectors (qry index --embed onnx): its hits are scored as if the dense"
+                " stream agreed with its others"
+            )
         if not a.ok:
             meta.notes.append(f"{a.repo}: index failed: {a.error}")
         elif a.stale:
@@ -246,6 +257,24 @@ def assemble(
         top, _left_out = pack(top, opts.budget_tokens)
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return WorkspaceResult(query=text, results=[h for h in top if isinstance(h, RepoHit)], meta=meta)
+
+
+def imputed(answers: Sequence[IndexAnswer]) -> dict[str, float]:
+    """repo -> merge factor for each index that could not run a stream another index of the answer ran.
+
+    Such an index's hits have no term for that stream (an index built with `--embed none`, or whose
+    vectors are still being embedded, beside ones with vectors), so every hit of the others would
+    outrank its equals by that term alone. The missing stream is taken to agree with the index's
+    others: its hits are scaled by the sum of the weights of every stream the workspace ran over the
+    sum of the ones the index ran, both in the index's own weights (its route's)."""
+    ran = {s for a in answers for s in a.weights if s not in a.unavailable}
+    out: dict[str, float] = {}
+    for a in answers:
+        missing = ran & set(a.unavailable)
+        own = sum(w for s, w in a.weights.items() if s not in a.unavailable)
+        if missing and own > 0:
+            out[a.repo] = (own + sum(a.weights.get(s, 1.0) for s in missing)) / own
+    return out
 
 
 def _ranks(h: Hit) -> dict[str, tuple[int, float]]:

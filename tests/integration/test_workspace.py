@@ -127,6 +127,23 @@ def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
     assert web_pos >= 1 and merged[web_pos].score < web_top.score
 
 
+def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """A workspace mixing `--embed none` with vectors: the lexical index reports what it could not run."""
+    web = tmp_path / "web"
+    shutil.copytree(repos["web"], web, ignore=shutil.ignore_patterns(".qry"))
+    build_index(web, BuildOptions(embed="hash", git_times=False))
+    fed = Federation("t", [Member("billing", repos["billing"] / ".qry"), Member("web", web / ".qry")])
+    result = fed.search("how is a failed charge retried", SearchRequest(top_k=10, graph=False))
+    got = {a.repo: (a.unavailable, sorted(a.weights)) for a in result.meta.indexes}
+    assert got == {"billing": (["vector"], ["bm25", "symbol", "vector"]), "web": ([], ["bm25", "symbol", "vector"])}
+    assert any(n.startswith("billing: no vectors") for n in result.meta.notes), result.meta.notes
+    assert result.results[0].repo == "billing" and result.results[0].symbol == "retry_failed_charge"
+    lexical = fed.search("how is a failed charge retried", SearchRequest(top_k=10, graph=False, mode="lexical"))
+    assert all(a.unavailable == [] for a in lexical.meta.indexes) and not lexical.meta.notes
+
+
 def test_config_add_list_remove_and_folder_file(repos: dict[str, Path], xdg: Path, tmp_path: Path) -> None:
     config.add("team", [repos["billing"], repos["auth"] / ".qry"])
     config.add("team", [repos["web"]], name="frontend")

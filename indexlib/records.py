@@ -240,7 +240,7 @@ class SearchMeta(msgspec.Struct, kw_only=True):
     mode: str
     route: str = ""  # the query class the router chose
     streams: dict[str, int] = {}  # candidates per stream
-    weights: dict[str, float] = {}  # the RRF weight of each stream the route fuses
+    weights: dict[str, float] = {}  # the RRF weight of each stream fused, or wanted but unavailable
     unavailable: list[str] = []  # streams the route wants that this index cannot run ("vector": no vectors)
     model_loaded: bool = False
     total_candidates: int = 0

@@ -195,10 +195,11 @@ def _run_streams(
     if "symbol" in p.lexical:
         run("symbol", lambda: streams.symbol_stream(snap, q, clauses, opts.cap))
     vectors = _vector_state(engine, snap) if p.dense else VectorState(present=True)
-    planned = (*p.lexical, "vector") if p.dense else p.lexical
-    meta.unavailable = [] if vectors.present else ["vector"]
+    meta.unavailable = ["vector"] if p.dense and not vectors.present else []
     p = settle(p, q, opts, name_lead=streams.spells_a_name(ranked.get("symbol", [])), vectors=vectors)
-    meta.weights = {s: (p.weights or {}).get(s, 1.0) for s in planned}
+    # The streams fused, and one the index could not run; not one the plan chose to skip.
+    fused = (*p.lexical, "vector") if p.dense or meta.unavailable else p.lexical
+    meta.weights = {s: (p.weights or {}).get(s, 1.0) for s in fused}
     meta.route = p.route.value
     meta.notes.extend(p.notes)
     if p.dense:

@@ -40,6 +40,10 @@ def test_an_index_without_vectors_is_scaled_by_the_weight_it_could_not_run() -> 
 def test_nothing_is_imputed_when_no_index_ran_the_stream() -> None:
     # Every index lacks vectors, or the mode never asked for them: the answers are on one footing.
     assert imputed([_answer("a", unavailable=["vector"]), _answer("b", unavailable=["vector"])]) == {}
+    # An index with vectors that chose not to run the dense stream (the query names a definition)
+    # reports no `vector` weight: nobody ran it, so nothing is imputed to the one without vectors.
+    named = {"bm25": 1.0, "symbol": 1.5}
+    assert imputed([_answer("lex", unavailable=["vector"]), _answer("hyb", unavailable=[], weights=named)]) == {}
     lexical = {"bm25": 1.0, "symbol": 1.0}
     assert (
         imputed(

@@ -35,7 +35,13 @@ def main() -> None:
     from indexlib import Engine, SearchRequest
     from indexlib.workspace.collection import idf_boosts, idf_terms
     from indexlib.workspace.config import Member
-    from indexlib.workspace.federate import answer_one, idf_stats_one, imputed, merge_hits, per_index_requests
+    from indexlib.workspace.federate import (
+        answer_one,
+        assemble,
+        idf_stats_one,
+        merge_hits,
+        per_index_requests,
+    )
 
     dv_run, dv_score = wb._deveval()
     queries = dv_run.load_all_queries(str(wb.DEVEVAL / "queries"))
@@ -62,9 +68,13 @@ def main() -> None:
             answers = [answer_one(m, lambda m=m: engines[str(m.index)], text, reqs[m.name]) for m in members]
             lists = [(a.repo, hits) for a, hits in answers if a.ok]
             side = "own repository without vectors" if q["corpus"] == plain else "own repository with vectors"
-            for variant, weights in (("imputed", imputed([a for a, _ in answers if a.ok])), ("plain", None)):
-                merged = merge_hits(lists, k=k, weights=weights or None)[:10]
-                rows = [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged]
+            # imputed: the workspace search's own merge; plain: the same answers without the imputation.
+            merges = (
+                ("imputed", assemble("ws", text, answers, opts).results),
+                ("plain", merge_hits(lists, k=k)),
+            )
+            for variant, merged in merges:
+                rows = [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged[:10]]
                 mrr[(variant, side, q["kind"])].append(float(dv_score.metrics(q, rows)["file_MRR"]))
     _print(mrr)
 

@@ -454,8 +454,8 @@ reads files changed since the index directly, so the answer is the tree as it is
 {pattern, lines: [{path, line, text, submatches: [[start, end]], match}], summary: {files_searched,
 files_read, files_matched, lines_matched, index_used, truncated}}. Bounded: max_lines (default 200,
 at most 2000), max_bytes of line text (default 100000), and 10 s; past any bound `truncated` is true,
-the lines are a prefix of the full answer and lines_matched/files_matched count that prefix: narrow with path, lang or glob, or a more specific
-pattern. For ranked, fuzzy or natural-language questions use search instead."""
+the lines are a prefix of the full answer and lines_matched/files_matched count that prefix: narrow
+with path, lang or glob, or a more specific pattern. For ranked, fuzzy or natural-language questions use search instead."""
 
 RESOLVE_DOC = """\
 Find the definitions a name refers to: exact names (case-insensitive), qualified suffixes
@@ -465,7 +465,8 @@ start_line, end_line, language, signature, doc, match, score}]}; `match` is exac
 
 RELATED_DOC = """\
 Who calls a symbol, what it calls, and its parent container, walking the call graph up to `depth`
-steps; for a class, struct, interface, enum or trait also its members (edge contains, direction out). `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
+steps; for a class, struct, interface, enum or trait also its members (edge contains, direction
+out). `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
 search/resolve_symbol. Returns {query, node, related: [{edge, direction ("in" = caller, "out" =
 callee), symbol, kind, path, start_line, end_line, depth, ambiguous}], candidates, ambiguous}.
 When several definitions match equally, nothing is guessed: `ambiguous` is true and `candidates`

@@ -218,7 +218,8 @@ def _defines(
 
 def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     """True when every qualifier of `ident` (`clap_builder::builder` of `clap_builder::builder::Command`,
-    `helpers` of `helpers.get_root_path`) is a container of `c` or a folder or file name of its path.
+    `helpers` of `helpers.get_root_path`) is a container in `qualified_name` or a folder or file name
+    of `path`.
     A Rust or C++ path names the crate and modules a type lives in, a Python dotted name its module,
     and a re-export (`pub use`, `from .x import y`) lets it skip modules, while the node's qualified
     name holds its containers only. A workspace crate is often its project's name and its folder's

@@ -82,8 +82,8 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     notes: list[str] = []
     docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
-    weights: dict[str, float] = {}  # the index's RRF weight per stream, and the streams it could not run
-    unavailable: list[str] = []  # ("vector": it has no vectors), for the merge's imputation
+    weights: dict[str, float] = {}  # the index's RRF weight per stream (SearchMeta.weights)
+    unavailable: list[str] = []  # streams it could not run ("vector": no vectors), for `imputed`
 
 
 class WorkspaceMeta(msgspec.Struct, kw_only=True):

@@ -42,7 +42,7 @@ def texts_of(index_dir: Path) -> list[str]:
     _rid, manifest = store.load(None)
     out: list[str] = []
     for seg in manifest.segments:
-        live = {p for p, rec in manifest.files.items() if rec.segment == seg.id}
+        live = {p: rec.generated for p, rec in manifest.files.items() if rec.segment == seg.id}
         for _nodes, texts, _trivial in node_texts(store, seg.id, live):
             out.extend(texts)
     return out

@@ -240,7 +240,7 @@ def related(
     if not found:
         closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
         return RelatedResult(query=symbol, node=None, closest=closest)
-    best = definitions.best_class(found)
+    best = definitions.best_class(found, snap.is_generated)
     # Labelled as resolve_symbol labels them: a located name is "qualified", a bare one "exact".
     tier = (
         ("qualified", QUALIFIED_SCORE)

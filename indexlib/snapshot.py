@@ -152,6 +152,11 @@ class Snapshot:
         rec = self.manifest.files.get(path)
         return rec is not None and rec.segment == segment_id
 
+    def is_generated(self, path: str) -> bool:
+        """Whether the indexed file `path` carries a generated-code marker (ranked as supporting code)."""
+        rec = self.manifest.files.get(path)
+        return rec is not None and rec.generated
+
     def parse_terms(self, text: str, fields: Sequence[str], boosts: dict[str, float]) -> LexQuery | None:
         """`text` (quoted terms) as one Tantivy query over `fields`, or None if the root has no segment.
         Every segment shares the schema, so the first one's parser serves them all."""

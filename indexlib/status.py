@@ -59,7 +59,7 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
     """Compare disk with the root: modified (size/mtime differ), deleted, and (optionally) new files.
 
     A file on disk that the root does not list is "added" only if the build would index it: the root
-    leaves out files it skipped (binary, bad encoding, minified, generated, too large), so each one is
+    leaves out files it skipped (binary, bad encoding, minified, too large), so each one is
     read and content-checked as the build does (`discover.load`); only new files pay that read.
     """
     base = Path(snap.manifest.source_root)

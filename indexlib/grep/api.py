@@ -4,7 +4,7 @@ Owns: where the grep runs. PATH arguments inside the indexed tree become path fi
 indexed pass (the walk always starts at the index's root, so ignore files above a PATH apply as
 they do at indexing); a folder outside it is scanned as its own root; a file named on the command
 line is searched even if an ignore rule or a filter would skip it, as in ripgrep, unless
-discovery's content checks skip it (unreadable, binary, not UTF-8, minified, generated, over 1 MiB).
+discovery's content checks skip it (unreadable, binary, not UTF-8, minified, over 1 MiB).
 With no index named (`--index-dir`, `$QRY_INDEX_DIR`) and none found above the working directory,
 the tree is scanned and the caller is told once (`notice`); a named one that is not an index is an
 error, as for a search. A PATH that does not exist, and a folder or file the OS refuses, is

@@ -2,7 +2,7 @@
 
 Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
 and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
-binary, minified, generated and oversized files are left out exactly as `qry index` leaves them out,
+binary, minified, lock and oversized files are left out exactly as `qry index` leaves them out,
 except that text files no language claims (`UNLICENSE`, `*.csv`, `*.svg`, which the index skips as
 unsupported) are listed too, as rg searches every text file: they are never in the n-gram index,
 so they are read directly, after the same content checks (`searched_files` names the result);
@@ -240,7 +240,7 @@ def walk(
 def searched_files(root: Path, flt: FileFilter | None = None, *, no_ignore: bool = False) -> list[str]:
     """The files (POSIX, relative to `root`) a grep of `root` reads, in path order: `walk`'s listing
     that passes the content checks `run.py` applies before matching (binary, encoding, minified,
-    generated, size). For tests and tools that hand rg the same files; reads every file."""
+    size). For tests and tools that hand rg the same files; reads every file."""
     from indexlib.index.discover import SourceFile, load
 
     return [

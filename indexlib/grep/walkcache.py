@@ -39,7 +39,7 @@ from indexlib.records import IGNORE_FILES
 __all__ = ["CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 7  # 7: files no language claims are listed (6: ctimes, the root's exclude file)
+_VERSION = 8  # 8: generated files are searched (7: files no language claims are listed; 6: ctimes, the root's exclude file)
 MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
 OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
 
@@ -123,7 +123,7 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
                 return None
             size, mtime, ctime = st.st_size, st.st_mtime_ns, st.st_ctime_ns
         elif rejected.get(abspath) == (size, mtime, ctime):
-            continue  # binary, not UTF-8, minified or generated, and unchanged since it was checked
+            continue  # binary, not UTF-8, or minified, and unchanged since it was checked
         out.append(WalkedFile(rel, abspath, size, mtime, language, unhidden, ctime))
     return out
 

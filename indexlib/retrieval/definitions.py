@@ -14,6 +14,8 @@ container when the file is parsed, so a name names the implementation) or search
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Node, NodeKind
 from indexlib.retrieval.fusion import is_docs, qualified_by_path
@@ -111,16 +113,24 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     return sorted(found, key=lambda n: (n.path, n.start_line))
 
 
-def preference(n: Node) -> tuple[bool, bool, bool]:
+def _no_file_generated(_path: str) -> bool:
+    """Without a snapshot to ask, no file counts as generated."""
+    return False
+
+
+def preference(n: Node, generated: Callable[[str], bool] = _no_file_generated) -> tuple[bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
-    the work before tests and examples, top level before nested (a method, a function in a test).
-    Search ranks the same way (docs and tests lower, the definition itself first)."""
-    return (is_docs(n.path, n.kind), is_test_code(n.path, n.qualified_name), n.parent_uid != 0)
+    the work before tests, examples and generated code (`generated` says which files carry the
+    marker), top level before nested (a method, a function in a test). Search ranks the same way (docs
+    and tests lower, the definition itself first)."""
+    supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
+    return (is_docs(n.path, n.kind), supporting, n.parent_uid != 0)
 
 
-def best_class(nodes: list[Node]) -> list[Node]:
-    """The definitions in the best preference class: one means the name is decided, several ambiguous."""
+def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:
+    """The definitions in the best preference class: one means the name is decided, several ambiguous.
+    A mock generated from an interface shares the interface's method names; the interface wins."""
     if not nodes:
         return []
-    best = min(preference(n) for n in nodes)
-    return [n for n in nodes if preference(n) == best]
+    best = min(preference(n, generated) for n in nodes)
+    return [n for n in nodes if preference(n, generated) == best]

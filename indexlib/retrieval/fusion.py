@@ -40,6 +40,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     part: int = 0  # window number of a split node
     quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
     weak: bool = False  # a lexical-only match on function words alone: no evidence
+    generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
 
 
@@ -140,7 +141,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     definition_boost: float = 1.0  # +100% for a definition whose name is the query identifier
     constant_share: float = 0.5  # a constant or variable gets this share of the definition boost
     path_boost: float = 0.25  # +25% when a query word names the file or a folder
-    # Tests, examples, vendored or generated code. Measured on the development set: x0.5 -> x0.3 cut the
+    # Tests, examples, vendored or generated code (by path, or a file's generated-code marker). Measured on the development set: x0.5 -> x0.3 cut the
     # share of tests and docs in the top 10 from 0.075 to 0.046 on symbol queries at equal MRR.
     test_penalty: float = 0.3
     # Prose and project files (Markdown sections, text windows, docs/ and .github/ templates) for a
@@ -177,10 +178,22 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
 
-_TEST_WORDS = {"test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "mock"}
+_TEST_WORDS = {
+    "test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "fixtures", "mock", "mocks",
+}  # fmt: skip
+# Words that ask for generated code (a mock, a stub a generator wrote); a test word does not.
+_GENERATED_WORDS = {"generated", "mock", "mocks", "stub", "stubs"}
 _DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
 _PROSE_KINDS = frozenset({"section", "chunk"})
+
+
+def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
+    """Code that supports the work rather than doing it (tests, examples, vendored or generated code),
+    less the kinds the query asks for."""
+    if c.generated:
+        return not wants_generated
+    return not wants_tests and is_test_code(c.path, c.qualified_name)
 
 
 def is_docs(path: str, kind: str) -> bool:
@@ -274,6 +287,7 @@ def apply_signals(
     ident_joined = "".join(split_identifier(ident_last)) if ident_last else None
     words = {w.lower() for w in query_words if len(w) >= 3}
     wants_tests = bool(words & _TEST_WORDS)
+    wants_generated = bool(words & _GENERATED_WORDS)
     wants_docs = bool(words & _DOCS_WORDS)
 
     use_definition = "definition" in signals.enabled and ident is not None
@@ -284,9 +298,7 @@ def apply_signals(
     )
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
-    defined_in_code = any(
-        k is not None and not is_test_code(c.path, c.qualified_name) for c in cands if (k := kinds.get(c.uid))
-    )
+    defined_in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -316,13 +328,14 @@ def apply_signals(
         if "remainder" in signals.enabled and c.kind == "module":
             c.score *= signals.remainder_penalty
             c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
-        if "tests" in signals.enabled and not wants_tests and is_test_code(c.path, c.qualified_name):
+        if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
+            role = "generated code" if c.generated else "test/example/vendored path"
             if defined is not None and not defined_in_code:
-                c.explain.append("test/example/vendored path, but the identifier is defined only there: x1")
+                c.explain.append(f"{role}, but the identifier is defined only there: x1")
                 out.append(c)
                 continue
             c.score *= signals.test_penalty
-            c.explain.append(f"test/example/vendored path: x{signals.test_penalty:g}")
+            c.explain.append(f"{role}: x{signals.test_penalty:g}")
         elif "docs" in signals.enabled and not wants_docs and is_docs(c.path, c.kind):
             c.score *= signals.docs_penalty
             c.explain.append(f"docs, not code: x{signals.docs_penalty:g}")

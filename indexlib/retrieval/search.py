@@ -259,6 +259,8 @@ def _rank(
                 n.part,
             )
     head = [c for c in head if c.path]
+    for c in head:
+        c.generated = snap.is_generated(c.path)
     _read_evidence(snap, q, p.route, head)
     if opts.recency:
         _apply_recency(snap, head)

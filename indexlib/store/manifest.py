@@ -78,6 +78,7 @@ class FileRecord(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=
     nodes: int
     created_at: int | None = None  # unix seconds (git or file times)
     changed_at: int | None = None
+    generated: bool = False  # a generated-code marker in its first lines: ranked as supporting code
 
 
 class ModelInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -93,6 +93,25 @@ def test_test_penalty_unless_query_asks_for_tests() -> None:
     assert apply_signals(cs, identifier=None, query_words=["charge", "tests"])[0].uid == 1
 
 
+def test_generated_code_ranks_as_supporting_code() -> None:
+    """A file with a generated-code marker is demoted like a test, unless the query asks for mocks or
+    generated code, or the identifier is defined only there (a protobuf message, a mock constructor)."""
+
+    def cands() -> list[Candidate]:
+        mock = cand(1, "internal/mocks/checker.go", name="NewChecker", score=1.0)
+        mock.generated = True
+        return [mock, cand(2, "internal/checker.go", name="check", score=0.8)]
+
+    out = apply_signals(cands(), identifier=None, query_words=["creates", "checker"])
+    assert [c.uid for c in out] == [2, 1]
+    assert any(e == "generated code: x0.3" for e in out[1].explain)
+    out = apply_signals(cands(), identifier=None, query_words=["creates", "mock", "checker"])
+    assert [c.uid for c in out] == [1, 2]
+    out = apply_signals(cands(), identifier="NewChecker", query_words=["NewChecker"])
+    assert out[0].uid == 1 and any("generated code, but the identifier is defined only there" in e
+                                   for e in out[0].explain)  # fmt: skip
+
+
 def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
     cs = [cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 4)] + [cand(9, "b.py", score=0.9)]
     out = apply_signals(cs, identifier=None, query_words=[], signals=Signals(saturation_after=2))

@@ -114,7 +114,7 @@ def _minimal(**overrides: object) -> Manifest:
 def test_file_records_are_encoded_as_arrays() -> None:
     rec = FileRecord(hash="ab" * 16, segment="s1", size=10, mtime_ns=5, language="python", nodes=3)
     doc = json.loads(encode_manifest(_minimal(files={"a.py": rec})))
-    assert doc["files"]["a.py"] == ["ab" * 16, "s1", 10, 5, "python", 3, None, None]
+    assert doc["files"]["a.py"] == ["ab" * 16, "s1", 10, 5, "python", 3, None, None, False]
 
 
 def test_root_id_is_xxh3_128_hex_of_the_bytes() -> None:

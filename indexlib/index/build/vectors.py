@@ -109,8 +109,8 @@ def _embed_pending(
         if seg.id not in pending_ids:
             new_segments.append(seg)
             continue
-        live_paths = {p for p, rec in manifest.files.items() if rec.segment == seg.id}
-        uids, matrix = _embed_segment(store, seg.id, live_paths, embedder, cache, report, advance)
+        live = {p: rec.generated for p, rec in manifest.files.items() if rec.segment == seg.id}
+        uids, matrix = _embed_segment(store, seg.id, live, embedder, cache, report, advance)
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim
         staging = store.stage()
         vf = write_vectors(staging / vectors_dirname(info.model_id), uids, matrix)
@@ -146,19 +146,21 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
 
 
 def node_texts(
-    store: Store, seg_id: str, live_paths: set[str]
+    store: Store, seg_id: str, live: dict[str, bool]
 ) -> Iterator[tuple[list[Node], list[str], int]]:
     """Each live file's nodes of a segment that are worth a vector, with the text each one embeds,
-    and how many trivial nodes of the file were left out, file by file. Definitions in test and
-    example code embed their name, doc and signature only (`embedding_text(brief=True)`): the ranking
-    demotes them unless a query asks for tests, and their bodies were a third of a repository's
-    tokens, so of the model's time (docs/benchmarks.md, issue 11)."""
+    and how many trivial nodes of the file were left out, file by file. `live` maps each live path
+    of the segment to whether its file is generated code. Definitions in test, example and generated
+    code embed their name, doc and signature only (`embedding_text(brief=True)`): the ranking demotes
+    them unless a query asks for tests, and their bodies were a third of a repository's tokens, so of
+    the model's time (docs/benchmarks.md, issue 11)."""
     from indexlib.index.embedtext import embedding_text, worth_embedding
     from indexlib.pathroles import is_test_code
     from indexlib.records import DEFINITION_KINDS
 
     for chunk in iter_segment(store, seg_id):
-        if chunk.path in live_paths:
+        if chunk.path in live:
+            generated = live[chunk.path]
             nodes = [n for n in chunk.nodes if worth_embedding(n)]
             texts = [
                 embedding_text(
@@ -167,7 +169,8 @@ def node_texts(
                     n.signature,
                     n.doc,
                     n.text,
-                    brief=n.kind in DEFINITION_KINDS and is_test_code(chunk.path, n.qualified_name),
+                    brief=n.kind in DEFINITION_KINDS
+                    and (generated or is_test_code(chunk.path, n.qualified_name)),
                 )
                 for n in nodes
             ]
@@ -177,7 +180,7 @@ def node_texts(
 def _embed_segment(
     store: Store,
     seg_id: str,
-    live_paths: set[str],
+    live: dict[str, bool],
     embedder: Any,
     cache: Any,
     report: BuildReport,
@@ -207,7 +210,7 @@ def _embed_segment(
         report.embedded += embedded_now
         advance(waiting)
 
-    for nodes, texts, trivial in node_texts(store, seg_id, live_paths):
+    for nodes, texts, trivial in node_texts(store, seg_id, live):
         report.embed_skipped += trivial
         keys = [text_key(t) for t in texts]
         known = cache.get_many(keys)

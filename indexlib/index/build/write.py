@@ -140,6 +140,7 @@ def _record_files(
             nodes=count,
             created_at=created,
             changed_at=changed,
+            generated=src.generated,
         )
 
 

@@ -3,7 +3,8 @@
 Owns: the walk and its symlink policy (walk.py), ignore rules (`.gitignore`, `.ignore`, `.rgignore`
 and `.qryignore` at every level, `.git/info/exclude`, extra `--exclude` patterns, with ripgrep's
 precedence: ignore.py), vendored folders, file-name checks (lock files, `*.min.js`, source maps), the
-size limit, the content checks (binary, encoding, minified, generated markers: checks.py), and
+size limit, the content checks (binary, encoding, minified; generated code is marked, not skipped:
+checks.py), and
 opening files without following links (beneath.py).
 This module ties them together: `discover` walks, sorts, and yields. Every file ends up as exactly one
 `SourceFile` or one `Skipped`; pruned directories give one `Skipped` each (vendored, unreadable, ...),
@@ -52,6 +53,7 @@ from indexlib.index.discover.checks import (
     Skipped,
     SourceFile,
     check_content,
+    generated_marker,
     load,
     load_stream,
     os_error_skip,
@@ -76,6 +78,7 @@ __all__ = [
     "WalkRecord",
     "check_content",
     "discover",
+    "generated_marker",
     "load",
     "load_stream",
     "open_beneath",
@@ -106,7 +109,7 @@ def discover(
     `record`, when given, is filled with the directories and file entries the walk looked at.
     `unparsed=True` (grep) also lists the files no language claims, with language "", instead of
     skipping them as unsupported: rg searches every text file, and the content checks `load` runs
-    still leave out the binary, not-UTF-8, minified and generated ones.
+    still leave out the binary, not-UTF-8 and minified ones.
     """
     root_str = os.fspath(root)
     if not os.path.isdir(root_str):

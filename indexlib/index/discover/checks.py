@@ -2,9 +2,9 @@
 
 Owns: what discovery yields (`SourceFile`, `Skipped`), the checks decided by a file's name (lock
 files, `*.min.js`, source maps), by its bytes (`check_content`: byte order marks, binary, encoding,
-generated markers, minified text), an OS error as a skip reason, and `load`, which reads a listed
-file (through `open_beneath`), applies the size limit and the content checks, and refines its
-language. Does not own: the walk, ignore rules (walk.py, ignore.py).
+minified text), the generated-code marker (`generated_marker`: such a file is indexed, marked, and
+ranked as supporting code), an OS error as a skip reason, and `load`, which reads a listed file
+(through `open_beneath`), applies the size limit and the content checks, and refines its language. Does not own: the walk, ignore rules (walk.py, ignore.py).
 """
 
 from __future__ import annotations
@@ -57,6 +57,10 @@ class SourceFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # pattern re-includes (`!/.github/`): ripgrep then searches it without --hidden, and so does grep.
     unhidden: bool = False
     ctime_ns: int = 0  # from the walk's stat (0 when not walked): grep's test of the index's freshness
+    # A `Code generated ... DO NOT EDIT` / `@generated` marker in its first lines (set by `load`). Such
+    # code is searched (a mock, a protobuf stub, a parser table is often what a name leads to) but
+    # ranked below hand-written code, as tests and vendored code are.
+    generated: bool = False
 
 
 class Skipped(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -71,10 +75,10 @@ def check_content(data: bytes, *, max_line_chars: int = 1000) -> tuple[str, str]
     """(reason, detail) when a file's bytes should not be indexed, else None.
 
     Checks, cheapest first: a UTF-16/32 byte order mark (encoding), a NUL byte in the first 8 KiB
-    (binary), invalid UTF-8 anywhere (encoding; a UTF-8 BOM is fine), a `@generated` or
-    `generated ... DO NOT EDIT` marker in the first 10 lines (generated), and minified text (a line over
+    (binary), invalid UTF-8 anywhere (encoding; a UTF-8 BOM is fine), and minified text (a line over
     `max_line_chars` in a file whose lines average 200+ characters). The build runs this on every file
-    it reads (via `load`), so it costs one UTF-8 decode and a newline count per file.
+    it reads (via `load`), so it costs one UTF-8 decode and a newline count per file. A generated-code
+    marker is not a reason to skip (`generated_marker`).
     """
     head = data[:HEAD_BYTES]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -85,16 +89,23 @@ def check_content(data: bytes, *, max_line_chars: int = 1000) -> tuple[str, str]
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return SkipReason.ENCODING.value, f"not valid UTF-8 at byte {exc.start}"
-    first_lines = text[:4096].split("\n", GENERATED_MARKER_LINES)[:GENERATED_MARKER_LINES]
-    for line in first_lines:
-        if _GENERATED_RE.search(line):
-            return SkipReason.GENERATED.value, "generated-code marker: " + line.strip()[:80]
     if len(text) > max_line_chars:
         lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         if len(text) / lines >= MINIFIED_AVG_LINE_CHARS:
             longest = max(map(len, text.split("\n")))
             if longest > max_line_chars:
                 return SkipReason.MINIFIED.value, f"longest line {longest} characters"
+    return None
+
+
+def generated_marker(data: bytes) -> str | None:
+    """The line holding a `@generated` or `generated ... DO NOT EDIT` marker among the first 10 lines
+    (stripped, at most 80 characters), else None: the convention of Go, protoc, mockery, Bazel and
+    most code generators, which a reader of the file can check."""
+    head = data[:4096].decode("utf-8", errors="replace")
+    for line in head.split("\n", GENERATED_MARKER_LINES)[:GENERATED_MARKER_LINES]:
+        if _GENERATED_RE.search(line):
+            return line.strip()[:80]
     return None
 
 
@@ -152,7 +163,8 @@ def _checked(src: SourceFile, data: bytes, max_file_bytes: int, max_line_chars: 
     if bad is not None:
         return Skipped(path=src.path, reason=bad[0], detail=bad[1])
     language = detect_language(src.path, data[:HEAD_BYTES]) or src.language
-    return msgspec.structs.replace(src, data=data, language=language)
+    generated = generated_marker(data) is not None
+    return msgspec.structs.replace(src, data=data, language=language, generated=generated)
 
 
 def load_stream(

@@ -4,7 +4,10 @@ Owns: everything that touches `tantivy` (the only module that imports it). Each 
 is its own Tantivy index; callers combine segments. Code-aware term splitting happens in Python
 (`indexlib.analyzer`) and lands in whitespace-tokenised fields, because Tantivy's regex tokenizer has no
 look-around for camelCase. Prose (doc comments, Markdown) goes through Tantivy's English stemmer instead:
-stemming mangles identifiers (parser/parsed/parsing) but helps sentences.
+stemming mangles identifiers (parser/parsed/parsing) but helps sentences. The whole-node `content` field
+holds those code-aware terms stemmed as well (`CONTENT_TOKENIZER`): it is the field a question is scored
+on, and a question inflects the words a name holds ("how are blueprints registered" for
+`register_blueprint`), while the name fields stay exact for identifier lookups.
 
 Does not own: ranking across streams (fusion.py), liveness decisions (snapshot.py), query syntax (query.py),
 or the pure derivation of a node's lookup terms (lexterms.py, re-exported here).
@@ -52,6 +55,32 @@ FIELD_BOOSTS: dict[str, float] = {
 # holding one query word outranked the node whose doc comment is the query, word for word.
 PROSE_FIELD_BOOSTS: dict[str, float] = {"content": 1.0, "name_terms": 0.5}
 TEXT_FIELDS: tuple[str, ...] = tuple(FIELD_BOOSTS)
+# `content`'s analyzer: the Python analyzer's terms (already lower-cased, split on whitespace), each
+# reduced by Tantivy's English (Porter) stemmer, so `registered` and `register` meet at `regist`.
+CONTENT_TOKENIZER = "qry_code_stem"
+STEMMED_FIELDS = frozenset({"content"})
+
+
+@functools.cache
+def _content_analyzer() -> tantivy.TextAnalyzer:
+    return (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
+
+
+def _register_tokenizers(index: tantivy.Index) -> None:
+    """Tantivy knows a custom analyzer only per opened `Index`: every open and every writer registers it."""
+    index.register_tokenizer(CONTENT_TOKENIZER, _content_analyzer())
+
+
+def field_term(field: str, term: str) -> str:
+    """`term` as `field` indexes it: stemmed for a stemmed field (`registered` -> `regist`), else as is."""
+    if field not in STEMMED_FIELDS:
+        return term
+    tokens = _content_analyzer().analyze(term)
+    return tokens[0] if len(tokens) == 1 else term
 
 
 def _build_schema() -> tantivy.Schema:
@@ -84,7 +113,7 @@ def _build_schema() -> tantivy.Schema:
     # Everything a reader sees of the node in one field (path, qualified name, signature, doc, body):
     # one BM25 length norm over all of it, so a sentence matching the doc and the body adds up instead
     # of each short field's score swinging on its own length.
-    sb.add_text_field("content", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("content", stored=False, tokenizer_name=CONTENT_TOKENIZER)
     # Node times (git blame or file times) as fast fields: --since/--until/--as-of are range filters
     # inside the engine, so they apply before the top-k cut.
     sb.add_integer_field("created_at", stored=False, indexed=True, fast=True)
@@ -227,6 +256,7 @@ class SegmentIndexWriter(_DocumentWriter):
 
     def __init__(self, out_dir: Path) -> None:
         super().__init__(out_dir, schema())
+        _register_tokenizers(self._index)
         self._open_writer()
 
     def add(self, node: Node, refs: Sequence[Ref], terms: NodeTerms | None = None) -> None:
@@ -256,6 +286,7 @@ def _open_index(directory: Path, what: str, index_dir: Path) -> tuple[tantivy.In
     """
     try:
         index = tantivy.Index.open(str(directory))
+        _register_tokenizers(index)
         return index, index.searcher()
     except BaseException as exc:
         if not _is_read_failure(exc):
@@ -345,9 +376,10 @@ class LexicalSegment:
             raise self._corrupt("term dictionary", exc) from exc
 
     def doc_freq(self, field: str, term: str) -> int:
-        """How many documents hold `term` in `field` (the term dictionary only, no postings)."""
+        """How many documents hold `term` in `field` (the term dictionary only, no postings); `term`
+        as the query side has it, so a stemmed field is asked for its stem."""
         try:
-            return int(self._searcher.doc_freq(field, term))
+            return int(self._searcher.doc_freq(field, field_term(field, term)))
         except BaseException as exc:
             if not _is_read_failure(exc):
                 raise

@@ -33,7 +33,9 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 #      and nodes carry their leading doc comment in their range and text; bodiless declarations, type
 #      aliases (kind `type`) and module-level constants (kind `constant`) are nodes; the Tantivy schema
 #      gained the whole-node `content` field. Older roots are rebuilt by `qry index`.
-FORMAT_VERSION = 5
+#   6  the `content` field's terms are stemmed (Tantivy's English stemmer over the code-aware terms), so
+#      a version-5 segment's unstemmed terms would not match the stems a query is parsed into.
+FORMAT_VERSION = 6
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

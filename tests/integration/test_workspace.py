@@ -135,12 +135,12 @@ def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(
     shutil.copytree(repos["web"], web, ignore=shutil.ignore_patterns(".qry"))
     build_index(web, BuildOptions(embed="hash", git_times=False))
     fed = Federation("t", [Member("billing", repos["billing"] / ".qry"), Member("web", web / ".qry")])
-    result = fed.search("how is a failed charge retried", SearchRequest(top_k=10, graph=False))
+    result = fed.search("how is a failed charge handled with backoff", SearchRequest(top_k=10, graph=False))
     got = {a.repo: (a.unavailable, sorted(a.weights)) for a in result.meta.indexes}
     assert got == {"billing": (["vector"], ["bm25", "symbol", "vector"]), "web": ([], ["bm25", "symbol", "vector"])}
     assert any(n.startswith("billing: no vectors") for n in result.meta.notes), result.meta.notes
     assert result.results[0].repo == "billing" and result.results[0].symbol == "retry_failed_charge"
-    lexical = fed.search("how is a failed charge retried", SearchRequest(top_k=10, graph=False, mode="lexical"))
+    lexical = fed.search("how is a failed charge handled with backoff", SearchRequest(top_k=10, graph=False, mode="lexical"))
     assert all(a.unavailable == [] for a in lexical.meta.indexes) and not lexical.meta.notes
 
 

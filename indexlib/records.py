@@ -211,6 +211,7 @@ class Hit(msgspec.Struct, kw_only=True):
     context: bool = False  # True for on-path nodes added by diffusion, never a fused hit
     stale: bool = False  # the file changed on disk since the root was published
     last_changed: int | None = None  # unix seconds, from git or file times
+    generated: bool = False  # the file carries a generated-code marker: edit its generator, not it
 
     @classmethod
     def of_node(cls, n: Node, *, score: float, snippet: Snippet, **extra: Any) -> "Hit":

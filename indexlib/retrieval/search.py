@@ -363,6 +363,7 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest) -> Hit:
         provenance=c.provenance,
         explain=c.explain if opts.explain else [],
         last_changed=n.changed_at or (rec.changed_at if rec else None),
+        generated=bool(rec and rec.generated),
     )
 
 

@@ -85,6 +85,8 @@ def test_hand_written_code_outranks_its_mock(indexed: tuple[Path, Path]) -> None
     hits = _search(index, "IsUpToDate")
     assert [h["path"] for h in hits][:1] == ["internal/fingerprint/status.go"], hits
     assert any(h["path"] == "internal/mocks/status_checkable.go" for h in hits), "the mock is searched too"
+    flags = {h["path"]: h["generated"] for h in hits}
+    assert flags == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, hits
 
 
 def test_a_name_defined_only_in_generated_code_leads(indexed: tuple[Path, Path]) -> None:

@@ -354,6 +354,7 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest) -> Hit:
         opts.snippet_chars,
         indent=snap.first_line_indent(n),
         hidden_lines=snap.hidden_lines(n),
+        stems=streams.stems_for_snippets(q),
     )
     rec = snap.manifest.files.get(n.path)
     return Hit.of_node(

@@ -21,8 +21,14 @@ DEFAULT_CHARS: int = _WIDTH.default or 0
 MIN_CHARS, MAX_CHARS = _WIDTH.lo, _WIDTH.hi or _WIDTH.lo
 
 
-def _word_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
-    """Match any query word (and its identifier parts) case-insensitively, longest first."""
+# A stem shorter than this would light up unrelated words (`use` in `user`, `reuse`).
+MIN_STEM_CHARS = 4
+
+
+def _word_pattern(words: Sequence[str], stems: Sequence[str] = ()) -> re.Pattern[str] | None:
+    """Match any query word (and its identifier parts) case-insensitively, longest first, and any
+    word that starts with one of `stems` (the stemmed forms BM25 matched: `regist` lights up the
+    `register` of `register_blueprint` for a question saying "registered")."""
     from indexlib.analyzer import split_identifier
 
     forms: set[str] = set()
@@ -35,10 +41,11 @@ def _word_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
             if len(part) >= 3:
                 forms.add(part)
     forms = {f for f in forms if len(f) >= 2}
-    if not forms:
+    prefixes = {s for s in stems if len(s) >= MIN_STEM_CHARS and s not in forms}
+    if not forms and not prefixes:
         return None
-    alts = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-    return re.compile(alts, re.IGNORECASE)
+    alts = [(len(f), re.escape(f)) for f in forms] + [(len(p), re.escape(p) + "[a-z]*") for p in prefixes]
+    return re.compile("|".join(a for _n, a in sorted(alts, key=lambda t: -t[0])), re.IGNORECASE)
 
 
 def make_snippet(
@@ -49,6 +56,7 @@ def make_snippet(
     *,
     indent: str = "",
     hidden_lines: Collection[int] = (),
+    stems: Sequence[str] = (),
 ) -> Snippet:
     """Cut `text` (a node starting at `start_line`) to about `width` characters around the first match.
 
@@ -59,19 +67,20 @@ def make_snippet(
     `def` starts at its indentation), so the first line reads as it does in the file. `hidden_lines`
     are lines of the file other nodes own (a module remainder's text keeps their line breaks but not
     their code): a blank text line there is not a blank line of the file, so the snippet keeps to the
-    run of the node's own lines that holds the match and never shows those lines.
+    run of the node's own lines that holds the match and never shows those lines. `stems` are the
+    query words' stems: a word starting with one counts as a match too.
 
     >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
     (10, False, 'a')
     """
     width = max(MIN_CHARS, min(MAX_CHARS, width))
-    pattern = _word_pattern(words)
+    pattern = _word_pattern(words, stems)
     text = indent + text
     if hidden_lines:
         block, block_line, cut = _own_block(text, start_line, pattern, frozenset(hidden_lines))
         if cut:
-            inner = make_snippet(block, block_line, words, width)
+            inner = make_snippet(block, block_line, words, width, stems=stems)
             return msgspec.structs.replace(inner, truncated=True)
     match = pattern.search(text) if pattern else None
     if len(text) <= width:

@@ -316,3 +316,15 @@ def has_vectors(snap: Snapshot) -> bool:
 def words_for_snippets(q: Query) -> Sequence[str]:
     words = [w for w in q.words if w.lower() not in STOPWORDS] or q.words
     return words
+
+
+def stems_for_snippets(q: Query) -> list[str]:
+    """The stems the stemmed `content` field matched for the query's words, where they differ from
+    the words themselves (so a snippet can show where "registered" met `register`)."""
+    out: list[str] = []
+    for w in words_for_snippets(q):
+        low = w.lower()
+        stem = lexical.field_term("content", low)
+        if stem != low and stem not in out:
+            out.append(stem)
+    return out

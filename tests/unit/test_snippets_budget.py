@@ -23,6 +23,18 @@ def test_snippet_centres_on_first_match_and_reports_lines() -> None:
     assert s.text[a:b].lower() in ("retry_charge", "retry", "charge")
 
 
+def test_a_stem_lights_up_the_inflected_word_bm25_matched() -> None:
+    text = "\n".join(f"x{i} = {i}" for i in range(40)) + "\ndef register_blueprint(self, bp):\n    pass\n"
+    s = make_snippet(text, 1, ["registered", "blueprints"], 120, stems=["regist", "blueprint"])
+    lit = [s.text[a:b] for a, b in s.highlights]
+    assert "register" in lit and "blueprint" in lit, lit  # the whole letter run, not `regist`
+    assert "def register_blueprint" in s.text  # and the window centres on it
+    plain = make_snippet(text, 1, ["registered", "blueprints"], 120)
+    assert plain.highlights == [] and plain.start_line == 1
+    short = make_snippet("user = reuse()", 1, ["uses"], 80, stems=["use"])
+    assert short.highlights == []  # a stem under 4 letters lights nothing
+
+
 def test_head_fallback_without_match() -> None:
     s = make_snippet(BODY, 1, ["nothingmatches"], 120)
     assert s.start_line == 1 and s.text.startswith("line 0")

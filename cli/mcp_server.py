@@ -442,7 +442,8 @@ Good queries: an identifier (`retry_failed_charge`, `ParseConfig`), a signature,
 ("where are failed charges retried?"). Inline syntax also works in `query`: "exact phrase", prefix*,
 lang:go, path:'src/**', kind:function, -path:tests/**.
 Returns {query, results: [{uid, path, start_line, end_line, kind, symbol, language, score, signature,
-snippet: {text, start_line, end_line, truncated}, related: [callers/callees of the hit], stale}],
+snippet: {text, start_line, end_line, truncated}, related: [callers/callees of the hit], stale,
+generated (the file is generated code: change its generator)}],
 meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens to fit the answer
 into your context: whole results are packed in rank order and meta.truncated_by_budget counts the
 ones left out."""

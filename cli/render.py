@@ -134,7 +134,7 @@ def render_plain(
             if i:
                 out.append("--")
             tag = " [context]" if h.context else ""
-            mark = " [stale]" if h.stale else ""
+            mark = (" [stale]" if h.stale else "") + (" [generated]" if h.generated else "")
             out.append(
                 f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{mark}"
             )
@@ -202,6 +202,8 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
             cell.append("  [on-path context]", style="magenta")
         if h.stale:
             cell.append("  [stale]", style="yellow")
+        if h.generated:
+            cell.append("  [generated]", style="dim")
         cell.append("\n")
         for piece, highlighted in _pieces(h.snippet.text, h.snippet.highlights):
             cell.append(safe_text(piece), style="bold yellow" if highlighted else "")

@@ -9,6 +9,7 @@ real CLI, `--embed none`.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,12 @@ def test_generated_definitions_embed_name_doc_and_signature_only(indexed: tuple[
     assert mock_text == as_embedded(mock, brief=True) != as_embedded(mock, brief=False)
     real, real_text = texts["internal/fingerprint/status.go:StatusChecker.IsUpToDate"]
     assert real_text == as_embedded(real, brief=False) != as_embedded(real, brief=True)
+
+
+def test_plain_blocks_mark_generated_hits(indexed: tuple[Path, Path]) -> None:
+    _repo, index = indexed
+    run = qry("search", "IsUpToDate", "-C", "1", "--index-dir", index)
+    assert_clean(run, allowed=(0,))
+    headers = [line for line in run.out.splitlines() if re.match(r"[^\s:]+:\d+-\d+\t", line)]
+    marked = {h.split(":", 1)[0]: h.endswith(" [generated]") for h in headers}
+    assert marked == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, run.out

@@ -37,7 +37,10 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
             ["published", _when(st.published_at)],
             ["source", st.source_root],
             ["git commit", (st.git_commit or "-")[:12] + (f" ({st.git_branch})" if st.git_branch else "")],
-            ["files", f"{st.files:,}"],
+            [
+                "files",
+                f"{st.files:,}" + (f" ({st.generated_files:,} generated)" if st.generated_files else ""),
+            ],
             ["nodes", f"{st.nodes:,}"],
             ["segments", f"{st.segments} ({plural(st.tombstones, 'tombstoned path')})"],
             ["languages", ", ".join(f"{k} {v:,}" for k, v in st.by_language.items())],

@@ -39,6 +39,7 @@ class Status(msgspec.Struct, kw_only=True):
     git_commit: str | None
     git_branch: str | None
     files: int
+    generated_files: int  # files with a generated-code marker (indexed, ranked as supporting code)
     nodes: int
     segments: int
     tombstones: int
@@ -130,6 +131,7 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
         git_commit=m.git_commit,
         git_branch=m.git_branch,
         files=len(m.files),
+        generated_files=sum(1 for rec in m.files.values() if rec.generated),
         nodes=snap.node_count,
         segments=len(m.segments),
         tombstones=sum(len(v) for v in m.tombstones.values()),

@@ -57,7 +57,10 @@ func NewStatusCheckable(t mockConstructorTestingT) *StatusCheckable {
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     repo = tmp_path_factory.mktemp("gen") / "repo"
-    for rel, text in {"internal/fingerprint/status.go": INTERFACE, "internal/mocks/status_checkable.go": MOCK}.items():
+    for rel, text in {
+        "internal/fingerprint/status.go": INTERFACE,
+        "internal/mocks/status_checkable.go": MOCK,
+    }.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     index = repo / ".qry"
@@ -87,13 +90,18 @@ def test_hand_written_code_outranks_its_mock(indexed: tuple[Path, Path]) -> None
     assert [h["path"] for h in hits][:1] == ["internal/fingerprint/status.go"], hits
     assert any(h["path"] == "internal/mocks/status_checkable.go" for h in hits), "the mock is searched too"
     flags = {h["path"]: h["generated"] for h in hits}
-    assert flags == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, hits
+    assert flags == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, (
+        hits
+    )
 
 
 def test_a_name_defined_only_in_generated_code_leads(indexed: tuple[Path, Path]) -> None:
     _repo, index = indexed
     hits = _search(index, "NewStatusCheckable")
-    assert (hits[0]["path"], hits[0]["symbol"]) == ("internal/mocks/status_checkable.go", "NewStatusCheckable")
+    assert (hits[0]["path"], hits[0]["symbol"]) == (
+        "internal/mocks/status_checkable.go",
+        "NewStatusCheckable",
+    )
 
 
 def test_a_question_about_mocks_is_answered_from_them(indexed: tuple[Path, Path]) -> None:
@@ -130,7 +138,9 @@ def test_generated_definitions_embed_name_doc_and_signature_only(indexed: tuple[
     for seg in manifest.segments:
         live = {p: rec.generated for p, rec in manifest.files.items() if rec.segment == seg.id}
         for nodes, embedded, _trivial in node_texts(store, seg.id, live):
-            texts.update({f"{n.path}:{n.qualified_name}": (n, t) for n, t in zip(nodes, embedded, strict=True)})
+            texts.update(
+                {f"{n.path}:{n.qualified_name}": (n, t) for n, t in zip(nodes, embedded, strict=True)}
+            )
 
     def as_embedded(n: Node, *, brief: bool) -> str:
         return embedding_text(n.name, n.qualified_name, n.signature, n.doc, n.text, brief=brief)
@@ -147,4 +157,16 @@ def test_plain_blocks_mark_generated_hits(indexed: tuple[Path, Path]) -> None:
     assert_clean(run, allowed=(0,))
     headers = [line for line in run.out.splitlines() if re.match(r"[^\s:]+:\d+-\d+\t", line)]
     marked = {h.split(":", 1)[0]: h.endswith(" [generated]") for h in headers}
-    assert marked == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, run.out
+    assert marked == {"internal/fingerprint/status.go": False, "internal/mocks/status_checkable.go": True}, (
+        run.out
+    )
+
+
+def test_status_counts_the_generated_files(indexed: tuple[Path, Path]) -> None:
+    _repo, index = indexed
+    run = qry("status", "--json", "--index-dir", index)
+    assert_clean(run, allowed=(0,))
+    st = json.loads(run.out)
+    assert (st["files"], st["generated_files"]) == (2, 1), st
+    table = qry("status", "--index-dir", index)
+    assert "2 (1 generated)" in table.out, table.out

@@ -23,7 +23,7 @@ from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
-from indexlib.retrieval.fusion import Candidate, apply_signals, collapse_parts, quote_pairs, rrf
+from indexlib.retrieval.fusion import Candidate, apply_signals, collapse_parts, quote_pairs, rrf, scope_paths
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest
@@ -191,7 +191,21 @@ def _run_streams(
 
     clauses = streams.lexical_clauses(spec)
     if "bm25" in p.lexical:
-        run("bm25", lambda: streams.bm25_stream(snap, q, p.route, clauses, opts.cap, opts.term_boosts))
+        sig = opts.signals
+        scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
+        run(
+            "bm25",
+            lambda: streams.bm25_stream(
+                snap,
+                q,
+                p.route,
+                clauses,
+                opts.cap,
+                opts.term_boosts,
+                scoped_paths=scoped,
+                scope_boost=sig.scope_bm25_boost,
+            ),
+        )
     if "symbol" in p.lexical:
         run("symbol", lambda: streams.symbol_stream(snap, q, clauses, opts.cap))
     vectors = _vector_state(engine, snap) if p.dense else VectorState(present=True)

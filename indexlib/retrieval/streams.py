@@ -172,10 +172,18 @@ def bm25_stream(
     filters: Filters,
     cap: int,
     term_boosts: Mapping[str, float] | None = None,
+    *,
+    scoped_paths: Sequence[str] = (),
+    scope_boost: float = 0.0,
 ) -> list[StreamHit]:
+    """BM25 hits, best first; a node of `scoped_paths` (the files the query's commit-style scope
+    names) scores x(1 + scope_boost), so a scope's files compete for the stream's cap."""
     query = bm25_query(snap, q, route, term_boosts)
     if query is None:
         return []
+    if scoped_paths and scope_boost > 0:
+        inside = lexical.boolean([("must", query), ("must", lexical.term_set("path", list(scoped_paths)))])
+        query = lexical.boolean([("should", query), ("should", lexical.boost(inside, scope_boost))])
     if not q.phrases:
         return [
             StreamHit(uid=u, score=sc, segment=seg)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
@@ -74,6 +75,24 @@ def test_a_commit_scope_prefers_code_under_that_folder(tmp_path: Path) -> None:
     assert off.results[0].path == "lexer/scan.py"
     assert classify(parse_query("lex: allow E in scientific notation")) is Route.NATURAL
     assert parse_query("fix(parser): Don't report conflicting arguments").scope == "parser"
+
+
+def test_a_commit_scope_brings_its_files_into_the_head(tmp_path: Path) -> None:
+    # Sixty nodes outside the scope hold every word of the title, the scoped one only two: without the
+    # scope inside the BM25 stream it ranks below the fused head that the scope boost reorders.
+    files = {
+        f"lexer/scan_{i:02d}.py": f"def scan_empty_input_{i}(text):\n"
+        '    """Handle empty input before the parser sees it."""\n    return text or None\n'
+        for i in range(60)
+    }
+    files["parser/read.py"] = 'def read_input(text):\n    """Handle input."""\n    return text.strip()\n'
+    repo = make_repo(tmp_path, files)
+    engine = open_engine(repo / ".qry")
+    res = engine.search("parser: handle empty input", SearchOptions(explain=True))
+    assert res.results[0].path == "parser/read.py", [h.path for h in res.results]
+    unscoped = msgspec.structs.replace(Signals(), scope_bm25_boost=0.0)
+    off = engine.search("parser: handle empty input", SearchOptions(signals=unscoped))
+    assert "parser/read.py" not in [h.path for h in off.results]
 
 
 def test_one_file_cannot_fill_the_page(tmp_path: Path) -> None:

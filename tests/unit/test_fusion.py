@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit
-from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf
+from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf, scope_paths
 
 
 def hits(*uids: int) -> list[StreamHit]:
@@ -219,3 +219,13 @@ def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
     for ident, defined in (("helpers.get_root_path", "exact"), ("views.get_root_path", "")):
         fn = cand(4, "src/flask/helpers.py", name="get_root_path")
         assert apply_signals([fn], identifier=ident, query_words=[])[0].defines == defined, ident
+
+
+def test_scope_paths_names_the_files_under_a_scope() -> None:
+    files = ["packages/compiler-core/src/parse.ts", "packages/runtime-core/src/h.ts", "src/KeepAlive.ts"]
+    assert scope_paths(files, "compiler-core") == ["packages/compiler-core/src/parse.ts"]
+    assert scope_paths(files, "keep-alive") == ["src/KeepAlive.ts"]
+    assert scope_paths(files, "core") == files[:2]
+    assert scope_paths(files, "ts") == []  # too short to name an area
+    assert scope_paths(files, "src") == []  # names every file: nothing to prefer
+    assert scope_paths(files, "") == []

@@ -194,6 +194,7 @@ _GENERATED_WORDS = {"generated", "mock", "mocks", "stub", "stubs"}
 _DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
 _PROSE_KINDS = frozenset({"section", "chunk"})
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
 def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
@@ -218,7 +219,10 @@ def path_names(path: str, joined: str) -> bool:
 @lru_cache(maxsize=PATH_PARTS_CACHE)
 def _joined_parts(path: str) -> tuple[str, ...]:
     """Each folder and file name of `path` with separators and case removed; cached, because a
-    scope is checked against every file of the root."""
+    scope is checked against every file of the root. For ASCII that is its letters and digits in
+    lower case (what `split_identifier` keeps), at a tenth of the cost."""
+    if path.isascii():
+        return tuple(_NOT_ALNUM.sub("", part.lower()) for part in path.split("/"))
     return tuple("".join(split_identifier(part)) for part in path.split("/"))
 
 

@@ -193,6 +193,11 @@ def _run_streams(
     if "bm25" in p.lexical:
         sig = opts.signals
         scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
+        if scoped and sig.scope_bm25_boost > 0:
+            n = len(scoped)
+            meta.notes.append(
+                f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
+            )
         run(
             "bm25",
             lambda: streams.bm25_stream(

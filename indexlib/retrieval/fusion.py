@@ -24,7 +24,7 @@ from indexlib.retrieval.bounds import RRF_K
 
 CANDIDATE_CAP = 300
 MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
-PATH_PARTS_CACHE = 65536  # paths whose joined folder and file names are kept (a few MB at most)
+PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
 MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
 
 
@@ -171,10 +171,12 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # A commit-style scope (`parser: ...`) naming a folder or file of the candidate's path: x(1 + this).
     scope_boost: float = 0.3
     # The same scope inside the BM25 stream: a node of a scoped file scores x(1 + this) there, so the
-    # scope's files reach the fused head at all (the boost above only reorders the head). Measured on
-    # the development set's commit titles: 0.3 / 0.6 / 1.0 gave fix file MRR@10 +0.017 / +0.024 /
-    # +0.024 (the titles with a scope, the only ones it touches, are in two of its five repositories).
-    scope_bm25_boost: float = 0.5
+    # scope's files reach the fused head at all (the boost above only reorders the head). Commit
+    # titles after a fixed commit, file MRR@10 change at 0.2 / 0.3 / 0.5: the development set
+    # +0.011 / +0.017 / +0.024; two repositories outside it, where a scope is often a feature whose
+    # change lands in a sibling crate or plugin, tokio -0.002 / -0.002 / -0.004, vite +0.008 / +0.005
+    # / 0.000. 0.3 gains where scopes are folders and costs little where they are not.
+    scope_bm25_boost: float = 0.3
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}
@@ -212,18 +214,31 @@ def is_docs(path: str, kind: str) -> bool:
 
 def path_names(path: str, joined: str) -> bool:
     """True when a folder or file name of `path` holds `joined` (a name with separators and case
-    removed): `compilercore` is in `packages/compiler-core/src`, `keepalive` in `KeepAlive.ts`."""
-    return any(joined in part for part in _joined_parts(path))
+    removed) from one of its word boundaries on: `compilercore` is in `packages/compiler-core/src`,
+    `keepalive` in `KeepAlive.ts`, `man` in `clap_mangen/`; `time` is not in `runtime/`, whose word it
+    would only end."""
+    return any(joined in _joined(part) and _names_from_a_word(part, joined) for part in path.split("/"))
 
 
 @lru_cache(maxsize=PATH_PARTS_CACHE)
-def _joined_parts(path: str) -> tuple[str, ...]:
-    """Each folder and file name of `path` with separators and case removed; cached, because a
-    scope is checked against every file of the root. For ASCII that is its letters and digits in
-    lower case (what `split_identifier` keeps), at a tenth of the cost."""
-    if path.isascii():
-        return tuple(_NOT_ALNUM.sub("", part.lower()) for part in path.split("/"))
-    return tuple("".join(split_identifier(part)) for part in path.split("/"))
+def _joined(part: str) -> str:
+    """A folder or file name with separators and case removed. For ASCII that is its letters and
+    digits in lower case (what `split_identifier` keeps), at a tenth of the cost: most names of a
+    root fail the scope's substring test here and are never split into words."""
+    if part.isascii():
+        return _NOT_ALNUM.sub("", part.lower())
+    return "".join(split_identifier(part))
+
+
+@lru_cache(maxsize=PATH_PARTS_CACHE)
+def _word_suffixes(part: str) -> tuple[str, ...]:
+    """A name's identifier words joined from each word on (`clap_mangen` -> `clapmangen`, `mangen`)."""
+    words = split_identifier(part)
+    return tuple("".join(words[i:]) for i in range(len(words)))
+
+
+def _names_from_a_word(part: str, joined: str) -> bool:
+    return any(s.startswith(joined) for s in _word_suffixes(part))
 
 
 def scope_paths(files: Iterable[str], scope: str) -> list[str]:

@@ -90,7 +90,7 @@ def test_a_commit_scope_brings_its_files_into_the_head(tmp_path: Path) -> None:
     engine = open_engine(repo / ".qry")
     res = engine.search("parser: handle empty input", SearchOptions(explain=True))
     assert res.results[0].path == "parser/read.py", [h.path for h in res.results]
-    assert "scope 'parser' names 1 file: BM25 x1.5 there" in res.meta.notes
+    assert "scope 'parser' names 1 file: BM25 x1.3 there" in res.meta.notes
     unscoped = msgspec.structs.replace(Signals(), scope_bm25_boost=0.0)
     off = engine.search("parser: handle empty input", SearchOptions(signals=unscoped))
     assert "parser/read.py" not in [h.path for h in off.results]

@@ -229,3 +229,11 @@ def test_scope_paths_names_the_files_under_a_scope() -> None:
     assert scope_paths(files, "ts") == []  # too short to name an area
     assert scope_paths(files, "src") == []  # names every file: nothing to prefer
     assert scope_paths(files, "") == []
+
+
+def test_a_scope_matches_from_a_word_boundary_of_a_name() -> None:
+    files = ["src/runtime/park.rs", "src/time/sleep.rs", "clap_mangen/src/render.rs", "src/timeout.rs"]
+    # `time` is a word of `time/` and begins `timeout.rs`, but only ends `runtime/`.
+    assert scope_paths(files, "time") == ["src/time/sleep.rs", "src/timeout.rs"]
+    assert scope_paths(files, "man") == ["clap_mangen/src/render.rs"]
+    assert scope_paths(files, "runtime") == ["src/runtime/park.rs"]

@@ -126,3 +126,18 @@ def test_pool_rounds_concatenates_runs_and_weights_cpu_means(bench: Any) -> None
     assert r["exit_codes"] == [0, 0, 0]
     t = bench.index.parse_hyperfine(pooled, ["x"], ["c"])
     assert t["x"].runs == 3 and t["x"].median_ms == pytest.approx(200.0)
+
+
+def test_commit_queries_reads_titles_as_the_dev_set_does() -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import commit_queries
+    finally:
+        sys.path.remove(str(BENCH))
+    q = commit_queries.query_of
+    assert q("fix(runtime-core): avoid a leak (#123)") == "runtime-core: avoid a leak"
+    assert q("feat: add numCPU func") == "add numCPU func"
+    assert q("net: add missing types") == "net: add missing types"
+    assert q("chore: bump deps") is None
+    assert q("docs(guide): explain x") is None
+    assert q("Fix a crash") is None  # not conventional: no scope or type to read

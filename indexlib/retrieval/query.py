@@ -86,6 +86,7 @@ class Query(msgspec.Struct, kw_only=True):
     excludes: list[str] = []
     kinds: list[str] = []
     scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
+    code_spans: list[str] = []  # text typed in backticks (`Semaphore`, `--help`): code, not prose
 
     @property
     def is_blank(self) -> bool:
@@ -224,6 +225,7 @@ def parse_query(
         shown.append(bare)
     q.text = " ".join(shown)
     q.scope = scope_of(text)
+    q.code_spans = code_spans_of(text)
     for lang in langs or []:
         q.langs.append(normalize_lang(lang))
     for kind in kinds or []:
@@ -248,6 +250,18 @@ def regex_syntax(text: str) -> str | None:
     """
     m = _REGEX_SYNTAX.search(text.strip())
     return m.group(0) if m else None
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def code_spans_of(text: str) -> list[str]:
+    """The spans typed in backticks, as Markdown writes code in a commit title or an issue.
+
+    >>> code_spans_of("time: wake `DelayQueue` when `clear` is called"), code_spans_of("no `close")
+    (['DelayQueue', 'clear'], [])
+    """
+    return [m.group(1).strip() for m in _CODE_SPAN.finditer(text) if m.group(1).strip()]
 
 
 _SCOPE = re.compile(r"^\s*(?:[A-Za-z]+\(([\w\-./]+)\)|([A-Za-z][\w\-./]*)):\s+\S")

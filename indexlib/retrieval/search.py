@@ -193,6 +193,8 @@ def _run_streams(
     if "bm25" in p.lexical:
         sig = opts.signals
         scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
+        code = 1.0 + sig.code_span_boost if "code_span" in sig.enabled else 1.0
+        term_boosts = streams.code_span_boosts(q, opts.term_boosts, code)
         if scoped and sig.scope_bm25_boost > 0:
             n = len(scoped)
             meta.notes.append(
@@ -206,7 +208,7 @@ def _run_streams(
                 p.route,
                 clauses,
                 opts.cap,
-                opts.term_boosts,
+                term_boosts,
                 scoped_paths=scoped,
                 scope_boost=sig.scope_bm25_boost,
             ),

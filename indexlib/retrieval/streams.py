@@ -165,6 +165,18 @@ def apply_exclusions(
     return removed
 
 
+def code_span_boosts(q: Query, base: Mapping[str, float], factor: float) -> Mapping[str, float]:
+    """`base` (term -> BM25 multiplier) with each analysed term of `q`'s backticked spans times
+    `factor`; `base` itself when there are none."""
+    if not q.code_spans or factor == 1.0:
+        return base
+    out = dict(base)
+    for span in q.code_spans:
+        for t in dict.fromkeys(query_terms(span)):
+            out[t] = out.get(t, 1.0) * factor
+    return out
+
+
 def bm25_stream(
     snap: Snapshot,
     q: Query,

@@ -96,6 +96,25 @@ def test_a_commit_scope_brings_its_files_into_the_head(tmp_path: Path) -> None:
     assert "parser/read.py" not in [h.path for h in off.results]
 
 
+def test_a_word_in_backticks_weighs_as_code(tmp_path: Path) -> None:
+    # The waker holds two of the title's words, the queue one: typed in backticks, that one is code.
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/waker.rs": "/// Wake every waiter when the list is cleared.\n"
+            "fn wake_waiters_when_cleared(q: &List) {\n    for w in q.waiters() { w.wake(); }\n}\n",
+            "src/delay_queue.rs": "impl DelayQueue {\n    /// Remove every entry.\n    pub fn clear(&mut self) {\n"
+            "        self.entries.clear();\n        self.notify();\n    }\n}\n",
+        },
+    )
+    engine = open_engine(repo / ".qry")
+    assert parse_query("wake `DelayQueue` when cleared").code_spans == ["DelayQueue"]
+    res = engine.search("wake `DelayQueue` when cleared", SearchOptions())
+    assert res.results[0].path == "src/delay_queue.rs", [h.path for h in res.results]
+    off = engine.search("wake `DelayQueue` when cleared", SearchOptions(signals=Signals().without("code_span")))
+    assert off.results[0].path == "src/waker.rs"
+
+
 def test_one_file_cannot_fill_the_page(tmp_path: Path) -> None:
     many = "".join(f"def charge_retry_{i}(x):\n    return retry_charge(x, {i})\n\n" for i in range(14))
     repo = make_repo(

@@ -191,28 +191,7 @@ def _run_streams(
 
     clauses = streams.lexical_clauses(spec)
     if "bm25" in p.lexical:
-        sig = opts.signals
-        scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
-        code = 1.0 + sig.code_span_boost if "code_span" in sig.enabled else 1.0
-        term_boosts = streams.code_span_boosts(q, opts.term_boosts, code)
-        if scoped and sig.scope_bm25_boost > 0:
-            n = len(scoped)
-            meta.notes.append(
-                f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
-            )
-        run(
-            "bm25",
-            lambda: streams.bm25_stream(
-                snap,
-                q,
-                p.route,
-                clauses,
-                opts.cap,
-                term_boosts,
-                scoped_paths=scoped,
-                scope_boost=sig.scope_bm25_boost,
-            ),
-        )
+        run("bm25", lambda: _bm25(snap, q, opts, p, clauses, meta))
     if "symbol" in p.lexical:
         run("symbol", lambda: streams.symbol_stream(snap, q, clauses, opts.cap))
     vectors = _vector_state(engine, snap) if p.dense else VectorState(present=True)
@@ -240,6 +219,25 @@ def _run_streams(
         meta.notes.append(exclusion_note(removed))
     meta.streams = {k: len(v) for k, v in ranked.items()}
     return ranked, p
+
+
+def _bm25(
+    snap: Snapshot, q: Query, opts: SearchRequest, p: Plan, clauses: streams.Filters, meta: SearchMeta
+) -> list[StreamHit]:
+    """The BM25 stream with the query's own weights: backticked words as code, and the files a
+    commit-style scope names (said in a note, since it reorders what a plain BM25 would rank)."""
+    sig = opts.signals
+    scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
+    code = 1.0 + sig.code_span_boost if "code_span" in sig.enabled else 1.0
+    if scoped and sig.scope_bm25_boost > 0:
+        n = len(scoped)
+        meta.notes.append(
+            f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
+        )
+    boosts = streams.code_span_boosts(q, opts.term_boosts, code)
+    return streams.bm25_stream(
+        snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
+    )
 
 
 def _vector_state(engine: Engine, snap: Snapshot) -> VectorState:

@@ -9,7 +9,9 @@ pipe makes qry exit quietly, as ripgrep does. It does not own the error contract
 
 from __future__ import annotations
 
+import atexit
 import os
+import signal
 import sys
 
 # cli.console.Exit.INTERRUPTED, not imported here: the fast path must not pay for console's imports.
@@ -23,18 +25,47 @@ def run() -> None:
     process umask gets 077 added first: files 0600, directories 0700, whatever the shell's umask.
     """
     os.umask(os.umask(0o077) | 0o077)
+    atexit.register(_ignore_ctrl_c)  # registered first, so it runs last (see _exit_on_ctrl_c)
     try:
-        _run()
-    except KeyboardInterrupt:
         try:
-            sys.stderr.write("qry: interrupted\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-        sys.exit(_INTERRUPTED)
-    except BrokenPipeError:
-        _silence_stdout()
-        sys.exit(0)
+            _run()
+        except KeyboardInterrupt:
+            try:
+                sys.stderr.write("qry: interrupted\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+            sys.exit(_INTERRUPTED)
+        except BrokenPipeError:
+            _silence_stdout()
+            sys.exit(0)
+    except SystemExit as exc:
+        _exit_on_ctrl_c(exc.code if isinstance(exc.code, int) else int(exc.code is not None))
+        raise
+
+
+def _exit_on_ctrl_c(code: int) -> None:
+    """Once the command's outcome is decided, a Ctrl-C ends the process at once with that outcome.
+
+    Interpreter shutdown still runs Python code (atexit hooks, multiprocessing joining its children);
+    a KeyboardInterrupt there would print a traceback or kill qry by SIGINT mid-exit. The last atexit
+    hook then ignores SIGINT, because past it Python restores the default action and a Ctrl-C would
+    kill the process by signal instead of letting it exit with `code`.
+    """
+
+    def now(_signum: int, _frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, RuntimeError):  # RuntimeError: the flush it interrupted
+                pass
+        os._exit(code)
+
+    signal.signal(signal.SIGINT, now)
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run() -> None:

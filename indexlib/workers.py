@@ -1,28 +1,49 @@
 """Worker processes of a build: one per core, forked, deaf to Ctrl-C, gone with their parent.
 
-Owns: how many cores this process may use (`available_cores`) and starting a fork pool safely
-(`start_pool`). The parse stage and the embedding model both spread their work this way.
+Owns: how many cores this process may use (`available_cores`) and the fork pool the parse stage and
+the embedding model spread their work over (`start_pool`, `ForkPool`).
 Does not own: the work itself (`indexlib/index/build/parse.py`, `indexlib/engines/embedders.py`).
 
 Why processes and not threads: parsing holds the GIL, and onnxruntime's intra-op threads of one
 session synchronise per operator, so on two cores two single-threaded sessions embed about twice
 what one two-threaded session does (docs/benchmarks.md, issue 11).
-Why `multiprocessing.Pool` and not `concurrent.futures`: `Pool.terminate()` is the public way to stop
-workers mid-task, while stopping a ProcessPoolExecutor's workers races its manager thread in Python
-3.11 (AttributeError, InvalidStateError or OSError tracebacks, or a hang, a few runs in 20).
+Why not `multiprocessing.Pool`: its workers share one result queue guarded by one lock, and
+`Pool.terminate()` kills them while its task thread still has to take that lock; a worker killed
+holding it hangs the terminate for ever (seen about once in 40 Ctrl-Cs of `qry index`). Here every
+worker has its own pipe and nothing is shared, so stopping is SIGKILL and join, and it cannot block.
+Why not `concurrent.futures`: stopping a ProcessPoolExecutor's workers mid-task races its manager
+thread in Python 3.11 (AttributeError, InvalidStateError or OSError tracebacks, or a hang).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from indexlib.errors import QryError
 
 if TYPE_CHECKING:  # multiprocessing loads only when a pool starts: the query path imports this module
-    from multiprocessing.pool import Pool
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
-__all__ = ["available_cores", "start_pool"]
+__all__ = ["ForkPool", "WorkerDied", "available_cores", "start_pool"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Chunks sent ahead to each worker: one being worked on, one waiting, so a worker never idles for a
+# round trip. More would only let a slow worker hoard work the others could take.
+PREFETCH = 2
+# Results held out of order, in chunks per worker, while an earlier chunk is still being worked on.
+REORDER_CHUNKS = 8
+
+
+class WorkerDied(QryError):
+    """A worker process ended without answering (killed from outside, or out of memory)."""
+
+    code = "worker_died"
 
 
 def available_cores() -> int:
@@ -32,26 +53,23 @@ def available_cores() -> int:
 
 def start_pool(
     workers: int, initializer: Callable[..., None] | None = None, initargs: Sequence[Any] = ()
-) -> Pool:
+) -> ForkPool:
     """A fork pool of `workers` processes, each running `initializer(*initargs)` once.
 
     The caller must `terminate()` the pool on every way out (it holds no state worth a clean close).
-    Workers ignore SIGINT: Ctrl-C is the parent's to handle, by stopping them. A Ctrl-C while the pool
-    forks would land inside multiprocessing's fork bookkeeping and be swallowed there ("Exception
-    ignored ..."), so SIGINT is held until every worker and the pool's threads exist (they inherit
-    the mask, so the signal always reaches the calling thread); one that arrived meanwhile is raised
-    here, after the pool is stopped. Inherited writer-lock descriptors are closed in every forked child
-    by `indexlib.store.lock`.
+    Workers ignore SIGINT: Ctrl-C is the parent's to handle, by stopping them. SIGINT is held while
+    the workers fork, so a Ctrl-C then cannot land inside a half-started child; one that arrived
+    meanwhile is raised here, after the pool is stopped. Inherited writer-lock descriptors are closed
+    in every forked child by `indexlib.store.lock`.
     """
-    import multiprocessing
     import signal
 
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pool = ForkPool()
     try:
-        pool = multiprocessing.get_context("fork").Pool(
-            workers, initializer=_worker_init, initargs=(os.getpid(), initializer, tuple(initargs))
-        )
+        pool.start(workers, initializer, tuple(initargs))
     except BaseException:
+        pool.terminate()
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         raise
     try:
@@ -62,18 +80,163 @@ def start_pool(
     return pool
 
 
+class ForkPool:
+    """Forked workers, each with its own pipe; results come back in input order.
+
+    Made by `start_pool`. Not thread-safe: one thread drives it.
+    """
+
+    def __init__(self) -> None:
+        self._procs: list[BaseProcess] = []
+        self._conns: list[Connection] = []
+
+    @property
+    def workers(self) -> int:
+        return len(self._procs)
+
+    def start(self, workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        for _ in range(max(1, workers)):
+            here, there = ctx.Pipe(duplex=True)
+            # The child closes the parent's ends of every pipe, its own included, so a pipe's only
+            # holders are its two ends' owners.
+            parent_ends = tuple(c.fileno() for c in (*self._conns, here))
+            proc = ctx.Process(
+                target=_worker_main,
+                args=(there, os.getpid(), parent_ends, initializer, initargs),
+                name="qry-worker",
+                daemon=True,
+            )
+            try:
+                proc.start()
+            finally:
+                there.close()
+            self._procs.append(proc)
+            self._conns.append(here)
+
+    def imap(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        """`fn` over `items` in the workers, yielded in input order; items are read as workers free up.
+
+        A worker's exception is raised here; a worker that dies raises WorkerDied.
+        """
+        from multiprocessing.connection import wait
+
+        source = iter(items)
+        inflight: dict[int, int] = dict.fromkeys(range(len(self._conns)), 0)
+        done: dict[int, list[R]] = {}
+        sent = yielded = 0
+        exhausted = False
+        window = max(1, len(self._conns)) * REORDER_CHUNKS
+        while True:
+            while not exhausted and sent - yielded < window:
+                w = min(inflight, key=inflight.__getitem__)
+                if inflight[w] >= PREFETCH:
+                    break
+                chunk = [item for _, item in zip(range(max(1, chunksize)), source, strict=False)]
+                if not chunk:
+                    exhausted = True
+                    break
+                try:
+                    self._conns[w].send((sent, fn, chunk))
+                except OSError:  # BrokenPipeError: the worker is gone (and qry's stdout is fine)
+                    raise self._died(w) from None
+                inflight[w] += 1
+                sent += 1
+            if yielded in done:
+                yield from done.pop(yielded)
+                yielded += 1
+                continue
+            if exhausted and yielded == sent:
+                return
+            busy = [w for w, n in inflight.items() if n]
+            ready = wait([self._conns[w] for w in busy] + [self._procs[w].sentinel for w in busy])
+            for w in busy:
+                if self._conns[w] in ready:
+                    try:
+                        seq, ok, out = self._conns[w].recv()
+                    except (EOFError, OSError):
+                        raise self._died(w) from None
+                    inflight[w] -= 1
+                    if not ok:
+                        raise out
+                    done[seq] = out
+                elif self._procs[w].sentinel in ready and not self._conns[w].poll():
+                    raise self._died(w)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> list[R]:
+        """`imap`, collected."""
+        return list(self.imap(fn, items, chunksize))
+
+    def apply(self, fn: Callable[[], R]) -> R:
+        """`fn()` in one worker (a check of the workers' own state)."""
+        return self.map(_call, [fn])[0]
+
+    def terminate(self) -> None:
+        """Kill every worker and wait for them; safe at any point, twice, and after a failed start."""
+        for proc in self._procs:
+            if proc.exitcode is None:
+                proc.kill()
+        for proc in self._procs:
+            proc.join()
+        for conn in self._conns:
+            conn.close()
+        self._procs, self._conns = [], []
+
+    def _died(self, w: int) -> WorkerDied:
+        proc = self._procs[w]
+        proc.join(1)
+        return WorkerDied(
+            f"a build worker (pid {proc.pid}) ended without answering (exit status {proc.exitcode})",
+            hint="it was killed from outside, or ran out of memory; run `qry index` again",
+        )
+
+
+def _call(fn: Callable[[], R]) -> R:
+    return fn()
+
+
+def _worker_main(
+    conn: Connection,
+    parent_pid: int,
+    parent_ends: tuple[int, ...],
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+) -> None:
+    """Worker side: set up, then answer chunks until the parent closes the pipe."""
+    for fd in parent_ends:
+        os.close(fd)
+    _worker_init(parent_pid, initializer, initargs)
+    while True:
+        try:
+            seq, fn, chunk = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[int, bool, Any] = (seq, True, [fn(item) for item in chunk])
+        except Exception as exc:  # the parent raises it, as if the call had been its own
+            answer = (seq, False, exc)
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            return
+        except Exception as exc:  # an answer that does not pickle
+            conn.send((seq, False, RuntimeError(f"a worker's answer could not be sent back: {exc!r}")))
+
+
 def _worker_init(parent_pid: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     """Workers ignore Ctrl-C (the parent handles it), die quietly of SIGTERM, and exit when the parent
     dies.
 
-    A killed parent cannot stop its pool, and idle workers would wait on the task queue forever.
+    A killed parent cannot stop its workers, and one deep in a long chunk would not see its pipe close.
     """
     import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # `Pool.terminate()` stops workers with SIGTERM: die quietly, not through a handler the parent had
-    # (Ray's driver installs one that prints a stack dump per process).
+    # Die quietly of SIGTERM, not through a handler the parent had (Ray's driver installs one that
+    # prints a stack dump per process).
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:

@@ -15,11 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from indexlib.embedding import Embedder, HashEmbedder
 from indexlib.errors import ModelError, UsageError
-from indexlib.workers import available_cores, start_pool
+from indexlib.workers import ForkPool, available_cores, start_pool
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import Pool
-
     from indexlib.engines.embed import ModelSpec, OnnxEmbedder
 
 __all__ = ["LazyOnnxEmbedder", "build_embedder", "build_name", "caches_query_vectors", "query_embedder"]
@@ -56,7 +54,7 @@ class LazyOnnxEmbedder:
         if not hasattr(os, "fork"):
             self.workers = 1
         self._loaded: OnnxEmbedder | None = None
-        self._pool: Pool | None = None
+        self._pool: ForkPool | None = None
 
     def _model(self) -> OnnxEmbedder:
         # Looked up now, not at import: benchmarks substitute these names to vary the model's settings.
@@ -67,7 +65,7 @@ class LazyOnnxEmbedder:
             self._loaded = OnnxEmbedder(self.spec, threads=1)
         return self._loaded
 
-    def _workers(self) -> Pool:
+    def _workers(self) -> ForkPool:
         from indexlib.engines.embed import verify_model
 
         if self._pool is None:

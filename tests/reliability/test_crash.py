@@ -147,6 +147,9 @@ def test_sigkill_during_a_compaction_keeps_the_old_root_whole(compact_world: Wor
     _check_after_kill(compact_world, f"SIGKILL in compaction at {point} (seed {SEED}, exit {run.code})")
 
 
+LATE_POINTS = ("parse workers running +0.3s", "segment renamed in")
+
+
 @pytest.mark.parametrize(
     "point",
     [
@@ -154,8 +157,7 @@ def test_sigkill_during_a_compaction_keeps_the_old_root_whole(compact_world: Wor
         "staging created",
         # The pool starts its workers when it is first given work: this point lands during the forks.
         "parse workers running",
-        "parse workers running +0.3s",
-        "segment renamed in",
+        *LATE_POINTS,
     ],
 )
 def test_ctrl_c_exits_130_and_keeps_the_same_guarantees(build_world: World, point: str) -> None:
@@ -167,9 +169,14 @@ def test_ctrl_c_exits_130_and_keeps_the_same_guarantees(build_world: World, poin
     finally:
         kill_group(proc)
     assert "Traceback" not in run.err, run.describe()
-    if running:  # else the run had finished before the signal: exit 0 is right
+    # Points past the parse may land after the build has published and decided its exit status:
+    # then Ctrl-C must not change it (exit 0, the new HEAD complete, as _check_after_kill verifies).
+    may_have_finished = point in LATE_POINTS
+    if running and not (may_have_finished and run.code == 0):
         assert run.code == 130, run.describe()
         assert "qry: interrupted" in run.err, run.describe()
+    if run.code == 0:
+        assert head_of(build_world.work) != build_world.old_root, f"exit 0 but no new HEAD\n{run.describe()}"
     _check_after_kill(build_world, f"SIGINT at {point} (exit {run.code})")
 
 
@@ -199,6 +206,23 @@ def test_ctrl_c_during_start_up_exits_130_without_a_traceback(tmp_path: Path) ->
                           env=cli_env(), timeout=60, check=False)  # fmt: skip
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 130 and "qry: interrupted" in proc.stderr, (proc.returncode, proc.stderr)
+
+
+@pytest.mark.parametrize("exit_code", [0, 2])
+def test_ctrl_c_during_shutdown_keeps_the_commands_status(tmp_path: Path, exit_code: int) -> None:
+    """Deterministic stand-in for a Ctrl-C that lands after the command finished: the signal arrives in
+    an exit hook (where multiprocessing joins its children). It used to kill qry by SIGINT (-2)."""
+    code = (
+        "import atexit, os, signal, sys, time; sys.argv = ['qry', 'status', '--index-dir', sys.argv[1]]; "
+        "import cli.fastpath as f; "
+        "hook = lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)); "
+        f"f.try_fast_search = lambda argv: atexit.register(hook) and {exit_code}; "
+        "from cli.entry import run; run()"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          env=cli_env(), timeout=60, check=False)  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == exit_code, (proc.returncode, proc.stderr)
 
 
 @pytest.mark.slow

@@ -17,8 +17,16 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Layers from the bottom up. A module may import its own layer or lower ones, never a higher one.
 #: Within one layer, wings may import one another only where listed in SIBLING_ARROWS.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("indexlib.version", "indexlib.errors", "indexlib.workers"),
-    ("indexlib.records", "indexlib.analyzer", "indexlib.pathglob", "indexlib.pathroles", "indexlib.timeparse", "indexlib.gramtext"),
+    ("indexlib.version", "indexlib.errors"),
+    (
+        "indexlib.workers",
+        "indexlib.records",
+        "indexlib.analyzer",
+        "indexlib.pathglob",
+        "indexlib.pathroles",
+        "indexlib.timeparse",
+        "indexlib.gramtext",
+    ),
     ("indexlib.embedding",),
     ("indexlib.store",),
     ("indexlib.engines",),

@@ -1,15 +1,42 @@
-"""The build's fork pool: workers ignore Ctrl-C and die of SIGTERM by default, whatever the parent set."""
+"""The build's fork pool: ordered results, errors and dead workers surface, stopping never blocks, and
+workers ignore Ctrl-C and die of SIGTERM by default, whatever the parent set."""
 
 from __future__ import annotations
 
+import os
 import signal
+import time
 from types import FrameType
 
-from indexlib.workers import start_pool
+import pytest
+
+from indexlib.workers import WorkerDied, start_pool
 
 
 def _dispositions() -> tuple[object, object]:
     return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.002 * (x % 5))  # uneven work: answers come back out of order
+    return x * x
+
+
+def _fail_on_seven(x: int) -> int:
+    if x == 7:
+        raise ValueError("seven")
+    return x
+
+
+def _die_on_three(x: int) -> int:
+    if x == 3:
+        os._exit(9)
+    return x
+
+
+def _sleep(x: int) -> int:
+    time.sleep(30)
+    return x
 
 
 def test_workers_ignore_sigint_and_take_sigterm_by_default() -> None:
@@ -26,3 +53,71 @@ def test_workers_ignore_sigint_and_take_sigterm_by_default() -> None:
         assert signal.getsignal(signal.SIGTERM) is noisy  # the parent's own handler is untouched
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.mark.parametrize("chunksize", [1, 3, 8])
+def test_results_come_back_in_input_order_from_a_lazy_input(chunksize: int) -> None:
+    pulled: list[int] = []
+
+    def items() -> object:
+        for i in range(200):
+            pulled.append(i)
+            yield i
+
+    pool = start_pool(2)
+    try:
+        results = pool.imap(_slow_square, items(), chunksize=chunksize)  # type: ignore[arg-type]
+        first = next(results)
+        assert first == 0
+        assert len(pulled) < 200  # the input is read as workers free up, not all at once
+        assert [first, *results] == [i * i for i in range(200)]
+        assert pool.map(_slow_square, []) == []
+    finally:
+        pool.terminate()
+
+
+def test_a_workers_exception_is_raised_in_the_caller_and_the_pool_still_works() -> None:
+    pool = start_pool(2)
+    try:
+        with pytest.raises(ValueError, match="seven"):
+            pool.map(_fail_on_seven, range(20), chunksize=2)
+    finally:
+        pool.terminate()
+
+
+def test_a_worker_that_dies_raises_worker_died_instead_of_hanging() -> None:
+    pool = start_pool(2)
+    try:
+        with pytest.raises(WorkerDied, match="exit status 9"):
+            pool.map(_die_on_three, range(10))
+    finally:
+        pool.terminate()
+
+
+def test_terminate_stops_busy_workers_at_once_and_twice_is_harmless() -> None:
+    pool = start_pool(2)
+    results = pool.imap(_sleep, range(10))
+    pids = [p.pid for p in pool._procs]
+    with pytest.raises(TimeoutError):  # the workers are mid-task when we stop them
+        _first_within(results, 0.3)
+    started = time.monotonic()
+    pool.terminate()
+    pool.terminate()
+    assert time.monotonic() - started < 10
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert pool.workers == 0
+
+
+def _first_within(results: object, seconds: float) -> object:
+    def alarm(_signum: int, _frame: FrameType | None) -> None:
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return next(results)  # type: ignore[call-overload]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -165,6 +165,31 @@ class ForkPool:
                 elif self._procs[w].sentinel in ready and not self._conns[w].poll():
                     raise self._died(w)
 
+    def submit(self, fn: Callable[[T], R], item: T) -> Callable[[], R]:
+        """Start `fn(item)` in the first worker now; the call returned waits for its answer.
+
+        For one job run beside the caller's own work; not to be mixed with `imap` on the same pool.
+        """
+        from multiprocessing.connection import wait
+
+        conn, proc = self._conns[0], self._procs[0]
+        try:
+            conn.send((0, fn, [item]))
+        except OSError:
+            raise self._died(0) from None
+
+        def result() -> R:
+            wait([conn, proc.sentinel])
+            try:
+                _seq, ok, out = conn.recv()
+            except (EOFError, OSError):
+                raise self._died(0) from None
+            if not ok:
+                raise out
+            return out[0]
+
+        return result
+
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> list[R]:
         """`imap`, collected."""
         return list(self.imap(fn, items, chunksize))

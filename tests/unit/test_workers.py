@@ -121,3 +121,18 @@ def _first_within(results: object, seconds: float) -> object:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_submit_runs_one_job_beside_the_caller_and_reports_its_failure() -> None:
+    pool = start_pool(1)
+    try:
+        pending = pool.submit(_slow_square, 9)  # started now, answered when asked
+        assert pending() == 81
+    finally:
+        pool.terminate()
+    pool = start_pool(1)
+    try:
+        with pytest.raises(ValueError, match="seven"):
+            pool.submit(_fail_on_seven, 7)()
+    finally:
+        pool.terminate()

@@ -23,7 +23,7 @@ from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Pr
 from indexlib.index.build.parse import parse_and_spill
 from indexlib.index.build.plan import classify, discover_sources, load_previous
 from indexlib.index.build.publish import publish_stage
-from indexlib.index.build.times import node_times, source_state
+from indexlib.index.build.times import TimesJob, node_times, source_state
 from indexlib.index.build.vectors import attach_vectors
 from indexlib.index.build.write import write_stage
 from indexlib.store.locate import default_index_dir
@@ -111,10 +111,14 @@ def _build_locked(
         sources, skipped = discover_sources(root, opts, report)
     with _timed(report, "hash"):
         plan = classify(sources, skipped, prev.files, opts, report)
-    with _timed(report, "parse"):
-        spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress, parse_map)
-    with _timed(report, "times"):
-        times, times_from = node_times(root, spill, opts)
+    times_job = TimesJob(root, plan.to_parse, opts)  # history is read while the files parse
+    try:
+        with _timed(report, "parse"):
+            spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress, parse_map)
+        with _timed(report, "times"):  # what the history read still takes once the parse is done
+            times, times_from = node_times(spill, times_job)
+    finally:
+        times_job.close()
     source = source_state(root, opts, prev, plan, times_from, report)
     with _timed(report, "write"):
         layout = write_stage(store, root, opts, prev, plan, spill, times, source.unchanged, report, progress)

@@ -1,6 +1,6 @@
 """The stage between parsing and writing: node times from git, and the state of the source tree.
 
-Owns: running the git-times pass over the parse stage's light nodes, reading the tree's git commit and
+Owns: running the git-times pass beside the parse (a forked worker) and over its light nodes, reading the tree's git commit and
 branch, the settings a root records, and the one decision that makes a build publish nothing: the
 tree, its skips and its settings are what the previous root already says.
 Does not own: how times are computed (`indexlib/index/gittimes.py`).
@@ -8,15 +8,25 @@ Does not own: how times are computed (`indexlib/index/gittimes.py`).
 
 from __future__ import annotations
 
+import os
 import subprocess
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indexlib.index.build.options import BuildOptions, BuildReport
 from indexlib.index.build.parse import Spill
 from indexlib.index.build.plan import Plan, Previous
+from indexlib.index.discover import SourceFile
+from indexlib.workers import ForkPool, start_pool
 
-__all__ = ["NodeTimes", "SourceState", "node_times", "source_state"]
+if TYPE_CHECKING:
+    from indexlib.index.gittimes.plan import FilePlan
+
+__all__ = ["NodeTimes", "SourceState", "TimesJob", "node_times", "source_state"]
+
+Plans = dict[str, "FilePlan"]
 
 NodeTimes = dict[int, tuple[int | None, int | None]]  # node uid -> (created_at, changed_at)
 
@@ -31,7 +41,49 @@ class SourceState:
     unchanged: bool  # nothing to write or publish: the previous root stands
 
 
-def node_times(root: Path, spill: Spill, opts: BuildOptions) -> tuple[NodeTimes, str]:
+class TimesJob:
+    """The line times of the files to parse, computed beside the parse.
+
+    Reading history needs the files, not their nodes, and is mostly git's own work (one `git log -p`
+    walk): run in a forked worker it overlaps the parse instead of following it. Without git times,
+    fork, or files to parse, `result()` computes in this process (file times cost nothing).
+    """
+
+    def __init__(self, root: Path, to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions) -> None:
+        self._args = (root, [src.path for src, _d in to_parse], {s.path: s.mtime_ns for s, _d in to_parse})
+        self._use_git = opts.git_times
+        self._pool: ForkPool | None = None
+        self._pending: Callable[[], tuple[Plans, str]] | None = None
+        if self._use_git and to_parse and hasattr(os, "fork"):
+            self._pool = start_pool(1)
+            self._pending = self._pool.submit(_plan_job, self._args)
+
+    def result(self) -> tuple[Plans, str]:
+        from indexlib.index import gittimes
+
+        try:
+            if self._pending is not None:
+                return self._pending()
+            root, paths, mtimes = self._args
+            return gittimes.plan_times(root, paths, mtimes, use_git=self._use_git)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the worker (done, or the build failed or was interrupted first)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool, self._pending = None, None
+
+
+def _plan_job(args: tuple[Path, list[str], dict[str, int]]) -> tuple[Plans, str]:
+    from indexlib.index import gittimes
+
+    root, paths, mtimes = args
+    return gittimes.plan_times(root, paths, mtimes, use_git=True)
+
+
+def node_times(spill: Spill, job: TimesJob) -> tuple[NodeTimes, str]:
     """Times of every parsed node and where they came from ("git", "file times"...).
 
     The spill's light nodes are released here: they exist only for this pass.
@@ -39,10 +91,9 @@ def node_times(root: Path, spill: Spill, opts: BuildOptions) -> tuple[NodeTimes,
     from indexlib.index import gittimes
 
     light, spill.light = spill.light, []
-    # annotate finds the enclosing work tree itself (a subfolder of a repository gets git times too).
-    timed, times_from = gittimes.annotate(
-        root, light, {s_.path: s_.mtime_ns for s_, _d, _h in spill.meta}, use_git=opts.git_times
-    )
+    # plan_times finds the enclosing work tree itself (a subfolder of a repository gets git times too).
+    plans, times_from = job.result()
+    timed = gittimes.apply_times(light, plans)
     del light
     times: NodeTimes = {n.uid: (n.created_at, n.changed_at) for n in timed}
     return times, times_from

@@ -229,9 +229,10 @@ def blame_file(repo: GitRepo, path: str, mtime: int, timeout: float) -> list[int
     """Committer time per line of the work-tree file (uncommitted lines: `mtime`), or None.
 
     No revision is named, so git blames the file as it is on disk, the same bytes the nodes were cut
-    from; `--` comes before the path (relative to the root, git's working directory here).
+    from; `--first-parent` names the commit a line landed on this branch with (the replay's answer);
+    `--` comes before the path (relative to the root, git's working directory here).
     """
-    proc = repo.popen("blame", "--porcelain", "--", os.fsencode(path))
+    proc = repo.popen("blame", "--porcelain", "--first-parent", "--", os.fsencode(path))
     if proc is None:
         return None
     try:

@@ -24,7 +24,7 @@ class GitTimesStats:
     replay_commits: int = 0
     replay_complete: bool = False  # every wanted line was attributed
     replay_seconds: float = 0.0
-    merge_files: int = 0  # files with lines the replay attributed to a merge: blamed for the exact time
+    merge_files: int = 0  # files with lines that landed on the branch by a merge (no blame needed)
     blamed: int = 0
     blame_failed: int = 0
     fallback: int = 0  # files left with bounds, not exact times (budget spent, or git failed)

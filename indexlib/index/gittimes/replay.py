@@ -30,7 +30,7 @@ class _Track:
     times: list[int]  # per work-tree line: committer time, or _UNSET
     origin: array[int]  # per line of the version at the walk's current commit: work-tree line, or -1
     left: int  # work-tree lines not attributed yet
-    merged: bool = False  # a merge commit claimed some line: blame would name a side-branch commit
+    merged: bool = False  # a merge commit claimed some line (a statistic: the answer stands)
     broken: bool = False  # a hunk did not fit: the file changed under us, or a filter changed lines
 
 
@@ -203,6 +203,6 @@ def _settle(tracks: dict[bytes, _Track], plans: dict[str, FilePlan], oldest: int
             # Not reached before the deadline: those lines are older than the oldest commit read.
             tr.times = [oldest if x == _UNSET else x for x in tr.times]
         plan.lines = tr.times
-        plan.blame = tr.merged or tr.left > 0
+        plan.blame = tr.left > 0
         if tr.merged:
             st.merge_files += 1

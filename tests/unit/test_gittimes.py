@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.index.gittimes import GitTimesStats, annotate, parse_blame_porcelain
-from indexlib.index.gittimes.git import patches, unquote
+from indexlib.index.gittimes import GitTimesStats, annotate, logwalk, parse_blame_porcelain
+from indexlib.index.gittimes.git import GitRepo, patches, unquote
 from indexlib.records import Node
 from tests.gitrepo import git as scripted_git
 
@@ -279,7 +279,8 @@ def test_shallow_clone_attributes_to_the_boundary(repo: Path, tmp_path: Path, st
     assert times["alpha"] == (T2022, T2022)  # history before the boundary is not there: the boundary owns it
 
 
-def test_replay_equals_blame_line_by_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("gits", [1, 3])
+def test_replay_equals_blame_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gits: int) -> None:
     """Random edits (insert, delete, change, rename, no final newline, merges of side branches) over many
     commits: the replay's time for every line of every file is exactly what `git blame --first-parent`
     says."""
@@ -319,8 +320,13 @@ def test_replay_equals_blame_line_by_line(tmp_path: Path) -> None:
         for name in files
         for j in range(1, _lines_of(root / name) + 1)
     ]
+    # gits=3: the log is read as three consecutive segments, each from its own git process.
+    monkeypatch.setattr(logwalk, "SEGMENT_MIN_COMMITS", 10)
+    monkeypatch.setattr(logwalk, "available_cores", lambda: gits)
     replay, _, stats = run(root, nodes, "replay")
     assert stats.replay_complete and stats.blamed == 0 and stats.merge_files > 0
+    opened = GitRepo.open(root)
+    assert opened is not None and len(logwalk._boundaries(opened, gits)) == gits - 1
     blamed, _, _ = run(root, nodes, "blame")
     assert replay == blamed
 

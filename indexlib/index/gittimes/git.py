@@ -113,20 +113,6 @@ class GitRepo:
             return None
 
 
-def read_lines(fd: int) -> Iterator[bytes]:
-    """Lines of a pipe, without their newline, read in large chunks."""
-    rest = b""
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            break
-        parts = (rest + chunk).split(b"\n")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
-
-
 FilePatch = tuple[bytes | None, bytes | None, list[tuple[int, int, int]]]  # old path, new path, hunks
 
 

@@ -16,7 +16,8 @@ import time
 from array import array
 from dataclasses import dataclass
 
-from indexlib.index.gittimes.git import DIFF_ARGS, LOG_TIMEOUT_S, FilePatch, GitRepo, patches, read_lines
+from indexlib.index.gittimes.git import DIFF_ARGS, LOG_TIMEOUT_S, FilePatch, GitRepo, patches
+from indexlib.index.gittimes.logwalk import LogStream
 from indexlib.index.gittimes.plan import FilePlan, GitTimesStats
 
 _UNSET = -(1 << 62)  # a line no commit has claimed yet
@@ -144,16 +145,25 @@ def _walk_log(
     Returns (the oldest commit time read, whether every wanted line was attributed); `oldest` and
     `complete` are returned as given when git cannot be started.
     """
-    proc = repo.popen(
-        "log", "--first-parent", "--diff-merges=first-parent", "-M", "--root", *DIFF_ARGS,
-        "--format=%x01%H %ct %P", "HEAD", "--",
-    )  # fmt: skip
-    if proc is None or proc.stdout is None:
+    stream = LogStream(
+        repo,
+        (
+            "log",
+            "--first-parent",
+            "--diff-merges=first-parent",
+            "-M",
+            "--root",
+            *DIFF_ARGS,
+            "--format=%x01%H %ct %P",
+        ),
+    )
+    if not stream.ok:
         return oldest, complete
-    watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), LOG_TIMEOUT_S), proc.kill)
+    watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), LOG_TIMEOUT_S), stream.kill)
     watchdog.start()
+    read_to_end = False
     try:
-        for (when, is_merge), files in patches(read_lines(proc.stdout.fileno()), header=True):
+        for (when, is_merge), files in patches(stream.lines(), header=True):
             st.replay_commits += 1
             oldest = min(oldest, when)
             _advance(active, files, when, is_merge)
@@ -161,15 +171,14 @@ def _walk_log(
                 complete = True
                 break
         else:
-            complete = proc.wait() == 0 and not active
+            read_to_end = True
     except (OSError, ValueError):
         complete = False
     finally:
         watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        proc.stdout.close()
+        succeeded = stream.close(read_to_end=read_to_end)
+    if read_to_end:
+        complete = succeeded and not active
     return oldest, complete
 
 

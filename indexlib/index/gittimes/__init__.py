@@ -86,7 +86,10 @@ __all__ = [
 
 DEFAULT_BUDGET_S = 30.0  # whole-call cap on history reading (bench/gittimes_cost.py)
 DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with parsing and embedding
-DIRECT_BLAME_MAX = 16  # up to this many files with history: blame each; more: one replay of the log
+# Up to this many files with history: blame each; more: one replay of the log. Blame's cost grows with
+# the files, the replay's with the history only; the two cross at 50-64 of a pull's most recently
+# changed files on vuejs/core, flask and clap (docs/benchmarks.md), so 40 stays on blame's side.
+DIRECT_BLAME_MAX = 40
 
 
 def annotate(

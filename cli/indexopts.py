@@ -56,7 +56,7 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         ("--shared-cache",),
         bool,
         True,
-        "Reuse and add to the user-level vector cache (~/.cache/qry/shared).",
+        "Reuse and add to the user-level caches of vectors and history (~/.cache/qry).",
         True,
     ),
     Opt(

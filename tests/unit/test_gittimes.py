@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.index.gittimes import GitTimesStats, annotate, logwalk, parse_blame_porcelain
+from indexlib.index.gittimes import GitTimesStats, annotate, logwalk, parse_blame_porcelain, plan_times
+from indexlib.index.gittimes import cache as cache_module
+from indexlib.index.gittimes.cache import TimesCache
 from indexlib.index.gittimes.git import GitRepo, patches, unquote
 from indexlib.records import Node
 from tests.gitrepo import git as scripted_git
@@ -279,13 +281,10 @@ def test_shallow_clone_attributes_to_the_boundary(repo: Path, tmp_path: Path, st
     assert times["alpha"] == (T2022, T2022)  # history before the boundary is not there: the boundary owns it
 
 
-@pytest.mark.parametrize("gits", [1, 3])
-def test_replay_equals_blame_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gits: int) -> None:
-    """Random edits (insert, delete, change, rename, no final newline, merges of side branches) over many
-    commits: the replay's time for every line of every file is exactly what `git blame --first-parent`
-    says."""
+def _random_history(root: Path) -> dict[str, list[str]]:
+    """30 steps of random edits (insert, delete, change; a rename at step 15; f1.txt without a final
+    newline; every 7th step's edits merged from a side branch); returns the files' lines at HEAD."""
     rng = random.Random(5)
-    root = tmp_path / "random"
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     files = {f"f{i}.txt": [f"line {i}.{j}" for j in range(rng.randint(0, 12))] for i in range(6)}
@@ -314,12 +313,26 @@ def test_replay_equals_blame_line_by_line(tmp_path: Path, monkeypatch: pytest.Mo
         if step % 7 == 3:
             git(root, "checkout", "-q", "main")
             git(root, "merge", "-q", "--no-ff", "-m", f"merge {step}", f"side{step}", when=when + 3600)
-    (root / "f2.txt").write_text((root / "f2.txt").read_text() + "uncommitted\n")
-    nodes = [
+    return files
+
+
+def _line_nodes(root: Path, names: list[str]) -> list[Node]:
+    return [
         fn(name, f"{name}:{j}", j, j, kind="chunk")
-        for name in files
+        for name in names
         for j in range(1, _lines_of(root / name) + 1)
     ]
+
+
+@pytest.mark.parametrize("gits", [1, 3])
+def test_replay_equals_blame_line_by_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gits: int) -> None:
+    """Random edits (insert, delete, change, rename, no final newline, merges of side branches) over many
+    commits: the replay's time for every line of every file is exactly what `git blame --first-parent`
+    says."""
+    root = tmp_path / "random"
+    files = _random_history(root)
+    (root / "f2.txt").write_text((root / "f2.txt").read_text() + "uncommitted\n")
+    nodes = _line_nodes(root, list(files))
     # gits=3: the log is read as three consecutive segments, each from its own git process.
     monkeypatch.setattr(logwalk, "SEGMENT_MIN_COMMITS", 10)
     monkeypatch.setattr(logwalk, "available_cores", lambda: gits)
@@ -329,6 +342,80 @@ def test_replay_equals_blame_line_by_line(tmp_path: Path, monkeypatch: pytest.Mo
     assert opened is not None and len(logwalk._boundaries(opened, gits)) == gits - 1
     blamed, _, _ = run(root, nodes, "blame")
     assert replay == blamed
+
+
+def _plan(
+    root: Path, names: list[str], cache: Path | None, direct_max: int = 0
+) -> tuple[dict[str, list[int] | None], GitTimesStats]:
+    st = GitTimesStats()
+    mtimes = {n: os.stat(root / n).st_mtime_ns for n in names}
+    plans, source = plan_times(
+        root, names, mtimes, use_git=True, direct_max=direct_max, stats=st, cache_dir=cache
+    )
+    assert source == "git" and st.error == ""
+    return {n: plans[n].lines for n in names}, st
+
+
+def test_cached_history_is_not_read_again_at_the_same_commit(tmp_path: Path) -> None:
+    root = tmp_path / "random"
+    names = list(_random_history(root))
+    cache = tmp_path / "cache"
+    first, st1 = _plan(root, names, cache)
+    assert st1.replay_commits > 0 and st1.cached_from == ""
+    again, st2 = _plan(root, names, cache, direct_max=1 << 30)  # few files: the cache still wins over blame
+    assert st2.strategy == "replay" and st2.replay_commits == 0 and st2.cached_files == len(names)
+    assert again == first == _plan(root, names, None, direct_max=1 << 30)[0]  # the uncached blame's answer
+
+
+def test_after_new_commits_only_they_are_read_and_times_stay_exact(tmp_path: Path) -> None:
+    """A build at main~20 (before the rename and two merges), then one at main: the walk reads the 20
+    new commits, follows renamed.txt back to f0.txt, takes the older lines from the cache, and gives
+    `git blame --first-parent`'s answer for every line, uncommitted ones included."""
+    root = tmp_path / "random"
+    names = list(_random_history(root))
+    cache = tmp_path / "cache"
+    git(root, "checkout", "-q", "main~20")
+    old_names = [p.name for p in sorted(root.glob("*.txt"))]
+    assert "f0.txt" in old_names and "renamed.txt" not in old_names
+    _plan(root, old_names, cache)
+    git(root, "checkout", "-q", "main")
+    (root / "f2.txt").write_text((root / "f2.txt").read_text() + "uncommitted\n")
+    cached, st = _plan(root, names, cache)
+    assert st.cached_from and st.replay_commits == 20 and st.cached_files > 0 and st.replay_complete
+    blamed, _ = _plan(root, names, None, direct_max=1 << 30)
+    assert cached == blamed
+
+
+def test_a_damaged_or_dirty_entry_is_never_served(tmp_path: Path) -> None:
+    root = tmp_path / "random"
+    names = list(_random_history(root))
+    cache = tmp_path / "cache"
+    (root / "f3.txt").write_text((root / "f3.txt").read_text() + "uncommitted\n")
+    exact, _ = _plan(root, names, cache)
+    head = git(root, "rev-parse", "HEAD").strip()
+    entry = TimesCache(cache).load(head)
+    assert entry is not None and b"f3.txt" not in entry and b"f2.txt" in entry  # a dirty file is not kept
+    path = cache / f"{head}.times"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    again, st = _plan(root, names, cache)
+    assert st.cached_from == "" and st.replay_commits > 0  # the damaged entry was ignored
+    assert again == exact
+
+
+def test_the_cache_keeps_the_most_recently_used_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "MAX_ENTRIES", 2)
+    store = TimesCache(tmp_path / "cache")
+    for i, sha in enumerate(("a" * 40, "b" * 40, "c" * 40)):
+        store.save(sha, {b"x.py": [i]})
+        os.utime(tmp_path / "cache" / f"{sha}.times", ns=(i * 10**9, i * 10**9))
+    store.save("d" * 40, {b"x.py": [3]})
+    assert store.commits() == {"c" * 40, "d" * 40}
+    assert oct((tmp_path / "cache").stat().st_mode & 0o777) == "0o700"
+    assert oct((tmp_path / "cache" / f"{'d' * 40}.times").stat().st_mode & 0o777) == "0o600"
 
 
 def _lines_of(path: Path) -> int:

@@ -37,7 +37,9 @@ class BuildOptions(msgspec.Struct):
     wait: float = 0.0
     max_nodes_per_file: int = 5000
     threads: int = 0  # cores running the embedding model, a one-thread worker process each; 0: all
-    shared_cache: bool = True  # also use the user-level vector cache (embedcache.shared_cache_dir)
+    shared_cache: bool = (
+        True  # also use the user-level caches: vectors (embedcache) and history (gittimes.cache)
+    )
     background: bool = False  # return after the lexical root; a detached worker computes the vectors
 
     def check(self) -> None:

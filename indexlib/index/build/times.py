@@ -50,7 +50,15 @@ class TimesJob:
     """
 
     def __init__(self, root: Path, to_parse: Sequence[tuple[SourceFile, str]], opts: BuildOptions) -> None:
-        self._args = (root, [src.path for src, _d in to_parse], {s.path: s.mtime_ns for s, _d in to_parse})
+        from indexlib.index.gittimes.cache import times_cache_dir
+
+        cache_dir = times_cache_dir() if opts.shared_cache else None
+        self._args = (
+            root,
+            [src.path for src, _d in to_parse],
+            {s.path: s.mtime_ns for s, _d in to_parse},
+            cache_dir,
+        )
         self._use_git = opts.git_times
         self._pool: ForkPool | None = None
         self._pending: Callable[[], tuple[Plans, str]] | None = None
@@ -64,8 +72,8 @@ class TimesJob:
         try:
             if self._pending is not None:
                 return self._pending()
-            root, paths, mtimes = self._args
-            return gittimes.plan_times(root, paths, mtimes, use_git=self._use_git)
+            root, paths, mtimes, cache_dir = self._args
+            return gittimes.plan_times(root, paths, mtimes, use_git=self._use_git, cache_dir=cache_dir)
         finally:
             self.close()
 
@@ -76,11 +84,11 @@ class TimesJob:
             self._pool, self._pending = None, None
 
 
-def _plan_job(args: tuple[Path, list[str], dict[str, int]]) -> tuple[Plans, str]:
+def _plan_job(args: tuple[Path, list[str], dict[str, int], Path | None]) -> tuple[Plans, str]:
     from indexlib.index import gittimes
 
-    root, paths, mtimes = args
-    return gittimes.plan_times(root, paths, mtimes, use_git=True)
+    root, paths, mtimes, cache_dir = args
+    return gittimes.plan_times(root, paths, mtimes, use_git=True, cache_dir=cache_dir)
 
 
 def node_times(spill: Spill, job: TimesJob) -> tuple[NodeTimes, str]:

@@ -66,6 +66,7 @@ from pathlib import Path
 
 import msgspec
 
+from indexlib.index.gittimes.cache import TimesCache
 from indexlib.index.gittimes.git import BLAME_TIMEOUT_S, GitRepo, blame_file, parse_blame_porcelain
 from indexlib.index.gittimes.plan import SOURCE_FILES, SOURCE_GIT, FilePlan, GitTimesStats
 from indexlib.index.gittimes.replay import replay
@@ -131,11 +132,14 @@ def plan_times(
     workers: int = DEFAULT_WORKERS,
     direct_max: int = DIRECT_BLAME_MAX,
     stats: GitTimesStats | None = None,
+    cache_dir: Path | None = None,
 ) -> tuple[dict[str, FilePlan], str]:
     """The line times of each file of `paths` (relative to `root`), and where they came from.
 
     Needs only the files, not their nodes: a build runs it beside the parse (`apply_times` then cuts
     the lines into node times). `file_mtimes` maps paths to st_mtime_ns (a path missing is stat'ed).
+    With `cache_dir`, history another build already read is taken from there (gittimes/cache.py),
+    and what this call learns is kept there.
     """
     t0 = time.monotonic()
     st = stats if stats is not None else GitTimesStats()
@@ -146,7 +150,8 @@ def plan_times(
         repo = GitRepo.open(root)
         if repo is not None:
             try:
-                plans = _plan_from_git(repo, mtimes, budget, max(1, workers), direct_max, st, t0)
+                cache = TimesCache(cache_dir) if cache_dir is not None else None
+                plans = _plan_from_git(repo, mtimes, budget, max(1, workers), direct_max, st, t0, cache)
             except Exception as exc:  # times are secondary: a bug here must not fail a build
                 st.error = f"{type(exc).__name__}: {exc}"
                 plans = None
@@ -188,16 +193,19 @@ def _plan_from_git(
     direct_max: int,
     st: GitTimesStats,
     t0: float,
+    cache: TimesCache | None = None,
 ) -> dict[str, FilePlan] | None:
-    """Decide per file: file time (untracked, new), blame (few files), or the replay (many)."""
+    """Decide per file: file time (untracked, new), blame (few files), or the replay (many, or any
+    number when a commit below HEAD has cached times: the walk then stops there)."""
     deadline = t0 + budget
     key_of = {p: repo.prefix + os.fsencode(p) for p in mtimes}
     tracked_out = repo.run("ls-files", "-z", "--full-name", "--", ".")
     status_out = repo.run("diff", "--name-status", "-z", "--no-renames", "--no-relative", "HEAD", "--", ".")
-    head_out = repo.run("show", "-s", "--format=%ct", "HEAD^{commit}", "--")
+    head_out = repo.run("show", "-s", "--format=%H %ct", "HEAD^{commit}", "--")
     if tracked_out is None or status_out is None or head_out is None:
         return None
-    head_time = int(head_out.strip() or 0)
+    head_sha, _sp, head_ct = head_out.decode("ascii", "replace").strip().partition(" ")
+    head_time = int(head_ct or 0)
     tracked = set(tracked_out.split(b"\0"))
     changed_vs_head = _parse_name_status(status_out)
 
@@ -218,22 +226,22 @@ def _plan_from_git(
         )
         history[key] = path
 
-    if len(history) <= direct_max:
+    base = cache.nearest(repo) if cache is not None and history else None
+    if len(history) <= direct_max and base is None:
         st.strategy = "blame"
     else:
         st.strategy = "replay"
-        replay(
-            repo,
-            history,
-            {k for k in history if k in changed_vs_head},
-            plans,
-            mtimes,
-            head_time,
-            deadline,
-            st,
-        )
+        dirty = {k for k in history if k in changed_vs_head}
+        replay(repo, history, dirty, plans, mtimes, head_time, deadline, st, base)
     _blame_all(repo, plans, mtimes, deadline, workers, st)
     st.fallback = sum(1 for p in history.values() if plans[p].blame)
+    if cache is not None and head_sha:
+        # Exact times of files clean against HEAD are HEAD's own: what a later build may start from.
+        cache.save(head_sha, {
+            key: lines
+            for key, path in history.items()
+            if key not in changed_vs_head and not plans[path].blame and (lines := plans[path].lines) is not None
+        })  # fmt: skip
     return plans
 
 

@@ -71,18 +71,28 @@ def _boundaries(repo: GitRepo, segments: int) -> list[str]:
 
 
 class LogStream:
-    """`git log <log_args> HEAD` as one line stream, from up to `segments` git processes."""
+    """`git log <log_args> HEAD` as one line stream, from up to `segments` git processes (or
+    `git log <log_args> <revs>` from one)."""
 
-    def __init__(self, repo: GitRepo, log_args: tuple[str, ...], segments: int | None = None) -> None:
-        wanted = min(MAX_SEGMENTS, available_cores()) if segments is None else segments
-        starts = _boundaries(repo, wanted)
-        tops = ["HEAD", *starts]
-        revs = [(f"^{starts[i]}", top) if i < len(starts) else (top,) for i, top in enumerate(tops)]
+    def __init__(
+        self,
+        repo: GitRepo,
+        log_args: tuple[str, ...],
+        segments: int | None = None,
+        revs: tuple[str, ...] | None = None,
+    ) -> None:
+        if revs is not None:  # a given range: one git
+            ranges = [revs]
+        else:
+            wanted = min(MAX_SEGMENTS, available_cores()) if segments is None else segments
+            starts = _boundaries(repo, wanted)
+            tops = ["HEAD", *starts]
+            ranges = [(f"^{starts[i]}", top) if i < len(starts) else (top,) for i, top in enumerate(tops)]
         self._procs: list[subprocess.Popen[bytes]] = []
         self._queues: list[queue.Queue[bytes]] = []
         self._threads: list[threading.Thread] = []
         self.ok = True
-        for rev in revs:
+        for rev in ranges:
             proc = repo.popen(*log_args, *rev, "--")
             if proc is None or proc.stdout is None:
                 self.ok = False

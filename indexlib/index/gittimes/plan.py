@@ -24,6 +24,8 @@ class GitTimesStats:
     replay_commits: int = 0
     replay_complete: bool = False  # every wanted line was attributed
     replay_seconds: float = 0.0
+    cached_from: str = ""  # the cached commit the replay stopped at (gittimes/cache.py), if any
+    cached_files: int = 0  # files whose older lines came from that commit's cached times
     merge_files: int = 0  # files with lines that landed on the branch by a merge (no blame needed)
     blamed: int = 0
     blame_failed: int = 0

@@ -16,6 +16,7 @@ import time
 from array import array
 from dataclasses import dataclass
 
+from indexlib.index.gittimes.cache import Entry
 from indexlib.index.gittimes.git import DIFF_ARGS, LOG_TIMEOUT_S, FilePatch, GitRepo, patches
 from indexlib.index.gittimes.logwalk import LogStream
 from indexlib.index.gittimes.plan import FilePlan, GitTimesStats
@@ -77,8 +78,14 @@ def replay(
     head_time: int,
     deadline: float,
     st: GitTimesStats,
+    base: tuple[str, Entry] | None = None,
 ) -> None:
-    """Attribute every line of the `history` files by one walk of HEAD's first-parent history."""
+    """Attribute every line of the `history` files by one walk of HEAD's first-parent history.
+
+    With `base` (a commit on that history and the cached line times of files there), the walk reads
+    only the commits above it, takes what it has not attributed from the cache, and goes on below it
+    only for the files the cache does not hold.
+    """
     t = time.monotonic()
     tracks = _tracks(repo, history)
     # The work tree against HEAD first: lines it adds are uncommitted (file time).
@@ -88,8 +95,16 @@ def replay(
     active = {k: tr for k, tr in tracks.items() if tr.left > 0 and not tr.broken}
     oldest = head_time
     complete = not active
+    below: tuple[str, ...] | None = None  # the whole history
+    if base is not None and active and time.monotonic() < deadline:
+        sha, entry = base
+        st.cached_from = sha
+        oldest, complete = _walk_log(repo, active, oldest, complete, deadline, st, (f"^{sha}", "HEAD"))
+        st.cached_files = _take_cached(active, entry)
+        complete = complete or not active
+        below = (sha,)
     if active and time.monotonic() < deadline:
-        oldest, complete = _walk_log(repo, active, oldest, complete, deadline, st)
+        oldest, complete = _walk_log(repo, active, oldest, complete, deadline, st, below)
     _settle(tracks, plans, oldest, st)
     st.replay_complete = complete
     st.replay_seconds = time.monotonic() - t
@@ -132,6 +147,25 @@ def _map_work_tree(
                     _apply_hunks(tr, hunks, mtimes[tr.path], False)
 
 
+def _take_cached(active: dict[bytes, _Track], entry: Entry) -> int:
+    """Give every line the walk left unattributed its time from the cached commit, where the cache
+    holds the file (under the name it had there) with as many lines; return how many files it did."""
+    taken = 0
+    for key in list(active):
+        tr = active[key]
+        cached = entry.get(key)
+        if cached is None or len(cached) != len(tr.origin):
+            continue
+        for i, line in enumerate(tr.origin):
+            if line >= 0 and tr.times[line] == _UNSET:
+                tr.times[line] = cached[i]
+                tr.left -= 1
+        taken += 1
+        if tr.left <= 0:
+            del active[key]
+    return taken
+
+
 def _walk_log(
     repo: GitRepo,
     active: dict[bytes, _Track],
@@ -139,24 +173,17 @@ def _walk_log(
     complete: bool,
     deadline: float,
     st: GitTimesStats,
+    revs: tuple[str, ...] | None = None,
 ) -> tuple[int, bool]:
     """Walk `git log -p` newest first until every active track is done, the log ends or the deadline.
 
-    Returns (the oldest commit time read, whether every wanted line was attributed); `oldest` and
-    `complete` are returned as given when git cannot be started.
+    `revs` limits the walk (`^BASE HEAD`: the commits above BASE; `BASE`: BASE and below); by default
+    it is HEAD's whole first-parent history. Returns (the oldest commit time read, whether every
+    wanted line was attributed); `oldest` and `complete` are returned as given when git cannot be
+    started.
     """
-    stream = LogStream(
-        repo,
-        (
-            "log",
-            "--first-parent",
-            "--diff-merges=first-parent",
-            "-M",
-            "--root",
-            *DIFF_ARGS,
-            "--format=%x01%H %ct %P",
-        ),
-    )
+    log_args = ("log", "--first-parent", "--diff-merges=first-parent", "-M", "--root", *DIFF_ARGS)
+    stream = LogStream(repo, (*log_args, "--format=%x01%H %ct %P"), revs=revs)
     if not stream.ok:
         return oldest, complete
     watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), LOG_TIMEOUT_S), stream.kill)

@@ -27,7 +27,7 @@ its files fall back, never the build.
 How, and what it costs (bench/gittimes_cost.py measures it). `git blame` walks the history once
 per file: ~5-25 ms a file in a young, packed repository, ~50-150 ms with a few thousand commits (up to
 ~1 s for a file with a thousand of them), so blaming every file of a mature repository takes minutes.
-Two strategies:
+Two strategies, and a cache:
 
 - Few files (an incremental build, <= DIRECT_BLAME_MAX files): blame each, two at a time.
 - Many files: one **replay** of HEAD's first-parent history, newest first, `git log -p -U0 -M`: every
@@ -38,13 +38,17 @@ Two strategies:
   done for all files in one walk that stops as soon as every line is attributed; its answer is
   blame's exactly (checked line by line in the tests, with merges, and on vuejs/core: 12,239 lines of
   25 files its merges touched; the walk of 6,436 commits took 2.7 s, where blaming the 353 files that
-  took lines from merges took 12 s more under plain blame's semantics).
+  took lines from merges took 12 s more under plain blame's semantics). The log comes from one git
+  per core over consecutive segments of the history (logwalk.py).
+- Either way, with a cache folder (cache.py): when a commit on HEAD's first-parent chain has cached
+  line times, the replay reads only the commits above it and takes the rest from there, whatever the
+  number of files; each call keeps the exact times of its clean files at HEAD for the next one.
 
 The budget (`budget` seconds for the whole call) bounds both: the replay is killed at the deadline, and
 so are blames still running. Lines the replay had not reached take the time of the oldest commit it
 read (they last changed before it: an upper bound), and those files are blamed while budget remains;
-files not blamed in time keep those bounds, or in the direct strategy HEAD's commit time. Upper bounds keep a node
-under --since (it may look newer than it is); under --until and --as-of it may be left out.
+files not blamed in time keep those bounds, or in the direct strategy HEAD's commit time. Upper
+bounds keep a node under --since (it may look newer than it is); under --until and --as-of it may be left out.
 
 Known blind spots, accepted: files inside a submodule (not tracked by this repository: file times);
 a shallow clone, where history stops at the boundary commit, which owns everything older (blame says

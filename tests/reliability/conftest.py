@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.reliability.worlds import World, make_build_world, make_compact_world
+from tests.reliability.worlds import World, make_build_world, make_compact_world, make_git_world
 
 SLOW_ENV = "QRY_RUN_SLOW"
 
@@ -26,6 +26,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def build_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return make_build_world(tmp_path_factory.mktemp("crash-build"))
+
+
+@pytest.fixture(scope="session")
+def git_world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    return make_git_world(tmp_path_factory.mktemp("crash-git"))
 
 
 @pytest.fixture(scope="session")

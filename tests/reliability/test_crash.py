@@ -93,7 +93,7 @@ def _interrupt(world: World, point: str, sig: int, rng: random.Random) -> Run:
 
 
 def _start_and_wait(world: World, point: str, rng: random.Random) -> subprocess.Popen[bytes]:
-    proc = start_qry(*index_args(world.repo, world.fresh()))
+    proc = start_qry(*index_args(world.repo, world.fresh(), git_times=world.git_times))
     if point == "random":
         time.sleep(rng.uniform(0.0, world.run_seconds * 1.1))
         return proc
@@ -120,7 +120,7 @@ def _check_after_kill(world: World, what: str) -> None:
     assert gc.code == 0 and "Traceback" not in gc.err, f"{what}\n{gc.describe()}"
     kept = assert_no_orphans(work)  # also verifies every kept root, HEAD included
     assert world.old_root in kept, what
-    again = qry(*index_args(world.repo, work))
+    again = qry(*index_args(world.repo, work, git_times=world.git_times))
     assert again.code == 0, f"{what}: the next index failed\n{again.describe()}"
     assert answers(work, QUERIES) == world.new_answers, f"{what}: the next index answers differently"
     assert segments_of(work) == world.new_segments, f"{what}: the next index wrote other segments"
@@ -137,6 +137,14 @@ def test_sigkill_during_a_build_keeps_the_old_root_whole(build_world: World, poi
     run = _interrupt(build_world, point, signal.SIGKILL, rng)
     assert "Traceback" not in run.err, run.describe()
     _check_after_kill(build_world, f"SIGKILL at {point} (seed {SEED}, exit {run.code})")
+
+
+@pytest.mark.parametrize("point", _points(TARGETS, 2))
+def test_sigkill_during_a_build_with_history_keeps_the_old_root_whole(git_world: World, point: str) -> None:
+    rng = random.Random(f"{SEED}-git-{point}-{len(git_world.log)}")
+    run = _interrupt(git_world, point, signal.SIGKILL, rng)
+    assert "Traceback" not in run.err, run.describe()
+    _check_after_kill(git_world, f"SIGKILL with history at {point} (seed {SEED}, exit {run.code})")
 
 
 @pytest.mark.parametrize("point", _points(COMPACT_TARGETS, max(RANDOM_KILLS - 2, 2)))
@@ -231,4 +239,6 @@ def test_sigkill_at_random_points_of_a_large_build(large_world: World, attempt: 
     rng = random.Random(f"{SEED}-large-{attempt}")
     run = _interrupt(large_world, "random", signal.SIGKILL, rng)
     assert "Traceback" not in run.err, run.describe()
-    _check_after_kill(large_world, f"SIGKILL of a large build, attempt {attempt} (seed {SEED}, exit {run.code})")
+    _check_after_kill(
+        large_world, f"SIGKILL of a large build, attempt {attempt} (seed {SEED}, exit {run.code})"
+    )

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.gitrepo import git
 from tests.reliability.helpers import (
     Answer,
     answers,
@@ -26,6 +27,7 @@ from tests.reliability.helpers import (
 
 BUILD_FILES = int(os.environ.get("QRY_CRASH_FILES", "400"))
 COMPACT_FILES = 300
+GIT_FILES = 200
 QUERIES = ("alphaonlya", "omegaonlyb", "parse config", "RetryThing9", "edited")
 
 
@@ -43,6 +45,7 @@ class World:
     new_segments: list[str]
     run_seconds: float
     log: list[str] = field(default_factory=list)
+    git_times: bool = False  # the repository has history and the build reads node times from it
 
     def fresh(self) -> Path:
         """A working copy of the pristine index (the state just before the run we interrupt)."""
@@ -52,8 +55,9 @@ class World:
         return self.work
 
 
-def index_args(repo: Path, index_dir: Path) -> tuple[str, ...]:
-    return ("index", str(repo), "--embed", "none", "--no-git-times", "--quiet", "--index-dir", str(index_dir))
+def index_args(repo: Path, index_dir: Path, *, git_times: bool = False) -> tuple[str, ...]:
+    times = () if git_times else ("--no-git-times",)
+    return ("index", str(repo), "--embed", "none", *times, "--quiet", "--index-dir", str(index_dir))
 
 
 def segments_of(index_dir: Path) -> list[str]:
@@ -62,11 +66,13 @@ def segments_of(index_dir: Path) -> list[str]:
     return sorted(s.id for s in load_manifest(index_dir, head).segments)
 
 
-def _reference(world_dir: Path, repo: Path, pristine: Path) -> tuple[dict[str, Answer], list[str], float, dict]:
+def _reference(
+    world_dir: Path, repo: Path, pristine: Path, *, git_times: bool = False
+) -> tuple[dict[str, Answer], list[str], float, dict]:
     ref = world_dir / "reference"
     shutil.copytree(pristine, ref)
     t0 = time.monotonic()
-    run = qry(*index_args(repo, ref), "--json")
+    run = qry(*index_args(repo, ref, git_times=git_times), "--json")
     elapsed = time.monotonic() - t0
     assert run.code == 0, run.describe()
     return answers(ref, QUERIES), segments_of(ref), elapsed, json.loads(run.out)
@@ -89,6 +95,29 @@ def make_build_world(base: Path, files: int = BUILD_FILES) -> World:
     return World(repo, pristine, base / "work", old_root, old, new, segs, seconds)
 
 
+def make_git_world(base: Path, files: int = GIT_FILES) -> World:
+    """As the build world, in a git repository with history (variant a in two commits, then b), indexed
+    with node times from git: the history worker and the user-level times cache run under the kills
+    too, and the next build must still write the reference's segments (times are in them)."""
+    repo, pristine = base / "repo", base / "pristine"
+    write_repo(repo, files, variant="a")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a", when=1_600_000_000)
+    touch_file(repo, 1, 1)
+    git(repo, "commit", "-q", "-am", "a, edited", when=1_610_000_000)
+    run = qry(*index_args(repo, pristine, git_times=True))
+    assert run.code == 0, run.describe()
+    old_root = head_of(pristine)
+    assert old_root is not None
+    old = answers(pristine, QUERIES)
+    write_repo(repo, files, variant="b")
+    git(repo, "commit", "-q", "-am", "b", when=1_620_000_000)
+    new, segs, seconds, _report = _reference(base, repo, pristine, git_times=True)
+    assert old["omegaonlyb"] != new["omegaonlyb"]
+    return World(repo, pristine, base / "work", old_root, old, new, segs, seconds, git_times=True)
+
+
 def make_compact_world(base: Path) -> World:
     """A root of 6 segments (a base and 5 one-file edits); the next edited run compacts them into one."""
     repo, pristine = base / "repo", base / "pristine"
@@ -107,5 +136,3 @@ def make_compact_world(base: Path) -> World:
     assert report["compacted"] is True and len(segs) == 1, report
     assert old != new
     return World(repo, pristine, base / "work", old_root, old, new, segs, seconds)
-
-

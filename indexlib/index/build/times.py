@@ -62,7 +62,7 @@ class TimesJob:
         self._use_git = opts.git_times
         self._pool: ForkPool | None = None
         self._pending: Callable[[], tuple[Plans, str]] | None = None
-        if self._use_git and to_parse and hasattr(os, "fork"):
+        if self._use_git and to_parse and hasattr(os, "fork") and _may_have_history(root):
             self._pool = start_pool(1)
             self._pending = self._pool.submit(_plan_job, self._args)
 
@@ -82,6 +82,15 @@ class TimesJob:
         if self._pool is not None:
             self._pool.terminate()
             self._pool, self._pending = None, None
+
+
+def _may_have_history(root: Path) -> bool:
+    """Whether `root` may lie in a git work tree (a `.git` here or above, or GIT_DIR set): outside
+    one, history is not read and no worker is worth starting (file times are computed in place)."""
+    if os.environ.get("GIT_DIR"):
+        return True
+    here = root.resolve()
+    return any((p / ".git").exists() for p in (here, *here.parents))
 
 
 def _plan_job(args: tuple[Path, list[str], dict[str, int], Path | None]) -> tuple[Plans, str]:

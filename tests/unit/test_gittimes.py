@@ -362,9 +362,12 @@ def test_cached_history_is_not_read_again_at_the_same_commit(tmp_path: Path) -> 
     cache = tmp_path / "cache"
     first, st1 = _plan(root, names, cache)
     assert st1.replay_commits > 0 and st1.cached_from == ""
+    (entry,) = cache.glob("*.times")
+    written = entry.stat().st_ino
     again, st2 = _plan(root, names, cache, direct_max=1 << 30)  # few files: the cache still wins over blame
     assert st2.strategy == "replay" and st2.replay_commits == 0 and st2.cached_files == len(names)
     assert again == first == _plan(root, names, None, direct_max=1 << 30)[0]  # the uncached blame's answer
+    assert entry.stat().st_ino == written  # nothing new to keep: the entry was not written again
 
 
 def test_after_new_commits_only_they_are_read_and_times_stay_exact(tmp_path: Path) -> None:

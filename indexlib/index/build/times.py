@@ -1,9 +1,10 @@
 """The stage between parsing and writing: node times from git, and the state of the source tree.
 
-Owns: running the git-times pass beside the parse (a forked worker) and over its light nodes, reading the tree's git commit and
-branch, the settings a root records, and the one decision that makes a build publish nothing: the
-tree, its skips and its settings are what the previous root already says.
-Does not own: how times are computed (`indexlib/index/gittimes.py`).
+Owns: running the git-times pass beside the parse (in a forked worker) and applying it to the parse's
+light nodes, reading the tree's git commit and branch, the settings a root records, and the one
+decision that makes a build publish nothing: the tree, its skips and its settings are what the
+previous root already says.
+Does not own: how times are computed (`indexlib/index/gittimes/`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["NodeTimes", "SourceState", "TimesJob", "node_times", "source_state"]
 
 Plans = dict[str, "FilePlan"]
+_JobArgs = tuple[Path, list[str], dict[str, int], bool, Path | None]  # root, paths, mtimes, use_git, cache
 
 NodeTimes = dict[int, tuple[int | None, int | None]]  # node uid -> (created_at, changed_at)
 
@@ -53,27 +55,22 @@ class TimesJob:
         from indexlib.index.gittimes.cache import times_cache_dir
 
         cache_dir = times_cache_dir() if opts.shared_cache else None
-        self._args = (
+        self._args: _JobArgs = (
             root,
             [src.path for src, _d in to_parse],
             {s.path: s.mtime_ns for s, _d in to_parse},
+            opts.git_times,
             cache_dir,
         )
-        self._use_git = opts.git_times
         self._pool: ForkPool | None = None
         self._pending: Callable[[], tuple[Plans, str]] | None = None
-        if self._use_git and to_parse and hasattr(os, "fork") and _may_have_history(root):
+        if opts.git_times and to_parse and hasattr(os, "fork") and _may_have_history(root):
             self._pool = start_pool(1)
             self._pending = self._pool.submit(_plan_job, self._args)
 
     def result(self) -> tuple[Plans, str]:
-        from indexlib.index import gittimes
-
         try:
-            if self._pending is not None:
-                return self._pending()
-            root, paths, mtimes, cache_dir = self._args
-            return gittimes.plan_times(root, paths, mtimes, use_git=self._use_git, cache_dir=cache_dir)
+            return self._pending() if self._pending is not None else _plan_job(self._args)
         finally:
             self.close()
 
@@ -93,11 +90,11 @@ def _may_have_history(root: Path) -> bool:
     return any((p / ".git").exists() for p in (here, *here.parents))
 
 
-def _plan_job(args: tuple[Path, list[str], dict[str, int], Path | None]) -> tuple[Plans, str]:
+def _plan_job(args: _JobArgs) -> tuple[Plans, str]:
     from indexlib.index import gittimes
 
-    root, paths, mtimes, cache_dir = args
-    return gittimes.plan_times(root, paths, mtimes, use_git=True, cache_dir=cache_dir)
+    root, paths, mtimes, use_git, cache_dir = args
+    return gittimes.plan_times(root, paths, mtimes, use_git=use_git, cache_dir=cache_dir)
 
 
 def node_times(spill: Spill, job: TimesJob) -> tuple[NodeTimes, str]:

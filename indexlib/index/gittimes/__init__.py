@@ -245,7 +245,7 @@ def _plan_from_git(
             key: lines
             for key, path in history.items()
             if key not in changed_vs_head and not plans[path].blame and (lines := plans[path].lines) is not None
-        })  # fmt: skip
+        }, known=base[1] if base is not None and base[0] == head_sha else None)  # fmt: skip
     return plans
 
 

@@ -92,12 +92,18 @@ class TimesCache:
                     return sha, entry
         return None
 
-    def save(self, sha: str, entry: Entry) -> None:
-        """Write (or widen: a build of another folder of the same tree) the entry of `sha`."""
+    def save(self, sha: str, entry: Entry, known: Entry | None = None) -> None:
+        """Write (or widen: a build of another folder of the same tree) the entry of `sha`.
+
+        `known` is the entry of `sha` the caller already loaded (`nearest` found HEAD itself): it is
+        not read again, and nothing is written when `entry` adds nothing to it.
+        """
         if not entry:
             return
-        old = self.load(sha)
+        old = known if known is not None else self.load(sha)
         if old is not None:
+            if all(old.get(key) == lines for key, lines in entry.items()):
+                return
             entry = {**old, **entry}
         body = _ENCODER.encode(entry)
         try:

@@ -71,21 +71,14 @@ def _boundaries(repo: GitRepo, segments: int) -> list[str]:
 
 
 class LogStream:
-    """`git log <log_args> HEAD` as one line stream, from up to `segments` git processes (or
-    `git log <log_args> <revs>` from one)."""
+    """`git log <log_args> HEAD` as one line stream, from one git per core (up to MAX_SEGMENTS), or
+    `git log <log_args> <revs>` from one."""
 
-    def __init__(
-        self,
-        repo: GitRepo,
-        log_args: tuple[str, ...],
-        segments: int | None = None,
-        revs: tuple[str, ...] | None = None,
-    ) -> None:
+    def __init__(self, repo: GitRepo, log_args: tuple[str, ...], revs: tuple[str, ...] | None = None) -> None:
         if revs is not None:  # a given range: one git
             ranges = [revs]
         else:
-            wanted = min(MAX_SEGMENTS, available_cores()) if segments is None else segments
-            starts = _boundaries(repo, wanted)
+            starts = _boundaries(repo, min(MAX_SEGMENTS, available_cores()))
             tops = ["HEAD", *starts]
             ranges = [(f"^{starts[i]}", top) if i < len(starts) else (top,) for i, top in enumerate(tops)]
         self._procs: list[subprocess.Popen[bytes]] = []

@@ -389,6 +389,23 @@ def test_after_new_commits_only_they_are_read_and_times_stay_exact(tmp_path: Pat
     assert cached == blamed
 
 
+def test_a_walk_that_stops_short_of_the_cached_commit_takes_nothing_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the log above the cached commit cannot be read to its end (here git refuses the range),
+    the tracks are not at that commit's lines: its entry must not be applied, even where its files
+    have as many lines (a poisoned entry, every time 0, shaped like HEAD's); blame gives the times."""
+    root = tmp_path / "random"
+    names = list(_random_history(root))
+    exact, _ = _plan(root, names, None, direct_max=1 << 30)
+    poisoned = {os.fsencode(n): [0] * len(lines or []) for n, lines in exact.items()}
+    no_such_commit = "0" * 39 + "1"
+    monkeypatch.setattr(TimesCache, "nearest", lambda self, repo: (no_such_commit, poisoned))
+    got, st = _plan(root, names, tmp_path / "cache")
+    assert st.cached_from and st.cached_files == 0 and not st.replay_complete
+    assert got == exact
+
+
 def test_a_damaged_or_dirty_entry_is_never_served(tmp_path: Path) -> None:
     root = tmp_path / "random"
     names = list(_random_history(root))

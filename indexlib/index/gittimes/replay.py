@@ -99,12 +99,15 @@ def replay(
     if base is not None and active and time.monotonic() < deadline:
         sha, entry = base
         st.cached_from = sha
-        oldest, complete = _walk_log(repo, active, oldest, complete, deadline, st, (f"^{sha}", "HEAD"))
-        st.cached_files = _take_cached(active, entry)
-        complete = complete or not active
-        below = (sha,)
+        oldest, complete, whole = _walk_log(repo, active, oldest, complete, deadline, st, (f"^{sha}", "HEAD"))
+        if whole:  # the tracks stand at the cached commit's lines
+            st.cached_files = _take_cached(active, entry)
+            complete = complete or not active
+            below = (sha,)
+        else:  # done early, or stopped short (deadline, git failed): the lines left keep upper bounds
+            active = {}
     if active and time.monotonic() < deadline:
-        oldest, complete = _walk_log(repo, active, oldest, complete, deadline, st, below)
+        oldest, complete, _whole = _walk_log(repo, active, oldest, complete, deadline, st, below)
     _settle(tracks, plans, oldest, st)
     st.replay_complete = complete
     st.replay_seconds = time.monotonic() - t
@@ -174,18 +177,18 @@ def _walk_log(
     deadline: float,
     st: GitTimesStats,
     revs: tuple[str, ...] | None = None,
-) -> tuple[int, bool]:
+) -> tuple[int, bool, bool]:
     """Walk `git log -p` newest first until every active track is done, the log ends or the deadline.
 
     `revs` limits the walk (`^BASE HEAD`: the commits above BASE; `BASE`: BASE and below); by default
     it is HEAD's whole first-parent history. Returns (the oldest commit time read, whether every
-    wanted line was attributed); `oldest` and `complete` are returned as given when git cannot be
-    started.
+    wanted line was attributed, whether the log was read to its end and git succeeded); `oldest` and
+    `complete` are returned as given when git cannot be started.
     """
     log_args = ("log", "--first-parent", "--diff-merges=first-parent", "-M", "--root", *DIFF_ARGS)
     stream = LogStream(repo, (*log_args, "--format=%x01%H %ct %P"), revs=revs)
     if not stream.ok:
-        return oldest, complete
+        return oldest, complete, False
     watchdog = threading.Timer(min(max(0.0, deadline - time.monotonic()), LOG_TIMEOUT_S), stream.kill)
     watchdog.start()
     read_to_end = False
@@ -206,7 +209,7 @@ def _walk_log(
         succeeded = stream.close(read_to_end=read_to_end)
     if read_to_end:
         complete = succeeded and not active
-    return oldest, complete
+    return oldest, complete, read_to_end and succeeded
 
 
 def _advance(active: dict[bytes, _Track], files: list[FilePatch], when: int, is_merge: bool) -> None:

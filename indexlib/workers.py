@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from indexlib.errors import QryError
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # multiprocessing loads only when a pool starts: the query pa
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-__all__ = ["ForkPool", "WorkerDied", "available_cores", "start_pool"]
+__all__ = ["ForkPool", "Pending", "WorkerDied", "available_cores", "grow_pool", "start_pool"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,10 +62,19 @@ def start_pool(
     meanwhile is raised here, after the pool is stopped. Inherited writer-lock descriptors are closed
     in every forked child by `indexlib.store.lock`.
     """
+    pool = ForkPool()
+    grow_pool(pool, workers, initializer, initargs)
+    return pool
+
+
+def grow_pool(
+    pool: ForkPool, workers: int, initializer: Callable[..., None] | None = None, initargs: Sequence[Any] = ()
+) -> None:
+    """Add `workers` processes to `pool`, as `start_pool` starts them; on any failure (a Ctrl-C
+    included) the whole pool is stopped before the error is raised."""
     import signal
 
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    pool = ForkPool()
     try:
         pool.start(workers, initializer, tuple(initargs))
     except BaseException:
@@ -77,7 +86,6 @@ def start_pool(
     except BaseException:
         pool.terminate()
         raise
-    return pool
 
 
 class ForkPool:
@@ -89,6 +97,13 @@ class ForkPool:
     def __init__(self) -> None:
         self._procs: list[BaseProcess] = []
         self._conns: list[Connection] = []
+        self._posted: list[int] = []  # jobs of `post` each worker has not answered yet
+        self._tickets = 0
+
+    @property
+    def posted(self) -> int:
+        """Jobs sent by `post` whose answers `collect` has not returned yet."""
+        return sum(self._posted)
 
     @property
     def workers(self) -> int:
@@ -115,6 +130,7 @@ class ForkPool:
                 there.close()
             self._procs.append(proc)
             self._conns.append(here)
+            self._posted.append(0)
 
     def imap(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         """`fn` over `items` in the workers, yielded in input order; items are read as workers free up.
@@ -123,6 +139,8 @@ class ForkPool:
         """
         from multiprocessing.connection import wait
 
+        if self.posted:
+            raise RuntimeError("imap on a pool with posted jobs not collected")
         source = iter(items)
         inflight: dict[int, int] = dict.fromkeys(range(len(self._conns)), 0)
         done: dict[int, list[R]] = {}
@@ -165,30 +183,56 @@ class ForkPool:
                 elif self._procs[w].sentinel in ready and not self._conns[w].poll():
                     raise self._died(w)
 
-    def submit(self, fn: Callable[[T], R], item: T) -> Callable[[], R]:
-        """Start `fn(item)` in the first worker now; the call returned waits for its answer.
+    def submit(self, fn: Callable[[T], R], item: T) -> Pending[R]:
+        """Start `fn(item)` in the first worker now; calling the Pending returned waits for its answer.
 
         For one job run beside the caller's own work; not to be mixed with `imap` on the same pool.
         """
-        from multiprocessing.connection import wait
-
-        conn, proc = self._conns[0], self._procs[0]
         try:
-            conn.send((0, fn, [item]))
+            self._conns[0].send((0, fn, [item]))
         except OSError:
             raise self._died(0) from None
+        return Pending(self, 0)
 
-        def result() -> R:
-            wait([conn, proc.sentinel])
-            try:
-                _seq, ok, out = conn.recv()
-            except (EOFError, OSError):
-                raise self._died(0) from None
-            if not ok:
-                raise out
-            return out[0]
+    def post(self, fn: Callable[[T], R], item: T) -> int:
+        """Send `fn(item)` to the worker with the fewest posted jobs and return its ticket at once;
+        `collect` gives the answer. For feeding workers between pieces of the caller's own work;
+        every posted job must be collected before `imap` runs on the pool."""
+        w = min(range(len(self._conns)), key=self._posted.__getitem__)
+        ticket = self._tickets
+        try:
+            self._conns[w].send((ticket, fn, [item]))
+        except OSError:
+            raise self._died(w) from None
+        self._tickets += 1
+        self._posted[w] += 1
+        return ticket
 
-        return result
+    def collect(self, timeout: float | None = 0.0) -> list[tuple[int, Any]]:
+        """(ticket, answer) of the posted jobs answered so far, waiting up to `timeout` seconds for
+        the first one (None: until one is); [] when none is posted. A worker's exception is raised
+        here; a worker that dies raises WorkerDied."""
+        from multiprocessing.connection import wait
+
+        busy = [w for w, n in enumerate(self._posted) if n]
+        if not busy:
+            return []
+        ready = wait([self._conns[w] for w in busy] + [self._procs[w].sentinel for w in busy], timeout)
+        out: list[tuple[int, Any]] = []
+        for w in busy:
+            conn = self._conns[w]
+            while self._posted[w] and conn.poll():  # every answer already there, not just the first
+                try:
+                    ticket, ok, answer = conn.recv()
+                except (EOFError, OSError):
+                    raise self._died(w) from None
+                self._posted[w] -= 1
+                if not ok:
+                    raise answer
+                out.append((ticket, answer[0]))
+            if self._posted[w] and self._procs[w].sentinel in ready and not conn.poll():
+                raise self._died(w)
+        return out
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> list[R]:
         """`imap`, collected."""
@@ -207,7 +251,7 @@ class ForkPool:
             proc.join()
         for conn in self._conns:
             conn.close()
-        self._procs, self._conns = [], []
+        self._procs, self._conns, self._posted = [], [], []
 
     def _died(self, w: int) -> WorkerDied:
         proc = self._procs[w]
@@ -216,6 +260,32 @@ class ForkPool:
             f"a build worker (pid {proc.pid}) ended without answering (exit status {proc.exitcode})",
             hint="it was killed from outside, or ran out of memory; run `qry index` again",
         )
+
+
+class Pending(Generic[R]):
+    """The answer of one `ForkPool.submit` job: `ready()` without waiting, the call waits for it."""
+
+    def __init__(self, pool: ForkPool, worker: int) -> None:
+        self._pool = pool
+        self._conn = pool._conns[worker]
+        self._proc = pool._procs[worker]
+        self._worker = worker
+
+    def ready(self) -> bool:
+        """Whether the answer is there (or the worker has ended), so calling would not wait."""
+        return self._conn.closed or self._conn.poll() or self._proc.exitcode is not None
+
+    def __call__(self) -> R:
+        from multiprocessing.connection import wait
+
+        wait([self._conn, self._proc.sentinel])
+        try:
+            _seq, ok, out = self._conn.recv()
+        except (EOFError, OSError):
+            raise self._pool._died(self._worker) from None
+        if not ok:
+            raise out
+        return cast(R, out[0])
 
 
 def _call(fn: Callable[[], R]) -> R:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexlib.embedding import Embedder, HashEmbedder
 from indexlib.errors import ModelError, UsageError
-from indexlib.workers import ForkPool, available_cores, start_pool
+from indexlib.workers import ForkPool, available_cores, grow_pool, start_pool
 
 if TYPE_CHECKING:
     from indexlib.engines.embed import ModelSpec, OnnxEmbedder
@@ -66,12 +66,43 @@ class LazyOnnxEmbedder:
         return self._loaded
 
     def _workers(self) -> ForkPool:
+        self.grow()
+        assert self._pool is not None
+        return self._pool
+
+    def begin(self, workers: int) -> None:
+        """Start `workers` of the model's workers now (at most `self.workers`), for `post`; the
+        rest start with `grow` or the first `embed`. The build does this while its files parse, on
+        the cores the parse leaves idle."""
         from indexlib.engines.embed import verify_model
 
         if self._pool is None:
             verify_model(self.spec)
-            self._pool = start_pool(self.workers, _load_worker_model, (self.spec,))
-        return self._pool
+            self._pool = start_pool(max(1, min(workers, self.workers)), _load_worker_model, (self.spec,))
+
+    def grow(self) -> None:
+        """Bring the workers to `self.workers` (starting them all if none runs yet)."""
+        if self._pool is None:
+            self.begin(self.workers)
+        assert self._pool is not None
+        if self._pool.workers < self.workers:
+            grow_pool(self._pool, self.workers - self._pool.workers, _load_worker_model, (self.spec,))
+
+    def post(self, texts: Sequence[str]) -> int:
+        """Send `texts` to a started worker at once and return a ticket; `collect` gives the vectors.
+        Every posted batch must be collected before `embed` runs."""
+        if self._pool is None:
+            raise RuntimeError("post before begin")
+        return self._pool.post(_embed_in_worker, list(texts))
+
+    def collect(self, timeout: float | None = 0.0) -> list[tuple[int, Any]]:
+        """(ticket, vectors) of the posted batches finished so far (`ForkPool.collect`)."""
+        return self._pool.collect(timeout) if self._pool is not None else []
+
+    @property
+    def posted(self) -> int:
+        """Posted batches not collected yet."""
+        return self._pool.posted if self._pool is not None else 0
 
     @property
     def dim(self) -> int:
@@ -80,7 +111,7 @@ class LazyOnnxEmbedder:
         return int(self.embed(["dimension probe"]).shape[1])
 
     def embed(self, texts: Sequence[str]) -> Any:
-        if self.workers < 2 or (self._pool is None and len(texts) < POOL_MIN_TEXTS):
+        if self._pool is None and (self.workers < 2 or len(texts) < POOL_MIN_TEXTS):
             return self._model().embed(texts)
         import numpy as np
 

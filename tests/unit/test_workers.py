@@ -136,3 +136,92 @@ def test_submit_runs_one_job_beside_the_caller_and_reports_its_failure() -> None
             pool.submit(_fail_on_seven, 7)()
     finally:
         pool.terminate()
+
+
+def _collect_all(pool: object, tickets: set[int]) -> dict[int, object]:
+    answers: dict[int, object] = {}
+    while len(answers) < len(tickets):
+        answers.update(pool.collect(None))  # type: ignore[attr-defined]
+    return answers
+
+
+def test_posted_jobs_are_answered_by_ticket_and_the_pool_then_serves_imap() -> None:
+    pool = start_pool(2)
+    try:
+        assert pool.collect(0.0) == []  # nothing posted: nothing to wait for
+        tickets = {pool.post(_slow_square, x): x for x in range(12)}
+        assert pool.posted == 12
+        answers = _collect_all(pool, set(tickets))
+        assert answers == {t: x * x for t, x in tickets.items()}
+        assert pool.posted == 0
+        assert pool.map(_slow_square, range(6), chunksize=2) == [x * x for x in range(6)]
+    finally:
+        pool.terminate()
+
+
+def test_imap_refuses_a_pool_with_posted_jobs_not_collected() -> None:
+    pool = start_pool(1)
+    try:
+        pool.post(_slow_square, 3)
+        with pytest.raises(RuntimeError, match="posted"):
+            pool.map(_slow_square, [1])
+    finally:
+        pool.terminate()
+
+
+@pytest.mark.parametrize(("job", "error"), [(_fail_on_seven, ValueError), (_die_on_three, WorkerDied)])
+def test_a_posted_job_that_fails_or_kills_its_worker_is_raised_by_collect(
+    job: Callable[[int], int], error: type[Exception]
+) -> None:
+    pool = start_pool(1)
+    try:
+        pool.post(job, 7 if error is ValueError else 3)
+        with pytest.raises(error):
+            for _ in range(100):  # a dead worker is seen within a collect or two
+                pool.collect(1.0)
+    finally:
+        pool.terminate()
+
+
+def test_grow_pool_adds_workers_that_run_the_initializer() -> None:
+    from indexlib.workers import grow_pool
+
+    pool = start_pool(1, _remember, (5,))
+    try:
+        grow_pool(pool, 2, _remember, (5,))
+        assert pool.workers == 3
+        assert pool.map(_remembered, range(9)) == [5] * 9
+        pids = {p.pid for p in pool._procs}
+        assert len(pids) == 3
+    finally:
+        pool.terminate()
+
+
+def test_a_submitted_job_says_when_it_is_ready_without_waiting() -> None:
+    pool = start_pool(1)
+    try:
+        pending = pool.submit(_gate, 0.3)
+        assert not pending.ready()  # still sleeping
+        deadline = time.monotonic() + 60  # a hang guard, not a timing: ready() must turn true
+        while not pending.ready():
+            assert time.monotonic() < deadline, "the answer never became ready"
+            time.sleep(0.01)
+        assert pending() == 0.3
+    finally:
+        pool.terminate()
+
+
+_REMEMBERED: list[int] = []
+
+
+def _remember(value: int) -> None:
+    _REMEMBERED.append(value)
+
+
+def _remembered(_x: int) -> int:
+    return _REMEMBERED[0]
+
+
+def _gate(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds

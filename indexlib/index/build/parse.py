@@ -15,7 +15,7 @@ changed (`plan.py`), or the segment the spill becomes (`write.py`).
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,10 +35,11 @@ from indexlib.records import Node, ParsedFile
 from indexlib.store.store import Store
 from indexlib.workers import available_cores, start_pool
 
-__all__ = ["PARALLEL_MIN_FILES", "Spill", "parse_and_spill", "read_spill"]
+__all__ = ["PARALLEL_MIN_FILES", "PARSE_WORKERS_MAX", "Spill", "parse_and_spill", "parse_cores", "read_spill"]
 
 # Parsing runs in worker processes when enough files changed to pay for them (start-up ~50 ms each).
 PARALLEL_MIN_FILES = 64
+PARSE_WORKERS_MAX = 8  # past this, more parse workers mostly contend for the spill and the disk
 
 # (parsed, secrets redacted, file hash, each node's analysed text, the file's n-gram text) or the
 # reason the file was skipped
@@ -80,8 +81,10 @@ def parse_and_spill(
     skipped: dict[str, int],
     progress: Progress,
     parse_map: ParseMap | None = None,
+    on_file: Callable[[str, list[Node], bool], None] | None = None,
 ) -> Spill:
-    """Parse every file of `to_parse` into the spill file; skips are counted into `skipped`."""
+    """Parse every file of `to_parse` into the spill file; skips are counted into `skipped`.
+    `on_file(path, nodes, generated)` sees each parsed file's nodes (redacted) once spilled."""
     spill_dir = store.stage()
     out = Spill(dir=spill_dir, path=spill_dir / "parsed.msgpack")
     # closing(): a Ctrl-C in this loop's body stops the parse pool at once, not when the suspended
@@ -102,7 +105,22 @@ def parse_and_spill(
             spill.write(data)
             out.light.extend(msgspec.structs.replace(n, text="", doc="", signature="") for n in parsed.nodes)
             out.meta.append((src, digest, len(parsed.nodes)))
+            if on_file is not None:
+                on_file(src.path, parsed.nodes, src.generated)
     return out
+
+
+def parse_cores(files: int, parse_map: ParseMap | None = None) -> int:
+    """How many of this machine's cores the parse of `files` files keeps busy: one when it runs in
+    this process, a worker per core (up to PARSE_WORKERS_MAX) for many, all of them when
+    `parse_map` runs it (Ray's local workers share these cores)."""
+    cores = available_cores()
+    if parse_map is not None:
+        return cores
+    workers = min(cores, PARSE_WORKERS_MAX)
+    if files < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+        return 1
+    return workers
 
 
 def read_spill(spill: Spill) -> Iterator[tuple[FileChunk, list[NodeTerms], str | None]]:
@@ -170,8 +188,8 @@ def _parse_all(
         for (src, _digest), encoded in zip(to_parse, mapped, strict=True):
             yield src, _PARSED_DECODER.decode(encoded)
         return
-    workers = min(available_cores(), 8)
-    if len(to_parse) < PARALLEL_MIN_FILES or workers < 2 or not hasattr(os, "fork"):
+    workers = parse_cores(len(to_parse))
+    if workers < 2:
         for src, _digest in to_parse:
             yield src, _read_and_parse(src, opts)
         return

@@ -2,7 +2,7 @@
 
 Owns: `build_index` (the lock, and cleaning up after any failure) and `_build_locked`, which reads as
 the list of stages: previous root -> discover -> classify -> parse and spill -> git times -> source
-state -> write segment -> publish -> vectors. Every run writes at most one new segment (plus, when
+state -> write segment -> publish -> vectors (begun during the parse where cores are idle: `prefetch.py`). Every run writes at most one new segment (plus, when
 compaction triggers, one merged segment instead), so a crash can only leave staging files behind,
 which `gc` removes; the previous root stays whole because HEAD moves last, atomically. Re-indexing
 an unchanged tree publishes nothing.
@@ -20,8 +20,9 @@ from pathlib import Path
 
 from indexlib.errors import UsageError, write_failure
 from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
-from indexlib.index.build.parse import parse_and_spill
+from indexlib.index.build.parse import parse_and_spill, parse_cores
 from indexlib.index.build.plan import classify, discover_sources, load_previous
+from indexlib.index.build.prefetch import start_prefetch
 from indexlib.index.build.publish import publish_stage
 from indexlib.index.build.times import TimesJob, node_times, source_state
 from indexlib.index.build.vectors import attach_vectors
@@ -29,6 +30,7 @@ from indexlib.index.build.write import write_stage
 from indexlib.store.locate import default_index_dir
 from indexlib.store.lock import writer_lock
 from indexlib.store.store import Store
+from indexlib.workers import available_cores
 
 __all__ = ["build_index", "check_source_root"]
 
@@ -112,18 +114,34 @@ def _build_locked(
     with _timed(report, "hash"):
         plan = classify(sources, skipped, prev.files, opts, report)
     times_job = TimesJob(root, plan.to_parse, opts)  # history is read while the files parse
+    # Vectors begin now where the parse leaves cores idle (an edit's in-process parse, or more cores
+    # than the parse pool takes); elsewhere after the lexical root, which is what a user waits for.
+    prefetch = None
+    if plan.to_parse and not opts.background:
+        idle = available_cores() - parse_cores(len(plan.to_parse), parse_map)
+        prefetch = start_prefetch(store, opts, prev.manifest, idle, busy=lambda: int(times_job.running()))
     try:
-        with _timed(report, "parse"):
-            spill = parse_and_spill(store, plan.to_parse, opts, report, plan.skipped, progress, parse_map)
-        with _timed(report, "times"):  # what the history read still takes once the parse is done
-            times, times_from = node_times(spill, times_job)
+        on_file = prefetch.offer if prefetch is not None else None
+        steps = prefetch.pumping(progress) if prefetch is not None else progress
+        try:
+            with _timed(report, "parse"):
+                spill = parse_and_spill(
+                    store, plan.to_parse, opts, report, plan.skipped, steps, parse_map, on_file
+                )
+            if prefetch is not None:
+                prefetch.parse_done()
+            with _timed(report, "times"):  # what the history read still takes once the parse is done
+                times, times_from = node_times(spill, times_job)
+        finally:
+            times_job.close()
+        source = source_state(root, opts, prev, plan, times_from, report)
+        with _timed(report, "write"):
+            layout = write_stage(store, root, opts, prev, plan, spill, times, source.unchanged, report, steps)
+        shutil.rmtree(spill.dir, ignore_errors=True)
+        publish_stage(store, root, opts, prev, layout, source, plan.skipped, report)
+        if opts.embed != "none" and not opts.background:
+            with _timed(report, "embed"):
+                attach_vectors(store, report, opts, progress, prefetch)
     finally:
-        times_job.close()
-    source = source_state(root, opts, prev, plan, times_from, report)
-    with _timed(report, "write"):
-        layout = write_stage(store, root, opts, prev, plan, spill, times, source.unchanged, report, progress)
-    shutil.rmtree(spill.dir, ignore_errors=True)
-    publish_stage(store, root, opts, prev, layout, source, plan.skipped, report)
-    if opts.embed != "none" and not opts.background:
-        with _timed(report, "embed"):
-            attach_vectors(store, report, opts, progress)
+        if prefetch is not None:
+            prefetch.close()

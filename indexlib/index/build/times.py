@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +20,7 @@ from indexlib.index.build.options import BuildOptions, BuildReport
 from indexlib.index.build.parse import Spill
 from indexlib.index.build.plan import Plan, Previous
 from indexlib.index.discover import SourceFile
-from indexlib.workers import ForkPool, start_pool
+from indexlib.workers import ForkPool, Pending, start_pool
 
 if TYPE_CHECKING:
     from indexlib.index.gittimes.plan import FilePlan
@@ -63,10 +63,14 @@ class TimesJob:
             cache_dir,
         )
         self._pool: ForkPool | None = None
-        self._pending: Callable[[], tuple[Plans, str]] | None = None
+        self._pending: Pending[tuple[Plans, str]] | None = None
         if opts.git_times and to_parse and hasattr(os, "fork") and _may_have_history(root):
             self._pool = start_pool(1)
             self._pending = self._pool.submit(_plan_job, self._args)
+
+    def running(self) -> bool:
+        """Whether the worker is still reading history (it keeps a core busy until it answers)."""
+        return self._pending is not None and not self._pending.ready()
 
     def result(self) -> tuple[Plans, str]:
         try:

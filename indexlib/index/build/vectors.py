@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -25,7 +25,10 @@ from indexlib.records import Node
 from indexlib.store.manifest import Manifest, ModelInfo, SegmentEntry, VectorInfo
 from indexlib.store.store import Store, is_attachment, vectors_dirname
 
-__all__ = ["EMBED_BATCH", "PROGRESS_EVERY", "attach_vectors", "node_texts", "vector_caches"]
+if TYPE_CHECKING:
+    from indexlib.index.build.prefetch import VectorPrefetch
+
+__all__ = ["EMBED_BATCH", "PROGRESS_EVERY", "attach_vectors", "file_texts", "node_texts", "vector_caches"]
 
 EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by length into model batches,
 # so a larger batch pads less; the caches are appended after each one
@@ -33,18 +36,31 @@ EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by leng
 PROGRESS_EVERY = 0.5  # seconds between rewrites of the progress file (cache hits come file by file)
 
 
-def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progress: Progress) -> None:
+def attach_vectors(
+    store: Store,
+    report: BuildReport,
+    opts: BuildOptions,
+    progress: Progress,
+    prefetch: VectorPrefetch | None = None,
+) -> None:
     """Compute vectors for every segment of HEAD that lacks them, then publish a root naming them.
 
     The progress file says how far it is (`qry status`, and a search meanwhile, quote it). Vectors go
-    to the caches after every batch, so an interrupted build keeps what it finished.
+    to the caches after every batch, so an interrupted build keeps what it finished. A `prefetch`
+    (vectors begun while the files parsed) hands over its embedder, with its workers running, and
+    the keys it embedded, which count as embedded here, not as cached.
     """
     from indexlib.engines.embedders import build_embedder
     from indexlib.index.embedprogress import EmbedProgress, clear_progress, write_progress
 
     root_id, manifest = store.load(None)
-    # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
-    embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
+    early: set[int] = set()
+    cache = None
+    if prefetch is not None:
+        embedder, cache, early = prefetch.handoff()
+    else:
+        # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
+        embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
     info = ModelInfo(model_id=embedder.model_id, checksum=embedder.checksum, dim=0, name=embedder.name)
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
         raise ModelError(
@@ -70,9 +86,10 @@ def attach_vectors(store: Store, report: BuildReport, opts: BuildOptions, progre
             write_progress(store.cache_dir, state)
 
     try:
-        cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
+        if cache is None:
+            cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
         new_manifest = _embed_pending(
-            store, root_id, manifest, pending_ids, info, embedder, cache, report, advance
+            store, root_id, manifest, pending_ids, info, embedder, cache, report, advance, early
         )
         report.vectors_root = store.publish(new_manifest)
         report.root_id = report.vectors_root
@@ -92,6 +109,7 @@ def _embed_pending(
     cache: Any,
     report: BuildReport,
     progress_to: Callable[[int], None],
+    early: set[int],
 ) -> Manifest:
     """The manifest of `root_id` with vectors attached to every segment of `pending_ids`."""
     from indexlib.engines.vectors import write_vectors
@@ -110,7 +128,7 @@ def _embed_pending(
             new_segments.append(seg)
             continue
         live = {p: rec.generated for p, rec in manifest.files.items() if rec.segment == seg.id}
-        uids, matrix = _embed_segment(store, seg.id, live, embedder, cache, report, advance)
+        uids, matrix = _embed_segment(store, seg.id, live, embedder, cache, report, advance, early)
         dim = matrix.shape[1] if matrix.ndim == 2 and matrix.shape[0] else embedder.dim
         staging = store.stage()
         vf = write_vectors(staging / vectors_dirname(info.model_id), uids, matrix)
@@ -148,33 +166,37 @@ def vector_caches(store: Store, cache_id: str, *, shared: bool) -> Any:
 def node_texts(
     store: Store, seg_id: str, live: dict[str, bool]
 ) -> Iterator[tuple[list[Node], list[str], int]]:
-    """Each live file's nodes of a segment that are worth a vector, with the text each one embeds,
-    and how many trivial nodes of the file were left out, file by file. `live` maps each live path
-    of the segment to whether its file is generated code. Definitions in test, example and generated
-    code embed their name, doc and signature only (`embedding_text(brief=True)`): the ranking demotes
-    them unless a query asks for tests, and their bodies were a third of a repository's tokens, so of
-    the model's time (docs/benchmarks.md, issue 11)."""
+    """`file_texts` of each live file of a segment, file by file. `live` maps each live path of the
+    segment to whether its file is generated code."""
+    for chunk in iter_segment(store, seg_id):
+        if chunk.path in live:
+            yield file_texts(chunk.path, chunk.nodes, live[chunk.path])
+
+
+def file_texts(path: str, nodes: Sequence[Node], generated: bool) -> tuple[list[Node], list[str], int]:
+    """A file's nodes that are worth a vector, the text each one embeds, and how many trivial nodes
+    were left out. Definitions in test, example and generated code embed their name, doc and
+    signature only (`embedding_text(brief=True)`): the ranking demotes them unless a query asks for
+    tests, and their bodies were a third of a repository's tokens, so of the model's time
+    (docs/benchmarks.md, issue 11). The one rule for the vector stage and the build's early vectors
+    (`prefetch.py`), so both key the same texts."""
     from indexlib.index.embedtext import embedding_text, worth_embedding
     from indexlib.pathroles import is_test_code
     from indexlib.records import DEFINITION_KINDS
 
-    for chunk in iter_segment(store, seg_id):
-        if chunk.path in live:
-            generated = live[chunk.path]
-            nodes = [n for n in chunk.nodes if worth_embedding(n)]
-            texts = [
-                embedding_text(
-                    n.name,
-                    n.qualified_name,
-                    n.signature,
-                    n.doc,
-                    n.text,
-                    brief=n.kind in DEFINITION_KINDS
-                    and (generated or is_test_code(chunk.path, n.qualified_name)),
-                )
-                for n in nodes
-            ]
-            yield nodes, texts, len(chunk.nodes) - len(nodes)
+    kept = [n for n in nodes if worth_embedding(n)]
+    texts = [
+        embedding_text(
+            n.name,
+            n.qualified_name,
+            n.signature,
+            n.doc,
+            n.text,
+            brief=n.kind in DEFINITION_KINDS and (generated or is_test_code(path, n.qualified_name)),
+        )
+        for n in kept
+    ]
+    return kept, texts, len(nodes) - len(kept)
 
 
 def _embed_segment(
@@ -185,6 +207,7 @@ def _embed_segment(
     cache: Any,
     report: BuildReport,
     advance: Callable[[int], None],
+    early: set[int],
 ) -> tuple[list[int], Any]:
     """Vectors of every live node of one segment: from the caches, else embedded in batches.
 
@@ -219,7 +242,11 @@ def _embed_segment(
             uids.append(n.uid)
             if key in known:
                 vectors.append(known[key])
-                report.embed_cached += 1
+                if key in early:  # made by this build's prefetch: embedded, not found
+                    early.discard(key)
+                    report.embedded += 1
+                else:
+                    report.embed_cached += 1
                 hits += 1
                 continue
             if key in batch:  # the same text twice in one batch: embedded once

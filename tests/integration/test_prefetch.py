@@ -150,3 +150,34 @@ def test_no_prefetch_without_idle_cores_or_with_everything_cached(
     report = build_index(clone, BuildOptions(embed="onnx", threads=2))
     assert report.embedded == 0 and report.embed_cached > 0
     assert calls == []  # every text was in the shared cache: no model started
+
+
+def test_an_early_worker_killed_gives_the_prefetch_up_and_the_build_still_embeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, idle_cores: None
+) -> None:
+    import os
+    import signal
+
+    repo, other = _edited_pair(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    killed: list[int] = []
+    pump = prefetch_mod.VectorPrefetch._pump
+
+    def kill_after_start(self: prefetch_mod.VectorPrefetch) -> None:
+        pump(self)
+        pool = self.embedder._pool
+        if pool is not None and not killed:
+            for proc in pool._procs:
+                os.kill(proc.pid, signal.SIGKILL)
+                killed.append(proc.pid)
+
+    monkeypatch.setattr(prefetch_mod.VectorPrefetch, "_pump", kill_after_start)
+    report = build_index(repo, BuildOptions(embed="onnx", threads=2))
+    assert killed, "the early workers never started"
+    assert report.vectors_root == report.root_id and report.embedded > 0
+    assert not _qry_workers()
+    monkeypatch.setattr(prefetch_mod, "PREFETCH_MIN_IDLE", 99)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-plain"))
+    plain = build_index(other, BuildOptions(embed="onnx", threads=2))
+    assert (report.embedded, report.embed_cached) == (plain.embedded, plain.embed_cached)
+    assert _vectors(repo / ".qry").keys() == _vectors(other / ".qry").keys()

@@ -84,7 +84,26 @@ class VectorPrefetch:
 
     def pump(self) -> None:
         """Keep what the workers finished, make texts for as many jobs as the in-flight bound
-        allows, and post them; the model's workers start with the first text no cache holds."""
+        allows, and post them; the model's workers start with the first text no cache holds.
+
+        A failure here (a worker killed, the model refused) gives the prefetch up and stops its
+        workers: it must never cost the lexical root, and the vector stage, with workers of its
+        own, meets the same error after that root if it is real.
+        """
+        try:
+            self._pump()
+        except Exception:
+            self._give_up()
+
+    def _give_up(self) -> None:
+        self._done = True
+        self._files.clear()
+        self._queue.clear()
+        self._tickets.clear()
+        self._started = False
+        self.embedder.close()
+
+    def _pump(self) -> None:
         if self._tickets:
             self._keep(self.embedder.collect(0.0))
         if self._done:
@@ -130,10 +149,13 @@ class VectorPrefetch:
         self._done = True
         self._queue.clear()  # the vector stage embeds what is left, in its own batches
         self._files.clear()
-        if self._started:
-            self.embedder.grow()
-        while self._tickets:
-            self._keep(self.embedder.collect(None))
+        try:
+            if self._started:
+                self.embedder.grow()
+            while self._tickets:
+                self._keep(self.embedder.collect(None))
+        except Exception:
+            self._give_up()  # the vector stage starts workers of its own
         self.cache.flush()
         return self.embedder, self.cache, self.embedded
 
@@ -199,5 +221,8 @@ def start_prefetch(
     model = previous.model if previous is not None else None
     if model is not None and model.model_id != embedder.model_id and not opts.rebuild:
         return None
-    cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
+    try:
+        cache = vector_caches(store, embedder.cache_id, shared=opts.shared_cache)
+    except OSError:  # the vector stage reports it, after the lexical root
+        return None
     return VectorPrefetch(embedder, cache, idle_cores, busy)

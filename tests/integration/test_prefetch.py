@@ -14,8 +14,8 @@ import pytest
 import indexlib.index.build.prefetch as prefetch_mod
 import indexlib.index.build.run as run_mod
 from indexlib import BuildOptions, build_index
-from indexlib.engines.vectors import VectorSegment
 from indexlib.store.store import Store
+from tests.vectorkit import index_vectors
 
 
 def _write(root: Path, files: int, functions: int, flavour: str) -> None:
@@ -27,18 +27,6 @@ def _write(root: Path, files: int, functions: int, flavour: str) -> None:
             for i in range(functions)
         )
         (root / f"mod_{f}.py").write_text(body + "\n")
-
-
-def _vectors(index_dir: Path) -> dict[int, np.ndarray]:
-    store = Store.open(index_dir)
-    _rid, manifest = store.load(None)
-    out: dict[int, np.ndarray] = {}
-    for seg in manifest.segments:
-        assert seg.vectors is not None
-        vs = VectorSegment.open(store.segments_dir / seg.id / f"vectors-{seg.vectors.model_id}")
-        for uid, row in zip(vs._keys.tolist(), np.asarray(vs._matrix), strict=True):
-            out[int(uid)] = np.asarray(row, dtype=np.float32)
-    return out
 
 
 def _qry_workers() -> list[multiprocessing.process.BaseProcess]:
@@ -89,7 +77,7 @@ def test_early_vectors_equal_the_vector_stage_s_and_count_as_embedded(
 
     assert (early.embedded, early.embed_cached) == (late.embedded, late.embed_cached)
     assert early.embedded >= made_early[0]
-    a, b = _vectors(with_early / ".qry"), _vectors(without / ".qry")
+    a, b = index_vectors(with_early / ".qry"), index_vectors(without / ".qry")
     assert a.keys() == b.keys()
     for uid, row in a.items():  # batches of other lengths pad differently: equal up to the model's noise
         cosine = float(row @ b[uid]) / float(np.linalg.norm(row) * np.linalg.norm(b[uid]))
@@ -180,4 +168,4 @@ def test_an_early_worker_killed_gives_the_prefetch_up_and_the_build_still_embeds
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-plain"))
     plain = build_index(other, BuildOptions(embed="onnx", threads=2))
     assert (report.embedded, report.embed_cached) == (plain.embedded, plain.embed_cached)
-    assert _vectors(repo / ".qry").keys() == _vectors(other / ".qry").keys()
+    assert index_vectors(repo / ".qry").keys() == index_vectors(other / ".qry").keys()

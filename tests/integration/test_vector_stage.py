@@ -12,12 +12,12 @@ import pytest
 
 import indexlib.embedding as embed
 from indexlib import BuildOptions, SearchOptions, build_index, index_status, open_engine, verify_caches
-from indexlib.engines.vectors import VectorSegment
 from indexlib.index.build.vectors import EMBED_BATCH
 from indexlib.index.embedcache import VectorCache, shared_cache_dir
 from indexlib.index.embedprogress import EmbedProgress, read_progress, write_progress
 from indexlib.retrieval.fusion import Signals
 from indexlib.store.store import Store
+from tests.vectorkit import index_vectors
 
 
 def _repo(root: Path, functions: int = 40, files: int = 5) -> Path:
@@ -38,18 +38,6 @@ def shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return shared_cache_dir()
 
 
-def _vectors(index_dir: Path) -> dict[int, np.ndarray]:
-    store = Store.open(index_dir)
-    _rid, manifest = store.load(None)
-    out: dict[int, np.ndarray] = {}
-    for seg in manifest.segments:
-        assert seg.vectors is not None
-        vs = VectorSegment.open(store.segments_dir / seg.id / f"vectors-{seg.vectors.model_id}")
-        for uid, row in zip(vs._keys.tolist(), np.asarray(vs._matrix), strict=True):
-            out[int(uid)] = np.asarray(row, dtype=np.float32)
-    return out
-
-
 def test_a_second_clone_embeds_nothing_and_no_shared_cache_embeds_all(tmp_path: Path, shared: Path) -> None:
     first = build_index(_repo(tmp_path / "a"), BuildOptions(embed="hash"))
     assert first.embedded > 0 and first.embed_cached == 0
@@ -58,8 +46,8 @@ def test_a_second_clone_embeds_nothing_and_no_shared_cache_embeds_all(tmp_path: 
     assert (shared / "vectors-hash-64").is_dir()
     private = build_index(_repo(tmp_path / "c"), BuildOptions(embed="hash", shared_cache=False))
     assert private.embedded == first.embedded
-    for key, vec in _vectors(tmp_path / "a" / ".qry").items():
-        np.testing.assert_allclose(_vectors(tmp_path / "b" / ".qry")[key], vec, atol=1e-3)
+    for key, vec in index_vectors(tmp_path / "a" / ".qry").items():
+        np.testing.assert_allclose(index_vectors(tmp_path / "b" / ".qry")[key], vec, atol=1e-3)
 
 
 def test_an_interrupted_build_keeps_the_batches_it_finished(
@@ -91,7 +79,7 @@ def test_damaged_cache_records_are_embedded_again_on_rebuild_and_verify_names_th
 ) -> None:
     repo = _repo(tmp_path / "r", functions=4, files=2)
     build_index(repo, BuildOptions(embed="hash", shared_cache=False))
-    good = _vectors(repo / ".qry")
+    good = index_vectors(repo / ".qry")
     assert verify_caches(repo / ".qry") == []
     [cache_file] = (repo / ".qry" / "cache" / "vectors-hash-64").glob("*.f16")
     raw = bytearray(cache_file.read_bytes())
@@ -104,7 +92,7 @@ def test_damaged_cache_records_are_embedded_again_on_rebuild_and_verify_names_th
     assert len(problems) == 1 and problems[0].path.startswith("cache/vectors-hash-64/")
     rebuilt = build_index(repo, BuildOptions(embed="hash", rebuild=True, shared_cache=False))
     assert rebuilt.embed_cached == 0 and rebuilt.embedded == len(good)
-    for uid, vec in _vectors(repo / ".qry").items():
+    for uid, vec in index_vectors(repo / ".qry").items():
         np.testing.assert_allclose(vec, good[uid], atol=1e-6)
 
 

@@ -100,11 +100,6 @@ class LazyOnnxEmbedder:
         return self._pool.collect(timeout) if self._pool is not None else []
 
     @property
-    def posted(self) -> int:
-        """Posted batches not collected yet."""
-        return self._pool.posted if self._pool is not None else 0
-
-    @property
     def dim(self) -> int:
         if self._pool is None:
             return int(self._model().dim)

@@ -11,7 +11,8 @@ Why only on idle cores: the lexical root is what a newcomer waits for, and on a 
 the parse pool fills, a model worker beside it delays that root by more than it saves later
 (docs/benchmarks.md, issue 11). An in-process parse (fewer than `PARALLEL_MIN_FILES` files: an
 edit, a pull, a branch switch) keeps one core busy, and a machine with more cores than the parse
-pool's cap has the rest idle: there the model starts and embeds at once instead of after the root.
+pool's cap has the rest idle: where at least PREFETCH_MIN_IDLE are, the model starts and embeds at
+once instead of after the root.
 Why through the caches: the vector stage keys every text by its hash, so a vector made here is one
 it finds cached; nothing else in that stage changes, and the counts still say it was embedded.
 """
@@ -40,9 +41,9 @@ __all__ = [
 
 PREFETCH_CHUNK = 8  # texts per posted job: the last one in flight when the root is published is short
 PREFETCH_IN_FLIGHT = 2  # jobs per worker posted ahead, so a worker does not wait between two files
-# Cores left idle by the parse (and the build's own process) before the model starts beside it. On
-# two cores, an in-process parse leaves one: measured there, the early model slowed the lexical root
-# by 0.05-0.15 s and saved no more than that overall (docs/benchmarks.md, issue 11), so one is not enough.
+# Cores the parse must leave idle (and free of the history reader) for the model to start beside it.
+# On two cores an in-process parse leaves one: forced on there, the early model slowed the lexical
+# root by 0.10-0.16 s and the whole build saved at most 0.15 s (docs/benchmarks.md, issue 11).
 PREFETCH_MIN_IDLE = 2
 PREFETCH_PROBE = 64  # texts all found cached before the workers start: give up, start no model
 PREFETCH_MAX_NODES = 50_000  # parsed nodes held for later texts; past this the vector stage does them
@@ -201,9 +202,9 @@ def start_prefetch(
     busy: Callable[[], int] = lambda: 0,
 ) -> VectorPrefetch | None:
     """A prefetch for this build, or None when it would not pay or not be used: nothing embeds in
-    this process (`--embed none`, `--background`, the test embedder), no core is idle beside the
-    parse, or the vector stage is bound to refuse
-    the model (the index holds another's vectors). A model that cannot be found is left for the
+    this process (`--embed none`, `--background`, the test embedder), fewer than PREFETCH_MIN_IDLE
+    cores idle beside the parse, or the vector stage is bound to refuse the model (the index holds
+    another's vectors). A model that cannot be found is left for the
     vector stage to report, after the lexical root, as without a prefetch. `busy()` is how many of
     the idle cores another stage holds at the moment (the history reader): the model starts only
     while PREFETCH_MIN_IDLE cores are free, on as many workers as are free."""

@@ -2,7 +2,8 @@
 
 Owns: `build_index` (the lock, and cleaning up after any failure) and `_build_locked`, which reads as
 the list of stages: previous root -> discover -> classify -> parse and spill -> git times -> source
-state -> write segment -> publish -> vectors (begun during the parse where cores are idle: `prefetch.py`). Every run writes at most one new segment (plus, when
+state -> write segment -> publish -> vectors (begun during the parse where cores idle: `prefetch.py`).
+Every run writes at most one new segment (plus, when
 compaction triggers, one merged segment instead), so a crash can only leave staging files behind,
 which `gc` removes; the previous root stays whole because HEAD moves last, atomically. Re-indexing
 an unchanged tree publishes nothing.

@@ -46,7 +46,10 @@ PREFETCH_IN_FLIGHT = 2  # jobs per worker posted ahead, so a worker does not wai
 # root by 0.10-0.16 s and the whole build saved at most 0.15 s (docs/benchmarks.md, issue 11).
 PREFETCH_MIN_IDLE = 2
 PREFETCH_PROBE = 64  # texts all found cached before the workers start: give up, start no model
-PREFETCH_MAX_NODES = 50_000  # parsed nodes held for later texts; past this the vector stage does them
+# Parsed nodes held for later texts (their text included). The parse outruns the model by far, so
+# a file parsed while this many wait is left to the vector stage: held nodes past what the workers
+# can embed before the lexical root (a few seconds of 40 texts/s per worker) would only cost memory.
+PREFETCH_MAX_NODES = 4096
 
 
 class VectorPrefetch:

@@ -1,6 +1,6 @@
 """Cost of git-aware node times (indexlib.index.gittimes) on a repository with history.
 
-Measures: the log pass; `git blame` per file (serial, by the file's commit count); annotate() end to end
+Measures: the log pass; `git blame` per file (serial, by the file's commit count); plan_times() + apply_times() end to end
 with an unlimited budget (exact), with smaller budgets (how many files fall back, and how far the
 fallback times are from the exact ones); and blaming every file with no fast path, for comparison.
 Usage: python bench/gittimes_cost.py REPO (make one with bench/gittimes_make_repo.py) [BUDGETS...]
@@ -62,16 +62,20 @@ with ThreadPoolExecutor(2) as pool:
     list(pool.map(lambda p: subprocess.run(["git", "-C", str(repo), "blame", "--porcelain", "--", p], capture_output=True), paths))
 print(f"blame every file, 2 workers, no fast path: {time.perf_counter() - t:.2f} s")
 
-# 3. annotate: replay (default for many files), exact and budgeted; blame strategy for comparison
+# 3. plan_times + apply_times: replay (default for many files), exact and budgeted; blame strategy for comparison
 def run(budget, direct_max=gittimes.DIRECT_BLAME_MAX, sel=None):
     st = gittimes.GitTimesStats()
     ns = nodes if sel is None else [n for n in nodes if n.path in sel]
     mt = mtimes if sel is None else {p: mtimes[p] for p in sel}
     t = time.perf_counter()
-    out, _src = gittimes.annotate(repo, ns, mt, use_git=True, budget=budget, direct_max=direct_max, stats=st)
+    paths = list(dict.fromkeys(n.path for n in ns))
+    plans, _src = gittimes.plan_times(
+        repo, paths, mt, use_git=True, budget=budget, direct_max=direct_max, stats=st
+    )
+    out = gittimes.apply_times(ns, plans)
     return out, st, time.perf_counter() - t
 exact, st, el = run(1e9, direct_max=10**9)
-print(f"annotate, blame strategy, no budget: {el:.2f} s (blamed {st.blamed})")
+print(f"node times, blame strategy, no budget: {el:.2f} s (blamed {st.blamed})")
 ref = {n.uid: (n.created_at, n.changed_at) for n in exact}
 def accuracy(out):
     same = sum(1 for n in out if ref[n.uid] == (n.created_at, n.changed_at))
@@ -80,14 +84,14 @@ def accuracy(out):
     return (f"nodes exact {100*same/len(out):.1f}%, changed_at exact {100*ch/len(out):.1f}%"
             + (f", changed_at off by median {statistics.median(errs):+.0f} days (min {min(errs):+.0f}, max {max(errs):+.0f})" if errs else ""))
 out, st, el = run(1e9)
-print(f"annotate, {st.strategy}, no budget: {el:.2f} s (replay {st.replay_seconds:.2f} s over {st.replay_commits} commits, "
+print(f"node times, {st.strategy}, no budget: {el:.2f} s (replay {st.replay_seconds:.2f} s over {st.replay_commits} commits, "
       f"complete={st.replay_complete}; merge-touched files {st.merge_files}, blamed {st.blamed} in {st.blame_seconds:.2f} s); {accuracy(out)}")
 for b in budgets:
     out, st, el = run(b)
-    print(f"annotate, {st.strategy}, budget {b:g} s: {el:.2f} s; replay commits {st.replay_commits}, complete={st.replay_complete}, "
+    print(f"node times, {st.strategy}, budget {b:g} s: {el:.2f} s; replay commits {st.replay_commits}, complete={st.replay_complete}, "
           f"blamed {st.blamed}, files with bounds {st.fallback}; {accuracy(out)}")
     out, st, el = run(b, direct_max=10**9)
-    print(f"annotate, blame strategy, budget {b:g} s: {el:.2f} s; blamed {st.blamed}, files with bounds {st.fallback}; {accuracy(out)}")
+    print(f"node times, blame strategy, budget {b:g} s: {el:.2f} s; blamed {st.blamed}, files with bounds {st.fallback}; {accuracy(out)}")
 sel = set(paths[:: max(1, len(paths) // 10)][:10])
 out, st, el = run(1e9, sel=sel)
 print(f"incremental, {len(sel)} files: {st.strategy} {el:.2f} s")

@@ -1,5 +1,5 @@
-"""gittimes.annotate on scripted repositories, with both strategies (blame per file, and the replay of the
-log): per-node created/changed, renames, merges, uncommitted and untracked files, the budget bounds, weird
+"""Node times from gittimes (plan_times, then apply_times) on scripted repositories, with both
+strategies (blame per file, and the replay of the log): per-node created/changed, renames, merges, uncommitted and untracked files, the budget bounds, weird
 paths, and every way git can be absent. The replay must give blame's answer line for line."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from indexlib.index.gittimes import GitTimesStats, annotate, logwalk, parse_blame_porcelain, plan_times
+from indexlib.index.gittimes import GitTimesStats, apply_times, logwalk, parse_blame_porcelain, plan_times
 from indexlib.index.gittimes import cache as cache_module
 from indexlib.index.gittimes.cache import TimesCache
 from indexlib.index.gittimes.git import GitRepo, patches, unquote
@@ -22,7 +22,7 @@ from tests.gitrepo import git as scripted_git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-# Author dates are a year before committer dates, so a test can tell which one annotate used.
+# Author dates are a year before committer dates, so a test can tell which one the times came from.
 T2019 = 1546300800  # 2019-01-01
 T2020 = 1577836800  # 2020-01-01
 T2021 = 1609459200  # 2021-01-01
@@ -89,12 +89,15 @@ def strategy(request: pytest.FixtureRequest) -> str:
 def run(
     root: Path, nodes: list[Node], strategy: str = "blame", *, use_git: bool = True, budget: float = 30.0
 ) -> tuple[Times, str, GitTimesStats]:
-    """annotate() as the build calls it; node times by node name, the source, and the stats."""
+    """Node times as the build gets them (plan the files' line times, then cut them into nodes), by
+    node name; the source, and the stats."""
     stats = GitTimesStats()
     mtimes = {n.path: os.stat(root / n.path).st_mtime_ns for n in nodes if (root / n.path).exists()}
-    out, source = annotate(
-        root, nodes, mtimes, use_git=use_git, budget=budget, direct_max=STRATEGIES[strategy], stats=stats
+    paths = list(dict.fromkeys(n.path for n in nodes))
+    plans, source = plan_times(
+        root, paths, mtimes, use_git=use_git, budget=budget, direct_max=STRATEGIES[strategy], stats=stats
     )
+    out = apply_times(nodes, plans)
     assert sorted(n.uid for n in out) == sorted(n.uid for n in nodes)
     assert stats.error == ""
     if source == "git" and stats.files > stats.untracked:
@@ -482,7 +485,8 @@ def test_file_changed_after_read_falls_back(repo: Path, strategy: str) -> None:
 
 
 def test_empty_input() -> None:
-    assert annotate(Path("/"), [], {}, use_git=True) == ([], "file times")
+    assert plan_times(Path("/"), [], {}, use_git=True) == ({}, "file times")
+    assert apply_times([], {}) == []
 
 
 def test_parse_blame_porcelain_ignores_content_that_looks_like_headers() -> None:

@@ -83,7 +83,6 @@ __all__ = [
     "SOURCE_FILES",
     "SOURCE_GIT",
     "GitTimesStats",
-    "annotate",
     "apply_times",
     "parse_blame_porcelain",
     "plan_times",
@@ -95,35 +94,6 @@ DEFAULT_WORKERS = 2  # the machines this runs on have two cores, shared with par
 # the files, the replay's with the history only; the two cross at 50-64 of a pull's most recently
 # changed files on vuejs/core, flask and clap (docs/benchmarks.md), so 40 stays on blame's side.
 DIRECT_BLAME_MAX = 40
-
-
-def annotate(
-    root: Path,
-    nodes: Sequence[Node],
-    file_mtimes: dict[str, int],
-    *,
-    use_git: bool,
-    budget: float = DEFAULT_BUDGET_S,
-    workers: int = DEFAULT_WORKERS,
-    direct_max: int = DIRECT_BLAME_MAX,
-    stats: GitTimesStats | None = None,
-) -> tuple[list[Node], str]:
-    """Return `nodes` with `created_at` / `changed_at` set, and where the times came from.
-
-    `nodes` are the nodes of the files the build re-parsed; `file_mtimes` maps their paths (relative
-    to `root`) to st_mtime_ns. The source is "git" when history was read, else "file times". Never
-    raises: on git trouble the affected files fall back to file times or bounds.
-
-    >>> annotate(Path("/not/a/repo"), [], {}, use_git=True)
-    ([], 'file times')
-    """
-    paths = dict.fromkeys(n.path for n in nodes)
-    mtimes = {p: file_mtimes[p] for p in paths if p in file_mtimes}
-    plans, source = plan_times(
-        root, list(paths), mtimes, use_git=use_git, budget=budget, workers=workers, direct_max=direct_max,
-        stats=stats,
-    )  # fmt: skip
-    return apply_times(nodes, plans), source
 
 
 def plan_times(
@@ -144,6 +114,9 @@ def plan_times(
     the lines into node times). `file_mtimes` maps paths to st_mtime_ns (a path missing is stat'ed).
     With `cache_dir`, history another build already read is taken from there (gittimes/cache.py),
     and what this call learns is kept there.
+
+    >>> plan_times(Path("/not/a/repo"), [], {}, use_git=True)
+    ({}, 'file times')
     """
     t0 = time.monotonic()
     st = stats if stats is not None else GitTimesStats()

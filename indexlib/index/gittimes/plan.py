@@ -1,7 +1,7 @@
 """What the strategies of `gittimes` share: each file's plan and the call's statistics.
 
 Owns: `FilePlan` (per-line times when history gave them, else a flat pair, and whether blame is still
-wanted) and `GitTimesStats` (what one `annotate` call did). Does not own: any work (the strategies are `gittimes/__init__.py` and replay.py).
+wanted) and `GitTimesStats` (what one `plan_times` call did). Does not own: any work (the strategies are `gittimes/__init__.py` and replay.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ SOURCE_FILES = "file times"
 
 @dataclass(slots=True)
 class GitTimesStats:
-    """What one `annotate` call did, for benchmarks and tests (the build does not need it)."""
+    """What one `plan_times` call did, for benchmarks and tests (the build does not need it)."""
 
     source: str = SOURCE_FILES
     strategy: str = ""  # "blame" (few files) or "replay"

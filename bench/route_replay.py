@@ -113,6 +113,7 @@ def features(rec: dict[str, Any]) -> Feats:
 def replay(rec: dict[str, Any], feats: Feats, score: Score, *, keep: float, cap: int, prior: float) -> float:
     """File MRR@10 of the routed search under one rule."""
     from indexlib import SearchRequest
+    from indexlib.workspace.collection import length_scales
     from indexlib.workspace.federate import merge_hits
 
     _r, dv_score = wb._deveval()
@@ -126,7 +127,8 @@ def replay(rec: dict[str, Any], feats: Feats, score: Score, *, keep: float, cap:
         return float(dv_score.metrics(q, rec["alone"][kept[0]])["file_MRR"])
     lists = [(a.repo, h) for a, h in rec["answers"] if a.ok and a.repo in kept]
     w = {r: 1 + prior * sc[r] / best for r in kept} if prior else None
-    merged = merge_hits(lists, k=SearchRequest().rrf_k, weights=w)[:10]
+    scale = length_scales({a.repo: (a.docs, a.content_length) for a, _h in rec["answers"] if a.repo in kept})
+    merged = merge_hits(lists, k=SearchRequest().rrf_k, weights=w, bm25_scale=scale)[:10]
     return float(dv_score.metrics(q, [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged])["file_MRR"])
 
 

@@ -5,18 +5,18 @@ Owns: one pass over the 900 dev-set queries that asks every index of the five-co
 per-index answers, then re-merges those same answers under each candidate rule, so the variants
 differ only in the merge. The rules measured:
 
-- `stream`: the default per-stream merge (workspace/federate.py: merge_hits).
-- `len`: each index's BM25 scores scaled by how its length norm differs from the workspace's, at a
-  node of the index's mean length and tf 1: (1 + k1) / (1 + k1 * (1 - b + b * avgdl_index /
-  avgdl_workspace)), avgdl over the analysed `content` terms (Tantivy's k1 1.2, b 0.75). Scores of
-  indexes of long nodes go down, short ones up, before the merge compares them.
+- `stream`: the default per-stream merge (workspace/federate.py: assemble): BM25 compared at the
+  workspace's mean node length.
+- `no length norm`: the stream merge comparing each index's BM25 scores as they come, each
+  normalised by its own mean node length (the merge before `collection.length_scales`).
 - `prior P`: every index's hits times 1 + P * (router confidence / best confidence), the source
   router (route/score.py) as a soft prior instead of a filter.
 - `cori W`: the CORI collection weight (workspace/collection.py) with merge weight W.
 - `redde G`: a weight from the first merge itself, 1 + G * (the index's share of reciprocal ranks in
   the merged top 20 / the best share): repositories holding many good hits are more likely the one.
 
-    python bench/workspace_merges.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx]
+    python bench/workspace_merges.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx] \
+        [--recs /work/eval/recs-none.pkl]     # capture once into the file, replay from it after
 
 Prints file MRR@10 per kind for own-repository search and each rule. Reuses workspace_bench's
 snapshot trees and indexes.
@@ -25,24 +25,21 @@ snapshot trees and indexes.
 from __future__ import annotations
 
 import argparse
+import pickle
 import sys
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import workspace_bench as wb
 
-K1, B = 1.2, 0.75  # Tantivy's BM25 constants
 Answers = list[tuple[str, list[Any]]]
 
 
-def capture(work: Path, git_dirs: list[str], embed: str) -> tuple[list[dict[str, Any]], dict[str, float]]:
+def capture(work: Path, git_dirs: list[str], embed: str) -> list[dict[str, Any]]:
     from indexlib import Engine, SearchRequest
-    from indexlib.engines.lexterms import node_terms
     from indexlib.workspace.collection import idf_boosts, idf_terms
     from indexlib.workspace.config import Member
     from indexlib.workspace.federate import Federation, answer_one, idf_stats_one, per_index_requests
@@ -58,19 +55,6 @@ def capture(work: Path, git_dirs: list[str], embed: str) -> tuple[list[dict[str,
         )
         for nodoc in (False, True)
     }
-    factor: dict[str, float] = {}  # "nodoc/repo" -> length-norm factor
-    for nodoc, fed in feds.items():
-        sizes: dict[str, tuple[int, float]] = {}
-        for m in fed.members:
-            n = toks = 0
-            for _seg, stored in fed.engine(m.name).snapshot().iter_live_nodes():
-                n += 1
-                toks += len(node_terms(stored.node).content.split())
-            sizes[m.name] = (n, toks / max(n, 1))
-        ws_avg = sum(n * a for n, a in sizes.values()) / sum(n for n, _a in sizes.values())
-        for repo, (_n, avg) in sizes.items():
-            factor[f"{nodoc}/{repo}"] = (1 + K1) / (1 + K1 * (1 - B + B * avg / ws_avg))
-            print(f"{'nodoc ' if nodoc else ''}{repo}: mean content terms {avg:.1f} (workspace {ws_avg:.1f})")
     own = {sid: Engine(p) for sid, p in idx.items()}
     opts = SearchRequest(top_k=10, graph=False)
     recs = []
@@ -94,36 +78,30 @@ def capture(work: Path, git_dirs: list[str], embed: str) -> tuple[list[dict[str,
                 "conf": {r.repo: r.confidence for r in routed.routes},
             }
         )
-    return recs, factor
+    return recs
 
 
-def lists_of(rec: dict[str, Any], factor: dict[str, float] | None = None) -> Answers:
-    out: Answers = []
-    for ans, hits in rec["answers"]:
-        if not ans.ok:
-            continue
-        f = factor.get(f"{rec['nodoc']}/{ans.repo}", 1.0) if factor else 1.0
-        scaled = []
-        for h in hits:
-            p = h.provenance
-            if f != 1.0 and p.bm25_score is not None:
-                h = msgspec.structs.replace(
-                    h, provenance=msgspec.structs.replace(p, bm25_score=p.bm25_score * f)
-                )
-            scaled.append(h)
-        out.append((ans.repo, scaled))
-    return out
+def lists_of(rec: dict[str, Any]) -> Answers:
+    return [(ans.repo, hits) for ans, hits in rec["answers"] if ans.ok]
 
 
-def rules(factor: dict[str, float]) -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
+def scales_of(rec: dict[str, Any]) -> dict[str, float]:
+    """What assemble scales each index's BM25 by (its mean node length against the workspace's)."""
+    from indexlib.workspace.collection import length_scales
+
+    return length_scales({a.repo: (a.docs, a.content_length) for a, _h in rec["answers"] if a.ok})
+
+
+def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
     from indexlib import SearchRequest
     from indexlib.workspace import collection
     from indexlib.workspace.federate import merge_hits
 
     k = SearchRequest().rrf_k
 
-    def stream(rec: dict[str, Any], weights: dict[str, float] | None = None, lens: bool = False) -> list[Any]:
-        return merge_hits(lists_of(rec, factor if lens else None), k=k, weights=weights)[:10]
+    def stream(rec: dict[str, Any], weights: dict[str, float] | None = None, lens: bool = True) -> list[Any]:
+        scale = scales_of(rec) if lens else None
+        return merge_hits(lists_of(rec), k=k, weights=weights, bm25_scale=scale)[:10]
 
     def prior(p: float) -> Callable[[dict[str, Any]], list[Any]]:
         def run(rec: dict[str, Any]) -> list[Any]:
@@ -136,7 +114,7 @@ def rules(factor: dict[str, float]) -> dict[str, Callable[[dict[str, Any]], list
 
         return run
 
-    def cori(weight: float, lens: bool) -> Callable[[dict[str, Any]], list[Any]]:
+    def cori(weight: float) -> Callable[[dict[str, Any]], list[Any]]:
         def run(rec: dict[str, Any]) -> list[Any]:
             stats = {a.repo: (a.docs, a.term_df) for a, _h in rec["answers"] if a.ok}
             old, collection.MERGE_WEIGHT = collection.MERGE_WEIGHT, weight
@@ -144,14 +122,14 @@ def rules(factor: dict[str, float]) -> dict[str, Callable[[dict[str, Any]], list
                 w = collection.weights(stats)
             finally:
                 collection.MERGE_WEIGHT = old
-            return stream(rec, w, lens)
+            return stream(rec, w)
 
         return run
 
     def redde(g: float) -> Callable[[dict[str, Any]], list[Any]]:
         def run(rec: dict[str, Any]) -> list[Any]:
             share: dict[str, float] = defaultdict(float)
-            for i, h in enumerate(merge_hits(lists_of(rec), k=k)[:20]):
+            for i, h in enumerate(merge_hits(lists_of(rec), k=k, bm25_scale=scales_of(rec))[:20]):
                 share[h.repo] += 1.0 / (i + 1)
             best = max(share.values(), default=0.0)
             return stream(
@@ -163,13 +141,11 @@ def rules(factor: dict[str, float]) -> dict[str, Callable[[dict[str, Any]], list
 
     return {
         "stream (default)": stream,
-        "len": lambda rec: stream(rec, lens=True),
+        "no length norm": lambda rec: stream(rec, lens=False),
         "prior 0.25": prior(0.25),
         "prior 1.0": prior(1.0),
-        "cori 0.25": cori(0.25, False),
-        "cori 1.0": cori(1.0, False),
-        "cori 0.25 + len": cori(0.25, True),
-        "cori 1.0 + len": cori(1.0, True),
+        "cori 0.25": cori(0.25),
+        "cori 1.0": cori(1.0),
         "redde 0.25": redde(0.25),
     }
 
@@ -181,11 +157,17 @@ def main() -> None:
     ap.add_argument(
         "--embed", default="none", help="none (lexical indexes) or onnx (the default hybrid mode)"
     )
+    ap.add_argument("--recs", default="", help="a file of captured answers: read if it exists, else written")
     args = ap.parse_args()
     _run, dv_score = wb._deveval()
-    recs, factor = capture(Path(args.work), args.from_git, args.embed)
+    if args.recs and Path(args.recs).is_file():
+        recs = pickle.loads(Path(args.recs).read_bytes())
+    else:
+        recs = capture(Path(args.work), args.from_git, args.embed)
+        if args.recs:
+            Path(args.recs).write_bytes(pickle.dumps(recs))
     runs: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {"own": lambda rec: rec["own"]}
-    for name, fn in rules(factor).items():
+    for name, fn in rules().items():
         runs[name] = lambda rec, fn=fn: [wb._row(h.path, h, h.repo, rec["q"]["corpus"]) for h in fn(rec)]
     table: dict[str, dict[str, float]] = {}
     for name, run in runs.items():

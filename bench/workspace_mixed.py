@@ -33,7 +33,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from indexlib import Engine, SearchRequest
-    from indexlib.workspace.collection import idf_boosts, idf_terms
+    from indexlib.workspace.collection import idf_boosts, idf_terms, length_scales
     from indexlib.workspace.config import Member
     from indexlib.workspace.federate import (
         answer_one,
@@ -67,11 +67,12 @@ def main() -> None:
             reqs = per_index_requests(opts, [m.name for m in members], boosts)
             answers = [answer_one(m, lambda m=m: engines[str(m.index)], text, reqs[m.name]) for m in members]
             lists = [(a.repo, hits) for a, hits in answers if a.ok]
+            lengths = {a.repo: (a.docs, a.content_length) for a, _hits in answers if a.ok}
             side = "own repository without vectors" if q["corpus"] == plain else "own repository with vectors"
             # imputed: the workspace search's own merge; plain: the same answers without the imputation.
             merges = (
                 ("imputed", assemble("ws", text, answers, opts).results),
-                ("plain", merge_hits(lists, k=k)),
+                ("plain", merge_hits(lists, k=k, bm25_scale=length_scales(lengths))),
             )
             for variant, merged in merges:
                 rows = [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged[:10]]

@@ -184,6 +184,18 @@ class Snapshot:
                 df[t] += lex.doc_freq(field, t)
         return docs, df
 
+    def content_length(self) -> float | None:
+        """Mean analysed `content` terms per stored node, over the root's segments (tombstoned nodes
+        included, as each segment's BM25 length norm counts them); None when a segment predates the
+        count (SegmentEntry.content_terms) or the root is empty."""
+        nodes = terms = 0
+        for seg in self.segments:
+            if seg.entry.nodes and not seg.entry.content_terms:
+                return None
+            nodes += seg.entry.nodes
+            terms += seg.entry.content_terms
+        return terms / nodes if nodes else None
+
     def search(
         self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()
     ) -> list[tuple[float, SegmentHandle, lexical.DocHit]]:

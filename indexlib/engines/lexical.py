@@ -258,8 +258,12 @@ class SegmentIndexWriter(_DocumentWriter):
         super().__init__(out_dir, schema())
         _register_tokenizers(self._index)
         self._open_writer()
+        self.content_terms = 0  # analysed `content` terms over every document added (its length norm)
 
     def add(self, node: Node, refs: Sequence[Ref], terms: NodeTerms | None = None) -> None:
+        if terms is None:
+            terms = node_terms(node)
+        self.content_terms += len(terms.content.split())
         self._add(node_document(node, refs, terms))
 
 

@@ -141,5 +141,10 @@ class SegmentWriter:
         segment_id = self._hash.hexdigest()
         files = self._store.commit_segment(self._staging, segment_id)
         return SegmentEntry(
-            id=segment_id, files=files, nodes=self.nodes, paths=self.paths, created_at=created_at
+            id=segment_id,
+            files=files,
+            nodes=self.nodes,
+            paths=self.paths,
+            created_at=created_at,
+            content_terms=self._index.content_terms,
         )

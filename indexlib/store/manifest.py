@@ -66,6 +66,9 @@ class SegmentEntry(msgspec.Struct, frozen=True, kw_only=True):
     paths: int  # distinct file paths stored in the segment
     created_at: int  # unix seconds
     vectors: VectorInfo | None = None
+    # analysed `content` terms over all its nodes: with `nodes`, the mean length BM25 normalises by,
+    # which a workspace compares across indexes (workspace/collection.py); 0 in roots written before
+    content_terms: int = 0
 
 
 class FileRecord(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):

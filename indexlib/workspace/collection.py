@@ -23,6 +23,16 @@ prose BM25 scores (IDF_FIELD), and each index's BM25 then multiplies term t by
 
 (Tantivy's own idf), so a word that is rare in one repository but common across the workspace no
 longer weighs there as a distinctive word does at home. With one index every factor is 1.
+
+BM25's other collection statistic is the mean length its length norm divides by, also per index: an
+index of long nodes (a TypeScript runtime's) scores a node of its mean length as one of an index of
+short nodes (a Go CLI's) scores its mean-length node, although in one index holding both the first
+would be long and the second short. `length_scales` gives each index the factor that moves a
+mean-length node's tf part (tf 1) from its own mean to the workspace's, node-weighted:
+
+    scale = (1 + K1) / (1 + K1 * (1 - B + B * mean_index / mean_workspace))
+
+and the merge compares BM25 scores across indexes after it (federate.merge_hits: `bm25_scale`).
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ from indexlib.retrieval.search import Engine
 
 FIELD = "body_terms"  # every node's code-aware terms: the broadest field
 CORI_DF_BASE, CORI_DF_SIZE, CORI_B = 50.0, 150.0, 0.4
+K1, B = 1.2, 0.75  # Tantivy's BM25 constants
 MERGE_WEIGHT = 1.0  # CORI's own merge uses 0.4; 1.0 measured better on the dev set (benchmarks.md)
 MAX_TERMS = 32
 IDF_FIELD = "content"  # the field prose queries are scored on (engines/lexical.py PROSE_FIELD_BOOSTS)
@@ -107,3 +118,13 @@ def weights(stats: Mapping[str, tuple[int, dict[str, int]]]) -> dict[str, float]
     if hi - lo <= 1e-12:
         return dict.fromkeys(stats, 1.0)
     return {r: (1 + MERGE_WEIGHT * (b - lo) / (hi - lo)) / (1 + MERGE_WEIGHT) for r, b in belief.items()}
+
+
+def length_scales(lengths: Mapping[str, tuple[int, float | None]]) -> dict[str, float]:
+    """repo -> BM25 length-norm factor, from each index's (documents, mean `content` terms); {} when
+    fewer than two indexes know their mean length (an index that does not is left at 1)."""
+    known = {r: (d, m) for r, (d, m) in lengths.items() if m and d > 0}
+    if len(known) < 2:
+        return {}
+    mean_ws = sum(d * m for d, m in known.values()) / sum(d for d, _m in known.values())
+    return {r: (1 + K1) / (1 + K1 * (1 - B + B * m / mean_ws)) for r, (_d, m) in known.items()}

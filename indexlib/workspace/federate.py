@@ -18,7 +18,9 @@ its signals. Within one stream, scores are on one scale across indexes: cosine s
 the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
 each index reports the document frequencies of the query's terms and is then asked with each term
 weighted by the workspace's idf over its own (workspace/collection.py: idf_boosts; `global_idf=False`
-keeps each index's own idf, for measuring). Length norms stay per index, the remaining approximation. With a
+keeps each index's own idf, for measuring). BM25's length norm divides by each index's own mean node
+length, so where the merge compares BM25 scores it first moves each index's to the workspace's mean
+(collection.length_scales: an index of long nodes down, one of short nodes up). With a
 single index the ratio is 1 and the order is exactly that index's. `merge="rank"` is the plain
 alternative (re-sort on the fused score, as one index with several stores would), kept for measuring.
 
@@ -38,7 +40,7 @@ the workspace-wide idf it counts that evidence twice, so the default is the plai
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -48,7 +50,14 @@ from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
-from indexlib.workspace.collection import IDF_FIELD, collection_terms, idf_boosts, idf_terms, index_stats
+from indexlib.workspace.collection import (
+    IDF_FIELD,
+    collection_terms,
+    idf_boosts,
+    idf_terms,
+    index_stats,
+    length_scales,
+)
 from indexlib.workspace.collection import weights as collection_weights
 from indexlib.workspace.config import Member
 
@@ -82,6 +91,7 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     notes: list[str] = []
     docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
+    content_length: float | None = None  # mean analysed terms per node: its BM25 length norm's mean
     weights: dict[str, float] = {}  # the index's RRF weight per stream (SearchMeta.weights)
     unavailable: list[str] = []  # streams it could not run ("vector": no vectors), for `imputed`
 
@@ -214,6 +224,7 @@ def answer_one(
     ans.stale = is_stale(eng, result.meta.indexed_commit)
     try:
         ans.docs, ans.term_df = index_stats(eng, collection_terms(text))
+        ans.content_length = eng.snapshot().content_length()
     except Exception as exc:  # the weight is an aid: without it the index still answers, unweighted
         ans.notes.append(f"no collection statistics: {type(exc).__name__}: {exc}")
     ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
@@ -241,7 +252,8 @@ def assemble(
         if merge == "cori":
             cori = collection_weights(stats)
             weights = {r: weights.get(r, 1.0) * cori.get(r, 1.0) for r in set(weights) | set(cori)}
-        merged = merge_hits(lists, k=opts.rrf_k, weights=weights or None)
+        scales = length_scales({a.repo: (a.docs, a.content_length) for a, _hits in answers if a.ok})
+        merged = merge_hits(lists, k=opts.rrf_k, weights=weights or None, bm25_scale=scales)
     top: list[Hit] = list(merged[: opts.top_k])
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
@@ -283,11 +295,11 @@ def imputed(answers: Sequence[IndexAnswer]) -> dict[str, float]:
     return out
 
 
-def _ranks(h: Hit) -> dict[str, tuple[int, float]]:
+def _ranks(h: Hit, bm25_scale: float = 1.0) -> dict[str, tuple[int, float]]:
     p = h.provenance
     out: dict[str, tuple[int, float]] = {}
     for s, rank, score in (
-        ("bm25", p.bm25_rank, p.bm25_score),
+        ("bm25", p.bm25_rank, None if p.bm25_score is None else p.bm25_score * bm25_scale),
         ("symbol", p.symbol_rank, p.symbol_score),
         ("vector", p.vector_rank, p.vector_score),
     ):
@@ -301,21 +313,27 @@ def _tag(repo: str, h: Hit) -> RepoHit:
 
 
 def merge_hits(
-    lists: Sequence[tuple[str, list[Hit]]], *, k: int, weights: dict[str, float] | None = None
+    lists: Sequence[tuple[str, list[Hit]]],
+    *,
+    k: int,
+    weights: dict[str, float] | None = None,
+    bm25_scale: Mapping[str, float] | None = None,
 ) -> list[RepoHit]:
     """The per-stream RRF merge described in the module docstring, best first; `weights` (repo ->
-    factor) scale each index's hits, e.g. by its collection weight."""
+    factor) scale each index's hits, e.g. by its collection weight; `bm25_scale` (repo -> factor)
+    scales its BM25 scores where the merge compares them across indexes (collection.length_scales)."""
+    scale = bm25_scale or {}
     stream_hits: dict[str, list[tuple[int, int, float]]] = {s: [] for s in STREAMS}  # (index, rank, score)
-    for i, (_repo, hits) in enumerate(lists):
+    for i, (repo, hits) in enumerate(lists):
         for h in hits:
-            for s, (rank, score) in _ranks(h).items():
+            for s, (rank, score) in _ranks(h, scale.get(repo, 1.0)).items():
                 stream_hits[s].append((i, rank, score))
     scored: list[tuple[float, int, int, RepoHit]] = []
     for i, (repo, hits) in enumerate(lists):
         for pos, h in enumerate(hits):
             local = 0.0
             glob = 0.0
-            for s, (rank, score) in _ranks(h).items():
+            for s, (rank, score) in _ranks(h, scale.get(repo, 1.0)).items():
                 ahead = 0
                 for j in range(len(lists)):
                     if j != i:

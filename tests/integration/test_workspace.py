@@ -127,6 +127,41 @@ def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
     assert web_pos >= 1 and merged[web_pos].score < web_top.score
 
 
+def test_each_index_reports_its_mean_node_length_and_the_merge_compares_bm25_at_the_workspace_mean(
+    repos: dict[str, Path],
+) -> None:
+    """The build counts each segment's analysed `content` terms; an answer reports the index's mean,
+    and the merge scales BM25 by it where it compares scores across indexes."""
+    from indexlib.engines.lexterms import node_terms
+    from indexlib.workspace.collection import length_scales
+
+    fed = _fed(repos, ["billing", "web"])
+    res = fed.search("retry render", SearchRequest(top_k=10))
+    for ans in res.meta.indexes:
+        snap = fed.engine(ans.repo).snapshot()
+        nodes = [stored.node for _seg, stored in snap.iter_live_nodes()]
+        counted = sum(len(node_terms(n).content.split()) for n in nodes)
+        assert sum(s.entry.content_terms for s in snap.segments) == counted
+        assert ans.content_length == pytest.approx(counted / len(nodes))
+    lengths = {a.repo: (a.docs, a.content_length) for a in res.meta.indexes}
+    assert lengths["billing"][1] != lengths["web"][1]
+    scales = length_scales(lengths)
+    assert (scales["billing"] - 1.0) * (scales["web"] - 1.0) < 0  # one index up, the other down
+
+    # The scale decides where one index's BM25-only hit lands among the other's.
+    q = "retry failed charge render page template"
+    opts = SearchRequest(top_k=10, mode="lexical")
+    lists = [(n, list(open_engine(repos[n] / ".qry").search(q, opts).results)) for n in ("billing", "web")]
+    web_first = lists[1][1][0].uid
+
+    def position(scale: dict[str, float]) -> int:
+        merged = merge_hits(lists, k=60, bm25_scale=scale)
+        return next(i for i, h in enumerate(merged) if h.uid == web_first)
+
+    assert position({"web": 10.0}) < position({"web": 0.1})
+    assert position({}) == position({"web": 1.0, "billing": 1.0})
+
+
 def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(
     repos: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -71,3 +71,28 @@ def test_term_boosts_are_checked_and_written_into_the_bm25_query() -> None:
     assert _weighted("html", {"html": 0.5}) == '"html"^0.500000'
     assert _weighted("html", {}) == '"html"'
     assert _weighted("html", {"html": 1.0}) == '"html"'
+
+
+def test_length_scales_move_each_index_to_the_workspace_mean_length() -> None:
+    from indexlib.workspace.collection import K1, B, length_scales
+
+    s = length_scales({"long": (1000, 150.0), "short": (1000, 50.0)})
+    assert s["long"] < 1.0 < s["short"]  # long nodes were normalised by a mean too high, short too low
+    mean_ws = 100.0
+    assert s["long"] == pytest.approx((1 + K1) / (1 + K1 * (1 - B + B * 150.0 / mean_ws)))
+    # node-weighted: a big index pulls the workspace mean towards its own, so its factor nears 1
+    big = length_scales({"big": (9000, 150.0), "small": (1000, 50.0)})
+    assert abs(big["big"] - 1.0) < abs(s["long"] - 1.0)
+    assert length_scales({"a": (10, 80.0), "b": (30, 80.0)}) == {
+        "a": pytest.approx(1.0),
+        "b": pytest.approx(1.0),
+    }
+
+
+def test_length_scales_leave_out_indexes_that_do_not_know_their_mean() -> None:
+    from indexlib.workspace.collection import length_scales
+
+    assert length_scales({"a": (10, 80.0)}) == {}
+    assert length_scales({"a": (10, 80.0), "old": (10, None)}) == {}  # one known: nothing to compare
+    got = length_scales({"a": (10, 80.0), "b": (10, 120.0), "old": (10, None), "empty": (0, 5.0)})
+    assert set(got) == {"a", "b"}

@@ -1,0 +1,99 @@
+"""Workspace search on commit titles of repositories outside the dev set: a check of a merge change.
+
+Owns: indexing several repositories at a snapshot each (lexically, `commit_queries.extract`), mining
+each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
+`fix`), and scoring every query three ways: in its own repository's index alone, in the workspace
+of all of them (`Federation.search`, the default merge), and with the same per-index answers merged
+without the length-norm correction (`collection.length_scales`), so the last two differ only in it.
+A workspace hit counts only when it is from the query's repository. Prints file MRR@10 per
+repository and overall.
+
+Why: the dev set's five repositories are where the merge was measured; a merge rule that only wins
+there would lose on a workspace it has not seen.
+
+    python bench/workspace_commits.py --work /work/eval/wscommits \\
+        --repo tokio=/work/.mirror/tokio-rs+tokio/repo@0922aa2a0b09cf35582f15c799996c64e0b6e50a \\
+        --repo vite=/work/.mirror/vitejs+vite/repo@a3d89187 --repo flask=/work/.mirror/pallets+flask/repo@HEAD~150
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import commit_queries as cq
+
+
+def file_mrr(paths: list[str], gold: list[str]) -> float:
+    files = list(dict.fromkeys(paths))[:10]
+    return next((1.0 / (i + 1) for i, p in enumerate(files) if p in gold), 0.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--repo", action="append", required=True, metavar="NAME=GITDIR@COMMIT")
+    ap.add_argument("--limit", type=int, default=200, help="queries per repository at most")
+    args = ap.parse_args()
+    from indexlib import SearchRequest, open_engine
+    from indexlib.workspace.collection import idf_boosts, idf_terms
+    from indexlib.workspace.config import Member
+    from indexlib.workspace.federate import (
+        Federation,
+        answer_one,
+        assemble,
+        idf_stats_one,
+        merge_hits,
+        per_index_requests,
+    )
+
+    members: list[Member] = []
+    queries: list[tuple[str, dict[str, Any]]] = []
+    for spec in args.repo:
+        name, _, where = spec.partition("=")
+        git_dir, _, rev = where.rpartition("@")
+        snapshot = cq.git(Path(git_dir), "rev-parse", rev).strip()
+        tree = args.work / name
+        cq.extract(Path(git_dir), snapshot, tree)
+        members.append(Member(name, tree / ".qry"))
+        mined = cq.mine(Path(git_dir), snapshot, args.limit)
+        queries += [(name, q) for q in mined]
+        print(f"{name}: {len(mined)} queries after {snapshot[:12]}", file=sys.stderr)
+    fed = Federation("commits", members)
+    opts = SearchRequest(top_k=10, graph=False)
+    mrr: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for name, q in queries:
+        text, gold = q["query"], q["gold"]
+        own = open_engine(args.work / name / ".qry").search(text, opts)
+        mrr[("own", name)].append(file_mrr([h.path for h in own.results], gold))
+        got = [idf_stats_one(lambda m=m: fed.engine(m.name), idf_terms(text)) for m in fed.members]
+        boosts = idf_boosts({m.name: st for m, st in zip(fed.members, got, strict=True) if st})
+        reqs = per_index_requests(opts, [m.name for m in fed.members], boosts)
+        answers = [answer_one(m, lambda m=m: fed.engine(m.name), text, reqs[m.name]) for m in fed.members]
+        merged = assemble("commits", text, answers, opts).results
+        mrr[("workspace", name)].append(
+            file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in merged], gold)
+        )
+        lists = [(a.repo, hits) for a, hits in answers if a.ok]
+        plain = merge_hits(lists, k=opts.rrf_k)[:10]
+        mrr[("workspace, no length norm", name)].append(
+            file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in plain], gold)
+        )
+    names = [m.name for m in fed.members]
+    print("| search | " + " | ".join(f"{n} ({len(mrr[('own', n)])})" for n in names) + " | all |")
+    print("|---|" + "---:|" * (len(names) + 1))
+    for variant in ("own", "workspace", "workspace, no length norm"):
+        cells = [sum(mrr[(variant, n)]) / max(len(mrr[(variant, n)]), 1) for n in names]
+        every = [v for n in names for v in mrr[(variant, n)]]
+        print(
+            f"| {variant} | " + " | ".join(f"{c:.3f}" for c in cells) + f" | {sum(every) / len(every):.3f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -4,7 +4,8 @@ Owns: indexing several repositories at a snapshot each (lexically, `commit_queri
 each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
 `fix`), and scoring every query three ways: in its own repository's index alone, in the workspace
 of all of them (`Federation.search`, the default merge), and with the same per-index answers merged
-without the length-norm correction (`collection.length_scales`), so the last two differ only in it.
+without the length-norm correction (`collection.length_scales`) and/or with other indexes' ranks read
+off the hits they returned instead of their stream scores, so the rows differ only in those parts.
 A workspace hit counts only when it is from the query's repository. Prints file MRR@10 per
 repository and overall.
 
@@ -28,6 +29,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import commit_queries as cq
 
+# (name, BM25 at the workspace's mean length, other indexes' ranks from their stream scores); the
+# first is the default merge (assemble), the others replay the same answers without a part of it.
+VARIANTS = (
+    ("workspace", True, True),
+    ("workspace, no length norm", False, True),
+    ("workspace, ranks read off the returned hits", True, False),
+    ("workspace, neither", False, False),
+)
+
 
 def file_mrr(paths: list[str], gold: list[str]) -> float:
     files = list(dict.fromkeys(paths))[:10]
@@ -41,7 +51,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=200, help="queries per repository at most")
     args = ap.parse_args()
     from indexlib import SearchRequest, open_engine
-    from indexlib.workspace.collection import idf_boosts, idf_terms
+    from indexlib.workspace.collection import idf_boosts, idf_terms, length_scales
     from indexlib.workspace.config import Member
     from indexlib.workspace.federate import (
         Federation,
@@ -75,19 +85,27 @@ def main() -> None:
         boosts = idf_boosts({m.name: st for m, st in zip(fed.members, got, strict=True) if st})
         reqs = per_index_requests(opts, [m.name for m in fed.members], boosts)
         answers = [answer_one(m, lambda m=m: fed.engine(m.name), text, reqs[m.name]) for m in fed.members]
+        lists = [(a.repo, hits) for a, hits in answers if a.ok]
+        scales = length_scales({a.repo: (a.docs, a.content_length) for a, _h in answers if a.ok})
+        scores = {a.repo: a.stream_scores for a, _h in answers if a.ok}
         merged = assemble("commits", text, answers, opts).results
         mrr[("workspace", name)].append(
             file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in merged], gold)
         )
-        lists = [(a.repo, hits) for a, hits in answers if a.ok]
-        plain = merge_hits(lists, k=opts.rrf_k)[:10]
-        mrr[("workspace, no length norm", name)].append(
-            file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in plain], gold)
-        )
+        for variant, scale, exact in VARIANTS[1:]:
+            plain = merge_hits(
+                lists,
+                k=opts.rrf_k,
+                bm25_scale=scales if scale else None,
+                stream_scores=scores if exact else None,
+            )[:10]
+            mrr[(variant, name)].append(
+                file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in plain], gold)
+            )
     names = [m.name for m in fed.members]
     print("| search | " + " | ".join(f"{n} ({len(mrr[('own', n)])})" for n in names) + " | all |")
     print("|---|" + "---:|" * (len(names) + 1))
-    for variant in ("own", "workspace", "workspace, no length norm"):
+    for variant in ("own", *(v for v, _s, _e in VARIANTS)):
         cells = [sum(mrr[(variant, n)]) / max(len(mrr[(variant, n)]), 1) for n in names]
         every = [v for n in names for v in mrr[(variant, n)]]
         print(

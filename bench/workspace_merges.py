@@ -7,6 +7,8 @@ differ only in the merge. The rules measured:
 
 - `stream`: the default per-stream merge (workspace/federate.py: assemble): BM25 compared at the
   workspace's mean node length.
+- `ranks read off the returned hits`: each other index's count of better candidates taken as the
+  highest rank among the hits it returned (a lower bound), not from its stream scores.
 - `no length norm`: the stream merge comparing each index's BM25 scores as they come, each
   normalised by its own mean node length (the merge before `collection.length_scales`).
 - `prior P`: every index's hits times 1 + P * (router confidence / best confidence), the source
@@ -99,9 +101,16 @@ def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
 
     k = SearchRequest().rrf_k
 
-    def stream(rec: dict[str, Any], weights: dict[str, float] | None = None, lens: bool = True) -> list[Any]:
+    def stream(
+        rec: dict[str, Any], weights: dict[str, float] | None = None, lens: bool = True, exact: bool = True
+    ) -> list[Any]:
         scale = scales_of(rec) if lens else None
-        return merge_hits(lists_of(rec), k=k, weights=weights, bm25_scale=scale)[:10]
+        scores = (
+            {a.repo: a.stream_scores for a, _h in rec["answers"] if a.ok and a.stream_scores}
+            if exact
+            else None
+        )
+        return merge_hits(lists_of(rec), k=k, weights=weights, bm25_scale=scale, stream_scores=scores)[:10]
 
     def prior(p: float) -> Callable[[dict[str, Any]], list[Any]]:
         def run(rec: dict[str, Any]) -> list[Any]:
@@ -142,6 +151,8 @@ def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
     return {
         "stream (default)": stream,
         "no length norm": lambda rec: stream(rec, lens=False),
+        "ranks read off the returned hits": lambda rec: stream(rec, exact=False),
+        "neither (the merge before both)": lambda rec: stream(rec, lens=False, exact=False),
         "prior 0.25": prior(0.25),
         "prior 1.0": prior(1.0),
         "cori 0.25": cori(0.25),

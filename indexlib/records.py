@@ -247,6 +247,8 @@ class SearchMeta(msgspec.Struct, kw_only=True):
     total_candidates: int = 0
     truncated_by_budget: int = 0
     notes: list[str] = []
+    # each stream's candidate scores, best first (rank i + 1 at i); only when the request asks for them
+    stream_scores: dict[str, list[float]] = {}
 
 
 class SearchResult(msgspec.Struct, kw_only=True):

@@ -114,6 +114,30 @@ def rrf(
     return sorted(by_uid.values(), key=lambda c: (-c.score, c.uid))
 
 
+def ranked_scores(
+    streams: Mapping[str, Sequence[StreamHit]], cap: int = CANDIDATE_CAP
+) -> dict[str, list[float]]:
+    """Each stream's scores in the order `rrf` ranks them (a node once, at most `cap`): score i is that
+    of rank i + 1. A workspace merge reads another index's rank of any score off these.
+
+    >>> ranked_scores({"bm25": [StreamHit(uid=1, score=9.0), StreamHit(uid=1, score=8.0), StreamHit(uid=2, score=5.0)]})
+    {'bm25': [9.0, 5.0]}
+    """
+    out: dict[str, list[float]] = {}
+    for stream, hits in streams.items():
+        seen: set[int] = set()
+        scores: list[float] = []
+        for hit in hits:
+            if hit.uid in seen:
+                continue
+            seen.add(hit.uid)
+            scores.append(hit.score)
+            if len(scores) >= cap:
+                break
+        out[stream] = scores
+    return out
+
+
 def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None:
     if stream == "bm25":
         p.bm25_rank, p.bm25_score = rank, score

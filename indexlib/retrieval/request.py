@@ -71,6 +71,9 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     # workspace-wide idf to the index's own (indexlib/workspace/collection.py), so its BM25 scores as
     # one index over every repository would; empty (the default) for a search of one index.
     term_boosts: dict[str, float] = msgspec.field(default_factory=dict)
+    # A workspace fan-out asks each index for every stream's ranked scores (SearchMeta.stream_scores),
+    # so the merge can count how many of this index's candidates beat another index's hit.
+    stream_scores: bool = False
     skip_dense_on_exact: bool = True
     reranker: Any = None  # an indexlib.retrieval.rerank.Reranker; None (the default) = no rerank pass
     caller: str = LIBRARY  # LIBRARY, CLI or AGENT

@@ -23,7 +23,15 @@ from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
-from indexlib.retrieval.fusion import Candidate, apply_signals, collapse_parts, quote_pairs, rrf, scope_paths
+from indexlib.retrieval.fusion import (
+    Candidate,
+    apply_signals,
+    collapse_parts,
+    quote_pairs,
+    ranked_scores,
+    rrf,
+    scope_paths,
+)
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest
@@ -218,6 +226,8 @@ def _run_streams(
     if removed:
         meta.notes.append(exclusion_note(removed))
     meta.streams = {k: len(v) for k, v in ranked.items()}
+    if opts.stream_scores:
+        meta.stream_scores = ranked_scores(ranked, opts.cap)
     return ranked, p
 
 

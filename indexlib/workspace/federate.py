@@ -10,9 +10,11 @@ scale: every index has a rank 1 in every stream, so sorting by the fused score a
 indexes and puts each index's best guess next to the owner's answer. The merge therefore re-ranks
 each stream across the indexes and recomputes the RRF term from that workspace-wide rank:
 
-    global_rank_s(h) = rank_s(h) + sum over other indexes J of  max{ rank_s(g) : g in J, score_s(g) > score_s(h) }
+    global_rank_s(h) = rank_s(h) + sum over other indexes J of  #{ candidates c of J's stream s : score_s(c) > score_s(h) }
 
-(a lower bound on how many of J's stream-s candidates beat h, read off the hits J returned), and
+(the rank h would have in one stream over all the indexes: each index of a fan-out returns its
+streams' candidate scores with its answer, `SearchRequest.stream_scores`; for an index that did not,
+the count is bounded from below by the highest rank among its returned hits that score above h), and
 scales the hit's own fused score by `sum_s 1/(k + global_rank_s) / sum_s 1/(k + rank_s)`, which keeps
 its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
 the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
@@ -39,6 +41,7 @@ the workspace-wide idf it counts that evidence twice, so the default is the plai
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -92,6 +95,9 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
     content_length: float | None = None  # mean analysed terms per node: its BM25 length norm's mean
+    # each stream's candidate scores, best first: how many of its candidates beat another index's hit.
+    # Read by the merge, then emptied (assemble), so a printed answer does not carry them.
+    stream_scores: dict[str, list[float]] = {}
     weights: dict[str, float] = {}  # the index's RRF weight per stream (SearchMeta.weights)
     unavailable: list[str] = []  # streams it could not run ("vector": no vectors), for `imputed`
 
@@ -192,7 +198,7 @@ def per_index_requests(
 ) -> dict[str, SearchRequest]:
     """What each index is asked: the request without its token budget (that applies to the merged
     list) and with the index's idf factors."""
-    base = msgspec.structs.replace(opts, budget_tokens=None)
+    base = msgspec.structs.replace(opts, budget_tokens=None, stream_scores=len(repos) > 1)
     return {r: msgspec.structs.replace(base, term_boosts=boosts[r]) if boosts.get(r) else base for r in repos}
 
 
@@ -221,6 +227,7 @@ def answer_one(
     ans.notes = list(result.meta.notes)
     ans.hits = len(result.results)
     ans.weights, ans.unavailable = dict(result.meta.weights), list(result.meta.unavailable)
+    ans.stream_scores = result.meta.stream_scores
     ans.stale = is_stale(eng, result.meta.indexed_commit)
     try:
         ans.docs, ans.term_df = index_stats(eng, collection_terms(text))
@@ -253,7 +260,12 @@ def assemble(
             cori = collection_weights(stats)
             weights = {r: weights.get(r, 1.0) * cori.get(r, 1.0) for r in set(weights) | set(cori)}
         scales = length_scales({a.repo: (a.docs, a.content_length) for a, _hits in answers if a.ok})
-        merged = merge_hits(lists, k=opts.rrf_k, weights=weights or None, bm25_scale=scales)
+        scores = {a.repo: a.stream_scores for a, _hits in answers if a.ok and a.stream_scores}
+        merged = merge_hits(
+            lists, k=opts.rrf_k, weights=weights or None, bm25_scale=scales, stream_scores=scores
+        )
+    for a, _hits in answers:
+        a.stream_scores = {}
     top: list[Hit] = list(merged[: opts.top_k])
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
@@ -318,16 +330,26 @@ def merge_hits(
     k: int,
     weights: dict[str, float] | None = None,
     bm25_scale: Mapping[str, float] | None = None,
+    stream_scores: Mapping[str, Mapping[str, Sequence[float]]] | None = None,
 ) -> list[RepoHit]:
     """The per-stream RRF merge described in the module docstring, best first; `weights` (repo ->
     factor) scale each index's hits, e.g. by its collection weight; `bm25_scale` (repo -> factor)
-    scales its BM25 scores where the merge compares them across indexes (collection.length_scales)."""
+    scales its BM25 scores where the merge compares them across indexes (collection.length_scales).
+
+    `stream_scores` (repo -> stream -> its candidates' scores) makes the count exact: how many of
+    index J's candidates in stream s score above the hit, not a lower bound read off the few hits J
+    returned (a hit at rank 40 of J's dense stream does not show that J has 39 nodes closer)."""
     scale = bm25_scale or {}
     stream_hits: dict[str, list[tuple[int, int, float]]] = {s: [] for s in STREAMS}  # (index, rank, score)
     for i, (repo, hits) in enumerate(lists):
         for h in hits:
             for s, (rank, score) in _ranks(h, scale.get(repo, 1.0)).items():
                 stream_hits[s].append((i, rank, score))
+    ascending: dict[tuple[int, str], list[float]] = {}  # (index, stream) -> its scores, ascending
+    for i, (repo, _hits) in enumerate(lists):
+        for s, got in (stream_scores or {}).get(repo, {}).items():
+            f = scale.get(repo, 1.0) if s == "bm25" else 1.0
+            ascending[(i, s)] = sorted(x * f for x in got)
     scored: list[tuple[float, int, int, RepoHit]] = []
     for i, (repo, hits) in enumerate(lists):
         for pos, h in enumerate(hits):
@@ -336,7 +358,12 @@ def merge_hits(
             for s, (rank, score) in _ranks(h, scale.get(repo, 1.0)).items():
                 ahead = 0
                 for j in range(len(lists)):
-                    if j != i:
+                    if j == i:
+                        continue
+                    known = ascending.get((j, s))
+                    if known is not None:
+                        ahead += len(known) - bisect.bisect_right(known, score)
+                    else:
                         ahead += max((r for jj, r, sc in stream_hits[s] if jj == j and sc > score), default=0)
                 local += 1.0 / (k + rank)
                 glob += 1.0 / (k + rank + ahead)

@@ -162,6 +162,38 @@ def test_each_index_reports_its_mean_node_length_and_the_merge_compares_bm25_at_
     assert position({}) == position({"web": 1.0, "billing": 1.0})
 
 
+def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(repos: dict[str, Path]) -> None:
+    """Asked for them, an index returns every stream's candidate scores in rank order; the merge counts
+    how many of another index's candidates beat a hit from those, not from the few hits it returned,
+    and a workspace answer does not carry them."""
+    q = "retry failed charge render page template"
+    eng = open_engine(repos["billing"] / ".qry")
+    got = eng.search(q, SearchRequest(top_k=3, stream_scores=True))
+    assert set(got.meta.stream_scores) == set(got.meta.streams)
+    for h in got.results:
+        p = h.provenance
+        if p.bm25_rank is not None:
+            assert got.meta.stream_scores["bm25"][p.bm25_rank - 1] == p.bm25_score
+    assert not eng.search(q, SearchRequest(top_k=3)).meta.stream_scores
+
+    opts = SearchRequest(top_k=10, mode="lexical")
+    lists = [(n, list(open_engine(repos[n] / ".qry").search(q, opts).results)) for n in ("billing", "web")]
+    web_first = lists[1][1][0]
+    assert web_first.provenance.bm25_score is not None
+
+    def position(scores: dict[str, dict[str, list[float]]] | None) -> int:
+        merged = merge_hits(lists, k=60, stream_scores=scores)
+        return next(i for i, h in enumerate(merged) if h.uid == web_first.uid)
+
+    # billing's returned hits alone say little; fifty candidates above web's best say it is far down
+    crowd = {"billing": {"bm25": [web_first.provenance.bm25_score + 1.0] * 50}}
+    assert position(crowd) > position(None)
+    assert position({"billing": {"bm25": []}}) <= position(None)  # none above: no index is ahead
+
+    res = _fed(repos, ["billing", "web"]).search(q, SearchRequest(top_k=10))
+    assert all(a.stream_scores == {} for a in res.meta.indexes)
+
+
 def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(
     repos: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -85,7 +85,7 @@ def mine(git_dir: Path, snapshot: str, limit: int) -> list[dict[str, Any]]:
     return out
 
 
-def extract(git_dir: Path, snapshot: str, tree: Path) -> None:
+def extract(git_dir: Path, snapshot: str, tree: Path, embed: str = "none") -> None:
     if (tree / ".qry").exists():
         return
     tree.mkdir(parents=True, exist_ok=True)
@@ -95,7 +95,7 @@ def extract(git_dir: Path, snapshot: str, tree: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
     from indexlib import BuildOptions, build_index
 
-    build_index(tree, BuildOptions(embed="none", git_times=False))
+    build_index(tree, BuildOptions(embed=embed, git_times=False))
 
 
 def score(engine: Any, queries: list[dict[str, Any]], signals: Any) -> tuple[float, float]:

@@ -1,6 +1,7 @@
 """Workspace search on commit titles of repositories outside the dev set: a check of a merge change.
 
-Owns: indexing several repositories at a snapshot each (lexically, `commit_queries.extract`), mining
+Owns: indexing several repositories at a snapshot each (`commit_queries.extract`; lexically, or with
+`--embed onnx` with vectors), mining
 each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
 `fix`), and scoring every query three ways: in its own repository's index alone, in the workspace
 of all of them (`Federation.search`, the default merge), and with the same per-index answers merged
@@ -49,6 +50,9 @@ def main() -> None:
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--repo", action="append", required=True, metavar="NAME=GITDIR@COMMIT")
     ap.add_argument("--limit", type=int, default=200, help="queries per repository at most")
+    ap.add_argument(
+        "--embed", default="none", help="none (lexical indexes) or onnx (the default hybrid mode)"
+    )
     args = ap.parse_args()
     from indexlib import SearchRequest, open_engine
     from indexlib.workspace.collection import idf_boosts, idf_terms, length_scales
@@ -69,7 +73,7 @@ def main() -> None:
         git_dir, _, rev = where.rpartition("@")
         snapshot = cq.git(Path(git_dir), "rev-parse", rev).strip()
         tree = args.work / name
-        cq.extract(Path(git_dir), snapshot, tree)
+        cq.extract(Path(git_dir), snapshot, tree, args.embed)
         members.append(Member(name, tree / ".qry"))
         mined = cq.mine(Path(git_dir), snapshot, args.limit)
         queries += [(name, q) for q in mined]

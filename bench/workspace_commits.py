@@ -91,7 +91,7 @@ def main() -> None:
         answers = [answer_one(m, lambda m=m: fed.engine(m.name), text, reqs[m.name]) for m in fed.members]
         lists = [(a.repo, hits) for a, hits in answers if a.ok]
         scales = length_scales({a.repo: (a.docs, a.content_length) for a, _h in answers if a.ok})
-        scores = {a.repo: a.stream_scores for a, _h in answers if a.ok}
+        scores = {a.repo: a.stream_scores for a, _h in answers if a.ok and isinstance(a.stream_scores, dict)}
         merged = assemble("commits", text, answers, opts).results
         mrr[("workspace", name)].append(
             file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in merged], gold)

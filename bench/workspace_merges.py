@@ -106,7 +106,7 @@ def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
     ) -> list[Any]:
         scale = scales_of(rec) if lens else None
         scores = (
-            {a.repo: a.stream_scores for a, _h in rec["answers"] if a.ok and a.stream_scores}
+            {a.repo: a.stream_scores for a, _h in rec["answers"] if a.ok and isinstance(a.stream_scores, dict)}
             if exact
             else None
         )

@@ -247,8 +247,9 @@ class SearchMeta(msgspec.Struct, kw_only=True):
     total_candidates: int = 0
     truncated_by_budget: int = 0
     notes: list[str] = []
-    # each stream's candidate scores, best first (rank i + 1 at i); only when the request asks for them
-    stream_scores: dict[str, list[float]] = {}
+    # each stream's candidate scores, best first (rank i + 1 at i); only when the request asks for them,
+    # and absent from the encoded answer otherwise (UNSET fields are not written)
+    stream_scores: dict[str, list[float]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class SearchResult(msgspec.Struct, kw_only=True):

@@ -96,8 +96,8 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
     content_length: float | None = None  # mean analysed terms per node: its BM25 length norm's mean
     # each stream's candidate scores, best first: how many of its candidates beat another index's hit.
-    # Read by the merge, then emptied (assemble), so a printed answer does not carry them.
-    stream_scores: dict[str, list[float]] = {}
+    # Read by the merge, then unset (assemble), so a printed answer does not carry them.
+    stream_scores: dict[str, list[float]] | msgspec.UnsetType = msgspec.UNSET
     weights: dict[str, float] = {}  # the index's RRF weight per stream (SearchMeta.weights)
     unavailable: list[str] = []  # streams it could not run ("vector": no vectors), for `imputed`
 
@@ -260,12 +260,14 @@ def assemble(
             cori = collection_weights(stats)
             weights = {r: weights.get(r, 1.0) * cori.get(r, 1.0) for r in set(weights) | set(cori)}
         scales = length_scales({a.repo: (a.docs, a.content_length) for a, _hits in answers if a.ok})
-        scores = {a.repo: a.stream_scores for a, _hits in answers if a.ok and a.stream_scores}
+        scores = {
+            a.repo: a.stream_scores for a, _hits in answers if a.ok and isinstance(a.stream_scores, dict)
+        }
         merged = merge_hits(
             lists, k=opts.rrf_k, weights=weights or None, bm25_scale=scales, stream_scores=scores
         )
     for a, _hits in answers:
-        a.stream_scores = {}
+        a.stream_scores = msgspec.UNSET
     top: list[Hit] = list(merged[: opts.top_k])
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)

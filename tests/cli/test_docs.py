@@ -149,8 +149,9 @@ def json_type(tp: Any) -> str:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
-        return " or ".join(json_type(a) for a in inner) + (" or null" if len(inner) < len(args) else "")
+        present = [a for a in args if a is not msgspec.UnsetType]  # UNSET: the field is left out, not null
+        inner = [a for a in present if a is not type(None)]
+        return " or ".join(json_type(a) for a in inner) + (" or null" if len(inner) < len(present) else "")
     if origin is list:
         return f"array of {json_type(args[0])}"
     if origin is tuple:

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from indexlib import BuildOptions, Federation, Member, SearchRequest, build_index, open_engine
@@ -174,7 +175,9 @@ def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(r
         p = h.provenance
         if p.bm25_rank is not None:
             assert got.meta.stream_scores["bm25"][p.bm25_rank - 1] == p.bm25_score
-    assert not eng.search(q, SearchRequest(top_k=3)).meta.stream_scores
+    plain = eng.search(q, SearchRequest(top_k=3))
+    assert plain.meta.stream_scores is msgspec.UNSET
+    assert b"stream_scores" not in msgspec.json.encode(plain)  # a plain answer's JSON is unchanged
 
     opts = SearchRequest(top_k=10, mode="lexical")
     lists = [(n, list(open_engine(repos[n] / ".qry").search(q, opts).results)) for n in ("billing", "web")]
@@ -191,7 +194,8 @@ def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(r
     assert position({"billing": {"bm25": []}}) <= position(None)  # none above: no index is ahead
 
     res = _fed(repos, ["billing", "web"]).search(q, SearchRequest(top_k=10))
-    assert all(a.stream_scores == {} for a in res.meta.indexes)
+    assert all(a.stream_scores is msgspec.UNSET for a in res.meta.indexes)
+    assert b"stream_scores" not in msgspec.json.encode(res)
 
 
 def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(

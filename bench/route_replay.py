@@ -128,7 +128,12 @@ def replay(rec: dict[str, Any], feats: Feats, score: Score, *, keep: float, cap:
     lists = [(a.repo, h) for a, h in rec["answers"] if a.ok and a.repo in kept]
     w = {r: 1 + prior * sc[r] / best for r in kept} if prior else None
     scale = length_scales({a.repo: (a.docs, a.content_length) for a, _h in rec["answers"] if a.repo in kept})
-    merged = merge_hits(lists, k=SearchRequest().rrf_k, weights=w, bm25_scale=scale)[:10]
+    kept_answers = [a for a, _h in rec["answers"] if a.ok and a.repo in kept]
+    scores = {a.repo: a.stream_scores for a in kept_answers if isinstance(a.stream_scores, dict)}
+    sw = {a.repo: a.weights for a in kept_answers}
+    merged = merge_hits(
+        lists, k=SearchRequest().rrf_k, weights=w, bm25_scale=scale, stream_scores=scores, stream_weights=sw
+    )[:10]
     return float(dv_score.metrics(q, [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged])["file_MRR"])
 
 

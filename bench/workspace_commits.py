@@ -102,6 +102,7 @@ def main() -> None:
                 k=opts.rrf_k,
                 bm25_scale=scales if scale else None,
                 stream_scores=scores if exact else None,
+                stream_weights={a.repo: a.weights for a, _h in answers if a.ok},
             )[:10]
             mrr[(variant, name)].append(
                 file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in plain], gold)

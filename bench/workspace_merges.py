@@ -106,11 +106,18 @@ def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
     ) -> list[Any]:
         scale = scales_of(rec) if lens else None
         scores = (
-            {a.repo: a.stream_scores for a, _h in rec["answers"] if a.ok and isinstance(a.stream_scores, dict)}
+            {
+                a.repo: a.stream_scores
+                for a, _h in rec["answers"]
+                if a.ok and isinstance(a.stream_scores, dict)
+            }
             if exact
             else None
         )
-        return merge_hits(lists_of(rec), k=k, weights=weights, bm25_scale=scale, stream_scores=scores)[:10]
+        sw = {a.repo: a.weights for a, _h in rec["answers"] if a.ok}
+        return merge_hits(
+            lists_of(rec), k=k, weights=weights, bm25_scale=scale, stream_scores=scores, stream_weights=sw
+        )[:10]
 
     def prior(p: float) -> Callable[[dict[str, Any]], list[Any]]:
         def run(rec: dict[str, Any]) -> list[Any]:

@@ -68,11 +68,22 @@ def main() -> None:
             answers = [answer_one(m, lambda m=m: engines[str(m.index)], text, reqs[m.name]) for m in members]
             lists = [(a.repo, hits) for a, hits in answers if a.ok]
             lengths = {a.repo: (a.docs, a.content_length) for a, _hits in answers if a.ok}
+            # read before assemble, which unsets them
+            scores = {a.repo: a.stream_scores for a, _h in answers if isinstance(a.stream_scores, dict)}
             side = "own repository without vectors" if q["corpus"] == plain else "own repository with vectors"
             # imputed: the workspace search's own merge; plain: the same answers without the imputation.
             merges = (
                 ("imputed", assemble("ws", text, answers, opts).results),
-                ("plain", merge_hits(lists, k=k, bm25_scale=length_scales(lengths))),
+                (
+                    "plain",
+                    merge_hits(
+                        lists,
+                        k=k,
+                        bm25_scale=length_scales(lengths),
+                        stream_scores=scores,
+                        stream_weights={a.repo: a.weights for a, _h in answers if a.ok},
+                    ),
+                ),
             )
             for variant, merged in merges:
                 rows = [wb._row(h.path, h, h.repo, q["corpus"]) for h in merged[:10]]

@@ -15,8 +15,8 @@ each stream across the indexes and recomputes the RRF term from that workspace-w
 (the rank h would have in one stream over all the indexes: each index of a fan-out returns its
 streams' candidate scores with its answer, `SearchRequest.stream_scores`; for an index that did not,
 the count is bounded from below by the highest rank among its returned hits that score above h), and
-scales the hit's own fused score by `sum_s 1/(k + global_rank_s) / sum_s 1/(k + rank_s)`, which keeps
-its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
+scales the hit's own fused score by `sum_s w_s/(k + global_rank_s) / sum_s w_s/(k + rank_s)` (w_s the
+stream's RRF weight in the index's fusion, `SearchMeta.weights`), which keeps its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
 the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
 each index reports the document frequencies of the query's terms and is then asked with each term
 weighted by the workspace's idf over its own (workspace/collection.py: idf_boosts; `global_idf=False`
@@ -264,7 +264,12 @@ def assemble(
             a.repo: a.stream_scores for a, _hits in answers if a.ok and isinstance(a.stream_scores, dict)
         }
         merged = merge_hits(
-            lists, k=opts.rrf_k, weights=weights or None, bm25_scale=scales, stream_scores=scores
+            lists,
+            k=opts.rrf_k,
+            weights=weights or None,
+            bm25_scale=scales,
+            stream_scores=scores,
+            stream_weights={a.repo: a.weights for a, _hits in answers if a.ok},
         )
     for a, _hits in answers:
         a.stream_scores = msgspec.UNSET
@@ -333,6 +338,7 @@ def merge_hits(
     weights: dict[str, float] | None = None,
     bm25_scale: Mapping[str, float] | None = None,
     stream_scores: Mapping[str, Mapping[str, Sequence[float]]] | None = None,
+    stream_weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[RepoHit]:
     """The per-stream RRF merge described in the module docstring, best first; `weights` (repo ->
     factor) scale each index's hits, e.g. by its collection weight; `bm25_scale` (repo -> factor)
@@ -340,7 +346,9 @@ def merge_hits(
 
     `stream_scores` (repo -> stream -> its candidates' scores) makes the count exact: how many of
     index J's candidates in stream s score above the hit, not a lower bound read off the few hits J
-    returned (a hit at rank 40 of J's dense stream does not show that J has 39 nodes closer)."""
+    returned (a hit at rank 40 of J's dense stream does not show that J has 39 nodes closer).
+    `stream_weights` (repo -> stream -> the RRF weight its index fused that stream with) weighs each
+    stream's term in the rescaling as the index weighed it in the fused score."""
     scale = bm25_scale or {}
     stream_hits: dict[str, list[tuple[int, int, float]]] = {s: [] for s in STREAMS}  # (index, rank, score)
     for i, (repo, hits) in enumerate(lists):
@@ -367,8 +375,9 @@ def merge_hits(
                         ahead += len(known) - bisect.bisect_right(known, score)
                     else:
                         ahead += max((r for jj, r, sc in stream_hits[s] if jj == j and sc > score), default=0)
-                local += 1.0 / (k + rank)
-                glob += 1.0 / (k + rank + ahead)
+                w = (stream_weights or {}).get(repo, {}).get(s, 1.0)
+                local += w / (k + rank)
+                glob += w / (k + rank + ahead)
             factor = glob / local if local > 0 else 1.0
             if weights is not None:
                 factor *= weights.get(repo, 1.0)

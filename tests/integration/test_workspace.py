@@ -193,6 +193,16 @@ def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(r
     assert position(crowd) > position(None)
     assert position({"billing": {"bm25": []}}) <= position(None)  # none above: no index is ahead
 
+    # The rescaling weighs each stream as the index fused it: with the symbol stream's weight 0, a
+    # hit's factor is its BM25 term's alone, computed from the counted rank.
+    p = web_first.provenance
+    assert p.bm25_rank is not None
+    only_bm25 = {"web": {"bm25": 1.0, "symbol": 0.0, "vector": 0.0}}
+    merged = merge_hits(lists, k=60, stream_scores=crowd, stream_weights=only_bm25)
+    got_score = next(h.score for h in merged if h.uid == web_first.uid)
+    want = web_first.score * (1 / (60 + p.bm25_rank + 50)) / (1 / (60 + p.bm25_rank))
+    assert got_score == pytest.approx(want, abs=1e-6)
+
     res = _fed(repos, ["billing", "web"]).search(q, SearchRequest(top_k=10))
     assert all(a.stream_scores is msgspec.UNSET for a in res.meta.indexes)
     assert b"stream_scores" not in msgspec.json.encode(res)

@@ -64,8 +64,9 @@ def test_the_merge_scales_the_lexical_indexs_hits_and_says_so() -> None:
     by_repo = {h.repo: h.score for h in result.results}
     # lex keeps its BM25 rank 1 across both (10.0 beats 5.0) and gains the imputed dense term.
     assert by_repo["lex"] == pytest.approx(0.8 / (k + 1) * 1.9 / 0.9, rel=1e-4)
-    # hyb's BM25 rank is 2 across both, its dense rank 1 stays (the merge's rank ratio is unweighted).
-    ratio = (1 / (k + 2) + 1 / (k + 1)) / (2 / (k + 1))
+    # hyb's BM25 rank is 2 across both, its dense rank 1 stays; the ratio weighs each stream's term
+    # as hyb fused it (BM25 0.8, dense 1.0).
+    ratio = (0.8 / (k + 2) + 1.0 / (k + 1)) / (0.8 / (k + 1) + 1.0 / (k + 1))
     assert by_repo["hyb"] == pytest.approx(hyb.score * ratio, rel=1e-4)
     assert any(n.startswith("lex: no vectors") for n in result.meta.notes), result.meta.notes
     assert not any(n.startswith("hyb:") for n in result.meta.notes)

@@ -98,6 +98,12 @@ def extract(git_dir: Path, snapshot: str, tree: Path, embed: str = "none") -> No
     build_index(tree, BuildOptions(embed=embed, git_times=False))
 
 
+def file_rank(paths: list[str], gold: list[str]) -> int | None:
+    """The rank (from 1) of the first gold file among the hits' distinct files, deveval's way."""
+    files = list(dict.fromkeys(paths))
+    return next((i + 1 for i, p in enumerate(files) if p in gold), None)
+
+
 def score(engine: Any, queries: list[dict[str, Any]], signals: Any) -> tuple[float, float]:
     from indexlib import SearchOptions
 
@@ -105,7 +111,7 @@ def score(engine: Any, queries: list[dict[str, Any]], signals: Any) -> tuple[flo
     for q in queries:
         hits = engine.search(q["query"], SearchOptions(top_k=10, signals=signals)).results
         files = list(dict.fromkeys(h.path for h in hits))
-        rank = next((i + 1 for i, p in enumerate(files) if p in q["gold"]), None)
+        rank = file_rank(files, q["gold"])
         mrr += 1 / rank if rank else 0.0
         recall += len(set(files) & set(q["gold"])) / len(q["gold"])
     return mrr / len(queries), recall / len(queries)

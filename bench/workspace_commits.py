@@ -1,8 +1,7 @@
 """Workspace search on commit titles of repositories outside the dev set: a check of a merge change.
 
 Owns: indexing several repositories at a snapshot each (`commit_queries.extract`; lexically, or with
-`--embed onnx` with vectors), mining
-each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
+`--embed onnx` with vectors), mining each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
 `fix`), and scoring every query three ways: in its own repository's index alone, in the workspace
 of all of them (`Federation.search`, the default merge), and with the same per-index answers merged
 without the length-norm correction (`collection.length_scales`) and/or with other indexes' ranks read
@@ -15,7 +14,9 @@ there would lose on a workspace it has not seen.
 
     python bench/workspace_commits.py --work /work/eval/wscommits \\
         --repo tokio=/work/.mirror/tokio-rs+tokio/repo@0922aa2a0b09cf35582f15c799996c64e0b6e50a \\
-        --repo vite=/work/.mirror/vitejs+vite/repo@a3d89187 --repo flask=/work/.mirror/pallets+flask/repo@HEAD~150
+        --repo vite=/work/.mirror/vitejs+vite/repo@a3d89187 \\
+        --repo bubbletea=/work/.mirror/charmbracelet+bubbletea/repo@HEAD~300 \\
+        --repo flask=/work/.mirror/pallets+flask/repo@HEAD~150 [--embed onnx]
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ VARIANTS = (
 
 
 def file_mrr(paths: list[str], gold: list[str]) -> float:
-    files = list(dict.fromkeys(paths))[:10]
-    return next((1.0 / (i + 1) for i, p in enumerate(files) if p in gold), 0.0)
+    """MRR@10 over the hits' distinct files (another repository's hit is a file that is never gold)."""
+    rank = cq.file_rank(paths, gold)
+    return 1.0 / rank if rank is not None and rank <= 10 else 0.0
 
 
 def main() -> None:
@@ -55,15 +57,12 @@ def main() -> None:
     )
     args = ap.parse_args()
     from indexlib import SearchRequest, open_engine
-    from indexlib.workspace.collection import idf_boosts, idf_terms, length_scales
+    from indexlib.workspace.collection import length_scales
     from indexlib.workspace.config import Member
     from indexlib.workspace.federate import (
         Federation,
-        answer_one,
         assemble,
-        idf_stats_one,
         merge_hits,
-        per_index_requests,
     )
 
     members: list[Member] = []
@@ -85,10 +84,7 @@ def main() -> None:
         text, gold = q["query"], q["gold"]
         own = open_engine(args.work / name / ".qry").search(text, opts)
         mrr[("own", name)].append(file_mrr([h.path for h in own.results], gold))
-        got = [idf_stats_one(lambda m=m: fed.engine(m.name), idf_terms(text)) for m in fed.members]
-        boosts = idf_boosts({m.name: st for m, st in zip(fed.members, got, strict=True) if st})
-        reqs = per_index_requests(opts, [m.name for m in fed.members], boosts)
-        answers = [answer_one(m, lambda m=m: fed.engine(m.name), text, reqs[m.name]) for m in fed.members]
+        answers = fed.ask(text, opts, fed.members)
         lists = [(a.repo, hits) for a, hits in answers if a.ok]
         scales = length_scales({a.repo: (a.docs, a.content_length) for a, _h in answers if a.ok})
         scores = {a.repo: a.stream_scores for a, _h in answers if a.ok and isinstance(a.stream_scores, dict)}

@@ -42,9 +42,8 @@ Answers = list[tuple[str, list[Any]]]
 
 def capture(work: Path, git_dirs: list[str], embed: str) -> list[dict[str, Any]]:
     from indexlib import Engine, SearchRequest
-    from indexlib.workspace.collection import idf_boosts, idf_terms
     from indexlib.workspace.config import Member
-    from indexlib.workspace.federate import Federation, answer_one, idf_stats_one, per_index_requests
+    from indexlib.workspace.federate import Federation
     from indexlib.workspace.routing import route_members
 
     dv_run, _score = wb._deveval()
@@ -64,12 +63,7 @@ def capture(work: Path, git_dirs: list[str], embed: str) -> list[dict[str, Any]]
         nodoc = q["snapshot"].endswith("+nodoc")
         fed, text = feds[nodoc], q["query"]
         mine = own[q["snapshot"]].search(text, opts).results
-        got = [idf_stats_one(lambda m=m, fed=fed: fed.engine(m.name), idf_terms(text)) for m in fed.members]
-        boosts = idf_boosts({m.name: st for m, st in zip(fed.members, got, strict=True) if st})
-        reqs = per_index_requests(opts, [m.name for m in fed.members], boosts)
-        answers = [
-            answer_one(m, lambda m=m, fed=fed: fed.engine(m.name), text, reqs[m.name]) for m in fed.members
-        ]
+        answers = fed.ask(text, opts, fed.members)
         routed = route_members(fed, text, limit=len(fed.members))
         recs.append(
             {

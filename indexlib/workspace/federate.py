@@ -16,15 +16,16 @@ each stream across the indexes and recomputes the RRF term from that workspace-w
 streams' candidate scores with its answer, `SearchRequest.stream_scores`; for an index that did not,
 the count is bounded from below by the highest rank among its returned hits that score above h), and
 scales the hit's own fused score by `sum_s w_s/(k + global_rank_s) / sum_s w_s/(k + rank_s)` (w_s the
-stream's RRF weight in the index's fusion, `SearchMeta.weights`), which keeps its signals. Within one stream, scores are on one scale across indexes: cosine similarity of one model,
-the symbol tiers, and BM25 over the same analyzer with the workspace-wide idf: before the fan-out,
-each index reports the document frequencies of the query's terms and is then asked with each term
-weighted by the workspace's idf over its own (workspace/collection.py: idf_boosts; `global_idf=False`
-keeps each index's own idf, for measuring). BM25's length norm divides by each index's own mean node
-length, so where the merge compares BM25 scores it first moves each index's to the workspace's mean
-(collection.length_scales: an index of long nodes down, one of short nodes up). With a
-single index the ratio is 1 and the order is exactly that index's. `merge="rank"` is the plain
-alternative (re-sort on the fused score, as one index with several stores would), kept for measuring.
+stream's RRF weight in the index's fusion, `SearchMeta.weights`), which keeps its signals. Within one
+stream, scores are on one scale across indexes: cosine similarity of one model, the symbol tiers, and
+BM25 over the same analyzer with the workspace-wide idf: before the fan-out, each index reports the
+document frequencies of the query's terms and is then asked with each term weighted by the workspace's
+idf over its own (workspace/collection.py: idf_boosts; `global_idf=False` keeps each index's own idf,
+for measuring). BM25's length norm divides by each index's own mean node length, so where the merge
+compares BM25 scores it first moves each index's to the workspace's mean (collection.length_scales: an
+index of long nodes down, one of short nodes up). With a single index the ratio is 1 and the order is
+exactly that index's. `merge="rank"` is the plain alternative (re-sort on the fused score, as one
+index with several stores would), kept for measuring.
 
 An index that cannot run a stream the others ran (no vectors: built with `--embed none`, or still
 embedding) has no term for it in any hit, so the merge scales its hits by the weight of every stream
@@ -152,6 +153,13 @@ class Federation:
         query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
         t0 = time.perf_counter()
         opts, members = begin_search(text, opts, merge, self.members, only)
+        answers = self.ask(text, opts, members, global_idf=global_idf)
+        return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+
+    def ask(
+        self, text: str, opts: SearchRequest, members: Sequence[Member], *, global_idf: bool = True
+    ) -> list[tuple[IndexAnswer, list[Hit]]]:
+        """Each member's answer to `text` (the fan-out of `search`, before the merge), in member order."""
         with ThreadPoolExecutor(max_workers=min(MAX_FANOUT_THREADS, len(members) or 1)) as pool:
             boosts: dict[str, dict[str, float]] = {}
             if global_idf and len(members) > 1:
@@ -163,8 +171,7 @@ class Federation:
             def one(m: Member) -> tuple[IndexAnswer, list[Hit]]:
                 return answer_one(m, lambda: self.engine(m.name), text, requests[m.name])
 
-            answers = list(pool.map(one, members))
-        return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
+            return list(pool.map(one, members))
 
 
 def begin_search(
@@ -231,7 +238,8 @@ def answer_one(
     ans.stale = is_stale(eng, result.meta.indexed_commit)
     try:
         ans.docs, ans.term_df = index_stats(eng, collection_terms(text))
-        ans.content_length = eng.snapshot().content_length()
+        # of the root this answer searched (the engine's open snapshot: no second read of HEAD)
+        ans.content_length = eng.snapshot(result.meta.root).content_length()
     except Exception as exc:  # the weight is an aid: without it the index still answers, unweighted
         ans.notes.append(f"no collection statistics: {type(exc).__name__}: {exc}")
     ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)

@@ -129,7 +129,7 @@ def main() -> None:
             variants[name] = [_row(h.path, h, h.repo, q["corpus"]) for h in ws.results]
         for how, content in (("profile", False), ("profile+content", True)):
             t0 = time.perf_counter()
-            routed = route_members(fed, q["query"], limit=len(fed.members), content=content)
+            routed = route_members(fed, q["query"], limit=len(fed.members), content=content, opts=opts)
             lat[f"route ({how})"].append(time.perf_counter() - t0)
             names = [r.repo for r in routed.routes]
             rank = names.index(q["corpus"]) + 1 if q["corpus"] in names else 0

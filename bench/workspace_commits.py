@@ -1,11 +1,13 @@
 """Workspace search on commit titles of repositories outside the dev set: a check of a merge change.
 
 Owns: indexing several repositories at a snapshot each (`commit_queries.extract`; lexically, or with
-`--embed onnx` with vectors), mining each one's commit-title queries after its snapshot (`commit_queries.mine`, as the dev set mines
-`fix`), and scoring every query three ways: in its own repository's index alone, in the workspace
-of all of them (`Federation.search`, the default merge), and with the same per-index answers merged
-without the length-norm correction (`collection.length_scales`) and/or with other indexes' ranks read
-off the hits they returned instead of their stream scores, so the rows differ only in those parts.
+`--embed onnx` with vectors), mining each one's commit-title queries after its snapshot
+(`commit_queries.mine`, as the dev set mines `fix`), and scoring every query in its own
+repository's index alone, in the workspace of all of them (`Federation.search`, the default merge),
+with `--route` (the router's content evidence from a search in the routed search's mode, the
+default, or from a lexical one), and with the same per-index answers merged without the length-norm
+correction (`collection.length_scales`) and/or with other indexes' ranks read off the hits they
+returned instead of their stream scores, so the rows differ only in those parts.
 A workspace hit counts only when it is from the query's repository. Prints file MRR@10 per
 repository and overall.
 
@@ -30,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import commit_queries as cq
+import msgspec
 
 # (name, BM25 at the workspace's mean length, other indexes' ranks from their stream scores); the
 # first is the default merge (assemble), the others replay the same answers without a part of it.
@@ -39,6 +42,9 @@ VARIANTS = (
     ("workspace, ranks read off the returned hits", True, False),
     ("workspace, neither", False, False),
 )
+# --route, by the mode of the search whose best hits vote for the repositories: the routed search's
+# own (the default) or always lexical (the router before it followed the search's mode).
+ROUTES = (("--route", None), ("--route, lexical content evidence", "lexical"))
 
 
 def file_mrr(paths: list[str], gold: list[str]) -> float:
@@ -64,6 +70,7 @@ def main() -> None:
         assemble,
         merge_hits,
     )
+    from indexlib.workspace.routing import choose
 
     members: list[Member] = []
     queries: list[tuple[str, dict[str, Any]]] = []
@@ -92,6 +99,14 @@ def main() -> None:
         mrr[("workspace", name)].append(
             file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in merged], gold)
         )
+        for variant, probe in ROUTES:
+            # --route with the router's content evidence from a search in `probe`'s mode (None: the
+            # search's own, the default); the routed search itself is always the default one.
+            chosen = choose(fed, text, msgspec.structs.replace(opts, mode=probe) if probe else opts)[0]
+            routed = fed.search(text, opts, only=chosen or None).results
+            mrr[(variant, name)].append(
+                file_mrr([h.path if h.repo == name else f"\0{h.repo}/{h.path}" for h in routed], gold)
+            )
         for variant, scale, exact in VARIANTS[1:]:
             plain = merge_hits(
                 lists,
@@ -106,7 +121,7 @@ def main() -> None:
     names = [m.name for m in fed.members]
     print("| search | " + " | ".join(f"{n} ({len(mrr[('own', n)])})" for n in names) + " | all |")
     print("|---|" + "---:|" * (len(names) + 1))
-    for variant in ("own", *(v for v, _s, _e in VARIANTS)):
+    for variant in ("own", *(v for v, _s, _e in VARIANTS), *(v for v, _p in ROUTES)):
         cells = [sum(mrr[(variant, n)]) / max(len(mrr[(variant, n)]), 1) for n in names]
         every = [v for n in names for v in mrr[(variant, n)]]
         print(

@@ -64,7 +64,7 @@ def capture(work: Path, git_dirs: list[str], embed: str) -> list[dict[str, Any]]
         fed, text = feds[nodoc], q["query"]
         mine = own[q["snapshot"]].search(text, opts).results
         answers = fed.ask(text, opts, fed.members)
-        routed = route_members(fed, text, limit=len(fed.members))
+        routed = route_members(fed, text, limit=len(fed.members), opts=opts)
         recs.append(
             {
                 "q": q,

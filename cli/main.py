@@ -426,8 +426,10 @@ def route_cmd(
         metavar="N",
         help=f"How many repositories to return (1-{ROUTE_LIMIT_MAX}).",
     ),
+    mode: str = _opt("mode"),
+    model: str | None = _opt("model"),
     profile_only: bool = typer.Option(
-        False, "--profile-only", help="Score by the profiles alone (no lexical search of the indexes)."
+        False, "--profile-only", help="Score by the profiles alone (no search of the indexes)."
     ),
     json: bool = _json(),
 ) -> None:
@@ -435,7 +437,13 @@ def route_cmd(
     from cli.wscmd import route_command
 
     env = Env()
-    values = {"workspace": workspace, "index_dir": index_dir, "profile_only": profile_only}
+    values = {
+        "workspace": workspace,
+        "index_dir": index_dir,
+        "profile_only": profile_only,
+        "mode": mode,
+        "model": model,
+    }
     _exit(guarded(env, lambda: route_command(env, " ".join(question), values, limit, json), json_out=json))
 
 

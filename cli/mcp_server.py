@@ -306,9 +306,10 @@ class QryTools:
                 changes[f"{key}_truncated"] = True
         return st
 
-    def route(self, question: str, limit: int = ROUTE_DEFAULT_LIMIT) -> Any:
-        """Which repositories of the workspace (or the one index) a question is about."""
-        from indexlib import Federation, Member, resolve_workspace, route_workspace
+    def route(self, question: str, limit: int = ROUTE_DEFAULT_LIMIT, mode: str | None = None) -> Any:
+        """Which repositories of the workspace (or the one index) a question is about; the content
+        evidence is a search in `mode` (the search tool's default when not given)."""
+        from indexlib import Federation, Member, SearchRequest, resolve_workspace, route_workspace
 
         if not question or not question.strip():
             raise UsageError(
@@ -322,13 +323,15 @@ class QryTools:
             ROUTE_SERVED_LIMIT_MAX,
             f"pass limit between 1 and {ROUTE_SERVED_LIMIT_MAX} (default {ROUTE_DEFAULT_LIMIT})",
         )
+        opts = SearchRequest(caller="agent", mode=mode or SEARCH_MODES[0])
+        opts.validate(question)  # an unknown mode is named before the workspace is read
         if self.workspace:
             ws = resolve_workspace(self.workspace)
             fed = Federation(ws.name, ws.members)
         else:
             label = self.index_dir.parent.name if self.index_dir.name == ".qry" else self.index_dir.name
             fed = Federation(label, [Member(label, self.index_dir)])
-        return _to_builtins(route_workspace(fed, question, limit=limit))
+        return _to_builtins(route_workspace(fed, question, limit=limit, opts=opts))
 
     def reindex(self) -> Any:
         """Re-index the folder the index was built from, embedding as it was built."""
@@ -712,8 +715,12 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(1, ROUTE_SERVED_LIMIT_MAX),
             ),
         ] = ROUTE_DEFAULT_LIMIT,
+        mode: Annotated[
+            mode_names,
+            Field(description="The search whose best hits vote (as the search tool's mode; default hybrid)."),
+        ] = SEARCH_MODES[0],
     ) -> CallToolResult:
-        return await run("route", lambda: tools.route(question, limit=limit))
+        return await run("route", lambda: tools.route(question, limit=limit, mode=mode))
 
     @server.tool(
         name="reindex",

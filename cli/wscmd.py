@@ -140,7 +140,7 @@ def _ws_record(ws: Any) -> dict[str, Any]:
 
 
 def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: bool) -> int:
-    from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, UsageError, route_workspace
+    from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SearchRequest, UsageError, route_workspace
 
     if not 1 <= limit <= ROUTE_LIMIT_MAX:
         raise UsageError(
@@ -150,7 +150,10 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
     if not v.get("workspace") and not v.get("index_dir"):
         raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
     fed = _federation(v)
-    result = route_workspace(fed, question, limit=limit, content=not v.get("profile_only"))
+    # The content evidence is the search `qry search --route` would run: the same mode and model.
+    opts = SearchRequest(caller="cli", mode=v["mode"], model_dir=v["model"])
+    opts.validate(question)  # a bad --mode is named even with --profile-only
+    result = route_workspace(fed, question, limit=limit, content=not v.get("profile_only"), opts=opts)
     if json:
         env.out(to_json(result) + "\n")
     else:

@@ -103,7 +103,7 @@ def make_server(service: Any, host: str, port: int) -> ThreadingHTTPServer:
                     from indexlib.workspace.federate import Federation
                     from indexlib.workspace.routing import choose
 
-                    only = choose(Federation(service.name, service.members), req["query"])[0] or None
+                    only = choose(Federation(service.name, service.members), req["query"], opts)[0] or None
                 result = service.search(req["query"], opts, only=only)
                 result.meta.routed = only
                 self._send(200, msgspec.json.encode(result))

@@ -104,10 +104,11 @@ class Engine:
 
 
 def load_query_embedder(model_dir: str | None, manifest_model_id: str) -> Any:
-    """Load the embedder that matches the index, or fail with a hint."""
-    from indexlib.engines.embedders import query_embedder
+    """The embedder that matches the index, or a failure with a hint; loaded once per process and
+    shared by every engine (retrieval/querymodel.py: a workspace's indexes ask for it at once)."""
+    from indexlib.retrieval.querymodel import query_model
 
-    return query_embedder(model_dir, manifest_model_id)
+    return query_model(model_dir, manifest_model_id)
 
 
 def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:

@@ -62,6 +62,7 @@ class RouteResult(msgspec.Struct, kw_only=True):
     routes: list[Route]
     considered: int  # repositories in the pool
     notes: list[str] = []
+    content_mode: str | None = None  # the search mode whose best hits voted (None: the profiles alone)
 
 
 def query_terms(text: str) -> list[str]:

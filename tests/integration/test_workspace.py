@@ -320,6 +320,36 @@ def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dic
     assert routed_search(fed, "with backoff", SearchRequest()).meta.routed == ["billing"]
 
 
+def test_routing_asks_the_indexes_in_the_mode_of_the_search_it_routes(repos: dict[str, Path]) -> None:
+    fed = _fed(repos)
+    lexical = route_members(fed, "with backoff", opts=SearchRequest(mode="lexical"))
+    assert lexical.content_mode == "lexical" and [r.repo for r in lexical.routes] == ["billing"]
+    # No definition is named like the question and no profile holds "backoff": a symbol search finds
+    # nothing to vote with, so nothing routes, and the routed search says it searched everything.
+    names = route_members(fed, "with backoff", opts=SearchRequest(mode="symbol"))
+    assert names.content_mode == "symbol" and names.routes == []
+    res = routed_search(fed, "with backoff", SearchRequest(mode="symbol"))
+    assert res.meta.routed is None and any("whole workspace" in n for n in res.meta.notes)
+    assert route_members(fed, "with backoff", content=False).content_mode is None
+
+
+def test_a_hybrid_route_over_indexes_with_vectors_shares_one_query_model(tmp_path: Path) -> None:
+    for name in REPOS:
+        repo = tmp_path / name
+        for rel, text in REPOS[name].items():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (repo / rel).write_text(text)
+        build_index(repo, BuildOptions(embed="hash", git_times=False))
+    fed = Federation("h", [Member(n, tmp_path / n / ".qry") for n in REPOS])
+    r = route_members(fed, "refresh the session token", opts=SearchRequest(mode="hybrid"))
+    assert r.content_mode == "hybrid" and r.routes[0].repo == "auth"
+    res = routed_search(fed, "refresh the session token", SearchRequest(mode="hybrid"))
+    assert res.meta.routed == ["auth"] and res.results[0].provenance.vector_rank is not None
+    model_id = fed.engine("auth").snapshot().manifest.model.model_id  # type: ignore[union-attr]
+    loaded = {id(fed.engine(n).embedder(None, model_id)) for n in REPOS}
+    assert len(loaded) == 1  # every engine of the workspace asks the one model of the process
+
+
 def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_path: Path) -> None:
     env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     add = run_qry_process("workspace", "add", "team", *map(str, repos.values()), cwd=tmp_path, env=env)
@@ -349,6 +379,13 @@ def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_pat
         "route", "refresh", "session", "token", "-w", "team", "--json", cwd=tmp_path, env=env
     )
     assert json.loads(routed.out)["routes"][0]["repo"] == "auth", routed.describe()
+    assert json.loads(routed.out)["content_mode"] == "hybrid"  # as `qry search --route` would search
+    lexical = run_qry_process(
+        "route", "refresh session token", "-w", "team", "-m", "lexical", "--json", cwd=tmp_path, env=env
+    )
+    assert json.loads(lexical.out)["content_mode"] == "lexical", lexical.describe()
+    bad = run_qry_process("route", "refresh", "-w", "team", "--mode", "fuzzy", cwd=tmp_path, env=env)
+    assert bad.code == 2 and "unknown mode 'fuzzy'" in bad.err, bad.describe()
     text = run_qry_process("route", "refresh session token", "-w", "team", cwd=tmp_path, env=env)
     assert text.out.split("\t")[0] == "auth"
     rs = run_qry_process(

@@ -5,9 +5,9 @@ embedding a question once however many indexes ask for its vector at the same ti
 
 Why: a workspace search asks each of its indexes in threads (workspace/federate.py), and each index
 has its own Engine. With a model per Engine, a cold `qry search -w` over five indexes loaded the ONNX
-model five times and embedded the question five times (0.61 s and 820 MB peak RSS on the dev set's
-five repositories, against 0.34 s and 250 MB for one of them; docs/benchmarks.md). The engines now
-share one loaded model, and the few questions last embedded keep their vectors, so the fan-out's
+model five times and embedded the question five times: 1.01 s and 807 MB peak RSS on the dev set's
+five repositories, 0.64 s and 300 MB with one shared model (bench/workspace_cold.py; one index
+alone: about 0.4 s and 250 MB). The few questions last embedded keep their vectors, so the fan-out's
 other indexes wait for the first one's vector instead of computing it again. The on-disk
 QueryVectorCache (index/embedcache.py) is still what spares a later process the model load.
 """

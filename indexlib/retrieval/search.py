@@ -52,8 +52,7 @@ class Engine:
     def __init__(self, index_dir: Path) -> None:
         self.store = Store.open(index_dir)
         self._snap: Snapshot | None = None
-        self._embedder: Any = None
-        self._embedder_key: tuple[str | None, str] | None = None
+        self._embedder: Any = None  # set once this engine embedded a question (see cached_query_vector)
 
     def snapshot(self, root: str | None = None) -> Snapshot:
         want = root if root is not None else self.store.head()
@@ -69,10 +68,8 @@ class Engine:
         return Path(self.snapshot().manifest.source_root)
 
     def embedder(self, model_dir: str | None, manifest_model_id: str) -> Any:
-        key = (model_dir, manifest_model_id)
-        if self._embedder is None or self._embedder_key != key:
-            self._embedder = load_query_embedder(model_dir, manifest_model_id)
-            self._embedder_key = key
+        """The process's query model for this index (loaded once, shared with every other engine)."""
+        self._embedder = load_query_embedder(model_dir, manifest_model_id)
         return self._embedder
 
     def cached_query_vector(self, text: str, model_dir: str | None, model_id: str) -> Any:

@@ -49,9 +49,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import workspace_bench as wb
 import workspace_merges as wm
 
+from indexlib.retrieval.query import FUNCTION_WORDS
+
 Conf = dict[str, float]
 HISTORY = 2000  # commit subjects read per repository
-CONTENT_WEIGHT_OF_PROFILE = 0.3  # route/content.py's PROFILE_WEIGHT, to take the profile back out
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _PIECE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
@@ -168,8 +169,6 @@ class History:
     def terms(subject: str) -> list[str]:
         subject = re.sub(r"\s*\(#\d+\)", "", subject)
         subject = re.sub(r"^(\w+)\(([^)]*)\)!?:\s*", r"\2: ", subject)  # fix(x): y -> x: y, as the set
-        from indexlib.retrieval.query import FUNCTION_WORDS
-
         out = []
         for w in _WORD.findall(subject):
             for p in _PIECE.findall(w) or [w]:
@@ -328,7 +327,8 @@ def main() -> None:
     hyb = pickle.loads(Path(args.hybrid).read_bytes())
     if [r["q"]["id"] for r in lex] != [r["q"]["id"] for r in hyb]:
         raise SystemExit("the two captures are not of the same queries in the same order")
-    w = CONTENT_WEIGHT_OF_PROFILE
+    from indexlib.route.content import PROFILE_WEIGHT as w  # to take the profile back out of `conf`
+
     for lr, hr in zip(lex, hyb, strict=True):
         # The lexical capture's confidence is (lexical share + w x profile) / (1 + w): take the profile back out.
         ls, hs = vote_share(merged_rows(lr)), vote_share(merged_rows(hr))

@@ -50,8 +50,16 @@ def tree(tmp_path: Path) -> Path:
     root.mkdir()
     for i in range(30):
         (root / f"mod_{i}.py").write_text(f"def handler_{i}(x):\n    return x + {i}\n# marker_{i % 7}\n")
-    build_index(root, OPTS)
+    _build(root)
     return root
+
+
+def _build(root: Path) -> None:
+    """Build once every file written is older than the slack grep allows a root: a file changed
+    within CTIME_SLACK_NS of it is read by every grep, not trusted to the index, and a small build can
+    publish sooner than that, which would turn the candidate counts below into a timing matter."""
+    time.sleep(2 * CTIME_SLACK_NS / 1e9)
+    build_index(root, OPTS)
 
 
 def test_every_segment_has_an_ngram_index_that_narrows(tree: Path) -> None:
@@ -69,10 +77,7 @@ def test_compaction_and_gc_keep_the_ngram_index_right(tree: Path) -> None:
     for round_ in range(8):  # enough small updates to force a compaction
         (tree / f"mod_{round_}.py").write_text(f"def renamed_{round_}():\n    pass\n")
         (tree / f"new_{round_}.py").write_text(f"added_{round_} = 1\n")
-        # A file changed within CTIME_SLACK_NS of the root is read by every grep, not trusted to the
-        # index; a small update can publish sooner than that, so wait it out before each build.
-        time.sleep(2 * CTIME_SLACK_NS / 1e9)
-        build_index(tree, OPTS)
+        _build(tree)
     store = Store.open(tree / ".qry")
     _rid, manifest = store.load()
     assert len(manifest.segments) <= 6
@@ -100,7 +105,7 @@ def test_a_file_with_a_secret_is_verified_not_described(tmp_path: Path) -> None:
     root.mkdir()
     (root / "settings.py").write_text('AWS_KEY = "AKIAIOSFODNN7EXAMPLE"\n')
     (root / "other.py").write_text("x = 1\n")
-    build_index(root, OPTS)
+    _build(root)
     found, _read = _grep(root, "AKIAIOSFODNN7EXAMPLE", use_index=True)
     assert found == {("settings.py", 1)}
     # The secret's file is a candidate of every query (its trigrams are not stored); other.py is not.

@@ -110,6 +110,7 @@ def search_cmd(
     path: list[str] | None = _opt("path"),
     exclude: list[str] | None = _opt("exclude"),
     kind: list[str] | None = _opt("kind"),
+    repo: list[str] | None = _opt("repo"),
     json: bool = _opt("json"),
     jsonl: bool = _opt("jsonl"),
     context: int | None = _opt("context"),
@@ -134,7 +135,7 @@ def search_cmd(
     no_color: bool = _opt("no_color"),
 ) -> None:
     """Search the index. Query syntax: words, "exact phrase", prefix*, lang:go, path:'src/**', kind:function,
-    -path:tests/**. Exit status: 0 results, 1 none, 2 error."""
+    -path:tests/**, and over several indexes repo:REGEX, -repo:REGEX. Exit status: 0 results, 1 none, 2 error."""
     from cli.searchcmd import search_command
 
     values = dict(locals())
@@ -451,7 +452,14 @@ def route_cmd(
 def mcp_cmd(
     index_dir: Path | None = _index_dir(),
     workspace: str | None = typer.Option(
-        None, "--workspace", "-w", metavar="W", help="The workspace the route tool chooses among."
+        None,
+        "--workspace",
+        "-w",
+        metavar="W",
+        help="The search tool searches every index of W and the route tool chooses among them.",
+    ),
+    server: str | None = typer.Option(
+        None, "--server", metavar="URL", help="The search tool asks a running qry serve at URL."
     ),
     no_color: bool = _no_color(),
 ) -> None:
@@ -460,7 +468,7 @@ def mcp_cmd(
     from cli.mcp_server import serve
 
     env = _env(no_color)
-    _exit(guarded(env, lambda: serve(index_dir, workspace)))
+    _exit(guarded(env, lambda: serve(index_dir, workspace, server)))
 
 
 class _PlainArgument(typer.core.TyperArgument):

@@ -120,12 +120,21 @@ class QryTools:
     wall clock) and turns any failure into the error JSON a tool result carries.
     """
 
-    def __init__(self, index_dir: Path, limits: Limits | None = None, workspace: str | None = None) -> None:
+    def __init__(
+        self,
+        index_dir: Path,
+        limits: Limits | None = None,
+        workspace: str | None = None,
+        server: str | None = None,
+    ) -> None:
         self.index_dir = Path(index_dir)
-        self.workspace = workspace  # `qry mcp --workspace W`: the pool the route tool scores
+        # `qry mcp --workspace W`: what the search tool searches and the route tool scores
+        self.workspace = workspace
+        self.server = server  # `qry mcp --server URL`: the search tool asks that `qry serve`
         self.limits = limits or Limits()
         self._engine: Engine | None = None
         self._engine_lock = threading.Lock()
+        self._federation: Any = None
         self._slots = threading.BoundedSemaphore(self.limits.in_flight)
         self._running = 0
         self._running_lock = threading.Lock()
@@ -140,6 +149,17 @@ class QryTools:
 
                 self._engine = open_engine(self.index_dir)
             return self._engine
+
+    def federation(self) -> Any:
+        """The workspace's Federation, opened on first use and kept, so its engines stay open."""
+        from indexlib import Federation, resolve_workspace
+
+        with self._engine_lock:
+            if self._federation is None:
+                assert self.workspace is not None
+                ws = resolve_workspace(self.workspace)
+                self._federation = Federation(ws.name, ws.members)
+            return self._federation
 
     @property
     def running(self) -> int:
@@ -160,10 +180,12 @@ class QryTools:
         snippet_chars: int | None = None,
         budget_tokens: int | None = None,
         since: str | None = None,
+        repo: str | list[str] | None = None,
+        route: bool = False,
     ) -> Any:
         """One search, translated into the library's request (which checks the server's bounds); its
         notes say what the CLI says on stderr (a time window that keeps few files, a path filter that
-        matches none)."""
+        matches none). With a workspace or a server, the workspace search `qry search -w` runs."""
         from indexlib import SearchRequest, with_query_notes
 
         given: dict[str, Any] = {
@@ -178,10 +200,24 @@ class QryTools:
             langs=_as_list(lang),
             paths=_as_list(path),
             kinds=_as_list(kind),
+            repos=_as_list(repo),
             since=since if since and since.strip() else None,
             **{k: v for k, v in given.items() if v is not None},
         )
         request.validate(query)  # before the index is opened: a broken bound is named first
+        if self.server:
+            from indexlib import remote_search
+
+            return _to_builtins(remote_search(self.server, query, request, route=route))
+        if self.workspace:
+            from indexlib import search_workspace
+
+            return _to_builtins(search_workspace(self.federation(), query, request, route=route))
+        if route:
+            raise UsageError(
+                "route chooses among a workspace's repositories; this server searches one index",
+                hint="start it with qry mcp --workspace W, or leave route out",
+            )
         engine = self.engine()
         return _to_builtins(with_query_notes(engine, query, request, engine.search(query, request)))
 
@@ -309,7 +345,7 @@ class QryTools:
     def route(self, question: str, limit: int = ROUTE_DEFAULT_LIMIT, mode: str | None = None) -> Any:
         """Which repositories of the workspace (or the one index) a question is about; the content
         evidence is a search in `mode` (the search tool's default when not given)."""
-        from indexlib import Federation, Member, SearchRequest, resolve_workspace, route_workspace
+        from indexlib import Federation, Member, SearchRequest, route_workspace
 
         if not question or not question.strip():
             raise UsageError(
@@ -326,8 +362,7 @@ class QryTools:
         opts = SearchRequest(caller="agent", mode=mode or SEARCH_MODES[0])
         opts.validate(question)  # an unknown mode is named before the workspace is read
         if self.workspace:
-            ws = resolve_workspace(self.workspace)
-            fed = Federation(ws.name, ws.members)
+            fed = self.federation()
         else:
             label = self.index_dir.parent.name if self.index_dir.name == ".qry" else self.index_dir.name
             fed = Federation(label, [Member(label, self.index_dir)])
@@ -435,6 +470,8 @@ qry searches one indexed code repository (BM25 over code-aware terms, symbol nam
 vectors, and the call graph). Start with `search` (identifiers, signatures or plain questions), use
 `resolve_symbol` to jump to a definition by name, `get_related` for callers/callees of one symbol,
 and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
+Started over a workspace (--workspace or --server), `search` spans its repositories (each hit names
+its `repo`; `route` says which repositories a question is about); the other tools read one index.
 Every call is bounded (top_k <= {_TOP_K.hi}, snippet_chars {_SNIPPET.lo}..{_SNIPPET.hi}, depth <= {_DEPTH.hi}, a time limit per call);
 a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
 If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""
@@ -444,6 +481,9 @@ Search the indexed repository for code and docs; the same ranking as `qry search
 Good queries: an identifier (`retry_failed_charge`, `ParseConfig`), a signature, or a question
 ("where are failed charges retried?"). Inline syntax also works in `query`: "exact phrase", prefix*,
 lang:go, path:'src/**', kind:function, -path:tests/**.
+Over a workspace (the server started with --workspace or --server): every hit also has `repo`,
+`repo` (or repo:REGEX / -repo:REGEX in `query`) narrows the repositories searched, `route` true
+searches only those the route tool would pick, and meta says which indexes answered.
 Returns {query, results: [{uid, path, start_line, end_line, kind, symbol, language, score, signature,
 snippet: {text, start_line, end_line, truncated}, related: [callers/callees of the hit], stale,
 generated (the file is generated code: change its generator)}],
@@ -505,7 +545,8 @@ ROUTE_DOC = """\
 Which repositories a question is about, before searching: scores each repository of the server's
 workspace (`qry mcp --workspace W`; else the one index) by idf-weighted coverage of the question's terms
 over its slug, branch, README head and module-level names and paths, combined with which repositories
-hold the best hits of one lexical search over all of them. Returns {query, terms, routes: [{repo,
+hold the best hits of one search over all of them (in `mode`). repo:REGEX / -repo:REGEX in the
+question narrow the repositories scored. Returns {query, terms, routes: [{repo,
 confidence (0..1), rationale, matched, label_matched, profile_confidence, content_share}], considered,
 notes}; repositories with neither evidence are left out, so an empty `routes` means none matched."""
 
@@ -600,6 +641,16 @@ def build_server(tools: QryTools) -> Any:
                 description="Only code changed since: 2026-01-31, '2 weeks ago', yesterday, or a git ref (v1.2.0)."
             ),
         ] = None,
+        repo: Annotated[
+            Filter,
+            Field(
+                description="Over a workspace: only repositories whose name matches these regular "
+                'expressions, e.g. ["^api$"].'
+            ),
+        ] = None,
+        route: Annotated[
+            bool, Field(description="Over a workspace: search only the repositories `route` picks.")
+        ] = False,
     ) -> CallToolResult:
         return await run(
             "search",
@@ -613,6 +664,8 @@ def build_server(tools: QryTools) -> Any:
                 snippet_chars=snippet_chars,
                 budget_tokens=budget_tokens,
                 since=since,
+                repo=repo,
+                route=route,
             ),
         )
 
@@ -736,7 +789,7 @@ def build_server(tools: QryTools) -> Any:
     return server
 
 
-def serve(index_dir: Path | None, workspace: str | None = None) -> int:
+def serve(index_dir: Path | None, workspace: str | None = None, server: str | None = None) -> int:
     """Serve qry over MCP on stdin/stdout until the client closes the connection; returns the exit status.
 
     The index directory is found as every command finds it (`--index-dir` > `$QRY_INDEX_DIR` > the
@@ -763,7 +816,9 @@ def serve(index_dir: Path | None, workspace: str | None = None) -> int:
         # No index here or above: serve anyway (a client shows a server that exits at start-up only as
         # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
         where = default_index_dir(Path.cwd())
-    tools = QryTools(where, workspace=workspace)
+    if workspace and server:
+        raise UsageError("--server answers from the server's workspace", hint="pass --workspace or --server")
+    tools = QryTools(where, workspace=workspace, server=server)
     try:
         tools.engine()  # open early so the first call is fast; a missing index is reported per call
     except QryError:

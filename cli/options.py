@@ -66,6 +66,14 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         "Only this node kind (repeatable): function, method, class, ...",
         metavar="KIND",
     ),
+    Opt(
+        "repo",
+        ("--repo",),
+        list,
+        None,
+        "With several indexes: only repositories whose name matches this regex (repeatable), as repo:.",
+        metavar="REGEX",
+    ),
     Opt("json", ("--json",), bool, False, "Print one JSON object: query, results, meta."),
     Opt("jsonl", ("--jsonl",), bool, False, "Print one JSON hit per line."),
     Opt(

@@ -29,6 +29,7 @@ _REQUEST_FIELDS = {
     "path": "paths",
     "exclude": "excludes",
     "kind": "kinds",
+    "repo": "repos",
     "root": "root",
     "model": "model_dir",
     "budget_tokens": "budget_tokens",

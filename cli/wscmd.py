@@ -34,7 +34,7 @@ def several_search(
     env: Env, query: str, v: dict[str, Any], request: Any, fmt: str, context: int | None
 ) -> int:
     """`qry search` over several indexes: a workspace, `--index-dir` repeated, or a `qry serve` (--server)."""
-    from indexlib import QryError, UsageError, remote_search, routed_search
+    from indexlib import UsageError, remote_search, search_workspace
 
     if v.get("server"):
         if v.get("workspace") or v.get("index_dir"):
@@ -43,14 +43,7 @@ def several_search(
             )
         result = remote_search(str(v["server"]), query, request, route=bool(v.get("route")))
     else:
-        fed = _federation(v)
-        result = routed_search(fed, query, request) if v.get("route") else fed.search(query, request)
-        if result.meta.indexes and not any(a.ok for a in result.meta.indexes):
-            first = result.meta.indexes[0]
-            raise QryError(
-                f"no index of workspace {fed.name!r} answered ({first.repo}: {first.error})",
-                hint="check the paths with: qry workspace list " + fed.name,
-            )
+        result = search_workspace(_federation(v), query, request, route=bool(v.get("route")))
     render_workspace(env, result, fmt=fmt, explain=request.explain, context=context)
     return Exit.OK if result.results else Exit.NO_MATCH
 

@@ -87,6 +87,7 @@ _EXPORTS: dict[str, str] = {
     "RepoHit": "indexlib.workspace.federate",
     "route_workspace": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
+    "search_workspace": "indexlib.workspace.routing",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
     "ROUTE_LIMIT_MAX": "indexlib.route.score",
@@ -163,4 +164,4 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         workspace_remove,
     )
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
-    from indexlib.workspace.routing import route_workspace, routed_search
+    from indexlib.workspace.routing import route_workspace, routed_search, search_workspace

@@ -33,6 +33,7 @@ WIRE_OPTIONS = frozenset(
         "paths",
         "excludes",
         "kinds",
+        "repos",
         "budget_tokens",
         "since",
         "until",

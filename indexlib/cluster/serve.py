@@ -83,7 +83,7 @@ class ClusterWorkspace:
     ) -> WorkspaceResult:
         """As `Federation.search`, with each index answering from its actor."""
         t0 = time.perf_counter()
-        opts, chosen = begin_search(text, opts, merge, self.members, only)
+        opts, chosen = begin_search(self.name, text, opts, merge, self.members, only)
         down: dict[str, str] = {}  # repo -> why its actor did not answer
         boosts: dict[str, dict[str, float]] = {}
         if global_idf and len(chosen) > 1:

@@ -1,7 +1,7 @@
 """Query text -> a parsed Query -> a route. Pure: no engine, no I/O.
 
 Owns: the user-facing query syntax (bare terms, "exact phrases", prefix*, filters lang: path: kind:
-and their negations) and the classification of a query as an identifier, a signature/lexical fragment,
+repo: and their negations) and the classification of a query as an identifier, a signature/lexical fragment,
 or natural language, which decides how the retrieval streams are weighted (the three kinds of
 developer query). Anything that is not our syntax is kept as literal text: user input never reaches
 Tantivy's query parser unescaped, so `foo:bar`, `(`, `AND` or a lone quote are searched, not errors.
@@ -85,6 +85,9 @@ class Query(msgspec.Struct, kw_only=True):
     paths: list[str] = []
     excludes: list[str] = []
     kinds: list[str] = []
+    # repo: / -repo: regular expressions over a workspace's repository names (workspace/repofilter.py)
+    repos: list[str] = []
+    exclude_repos: list[str] = []
     scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
     code_spans: list[str] = []  # text typed in backticks (`Semaphore`, `--help`): code, not prose
 
@@ -122,7 +125,7 @@ _TOKEN = re.compile(r'(-?)(?:(\w+):("([^"]*)"?|\S+)|"([^"]*)"?|(\S+))', re.UNICO
 # After the first dash: a second one and a word character. `qry search "where is --help added"` names
 # the flag; read as `-word` it would silently drop every result holding "help".
 _LONG_FLAG = re.compile(r"-+\w")
-_FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude"}
+_FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude", "repo"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -167,12 +170,13 @@ def parse_query(
     paths: list[str] | None = None,
     excludes: list[str] | None = None,
     kinds: list[str] | None = None,
+    repos: list[str] | None = None,
 ) -> Query:
     """Parse query text plus option filters into a Query.
 
-    >>> q = parse_query('retry "failed charge" lang:py -path:tests/* pars*')
-    >>> (q.terms, q.phrases, q.prefixes, q.langs, q.excludes)
-    (['retry'], ['failed charge'], ['pars'], ['python'], ['tests/*'])
+    >>> q = parse_query('retry "failed charge" lang:py -path:tests/* pars* -repo:^vue')
+    >>> (q.terms, q.phrases, q.prefixes, q.langs, q.excludes, q.exclude_repos)
+    (['retry'], ['failed charge'], ['pars'], ['python'], ['tests/*'], ['^vue'])
     """
     raw = well_formed(raw)
     text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
@@ -205,7 +209,7 @@ def parse_query(
             continue
         if bare is None:
             continue
-        if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude):", bare, re.IGNORECASE):
+        if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude|repo):", bare, re.IGNORECASE):
             key_only = bare.lstrip("-").rstrip(":")
             raise UsageError(f"the filter {key_only}: has no value", hint=f"write {key_only}:VALUE")
         if neg and _LONG_FLAG.match(bare):  # `--max-count`: a flag named in a sentence, not `-(-max-count)`
@@ -230,6 +234,8 @@ def parse_query(
         q.langs.append(normalize_lang(lang))
     for kind in kinds or []:
         q.kinds.append(normalize_kind(kind))
+    for pattern in repos or []:
+        q.repos.append(check_repo_pattern(well_formed(pattern)))
     q.paths.extend(well_formed(p) for p in paths or [])
     q.excludes.extend(well_formed(p) for p in excludes or [])
     for glob in [*(paths or []), *(excludes or [])]:
@@ -301,6 +307,24 @@ def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
         if negated:
             raise UsageError("-kind: is not supported", hint="name the kinds you want with kind:")
         q.kinds.append(normalize_kind(value))
+    elif key == "repo":
+        (q.exclude_repos if negated else q.repos).append(check_repo_pattern(value))
+
+
+def check_repo_pattern(pattern: str) -> str:
+    """`pattern` if it compiles as the regular expression a `repo:` filter is; else a UsageError.
+
+    >>> check_repo_pattern("^core$")
+    '^core$'
+    """
+    try:
+        re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise UsageError(
+            f"repo:{pattern} is not a valid regular expression ({exc})",
+            hint="repo: takes a regular expression over repository names, e.g. repo:^core$",
+        ) from None
+    return pattern
 
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")

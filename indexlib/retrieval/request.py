@@ -59,6 +59,8 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     paths: list[str] = msgspec.field(default_factory=list)
     excludes: list[str] = msgspec.field(default_factory=list)
     kinds: list[str] = msgspec.field(default_factory=list)
+    # `--repo`: regular expressions over a workspace's repository names, as `repo:` in the query
+    repos: list[str] = msgspec.field(default_factory=list)
     root: str | None = None
     model_dir: str | None = None
     signals: Signals = msgspec.field(default_factory=Signals)
@@ -74,6 +76,9 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     # A workspace fan-out asks each index for every stream's ranked scores (SearchMeta.stream_scores),
     # so the merge can count how many of this index's candidates beat another index's hit.
     stream_scores: bool = False
+    # The workspace repository this index answers as, set by the fan-out: the workspace has already
+    # applied the query's repo filters, which one index alone cannot (it has no repository name).
+    member: str | None = None
     skip_dense_on_exact: bool = True
     reranker: Any = None  # an indexlib.retrieval.rerank.Reranker; None (the default) = no rerank pass
     caller: str = LIBRARY  # LIBRARY, CLI or AGENT

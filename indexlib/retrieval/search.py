@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
-from indexlib.errors import QryError
+from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
 from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
@@ -115,7 +115,14 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     text = well_formed(text)  # echoed as SearchResult.query: lone surrogates would break --json
     window = opts.window(engine.source_root)
     opts.validate(text)
-    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    q = parse_query(
+        text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds, repos=opts.repos
+    )
+    if (q.repos or q.exclude_repos) and opts.member is None:
+        raise UsageError(
+            "repo: and --repo choose among a workspace's repositories; this searches one index",
+            hint="search a workspace: qry search --workspace W 'QUERY repo:NAME' (qry workspace list names them)",
+        )
     opts.check_words(q)
     snap = engine.snapshot(opts.root)
     p = plan(q, opts)

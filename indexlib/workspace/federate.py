@@ -54,6 +54,7 @@ from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
+from indexlib.workspace import repofilter
 from indexlib.workspace.collection import (
     IDF_FIELD,
     collection_terms,
@@ -152,7 +153,7 @@ class Federation:
         With `global_idf` (the default), each index's BM25 first gets the workspace-wide idf of the
         query's terms (workspace/collection.py: idf_boosts); without it, each index's own idf."""
         t0 = time.perf_counter()
-        opts, members = begin_search(text, opts, merge, self.members, only)
+        opts, members = begin_search(self.name, text, opts, merge, self.members, only)
         answers = self.ask(text, opts, members, global_idf=global_idf)
         return assemble(self.name, text, answers, opts, merge=merge, elapsed_from=t0)
 
@@ -175,14 +176,21 @@ class Federation:
 
 
 def begin_search(
-    text: str, opts: SearchRequest | None, merge: str, members: Sequence[Member], only: Sequence[str] | None
+    workspace: str,
+    text: str,
+    opts: SearchRequest | None,
+    merge: str,
+    members: Sequence[Member],
+    only: Sequence[str] | None,
 ) -> tuple[SearchRequest, list[Member]]:
     """What every workspace (local, or on Ray actors) does before asking any index: check the request
-    and the merge, and pick the members to ask (those in `only`, or all)."""
+    and the merge, and pick the members to ask: those the query's repo filters keep
+    (workspace/repofilter.py), of those in `only` (a route's choice), or all."""
     opts = opts or SearchRequest()
     opts.validate(text)
     check_merge(merge)
-    return opts, [m for m in members if only is None or m.name in only]
+    kept = repofilter.select(workspace, members, text, opts)
+    return opts, [m for m in kept if only is None or m.name in only]
 
 
 def check_merge(merge: str) -> None:
@@ -204,9 +212,9 @@ def per_index_requests(
     opts: SearchRequest, repos: Sequence[str], boosts: dict[str, dict[str, float]]
 ) -> dict[str, SearchRequest]:
     """What each index is asked: the request without its token budget (that applies to the merged
-    list) and with the index's idf factors."""
+    list), with the index's idf factors, and naming the repository it answers as."""
     base = msgspec.structs.replace(opts, budget_tokens=None, stream_scores=len(repos) > 1)
-    return {r: msgspec.structs.replace(base, term_boosts=boosts[r]) if boosts.get(r) else base for r in repos}
+    return {r: msgspec.structs.replace(base, term_boosts=boosts.get(r) or {}, member=r) for r in repos}
 
 
 def answer_one(

@@ -2,7 +2,7 @@
 
 Owns: building the router's pool from a workspace (one cached profile per index; an index that cannot
 be read is left out with a note), the content evidence (one fan-out over the pool, whose best hits
-route/content.py combines with the profile scores; `content=False` routes by the profiles alone),
+route/content.py combines with the profile scores; `content=False` routes by the profiles alone; the query's repo filters narrow the pool first),
 and the rule for which routed repositories a routed search keeps: those within ROUTE_KEEP of the best
 confidence, at most ROUTE_MAX. When nothing routes (no term tells the repositories apart), the search
 runs over the whole workspace and says so.
@@ -20,11 +20,12 @@ from __future__ import annotations
 import msgspec
 
 from indexlib.errors import QryError
-from indexlib.retrieval.query import FUNCTION_WORDS
+from indexlib.retrieval.query import FUNCTION_WORDS, parse_query
 from indexlib.retrieval.request import SearchRequest
 from indexlib.route.content import CONTENT_HITS, combine
 from indexlib.route.profile import profile
 from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, query_terms, route
+from indexlib.workspace import repofilter
 from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
 ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
@@ -51,23 +52,29 @@ def route_members(
     the best hits of `opts`'s search over the pool (probe_request; default: a hybrid search)."""
     pool: list[RepoText] = []
     notes: list[str] = []
-    for m in fed.members:
+    members = repofilter.select(fed.name, fed.members, text, opts or SearchRequest())
+    for m in members:
         try:
             pool.append(profile(fed.engine(m.name), m.name))
         except QryError as exc:
             notes.append(f"{m.name}: not routed: {exc.message}")
         except OSError as exc:
             notes.append(f"{m.name}: not routed: {exc}")
-    if not content or not _has_content_terms(text):
-        result = route(text, pool, limit=limit)
+    # The profiles are scored on the words searched for: not on filters (`repo:core` would route to
+    # every repository with "repo" or "core" in its README) nor on the words a `-word` leaves out.
+    words = parse_query(text).text
+    if not content or not _has_content_terms(words):
+        result = route(words, pool, limit=limit)
+        result.query = text
         result.notes[:0] = notes
         return result
-    by_profile = route(text, pool, limit=len(pool))
+    by_profile = route(words, pool, limit=len(pool))
+    by_profile.query = text
     probe_opts = probe_request(opts)
     probe = fed.search(text, probe_opts)
     notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
     hits = [(h.repo, f"{h.path}:{h.start_line}") for h in probe.results]
-    result = combine(by_profile, hits, limit=limit, considered=len(fed.members))
+    result = combine(by_profile, hits, limit=limit, considered=len(members))
     result.notes[:0] = notes
     result.content_mode = probe_opts.mode
     return result
@@ -100,6 +107,22 @@ def routed_search(
     else:
         result.meta.notes.append("route: no repository matched the question; searched the whole workspace")
     result.meta.notes.extend(notes)
+    return result
+
+
+def search_workspace(
+    fed: Federation, text: str, opts: SearchRequest, *, route: bool = False
+) -> WorkspaceResult:
+    """A workspace search as every surface runs it (`qry search -w`, the MCP `search` tool): routed
+    or over every repository the query's filters keep; a QryError when no index answered at all,
+    since an empty merge of failures would read as "no match"."""
+    result = routed_search(fed, text, opts) if route else fed.search(text, opts)
+    if result.meta.indexes and not any(a.ok for a in result.meta.indexes):
+        first = result.meta.indexes[0]
+        raise QryError(
+            f"no index of workspace {fed.name!r} answered ({first.repo}: {first.error})",
+            hint="check the paths with: qry workspace list " + fed.name,
+        )
     return result
 
 

@@ -128,6 +128,18 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
             "search", "refresh session token", "--server", url, "--route", "--json", cwd=tmp_path
         )
         assert json.loads(routed.out)["meta"]["routed"] == ["auth"], routed.describe()
+        # repo filters reach the server (in the text and as --repo) and pick the actors it asks
+        picked = run_qry_process(
+            "search", "retry -repo:billing", "--server", url, "--repo", "b|w", "--json", cwd=tmp_path
+        )
+        asked = [a["repo"] for a in json.loads(picked.out)["meta"]["indexes"]]
+        assert picked.code == 0 and asked == ["web"], picked.describe()
+        from cli.mcp_server import QryTools
+
+        agent = QryTools(three[0].index, server=url).search("RefreshToken", top_k=3)  # qry mcp --server
+        assert agent["results"][0]["repo"] == "auth" and agent["meta"]["workspace"] == "three"
+        none = run_qry_process("search", "retry repo:nothing", "--server", url, cwd=tmp_path)
+        assert none.code == 2 and "no repository of workspace 'three'" in none.err, none.describe()
         bad = run_qry_process("search", "x", "--server", url, "--top-k", "0", cwd=tmp_path)
         assert bad.code == 2 and bad.err.startswith("qry: error:"), bad.describe()
     finally:

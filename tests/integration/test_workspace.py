@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from indexlib import BuildOptions, Federation, Member, SearchRequest, build_index, open_engine
+from indexlib import BuildOptions, Federation, Member, SearchRequest, UsageError, build_index, open_engine
 from indexlib.workspace import config
 from indexlib.workspace.federate import merge_hits
 from indexlib.workspace.routing import route_members, routed_search
@@ -163,7 +163,9 @@ def test_each_index_reports_its_mean_node_length_and_the_merge_compares_bm25_at_
     assert position({}) == position({"web": 1.0, "billing": 1.0})
 
 
-def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(repos: dict[str, Path]) -> None:
+def test_an_index_reports_each_streams_ranked_scores_and_the_merge_counts_them(
+    repos: dict[str, Path],
+) -> None:
     """Asked for them, an index returns every stream's candidate scores in rank order; the merge counts
     how many of another index's candidates beat a hit from those, not from the few hits it returned,
     and a workspace answer does not carry them."""
@@ -218,10 +220,15 @@ def test_an_index_without_vectors_beside_one_with_them_is_imputed_and_named(
     fed = Federation("t", [Member("billing", repos["billing"] / ".qry"), Member("web", web / ".qry")])
     result = fed.search("how is a failed charge handled with backoff", SearchRequest(top_k=10, graph=False))
     got = {a.repo: (a.unavailable, sorted(a.weights)) for a in result.meta.indexes}
-    assert got == {"billing": (["vector"], ["bm25", "symbol", "vector"]), "web": ([], ["bm25", "symbol", "vector"])}
+    assert got == {
+        "billing": (["vector"], ["bm25", "symbol", "vector"]),
+        "web": ([], ["bm25", "symbol", "vector"]),
+    }
     assert any(n.startswith("billing: no vectors") for n in result.meta.notes), result.meta.notes
     assert result.results[0].repo == "billing" and result.results[0].symbol == "retry_failed_charge"
-    lexical = fed.search("how is a failed charge handled with backoff", SearchRequest(top_k=10, graph=False, mode="lexical"))
+    lexical = fed.search(
+        "how is a failed charge handled with backoff", SearchRequest(top_k=10, graph=False, mode="lexical")
+    )
     assert all(a.unavailable == [] for a in lexical.meta.indexes) and not lexical.meta.notes
 
 
@@ -310,6 +317,41 @@ def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: di
     assert nothing.meta.routed is None and any("whole workspace" in n for n in nothing.meta.notes)
 
 
+def test_repo_filters_choose_which_indexes_are_asked(repos: dict[str, Path]) -> None:
+    fed = _fed(repos)
+    only = fed.search("retry repo:^bill", SearchRequest())
+    assert [a.repo for a in only.meta.indexes] == ["billing"] and {h.repo for h in only.results} == {
+        "billing"
+    }
+    # -repo: drops what it matches; --repo (SearchRequest.repos) adds includes; includes are "any of"
+    rest = fed.search("retry -repo:billing", SearchRequest())
+    assert [a.repo for a in rest.meta.indexes] == ["auth", "web"] and rest.results[0].repo == "web"
+    either = fed.search("retry", SearchRequest(repos=["^WEB$", "auth"]))  # searched in the name, any case
+    assert [a.repo for a in either.meta.indexes] == ["auth", "web"]
+    with pytest.raises(UsageError, match="no repository of workspace 't' matches repo:nothing") as err:
+        fed.search("retry repo:nothing", SearchRequest())
+    assert "billing, auth, web" in err.value.hint
+    with pytest.raises(UsageError, match="not a valid regular expression"):
+        fed.search("retry repo:(", SearchRequest())
+    # One index has no repository name to match: an error, not a filter that silently keeps all.
+    with pytest.raises(UsageError, match="choose among a workspace's repositories"):
+        open_engine(repos["web"] / ".qry").search("retry repo:web", SearchRequest())
+
+
+def test_routing_reads_the_words_not_the_filters_and_routes_within_them(repos: dict[str, Path]) -> None:
+    fed = _fed(repos)
+    # "auth" as a filter value is not a word of the question: the route's terms leave it out.
+    r = route_members(fed, "render a page -repo:auth", content=False)
+    assert "auth" not in r.terms and "repo" not in r.terms and r.query == "render a page -repo:auth"
+    assert [x.repo for x in r.routes] == ["web"]
+    # The pool is what the filters keep: the owner of the question is not among them, so the route is
+    # among the others, and the routed search asks only those.
+    kept = route_members(fed, "refresh the session token -repo:auth")
+    assert "auth" not in {x.repo for x in kept.routes} and kept.considered == 2
+    res = routed_search(fed, "refresh the session token repo:auth", SearchRequest())
+    assert res.meta.routed == ["auth"] and [a.repo for a in res.meta.indexes] == ["auth"]
+
+
 def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dict[str, Path]) -> None:
     # "backoff" is in no README, slug or module-level name: only in retry_failed_charge's docstring.
     fed = _fed(repos)
@@ -392,6 +434,10 @@ def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_pat
         "search", "refresh session token", "-w", "team", "--route", "--json", cwd=tmp_path, env=env
     )
     assert json.loads(rs.out)["meta"]["routed"] == ["auth"], rs.describe()
+    one = run_qry_process(
+        "search", "retry", "-w", "team", "--repo", "^web$", "--jsonl", cwd=tmp_path, env=env
+    )
+    assert one.code == 0 and {json.loads(x)["repo"] for x in one.out.splitlines()} == {"web"}, one.describe()
 
 
 def test_cli_workspace_errors(tmp_path: Path, repos: dict[str, Path]) -> None:
@@ -401,6 +447,16 @@ def test_cli_workspace_errors(tmp_path: Path, repos: dict[str, Path]) -> None:
         ("search", "x", "--route", "--index-dir", str(repos["web"] / ".qry")),
         ("route", "x"),
         ("route", "x", "-w", "nope"),
+        (
+            "search",
+            "retry repo:nothing",
+            "--index-dir",
+            str(repos["web"] / ".qry"),
+            "--index-dir",
+            str(repos["auth"] / ".qry"),
+        ),
+        ("search", "retry repo:web", "--index-dir", str(repos["web"] / ".qry")),
+        ("search", "retry", "--repo", "[", "--index-dir", str(repos["web"] / ".qry")),
         ("workspace", "add", "team", str(tmp_path)),
         ("workspace", "remove", "nope"),
     ):
@@ -422,6 +478,28 @@ def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Pat
     assert 0 < alone["routes"][0]["confidence"] <= 1
     with pytest.raises(UsageError, match="limit"):
         tools.route("x", limit=0)
+
+
+def test_mcp_search_tool_over_a_workspace(repos: dict[str, Path], xdg: Path) -> None:
+    from cli.mcp_server import QryTools
+
+    config.add("team", list(repos.values()))
+    tools = QryTools(repos["billing"] / ".qry", workspace="team")
+    out = tools.search("RefreshToken", top_k=5)
+    # the workspace search, not the first index's: every hit names its repository, the owner leads
+    assert out["results"][0]["repo"] == "auth" and {a["repo"] for a in out["meta"]["indexes"]} == set(REPOS)
+    web = tools.search("retry", repo=["^web$"])
+    assert {h["repo"] for h in web["results"]} == {"web"} and len(web["meta"]["indexes"]) == 1
+    routed = tools.search("refresh the session token", route=True)
+    assert routed["meta"]["routed"] == ["auth"]
+    with pytest.raises(UsageError, match="no repository of workspace 'team'"):
+        tools.search("retry", repo="nothing")
+    alone = QryTools(repos["billing"] / ".qry")
+    assert "repo" not in alone.search("retry_failed_charge")["results"][0]  # one index: plain hits
+    with pytest.raises(UsageError, match="route chooses among a workspace's repositories"):
+        alone.search("retry", route=True)
+    with pytest.raises(UsageError, match="choose among a workspace's repositories"):
+        alone.search("retry", repo="web")
 
 
 def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:

@@ -78,16 +78,45 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
         errors.append(path)
         env.err(f"qry: {path}: {reason}\n")
 
+    notice = lambda msg: env.err(f"qry: {msg}\n")  # noqa: E731
     try:
-        summary = run_grep(
-            request, printer.file, notice=lambda msg: env.err(f"qry: {msg}\n"), on_error=on_error
-        )
+        if v.get("workspace"):
+            summary = _grep_workspace(request, printer, v, notice, on_error)
+        elif v.get("repo"):
+            raise UsageError(
+                "--repo chooses among a workspace's repositories; this greps one tree",
+                hint="grep a workspace: qry grep PATTERN --workspace W --repo NAME",
+            )
+        else:
+            summary = run_grep(request, printer.file, notice=notice, on_error=on_error)
     finally:
         printer.flush()  # what was found before an error or Ctrl-C is still printed
     printer.finish(pattern_text, summary)
     if errors:  # as rg: a path that could not be searched makes the status 2, matches or not
         return Exit.ERROR
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
+
+
+def _grep_workspace(request: Any, printer: _Printer, v: dict[str, Any], notice: Any, on_error: Any) -> Any:
+    from indexlib import UsageError, grep_members, resolve_workspace
+
+    if v.get("index_dir"):
+        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+    ws = resolve_workspace(str(v["workspace"]))
+
+    def on_repo(name: str) -> None:
+        printer.repo = name
+
+    return grep_members(
+        ws.name,
+        ws.members,
+        request,
+        printer.file,
+        repos=list(v.get("repo") or []),
+        on_repo=on_repo,
+        notice=notice,
+        on_error=on_error,
+    )
 
 
 class _Printer:
@@ -105,6 +134,7 @@ class _Printer:
         self.count = bool(v.get("count"))
         self.numbers = bool(v.get("line_number", True))
         self.collected: list[Any] = []
+        self.repo: str | None = None  # `--workspace`: the repository being grepped, shown before paths
         self.groups_printed = 0
         # Output is gathered into large writes (one per file would be a system call per file when
         # stdout is unbuffered, as under PYTHONUNBUFFERED); a terminal still sees each file at once.
@@ -132,7 +162,7 @@ class _Printer:
 
             from indexlib import GrepLine, match_spans
 
-            records = []
+            records: list[Any] = []
             if self.before or self.after:
                 for group in self._groups(text, lines):
                     for n, line_text, is_match in group:
@@ -154,12 +184,16 @@ class _Printer:
                             submatches=match_spans(text, ln, regex),
                         )
                     )
+            if self.repo is not None:
+                records = [msgspec.structs.replace(r, repo=self.repo) for r in records]
             if self.fmt == "json":
                 self.collected.extend(records)
             else:
                 enc = msgspec.json.encode
                 self.write("".join(enc(r).decode() + "\n" for r in records))
             return
+        if self.repo is not None:
+            display = f"{self.repo}:{display}"
         path = f"{_PATH}{display}{_RESET}" if self.colour else display
         if self.files_only:
             self.write(path + "\n")

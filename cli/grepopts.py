@@ -73,6 +73,23 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
         metavar="DIR",
     ),
+    # -w is ripgrep's --word-regexp, so the workspace has only its long name here.
+    Opt(
+        "workspace",
+        ("--workspace",),
+        str,
+        None,
+        "Grep every repository of workspace W, each from its indexed root (repo:path:line:text).",
+        metavar="W",
+    ),
+    Opt(
+        "repo",
+        ("--repo",),
+        list,
+        None,
+        "With --workspace: only repositories whose name matches this regex (repeatable), as repo:.",
+        metavar="REGEX",
+    ),
 )
 
 GREP_OPTION_BY_DEST = {o.dest: o for o in GREP_OPTIONS}

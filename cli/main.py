@@ -300,7 +300,7 @@ def grep_cmd(
     paths: list[str] | None = typer.Argument(
         None,
         metavar="[PATH]...",
-        help="Files or folders to search; lang:X, path:GLOB, -path:GLOB filter.",
+        help="Files or folders to search; lang:X, path:GLOB, -path:GLOB (and with --workspace repo:REGEX) filter.",
         show_default=False,
     ),
     fixed_strings: bool = _gopt("fixed_strings"),
@@ -322,6 +322,8 @@ def grep_cmd(
     jsonl: bool = _gopt("jsonl"),
     no_color: bool = _gopt("no_color"),
     index_dir: str | None = _gopt("index_dir"),
+    workspace: str | None = _gopt("workspace"),
+    repo: list[str] | None = _gopt("repo"),
 ) -> None:
     """Print every line matching PATTERN, as `rg -n` does: exhaustive, exact, and fast with an index.
     Files changed since the index are searched directly. Exit status: 0 a match, 1 none, 2 error."""

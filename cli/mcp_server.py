@@ -232,9 +232,11 @@ class QryTools:
         glob: str | list[str] | None = None,
         max_lines: int | None = None,
         max_bytes: int | None = None,
+        repo: str | list[str] | None = None,
     ) -> Any:
-        """Every matching line (exact, like rg), within the line, byte and time bounds."""
-        from indexlib import GrepRequest, Store, bounded_grep
+        """Every matching line (exact, like rg), within the line, byte and time bounds; over the
+        workspace's repositories when the server was started with one."""
+        from indexlib import GrepRequest, Store, bounded_grep, resolve_workspace
 
         lim = self.limits
         if not pattern:
@@ -256,21 +258,22 @@ class QryTools:
             lim.grep_bytes_max,
             f"call grep again with max_bytes between 1 and {lim.grep_bytes_max}",
         )
-        source_root = Store.open(self.index_dir).load()[1].source_root
         args = [f"path:{p}" for p in _as_list(path)] + [f"lang:{x}" for x in _as_list(lang)]
         req = GrepRequest(
-            pattern=pattern,
-            args=args,
-            fixed=fixed,
-            ignore_case=ignore_case,
-            word=word,
-            globs=_as_list(glob),
-            index_dir=str(self.index_dir),
-            cwd=source_root,
+            pattern=pattern, args=args, fixed=fixed, ignore_case=ignore_case, word=word, globs=_as_list(glob)
         )
-        return _to_builtins(
-            bounded_grep(req, max_lines=max_lines, max_bytes=max_bytes, seconds=lim.grep_seconds)
-        )
+        bounds: dict[str, Any] = {"max_lines": max_lines, "max_bytes": max_bytes, "seconds": lim.grep_seconds}
+        if self.workspace:
+            ws = resolve_workspace(self.workspace)
+            return _to_builtins(bounded_grep(req, workspace=ws, repos=_as_list(repo), **bounds))
+        if repo:
+            raise UsageError(
+                "repo chooses among a workspace's repositories; this server greps one index",
+                hint="start it with qry mcp --workspace W, or leave repo out",
+            )
+        source_root = Store.open(self.index_dir).load()[1].source_root
+        req = msgspec.structs.replace(req, index_dir=str(self.index_dir), cwd=source_root)
+        return _to_builtins(bounded_grep(req, **bounds))
 
     def resolve_symbol(self, name: str, limit: int = 10) -> Any:
         from indexlib import resolve_symbol
@@ -471,7 +474,8 @@ vectors, and the call graph). Start with `search` (identifiers, signatures or pl
 `resolve_symbol` to jump to a definition by name, `get_related` for callers/callees of one symbol,
 and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
 Started over a workspace (--workspace or --server), `search` spans its repositories (each hit names
-its `repo`; `route` says which repositories a question is about); the other tools read one index.
+its `repo`; `route` says which repositories a question is about), and so does `grep` with
+--workspace; the other tools read one index.
 Every call is bounded (top_k <= {_TOP_K.hi}, snippet_chars {_SNIPPET.lo}..{_SNIPPET.hi}, depth <= {_DEPTH.hi}, a time limit per call);
 a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
 If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""
@@ -499,7 +503,9 @@ reads files changed since the index directly, so the answer is the tree as it is
 files_read, files_matched, lines_matched, index_used, truncated}}. Bounded: max_lines (default 200,
 at most 2000), max_bytes of line text (default 100000), and 10 s; past any bound `truncated` is true,
 the lines are a prefix of the full answer and lines_matched/files_matched count that prefix: narrow
-with path, lang or glob, or a more specific pattern. For ranked, fuzzy or natural-language questions use search instead."""
+with path, lang or glob, or a more specific pattern. For ranked, fuzzy or natural-language questions use search instead.
+Over a workspace (the server started with --workspace): every repository in workspace order, each
+line with its `repo`; `repo` (regular expressions over repository names) narrows them."""
 
 RESOLVE_DOC = """\
 Find the definitions a name refers to: exact names (case-insensitive), qualified suffixes
@@ -694,6 +700,13 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(1, lim.grep_bytes_max),
             ),
         ] = lim.grep_bytes_default,
+        repo: Annotated[
+            Filter,
+            Field(
+                description="Over a workspace: only repositories whose name matches these regular "
+                'expressions, e.g. ["^api$"].'
+            ),
+        ] = None,
     ) -> CallToolResult:
         return await run(
             "grep",
@@ -707,6 +720,7 @@ def build_server(tools: QryTools) -> Any:
                 glob=glob,
                 max_lines=max_lines,
                 max_bytes=max_bytes,
+                repo=repo,
             ),
         )
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from re import Pattern
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -34,6 +35,9 @@ from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.pattern import compile_pattern
 from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
 from indexlib.grep.run import GrepStats, IndexRef, grep_tree
+
+if TYPE_CHECKING:
+    from indexlib.workspace.config import Workspace
 
 __all__ = ["GrepRequest", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
 
@@ -326,11 +330,21 @@ def run_grep(
     )
 
 
-def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: float) -> GrepResult:
+def bounded_grep(
+    req: GrepRequest,
+    *,
+    max_lines: int,
+    max_bytes: int,
+    seconds: float,
+    workspace: Workspace | None = None,
+    repos: Sequence[str] = (),
+) -> GrepResult:
     """A grep whose answer fits bounds (for agents): at most `max_lines` matching lines, `max_bytes`
     of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
 
-    Files come in path order, so a truncated answer is a prefix of the whole one.
+    Files come in path order, so a truncated answer is a prefix of the whole one. With `workspace`,
+    every repository it holds that `repos` (and `repo:` in `req.args`) keep, in workspace order
+    (several.py), each line naming its `repo`.
     """
     import time
 
@@ -339,6 +353,7 @@ def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: f
     deadline = time.monotonic() + seconds
     out: list[GrepLine] = []
     size = 0
+    repo: str | msgspec.UnsetType = msgspec.UNSET
 
     def on_file(display: str, text: str, lines: list[Line], regex: Pattern[str], _show: bool) -> None:
         nonlocal size
@@ -347,16 +362,24 @@ def bounded_grep(req: GrepRequest, *, max_lines: int, max_bytes: int, seconds: f
             size += len(line_text.encode("utf-8", "surrogatepass"))
             if len(out) >= max_lines or size > max_bytes:
                 raise Stop
-            out.append(
-                GrepLine(path=display, line=ln[0], text=line_text, submatches=match_spans(text, ln, regex))
-            )
+            spans = match_spans(text, ln, regex)
+            out.append(GrepLine(path=display, line=ln[0], text=line_text, submatches=spans, repo=repo))
         if time.monotonic() > deadline:
             raise Stop
 
-    summary = run_grep(req, on_file)
+    def on_repo(name: str) -> None:
+        nonlocal repo
+        repo = name
+
+    if workspace is None:
+        summary = run_grep(req, on_file)
+    else:
+        from indexlib.grep.several import grep_members
+
+        summary = grep_members(workspace.name, workspace.members, req, on_file, repos=repos, on_repo=on_repo)
     if summary.truncated:  # the counts describe the answer, not the file the bound cut through
         matched = [ln for ln in out if ln.match]
         summary = msgspec.structs.replace(
-            summary, lines_matched=len(matched), files_matched=len({ln.path for ln in matched})
+            summary, lines_matched=len(matched), files_matched=len({(ln.repo, ln.path) for ln in matched})
         )
     return GrepResult(pattern=req.pattern, lines=out, summary=summary)

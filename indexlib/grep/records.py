@@ -18,6 +18,8 @@ class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
     text: str  # the line without its `\n`
     submatches: list[tuple[int, int]]  # [start, end) character offsets of each match in `text`
     match: bool = True
+    # the workspace repository the path is in (`qry grep --workspace`); absent for one tree
+    repo: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class GrepSummary(msgspec.Struct, frozen=True, kw_only=True):

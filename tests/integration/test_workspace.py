@@ -500,6 +500,74 @@ def test_mcp_search_tool_over_a_workspace(repos: dict[str, Path], xdg: Path) -> 
         alone.search("retry", route=True)
     with pytest.raises(UsageError, match="choose among a workspace's repositories"):
         alone.search("retry", repo="web")
+    grep = tools.grep(r"def \w*render")
+    assert [(x["repo"], x["path"], x["line"]) for x in grep["lines"]] == [
+        ("billing", "billing/invoice.py", 2),
+        ("web", "web/render.py", 1),
+        ("web", "web/render.py", 6),
+    ]
+    one = tools.grep(r"def \w*render", repo="^web$", max_lines=1)  # bounded: a prefix of the answer
+    assert [x["repo"] for x in one["lines"]] == ["web"] and one["summary"]["truncated"]
+    assert one["summary"]["files_matched"] == 1 and one["summary"]["lines_matched"] == 1
+    assert all("repo" not in x for x in alone.grep("retry")["lines"])
+    with pytest.raises(UsageError, match="repo chooses among a workspace's repositories"):
+        alone.grep("retry", repo="web")
+
+
+def test_cli_grep_over_a_workspace(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    add = run_qry_process("workspace", "add", "team", *map(str, repos.values()), cwd=tmp_path, env=env)
+    assert add.code == 0, add.describe()
+    every = run_qry_process("grep", r"def \w*render", "--workspace", "team", cwd=tmp_path, env=env)
+    # workspace order, then path order; each line names its repository before the path
+    assert every.code == 0 and every.out.splitlines() == [
+        "billing:billing/invoice.py:2:    def render_invoice(self, lines):",
+        "web:web/render.py:1:def render_page(template, context):",
+        "web:web/render.py:6:def retry_render(template):",
+    ], every.describe()
+    web = run_qry_process(
+        "grep", "render", "--workspace", "team", "--repo", "^web", "-c", cwd=tmp_path, env=env
+    )
+    assert web.out == "web:web/render.py:3\n", web.describe()
+    js = run_qry_process(
+        "grep",
+        "retry",
+        "--workspace",
+        "team",
+        "--json",
+        "--",
+        "-repo:web",
+        "lang:python",
+        cwd=tmp_path,
+        env=env,
+    )
+    out = json.loads(js.out)
+    assert {(x["repo"], x["path"]) for x in out["lines"]} == {("billing", "billing/retry.py")}, js.describe()
+    assert out["summary"]["lines_matched"] == len(out["lines"]) and out["summary"]["index_used"]
+    plain = run_qry_process("grep", "retry", "--json", cwd=repos["web"], env=env)
+    assert all("repo" not in x for x in json.loads(plain.out)["lines"])  # one tree: no repo field
+    for bad, said in (
+        (("grep", "x", "--workspace", "team", "web"), "takes no PATH"),
+        (("grep", "x", "--workspace", "team", "--repo", "nothing"), "matches repo:nothing"),
+        (("grep", "x", "--repo", "web"), "chooses among a workspace's repositories"),
+    ):
+        r = run_qry_process(*bad, cwd=tmp_path, env=env)
+        assert r.code == 2 and said in r.err and "Traceback" not in r.err, r.describe()
+
+
+def test_a_workspace_grep_reports_a_repository_it_cannot_read_and_greps_the_others(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["auth"], gone)
+    for name, path in (("auth", repos["auth"]), ("gone", gone)):
+        run_qry_process("workspace", "add", "w", str(path), "--name", name, cwd=tmp_path, env=env)
+    shutil.rmtree(gone / "auth")  # the indexed folder's files are gone, its index is not
+    shutil.rmtree(gone / ".qry" / "roots")
+    r = run_qry_process("grep", "RefreshToken", "--workspace", "w", cwd=tmp_path, env=env)
+    assert r.out.startswith("auth:auth/session.go:3:"), r.describe()
+    assert r.code == 2 and "qry: gone: " in r.err, r.describe()  # as rg: a path it could not search
 
 
 def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:

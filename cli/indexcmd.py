@@ -104,18 +104,12 @@ def summary_line(report: Any) -> str:
     return "".join(parts)
 
 
-def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
-    import msgspec
+def _options(v: dict[str, Any], index_dir: Path | None) -> Any:
+    """The build options. Both parsers (the Typer command and the fast path) give every option of
+    cli/indexopts.py, defaults included, so the values are read as they are."""
+    from indexlib import BuildOptions
 
-    from cli.progress import progress_reporter
-    from indexlib import BuildOptions, build_index, check_source_root
-
-    if path is not None:
-        check_source_root(path)  # before any note about where the index goes
-    path, index_dir = _source_and_index(env, path, v.get("index_dir"))
-    # Both parsers (the Typer command and the fast path) give every option of cli/indexopts.py,
-    # defaults included, so the values are read as they are.
-    opts = BuildOptions(
+    return BuildOptions(
         index_dir=index_dir,
         embed=str(v["embed"]),
         model_dir=v["model"],
@@ -129,6 +123,24 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
         shared_cache=bool(v["shared_cache"]),
         background=bool(v["background"]),
     )
+
+
+def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
+    import msgspec
+
+    from cli.progress import progress_reporter
+    from indexlib import UsageError, build_index, check_source_root
+
+    if v.get("workspace"):
+        return _run_workspace(env, path, v)
+    if v.get("repo"):
+        raise UsageError(
+            "--repo chooses among a workspace's repositories", hint="qry index --workspace W --repo NAME"
+        )
+    if path is not None:
+        check_source_root(path)  # before any note about where the index goes
+    path, index_dir = _source_and_index(env, path, v.get("index_dir"))
+    opts = _options(v, index_dir)
     show = env.stderr_tty and not v.get("quiet") and not v.get("json")
     with progress_reporter(env, enabled=show) as progress:
         if v.get("cluster"):
@@ -142,3 +154,32 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     elif not v.get("quiet"):
         env.err(summary_line(report) + "\n")
     return Exit.OK
+
+
+def _run_workspace(env: Env, path: Path | None, v: dict[str, Any]) -> int:
+    """`qry index --workspace W`: each repository in turn, a summary line each (`repo: indexed ...`)."""
+    import msgspec
+
+    from cli.progress import progress_reporter
+    from indexlib import UsageError, build_members, resolve_workspace
+
+    if path is not None or v.get("index_dir") or v.get("cluster") or v.get("background"):
+        raise UsageError(
+            "--workspace updates the indexes the workspace names, from their own folders",
+            hint="leave out PATH, --index-dir, --cluster and --background (or index one repository)",
+        )
+    ws = resolve_workspace(str(v["workspace"]))
+    show = env.stderr_tty and not v.get("quiet") and not v.get("json")
+    with progress_reporter(env, enabled=show) as progress:
+        done = build_members(
+            ws.name, ws.members, _options(v, None), repos=list(v.get("repo") or []), progress=progress
+        )
+    if v.get("json"):  # each report as `qry index --json` prints it (with `elapsed`)
+        records = [msgspec.structs.asdict(d) | {"report": d.report and d.report.to_builtins()} for d in done]
+        env.out(msgspec.json.encode(records).decode() + "\n")
+    for d in done:
+        if d.error is not None:
+            env.err(f"qry: {d.repo}: {d.error}\n")
+        elif not v.get("quiet") and not v.get("json") and d.report is not None:
+            env.err(f"{d.repo}: {summary_line(d.report)}\n")
+    return Exit.ERROR if any(d.error is not None for d in done) else Exit.OK

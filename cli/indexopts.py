@@ -76,6 +76,22 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         "Parse as Ray tasks on this cluster: local, local:N, auto or HOST:PORT (the cluster extra).",
         metavar="ADDRESS",
     ),
+    Opt(
+        "workspace",
+        ("--workspace", "-w"),
+        str,
+        None,
+        "Update every index of workspace W, each from the folder it was built from.",
+        metavar="W",
+    ),
+    Opt(
+        "repo",
+        ("--repo",),
+        list,
+        None,
+        "With --workspace: only repositories whose name matches this regex (repeatable).",
+        metavar="REGEX",
+    ),
     Opt("no_color", ("--no-color",), bool, False, "Never colour the output (as NO_COLOR does)."),
 )
 

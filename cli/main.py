@@ -172,6 +172,8 @@ def index_cmd(
     json: bool = _iopt("json"),
     quiet: bool = _iopt("quiet"),
     cluster: str | None = _iopt("cluster"),
+    workspace: str | None = _iopt("workspace"),
+    repo: list[str] | None = _iopt("repo"),
     no_color: bool = _iopt("no_color"),
 ) -> None:
     """Build or update the index of PATH (incremental: only changed files are parsed and embedded)."""

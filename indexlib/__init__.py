@@ -89,6 +89,7 @@ _EXPORTS: dict[str, str] = {
     "route_workspace": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
     "search_workspace": "indexlib.workspace.routing",
+    "build_members": "indexlib.workspace.build",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
     "ROUTE_LIMIT_MAX": "indexlib.route.score",
@@ -155,6 +156,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store
     from indexlib.timeparse import parse_when
+    from indexlib.workspace.build import build_members
     from indexlib.workspace.config import (
         Member,
         Workspace,

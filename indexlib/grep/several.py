@@ -71,13 +71,7 @@ def grep_members(
             f"a workspace grep takes no PATH ({paths[0]}): each repository is searched from its root",
             hint="narrow within each repository with path:GLOB or -path:GLOB, across them with repo:NAME",
         )
-    kept = [m for m in members if repofilter.matches(m.name, include, exclude)]
-    if not kept:
-        said = " ".join([*(f"repo:{p}" for p in include), *(f"-repo:{p}" for p in exclude)])
-        raise UsageError(
-            f"no repository of workspace {workspace!r} matches {said}",
-            hint=f"its repositories: {', '.join(m.name for m in members)}",
-        )
+    kept = repofilter.select(workspace, members, include, exclude)
     totals = dict.fromkeys(("files_searched", "files_from_index", "files_read", "files_matched"), 0)
     lines = 0
     used = truncated = False

@@ -189,7 +189,7 @@ def begin_search(
     opts = opts or SearchRequest()
     opts.validate(text)
     check_merge(merge)
-    kept = repofilter.select(workspace, members, text, opts)
+    kept = repofilter.select_for(workspace, members, text, opts)
     return opts, [m for m in kept if only is None or m.name in only]
 
 

@@ -42,10 +42,16 @@ def matches(name: str, include: Sequence[str], exclude: Sequence[str]) -> bool:
     return (not include or any(found(p) for p in include)) and not any(found(p) for p in exclude)
 
 
-def select(workspace: str, members: Sequence[Member], text: str, opts: SearchRequest) -> list[Member]:
-    """The members the query's repo filters keep (all of them without filters); a UsageError naming
-    the repositories when the filters keep none, since an empty answer would read as "no match"."""
-    include, exclude = repo_filters(text, opts)
+def select_for(workspace: str, members: Sequence[Member], text: str, opts: SearchRequest) -> list[Member]:
+    """The members a search's repo filters keep (`select` over `repo_filters`)."""
+    return select(workspace, members, *repo_filters(text, opts))
+
+
+def select(
+    workspace: str, members: Sequence[Member], include: Sequence[str], exclude: Sequence[str] = ()
+) -> list[Member]:
+    """The members the filters keep (all of them without filters); a UsageError naming the
+    repositories when the filters keep none, since an empty answer would read as "no match"."""
     if not include and not exclude:
         return list(members)
     kept = [m for m in members if matches(m.name, include, exclude)]

@@ -52,7 +52,7 @@ def route_members(
     the best hits of `opts`'s search over the pool (probe_request; default: a hybrid search)."""
     pool: list[RepoText] = []
     notes: list[str] = []
-    members = repofilter.select(fed.name, fed.members, text, opts or SearchRequest())
+    members = repofilter.select_for(fed.name, fed.members, text, opts or SearchRequest())
     for m in members:
         try:
             pool.append(profile(fed.engine(m.name), m.name))

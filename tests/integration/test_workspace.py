@@ -570,6 +570,33 @@ def test_a_workspace_grep_reports_a_repository_it_cannot_read_and_greps_the_othe
     assert r.code == 2 and "qry: gone: " in r.err, r.describe()  # as rg: a path it could not search
 
 
+def test_cli_index_updates_every_index_of_a_workspace(tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    made = {name: _make(tmp_path, name) for name in ("web", "auth", "billing")}
+    add = run_qry_process("workspace", "add", "w", *map(str, made.values()), cwd=tmp_path, env=env)
+    assert add.code == 0, add.describe()
+    (made["web"] / "web" / "render.py").write_text("def render_pdf(doc):\n    return doc\n")
+    opts = ("--embed", "none", "--no-git-times")
+    run = run_qry_process("index", "--workspace", "w", *opts, "--json", cwd=tmp_path, env=env)
+    assert run.code == 0, run.describe()
+    got = {d["repo"]: d for d in json.loads(run.out)}
+    assert got["web"]["report"]["changed"] == 1 and got["web"]["report"]["published"]
+    assert not got["auth"]["report"]["published"] and got["auth"]["error"] is None
+    assert got["web"]["source_root"] == str(made["web"].resolve())
+    found = run_qry_process("search", "render_pdf", "-w", "w", "--json", cwd=tmp_path, env=env)
+    assert json.loads(found.out)["results"][0]["repo"] == "web", found.describe()
+    # one repository's folder gone: it is reported, the others are still built, the status is 2
+    shutil.rmtree(made["auth"] / "auth")
+    (made["auth"] / "README.md").unlink()
+    shutil.rmtree(made["billing"] / ".qry" / "roots")
+    (made["web"] / "web" / "more.py").write_text("def render_svg(doc):\n    return doc\n")
+    partial = run_qry_process("index", "--workspace", "w", *opts, cwd=tmp_path, env=env)
+    assert partial.code == 2 and "qry: billing: " in partial.err, partial.describe()
+    assert "web: indexed 3 files (1 new)" in partial.err and "auth: indexed 0 files" in partial.err
+    only = run_qry_process("index", "-w", "w", "--repo", "^web$", *opts, "--json", cwd=tmp_path, env=env)
+    assert [d["repo"] for d in json.loads(only.out)] == ["web"], only.describe()
+
+
 def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:
     from tests.cli.test_help import _modules_after
 

@@ -74,7 +74,7 @@ def main() -> None:
         rows.append(
             [
                 label,
-                f"`{pattern}`",
+                "`" + pattern.replace("|", "\\|") + "`",  # a bare | would end the table cell
                 ms(med["qry"]),
                 ms(med["qry --no-index"]),
                 ms(med["rg"]),

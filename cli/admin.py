@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import msgspec
 
 from cli.console import Env, Exit, guarded
-from cli.render import ROOT_ID_CHARS, plural, print_table, safe_line, to_json
-
-
-def _when(ts: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+from cli.render import ROOT_ID_CHARS, plural, print_table, safe_line, timestamp, to_json
 
 
 def _size(n: int) -> str:
@@ -34,7 +29,7 @@ def status_command(env: Env, index_dir: Path | None, root: str | None, json: boo
             return Exit.OK
         rows: list[list[object]] = [
             ["root", st.root[:ROOT_ID_CHARS]],
-            ["published", _when(st.published_at)],
+            ["published", timestamp(st.published_at)],
             ["source", st.source_root],
             ["git commit", (st.git_commit or "-")[:12] + (f" ({st.git_branch})" if st.git_branch else "")],
             [
@@ -89,7 +84,7 @@ def roots_command(env: Env, index_dir: Path | None, json: bool) -> int:
         rows = [
             [
                 ("* " if r.is_head else "  ") + r.id[:ROOT_ID_CHARS],
-                _when(r.created_at),
+                timestamp(r.created_at),
                 (r.git_commit or "-")[:12],
                 r.segments,
                 r.files,

@@ -170,6 +170,13 @@ def _warn_failed(env: Env, result: SearchResult) -> None:
             env.err(f"qry: warning: {safe_line(note)}\n")
 
 
+def timestamp(ts: float) -> str:
+    """Unix seconds as local time, to the second: when a root was published."""
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """`1 result`, `2 results` (`many` for irregular plurals: entry, entries)."""
     return f"{n:,} {word if n == 1 else many or word + 's'}"

@@ -105,19 +105,34 @@ def workspace_remove_command(env: Env, name: str, repos: list[str], json: bool) 
 
 
 def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
-    from cli.render import print_table
-    from indexlib import load_workspaces, resolve_workspace
+    from cli.render import print_table, timestamp
+    from indexlib import load_workspaces, member_state, resolve_workspace
 
     found = [resolve_workspace(name)] if name else list(load_workspaces().values())
+    states = {(w.name, m.name): member_state(m) for w in found for m in w.members}
     if json:
-        env.out(to_json([_ws_record(w) for w in found]) + "\n")
+        records = [
+            _ws_record(w) | {"repos": [msgspec.to_builtins(states[(w.name, m.name)]) for m in w.members]}
+            for w in found
+        ]
+        env.out(to_json(records) + "\n")
         return Exit.OK
-    rows = [
-        [w.name, m.name, str(m.index), "yes" if (m.index / "HEAD").is_file() else "MISSING"]
-        for w in found
-        for m in w.members
-    ]
-    print_table(env, "workspaces", ["workspace", "repo", "index", "present"], rows)
+    rows = []
+    for w in found:
+        for m in w.members:
+            st = states[(w.name, m.name)]
+            state = (
+                "MISSING"
+                if not st.present
+                else f"BROKEN: {st.error}"
+                if st.error
+                else "stale"
+                if st.stale
+                else "ok"
+            )
+            when = timestamp(st.published_at) if st.published_at else ""
+            rows.append([w.name, m.name, str(m.index), state, when, f"{st.files:,}" if st.root else ""])
+    print_table(env, "workspaces", ["workspace", "repo", "index", "state", "published", "files"], rows)
     return Exit.OK
 
 

@@ -90,6 +90,7 @@ _EXPORTS: dict[str, str] = {
     "routed_search": "indexlib.workspace.routing",
     "search_workspace": "indexlib.workspace.routing",
     "build_members": "indexlib.workspace.build",
+    "member_state": "indexlib.workspace.members",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
     "ROUTE_LIMIT_MAX": "indexlib.route.score",
@@ -168,4 +169,5 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         workspace_remove,
     )
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
+    from indexlib.workspace.members import member_state
     from indexlib.workspace.routing import route_workspace, routed_search, search_workspace

@@ -114,6 +114,12 @@ def test_a_stale_index_is_flagged(tmp_path: Path) -> None:
     res = fed.search("stale_thing")
     assert res.meta.indexes[0].stale and res.results
     assert any("stale" in n for n in res.meta.notes)
+    from indexlib import member_state
+
+    state = member_state(Member("stale", repo / ".qry"))  # what `qry workspace list` shows
+    assert state.stale and state.files == 1 and state.root == res.meta.indexes[0].root
+    gone = member_state(Member("gone", tmp_path / "nowhere" / ".qry"))
+    assert not gone.present and gone.root is None and not gone.stale
 
 
 def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
@@ -398,6 +404,19 @@ def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_pat
     assert add.code == 0, add.describe()
     listed = run_qry_process("workspace", "list", "--json", cwd=tmp_path, env=env)
     assert [r["name"] for r in json.loads(listed.out)[0]["repos"]] == list(REPOS)
+    assert all(
+        r["present"] and r["files"] >= 2 and not r["stale"] for r in json.loads(listed.out)[0]["repos"]
+    )
+    table = run_qry_process("workspace", "list", "team", cwd=tmp_path, env=env)
+    assert table.out.splitlines()[0].split("\t") == [
+        "workspace",
+        "repo",
+        "index",
+        "state",
+        "published",
+        "files",
+    ]
+    assert table.out.splitlines()[1].split("\t")[3] == "ok", table.describe()
     js = run_qry_process("search", "RefreshToken", "--workspace", "team", "--json", cwd=tmp_path, env=env)
     assert js.code == 0, js.describe()
     out = json.loads(js.out)

@@ -1,0 +1,52 @@
+"""What each index of a workspace holds now, for `qry workspace list`: is it there, how old is its
+root, is it behind its repository.
+
+Owns: reading one member's current root (its manifest only: no engine, no Tantivy) and comparing
+the commit it was built from with the repository's HEAD (`federate.git_head`: files, no git
+process). A member whose index is missing or unreadable is described, never an error: the list is
+where a user goes to find out which entry is broken.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from indexlib.errors import QryError
+from indexlib.workspace.config import Member
+from indexlib.workspace.federate import git_head
+
+__all__ = ["MemberState", "member_state"]
+
+
+class MemberState(msgspec.Struct, kw_only=True):
+    name: str
+    index: str
+    present: bool  # the index directory holds a HEAD
+    root: str | None = None
+    published_at: float | None = None  # unix seconds
+    files: int = 0
+    source_root: str | None = None
+    indexed_commit: str | None = None
+    stale: bool = False  # the repository's git HEAD moved since the root was published
+    error: str | None = None  # why the root could not be read
+
+
+def member_state(member: Member) -> MemberState:
+    from indexlib.store.store import Store
+
+    state = MemberState(name=member.name, index=str(member.index), present=(member.index / "HEAD").is_file())
+    if not state.present:
+        return state
+    try:
+        root_id, manifest = Store.open(member.index).load()
+    except QryError as exc:
+        state.error = exc.message
+        return state
+    state.root, state.published_at, state.files = root_id, manifest.created_at, len(manifest.files)
+    state.source_root, state.indexed_commit = manifest.source_root, manifest.git_commit
+    if manifest.git_commit:
+        head = git_head(Path(manifest.source_root))
+        state.stale = head is not None and head != manifest.git_commit
+    return state

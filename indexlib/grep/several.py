@@ -23,6 +23,7 @@ from indexlib.errors import QryError, UsageError
 from indexlib.grep.api import GrepRequest, OnError, OnFile, run_grep
 from indexlib.grep.files import split_filters
 from indexlib.grep.records import GrepSummary
+from indexlib.retrieval.query import check_repo_pattern
 from indexlib.workspace import repofilter
 from indexlib.workspace.config import Member
 
@@ -43,8 +44,6 @@ def repo_args(args: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
     for arg in args:
         if arg.startswith(_REPO_KEYS) and arg.partition(":")[2]:
             value = arg.partition(":")[2]
-            from indexlib.retrieval.query import check_repo_pattern
-
             (exclude if arg.startswith("-") else include).append(check_repo_pattern(value))
         else:
             rest.append(arg)

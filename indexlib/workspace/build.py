@@ -10,7 +10,7 @@ once: each already spreads embedding over every core.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -41,11 +41,12 @@ def build_members(
     opts: BuildOptions,
     *,
     repos: Sequence[str] = (),
-    before: Callable[[Member], None] = lambda _m: None,
     progress: Progress | None = None,
 ) -> list[MemberBuild]:
     """Build each member `repos` (regular expressions, as `repo:`) keep, in workspace order;
-    `before(member)` is called before each build, `progress` hears each build's stages."""
+    `progress` hears each build's stages."""
+    from indexlib.store.store import Store
+
     opts.check()
     kept = repofilter.select(workspace, members, [check_repo_pattern(r) for r in repos])
     out: list[MemberBuild] = []
@@ -53,11 +54,8 @@ def build_members(
         done = MemberBuild(repo=m.name, index_dir=str(m.index))
         out.append(done)
         try:
-            from indexlib.store.store import Store
-
             root = Path(Store.open(m.index).load()[1].source_root)
             done.source_root = str(root)
-            before(m)
             one = msgspec.structs.replace(opts, index_dir=m.index)
             done.report = build_index(root, one, progress=progress)
         except QryError as exc:

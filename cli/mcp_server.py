@@ -236,7 +236,7 @@ class QryTools:
     ) -> Any:
         """Every matching line (exact, like rg), within the line, byte and time bounds; over the
         workspace's repositories when the server was started with one."""
-        from indexlib import GrepRequest, Store, bounded_grep, resolve_workspace
+        from indexlib import GrepRequest, Store, bounded_grep, grep_members, resolve_workspace
 
         lim = self.limits
         if not pattern:
@@ -265,7 +265,11 @@ class QryTools:
         bounds: dict[str, Any] = {"max_lines": max_lines, "max_bytes": max_bytes, "seconds": lim.grep_seconds}
         if self.workspace:
             ws = resolve_workspace(self.workspace)
-            return _to_builtins(bounded_grep(req, workspace=ws, repos=_as_list(repo), **bounds))
+
+            def run(on_file: Any, on_repo: Any) -> Any:
+                return grep_members(ws.name, ws.members, req, on_file, repos=_as_list(repo), on_repo=on_repo)
+
+            return _to_builtins(bounded_grep(req, run=run, **bounds))
         if repo:
             raise UsageError(
                 "repo chooses among a workspace's repositories; this server greps one index",

@@ -60,7 +60,7 @@ _EXPORTS: dict[str, str] = {
     # exhaustive search
     "GrepRequest": "indexlib.grep.api",
     "run_grep": "indexlib.grep.api",
-    "grep_members": "indexlib.grep.several",
+    "grep_members": "indexlib.workspace.grep",
     "bounded_grep": "indexlib.grep.api",
     "context_groups": "indexlib.grep.lines",
     "match_spans": "indexlib.grep.lines",
@@ -146,7 +146,6 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
-    from indexlib.grep.several import grep_members
     from indexlib.index.build import BuildOptions, BuildReport, build_index, check_source_root
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
@@ -169,5 +168,6 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         workspace_remove,
     )
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
+    from indexlib.workspace.grep import grep_members
     from indexlib.workspace.members import member_state
     from indexlib.workspace.routing import route_workspace, routed_search, search_workspace

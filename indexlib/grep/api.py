@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from re import Pattern
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -36,14 +35,13 @@ from indexlib.grep.pattern import compile_pattern
 from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
 from indexlib.grep.run import GrepStats, IndexRef, grep_tree
 
-if TYPE_CHECKING:
-    from indexlib.workspace.config import Workspace
-
 __all__ = ["GrepRequest", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
 
 # display path, text, matching lines, the compiled regex, whether to print the path
 OnFile = Callable[[str, str, list[Line], Pattern[str], bool], None]
 OnError = Callable[[str, str], None]  # a path as shown, why it could not be searched (the OS's words)
+# Runs a grep for `bounded_grep`: (on_file, on_repo: told each repository's name before its files)
+Runner = Callable[[OnFile, Callable[[str], None]], GrepSummary]
 
 NO_INDEX_NOTICE = "no index found: scanning the tree (`qry index` builds one and makes grep faster)"
 
@@ -336,15 +334,14 @@ def bounded_grep(
     max_lines: int,
     max_bytes: int,
     seconds: float,
-    workspace: Workspace | None = None,
-    repos: Sequence[str] = (),
+    run: Runner | None = None,
 ) -> GrepResult:
     """A grep whose answer fits bounds (for agents): at most `max_lines` matching lines, `max_bytes`
     of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
 
-    Files come in path order, so a truncated answer is a prefix of the whole one. With `workspace`,
-    every repository it holds that `repos` (and `repo:` in `req.args`) keep, in workspace order
-    (several.py), each line naming its `repo`.
+    Files come in path order, so a truncated answer is a prefix of the whole one. `run(on_file,
+    on_repo)` runs the grep instead of `run_grep(req, on_file)`: a workspace's (workspace/grep.py),
+    which names each repository before its files, so each line carries its `repo`.
     """
     import time
 
@@ -371,12 +368,7 @@ def bounded_grep(
         nonlocal repo
         repo = name
 
-    if workspace is None:
-        summary = run_grep(req, on_file)
-    else:
-        from indexlib.grep.several import grep_members
-
-        summary = grep_members(workspace.name, workspace.members, req, on_file, repos=repos, on_repo=on_repo)
+    summary = run_grep(req, on_file) if run is None else run(on_file, on_repo)
     if summary.truncated:  # the counts describe the answer, not the file the bound cut through
         matched = [ln for ln in out if ln.match]
         summary = msgspec.structs.replace(

@@ -1,6 +1,6 @@
 """`qry grep --workspace W`: every matching line of several indexed repositories, one after another.
 
-Owns: running the one-tree grep (`api.run_grep`) in each repository a workspace's repo filters keep
+Owns: running the one-tree grep (`grep/api.py: run_grep`) in each repository a workspace's repo filters keep
 (workspace/repofilter.py), each at its index's source root with that index, and summing the counts.
 Repositories come in workspace order, the files of each in path order, as `rg` over several folders
 prints them. Each repository's paths are relative to its root: the caller hears which repository is

@@ -40,7 +40,10 @@ def run() -> None:
             _silence_stdout()
             sys.exit(0)
     except SystemExit as exc:
-        _exit_on_ctrl_c(exc.code if isinstance(exc.code, int) else int(exc.code is not None))
+        code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        _exit_on_ctrl_c(code)
+        if code == _INTERRUPTED and _pool_threads_alive():
+            _flush_and_exit(code)
         raise
 
 
@@ -54,14 +57,33 @@ def _exit_on_ctrl_c(code: int) -> None:
     """
 
     def now(_signum: int, _frame: object) -> None:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError, RuntimeError):  # RuntimeError: the flush it interrupted
-                pass
-        os._exit(code)
+        _flush_and_exit(code)
 
     signal.signal(signal.SIGINT, now)
+
+
+def _flush_and_exit(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: the flush it interrupted
+            pass
+    os._exit(code)
+
+
+def _pool_threads_alive() -> bool:
+    """Whether thread-pool workers (a workspace's fan-out) outlive an interrupted command, with no
+    child process that the interpreter's exit would stop.
+
+    The interpreter joins such workers at exit, and after a Ctrl-C that join can wait for good: the
+    interrupt may land while the main thread holds a module's import lock, and a worker importing
+    the same module then never returns. Nothing they do needs finishing (a search writes nothing; an
+    index publishes atomically), so the process ends without joining them."""
+    import threading
+
+    if "multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children():
+        return False
+    return any(t.name.startswith("ThreadPoolExecutor") and t.is_alive() for t in threading.enumerate())
 
 
 def _ignore_ctrl_c() -> None:

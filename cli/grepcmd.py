@@ -9,6 +9,7 @@ model), so a one-shot grep pays for the interpreter, msgspec and, with an index,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -80,11 +81,11 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
 
     notice = lambda msg: env.err(f"qry: {msg}\n")  # noqa: E731
     try:
-        if v.get("workspace"):
+        if v.get("workspace") is not None:
             summary = _grep_workspace(request, printer, v, notice, on_error)
-        elif v.get("repo"):
+        elif v.get("repo") or any(a.startswith(("repo:", "-repo:")) and not os.path.exists(a) for a in args):
             raise UsageError(
-                "--repo chooses among a workspace's repositories; this greps one tree",
+                "--repo and repo: choose among a workspace's repositories; this greps one tree",
                 hint="grep a workspace: qry grep PATTERN --workspace W --repo NAME",
             )
         else:

@@ -79,7 +79,7 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         ("--workspace",),
         str,
         None,
-        "Grep every repository of workspace W, each from its indexed root (repo:path:line:text).",
+        "Grep every repository of workspace W, each from its indexed root (repo:path:line:text; -w is --word-regexp, as in rg).",
         metavar="W",
     ),
     Opt(

@@ -131,7 +131,7 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
     from cli.progress import progress_reporter
     from indexlib import UsageError, build_index, check_source_root
 
-    if v.get("workspace"):
+    if v.get("workspace") is not None:
         return _run_workspace(env, path, v)
     if v.get("repo"):
         raise UsageError(

@@ -436,9 +436,12 @@ def route_cmd(
     profile_only: bool = typer.Option(
         False, "--profile-only", help="Score by the profiles alone (no search of the indexes)."
     ),
+    repo: list[str] | None = _opt("repo"),
     json: bool = _json(),
 ) -> None:
-    """Which repositories a question is about: confidence in [0, 1] and a one-line rationale each."""
+    """Which repositories a question is about: confidence in [0, 1] and a one-line rationale each.
+    repo:REGEX, -repo:REGEX (or --repo) in the question narrow the repositories scored, and lang:,
+    path: filters narrow the search whose best hits vote, as in qry search."""
     from cli.wscmd import route_command
 
     env = Env()
@@ -448,6 +451,7 @@ def route_cmd(
         "profile_only": profile_only,
         "mode": mode,
         "model": model,
+        "repo": repo,
     }
     _exit(guarded(env, lambda: route_command(env, " ".join(question), values, limit, json), json_out=json))
 

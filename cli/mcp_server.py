@@ -824,7 +824,7 @@ def serve(index_dir: Path | None, workspace: str | None = None, server: str | No
         ) from exc
     from indexlib import IndexNotFound, default_index_dir, resolve_index_dir, resolve_workspace
 
-    if workspace:
+    if workspace is not None:
         ws = resolve_workspace(workspace)  # a bad name fails now, not at the first call
         if index_dir is None and ws.members:
             index_dir = ws.members[0].index  # the other tools answer from the workspace's first index
@@ -834,7 +834,7 @@ def serve(index_dir: Path | None, workspace: str | None = None, server: str | No
         # No index here or above: serve anyway (a client shows a server that exits at start-up only as
         # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
         where = default_index_dir(Path.cwd())
-    if workspace and server:
+    if workspace is not None and server:
         raise UsageError("--server answers from the server's workspace", hint="pass --workspace or --server")
     tools = QryTools(where, workspace=workspace, server=server)
     try:

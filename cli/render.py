@@ -182,8 +182,9 @@ def plural(n: int, word: str, many: str = "") -> str:
     return f"{n:,} {word if n == 1 else many or word + 's'}"
 
 
-def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> None:
-    """A Rich table with highlighted matches, for people at a terminal."""
+def render_table(env: Env, result: SearchResult, *, explain: bool = False, footer: str | None = None) -> None:
+    """A Rich table with highlighted matches, for people at a terminal; `footer` replaces the line
+    under it that names the root and the route (a workspace has neither)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -228,10 +229,12 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False) -> No
     console.print(table)
     meta = result.meta
     notes = safe_line("; ".join(meta.notes))
+    if footer is None:
+        footer = f"root {meta.root[:ROOT_ID_CHARS]} · route {meta.route}{_meaning(meta.route)}"
     console.print(
         Text(
-            f"{plural(len(result.results), 'result')} in {meta.elapsed_ms:.0f} ms · root {meta.root[:ROOT_ID_CHARS]} · "
-            f"route {meta.route}{_meaning(meta.route)}" + (f" · {notes}" if notes else ""),
+            f"{plural(len(result.results), 'result')} in {meta.elapsed_ms:.0f} ms · {footer}"
+            + (f" · {notes}" if notes else ""),
             style="dim",
         )
     )
@@ -269,7 +272,13 @@ def _pieces(text: str, highlights: list[tuple[int, int]]) -> list[tuple[str, boo
 
 
 def render(
-    env: Env, result: SearchResult, *, fmt: str, explain: bool = False, context: int | None = None
+    env: Env,
+    result: SearchResult,
+    *,
+    fmt: str,
+    explain: bool = False,
+    context: int | None = None,
+    footer: str | None = None,
 ) -> None:
     if fmt == "files":
         render_files(env, result)
@@ -278,7 +287,7 @@ def render(
     elif fmt == "jsonl":
         render_jsonl(env, result)
     elif fmt == "table":
-        render_table(env, result, explain=explain)
+        render_table(env, result, explain=explain, footer=footer)
     else:
         render_plain(env, result, explain=explain, context=context)
 

@@ -22,7 +22,7 @@ def _federation(v: dict[str, Any]) -> Any:
     from indexlib import Federation, UsageError, members_of_dirs, resolve_workspace
 
     dirs = index_dirs(v)
-    if v.get("workspace"):
+    if v.get("workspace") is not None:
         if dirs:
             raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
         ws = resolve_workspace(str(v["workspace"]))
@@ -37,7 +37,7 @@ def several_search(
     from indexlib import UsageError, remote_search, search_workspace
 
     if v.get("server"):
-        if v.get("workspace") or v.get("index_dir"):
+        if v.get("workspace") is not None or v.get("index_dir"):
             raise UsageError(
                 "--server answers from the server's workspace", hint="leave out --workspace and --index-dir"
             )
@@ -75,7 +75,12 @@ def render_workspace(
         route=", ".join(meta.routed) if meta.routed else "",
     )
     page = SearchResult(query=result.query, results=hits, meta=flat)
-    render(env, page, fmt=fmt, explain=explain, context=context)
+    asked = meta.indexes
+    answered = sum(a.ok for a in asked)
+    footer = f"workspace {meta.workspace} · {answered} of {plural(len(asked), 'repository', 'repositories')} answered"
+    if meta.routed:
+        footer += f" · routed to {', '.join(meta.routed)}"
+    render(env, page, fmt=fmt, explain=explain, context=context, footer=safe_line(footer))
 
 
 def workspace_add_command(env: Env, name: str, paths: list[Path], label: str | None, json: bool) -> int:
@@ -121,19 +126,22 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
     for w in found:
         for m in w.members:
             st = states[(w.name, m.name)]
-            state = (
-                "MISSING"
-                if not st.present
-                else f"BROKEN: {st.error}"
-                if st.error
-                else "stale"
-                if st.stale
-                else "ok"
-            )
+            state = _state_word(st)
             when = timestamp(st.published_at) if st.published_at else ""
             rows.append([w.name, m.name, str(m.index), state, when, f"{st.files:,}" if st.root else ""])
     print_table(env, "workspaces", ["workspace", "repo", "index", "state", "published", "files"], rows)
     return Exit.OK
+
+
+def _state_word(st: Any) -> str:
+    """One word for `qry workspace list`: what a search or grep of this index will meet."""
+    if not st.present:
+        return "MISSING"
+    if st.error:
+        return f"BROKEN: {st.error}"
+    if st.folder_gone:
+        return "FOLDER GONE"
+    return "stale" if st.stale else "ok"
 
 
 def _ws_record(ws: Any) -> dict[str, Any]:
@@ -155,11 +163,11 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
             f"--limit must be between 1 and {ROUTE_LIMIT_MAX}, not {limit}",
             hint=f"e.g. --limit {ROUTE_DEFAULT_LIMIT}",
         )
-    if not v.get("workspace") and not v.get("index_dir"):
+    if v.get("workspace") is None and not v.get("index_dir"):
         raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
     fed = _federation(v)
     # The content evidence is the search `qry search --route` would run: the same mode and model.
-    opts = SearchRequest(caller="cli", mode=v["mode"], model_dir=v["model"])
+    opts = SearchRequest(caller="cli", mode=v["mode"], model_dir=v["model"], repos=list(v.get("repo") or []))
     opts.validate(question)  # a bad --mode is named even with --profile-only
     result = route_workspace(fed, question, limit=limit, content=not v.get("profile_only"), opts=opts)
     if json:

@@ -130,6 +130,24 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def without_filters(text: str) -> str:
+    """`text` without its filter tokens (`lang:go`, `repo:^api`, `-path:tests/**`): the words a
+    workspace asks every index's statistics about. Text without a filter comes back unchanged.
+
+    >>> without_filters('retry charge lang:go -repo:"old api"'), without_filters("std::fs read")
+    ('retry charge', 'std::fs read')
+    """
+    kept: list[str] = []
+    dropped = False
+    for m in _TOKEN.finditer(text):
+        key = m.group(2)
+        if key is not None and key.lower() in _FILTER_KEYS:
+            dropped = True
+        else:
+            kept.append(m.group(0))
+    return " ".join(kept) if dropped else text
+
+
 def well_formed(text: str) -> str:
     """`text` with lone surrogates replaced by U+FFFD, so it can be written as UTF-8.
 

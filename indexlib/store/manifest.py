@@ -11,12 +11,15 @@ tombstoned simply by the path now naming another segment.
 """
 
 import gc
+import shlex
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import xxhash
 
 from indexlib.errors import FormatVersionError, IndexCorrupt
+from indexlib.store.locate import INDEX_DIRNAME
 
 # On-disk format version of manifests and segment layout. Bump on any change a reader of the previous
 # version would misread, and log it here and in docs/design.md ("Format version log"):
@@ -38,6 +41,14 @@ from indexlib.errors import FormatVersionError, IndexCorrupt
 FORMAT_VERSION = 6
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
+
+
+def rebuild_hint(index_dir: Path) -> str:
+    """REBUILD_HINT naming the index: where it is read from elsewhere (a workspace reports it), a bare
+    `qry index --rebuild` would rebuild whatever index is around the working directory."""
+    if index_dir.name == INDEX_DIRNAME:
+        return f"{REBUILD_HINT} {shlex.quote(str(index_dir.parent))}"
+    return f"{REBUILD_HINT} --index-dir {shlex.quote(str(index_dir))} FOLDER"
 
 
 class FileEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):

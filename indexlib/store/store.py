@@ -71,6 +71,7 @@ from indexlib.store.manifest import (
     SegmentEntry,
     decode_manifest,
     encode_manifest,
+    rebuild_hint,
     root_id_of,
 )
 from indexlib.store.verify import check_contents, check_sizes
@@ -199,7 +200,9 @@ class Store:
         except FileNotFoundError:
             return None
         if not ROOT_ID.match(text):
-            raise IndexCorrupt(f"{self.head_file} does not hold a root id ({text[:40]!r})", hint=REBUILD_HINT)
+            raise IndexCorrupt(
+                f"{self.head_file} does not hold a root id ({text[:40]!r})", hint=rebuild_hint(self.path)
+            )
         return text
 
     def resolve(self, ref: str) -> str:
@@ -254,12 +257,12 @@ class Store:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise IndexCorrupt(f"root manifest {path} is missing", hint=REBUILD_HINT) from None
+            raise IndexCorrupt(f"root manifest {path} is missing", hint=rebuild_hint(self.path)) from None
         actual = root_id_of(data)
         if actual != rid:
             raise IndexCorrupt(
                 f"root manifest {path} is truncated or altered (its bytes hash to {actual})",
-                hint=REBUILD_HINT,
+                hint=rebuild_hint(self.path),
             )
         return data
 

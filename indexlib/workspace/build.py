@@ -1,8 +1,8 @@
 """`qry index --workspace W`: bring every index of a workspace up to date, one after another.
 
 Owns: the loop over a workspace's members that the repo filters keep, each rebuilt incrementally
-from the folder its index was built from (its manifest's source root) into the index it names, with
-the same build options. One repository that cannot be built (its folder gone, its index unreadable
+from the folder its index describes (members.source_folder: the folder holding a `.qry`) into the
+index it names, with the same build options, so a broken index can be rebuilt (`--rebuild`) too. One repository that cannot be built (its folder gone, its index unreadable
 or locked by another `qry index`) is reported and the others are still built: a workspace is many
 independent indexes, and one broken entry must not leave the rest stale. Builds run in turn, not at
 once: each already spreads embedding over every core.
@@ -11,7 +11,6 @@ once: each already spreads embedding over every core.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import msgspec
 
@@ -21,6 +20,7 @@ from indexlib.index.build.options import Progress
 from indexlib.retrieval.query import check_repo_pattern
 from indexlib.workspace import repofilter
 from indexlib.workspace.config import Member
+from indexlib.workspace.members import source_folder
 
 __all__ = ["MemberBuild", "build_members"]
 
@@ -45,8 +45,6 @@ def build_members(
 ) -> list[MemberBuild]:
     """Build each member `repos` (regular expressions, as `repo:`) keep, in workspace order;
     `progress` hears each build's stages."""
-    from indexlib.store.store import Store
-
     opts.check()
     kept = repofilter.select(workspace, members, [check_repo_pattern(r) for r in repos])
     out: list[MemberBuild] = []
@@ -54,7 +52,7 @@ def build_members(
         done = MemberBuild(repo=m.name, index_dir=str(m.index))
         out.append(done)
         try:
-            root = Path(Store.open(m.index).load()[1].source_root)
+            root = source_folder(m)
             done.source_root = str(root)
             one = msgspec.structs.replace(opts, index_dir=m.index)
             done.report = build_index(root, one, progress=progress)

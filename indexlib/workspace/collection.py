@@ -41,7 +41,7 @@ import math
 from collections.abc import Mapping
 
 from indexlib.analyzer import query_terms
-from indexlib.retrieval.query import FUNCTION_WORDS
+from indexlib.retrieval.query import FUNCTION_WORDS, without_filters
 from indexlib.retrieval.search import Engine
 
 FIELD = "body_terms"  # every node's code-aware terms: the broadest field
@@ -54,6 +54,7 @@ BOOST_RANGE = (0.05, 20.0)  # within SearchRequest's term_boosts bounds
 
 
 def collection_terms(text: str) -> list[str]:
+    text = without_filters(text)
     words = [w for w in text.split() if w.lower() not in FUNCTION_WORDS] or text.split()
     return list(dict.fromkeys(query_terms(" ".join(words))))[:MAX_TERMS]
 
@@ -64,8 +65,9 @@ def index_stats(engine: Engine, terms: list[str], field: str = FIELD) -> tuple[i
 
 
 def idf_terms(text: str) -> list[str]:
-    """The analysed terms BM25 may be asked for (function words included: identifier queries keep them)."""
-    return list(dict.fromkeys(query_terms(text)))[: 2 * MAX_TERMS]
+    """The analysed terms BM25 may be asked for (function words included: identifier queries keep them;
+    filters are not searched for, so they are left out)."""
+    return list(dict.fromkeys(query_terms(without_filters(text))))[: 2 * MAX_TERMS]
 
 
 def tantivy_idf(n: int, df: int) -> float:

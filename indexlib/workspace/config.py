@@ -106,6 +106,28 @@ def _read_toml(path: Path) -> dict[str, object]:
         raise UsageError(f"{path} is not valid TOML: {exc}", hint="fix or remove the file") from exc
 
 
+def check_members(members: list[Member], where: str) -> list[Member]:
+    """`members` if every label is allowed and names one index, and no index is named twice.
+
+    A label is printed before every path (`repo:path:line`) and matched by `repo:`, so it follows
+    `check_name`; two entries for one index would answer every query twice."""
+    seen: dict[str, str] = {}
+    for m in members:
+        check_name(m.name, f"{where}: repository")
+        key = os.path.realpath(m.index)
+        if key in seen:
+            raise UsageError(
+                f"{where} names the index {m.index} twice (as {seen[key]!r} and {m.name!r})",
+                hint="keep one entry per index",
+            )
+        seen[key] = m.name
+    labels = [m.name for m in members]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise UsageError(f"{where} names the repository {twice[0]!r} twice", hint="label each index once")
+    return members
+
+
 def _members(raw: object, base: Path, key: str, where: str) -> list[Member]:
     if not isinstance(raw, list):
         raise UsageError(
@@ -115,10 +137,10 @@ def _members(raw: object, base: Path, key: str, where: str) -> list[Member]:
     for item in raw:
         if not isinstance(item, dict) or not isinstance(item.get(key), str):
             raise UsageError(f"{where}: every repo needs a '{key}' string", hint="e.g. {name = 'api', ...}")
-        index = (base / item[key]).expanduser()
+        index = Path(os.path.normpath(base / Path(item[key]).expanduser()))
         name = item.get("name") if isinstance(item.get("name"), str) else label_of(index)
         out.append(Member(name=str(name), index=index))
-    return out
+    return check_members(out, where)
 
 
 def load_user() -> dict[str, Workspace]:
@@ -149,15 +171,24 @@ def load_folder(path: Path) -> Workspace:
         Member(m.name, m.index if (m.index / "HEAD").is_file() else m.index / INDEX_DIRNAME)
         for m in _members(body.get("repos", []), file.parent, "path", str(file))
     ]
-    return Workspace(str(name), members, file)
+    return Workspace(str(name), check_members(members, str(file)), file)
 
 
 def resolve(spec: str) -> Workspace:
-    """`--workspace SPEC`: a name in the user's file, else a qry.toml or a folder holding one."""
+    """`--workspace SPEC`: a name in the user's file, else a qry.toml or a folder holding one.
+
+    A SPEC that is not a workspace name (it holds a `/` or ends in `.toml`) is read as a path first,
+    so a broken user file does not stand in the way of a qry.toml named outright."""
+    if not spec.strip():
+        raise UsageError(
+            "the workspace name is empty", hint="pass --workspace NAME (see: qry workspace list)"
+        )
+    p = Path(spec).expanduser()
+    if not _NAME.match(spec) and (p.is_file() or (p / FOLDER_FILE).is_file()):
+        return load_folder(p)
     known = load_user()
     if spec in known:
         return known[spec]
-    p = Path(spec).expanduser()
     if p.is_file() or (p / FOLDER_FILE).is_file():
         return load_folder(p)
     names = ", ".join(sorted(known)) or "none yet"
@@ -201,13 +232,23 @@ def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace
     ws = all_ws.setdefault(workspace, Workspace(workspace))
     for p in paths:
         index = index_dir_of(p)
-        label = check_name(name or label_of(index), "repository")
+        label = name or label_of(index)
+        if name is None and not _NAME.match(label):
+            raise UsageError(
+                f"the folder name {label!r} is not allowed as a repository label",
+                hint=f"label it: qry workspace add {workspace} {p} --name LABEL (letters, digits, '.', '_', '-')",
+            )
+        check_name(label, "repository")
         if any(m.name == label and m.index != index for m in ws.members):
             raise UsageError(
-                f"workspace {workspace!r} already has a repository named {label!r}",
-                hint="label this one differently: --name OTHER",
+                f"workspace {workspace!r} would label two indexes {label!r}",
+                hint=f"add this one on its own with another label: qry workspace add {workspace} {p} --name OTHER",
             )
-        ws.members = [m for m in ws.members if m.index != index] + [Member(label, index)]
+        at = next((i for i, m in enumerate(ws.members) if m.index == index), None)
+        if at is None:
+            ws.members.append(Member(label, index))
+        else:  # already there: relabelled in place, so the workspace's order stays
+            ws.members[at] = Member(label, index)
     save_user(all_ws)
     return ws
 
@@ -223,7 +264,12 @@ def remove(workspace: str, repos: list[str]) -> Workspace | None:
         save_user(all_ws)
         return None
     for r in repos:
-        keep = [m for m in ws.members if m.name != r and str(m.index) != r and str(m.index.parent) != r]
+        given = os.path.realpath(Path(r).expanduser())  # a path as `add` takes it, relative or not
+        keep = [
+            m
+            for m in ws.members
+            if m.name != r and given not in (os.path.realpath(m.index), os.path.realpath(m.index.parent))
+        ]
         if len(keep) == len(ws.members):
             raise UsageError(
                 f"workspace {workspace!r} has no repository {r!r}",
@@ -243,7 +289,7 @@ def members_of_dirs(paths: list[str]) -> list[Member]:
         while any(m.name == label for m in out):
             label, n = f"{label_of(index)}-{n}", n + 1
         out.append(Member(label, index))
-    return out
+    return check_members(out, "--index-dir")
 
 
 # The names indexlib's public API exports.

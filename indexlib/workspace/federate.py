@@ -52,6 +52,7 @@ import msgspec
 
 from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
+from indexlib.retrieval.query import parse_query
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import Engine
 from indexlib.workspace import repofilter
@@ -112,6 +113,7 @@ class WorkspaceMeta(msgspec.Struct, kw_only=True):
     indexes: list[IndexAnswer] = []
     routed: list[str] | None = None  # with --route: the repositories searched, best first
     notes: list[str] = []
+    truncated_by_budget: int = 0  # results the token budget left out (SearchMeta's field)
 
 
 class WorkspaceResult(msgspec.Struct, kw_only=True):
@@ -189,6 +191,17 @@ def begin_search(
     opts = opts or SearchRequest()
     opts.validate(text)
     check_merge(merge)
+    if opts.root is not None:
+        raise UsageError(
+            "--root names a publish root of one index, not of a workspace",
+            hint="leave out --root, or search that index alone: qry search --index-dir DIR --root ID",
+        )
+    # The query's syntax and filters are the same for every index: checked once, here, so that an
+    # index that refuses the request afterwards (no vectors for -m semantic, a --since ref its
+    # repository lacks) is that index's failure, reported beside the others' answers.
+    opts.check_words(
+        parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    )
     kept = repofilter.select_for(workspace, members, text, opts)
     return opts, [m for m in kept if only is None or m.name in only]
 
@@ -226,9 +239,7 @@ def answer_one(
     try:
         eng = engine()
         result = eng.search(text, opts)
-    except UsageError:
-        raise  # bad options or query text are the caller's error, the same for every index
-    except QryError as exc:
+    except QryError as exc:  # begin_search checked the shared request: this failure is this index's own
         ans.error = f"{exc.message} ({exc.hint})" if exc.hint else exc.message
         ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
         return ans, []
@@ -307,7 +318,7 @@ def assemble(
     if opts.budget_tokens is not None:
         from indexlib.retrieval.budget import pack
 
-        top, _left_out = pack(top, opts.budget_tokens)
+        top, meta.truncated_by_budget = pack(top, opts.budget_tokens)
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return WorkspaceResult(query=text, results=[h for h in top if isinstance(h, RepoHit)], meta=meta)
 

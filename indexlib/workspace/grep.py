@@ -1,7 +1,8 @@
 """`qry grep --workspace W`: every matching line of several indexed repositories, one after another.
 
-Owns: running the one-tree grep (`grep/api.py: run_grep`) in each repository a workspace's repo filters keep
-(workspace/repofilter.py), each at its index's source root with that index, and summing the counts.
+Owns: running the one-tree grep (`grep/api.py: run_grep`) in each repository a workspace's repo
+filters keep (workspace/repofilter.py), each in the folder its index describes
+(members.source_folder) with that index, and summing the counts.
 Repositories come in workspace order, the files of each in path order, as `rg` over several folders
 prints them. Each repository's paths are relative to its root: the caller hears which repository is
 next (`on_repo`) and prints it before the path (`repo:path:line:text`) or in the JSON record.
@@ -26,6 +27,7 @@ from indexlib.grep.records import GrepSummary
 from indexlib.retrieval.query import check_repo_pattern
 from indexlib.workspace import repofilter
 from indexlib.workspace.config import Member
+from indexlib.workspace.members import source_folder
 
 __all__ = ["grep_members", "repo_args"]
 
@@ -63,7 +65,7 @@ def grep_members(
 ) -> GrepSummary:
     """Grep each member the filters keep (`repo:` in `req.args`, and `repos`, as `--repo`)."""
     args, include, exclude = repo_args(req.args)
-    include += list(repos)
+    include += [check_repo_pattern(r) for r in repos]
     paths = split_filters(args)[0]
     if paths:
         raise UsageError(
@@ -80,9 +82,15 @@ def grep_members(
             continue
         on_repo(m.name)
         one = msgspec.structs.replace(req, args=args, index_dir=str(m.index), cwd=root)
-        summary = run_grep(
-            one, on_file, notice=_tagged(m.name, notice), on_error=_tagged_error(m.name, on_error)
-        )
+        try:
+            summary = run_grep(
+                one, on_file, notice=_tagged(m.name, notice), on_error=_tagged_error(m.name, on_error)
+            )
+        except UsageError:
+            raise  # the pattern or a filter: the same for every repository
+        except QryError as exc:  # this repository's index (missing, damaged, locked): the others go on
+            on_error(m.name, f"{exc.message} ({exc.hint})" if exc.hint else exc.message)
+            continue
         for key in totals:
             totals[key] += getattr(summary, key)
         lines += summary.lines_matched
@@ -102,11 +110,9 @@ def _tagged_error(repo: str, on_error: OnError) -> OnError:
 
 
 def _source_root(member: Member, on_error: OnError) -> str | None:
-    """The folder `member`'s index was built from, or None (reported) when it cannot be searched."""
-    from indexlib.store.store import Store
-
+    """The folder `member`'s index describes, or None (reported) when it cannot be searched."""
     try:
-        root = Store.open(member.index).load()[1].source_root
+        root = str(source_folder(member))
     except QryError as exc:
         on_error(member.name, f"{exc.message} ({exc.hint})" if exc.hint else exc.message)
         return None

@@ -14,10 +14,22 @@ from pathlib import Path
 import msgspec
 
 from indexlib.errors import QryError
+from indexlib.store.locate import INDEX_DIRNAME
 from indexlib.workspace.config import Member
 from indexlib.workspace.federate import git_head
 
-__all__ = ["MemberState", "member_state"]
+__all__ = ["MemberState", "member_state", "source_folder"]
+
+
+def source_folder(member: Member) -> Path:
+    """The folder a member's index describes: the one holding it when it is a `.qry` (what the user
+    added, even if the index was copied there from another folder and still records that one), else
+    the source root its manifest records (a QryError when it cannot be read)."""
+    if member.index.name == INDEX_DIRNAME:
+        return member.index.parent
+    from indexlib.store.store import Store
+
+    return Path(Store.open(member.index).load()[1].source_root)
 
 
 class MemberState(msgspec.Struct, kw_only=True):
@@ -27,7 +39,8 @@ class MemberState(msgspec.Struct, kw_only=True):
     root: str | None = None
     published_at: float | None = None  # unix seconds
     files: int = 0
-    source_root: str | None = None
+    source_root: str | None = None  # the folder it describes (source_folder)
+    folder_gone: bool = False  # that folder no longer exists: nothing to search or rebuild from
     indexed_commit: str | None = None
     stale: bool = False  # the repository's git HEAD moved since the root was published
     error: str | None = None  # why the root could not be read
@@ -45,8 +58,10 @@ def member_state(member: Member) -> MemberState:
         state.error = exc.message
         return state
     state.root, state.published_at, state.files = root_id, manifest.created_at, len(manifest.files)
-    state.source_root, state.indexed_commit = manifest.source_root, manifest.git_commit
-    if manifest.git_commit:
-        head = git_head(Path(manifest.source_root))
+    folder = member.index.parent if member.index.name == INDEX_DIRNAME else Path(manifest.source_root)
+    state.source_root, state.indexed_commit = str(folder), manifest.git_commit
+    state.folder_gone = not folder.is_dir()
+    if manifest.git_commit and not state.folder_gone:
+        head = git_head(folder)
         state.stale = head is not None and head != manifest.git_commit
     return state

@@ -76,6 +76,8 @@ def route_members(
     hits = [(h.repo, f"{h.path}:{h.start_line}") for h in probe.results]
     result = combine(by_profile, hits, limit=limit, considered=len(members))
     result.notes[:0] = notes
+    if not result.routes and not result.notes:
+        result.notes.append("no repository matched the question: no profile term and no search hit")
     result.content_mode = probe_opts.mode
     return result
 
@@ -105,7 +107,12 @@ def routed_search(
     if chosen:
         result.meta.routed = chosen
     else:
-        result.meta.notes.append("route: no repository matched the question; searched the whole workspace")
+        where = (
+            "every repository its repo filters keep"
+            if any(repofilter.repo_filters(text, opts))
+            else "the whole workspace"
+        )
+        result.meta.notes.append(f"route: no repository matched the question; searched {where}")
     result.meta.notes.extend(notes)
     return result
 

@@ -26,12 +26,23 @@ import pytest
 from cli.main import click_command
 from cli.options import SEARCH_OPTIONS
 from indexlib.records import Hit, Provenance, Related, SearchMeta, SearchResult, Snippet
+from indexlib.workspace.federate import IndexAnswer, WorkspaceMeta, WorkspaceResult
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 UPDATE = os.environ.get("QRY_UPDATE_GOLDENS") == "1"
 GROUP = click_command()
 COMMANDS: dict[str, click.Command] = dict(GROUP.commands)  # type: ignore[attr-defined]
-SCHEMA_STRUCTS = (SearchResult, Hit, Snippet, Provenance, Related, SearchMeta)
+SCHEMA_STRUCTS = (
+    SearchResult,
+    Hit,
+    Snippet,
+    Provenance,
+    Related,
+    SearchMeta,
+    WorkspaceResult,
+    WorkspaceMeta,
+    IndexAnswer,
+)
 
 
 def _md(text: str) -> str:

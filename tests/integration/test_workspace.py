@@ -275,6 +275,65 @@ def test_config_rejects_bad_input(repos: dict[str, Path], xdg: Path, tmp_path: P
         config.resolve("team")
 
 
+def test_config_keeps_labels_printable_and_each_index_once(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from indexlib import UsageError
+
+    folder = tmp_path / "org"
+    folder.mkdir()
+    toml = folder / "qry.toml"
+    for body, said in (
+        (f'name = "a:b"\npath = "{repos["web"]}"', "repository name 'a:b' is not allowed"),
+        (f'path = "{repos["web"]}"\n[[workspace.repos]]\npath = "{repos["web"]}/.qry"', "twice"),
+        (
+            f'name = "x"\npath = "{repos["web"]}"\n[[workspace.repos]]\nname = "x"\npath = "{repos["auth"]}"',
+            "'x' twice",
+        ),
+    ):
+        toml.write_text(f'[workspace]\nname = "org"\n[[workspace.repos]]\n{body}\n')
+        with pytest.raises(UsageError, match=said):
+            config.resolve(str(folder))
+    with pytest.raises(UsageError, match="twice"):
+        config.members_of_dirs([str(repos["web"]), str(repos["web"] / ".qry")])
+    # re-adding keeps the entry's place; a relative path removes as `add` takes it
+    config.add("team", [repos["billing"], repos["auth"], repos["web"]])
+    config.add("team", [repos["billing"]], name="bill")
+    assert [m.name for m in config.resolve("team").members] == ["bill", "auth", "web"]
+    monkeypatch.chdir(repos["auth"].parent)
+    assert [m.name for m in config.remove("team", ["./auth"]).members] == ["bill", "web"]  # type: ignore[union-attr]
+    # a qry.toml named outright is read even when the user's file is broken
+    toml.write_text(f'[workspace]\nname = "org"\n[[workspace.repos]]\npath = "{repos["web"]}"\n')
+    (xdg / "qry" / "workspaces.toml").write_text("[workspaces\n")
+    assert [m.name for m in config.resolve(str(toml)).members] == ["web"]
+    with pytest.raises(UsageError, match="the workspace name is empty"):
+        config.resolve("")
+
+
+def test_a_copied_repository_is_grepped_and_indexed_from_its_own_folder(tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    original = _make(tmp_path, "web")
+    copy = tmp_path / "copy" / "web"
+    shutil.copytree(original, copy)  # its index still records the original's folder
+    (copy / "web" / "render.py").write_text("def only_in_the_copy():\n    return 1\n")
+    assert run_qry_process("workspace", "add", "c", str(copy), cwd=tmp_path, env=env).code == 0
+    grep = run_qry_process("grep", "only_in_the_copy", "--workspace", "c", cwd=tmp_path, env=env)
+    assert grep.out.startswith("web:web/render.py:1:"), grep.describe()
+    built = run_qry_process("index", "-w", "c", "--embed", "none", "--json", cwd=tmp_path, env=env)
+    assert json.loads(built.out)[0]["source_root"] == str(copy), built.describe()
+    found = run_qry_process("search", "only_in_the_copy", "-w", "c", "--json", cwd=tmp_path, env=env)
+    assert json.loads(found.out)["results"][0]["symbol"] == "only_in_the_copy", found.describe()
+    # a broken index is rebuilt through the workspace (its folder is the one holding the .qry)
+    (copy / ".qry" / "HEAD").write_text("garbage\n")
+    broken = run_qry_process("grep", "x", "--workspace", "c", cwd=tmp_path, env=env)
+    assert broken.code == 2 and f"qry index --rebuild {copy}" in broken.err, broken.describe()
+    fixed = run_qry_process("index", "-w", "c", "--embed", "none", "--rebuild", cwd=tmp_path, env=env)
+    assert fixed.code == 0, fixed.describe()
+    bad = run_qry_process("grep", "x", "--workspace", "c", "--repo", "(", "--json", cwd=tmp_path, env=env)
+    assert bad.code == 2 and "not a valid regular expression" in bad.err and "Traceback" not in bad.err
+    assert json.loads(bad.out)["isError"], bad.describe()
+
+
 def test_a_file_or_a_missing_path_gets_a_hint_that_works(
     repos: dict[str, Path], xdg: Path, tmp_path: Path
 ) -> None:
@@ -342,6 +401,26 @@ def test_repo_filters_choose_which_indexes_are_asked(repos: dict[str, Path]) -> 
     # One index has no repository name to match: an error, not a filter that silently keeps all.
     with pytest.raises(UsageError, match="choose among a workspace's repositories"):
         open_engine(repos["web"] / ".qry").search("retry repo:web", SearchRequest())
+
+
+def test_an_index_that_refuses_the_request_is_reported_and_the_others_answer(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    hashed = tmp_path / "vec"
+    for rel, text in REPOS["auth"].items():
+        (hashed / rel).parent.mkdir(parents=True, exist_ok=True)
+        (hashed / rel).write_text(text)
+    build_index(hashed, BuildOptions(embed="hash", git_times=False))
+    fed = Federation("t", [Member("web", repos["web"] / ".qry"), Member("vec", hashed / ".qry")])
+    # -m semantic needs vectors: the lexical index cannot answer, the one with vectors does
+    res = fed.search("refresh the session token", SearchRequest(mode="semantic"))
+    assert res.meta.partial and {h.repo for h in res.results} == {"vec"}
+    assert any(n.startswith("web: index failed:") and "vectors" in n for n in res.meta.notes)
+    # what every index shares is still the caller's error, raised before any index is asked
+    with pytest.raises(UsageError, match="unknown language"):
+        fed.search("token lang:cobol", SearchRequest())
+    with pytest.raises(UsageError, match="--root names a publish root of one index"):
+        fed.search("token", SearchRequest(root="abc"))
 
 
 def test_routing_reads_the_words_not_the_filters_and_routes_within_them(repos: dict[str, Path]) -> None:
@@ -568,7 +647,7 @@ def test_cli_grep_over_a_workspace(repos: dict[str, Path], tmp_path: Path) -> No
     for bad, said in (
         (("grep", "x", "--workspace", "team", "web"), "takes no PATH"),
         (("grep", "x", "--workspace", "team", "--repo", "nothing"), "matches repo:nothing"),
-        (("grep", "x", "--repo", "web"), "chooses among a workspace's repositories"),
+        (("grep", "x", "--repo", "web"), "choose among a workspace's repositories"),
     ):
         r = run_qry_process(*bad, cwd=tmp_path, env=env)
         assert r.code == 2 and said in r.err and "Traceback" not in r.err, r.describe()

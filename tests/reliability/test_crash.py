@@ -216,6 +216,28 @@ def test_ctrl_c_during_start_up_exits_130_without_a_traceback(tmp_path: Path) ->
     assert proc.returncode == 130 and "qry: interrupted" in proc.stderr, (proc.returncode, proc.stderr)
 
 
+def test_ctrl_c_does_not_wait_for_fan_out_threads_that_never_end(tmp_path: Path) -> None:
+    """Deterministic stand-in for a Ctrl-C during a workspace fan-out whose worker then never returns
+    (one waiting on a module lock the interrupted main thread held): the interpreter's exit used to
+    join it for good."""
+    code = """
+import sys, threading
+from concurrent.futures import ThreadPoolExecutor
+import cli.fastpath as f
+sys.argv = ['qry', 'status', '--index-dir', sys.argv[1]]
+def fan_out(argv):
+    ThreadPoolExecutor(1).submit(threading.Event().wait)  # a worker that never returns
+    raise KeyboardInterrupt
+f.try_fast_search = fan_out
+from cli.entry import run
+run()
+"""
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          env=cli_env(), timeout=60, check=False)  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 130 and "qry: interrupted" in proc.stderr, (proc.returncode, proc.stderr)
+
+
 @pytest.mark.parametrize("exit_code", [0, 2])
 def test_ctrl_c_during_shutdown_keeps_the_commands_status(tmp_path: Path, exit_code: int) -> None:
     """Deterministic stand-in for a Ctrl-C that lands after the command finished: the signal arrives in

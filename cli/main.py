@@ -7,6 +7,7 @@ sends a plain `qry search` through the argparse fast path (cli/fastpath.py) and 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -534,6 +535,9 @@ def main(argv: list[str] | None = None) -> None:
 
         sub = next((a for a in args if not a.startswith("-")), "")
         hint = f"see: qry {sub} --help" if sub in getattr(command, "commands", {}) else "see: qry --help"
+        dashed = next((a for a in args if re.match(r"-(path|repo):.", a)), None)
+        if dashed is not None:  # `-path:tests/**` read as the short options -p -a -t -h ...
+            hint = f"an exclusion filter that starts with a dash goes after `--`: qry {sub} ... -- {dashed}"
         code = report_error(Env(), UsageError(exc.format_message(), hint=hint), json_out="--json" in args)
     raise SystemExit(code if isinstance(code, int) else Exit.OK)
 

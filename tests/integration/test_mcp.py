@@ -100,17 +100,7 @@ def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None
         assert t.description and len(t.description) > 80, t.name
         assert t.input_schema["type"] == "object"
     props = tools["search"].input_schema["properties"]
-    assert {
-        "query",
-        "top_k",
-        "mode",
-        "lang",
-        "path",
-        "kind",
-        "snippet_chars",
-        "budget_tokens",
-        "since",
-    } <= set(props)
+    assert {"query", "top_k", "mode", "lang", "path", "kind", "snippet_chars", "budget_tokens", "since"} <= set(props)
     assert tools["search"].input_schema["required"] == ["query"]
     assert props["top_k"]["maximum"] == 100 and props["top_k"]["default"] == 10
     assert (props["snippet_chars"]["minimum"], props["snippet_chars"]["maximum"]) == (80, 4000)
@@ -221,13 +211,10 @@ def test_get_related_by_uid_and_ambiguity(server: Server) -> None:
 
 
 def test_query_graph_with_params(server: Server) -> None:
-    data = server.ok(
-        "query_graph",
-        {
-            "query": "MATCH (f:function {name: $name})-[:calls]->(g) RETURN DISTINCT g.name ORDER BY g.name",
-            "params": {"name": "retry_failed_charge"},
-        },
-    )
+    data = server.ok("query_graph", {
+        "query": "MATCH (f:function {name: $name})-[:calls]->(g) RETURN DISTINCT g.name ORDER BY g.name",
+        "params": {"name": "retry_failed_charge"},
+    })
     assert data["columns"] == ["g.name"]
     assert ["parse_config"] in data["rows"]
 
@@ -251,12 +238,8 @@ def test_top_k_over_the_bound_is_a_tool_error_naming_it(server: Server) -> None:
 
 
 def test_snippet_chars_and_budget_bounds(server: Server) -> None:
-    for args, name in [
-        ({"snippet_chars": 10}, "snippet_chars"),
-        ({"snippet_chars": 5000}, "snippet_chars"),
-        ({"budget_tokens": 5}, "budget_tokens"),
-        ({"top_k": 0}, "top_k"),
-    ]:
+    for args, name in [({"snippet_chars": 10}, "snippet_chars"), ({"snippet_chars": 5000}, "snippet_chars"),
+                       ({"budget_tokens": 5}, "budget_tokens"), ({"top_k": 0}, "top_k")]:
         err = server.error("search", {"query": "charge", **args})
         assert err["code"] == "bound" and name in err["error"], err
 
@@ -335,9 +318,7 @@ def test_wall_clock_limit_returns_an_error_and_the_slot_is_held_until_the_work_e
         return first, busy
 
     first, busy = anyio.run(scenario)
-    assert (
-        first[0] and json.loads(first[1])["code"] == "timeout" and "search" in json.loads(first[1])["error"]
-    )
+    assert first[0] and json.loads(first[1])["code"] == "timeout" and "search" in json.loads(first[1])["error"]
     assert busy[0] and json.loads(busy[1])["code"] == "busy"
     assert json.loads(busy[1])["error"].startswith("server busy: 1 call already in flight ")  # not "1 calls"
     release.set()
@@ -401,9 +382,7 @@ def test_missing_index_is_reported_per_call_and_reindex_creates_it(
     # As `qry index` builds: with vectors (embedded now, or served by the session's shared vector
     # cache when an earlier test embedded the same fixture).
     assert report["embed"] == "onnx" and report["embedded"] + report["embed_cached"] > 0, text
-    assert (
-        tools.search("retry_failed_charge", lang="python")["results"][0]["path"] == "python/billing/retry.py"
-    )
+    assert tools.search("retry_failed_charge", lang="python")["results"][0]["path"] == "python/billing/retry.py"
     shutil.rmtree(repo)
 
 

@@ -29,33 +29,9 @@ def test_every_language_is_indexed_and_searchable(polyglot_lexical: Path) -> Non
     engine = open_engine(polyglot_lexical / ".qry")
     snap = engine.snapshot()
     langs = {rec.language for rec in snap.manifest.files.values()}
-    assert {
-        "python",
-        "javascript",
-        "typescript",
-        "go",
-        "java",
-        "rust",
-        "c",
-        "cpp",
-        "csharp",
-        "ruby",
-        "php",
-        "markdown",
-    } <= langs
-    for lang in [
-        "python",
-        "go",
-        "java",
-        "rust",
-        "csharp",
-        "ruby",
-        "php",
-        "javascript",
-        "typescript",
-        "c",
-        "cpp",
-    ]:
+    assert {"python", "javascript", "typescript", "go", "java", "rust", "c", "cpp", "csharp", "ruby", "php",
+            "markdown"} <= langs
+    for lang in ["python", "go", "java", "rust", "csharp", "ruby", "php", "javascript", "typescript", "c", "cpp"]:
         res = engine.search("charge", SearchOptions(langs=[lang], top_k=5))
         assert res.results, lang
         assert all(h.language == lang for h in res.results)
@@ -87,9 +63,7 @@ def test_phrase_and_prefix(polyglot_lexical: Path) -> None:
     for h in res.results:
         node = snap.node(int(h.uid, 16))
         assert node is not None
-        hay = " ".join(
-            f"{node.node.name} {node.node.signature} {node.node.doc} {node.node.text}".lower().split()
-        )
+        hay = " ".join(f"{node.node.name} {node.node.signature} {node.node.doc} {node.node.text}".lower().split())
         assert "failed charge" in hay
     pre = engine.search("backof*", SearchOptions())
     assert pre.results and any("backoff" in h.symbol.lower() for h in pre.results)
@@ -119,9 +93,7 @@ def test_unchanged_reindex_publishes_nothing_and_one_change_is_incremental(
     os.utime(target, (time.time() + 5, time.time() + 5))
     third = build_index(repo, BuildOptions(embed="none"))
     assert third.published and third.changed == 1 and third.added == 0
-    per_file = {
-        rec.nodes for p, rec in Store.open(repo / ".qry").load()[1].files.items() if p.endswith("config.py")
-    }
+    per_file = {rec.nodes for p, rec in Store.open(repo / ".qry").load()[1].files.items() if p.endswith("config.py")}
     assert third.nodes_written == sum(per_file)
     hits = search(repo, "brand_new_helper_fn")
     assert hits and hits[0][0].endswith("brand_new_helper_fn")
@@ -183,12 +155,8 @@ def test_identifier_query_skips_the_model_when_the_definition_leads(polyglot_onn
 def test_a_repeated_question_reuses_its_query_vector(polyglot_onnx: Path) -> None:
     text = "which function waits longer between attempts each time"
     first = open_engine(polyglot_onnx / ".qry").search(text, SearchOptions(top_k=5))
-    again = open_engine(polyglot_onnx / ".qry").search(
-        " " + text.replace(" ", "  ") + " ", SearchOptions(top_k=5)
-    )
+    again = open_engine(polyglot_onnx / ".qry").search(" " + text.replace(" ", "  ") + " ", SearchOptions(top_k=5))
     assert first.meta.model_loaded and not again.meta.model_loaded
     assert any("query vector from the cache" in n for n in again.meta.notes)
     assert [h.uid for h in again.results] == [h.uid for h in first.results]
-    assert [h.provenance.vector_score for h in again.results] == [
-        h.provenance.vector_score for h in first.results
-    ]
+    assert [h.provenance.vector_score for h in again.results] == [h.provenance.vector_score for h in first.results]

@@ -52,8 +52,7 @@ def test_a_doc_sentence_finds_its_function_over_names_that_share_its_words(tmp_p
     assert "Do not display in help" in res.results[0].snippet.text
     assert any("quotes" in e for e in res.results[0].explain)
     off = open_engine(repo / ".qry").search(
-        "Do not display in help the environment variable name.",
-        SearchOptions(signals=Signals().without("quote")),
+        "Do not display in help the environment variable name.", SearchOptions(signals=Signals().without("quote"))
     )
     assert off.results[0].symbol == "Error.display_help", "the case needs the quote signal"
 
@@ -112,9 +111,7 @@ def test_a_word_in_backticks_weighs_as_code(tmp_path: Path) -> None:
     assert parse_query("wake `DelayQueue` when cleared").code_spans == ["DelayQueue"]
     res = engine.search("wake `DelayQueue` when cleared", SearchOptions())
     assert res.results[0].path == "src/delay_queue.rs", [h.path for h in res.results]
-    off = engine.search(
-        "wake `DelayQueue` when cleared", SearchOptions(signals=Signals().without("code_span"))
-    )
+    off = engine.search("wake `DelayQueue` when cleared", SearchOptions(signals=Signals().without("code_span")))
     assert off.results[0].path == "src/waker.rs"
 
 
@@ -146,9 +143,7 @@ def test_docs_and_tests_yield_to_code_unless_asked_for(tmp_path: Path) -> None:
 
 
 def test_no_evidence_no_result(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path, {"a.js": "/** A short description for logs. */\nfunction describe() { return 1 }\n"}
-    )
+    repo = make_repo(tmp_path, {"a.js": "/** A short description for logs. */\nfunction describe() { return 1 }\n"})
     res = open_engine(repo / ".qry").search("url_for", SearchOptions())
     assert res.results == []
     assert any(note.startswith("no result") for note in res.meta.notes)

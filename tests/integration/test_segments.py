@@ -12,14 +12,7 @@ from indexlib.index.build.write import MAX_SEGMENTS
 from indexlib.store.store import Store
 from tests.conftest import FIXTURES
 
-QUERIES = [
-    "charge",
-    "retry failed charge",
-    "compute_backoff",
-    "BillingService",
-    "parse config",
-    "schedule retry",
-]
+QUERIES = ["charge", "retry failed charge", "compute_backoff", "BillingService", "parse config", "schedule retry"]
 
 
 def _touch(path: Path, extra: str, bump: float) -> None:

@@ -55,27 +55,18 @@ def test_rrf_is_order_independent_and_loses_no_id(streams: dict[str, list[int]])
     assert {c.uid for c in a} == {u for v in streams.values() for u in v}
 
 
-def cand(
-    uid: int,
-    path: str,
-    kind: str = "function",
-    name: str = "f",
-    score: float = 1.0,
-    bm25: bool = True,
-    vscore: float | None = None,
-) -> Candidate:
+def cand(uid: int, path: str, kind: str = "function", name: str = "f", score: float = 1.0,
+         bm25: bool = True, vscore: float | None = None) -> Candidate:
     p = Provenance(bm25_rank=1 if bm25 else None, vector_score=vscore, vector_rank=1 if vscore else None)
     return Candidate(uid=uid, score=score, provenance=p, path=path, kind=kind, name=name, qualified_name=name)
 
 
 def test_definition_boost_puts_the_definition_first() -> None:
-    cs = [
-        cand(1, "a.py", kind="module", name="a", score=1.0),
-        cand(2, "b.py", name="parse_config", score=0.6),
-    ]
+    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="parse_config", score=0.6)]
     out = apply_signals(cs, identifier="parse_config", query_words=["parse_config"])
     assert out[0].uid == 2
     assert any("definition" in e for e in out[0].explain)
+
 
 
 def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> None:
@@ -94,7 +85,6 @@ def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> Non
     out = apply_signals(both, identifier="parse_config", query_words=["parse_config"])
     assert [c.uid for c in out][:1] == [4]
     assert [c.uid for c in out].index(3) > [c.uid for c in out].index(1)
-
 
 def test_test_penalty_unless_query_asks_for_tests() -> None:
     cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]
@@ -127,12 +117,8 @@ def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
     out = apply_signals(cs, identifier=None, query_words=[], signals=Signals(saturation_after=2))
     assert [c.uid for c in out] == [1, 2, 9, 3]
     assert any("hit 3 of a.py" in e for e in out[3].explain)
-    out = apply_signals(
-        [cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 7)],
-        identifier=None,
-        query_words=[],
-        signals=Signals(),
-    )
+    out = apply_signals([cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 7)], identifier=None,
+                        query_words=[], signals=Signals())
     assert [any("hit" in e for e in c.explain) for c in out] == [False] * 5 + [True]
 
 
@@ -152,10 +138,7 @@ def test_path_signal_is_off_by_default_and_can_be_switched_on() -> None:
     cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
     assert apply_signals(list(cs), identifier=None, query_words=["billing"])[0].uid == 1
     cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
-    assert (
-        apply_signals(cs, identifier=None, query_words=["billing"], signals=Signals().with_("path"))[0].uid
-        == 2
-    )
+    assert apply_signals(cs, identifier=None, query_words=["billing"], signals=Signals().with_("path"))[0].uid == 2
 
 
 def test_signals_can_be_switched_off() -> None:
@@ -165,16 +148,8 @@ def test_signals_can_be_switched_off() -> None:
 
 
 def test_is_test_path() -> None:
-    for p in [
-        "tests/a.py",
-        "pkg/foo_test.go",
-        "src/a.test.ts",
-        "x/test_y.py",
-        "examples/demo.rs",
-        "node_modules/x/index.js",
-        "FooTest.java",
-        "conftest.py",
-    ]:
+    for p in ["tests/a.py", "pkg/foo_test.go", "src/a.test.ts", "x/test_y.py", "examples/demo.rs",
+              "node_modules/x/index.js", "FooTest.java", "conftest.py"]:
         assert is_test_path(p), p
     for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py"]:
         assert not is_test_path(p), p

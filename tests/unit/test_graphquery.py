@@ -487,23 +487,15 @@ def test_row_cap_and_truncated_flag() -> None:
     assert len(default.rows) == 100 and default.truncated is True
     capped = run_graph_query(g, "MATCH (n:function) RETURN n.name LIMIT 5000", {}, budget_ms=BIG_BUDGET)
     assert len(capped.rows) == 1000 and capped.truncated is True
-    exact = run_graph_query(
-        g, "MATCH (n:function) WHERE n.start_line <= 10 RETURN n.name LIMIT 10", {}, budget_ms=BIG_BUDGET
-    )
+    exact = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 10 RETURN n.name LIMIT 10", {}, budget_ms=BIG_BUDGET)
     assert len(exact.rows) == 10 and exact.truncated is False
-    fewer = run_graph_query(
-        g, "MATCH (n:function) WHERE n.start_line <= 3 RETURN n.name", {}, budget_ms=BIG_BUDGET
-    )
+    fewer = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 3 RETURN n.name", {}, budget_ms=BIG_BUDGET)
     assert len(fewer.rows) == 3 and fewer.truncated is False
-    ordered = run_graph_query(
-        g, "MATCH (n) RETURN n.name ORDER BY n.name DESC SKIP 1490", {}, budget_ms=BIG_BUDGET
-    )
+    ordered = run_graph_query(g, "MATCH (n) RETURN n.name ORDER BY n.name DESC SKIP 1490", {}, budget_ms=BIG_BUDGET)
     assert [r[0] for r in ordered.rows] == [
         f"f{i:05d}" for i in range(10, 0, -1)
     ] and ordered.truncated is False
-    small = run_graph_query(
-        g, "MATCH (n) RETURN n.name", {}, limit_default=7, limit_cap=5, budget_ms=BIG_BUDGET
-    )
+    small = run_graph_query(g, "MATCH (n) RETURN n.name", {}, limit_default=7, limit_cap=5, budget_ms=BIG_BUDGET)
     assert len(small.rows) == 5 and small.truncated is True
 
 

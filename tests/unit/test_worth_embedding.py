@@ -16,7 +16,7 @@ def test_python_import_block_and_one_line_constant_are_trivial() -> None:
         "pkg/config.py",
         "import os\nfrom typing import (  # the names below\n    Any,\n    Mapping as M,\n)\n\n"
         "DEFAULT_PORT = 8080\n\n"
-        "RETRY_CODES = (\n    500,\n    502,\n)\n\n"
+        'RETRY_CODES = (\n    500,\n    502,\n)\n\n'
         "def load(path):\n    return os.environ.get(path)\n",
         "python",
     )

@@ -361,7 +361,7 @@ def serve_cmd(
 
 
 workspace_app = typer.Typer(
-    help="Name several indexes as one workspace (qry search --workspace W, qry route).",
+    help="Name several indexes as one workspace (qry search|grep|index --workspace W, qry route -w W).",
     no_args_is_help=True,
     rich_markup_mode=None,
 )

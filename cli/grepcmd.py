@@ -71,12 +71,12 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     )
     fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else "plain"
     printer = _Printer(env, v, fmt, before, after, _colour(env, v))
-    errors: list[str] = []
+    errors: list[tuple[str, str]] = []
 
     def on_error(path: str, reason: str) -> None:
         """`qry: PATH: reason` as rg prints it (`rg: PATH: reason (os error N)`); the grep goes on."""
         printer.flush()  # the matches found before it come first, as they would on a terminal
-        errors.append(path)
+        errors.append((path, reason))
         env.err(f"qry: {path}: {reason}\n")
 
     notice = lambda msg: env.err(f"qry: {msg}\n")  # noqa: E731
@@ -92,7 +92,7 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
             summary = run_grep(request, printer.file, notice=notice, on_error=on_error)
     finally:
         printer.flush()  # what was found before an error or Ctrl-C is still printed
-    printer.finish(pattern_text, summary)
+    printer.finish(pattern_text, summary, errors)
     if errors:  # as rg: a path that could not be searched makes the status 2, matches or not
         return Exit.ERROR
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
@@ -247,13 +247,16 @@ class _Printer:
         out.append(line_text[last:])
         return "".join(out)
 
-    def finish(self, pattern: str, summary: Any) -> None:
+    def finish(self, pattern: str, summary: Any, errors: list[tuple[str, str]]) -> None:
         if self.fmt == "json":
             import msgspec
 
-            from indexlib import GrepResult
+            from indexlib import GrepError, GrepResult
 
-            result = GrepResult(pattern=pattern, lines=self.collected, summary=summary)
+            failed = [GrepError(path=p, reason=r) for p, r in errors]
+            result = GrepResult(
+                pattern=pattern, lines=self.collected, summary=summary, errors=failed or msgspec.UNSET
+            )
             self.write(msgspec.json.encode(result).decode() + "\n")
         self.flush()
         self.env.stdout.flush()

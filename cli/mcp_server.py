@@ -206,9 +206,9 @@ class QryTools:
         )
         request.validate(query)  # before the index is opened: a broken bound is named first
         if self.server:
-            from indexlib import remote_search
+            from indexlib import remote_search, require_an_answer
 
-            return _to_builtins(remote_search(self.server, query, request, route=route))
+            return _to_builtins(require_an_answer(remote_search(self.server, query, request, route=route)))
         if self.workspace:
             from indexlib import search_workspace
 
@@ -266,8 +266,16 @@ class QryTools:
         if self.workspace:
             ws = resolve_workspace(self.workspace)
 
-            def run(on_file: Any, on_repo: Any) -> Any:
-                return grep_members(ws.name, ws.members, req, on_file, repos=_as_list(repo), on_repo=on_repo)
+            def run(on_file: Any, on_repo: Any, on_error: Any) -> Any:
+                return grep_members(
+                    ws.name,
+                    ws.members,
+                    req,
+                    on_file,
+                    repos=_as_list(repo),
+                    on_repo=on_repo,
+                    on_error=on_error,
+                )
 
             return _to_builtins(bounded_grep(req, run=run, **bounds))
         if repo:
@@ -368,6 +376,11 @@ class QryTools:
         )
         opts = SearchRequest(caller="agent", mode=mode or SEARCH_MODES[0])
         opts.validate(question)  # an unknown mode is named before the workspace is read
+        if self.server and not self.workspace:
+            raise UsageError(
+                "route reads the workspace's indexes, which this server reaches only through qry serve",
+                hint="call search with route=true: it routes on the server, then searches",
+            )
         if self.workspace:
             fed = self.federation()
         else:
@@ -834,8 +847,14 @@ def serve(index_dir: Path | None, workspace: str | None = None, server: str | No
         # No index here or above: serve anyway (a client shows a server that exits at start-up only as
         # "connection closed"); tools answer index_not_found, and reindex builds ./.qry for this folder.
         where = default_index_dir(Path.cwd())
-    if workspace is not None and server:
-        raise UsageError("--server answers from the server's workspace", hint="pass --workspace or --server")
+    if workspace is not None and server is not None:
+        raise UsageError(
+            "--server answers from the server's workspace", hint="pass only one of --workspace and --server"
+        )
+    if server is not None:
+        from indexlib import check_server_url
+
+        server = check_server_url(server)
     tools = QryTools(where, workspace=workspace, server=server)
     try:
         tools.engine()  # open early so the first call is fast; a missing index is reported per call

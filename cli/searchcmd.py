@@ -83,7 +83,7 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     if v.get("no_color"):
         env.color = False
     dirs = index_dirs(v)
-    if v.get("server") or v.get("workspace") is not None or len(dirs) > 1:
+    if v.get("server") is not None or v.get("workspace") is not None or len(dirs) > 1:
         from cli.wscmd import several_search
 
         return several_search(env, query, v, request, fmt, None if context is None else int(context))

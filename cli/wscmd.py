@@ -34,14 +34,16 @@ def several_search(
     env: Env, query: str, v: dict[str, Any], request: Any, fmt: str, context: int | None
 ) -> int:
     """`qry search` over several indexes: a workspace, `--index-dir` repeated, or a `qry serve` (--server)."""
-    from indexlib import UsageError, remote_search, search_workspace
+    from indexlib import UsageError, remote_search, require_an_answer, search_workspace
 
-    if v.get("server"):
+    if v.get("server") is not None:
         if v.get("workspace") is not None or v.get("index_dir"):
             raise UsageError(
                 "--server answers from the server's workspace", hint="leave out --workspace and --index-dir"
             )
-        result = remote_search(str(v["server"]), query, request, route=bool(v.get("route")))
+        result = require_an_answer(
+            remote_search(str(v["server"]), query, request, route=bool(v.get("route")))
+        )
     else:
         result = search_workspace(_federation(v), query, request, route=bool(v.get("route")))
     render_workspace(env, result, fmt=fmt, explain=request.explain, context=context)
@@ -181,9 +183,10 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
 
 
 def serve_command(env: Env, workspace: str, cluster: str, host: str, port: int) -> int:
-    from indexlib import ClusterWorkspace, make_server, resolve_workspace
+    from indexlib import ClusterWorkspace, check_listen, make_server, resolve_workspace
 
     ws = resolve_workspace(workspace)
+    check_listen(host, port)  # a port in use is said now, not after seconds of starting Ray
     service = ClusterWorkspace(cluster, ws.name, ws.members)
     server = make_server(service, host, port)
     env.err(

@@ -65,6 +65,7 @@ _EXPORTS: dict[str, str] = {
     "context_groups": "indexlib.grep.lines",
     "match_spans": "indexlib.grep.lines",
     "GrepLine": "indexlib.grep.records",
+    "GrepError": "indexlib.grep.records",
     "GrepResult": "indexlib.grep.records",
     "GrepSummary": "indexlib.grep.records",
     # the index itself
@@ -89,6 +90,7 @@ _EXPORTS: dict[str, str] = {
     "route_workspace": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
     "search_workspace": "indexlib.workspace.routing",
+    "require_an_answer": "indexlib.workspace.routing",
     "build_members": "indexlib.workspace.build",
     "member_state": "indexlib.workspace.members",
     "RouteResult": "indexlib.route.score",
@@ -100,6 +102,8 @@ _EXPORTS: dict[str, str] = {
     "ClusterWorkspace": "indexlib.cluster.serve",
     "make_server": "indexlib.cluster.http",
     "remote_search": "indexlib.cluster.http",
+    "check_listen": "indexlib.cluster.http",
+    "check_server_url": "indexlib.cluster.http",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -124,7 +128,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         search,
         with_query_notes,
     )
-    from indexlib.cluster.http import make_server, remote_search
+    from indexlib.cluster.http import check_listen, check_server_url, make_server, remote_search
     from indexlib.cluster.raybuild import cluster_build
     from indexlib.cluster.serve import ClusterWorkspace
     from indexlib.errors import (
@@ -145,7 +149,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     )
     from indexlib.grep.api import GrepRequest, bounded_grep, run_grep
     from indexlib.grep.lines import context_groups, match_spans
-    from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
+    from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
     from indexlib.index.build import BuildOptions, BuildReport, build_index, check_source_root
     from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
@@ -170,4 +174,4 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
     from indexlib.workspace.grep import grep_members
     from indexlib.workspace.members import member_state
-    from indexlib.workspace.routing import route_workspace, routed_search, search_workspace
+    from indexlib.workspace.routing import require_an_answer, route_workspace, routed_search, search_workspace

@@ -32,7 +32,7 @@ from indexlib.errors import UsageError
 from indexlib.grep.files import FileFilter, relative_target, split_filters
 from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.pattern import compile_pattern
-from indexlib.grep.records import GrepLine, GrepResult, GrepSummary
+from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
 from indexlib.grep.run import GrepStats, IndexRef, grep_tree
 
 __all__ = ["GrepRequest", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
@@ -40,8 +40,9 @@ __all__ = ["GrepRequest", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep
 # display path, text, matching lines, the compiled regex, whether to print the path
 OnFile = Callable[[str, str, list[Line], Pattern[str], bool], None]
 OnError = Callable[[str, str], None]  # a path as shown, why it could not be searched (the OS's words)
-# Runs a grep for `bounded_grep`: (on_file, on_repo: told each repository's name before its files)
-Runner = Callable[[OnFile, Callable[[str], None]], GrepSummary]
+# Runs a grep for `bounded_grep`: (on_file, on_repo: told each repository's name before its files,
+# on_error: told each place that could not be searched)
+Runner = Callable[[OnFile, Callable[[str], None], OnError], GrepSummary]
 
 NO_INDEX_NOTICE = "no index found: scanning the tree (`qry index` builds one and makes grep faster)"
 
@@ -339,8 +340,8 @@ def bounded_grep(
     """A grep whose answer fits bounds (for agents): at most `max_lines` matching lines, `max_bytes`
     of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
 
-    Files come in path order, so a truncated answer is a prefix of the whole one. `run(on_file,
-    on_repo)` runs the grep instead of `run_grep(req, on_file)`: a workspace's (workspace/grep.py),
+    Files come in path order, so a truncated answer is a prefix of the whole one; what could not be
+    searched is in `errors`. `run(on_file, on_repo, on_error)` runs the grep instead of `run_grep`: a workspace's (workspace/grep.py),
     which names each repository before its files, so each line carries its `repo`.
     """
     import time
@@ -368,10 +369,15 @@ def bounded_grep(
         nonlocal repo
         repo = name
 
-    summary = run_grep(req, on_file) if run is None else run(on_file, on_repo)
+    errors: list[GrepError] = []
+
+    def on_error(path: str, reason: str) -> None:
+        errors.append(GrepError(path=path, reason=reason))
+
+    summary = run_grep(req, on_file, on_error=on_error) if run is None else run(on_file, on_repo, on_error)
     if summary.truncated:  # the counts describe the answer, not the file the bound cut through
         matched = [ln for ln in out if ln.match]
         summary = msgspec.structs.replace(
             summary, lines_matched=len(matched), files_matched=len({(ln.repo, ln.path) for ln in matched})
         )
-    return GrepResult(pattern=req.pattern, lines=out, summary=summary)
+    return GrepResult(pattern=req.pattern, lines=out, summary=summary, errors=errors or msgspec.UNSET)

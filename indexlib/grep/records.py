@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["GrepLine", "GrepResult", "GrepSummary"]
+__all__ = ["GrepError", "GrepLine", "GrepResult", "GrepSummary"]
 
 
 class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -32,7 +32,15 @@ class GrepSummary(msgspec.Struct, frozen=True, kw_only=True):
     truncated: bool = False  # a bound (max matches, bytes, time) cut the answer short
 
 
+class GrepError(msgspec.Struct, frozen=True, kw_only=True):
+    """A place that could not be searched (as rg reports it on stderr): the answer is not complete."""
+
+    path: str  # a PATH as typed, a file or folder below one, or a workspace repository's label
+    reason: str
+
+
 class GrepResult(msgspec.Struct, frozen=True, kw_only=True):
     pattern: str
     lines: list[GrepLine]
     summary: GrepSummary
+    errors: list[GrepError] | msgspec.UnsetType = msgspec.UNSET  # absent when everything was searched

@@ -97,7 +97,9 @@ def route(text: str, pool: Sequence[RepoText], *, limit: int = ROUTE_DEFAULT_LIM
         weights = {t: idf(len(pool), df[t]) for t in terms}
     total = sum(weights.values())
     if total <= 0:
-        result.notes.append("no query term tells the repositories apart (each is in none or in all)")
+        result.notes.append(
+            "the profiles tell no repository apart: each query term is in none of them or in all"
+        )
         return result
     for p in pool:
         matched = [t for t in hits[p.repo] if weights[t] > 0]

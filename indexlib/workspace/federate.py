@@ -54,7 +54,7 @@ from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.query import parse_query
 from indexlib.retrieval.request import SearchRequest
-from indexlib.retrieval.search import Engine
+from indexlib.retrieval.search import TOLD_NOTES, Engine
 from indexlib.workspace import repofilter
 from indexlib.workspace.collection import (
     IDF_FIELD,
@@ -303,6 +303,7 @@ def assemble(
     top: list[Hit] = list(merged[: opts.top_k])
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
+    meta.notes.extend(shared_told_notes([a for a, _ in answers if a.ok]))
     for a, _ in answers:
         if a.repo in filled:
             meta.notes.append(
@@ -321,6 +322,17 @@ def assemble(
         top, meta.truncated_by_budget = pack(top, opts.budget_tokens)
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return WorkspaceResult(query=text, results=[h for h in top if isinstance(h, RepoHit)], meta=meta)
+
+
+def shared_told_notes(answered: Sequence[IndexAnswer]) -> list[str]:
+    """The notes a one-index search tells a person (TOLD_NOTES: what a `-word` left out, ...; filters
+    that match no file) that every index answering reported alike: said once for the workspace,
+    where each index's copy sits in `meta.indexes` only."""
+    if not answered:
+        return []
+    first, rest = answered[0], answered[1:]
+    told = (*TOLD_NOTES, "no indexed file matches")
+    return [n for n in first.notes if n.startswith(told) and all(n in a.notes for a in rest)]
 
 
 def imputed(answers: Sequence[IndexAnswer]) -> dict[str, float]:

@@ -17,6 +17,8 @@ still routed by a lexical fan-out, so it loads no model.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from indexlib.errors import QryError
@@ -100,10 +102,18 @@ def choose(
 
 
 def routed_search(
-    fed: Federation, text: str, opts: SearchRequest, *, keep: float | None = None, merge: str = DEFAULT_MERGE
+    fed: Federation,
+    text: str,
+    opts: SearchRequest,
+    *,
+    keep: float | None = None,
+    merge: str = DEFAULT_MERGE,
+    search: Callable[..., WorkspaceResult] | None = None,
 ) -> WorkspaceResult:
+    """`qry search --route`: route over `fed`, then search the repositories kept with `search`
+    (`fed.search` by default; `qry serve` routes locally and searches on its actors)."""
     chosen, notes = choose(fed, text, opts, keep=keep)
-    result = fed.search(text, opts, merge=merge, only=chosen or None)
+    result = (search or fed.search)(text, opts, merge=merge, only=chosen or None)
     if chosen:
         result.meta.routed = chosen
     else:
@@ -123,12 +133,20 @@ def search_workspace(
     """A workspace search as every surface runs it (`qry search -w`, the MCP `search` tool): routed
     or over every repository the query's filters keep; a QryError when no index answered at all,
     since an empty merge of failures would read as "no match"."""
-    result = routed_search(fed, text, opts) if route else fed.search(text, opts)
+    return require_an_answer(routed_search(fed, text, opts) if route else fed.search(text, opts))
+
+
+def require_an_answer(result: WorkspaceResult) -> WorkspaceResult:
+    """`result`, unless every index asked failed: then a QryError saying why the first did (and that
+    each one's reason is in `meta.indexes`), since an empty merge of failures would read as "no match"."""
     if result.meta.indexes and not any(a.ok for a in result.meta.indexes):
         first = result.meta.indexes[0]
+        more = f" (and {len(result.meta.indexes) - 1} more index(es); each one's reason is in meta.indexes)"
         raise QryError(
-            f"no index of workspace {fed.name!r} answered ({first.repo}: {first.error})",
-            hint="check the paths with: qry workspace list " + fed.name,
+            f"no index of workspace {result.meta.workspace!r} answered: {first.repo}: {first.error}"
+            + (more if len(result.meta.indexes) > 1 else ""),
+            hint=f"check them: qry workspace list {result.meta.workspace}",
+            code="no_index_answered",
         )
     return result
 

@@ -423,6 +423,59 @@ def test_an_index_that_refuses_the_request_is_reported_and_the_others_answer(
         fed.search("token", SearchRequest(root="abc"))
 
 
+def test_the_http_face_refuses_bad_requests_with_the_error_json(repos: dict[str, Path]) -> None:
+    """The `qry serve` HTTP server over a local Federation (the same handler the Ray server uses)."""
+    import urllib.error
+    import urllib.request
+
+    from indexlib.cluster.http import check_listen, make_server, remote_search, serve_in_thread
+
+    server = make_server(_fed(repos), "127.0.0.1", 0)
+    serve_in_thread(server)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+
+    def post(body: bytes, path: str = "/search", method: str = "POST") -> tuple[int, dict]:
+        req = urllib.request.Request(
+            url + path, data=body, method=method, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    try:
+        for body, said in (
+            (b'{"query": ""}', "query is empty"),
+            (json.dumps({"query": "x " * 1500}).encode(), "query length must be between"),
+            (b'{"query": "x", "route": "false"}', "'route' must be true or false"),
+            (b'{"query": "x", "options": "a"}', "'options' must be an object"),
+            (b'{"query": "x", "options": {"top_k": 0}}', "must be between"),
+            (b"[" * 100000, "not JSON"),
+        ):
+            status, err = post(body)
+            assert status == 400 and said in err["error"] and err["isError"], (body[:40], err)
+        assert post(b"", "/search", "PUT")[0] == 405 and post(b"{}", "/health")[0] == 405
+        assert post(b"{}", "/nowhere")[0] == 404
+        status, ok = post(json.dumps({"query": "retry \ud800 charge"}).encode())  # a lone surrogate
+        assert status == 200 and ok["results"], ok
+        status, routed = post(b'{"query": "zzqqxx", "route": true}')
+        assert status == 200 and any("searched the whole workspace" in n for n in routed["meta"]["notes"])
+        # the client: a base URL (a trailing /search is dropped), never a traceback
+        assert remote_search(url + "/search", "RefreshToken", SearchRequest()).results[0].repo == "auth"
+        with pytest.raises(UsageError, match="http\\(s\\) URL"):
+            remote_search("notaurl", "x", SearchRequest())
+        with pytest.raises(UsageError, match="--root"):
+            remote_search(url, "x", SearchRequest(root="abc"))
+        with pytest.raises(UsageError, match="cannot listen"):  # the port is taken: said before Ray starts
+            check_listen("127.0.0.1", server.server_address[1])
+        with pytest.raises(UsageError, match="--port must be between 0 and 65535"):
+            check_listen("127.0.0.1", 99999)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_routing_reads_the_words_not_the_filters_and_routes_within_them(repos: dict[str, Path]) -> None:
     fed = _fed(repos)
     # "auth" as a filter value is not a word of the question: the route's terms leave it out.
@@ -693,6 +746,23 @@ def test_cli_index_updates_every_index_of_a_workspace(tmp_path: Path) -> None:
     assert "web: indexed 3 files (1 new)" in partial.err and "auth: indexed 0 files" in partial.err
     only = run_qry_process("index", "-w", "w", "--repo", "^web$", *opts, "--json", cwd=tmp_path, env=env)
     assert [d["repo"] for d in json.loads(only.out)] == ["web"], only.describe()
+
+
+def test_mcp_grep_names_what_it_could_not_search_and_route_needs_the_indexes(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path
+) -> None:
+    from cli.mcp_server import QryTools
+
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["auth"], gone)
+    config.add("g", [repos["web"], gone])
+    shutil.rmtree(gone / ".qry")
+    out = QryTools(repos["web"] / ".qry", workspace="g").grep("render")
+    assert {x["repo"] for x in out["lines"]} == {"web"}
+    assert [e["path"] for e in out["errors"]] == ["gone"] and "no qry index" in out["errors"][0]["reason"]
+    assert "errors" not in QryTools(repos["web"] / ".qry").grep("render")  # all searched: no field
+    with pytest.raises(UsageError, match="route reads the workspace's indexes"):
+        QryTools(repos["web"] / ".qry", server="http://127.0.0.1:9").route("render a page")
 
 
 def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:

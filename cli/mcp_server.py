@@ -161,6 +161,36 @@ class QryTools:
                 self._federation = Federation(ws.name, ws.members)
             return self._federation
 
+    def target(self, repo: str | None) -> tuple[str | None, "Engine", Path]:
+        """(label, engine, index dir) the one-index tools answer from: the server's index, or in a
+        workspace the repository named `repo` (its first one when none is named)."""
+        if not self.workspace:
+            if repo:
+                raise UsageError(
+                    "repo chooses among a workspace's repositories; this server reads one index",
+                    hint="start it with qry mcp --workspace W, or leave repo out",
+                )
+            return None, self.engine(), self.index_dir
+        fed = self.federation()
+        names = [m.name for m in fed.members]
+        if repo is not None and repo not in names:
+            raise UsageError(
+                f"no repository {repo!r} in this workspace", hint=f"pass one of: {', '.join(names)}"
+            )
+        member = next(m for m in fed.members if m.name == (repo or names[0]))
+        return member.name, fed.engine(member.name), member.index
+
+    def _said(self, out: dict[str, Any], label: str | None, repo: str | None) -> dict[str, Any]:
+        """The answer naming its repository in a workspace, and saying so when it was not chosen."""
+        if label is not None:
+            out["repo"] = label
+            if repo is None:
+                names = ", ".join(m.name for m in self.federation().members)
+                out["repo_note"] = (
+                    f"answered from {label}, the workspace's first repository; pass repo to pick one of: {names}"
+                )
+        return out
+
     @property
     def running(self) -> int:
         """Library calls still running in worker threads (timed-out ones included until they end)."""
@@ -287,7 +317,9 @@ class QryTools:
         req = msgspec.structs.replace(req, index_dir=str(self.index_dir), cwd=source_root)
         return _to_builtins(bounded_grep(req, **bounds))
 
-    def resolve_symbol(self, name: str, limit: int = 10) -> Any:
+    def resolve_symbol(self, name: str, limit: int = 10, repo: str | None = None) -> Any:
+        """Definitions by name; in a workspace without `repo`, those of every repository, best first,
+        each with its `repo`."""
         from indexlib import resolve_symbol
 
         if not name or not name.strip():
@@ -299,13 +331,32 @@ class QryTools:
         limit = _check(
             "limit", limit, 1, lim.symbols_max, f"pass limit between 1 and {lim.symbols_max} (default 10)"
         )
-        matches = resolve_symbol(self.engine(), name.strip(), limit=limit)
-        out: dict[str, Any] = {"query": name, "definitions": _to_builtins(matches)}
+        if self.workspace and repo is None:
+            found = [
+                (d.score, i, {**_to_builtins(d), "repo": m.name})
+                for i, m in enumerate(self.federation().members)
+                for d in resolve_symbol(self.federation().engine(m.name), name.strip(), limit=limit)
+            ]
+            found.sort(key=lambda t: (-t[0], t[1]))
+            matches: Any = [d for _s, _i, d in found[:limit]]
+            out: dict[str, Any] = {"query": name, "definitions": matches}
+        else:
+            label, engine, _dir = self.target(repo)
+            matches = resolve_symbol(engine, name.strip(), limit=limit)
+            out = {"query": name, "definitions": _to_builtins(matches)}
+            if label is not None:
+                out["repo"] = label
         if not matches:
             out["note"] = f"no definition named {name!r}; try the search tool with the name or a description"
         return out
 
-    def get_related(self, symbol: str, callers: bool = True, callees: bool = True, depth: int = 1) -> Any:
+    def get_related(
+        self, symbol: str, callers: bool = True, callees: bool = True, depth: int = 1, repo: str | None = None
+    ) -> Any:
+        """Callers, callees and parent of one symbol; in a workspace, a uid is looked up in every
+        repository (search hits carry uids of any of them), a name in `repo` (or the first)."""
+        import re
+
         from indexlib import related
 
         if not symbol or not symbol.strip():
@@ -319,8 +370,26 @@ class QryTools:
             f"call get_related again with depth between {_DEPTH.lo} and {_DEPTH.hi}; to go further, call "
             "get_related on a node it returned",
         )
-        res = related(self.engine(), symbol.strip(), callers=callers, callees=callees, depth=depth)
-        out: dict[str, Any] = _to_builtins(res)
+        label, engine, _dir = self.target(repo)
+        res = related(engine, symbol.strip(), callers=callers, callees=callees, depth=depth)
+        if (
+            self.workspace
+            and repo is None
+            and res.node is None
+            and re.fullmatch(r"[0-9a-f]{16}", symbol.strip())
+        ):
+            for m in self.federation().members[1:]:
+                got = related(
+                    self.federation().engine(m.name),
+                    symbol.strip(),
+                    callers=callers,
+                    callees=callees,
+                    depth=depth,
+                )
+                if got.node is not None:
+                    label, res, repo = m.name, got, m.name
+                    break
+        out: dict[str, Any] = self._said(_to_builtins(res), label, repo)
         if res.ambiguous:
             out["hint"] = (
                 f"{symbol!r} names {len(res.candidates)} definitions equally well: call get_related again "
@@ -333,7 +402,7 @@ class QryTools:
             )
         return out
 
-    def query_graph(self, query: str, params: dict[str, Any] | None = None) -> Any:
+    def query_graph(self, query: str, params: dict[str, Any] | None = None, repo: str | None = None) -> Any:
         from indexlib import graph_query
 
         if not query or not query.strip():
@@ -341,12 +410,14 @@ class QryTools:
                 "query is empty",
                 hint="e.g. MATCH (f:function {name: $name})<-[:calls]-(g) RETURN g.qualified_name, g.path LIMIT 20",
             )
-        return _to_builtins(graph_query(self.engine(), query, dict(params or {})))
+        label, engine, _dir = self.target(repo)
+        return self._said(_to_builtins(graph_query(engine, query, dict(params or {}))), label, repo)
 
-    def index_status(self) -> Any:
+    def index_status(self, repo: str | None = None) -> Any:
         from indexlib import index_status
 
-        st = _to_builtins(index_status(self.engine().store.path, check_disk=True))
+        label, engine, _dir = self.target(repo)
+        st = self._said(_to_builtins(index_status(engine.store.path, check_disk=True)), label, repo)
         # A large tree can have thousands of changed files: keep the answer small, keep the counts.
         changes = st.get("changes", {})
         for key in ("modified", "added", "deleted"):
@@ -388,23 +459,28 @@ class QryTools:
             fed = Federation(label, [Member(label, self.index_dir)])
         return _to_builtins(route_workspace(fed, question, limit=limit, opts=opts))
 
-    def reindex(self) -> Any:
-        """Re-index the folder the index was built from, embedding as it was built."""
+    def reindex(self, repo: str | None = None) -> Any:
+        """Re-index the folder the index was built from, embedding as it was built (in a workspace,
+        the repository `repo`, or the first)."""
         from indexlib import BuildOptions, IndexNotFound, build_index
 
+        index_dir = self.index_dir
+        label: str | None = None
         try:
-            engine = self.engine()
+            label, engine, index_dir = self.target(repo)
         except IndexNotFound:
-            if self.index_dir.name != ".qry":
+            if index_dir.name != ".qry" or self.workspace:
                 raise
             # No index yet: build REPO/.qry for REPO as `qry index REPO` would, vectors included.
-            source, embed = self.index_dir.parent, "onnx"
+            source, embed = index_dir.parent, "onnx"
         else:
             manifest = engine.snapshot().manifest
             source = Path(manifest.source_root)
             embed = BuildOptions.embed_for(manifest.model.model_id if manifest.model else None)
-        report = build_index(source, BuildOptions(index_dir=self.index_dir, embed=embed))
-        out: dict[str, Any] = report.to_builtins()
+        if label is not None and index_dir.name == ".qry":
+            source = index_dir.parent  # the folder holding the workspace entry's index
+        report = build_index(source, BuildOptions(index_dir=index_dir, embed=embed))
+        out: dict[str, Any] = self._said(report.to_builtins(), label, repo)
         out["elapsed"] = round(report.elapsed, 3)
         out["source_root"] = str(source)
         out["embed"] = embed
@@ -491,8 +567,9 @@ vectors, and the call graph). Start with `search` (identifiers, signatures or pl
 `resolve_symbol` to jump to a definition by name, `get_related` for callers/callees of one symbol,
 and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
 Started over a workspace (--workspace or --server), `search` spans its repositories (each hit names
-its `repo`; `route` says which repositories a question is about), and so does `grep` with
---workspace; the other tools read one index.
+its `repo`; `route` says which repositories a question is about), and so do `grep` and
+`resolve_symbol` with --workspace; `get_related` finds a hit's uid in any of them; pass a hit's `repo`
+to `get_related`, `query_graph`, `index_status` and `reindex` (default: the first repository).
 Every call is bounded (top_k <= {_TOP_K.hi}, snippet_chars {_SNIPPET.lo}..{_SNIPPET.hi}, depth <= {_DEPTH.hi}, a time limit per call);
 a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
 If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""
@@ -753,8 +830,12 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(1, lim.symbols_max),
             ),
         ] = 10,
+        repo: Annotated[
+            str | None,
+            Field(description="Over a workspace: only this repository (default: every one)."),
+        ] = None,
     ) -> CallToolResult:
-        return await run("resolve_symbol", lambda: tools.resolve_symbol(name, limit=limit))
+        return await run("resolve_symbol", lambda: tools.resolve_symbol(name, limit=limit, repo=repo))
 
     @server.tool(
         name="get_related", title="Callers and callees", description=RELATED_DOC, annotations=read_only
@@ -770,9 +851,14 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(_DEPTH.lo, _DEPTH.hi or _DEPTH.lo),
             ),
         ] = _DEPTH.default or _DEPTH.lo,
+        repo: Annotated[
+            str | None,
+            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
+        ] = None,
     ) -> CallToolResult:
         return await run(
-            "get_related", lambda: tools.get_related(symbol, callers=callers, callees=callees, depth=depth)
+            "get_related",
+            lambda: tools.get_related(symbol, callers=callers, callees=callees, depth=depth, repo=repo),
         )
 
     @server.tool(name="query_graph", title="Graph query", description=GRAPH_DOC, annotations=read_only)
@@ -782,12 +868,21 @@ def build_server(tools: QryTools) -> Any:
             dict[str, Any] | None,
             Field(description='Values for $names in the query, e.g. {"name": "parse_config"}.'),
         ] = None,
+        repo: Annotated[
+            str | None,
+            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
+        ] = None,
     ) -> CallToolResult:
-        return await run("query_graph", lambda: tools.query_graph(query, params))
+        return await run("query_graph", lambda: tools.query_graph(query, params, repo=repo))
 
     @server.tool(name="index_status", title="Index status", description=STATUS_DOC, annotations=read_only)
-    async def index_status() -> CallToolResult:
-        return await run("index_status", tools.index_status)
+    async def index_status(
+        repo: Annotated[
+            str | None,
+            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
+        ] = None,
+    ) -> CallToolResult:
+        return await run("index_status", lambda: tools.index_status(repo=repo))
 
     @server.tool(name="route", title="Route a question", description=ROUTE_DOC, annotations=read_only)
     async def route(
@@ -814,8 +909,13 @@ def build_server(tools: QryTools) -> Any:
             read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
         ),
     )
-    async def reindex() -> CallToolResult:
-        return await run("reindex", tools.reindex)
+    async def reindex(
+        repo: Annotated[
+            str | None,
+            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
+        ] = None,
+    ) -> CallToolResult:
+        return await run("reindex", lambda: tools.reindex(repo=repo))
 
     return server
 

@@ -106,8 +106,8 @@ def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None
     assert (props["snippet_chars"]["minimum"], props["snippet_chars"]["maximum"]) == (80, 4000)
     assert props["mode"]["enum"] == ["hybrid", "lexical", "semantic", "symbol"]
     assert tools["get_related"].input_schema["properties"]["depth"]["maximum"] == 4
-    assert {"symbol", "callers", "callees", "depth"} == set(tools["get_related"].input_schema["properties"])
-    assert {"query", "params"} == set(tools["query_graph"].input_schema["properties"])
+    assert {"symbol", "callers", "callees", "depth", "repo"} == set(tools["get_related"].input_schema["properties"])
+    assert {"query", "params", "repo"} == set(tools["query_graph"].input_schema["properties"])
     assert tools["search"].annotations is not None and tools["search"].annotations.read_only_hint
     assert tools["reindex"].annotations is not None and not tools["reindex"].annotations.read_only_hint
 

@@ -765,6 +765,33 @@ def test_mcp_grep_names_what_it_could_not_search_and_route_needs_the_indexes(
         QryTools(repos["web"] / ".qry", server="http://127.0.0.1:9").route("render a page")
 
 
+def test_mcp_one_index_tools_pick_the_repository_of_a_workspace(repos: dict[str, Path], xdg: Path) -> None:
+    from cli.mcp_server import QryTools
+
+    config.add("team", list(repos.values()))  # billing first
+    tools = QryTools(repos["billing"] / ".qry", workspace="team")
+    hit = tools.search("RefreshToken", top_k=1)["results"][0]
+    assert hit["repo"] == "auth"
+    # a uid from a search hit is found in its own repository, whichever it is
+    rel = tools.get_related(hit["uid"])
+    assert rel["node"]["symbol"] == "RefreshToken" and rel["repo"] == "auth"
+    # resolve_symbol looks in every repository and names each definition's
+    defs = tools.resolve_symbol("render_page")["definitions"]
+    assert [(d["repo"], d["symbol"]) for d in defs][:1] == [("web", "render_page")]
+    assert tools.resolve_symbol("render_page", repo="auth")["definitions"] == []
+    st = tools.index_status()
+    assert st["repo"] == "billing" and "pass repo" in st["repo_note"]
+    assert tools.index_status(repo="web")["repo"] == "web" and "repo_note" not in tools.index_status(
+        repo="web"
+    )
+    graph = tools.query_graph("MATCH (f:function) RETURN f.name LIMIT 5", repo="web")
+    assert graph["repo"] == "web" and {r[0] for r in graph["rows"]} >= {"render_page"}
+    with pytest.raises(UsageError, match="no repository 'nope'"):
+        tools.index_status(repo="nope")
+    with pytest.raises(UsageError, match="repo chooses among a workspace's repositories"):
+        QryTools(repos["web"] / ".qry").resolve_symbol("render_page", repo="web")
+
+
 def test_workspace_search_and_route_stay_light(repos: dict[str, Path], tmp_path: Path) -> None:
     from tests.cli.test_help import _modules_after
 

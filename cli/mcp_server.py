@@ -235,6 +235,11 @@ class QryTools:
             **{k: v for k, v in given.items() if v is not None},
         )
         request.validate(query)  # before the index is opened: a broken bound is named first
+        if request.repos and not (self.server or self.workspace):
+            raise UsageError(
+                "repo chooses among a workspace's repositories; this server searches one index",
+                hint="start it with qry mcp --workspace W, or leave repo out",
+            )
         if self.server:
             from indexlib import remote_search, require_an_answer
 

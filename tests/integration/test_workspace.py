@@ -649,8 +649,9 @@ def test_mcp_search_tool_over_a_workspace(repos: dict[str, Path], xdg: Path) -> 
     assert "repo" not in alone.search("retry_failed_charge")["results"][0]  # one index: plain hits
     with pytest.raises(UsageError, match="route chooses among a workspace's repositories"):
         alone.search("retry", route=True)
-    with pytest.raises(UsageError, match="choose among a workspace's repositories"):
+    with pytest.raises(UsageError, match="repo chooses among a workspace's repositories") as agent:
         alone.search("retry", repo="web")
+    assert "qry mcp --workspace W" in agent.value.hint  # advice an agent's user can act on
     grep = tools.grep(r"def \w*render")
     assert [(x["repo"], x["path"], x["line"]) for x in grep["lines"]] == [
         ("billing", "billing/invoice.py", 2),

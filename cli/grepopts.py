@@ -5,7 +5,7 @@ Flags are ripgrep's where ripgrep has one, so `rg -n ...` habits carry over.
 
 from __future__ import annotations
 
-from cli.optspec import Opt
+from cli.optspec import Opt, repo_option
 
 GREP_OPTIONS: tuple[Opt, ...] = (
     Opt("fixed_strings", ("--fixed-strings", "-F"), bool, False, "Treat the pattern as a literal string."),
@@ -82,14 +82,7 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         "Grep every repository of workspace W, each from its indexed root (repo:path:line:text; -w is --word-regexp, as in rg).",
         metavar="W",
     ),
-    Opt(
-        "repo",
-        ("--repo",),
-        list,
-        None,
-        "With --workspace: only repositories whose name matches this regex (repeatable), as repo:.",
-        metavar="REGEX",
-    ),
+    repo_option("With --workspace"),
 )
 
 GREP_OPTION_BY_DEST = {o.dest: o for o in GREP_OPTIONS}

@@ -8,7 +8,7 @@ the build package to read them would put its imports into `qry --help`.
 
 from __future__ import annotations
 
-from cli.optspec import Opt
+from cli.optspec import Opt, repo_option
 
 INDEX_OPTIONS: tuple[Opt, ...] = (
     Opt(
@@ -84,14 +84,7 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         "Update every index of workspace W, each from the folder it was built from.",
         metavar="W",
     ),
-    Opt(
-        "repo",
-        ("--repo",),
-        list,
-        None,
-        "With --workspace: only repositories whose name matches this regex (repeatable).",
-        metavar="REGEX",
-    ),
+    repo_option("With --workspace"),
     Opt("no_color", ("--no-color",), bool, False, "Never colour the output (as NO_COLOR does)."),
 )
 

@@ -699,6 +699,15 @@ def build_server(tools: QryTools) -> Any:
         return {"minimum": lo, "maximum": hi}
 
     Filter = str | list[str] | None
+    RepoFilter = Annotated[
+        Filter,
+        Field(
+            description='Over a workspace: only repositories whose name matches these regular expressions, e.g. ["^api$"].'
+        ),
+    ]
+    RepoLabel = Annotated[
+        str | None, Field(description="Over a workspace: the repository (its label, as search hits name it).")
+    ]
 
     @server.tool(name="search", title="Search code", description=SEARCH_DOC, annotations=read_only)
     async def search(
@@ -746,13 +755,7 @@ def build_server(tools: QryTools) -> Any:
                 description="Only code changed since: 2026-01-31, '2 weeks ago', yesterday, or a git ref (v1.2.0)."
             ),
         ] = None,
-        repo: Annotated[
-            Filter,
-            Field(
-                description="Over a workspace: only repositories whose name matches these regular "
-                'expressions, e.g. ["^api$"].'
-            ),
-        ] = None,
+        repo: RepoFilter = None,
         route: Annotated[
             bool, Field(description="Over a workspace: search only the repositories `route` picks.")
         ] = False,
@@ -799,13 +802,7 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(1, lim.grep_bytes_max),
             ),
         ] = lim.grep_bytes_default,
-        repo: Annotated[
-            Filter,
-            Field(
-                description="Over a workspace: only repositories whose name matches these regular "
-                'expressions, e.g. ["^api$"].'
-            ),
-        ] = None,
+        repo: RepoFilter = None,
     ) -> CallToolResult:
         return await run(
             "grep",
@@ -856,10 +853,7 @@ def build_server(tools: QryTools) -> Any:
                 json_schema_extra=bounds(_DEPTH.lo, _DEPTH.hi or _DEPTH.lo),
             ),
         ] = _DEPTH.default or _DEPTH.lo,
-        repo: Annotated[
-            str | None,
-            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
-        ] = None,
+        repo: RepoLabel = None,
     ) -> CallToolResult:
         return await run(
             "get_related",
@@ -873,19 +867,13 @@ def build_server(tools: QryTools) -> Any:
             dict[str, Any] | None,
             Field(description='Values for $names in the query, e.g. {"name": "parse_config"}.'),
         ] = None,
-        repo: Annotated[
-            str | None,
-            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
-        ] = None,
+        repo: RepoLabel = None,
     ) -> CallToolResult:
         return await run("query_graph", lambda: tools.query_graph(query, params, repo=repo))
 
     @server.tool(name="index_status", title="Index status", description=STATUS_DOC, annotations=read_only)
     async def index_status(
-        repo: Annotated[
-            str | None,
-            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
-        ] = None,
+        repo: RepoLabel = None,
     ) -> CallToolResult:
         return await run("index_status", lambda: tools.index_status(repo=repo))
 
@@ -915,10 +903,7 @@ def build_server(tools: QryTools) -> Any:
         ),
     )
     async def reindex(
-        repo: Annotated[
-            str | None,
-            Field(description="Over a workspace: the repository (its label, as search hits name it)."),
-        ] = None,
+        repo: RepoLabel = None,
     ) -> CallToolResult:
         return await run("reindex", lambda: tools.reindex(repo=repo))
 

@@ -8,7 +8,7 @@ and ranges come from the library's bounds table, never written here.
 
 from __future__ import annotations
 
-from cli.optspec import Opt
+from cli.optspec import Opt, repo_option
 from indexlib import SEARCH_BOUNDS, SEARCH_MODES
 
 _B = SEARCH_BOUNDS
@@ -66,14 +66,7 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         "Only this node kind (repeatable): function, method, class, ...",
         metavar="KIND",
     ),
-    Opt(
-        "repo",
-        ("--repo",),
-        list,
-        None,
-        "With several indexes: only repositories whose name matches this regex (repeatable), as repo:.",
-        metavar="REGEX",
-    ),
+    repo_option("With several indexes"),
     Opt("json", ("--json",), bool, False, "Print one JSON object: query, results, meta."),
     Opt("jsonl", ("--jsonl",), bool, False, "Print one JSON hit per line."),
     Opt(

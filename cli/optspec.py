@@ -17,3 +17,16 @@ class Opt(NamedTuple):
     help: str
     negatable: bool = False  # --x/--no-x
     metavar: str = ""  # what help shows for the value (N, NUM, GLOB, DIR); empty: Typer shows `<int>`
+
+
+def repo_option(scope: str) -> Opt:
+    """`--repo REGEX`, the one option search, grep and index share for choosing among a workspace's
+    repositories (`scope` says when it applies: "With --workspace", "With several indexes")."""
+    return Opt(
+        "repo",
+        ("--repo",),
+        list,
+        None,
+        f"{scope}: only repositories whose name matches this regex (repeatable), as repo:.",
+        metavar="REGEX",
+    )

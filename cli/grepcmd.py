@@ -79,7 +79,9 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
         errors.append((path, reason))
         env.err(f"qry: {path}: {reason}\n")
 
-    notice = lambda msg: env.err(f"qry: {msg}\n")  # noqa: E731
+    def notice(msg: str) -> None:
+        env.err(f"qry: {msg}\n")
+
     try:
         if v.get("workspace") is not None:
             summary = _grep_workspace(request, printer, v, notice, on_error)

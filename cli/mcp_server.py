@@ -271,7 +271,7 @@ class QryTools:
     ) -> Any:
         """Every matching line (exact, like rg), within the line, byte and time bounds; over the
         workspace's repositories when the server was started with one."""
-        from indexlib import GrepRequest, Store, bounded_grep, grep_members, resolve_workspace
+        from indexlib import GrepRequest, Store, bounded_grep, grep_members
 
         lim = self.limits
         if not pattern:
@@ -299,12 +299,12 @@ class QryTools:
         )
         bounds: dict[str, Any] = {"max_lines": max_lines, "max_bytes": max_bytes, "seconds": lim.grep_seconds}
         if self.workspace:
-            ws = resolve_workspace(self.workspace)
+            fed = self.federation()  # the workspace the server resolved once, as search uses it
 
             def run(on_file: Any, on_repo: Any, on_error: Any) -> Any:
                 return grep_members(
-                    ws.name,
-                    ws.members,
+                    fed.name,
+                    fed.members,
                     req,
                     on_file,
                     repos=_as_list(repo),

@@ -199,10 +199,11 @@ def begin_search(
     # The query's syntax and filters are the same for every index: checked once, here, so that an
     # index that refuses the request afterwards (no vectors for -m semantic, a --since ref its
     # repository lacks) is that index's failure, reported beside the others' answers.
-    opts.check_words(
-        parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    q = parse_query(
+        text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds, repos=opts.repos
     )
-    kept = repofilter.select_for(workspace, members, text, opts)
+    opts.check_words(q)
+    kept = repofilter.select(workspace, members, q.repos, q.exclude_repos)
     return opts, [m for m in kept if only is None or m.name in only]
 
 

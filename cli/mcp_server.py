@@ -460,6 +460,7 @@ class QryTools:
         if self.workspace:
             fed = self.federation()
         else:
+            self.engine()  # a missing or broken index is the error the other tools give, not a note
             label = self.index_dir.parent.name if self.index_dir.name == ".qry" else self.index_dir.name
             fed = Federation(label, [Member(label, self.index_dir)])
         return _to_builtins(route_workspace(fed, question, limit=limit, opts=opts))

@@ -117,24 +117,27 @@ class SearchRequest(msgspec.Struct, kw_only=True):
         if self.mode not in SEARCH_MODES:
             raise UsageError(f"unknown mode {self.mode!r}", hint=f"use one of: {', '.join(SEARCH_MODES)}")
         b = SEARCH_BOUNDS
+        top_k, snippet, rrf_k, depth, budget_name = map(
+            self._option, ("top_k", "snippet_chars", "rrf_k", "graph_depth", "budget_tokens")
+        )
         rules = (
             (
                 self.top_k,
                 b.top_k,
-                f"--top-k must be between {_range(b.top_k)}, not {self.top_k}",
-                "e.g. --top-k",
+                f"{top_k} must be between {_range(b.top_k)}, not {self.top_k}",
+                f"e.g. {top_k}",
             ),
             (
                 self.snippet_chars,
                 b.snippet_chars,
-                f"--snippet-chars must be between {_range(b.snippet_chars)}, not {self.snippet_chars}",
+                f"{snippet} must be between {_range(b.snippet_chars)}, not {self.snippet_chars}",
                 "the default is",
             ),
-            (self.rrf_k, b.rrf_k, f"--rrf-k must be at least {b.rrf_k.lo}", "the default is"),
+            (self.rrf_k, b.rrf_k, f"{rrf_k} must be at least {b.rrf_k.lo}", "the default is"),
             (
                 self.graph_depth,
                 b.graph_depth,
-                f"--graph-depth must be between {_range(b.graph_depth)}",
+                f"{depth} must be between {_range(b.graph_depth)}",
                 "the default is",
             ),
         )
@@ -144,15 +147,20 @@ class SearchRequest(msgspec.Struct, kw_only=True):
         budget = b.budget_tokens
         if self.budget_tokens is not None and budget is not None and not within(self.budget_tokens, budget):
             raise UsageError(
-                f"--budget-tokens must be at least {budget.lo}, not {self.budget_tokens}",
-                hint="a budget is about N tokens of whole results (4 characters each), e.g. "
-                "--budget-tokens 2000; leave it out for no budget",
+                f"{budget_name} must be at least {budget.lo}, not {self.budget_tokens}",
+                hint=f"a budget is about N tokens of whole results (4 characters each), e.g. "
+                f"{budget_name} 2000; leave it out for no budget",
             )
         if any(not (TERM_BOOST_MIN <= b <= TERM_BOOST_MAX) for b in self.term_boosts.values()):
             raise UsageError(
                 f"term_boosts must lie between {TERM_BOOST_MIN} and {TERM_BOOST_MAX}",
                 hint="leave term_boosts empty for plain BM25",
             )
+
+    def _option(self, field: str) -> str:
+        """An option as the caller spells it: the flag for the CLI, the field for the library and
+        `qry serve`'s HTTP clients (whose JSON has `top_k`, not `--top-k`)."""
+        return "--" + field.replace("_", "-") if self.caller == CLI else field
 
     def _check_served(self) -> None:
         """The server's tighter bounds, worded for an agent that will call again."""

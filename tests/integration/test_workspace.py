@@ -450,11 +450,12 @@ def test_the_http_face_refuses_bad_requests_with_the_error_json(repos: dict[str,
             (json.dumps({"query": "x " * 1500}).encode(), "query length must be between"),
             (b'{"query": "x", "route": "false"}', "'route' must be true or false"),
             (b'{"query": "x", "options": "a"}', "'options' must be an object"),
-            (b'{"query": "x", "options": {"top_k": 0}}', "must be between"),
+            (b'{"query": "x", "options": {"top_k": 0}}', "top_k must be between 1"),  # the field, not a flag
             (b"[" * 100000, "not JSON"),
         ):
             status, err = post(body)
             assert status == 400 and said in err["error"] and err["isError"], (body[:40], err)
+            assert "--" not in err["error"] + err.get("hint", ""), err
         assert post(b"", "/search", "PUT")[0] == 405 and post(b"{}", "/health")[0] == 405
         assert post(b"{}", "/nowhere")[0] == 404
         status, ok = post(json.dumps({"query": "retry \ud800 charge"}).encode())  # a lone surrogate
@@ -629,6 +630,10 @@ def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Pat
     assert 0 < alone["routes"][0]["confidence"] <= 1
     with pytest.raises(UsageError, match="limit"):
         tools.route("x", limit=0)
+    from indexlib import IndexNotFound
+
+    with pytest.raises(IndexNotFound):  # no index: the error every one-index tool gives, not a note
+        QryTools(repos["billing"] / "nothing-here" / ".qry").route("retry failed charge")
 
 
 def test_mcp_search_tool_over_a_workspace(repos: dict[str, Path], xdg: Path) -> None:

@@ -47,7 +47,13 @@ def test_settle_without_vectors_notes_it_or_refuses_a_semantic_search() -> None:
 
 def test_request_bounds_and_wording_depend_on_who_asks() -> None:
     with pytest.raises(UsageError, match=r"^--top-k must be between 1 and 1000, not 0$"):
+        SearchRequest(caller="cli", top_k=0).validate("x")
+    # the library and qry serve's HTTP clients set fields, so the error names the field
+    with pytest.raises(UsageError, match=r"^top_k must be between 1 and 1000, not 0$") as lib:
         SearchRequest(top_k=0).validate("x")
+    assert "--" not in lib.value.hint
+    with pytest.raises(UsageError, match=r"^budget_tokens must be at least 1, not 0$"):
+        SearchRequest(budget_tokens=0).validate("x")
     SearchRequest(top_k=500).validate("x")
     with pytest.raises(UsageError) as served:
         SearchRequest(caller="agent", top_k=500).validate("x")

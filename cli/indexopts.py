@@ -73,7 +73,7 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         ("--cluster",),
         str,
         None,
-        "Parse as Ray tasks on this cluster: local, local:N, auto or HOST:PORT (the cluster extra).",
+        "Parse as Ray tasks and embed on Ray actors (--threads of them, else one per CPU) on this cluster: local, local:N, auto or HOST:PORT (the cluster extra).",
         metavar="ADDRESS",
     ),
     Opt(

@@ -1,6 +1,7 @@
-"""`qry index --cluster ADDRESS`: discovery and publish here, parsing as Ray tasks across the cluster.
+"""`qry index --cluster ADDRESS`: discovery and publish here, parsing as Ray tasks and embedding on Ray
+actors (rayembed.py) across the cluster.
 
-Owns: the parse map handed to the build (`build_index(..., parse_map=)`). Files are sent in batches of
+Owns: the parse map handed to the build (`build_index(..., parse_map=)`), and `cluster_build`. Files are sent in batches of
 BATCH_FILES per task; each task reads its files from the shared file system, parses them with the same
 code as a local build, and returns msgpack bytes; results are consumed in file order, so the segment
 the driver writes (and its content-addressed id) is byte-identical to a local build's. A task whose
@@ -46,6 +47,16 @@ def ray_parse_map(ray: Any) -> ParseMap:
 def cluster_build(
     root: Path, address: str, options: BuildOptions | None = None, progress: Progress | None = None
 ) -> BuildReport:
-    """`build_index` with parsing spread over the Ray cluster at `address`."""
+    """`build_index` with parsing and the model spread over the Ray cluster at `address`."""
+    from indexlib.cluster.rayembed import ray_embedder_factory
+
+    opts = options or BuildOptions()
+    opts.check_embeds_here()  # before Ray starts (seconds), not after
     ray = connect(address)
-    return build_index(root, options or BuildOptions(), progress, parse_map=ray_parse_map(ray))
+    return build_index(
+        root,
+        options or BuildOptions(),
+        progress,
+        parse_map=ray_parse_map(ray),
+        embedder=ray_embedder_factory(ray),
+    )

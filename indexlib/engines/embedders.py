@@ -20,7 +20,15 @@ from indexlib.workers import ForkPool, available_cores, grow_pool, start_pool
 if TYPE_CHECKING:
     from indexlib.engines.embed import ModelSpec, OnnxEmbedder
 
-__all__ = ["LazyOnnxEmbedder", "build_embedder", "build_name", "caches_query_vectors", "query_embedder"]
+__all__ = [
+    "LazyOnnxEmbedder",
+    "build_embedder",
+    "build_name",
+    "caches_query_vectors",
+    "gather_chunks",
+    "length_chunks",
+    "query_embedder",
+]
 
 
 #: Texts a worker embeds per task: small enough that the last task of a batch is short, large
@@ -108,23 +116,35 @@ class LazyOnnxEmbedder:
     def embed(self, texts: Sequence[str]) -> Any:
         if self._pool is None and (self.workers < 2 or len(texts) < POOL_MIN_TEXTS):
             return self._model().embed(texts)
-        import numpy as np
-
-        # Chunks of similar length (little padding), longest first, pulled by whichever worker is
-        # free: a worker slowed by other load on its core does not hold the others at the barrier.
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        chunks = [order[i : i + WORKER_CHUNK] for i in range(0, len(order), WORKER_CHUNK)]
+        # Pulled by whichever worker is free: a worker slowed by other load on its core does not
+        # hold the others at the barrier.
+        chunks = length_chunks(texts)
         parts = self._workers().map(_embed_in_worker, [[texts[i] for i in c] for c in chunks], chunksize=1)
-        out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
-        for chunk, part in zip(chunks, parts, strict=True):
-            out[chunk] = part
-        return out
+        return gather_chunks(len(texts), chunks, parts)
 
     def close(self) -> None:
         """Stop the workers (idle between batches, or mid-batch after a Ctrl-C)."""
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
+
+
+def length_chunks(texts: Sequence[str], size: int = WORKER_CHUNK) -> list[list[int]]:
+    """Indexes of `texts` in chunks of `size` texts of similar length (little padding in a model
+    batch), longest first: how a batch is spread over workers, here or on a cluster, so every
+    worker embeds the same chunks a given batch would give any other."""
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    return [order[i : i + size] for i in range(0, len(order), size)]
+
+
+def gather_chunks(n: int, chunks: Sequence[Sequence[int]], parts: Sequence[Any]) -> Any:
+    """The `n` rows of a batch from its chunks' vectors (`length_chunks` order)."""
+    import numpy as np
+
+    out = np.empty((n, parts[0].shape[1]), dtype=np.float32)
+    for chunk, part in zip(chunks, parts, strict=True):
+        out[list(chunk)] = part
+    return out
 
 
 _WORKER_MODEL: list[OnnxEmbedder] = []  # the model of this worker process, loaded once by its pool

@@ -76,6 +76,81 @@ def test_a_parse_task_whose_worker_dies_is_retried(local_ray: Any, tmp_path: Pat
     assert marker.exists() and out == [str(j * 2).encode() for j in range(40)]
 
 
+def _vectors(index: Path) -> dict[int, Any]:
+    import numpy as np
+
+    engine = open_engine(index)
+    snap = engine.snapshot()
+    assert snap.manifest.model is not None
+    out: dict[int, Any] = {}
+    for seg in snap.segments:
+        vs = seg.vectors(snap.manifest.model.model_id)
+        assert vs is not None
+        out.update({int(u): np.asarray(vs.vector(int(u)), dtype=np.float32) for u in vs._keys})
+    return out
+
+
+@pytest.mark.parametrize("embed", ["hash", "onnx"])
+def test_a_build_embedded_by_ray_actors_equals_a_local_build(
+    local_ray: Any, tmp_path: Path, embed: str
+) -> None:
+    import numpy as np
+
+    src = tmp_path / "poly"
+    shutil.copytree(FIXTURES / "polyglot", src)
+    # no user-level cache: each build embeds every text itself
+    opts = {"embed": embed, "git_times": False, "shared_cache": False}
+    local = build_index(src, BuildOptions(index_dir=tmp_path / "local", **opts))
+    report = cluster_build(src, "local:2", BuildOptions(index_dir=tmp_path / "ray", **opts))
+    assert report.embedded == local.embedded > 20 and report.vectors_root == report.root_id
+    assert _norm(tmp_path / "ray") == _norm(tmp_path / "local")
+    here, there = _vectors(tmp_path / "local"), _vectors(tmp_path / "ray")
+    assert sorted(here) == sorted(there)
+    worst = min(float(np.dot(here[u], there[u])) for u in here)
+    # the same chunks on the same one-thread model: equal vectors (a local build's prefetch may cut
+    # batches differently, which moves the model's last bits only)
+    assert worst > 0.9999 if embed == "onnx" else worst == pytest.approx(1.0)
+    q = SearchRequest(top_k=10, mode="semantic")
+    a = open_engine(tmp_path / "local").search("retry a failed charge", q)
+    b = open_engine(tmp_path / "ray").search("retry a failed charge", q)
+    assert a.results and [h.uid for h in a.results] == [h.uid for h in b.results]
+
+
+def test_an_embedding_actor_that_dies_is_restarted_and_its_call_retried(
+    local_ray: Any, tmp_path: Path
+) -> None:
+    from indexlib.cluster.rayembed import RayEmbedder
+    from indexlib.embedding import HashEmbedder
+
+    marker = tmp_path / "died-once"
+
+    class DiesOnce(HashEmbedder):
+        def embed(self, texts: Any) -> Any:
+            if not marker.exists():
+                marker.write_text("x")
+                os._exit(1)  # the actor's process dies mid-call
+            return super().embed(texts)
+
+    texts = [f"retry charge number {i}" for i in range(100)]
+    embedder = RayEmbedder(local_ray, HashEmbedder(), DiesOnce, actors=2)
+    try:
+        got = embedder.embed(texts)
+    finally:
+        embedder.close()
+    assert marker.exists() and (got == HashEmbedder().embed(texts)).all()
+
+
+def test_a_cluster_build_refuses_to_embed_in_the_background(tmp_path: Path) -> None:
+    src = tmp_path / "poly"
+    shutil.copytree(FIXTURES / "polyglot", src)
+    opts = BuildOptions(embed="hash", background=True)
+    with pytest.raises(UsageError, match="--background cannot go with --cluster"):
+        build_index(src, opts, embedder=lambda _o: None)
+    with pytest.raises(UsageError, match="--background cannot go with --cluster"):
+        cluster_build(src, "no-such-host:1", opts)  # refused before any cluster is reached
+    assert not (src / ".qry").exists()
+
+
 def test_a_cluster_query_over_three_indexes_equals_the_local_merge(
     local_ray: Any, three: list[Member]
 ) -> None:

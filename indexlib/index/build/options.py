@@ -14,13 +14,17 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["BuildOptions", "BuildReport", "ParseMap", "Progress"]
+__all__ = ["BuildOptions", "BuildReport", "EmbedderFactory", "ParseMap", "Progress"]
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 # Where parsing runs instead of this machine's fork pool: a map over (job -> msgpack bytes) that yields
 # the results in job order (indexlib/cluster/raybuild.py passes one backed by Ray tasks). A keyword of
 # build_index, not an option: options are plain data a worker process receives as JSON.
 ParseMap = Callable[[Callable[[Any], bytes], list[Any]], Iterator[bytes]]
+# Where the vector stage's model runs instead of this machine's worker processes: given the build's
+# options, an embedder with the attributes and `embed`/`close` of `engines.embedders.LazyOnnxEmbedder`
+# (indexlib/cluster/rayembed.py passes one backed by Ray actors). A keyword of build_index, as ParseMap.
+EmbedderFactory = Callable[["BuildOptions"], Any]
 
 
 class BuildOptions(msgspec.Struct):
@@ -54,6 +58,17 @@ class BuildOptions(msgspec.Struct):
         ):
             if value < least:
                 raise UsageError(f"{name} must be at least {least}, not {value:g}", hint=hint)
+
+    def check_embeds_here(self) -> None:
+        """A build whose model runs elsewhere (a cluster's actors) embeds from this process: refuse
+        `--background`, whose detached worker would embed on this machine alone."""
+        from indexlib.errors import UsageError
+
+        if self.background:
+            raise UsageError(
+                "--background cannot go with --cluster: a cluster build embeds on the cluster, from this process",
+                hint="leave out --background (or --cluster, to embed on this machine in the background)",
+            )
 
     def to_json(self) -> str:
         """These options as one line of JSON (paths as strings): what a worker process is started with."""

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from indexlib.errors import UsageError, write_failure
-from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
+from indexlib.index.build.options import BuildOptions, BuildReport, EmbedderFactory, ParseMap, Progress
 from indexlib.index.build.parse import parse_and_spill, parse_cores
 from indexlib.index.build.plan import classify, discover_sources, load_previous
 from indexlib.index.build.prefetch import start_prefetch
@@ -58,22 +58,28 @@ def build_index(
     progress: Progress | None = None,
     *,
     parse_map: ParseMap | None = None,
+    embedder: EmbedderFactory | None = None,
 ) -> BuildReport:
     """Index `root` incrementally and publish a new root if anything changed; `parse_map`, when given,
-    runs the parsing (`indexlib/cluster/raybuild.py`: as Ray tasks).
+    runs the parsing, and `embedder` makes the vector stage's embedder (`indexlib/cluster/`: as Ray
+    tasks and Ray actors). A build given an `embedder` computes its vectors itself, never in the
+    background.
 
     Raises UsageError for a root that is not a folder (`check_source_root`) or an option no build can use, LockBusy when
     another writer runs.
     """
     opts = options or BuildOptions()
     opts.check()
+    if embedder is not None:
+        opts.check_embeds_here()
     root = check_source_root(root)
     index_dir = (opts.index_dir or default_index_dir(root)).resolve()
     store = Store.open(index_dir, create=True)
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
         try:
-            _build_locked(root, store, opts, report, progress or (lambda _s, _d, _t: None), parse_map)
+            steps = progress or (lambda _s, _d, _t: None)
+            _build_locked(root, store, opts, report, steps, parse_map, embedder)
         except BaseException as exc:
             # Whatever failed (a full disk, Ctrl-C, a bug), nothing this run staged is of use, and HEAD
             # still names the previous root: the staging files go now, not at the next gc (on a full
@@ -108,6 +114,7 @@ def _build_locked(
     report: BuildReport,
     progress: Progress,
     parse_map: ParseMap | None = None,
+    embedder: EmbedderFactory | None = None,
 ) -> None:
     with _timed(report, "discover"):
         prev = load_previous(store, opts, report)
@@ -118,7 +125,7 @@ def _build_locked(
     # Vectors begin now where the parse leaves cores idle (an edit's in-process parse, or more cores
     # than the parse pool takes); elsewhere after the lexical root, which is what a user waits for.
     prefetch = None
-    if plan.to_parse and not opts.background:
+    if plan.to_parse and not opts.background and embedder is None:
         idle = available_cores() - parse_cores(len(plan.to_parse), parse_map)
         prefetch = start_prefetch(store, opts, prev.manifest, idle, busy=lambda: int(times_job.running()))
     try:
@@ -142,7 +149,7 @@ def _build_locked(
         publish_stage(store, root, opts, prev, layout, source, plan.skipped, report)
         if opts.embed != "none" and not opts.background:
             with _timed(report, "embed"):
-                attach_vectors(store, report, opts, progress, prefetch)
+                attach_vectors(store, report, opts, progress, prefetch, embedder)
     finally:
         if prefetch is not None:
             prefetch.close()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from indexlib.errors import ModelError
-from indexlib.index.build.options import BuildOptions, BuildReport, Progress
+from indexlib.index.build.options import BuildOptions, BuildReport, EmbedderFactory, Progress
 from indexlib.index.segtables import iter_segment
 from indexlib.records import Node
 from indexlib.store.manifest import Manifest, ModelInfo, SegmentEntry, VectorInfo
@@ -42,13 +42,15 @@ def attach_vectors(
     opts: BuildOptions,
     progress: Progress,
     prefetch: VectorPrefetch | None = None,
+    make_embedder: EmbedderFactory | None = None,
 ) -> None:
     """Compute vectors for every segment of HEAD that lacks them, then publish a root naming them.
 
     The progress file says how far it is (`qry status`, and a search meanwhile, quote it). Vectors go
     to the caches after every batch, so an interrupted build keeps what it finished. A `prefetch`
     (vectors begun while the files parsed) hands over its embedder, with its workers running, and
-    the keys it embedded, which count as embedded here, not as cached.
+    the keys it embedded, which count as embedded here, not as cached. `make_embedder` makes the
+    embedder instead of this machine's (a cluster's).
     """
     from indexlib.engines.embedders import build_embedder
     from indexlib.index.embedprogress import EmbedProgress, clear_progress, write_progress
@@ -58,11 +60,14 @@ def attach_vectors(
     cache = None
     if prefetch is not None:
         embedder, cache, early = prefetch.handoff()
+    elif make_embedder is not None:
+        embedder = make_embedder(opts)
     else:
         # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
         embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
     info = ModelInfo(model_id=embedder.model_id, checksum=embedder.checksum, dim=0, name=embedder.name)
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
+        embedder.close()
         raise ModelError(
             f"this index was embedded with {manifest.model.name} ({manifest.model.model_id}), "
             f"not {info.name} ({info.model_id})",
@@ -70,6 +75,7 @@ def attach_vectors(
         )
     pending = [s for s in manifest.segments if s.vectors is None or s.vectors.model_id != info.model_id]
     if not pending:
+        embedder.close()  # a prefetch's workers, a cluster's actors: nothing is left to embed
         report.vectors_root = root_id
         return
     pending_ids = {s.id for s in pending}

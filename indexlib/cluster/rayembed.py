@@ -1,0 +1,108 @@
+"""`qry index --cluster ADDRESS`: the vector stage's model on Ray actors across the cluster.
+
+Owns: `RayEmbedder`, the embedder the vector stage is handed (`build_index(..., embedder=)`) when a
+build runs on a cluster. It starts one actor per cluster CPU (or `--threads` of them), each holding
+the build's own embedder on one thread (for `--embed onnx` the ONNX model, loaded and checked
+against the checksum the index records; the folder must be readable at the same path on every node,
+as the index folder must). Each batch of the vector stage is cut into the chunks a local build's
+workers take (`engines.embedders.length_chunks`) and free actors pull them, so the vectors, the
+caches and the published root are what a local build makes. An actor whose process dies is restarted
+by Ray and its call retried (ACTOR_RESTARTS, CALL_RETRIES); the vectors are published by the build's
+own atomic HEAD swap, so a crash anywhere leaves the previous root.
+Does not own: which embedder a build uses (`engines/embedders.py`), the vector stage
+(`index/build/vectors.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from indexlib.index.build.options import BuildOptions, EmbedderFactory
+
+__all__ = ["ACTOR_RESTARTS", "CALL_RETRIES", "RayEmbedder", "ray_embedder_factory"]
+
+ACTOR_RESTARTS = 3  # times Ray restarts a model actor whose process died (each reloads the model)
+CALL_RETRIES = 3  # times an embed call is retried on a restarted actor
+
+Maker = Callable[[], Any]  # makes the embedder an actor holds (pickled to the actor's node)
+
+
+class _ModelHolder:
+    """Actor side: one embedder on one thread, made once when the actor (re)starts."""
+
+    def __init__(self, make: Maker) -> None:
+        self.embedder = make()
+
+    def embed(self, texts: list[str]) -> Any:
+        return self.embedder.embed(texts)
+
+
+class RayEmbedder:
+    """The vector stage's embedder, its work spread over `actors` Ray actors.
+
+    `like` is this process's embedder of the same model: it names the model (`name`, `checksum`,
+    `model_id`, `cache_id`) without loading it; `make` builds the one each actor holds. Actors start
+    on the first `embed`, so a build with every vector cached starts none. `close()` ends them.
+    """
+
+    def __init__(self, ray: Any, like: Any, make: Maker, actors: int) -> None:
+        self.ray = ray
+        self.name = like.name
+        self.checksum = like.checksum
+        self.model_id = like.model_id
+        self.cache_id = like.cache_id
+        self.workers = max(1, actors)
+        self._make = make
+        self._actors: list[Any] = []
+
+    def _pool(self) -> Any:
+        if not self._actors:
+            holder = self.ray.remote(num_cpus=1, max_restarts=ACTOR_RESTARTS, max_task_retries=CALL_RETRIES)(
+                _ModelHolder
+            )
+            self._actors = [holder.remote(self._make) for _ in range(self.workers)]
+        return self.ray.util.ActorPool(self._actors)
+
+    @property
+    def dim(self) -> int:
+        return int(self.embed(["dimension probe"]).shape[1])
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        from indexlib.engines.embedders import gather_chunks, length_chunks
+
+        if not texts:
+            import numpy as np
+
+            return np.zeros((0, self.dim), dtype=np.float32)
+        chunks = length_chunks(texts)
+        parts = list(
+            self._pool().map(
+                lambda actor, part: actor.embed.remote(part), [[texts[i] for i in c] for c in chunks]
+            )
+        )
+        return gather_chunks(len(texts), chunks, parts)
+
+    def close(self) -> None:
+        for actor in self._actors:
+            self.ray.kill(actor)
+        self._actors = []
+
+
+def cluster_cpus(ray: Any) -> int:
+    """CPUs of the cluster Ray reports (at least one)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ray_embedder_factory(ray: Any) -> EmbedderFactory:
+    """The vector stage's embedder for a build on `ray`'s cluster: the build's own embedder
+    (`--embed`, `--model`) on `--threads` actors, or one per cluster CPU (0, the default)."""
+    from indexlib.engines.embedders import build_embedder
+
+    def make(opts: BuildOptions) -> RayEmbedder:
+        like = build_embedder(opts.embed, opts.model_dir, workers=1)
+        holder = partial(build_embedder, opts.embed, opts.model_dir, workers=1)
+        return RayEmbedder(ray, like, holder, opts.threads or cluster_cpus(ray))
+
+    return make

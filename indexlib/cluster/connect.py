@@ -23,8 +23,27 @@ def ray_module() -> Any:
     return ray
 
 
+def _use_token_if_there() -> None:
+    """Send Ray's auth token when there is one and the environment does not say otherwise.
+
+    `ray start --head` enables token authentication by default (Ray 2.59 on) and writes the token
+    to ~/.ray/auth_token, but a driver joining by address sends it only under RAY_AUTH_MODE=token;
+    without it the connection fails after Ray's 20 s of retries with no word of authentication. A
+    token-mode driver also joins a cluster that has authentication off, so a token found is used."""
+    import os
+    from pathlib import Path
+
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    has_token = os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if has_token or (Path.home() / ".ray" / "auth_token").is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def connect(address: str) -> Any:
     """An initialised `ray` module connected to ADDRESS (reusing a connection this process already has)."""
+    if not (address == "local" or address.startswith("local:")):
+        _use_token_if_there()  # read when Ray is first imported
     ray = ray_module()
     if ray.is_initialized():
         return ray
@@ -46,7 +65,8 @@ def connect(address: str) -> Any:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise QryError(
             f"cannot reach the Ray cluster at {address!r}: {exc}",
-            hint="start one (ray start --head) or use --cluster local",
+            hint="start one (ray start --head) or use --cluster local; a cluster with token "
+            "authentication needs its token in ~/.ray/auth_token or RAY_AUTH_TOKEN",
             code="cluster",
         ) from exc
     return ray

@@ -78,6 +78,8 @@ class HashEmbedder:
     #: What an index records of it (`ModelInfo.name` and `.checksum`): there is no model file.
     name: ClassVar[str] = "hash"
     checksum: ClassVar[str] = "hash"
+    #: It embeds in the calling process (a build sizes its batches by its embedder's workers).
+    workers: ClassVar[int] = 1
 
     def __init__(self, dim: int = 64) -> None:
         self.dim = dim

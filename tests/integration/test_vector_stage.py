@@ -155,3 +155,11 @@ def test_background_returns_after_the_lexical_root_and_a_worker_finishes(
     semantic = SearchOptions(mode="semantic", signals=Signals().without("dense_floor"))
     res = open_engine(index_dir).search("advance the pipeline stage", semantic)
     assert res.results
+
+
+def test_a_batch_gives_every_worker_of_a_large_cluster_several_chunks() -> None:
+    from indexlib.engines.embedders import WORKER_CHUNK
+    from indexlib.index.build.vectors import CHUNKS_PER_WORKER, batch_texts
+
+    assert batch_texts(1) == batch_texts(2) == EMBED_BATCH  # this machine's workers: unchanged
+    assert batch_texts(64) == 64 * WORKER_CHUNK * CHUNKS_PER_WORKER > EMBED_BATCH  # 64 actors

@@ -28,12 +28,30 @@ from indexlib.store.store import Store, is_attachment, vectors_dirname
 if TYPE_CHECKING:
     from indexlib.index.build.prefetch import VectorPrefetch
 
-__all__ = ["EMBED_BATCH", "PROGRESS_EVERY", "attach_vectors", "file_texts", "node_texts", "vector_caches"]
+__all__ = [
+    "CHUNKS_PER_WORKER",
+    "EMBED_BATCH",
+    "PROGRESS_EVERY",
+    "attach_vectors",
+    "batch_texts",
+    "file_texts",
+    "node_texts",
+    "vector_caches",
+]
 
 EMBED_BATCH = 256  # texts handed to the embedder at once: it sorts them by length into model batches,
 # so a larger batch pads less; the caches are appended after each one
-
+CHUNKS_PER_WORKER = 4  # a batch gives each of the embedder's workers at least this many chunks, so
+# the wait for a batch's last chunk idles few of a cluster's many actors
 PROGRESS_EVERY = 0.5  # seconds between rewrites of the progress file (cache hits come file by file)
+
+
+def batch_texts(workers: int) -> int:
+    """Texts per batch for an embedder with `workers` workers (or actors): EMBED_BATCH, or enough
+    that each one takes CHUNKS_PER_WORKER chunks of the batch."""
+    from indexlib.engines.embedders import WORKER_CHUNK
+
+    return max(EMBED_BATCH, workers * WORKER_CHUNK * CHUNKS_PER_WORKER)
 
 
 def attach_vectors(
@@ -227,6 +245,7 @@ def _embed_segment(
 
     uids: list[int] = []
     vectors: list[Any] = []
+    limit = batch_texts(embedder.workers)
     batch: dict[int, str] = {}
     batch_rows: list[tuple[int, int]] = []  # (row in `vectors`, key) still waiting for a vector
 
@@ -263,7 +282,7 @@ def _embed_segment(
             batch_rows.append((len(vectors) - 1, key))
         if hits:
             advance(hits)
-        if len(batch) >= EMBED_BATCH:
+        if len(batch) >= limit:
             flush_batch()
     flush_batch()
     cache.flush()  # copies of shared-cache hits into the index's own cache

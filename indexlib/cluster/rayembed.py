@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from indexlib.errors import QryError
 from indexlib.index.build.options import BuildOptions, EmbedderFactory
 
 __all__ = ["ACTOR_RESTARTS", "CALL_RETRIES", "RayEmbedder", "ray_embedder_factory"]
@@ -77,17 +78,31 @@ class RayEmbedder:
 
             return np.zeros((0, self.dim), dtype=np.float32)
         chunks = length_chunks(texts)
-        parts = list(
-            self._pool().map(
-                lambda actor, part: actor.embed.remote(part), [[texts[i] for i in c] for c in chunks]
+        try:
+            parts = list(
+                self._pool().map(
+                    lambda actor, part: actor.embed.remote(part), [[texts[i] for i in c] for c in chunks]
+                )
             )
-        )
+        except self.ray.exceptions.RayActorError as exc:  # it could not start, or died past its restarts
+            raise QryError(
+                f"the embedding model could not run on the cluster: {_cause(exc)}",
+                hint="the model folder (--model, or the bundled one) must be readable at the same path on "
+                "every node; or leave out --cluster",
+                code="cluster",
+            ) from None
         return gather_chunks(len(texts), chunks, parts)
 
     def close(self) -> None:
         for actor in self._actors:
             self.ray.kill(actor)
         self._actors = []
+
+
+def _cause(exc: Exception) -> str:
+    """The last line of what ended an actor, the exception itself (Ray's message runs to many lines)."""
+    text = str(getattr(exc, "cause", None) or exc).strip()
+    return text.splitlines()[-1] if text else type(exc).__name__
 
 
 def cluster_cpus(ray: Any) -> int:
@@ -97,12 +112,14 @@ def cluster_cpus(ray: Any) -> int:
 
 def ray_embedder_factory(ray: Any) -> EmbedderFactory:
     """The vector stage's embedder for a build on `ray`'s cluster: the build's own embedder
-    (`--embed`, `--model`) on `--threads` actors, or one per cluster CPU (0, the default)."""
+    (`--embed`, `--model`) on `--threads` actors, or one per cluster CPU (0, the default), never
+    more actors than the cluster has CPUs."""
     from indexlib.engines.embedders import build_embedder
 
     def make(opts: BuildOptions) -> RayEmbedder:
         like = build_embedder(opts.embed, opts.model_dir, workers=1)
         holder = partial(build_embedder, opts.embed, opts.model_dir, workers=1)
-        return RayEmbedder(ray, like, holder, opts.threads or cluster_cpus(ray))
+        cpus = cluster_cpus(ray)  # more actors than CPUs would wait for a CPU for ever
+        return RayEmbedder(ray, like, holder, min(opts.threads or cpus, cpus))
 
     return make

@@ -140,6 +140,23 @@ def test_an_embedding_actor_that_dies_is_restarted_and_its_call_retried(
     assert marker.exists() and (got == HashEmbedder().embed(texts)).all()
 
 
+def test_a_model_that_cannot_load_on_the_cluster_is_an_error_not_a_traceback(local_ray: Any) -> None:
+    from indexlib.cluster.rayembed import RayEmbedder
+    from indexlib.embedding import HashEmbedder
+    from indexlib.errors import ModelError, QryError
+
+    def no_model() -> Any:
+        raise ModelError("no model at /nowhere/model.onnx", hint="x")
+
+    embedder = RayEmbedder(local_ray, HashEmbedder(), no_model, actors=1)
+    try:
+        with pytest.raises(QryError, match=r"could not run on the cluster: .*no model at /nowhere") as err:
+            embedder.embed(["retry a failed charge"])
+    finally:
+        embedder.close()
+    assert err.value.code == "cluster" and "same path on every node" in str(err.value.hint)
+
+
 def test_a_cluster_build_refuses_to_embed_in_the_background(tmp_path: Path) -> None:
     src = tmp_path / "poly"
     shutil.copytree(FIXTURES / "polyglot", src)

@@ -37,7 +37,7 @@ import corpora
 from indexlib.index.parsing import detect_language, is_code, parse_file
 from indexlib.records import DEFINITION_KINDS, Node, NodeKind
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2  # 2: doc comments inside a node's span are stripped too
 SEED = 20240601
 PER_KIND = 150  # queries per kind per corpus (fewer when the corpus has fewer candidates)
 KINDS = ("symbol", "symbol_words", "concept")
@@ -202,6 +202,15 @@ def _comment_block_above(lines: list[str], start_line: int) -> tuple[int, int] |
     return (first, last) if first <= last else None
 
 
+def _comment_block_at(lines: list[str], start_line: int) -> tuple[int, int] | None:
+    """(first, last) 1-based lines of the comment block `start_line` opens: the parser counts a
+    definition's doc comment as the first lines of its node."""
+    last = start_line
+    while last <= len(lines) and _COMMENT_LINE.match(lines[last - 1]):
+        last += 1
+    return (start_line, last - 1) if last > start_line else None
+
+
 def strip_docs(data: bytes, language: str, nodes: list[Node]) -> bytes:
     """`data` with the doc comments of `nodes` blanked out, keeping every other line where it was."""
     text = data.decode("utf-8")
@@ -219,7 +228,7 @@ def strip_docs(data: bytes, language: str, nodes: list[Node]) -> bytes:
             if only:  # the body must keep a statement
                 lines[first - 1] = pad + "pass"
         else:
-            block = _comment_block_above(lines, node.start_line)
+            block = _comment_block_at(lines, node.start_line) or _comment_block_above(lines, node.start_line)
             if block is None:
                 continue
             for i in range(block[0], block[1] + 1):

@@ -48,7 +48,7 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         ("--threads",),
         int,
         0,
-        "Cores for the embedding model, one worker process each (0: every available core).",
+        "Cores for the embedding model, one worker process each (0: every available core); with --cluster, Ray actors (0: one per cluster CPU).",
         metavar="N",
     ),
     Opt(

@@ -40,26 +40,39 @@ def _use_token_if_there() -> None:
         os.environ["RAY_AUTH_MODE"] = "token"
 
 
+def _local_cpus(address: str) -> int | None:
+    """The N of `local:N` (None for `local`: every core); UsageError for a count no Ray can use."""
+    cpus = address.partition(":")[2]
+    if not cpus:
+        return None
+    if not cpus.isdigit() or int(cpus) < 1:
+        raise UsageError(
+            f"bad CPU count in {address!r}: a local cluster needs at least one CPU to run anything",
+            hint="e.g. --cluster local:2",
+        )
+    return int(cpus)
+
+
 def connect(address: str) -> Any:
-    """An initialised `ray` module connected to ADDRESS (reusing a connection this process already has)."""
-    if not (address == "local" or address.startswith("local:")):
-        _use_token_if_there()  # read when Ray is first imported
-    ray = ray_module()
-    if ray.is_initialized():
-        return ray
+    """An initialised `ray` module connected to ADDRESS (reusing a connection this process already has).
+
+    A cluster without a CPU is refused: every task and actor of qry asks for one, so it would wait
+    for ever."""
     if not address.strip():
         raise UsageError(
             "--cluster needs an address", hint="e.g. --cluster local, --cluster auto, --cluster HOST:6379"
         )
+    local = address == "local" or address.startswith("local:")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-    if address == "local" or address.startswith("local:"):
-        cpus = address.partition(":")[2]
-        if cpus and not cpus.isdigit():
-            raise UsageError(f"bad CPU count in {address!r}", hint="e.g. --cluster local:2")
-        kwargs["num_cpus"] = int(cpus) if cpus else None
+    if local:
+        kwargs["num_cpus"] = _local_cpus(address)
         kwargs["object_store_memory"] = OBJECT_STORE_BYTES
     else:
         kwargs["address"] = address
+        _use_token_if_there()  # read when Ray is first imported
+    ray = ray_module()
+    if ray.is_initialized():
+        return ray
     try:
         ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -69,4 +82,11 @@ def connect(address: str) -> Any:
             "authentication needs its token in ~/.ray/auth_token or RAY_AUTH_TOKEN",
             code="cluster",
         ) from exc
+    if ray.cluster_resources().get("CPU", 0) < 1:
+        ray.shutdown()
+        raise QryError(
+            f"the Ray cluster at {address!r} has no CPU: qry's tasks and actors would wait for ever",
+            hint="add a node with CPUs (ray start --address HEAD:PORT), or use --cluster local",
+            code="cluster",
+        )
     return ray

@@ -40,3 +40,13 @@ def test_a_token_in_the_environment_turns_it_on_and_a_mode_set_is_kept(
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # the user's choice stands
     _use_token_if_there()
     assert os.environ["RAY_AUTH_MODE"] == "disabled"
+
+
+def test_a_local_cluster_needs_a_cpu_count_of_at_least_one() -> None:
+    from indexlib.cluster.connect import _local_cpus
+    from indexlib.errors import UsageError
+
+    assert _local_cpus("local") is None and _local_cpus("local:3") == 3
+    for bad in ("local:0", "local:two", "local:-1"):
+        with pytest.raises(UsageError, match="at least one CPU"):
+            _local_cpus(bad)  # local:0 started a Ray whose tasks never ran: the build hung

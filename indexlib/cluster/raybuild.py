@@ -55,7 +55,7 @@ def cluster_build(
     ray = connect(address)
     return build_index(
         root,
-        options or BuildOptions(),
+        opts,
         progress,
         parse_map=ray_parse_map(ray),
         embedder=ray_embedder_factory(ray),

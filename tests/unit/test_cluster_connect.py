@@ -1,4 +1,5 @@
-"""Joining a Ray cluster by address: the auth token `ray start --head` writes is sent (no Ray needed)."""
+"""Joining a Ray cluster (no Ray needed): the auth token `ray start --head` writes is sent, and a local
+cluster without a CPU is refused."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_a_token_file_turns_token_auth_on(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_token_file_turns_token_auth_on(home: Path) -> None:
     import os
 
     _use_token_if_there()

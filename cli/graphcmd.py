@@ -4,68 +4,60 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from cli.console import Env, Exit, guarded
 from cli.render import print_table, safe_line, to_json
 
 
-def related_command(
-    env: Env,
-    symbol: str,
-    callers: bool,
-    callees: bool,
-    depth: int,
-    index_dir: Path | None,
-    root: str | None,
-    json: bool,
-) -> int:
-    def run() -> int:
-        from indexlib import open_engine, related
+class RelatedArgs(NamedTuple):
+    """What `qry related` was given."""
 
-        both = not callers and not callees
-        res = related(
-            open_engine(index_dir),
-            symbol,
-            callers=callers or both,
-            callees=callees or both,
-            depth=depth,
-            root=root,
-        )
-        if json:
+    symbol: str
+    callers: bool
+    callees: bool
+    depth: int
+    index_dir: Path | None
+    root: str | None
+    workspace: str | None
+    repos: list[str]
+    json: bool
+
+
+def related_command(env: Env, a: RelatedArgs) -> int:
+    def run() -> int:
+        both = not a.callers and not a.callees
+        res = _related(a, callers=a.callers or both, callees=a.callees or both)
+        repo: str | None = getattr(res, "repo", None)
+        for e in getattr(res, "errors", []):
+            env.err(f"qry: warning: {safe_line(e.repo)}: {safe_line(e.error)}\n")
+        if a.json:
             env.out(to_json(res) + "\n")
             if res.ambiguous:
                 return Exit.ERROR
             return Exit.OK if res.node else Exit.NO_MATCH
         if res.ambiguous:
-            env.err(f"qry: error: {symbol!r} names {len(res.candidates)} definitions\n")
-            for c in res.candidates:
-                env.err(
-                    f"  {safe_line(c.symbol)}  {c.kind}  {safe_line(c.path)}:{c.start_line}  (uid {c.uid})\n"
-                )
-            first = res.candidates[0]
-            env.err(
-                f"  hint: qualify the name (module.name, Class.method, or path:name such as "
-                f"{safe_line(first.path)}:{safe_line(first.symbol)}) or pass one of the uids\n"
+            _say_ambiguous(
+                env, a.symbol, res.candidates, several_repos=repo is None and a.workspace is not None
             )
             return Exit.ERROR
         if res.node is None:
-            env.err(f"qry: no definition named {symbol!r}\n")
+            env.err(f"qry: no definition named {a.symbol!r}\n")
             if res.closest:
-                near = ", ".join(
-                    f"{safe_line(c.symbol)} ({safe_line(c.path)}:{c.start_line})" for c in res.closest
-                )
+                near = ", ".join(f"{safe_line(c.symbol)} ({_where(c)}:{c.start_line})" for c in res.closest)
                 env.err(f"  hint: the closest names: {near}\n")
             else:
-                env.err(f"  hint: qry search {safe_line(symbol)!r} finds where the words occur\n")
+                env.err(f"  hint: qry search {safe_line(a.symbol)!r} finds where the words occur\n")
             return Exit.NO_MATCH
         n = res.node
-        env.err(f"{safe_line(n.symbol)} ({n.kind}) {safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
+        at = f"{safe_line(repo)}:" if repo else ""
+        env.err(f"{safe_line(n.symbol)} ({n.kind}) {at}{safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
         rows = [
             [
                 ("<- " if r.direction == "in" else "-> ") + r.edge,
                 r.symbol,
                 r.kind,
-                f"{r.path}:{r.start_line}",
+                f"{at}{r.path}:{r.start_line}",
                 r.depth,
                 "ambiguous" if r.ambiguous else "",
             ]
@@ -76,7 +68,59 @@ def related_command(
         )
         return Exit.OK
 
-    return guarded(env, run, json_out=json)
+    return guarded(env, run, json_out=a.json)
+
+
+def _related(a: RelatedArgs, *, callers: bool, callees: bool) -> Any:
+    """One index's `related`, or with --workspace the one of the repository defining the symbol."""
+    from indexlib import UsageError
+
+    if a.workspace is None:
+        if a.repos:
+            raise UsageError(
+                "--repo chooses among a workspace's repositories",
+                hint="add --workspace W, or leave --repo out",
+            )
+        from indexlib import open_engine, related
+
+        return related(
+            open_engine(a.index_dir), a.symbol, callers=callers, callees=callees, depth=a.depth, root=a.root
+        )
+    if a.index_dir is not None:
+        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+    if a.root is not None:
+        raise UsageError(
+            "--root names a root of one index, not of a workspace",
+            hint="pass --index-dir DIR with --root, or leave --root out",
+        )
+    from indexlib import Federation, related_across, resolve_workspace
+
+    ws = resolve_workspace(a.workspace)
+    fed = Federation(ws.name, ws.members)
+    return related_across(fed, a.symbol, callers=callers, callees=callees, depth=a.depth, repos=a.repos)
+
+
+def _where(c: Any) -> str:
+    """A definition's path, after its repository's name when it has one (`repo:path`)."""
+    repo = getattr(c, "repo", None)
+    return f"{safe_line(repo)}:{safe_line(c.path)}" if repo else safe_line(c.path)
+
+
+def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repos: bool) -> None:
+    env.err(f"qry: error: {symbol!r} names {len(candidates)} definitions\n")
+    for c in candidates:
+        env.err(f"  {safe_line(c.symbol)}  {c.kind}  {_where(c)}:{c.start_line}  (uid {c.uid})\n")
+    first = candidates[0]
+    if several_repos:
+        env.err(
+            f"  hint: they are in several repositories: pick one with --repo (--repo '^{safe_line(first.repo)}$'), "
+            "or pass one of the uids\n"
+        )
+        return
+    env.err(
+        f"  hint: qualify the name (module.name, Class.method, or path:name such as "
+        f"{safe_line(first.path)}:{safe_line(first.symbol)}) or pass one of the uids\n"
+    )
 
 
 def _parse_params(items: list[str]) -> dict[str, object]:

@@ -19,6 +19,7 @@ import typer.main
 from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
 from cli.options import Opt
+from cli.optspec import repo_option
 from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SEARCH_BOUNDS
 
 _RELATED_DEPTH = SEARCH_BOUNDS.related_depth
@@ -261,13 +262,22 @@ def related_cmd(
     ),
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
+    workspace: str | None = typer.Option(
+        None,
+        "--workspace",
+        "-w",
+        metavar="W",
+        help="Look in every index of workspace W (a name or a qry.toml): the one defining SYMBOL answers.",
+    ),
+    repo: list[str] | None = _option(repo_option("With --workspace")),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show who calls a symbol, what it calls, its container, and a type's members."""
-    from cli.graphcmd import related_command
+    from cli.graphcmd import RelatedArgs, related_command
 
-    _exit(related_command(_env(no_color), symbol, callers, callees, depth, index_dir, root, json))
+    args = RelatedArgs(symbol, callers, callees, depth, index_dir, root, workspace, repo or [], json)
+    _exit(related_command(_env(no_color), args))
 
 
 @app.command("graph")

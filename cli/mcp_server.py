@@ -358,10 +358,8 @@ class QryTools:
     def get_related(
         self, symbol: str, callers: bool = True, callees: bool = True, depth: int = 1, repo: str | None = None
     ) -> Any:
-        """Callers, callees and parent of one symbol; in a workspace, a uid is looked up in every
-        repository (search hits carry uids of any of them), a name in `repo` (or the first)."""
-        import re
-
+        """Callers, callees and parent of one symbol; in a workspace without `repo`, the repository
+        that defines the name (or holds the uid: search hits carry uids of any of them) answers."""
         from indexlib import related
 
         if not symbol or not symbol.strip():
@@ -375,30 +373,22 @@ class QryTools:
             f"call get_related again with depth between {_DEPTH.lo} and {_DEPTH.hi}; to go further, call "
             "get_related on a node it returned",
         )
-        label, engine, _dir = self.target(repo)
-        res = related(engine, symbol.strip(), callers=callers, callees=callees, depth=depth)
-        if (
-            self.workspace
-            and repo is None
-            and res.node is None
-            and re.fullmatch(r"[0-9a-f]{16}", symbol.strip())
-        ):
-            for m in self.federation().members[1:]:
-                got = related(
-                    self.federation().engine(m.name),
-                    symbol.strip(),
-                    callers=callers,
-                    callees=callees,
-                    depth=depth,
-                )
-                if got.node is not None:
-                    label, res, repo = m.name, got, m.name
-                    break
-        out: dict[str, Any] = self._said(_to_builtins(res), label, repo)
+        if self.workspace and repo is None:  # the repository defining it answers (uid or name)
+            from indexlib import related_across
+
+            res: Any = related_across(
+                self.federation(), symbol.strip(), callers=callers, callees=callees, depth=depth
+            )
+            out: dict[str, Any] = _to_builtins(res)
+        else:
+            label, engine, _dir = self.target(repo)
+            res = related(engine, symbol.strip(), callers=callers, callees=callees, depth=depth)
+            out = self._said(_to_builtins(res), label, repo)
         if res.ambiguous:
             out["hint"] = (
                 f"{symbol!r} names {len(res.candidates)} definitions equally well: call get_related again "
                 "with one candidate's uid or a qualified name (Class.method)"
+                + (", or its repo" if self.workspace and repo is None else "")
             )
         elif res.node is None:
             near = ", ".join(c.symbol for c in res.closest)
@@ -574,8 +564,9 @@ vectors, and the call graph). Start with `search` (identifiers, signatures or pl
 and `query_graph` for structural questions. Results are JSON; paths are relative to the indexed root.
 Started over a workspace (--workspace or --server), `search` spans its repositories (each hit names
 its `repo`; `route` says which repositories a question is about), and so do `grep` and
-`resolve_symbol` with --workspace; `get_related` finds a hit's uid in any of them; pass a hit's `repo`
-to `get_related`, `query_graph`, `index_status` and `reindex` (default: the first repository).
+`resolve_symbol` with --workspace; `get_related` asks the repository defining the name (or holding
+the uid); pass a hit's `repo` to `get_related`, `query_graph`, `index_status` and `reindex` (for the
+last three the default is the first repository).
 Every call is bounded (top_k <= {_TOP_K.hi}, snippet_chars {_SNIPPET.lo}..{_SNIPPET.hi}, depth <= {_DEPTH.hi}, a time limit per call);
 a broken bound or any failure returns isError with `error`, `hint` and `code`: read the hint and retry.
 If hits are marked `stale` or `index_status` shows changed files, call `reindex`."""

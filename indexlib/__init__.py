@@ -93,6 +93,8 @@ _EXPORTS: dict[str, str] = {
     "require_an_answer": "indexlib.workspace.routing",
     "build_members": "indexlib.workspace.build",
     "member_state": "indexlib.workspace.members",
+    "related_across": "indexlib.workspace.lookup",
+    "WorkspaceRelated": "indexlib.workspace.lookup",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
     "ROUTE_LIMIT_MAX": "indexlib.route.score",
@@ -173,5 +175,6 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     )
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
     from indexlib.workspace.grep import grep_members
+    from indexlib.workspace.lookup import WorkspaceRelated, related_across
     from indexlib.workspace.members import member_state
     from indexlib.workspace.routing import require_an_answer, route_workspace, routed_search, search_workspace

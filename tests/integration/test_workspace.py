@@ -778,9 +778,11 @@ def test_mcp_one_index_tools_pick_the_repository_of_a_workspace(repos: dict[str,
     tools = QryTools(repos["billing"] / ".qry", workspace="team")
     hit = tools.search("RefreshToken", top_k=1)["results"][0]
     assert hit["repo"] == "auth"
-    # a uid from a search hit is found in its own repository, whichever it is
+    # a uid from a search hit is found in its own repository, whichever it is, and so is a name
     rel = tools.get_related(hit["uid"])
     assert rel["node"]["symbol"] == "RefreshToken" and rel["repo"] == "auth"
+    by_name = tools.get_related("render_page")
+    assert by_name["repo"] == "web" and "repo_note" not in by_name and by_name["errors"] == []
     # resolve_symbol looks in every repository and names each definition's
     defs = tools.resolve_symbol("render_page")["definitions"]
     assert [(d["repo"], d["symbol"]) for d in defs][:1] == [("web", "render_page")]
@@ -854,3 +856,56 @@ def test_route_weighs_words_that_hidden_files_of_every_repository_share(tmp_path
         members.append(Member(name, repo / ".qry"))
     r = route_members(Federation("t", members), "gitignore")
     assert [route.repo for route in r.routes][:1] == ["ignore"]
+
+
+def test_related_over_a_workspace_asks_the_repository_defining_the_name(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """`qry related -w`: one repository defining the name answers (naming it); several are an
+    ambiguity whose candidates name theirs; none gives every repository's closest names; a
+    repository that cannot be read is reported while the others answer."""
+    from indexlib import related, related_across
+
+    fed = _fed(repos)
+    got = related_across(fed, "render_page")
+    alone = related(open_engine(repos["web"] / ".qry"), "render_page")
+    assert got.repo == "web" and got.node == alone.node and got.related == alone.related
+    assert {r.symbol for r in got.related} >= {"retry_render"} and not got.errors
+    uid = related_across(fed, "RefreshToken").node
+    assert uid is not None and related_across(fed, uid.uid).repo == "auth"  # a uid finds its repository
+    twice = Federation("t", [Member("web", repos["web"] / ".qry"), Member("web2", repos["web"] / ".qry")])
+    amb = related_across(twice, "render_page")
+    assert amb.ambiguous and amb.node is None and amb.repo is None
+    assert sorted(c.repo for c in amb.candidates) == ["web", "web2"]  # type: ignore[attr-defined]
+    assert related_across(twice, "render_page", repos=["^web2$"]).repo == "web2"
+    near = related_across(fed, "render_pag")
+    assert near.node is None and [(c.repo, c.name) for c in near.closest][:1] == [("web", "render_page")]  # type: ignore[attr-defined]
+    broken = Federation("t", [Member("gone", tmp_path / "nothing"), Member("web", repos["web"] / ".qry")])
+    part = related_across(broken, "render_page")
+    assert part.repo == "web" and [e.repo for e in part.errors] == ["gone"] and part.errors[0].error
+    with pytest.raises(UsageError, match="no repository of workspace 't' matches"):
+        related_across(fed, "render_page", repos=["^nope$"])
+    with pytest.raises(UsageError, match="--depth"):
+        related_across(fed, "render_page", depth=99)
+
+
+def test_qry_related_with_a_workspace(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    paths = [str(repos[n]) for n in ("billing", "auth", "web")]
+    assert run_qry_process("workspace", "add", "team", *paths, cwd=tmp_path, env=env).code == 0
+    plain = run_qry_process("related", "retry_render", "-w", "team", cwd=tmp_path, env=env)
+    assert plain.code == 0 and "web:web/render.py:1" in plain.out, plain.describe()
+    assert "retry_render (function) web:web/render.py:" in plain.err, plain.describe()
+    as_json = run_qry_process("related", "RefreshToken", "-w", "team", "--json", cwd=tmp_path, env=env)
+    data = json.loads(as_json.out)
+    assert data["repo"] == "auth" and data["node"]["symbol"] == "RefreshToken" and data["errors"] == []
+    missing = run_qry_process("related", "render_pag", "-w", "team", cwd=tmp_path, env=env)
+    assert missing.code == 1 and "render_page (web:web/render.py:1)" in missing.err, missing.describe()
+    for argv, said in (
+        (["--root", "abc"], "--root names a root of one index"),
+        (["--index-dir", str(repos["web"] / ".qry")], "--workspace and --index-dir exclude each other"),
+    ):
+        bad = run_qry_process("related", "render_page", "-w", "team", *argv, cwd=tmp_path, env=env)
+        assert bad.code == 2 and said in bad.err and "Traceback" not in bad.err, bad.describe()
+    alone = run_qry_process("related", "render_page", "--repo", "web", cwd=repos["web"], env=env)
+    assert alone.code == 2 and "--repo chooses among a workspace's repositories" in alone.err, alone.describe()

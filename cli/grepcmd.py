@@ -78,6 +78,10 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
         printer.flush()  # the matches found before it come first, as they would on a terminal
         errors.append((path, reason))
         env.err(f"qry: {path}: {reason}\n")
+        if v.get("word_regexp") and not os.path.exists(path) and _is_workspace(path):
+            env.err(
+                f"  hint: -w is --word-regexp here, as in rg; to grep workspace {path}: --workspace {path}\n"
+            )
 
     def notice(msg: str) -> None:
         env.err(f"qry: {msg}\n")
@@ -98,6 +102,17 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     if errors:  # as rg: a path that could not be searched makes the status 2, matches or not
         return Exit.ERROR
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
+
+
+def _is_workspace(name: str) -> bool:
+    """Whether `name` is a workspace of the user's file (a PATH that does not exist may have been
+    meant as one after `-w`, which `qry search` reads as --workspace)."""
+    from indexlib import QryError, load_workspaces
+
+    try:
+        return name in load_workspaces()
+    except QryError:
+        return False
 
 
 def _grep_workspace(request: Any, printer: _Printer, v: dict[str, Any], notice: Any, on_error: Any) -> Any:

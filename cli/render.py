@@ -93,18 +93,23 @@ def _location(h: Hit) -> str:
 
 
 def match_line(h: Hit) -> int:
-    """Index (into the snippet's lines) of the line a hit is shown by: the first highlighted line from
-    the signature on (the code, not the doc comment above it), else the first highlighted line, else
-    the first line that is not blank (a vector-only hit shares no word with the query)."""
+    """Index (into the snippet's lines) of the line a hit is shown by: of the highlighted lines from
+    the signature on (the code, not the doc comment above it; else all of them), the one matching the
+    most different query words, the first of those; else the first line that is not blank (a
+    vector-only hit shares no word with the query)."""
     lines = text_lines(h.snippet.text)
     if h.snippet.highlights:
-        matched = sorted({h.snippet.text.count("\n", 0, a) for a, _b in h.snippet.highlights})
-        # The code before the doc comment above it: the first match at or after the signature's line.
+        words: dict[int, set[str]] = {}
+        for a, b in h.snippet.highlights:
+            parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
+            words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
+        matched = sorted(words)
         head = " ".join(h.signature.split())[:40]
         sig = next(
             (i for i, line in enumerate(lines) if head and " ".join(line.split()).startswith(head)), None
         )
-        return next((i for i in matched if sig is not None and i >= sig), matched[0])
+        code = [i for i in matched if sig is not None and i >= sig] or matched
+        return max(code, key=lambda i: (len(words[i]), -i))
     return next((i for i, line in enumerate(lines) if line.strip()), 0)
 
 

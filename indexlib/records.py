@@ -69,7 +69,7 @@ class SkipReason(StrEnum):
     BINARY = "binary"
     TOO_LARGE = "too_large"
     MINIFIED = "minified"  # very long lines: minified or generated
-    GENERATED = "generated"
+    LOCK_FILE = "lock_file"  # a package manager's lock file (go.sum, package-lock.json): no code
     VENDORED = "vendored"
     UNREADABLE = "unreadable"
     ENCODING = "encoding"  # not valid UTF-8 (after BOM handling)

@@ -48,7 +48,7 @@ class Status(msgspec.Struct, kw_only=True):
     skipped: dict[str, int]
     size_bytes: int
     model: str | None
-    vectors: int  # live nodes with a vector (nodes of files now owned by another segment excluded)
+    vectors: int  # vectors search can use: per segment, its vector count, at most its live nodes
     vectors_progress: str | None  # "vectors in progress: 812/2,105 (38%), about 14 s left", or None
     embedding: EmbedProgress | None  # the same, as numbers
     times_from: str  # "git" or "file times"
@@ -115,10 +115,12 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
             if live is not None:
                 q = lexical.boolean([("must", q), live])
             by_kind[kind] = by_kind.get(kind, 0) + lex.count(q)
-    # A segment's vector count includes the nodes of files a later segment now owns (tombstones):
-    # count the live nodes of segments with vectors, which is what a search can return.
-    with_vectors = {s.id for s in m.segments if s.vectors is not None}
-    vectors = sum(rec.nodes for rec in m.files.values() if rec.segment in with_vectors)
+    # A segment's vector count includes the nodes of files a later segment now owns (tombstones), and
+    # leaves out nodes too trivial to embed: each segment counts its vectors, at most its live nodes.
+    live_nodes: dict[str, int] = {}
+    for rec in m.files.values():
+        live_nodes[rec.segment] = live_nodes.get(rec.segment, 0) + rec.nodes
+    vectors = sum(min(s.vectors.count, live_nodes.get(s.id, 0)) for s in m.segments if s.vectors is not None)
     embedding = read_progress(store.cache_dir)
     if embedding is not None and (root is not None or embedding.root != snap.root_id):
         embedding = None  # about another root: HEAD already has its vectors, or a newer build runs

@@ -43,6 +43,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     part: int = 0  # window number of a split node
     quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
     weak: bool = False  # a lexical-only match on function words alone: no evidence
+    mentions: bool = False  # its text spells the query's multi-word identifier whole (`max_connections`)
     generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
 
@@ -107,10 +108,11 @@ def rrf(
             cand = by_uid.get(hit.uid)
             if cand is None:
                 cand = by_uid[hit.uid] = Candidate(uid=hit.uid, score=0.0, provenance=Provenance())
-            term = w / (k + rank)
+            term = rrf_term(stream, w, k, rank, hit.score)
             cand.score += term
             _set_provenance(cand.provenance, stream, rank, hit.score)
-            cand.explain.append(f"rrf {stream}: {w:g}/({k}+{rank}) = {term:.5f}")
+            alike = "" if term * (k + rank) == w else f" x{hit.score:.2f} alike"
+            cand.explain.append(f"rrf {stream}: {w:g}/({k}+{rank}){alike} = {term:.5f}")
     return sorted(by_uid.values(), key=lambda c: (-c.score, c.uid))
 
 
@@ -138,6 +140,25 @@ def ranked_scores(
     return out
 
 
+# Symbol-stream scores below this are near spellings (trigram similarity in [0.3, 1)); the exact,
+# qualified and joined tiers score 3.0 and more (streams.EXACT / QUALIFIED / JOINED).
+NEAR_SPELLING_BELOW = 1.0
+
+
+def rrf_term(stream: str, weight: float, k: int, rank: int, score: float | None) -> float:
+    """One stream's RRF term for a hit at `rank`: weight / (k + rank), and for a near spelling of the
+    symbol stream, times its similarity. Rank alone would make a 0.32-alike name at rank 1 (the
+    `ConnectError` of `max_connections`, which nothing defines) weigh as much as the name itself.
+
+    >>> round(rrf_term("symbol", 1.5, 60, 1, 4.0), 5), round(rrf_term("symbol", 1.5, 60, 1, 0.32), 5)
+    (0.02459, 0.00787)
+    """
+    term = weight / (k + rank)
+    if stream == "symbol" and score is not None and score < NEAR_SPELLING_BELOW:
+        term *= score
+    return term
+
+
 def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None:
     if stream == "bm25":
         p.bm25_rank, p.bm25_score = rank, score
@@ -160,6 +181,7 @@ SIGNAL_NAMES = (
     "scope",
     "evidence",
     "code_span",
+    "mention",
 )
 
 
@@ -206,6 +228,10 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # Commit titles, file MRR@10: the development set -0.001 (fix; concept-nodoc +0.002), tokio
     # +0.012 and vite +0.003 at 0.5; at 1.0 the development set lost 0.007 and vite 0.010.
     code_span_boost: float = 0.5
+    # A multi-word name typed as code (`max_connections`): the nodes spelling it whole (its definition,
+    # its uses) are what a user of grep expects before nodes holding only its words (`max`) or a near
+    # name the symbol stream guessed, above all when no definition has the name. x(1 + this).
+    mention_boost: float = 1.0
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}
@@ -373,6 +399,9 @@ def apply_signals(
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
+    # A name no code spells (`sni_hostname`, an option documented only in Markdown): the docs spelling
+    # it are the answer, as grep would show them, not prose to rank below code holding its words.
+    code_spells = any(c.mentions and not is_docs(c.path, c.kind) for c in cands)
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -384,25 +413,8 @@ def apply_signals(
         defined = kinds.get(c.uid)
         if defined is not None:
             _boost_definition(c, defined, identifier, signals)
-        if "quote" in signals.enabled and c.quote_share >= signals.quote_min:
-            f = 1.0 + signals.quote_boost * c.quote_share
-            c.score *= f
-            c.explain.append(f"quotes {c.quote_share:.0%} of the query's word pairs: x{f:.3g}")
-        if (
-            "scope" in signals.enabled
-            and len(scope_joined) >= MIN_SCOPE_CHARS
-            and path_names(c.path, scope_joined)
-        ):
-            f = 1.0 + signals.scope_boost
-            c.score *= f
-            c.explain.append(f"path lies in scope {scope!r}: x{f:g}")
-        if "path" in signals.enabled and words:
-            parts = {seg.lower() for seg in re.split(r"[/._\-]", c.path) if seg}
-            hit = sorted(words & parts)
-            if hit:
-                f = 1.0 + signals.path_boost
-                c.score *= f
-                c.explain.append(f"path names {', '.join(hit)}: x{f:g}")
+        _boost_text_evidence(c, identifier, signals)
+        _boost_path(c, signals, scope, scope_joined, words)
         if "remainder" in signals.enabled and c.kind == "module":
             c.score *= signals.remainder_penalty
             c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
@@ -414,7 +426,12 @@ def apply_signals(
                 continue
             c.score *= signals.test_penalty
             c.explain.append(f"{role}: x{signals.test_penalty:g}")
-        elif "docs" in signals.enabled and not wants_docs and is_docs(c.path, c.kind):
+        elif (
+            "docs" in signals.enabled
+            and not wants_docs
+            and is_docs(c.path, c.kind)
+            and (code_spells or not c.mentions)
+        ):
             c.score *= signals.docs_penalty
             c.explain.append(f"docs, not code: x{signals.docs_penalty:g}")
         out.append(c)
@@ -422,6 +439,39 @@ def apply_signals(
     if "saturation" in signals.enabled:
         _saturate(out, signals)
     return out
+
+
+def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, words: set[str]) -> None:
+    """What the path shows: it lies in the query's commit scope, or (off by default) a query word
+    names one of its folders or its file."""
+    if (
+        "scope" in signals.enabled
+        and len(scope_joined) >= MIN_SCOPE_CHARS
+        and path_names(c.path, scope_joined)
+    ):
+        f = 1.0 + signals.scope_boost
+        c.score *= f
+        c.explain.append(f"path lies in scope {scope!r}: x{f:g}")
+    if "path" in signals.enabled and words:
+        parts = {seg.lower() for seg in re.split(r"[/._\-]", c.path) if seg}
+        hit = sorted(words & parts)
+        if hit:
+            f = 1.0 + signals.path_boost
+            c.score *= f
+            c.explain.append(f"path names {', '.join(hit)}: x{f:g}")
+
+
+def _boost_text_evidence(c: Candidate, identifier: str | None, signals: Signals) -> None:
+    """What the node's text showed (`search._read_evidence`): it spells the identifier whole, or it
+    quotes the question."""
+    if "mention" in signals.enabled and c.mentions:
+        f = 1.0 + signals.mention_boost
+        c.score *= f
+        c.explain.append(f"spells {identifier!r} whole: x{f:g}")
+    if "quote" in signals.enabled and c.quote_share >= signals.quote_min:
+        f = 1.0 + signals.quote_boost * c.quote_share
+        c.score *= f
+        c.explain.append(f"quotes {c.quote_share:.0%} of the query's word pairs: x{f:.3g}")
 
 
 def _saturate(out: list[Candidate], signals: Signals) -> None:

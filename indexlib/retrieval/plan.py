@@ -16,7 +16,7 @@ import msgspec
 
 from indexlib.errors import UsageError
 from indexlib.retrieval.fusion import ROUTE_WEIGHTS
-from indexlib.retrieval.query import Query, Route, classify
+from indexlib.retrieval.query import Query, Route, classify, declared_name
 from indexlib.retrieval.request import SearchRequest
 
 # The streams each mode runs; the lexical ones (bm25, symbol) run first, in this order.
@@ -59,16 +59,26 @@ def plan(q: Query, request: SearchRequest) -> Plan:
     )
 
 
-def settle(p: Plan, q: Query, request: SearchRequest, *, name_lead: bool, vectors: VectorState) -> Plan:
+def settle(
+    p: Plan,
+    q: Query,
+    request: SearchRequest,
+    *,
+    name_lead: bool,
+    vectors: VectorState,
+) -> Plan:
     """The plan once the lexical streams ran; `name_lead`: the symbol stream's best match spells a
     definition's name (a joined, qualified or exact name match).
 
     Raises UsageError for a semantic search of an index without vectors.
     """
     route, notes = p.route, []
-    if "symbol" in p.lexical and route in (Route.NATURAL, Route.SIGNATURE) and name_lead:
+    declares = route is Route.SIGNATURE and declared_name(q.text) is not None
+    if "symbol" in p.lexical and route in (Route.NATURAL, Route.SIGNATURE) and name_lead and not declares:
         # The words spell a definition's name (`do open` = do_open, `from ast` = from_ast): route
-        # as keywords, whatever function words or keywords the name happens to contain.
+        # as keywords, whatever function words or keywords the name happens to contain. A signature
+        # (`def parse(path: str)`) found the name it declares: it stays a signature, its other words
+        # choosing among same-named definitions.
         route = Route.KEYWORDS
         notes.append("routed as keywords: the words spell a definition's name")
     dense = p.dense and _dense_runs(p.mode, route, q, request, name_lead, vectors, notes)

@@ -11,6 +11,7 @@ Does not own: the request and its bounds (request.py, bounds.py), the decisions 
 filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
+import re
 import time
 from collections.abc import Callable
 from itertools import pairwise
@@ -227,6 +228,7 @@ def _run_streams(
         else:
             meta.notes.append("query vector from the cache (model not loaded)")
         run("vector", lambda: streams.dense_stream(snap, qvec, model_id, spec, opts.cap))
+    streams.apply_phrases(snap, q, ranked)
     removed = streams.apply_exclusions(snap, q, p.route, clauses, ranked, opts.term_boosts)
     if removed:
         meta.notes.append(exclusion_note(removed))
@@ -306,7 +308,12 @@ def _rank(
     if name and len(split_identifier(name)) > 1 and ranked_cands and not any(c.defines for c in ranked_cands):
         # A script or an agent would otherwise read ten hits as "it exists". Only for a name spelled
         # as code (`parse_config`, `ParseConfig`, `a.b`): a plain word (`billing`) is a topic.
-        meta.notes.append(f"no definition named {name!r}: these results only mention its words")
+        if any(c.mentions for c in ranked_cands[: opts.top_k]):
+            meta.notes.append(f"no definition named {name!r}: the results spelling it come first")
+        else:
+            meta.notes.append(
+                f"no definition named {name!r}, and no result spells it: these hold only its words"
+            )
     if head and not ranked_cands:
         meta.notes.append(
             "no result: the candidates matched only function words of the query or fell below the dense floor"
@@ -328,11 +335,12 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
     # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
     words = " ".join([*q.terms, *q.phrases])
     content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
-    if len(pairs) < 2 and not content:
+    mention = _whole_name(q, route)
+    if len(pairs) < 2 and not content and not mention:
         return
     for c in cands:
         lexical_only = c.provenance.symbol_rank is None and c.provenance.vector_rank is None
-        if len(pairs) < 2 and not lexical_only:
+        if len(pairs) < 2 and not lexical_only and not mention:
             continue
         stored = snap.node(c.uid)
         if stored is None:
@@ -343,6 +351,19 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
             c.quote_share = len(pairs & set(pairwise(terms))) / len(pairs)
         if lexical_only and content and content.isdisjoint(terms):
             c.weak = True
+        if mention:
+            c.mentions = mention in terms
+
+
+def _whole_name(q: Query, route: Route) -> str:
+    """The term an identifier query's multi-word name is indexed as when spelled whole (`max_connections`
+    and `maxConnections` -> `maxconnections`), or "" (one word is matched by BM25 alone)."""
+    name = identifier_of(q, route) if route is Route.IDENTIFIER else None
+    if not name:
+        return ""
+    last = re.split(r"\.|::|->|#", name)[-1]
+    parts = split_identifier(last)
+    return "".join(parts).lower() if len(parts) > 1 else ""
 
 
 def _rerank(

@@ -1,4 +1,4 @@
-"""Bounded snippets: an excerpt of a node centred on the first query-term match. Pure.
+"""Bounded snippets: an excerpt of a node centred on its best query-term match. Pure.
 
 Owns: choosing which part of a node's text a result shows, and flagging truncation. A snippet is the
 token lever after top-k: callers choose its width (bounds.py: 80..4000 chars), and a reader
@@ -48,6 +48,23 @@ def _word_pattern(words: Sequence[str], stems: Sequence[str] = ()) -> re.Pattern
     return re.compile("|".join(a for _n, a in sorted(alts, key=lambda t: -t[0])), re.IGNORECASE)
 
 
+def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    """The first match on the line matching the most different query words: the first match of the
+    node, unless a later line holds more of the query (`if response.next_request` is the line
+    holding all three words, not an earlier `request: Request`)."""
+    best: re.Match[str] | None = None
+    best_count = 0
+    line_start, words, first = -1, set[str](), None
+    for m in pattern.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if start != line_start:
+            line_start, words, first = start, set(), m
+        words.add(m.group().lower())
+        if len(words) > best_count:
+            best, best_count = first, len(words)
+    return best
+
+
 def make_snippet(
     text: str,
     start_line: int,
@@ -58,7 +75,8 @@ def make_snippet(
     hidden_lines: Collection[int] = (),
     stems: Sequence[str] = (),
 ) -> Snippet:
-    """Cut `text` (a node starting at `start_line`) to about `width` characters around the first match.
+    """Cut `text` (a node starting at `start_line`) to about `width` characters around its first match
+    on the line matching the most different query words.
 
     The window snaps outward to whole lines when that fits, so snippets read as code; the reported
     lines are those the excerpt spans; `truncated` is True when anything of the node was left out.
@@ -82,7 +100,7 @@ def make_snippet(
         if cut:
             inner = make_snippet(block, block_line, words, width, stems=stems)
             return msgspec.structs.replace(inner, truncated=True)
-    match = pattern.search(text) if pattern else None
+    match = _best_match(text, pattern) if pattern else None
     if len(text) <= width:
         lo, hi = 0, len(text)
     else:

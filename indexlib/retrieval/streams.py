@@ -18,8 +18,8 @@ import msgspec
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.engines.lexterms import trigram_terms
-from indexlib.records import StreamHit
-from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route
+from indexlib.records import Node, StreamHit
+from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, declared_name
 from indexlib.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -119,6 +119,50 @@ def bm25_query(
     return lexical.boolean(clauses)
 
 
+# Between a phrase's words: white space, or the joint of one name made of them (`max_connections`,
+# `max-connections`, `maxConnections`): a phrase is words together, and code writes words together so.
+_PHRASE_JOINT = r"(?:[\s_\-]+|(?<=[a-z0-9])(?=[A-Z]))"
+
+
+def phrase_patterns(q: Query) -> list[re.Pattern[str]]:
+    """Each quoted phrase of `q` as a pattern over a node's text: its words in order, each in any case.
+
+    >>> [bool(phrase_patterns(Query(raw="", text="", phrases=["max connections"]))[0].search(s))
+    ...  for s in ("max  connections", "self.max_connections", "maxConnections", "connections max")]
+    [True, True, True, False]
+    """
+    return [
+        re.compile(_PHRASE_JOINT.join(f"(?i:{re.escape(w)})" for w in p.split()))
+        for p in q.phrases
+        if p.split()
+    ]
+
+
+def holds_phrases(node: Node, patterns: Sequence[re.Pattern[str]]) -> bool:
+    hay = f"{node.name}\n{node.signature}\n{node.doc}\n{node.text}"
+    return all(r.search(hay) for r in patterns)
+
+
+def apply_phrases(snap: Snapshot, q: Query, ranked: dict[str, list[StreamHit]]) -> None:
+    """Keep, in the streams other than BM25 (which keeps only them already), the hits holding every
+    quoted phrase of `q`: a phrase is a requirement, and the symbol and dense streams match names and
+    meaning, so a near name or a close vector would otherwise come back without the words."""
+    patterns = phrase_patterns(q)
+    if not patterns:
+        return
+    seen: dict[int, bool] = {}
+
+    def holds(uid: int) -> bool:
+        if uid not in seen:
+            stored = snap.node(uid)
+            seen[uid] = stored is not None and holds_phrases(stored.node, patterns)
+        return seen[uid]
+
+    for name, hits in ranked.items():
+        if name != "bm25":
+            ranked[name] = [h for h in hits if holds(h.uid)]
+
+
 def apply_exclusions(
     snap: Snapshot,
     q: Query,
@@ -202,12 +246,11 @@ def bm25_stream(
             for sc, u, seg in snap.search_uids(query, cap, filters=filters)
         ]
     # Exact phrases: Tantivy narrowed to nodes holding every word; keep those holding the phrase itself.
-    phrase_res = [re.compile(r"\s+".join(map(re.escape, p.split())), re.IGNORECASE) for p in q.phrases]
+    phrase_res = phrase_patterns(q)
     out: list[StreamHit] = []
     for score, seg, hit in snap.search(query, cap * 3, filters=filters):
         stored = snap.stored(seg, hit).node
-        hay = f"{stored.name}\n{stored.signature}\n{stored.doc}\n{stored.text}"
-        if all(r.search(hay) for r in phrase_res):
+        if holds_phrases(stored, phrase_res):
             out.append(StreamHit(uid=stored.uid, score=score, segment=seg.id))
             if len(out) >= cap:
                 break
@@ -225,7 +268,12 @@ MODULE_QUALIFIED_CANDIDATES = 50  # same-named definitions checked against a mod
 
 
 def symbol_candidates(q: Query) -> list[str]:
-    """The name forms a query may be asking for: the whole text if short, else nothing."""
+    """The name forms a query may be asking for: the name a definition's first line declares
+    (`func (s *Server) Handle(` -> `Server.Handle`), else the whole text if short, else nothing."""
+    if classify(q) is Route.SIGNATURE:
+        declared = declared_name(q.text)
+        if declared:
+            return [declared]
     words = q.text.split()
     if not words or len(words) > MAX_NAME_WORDS or q.prefixes:
         return []

@@ -52,6 +52,7 @@ import msgspec
 
 from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
+from indexlib.retrieval.fusion import rrf_term
 from indexlib.retrieval.query import parse_query
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import TOLD_NOTES, Engine
@@ -416,8 +417,8 @@ def merge_hits(
                     else:
                         ahead += max((r for jj, r, sc in stream_hits[s] if jj == j and sc > score), default=0)
                 w = (stream_weights or {}).get(repo, {}).get(s, 1.0)
-                local += w / (k + rank)
-                glob += w / (k + rank + ahead)
+                local += rrf_term(s, w, k, rank, score)
+                glob += rrf_term(s, w, k, rank + ahead, score)
             factor = glob / local if local > 0 else 1.0
             if weights is not None:
                 factor *= weights.get(repo, 1.0)

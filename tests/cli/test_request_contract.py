@@ -7,6 +7,7 @@ footer says what the route means.
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import subprocess
@@ -56,12 +57,17 @@ def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], 
 
 
 def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) -> None:
-    """The hint for `-charge` alone says to quote it; doing so must search for the word."""
+    """The hint for `-charge` alone says to quote it; doing so searches for the word with its dash (a
+    phrase, required of every hit): `"-memory"` finds the `in-memory` of a comment, `"-charge"` is
+    in no file (exit 1, no error)."""
     hint = qry("search", "--", "-charge").err.splitlines()[1]
     assert hint.endswith("""qry search -- '"-charge"'"""), hint
-    quoted = qry("search", "-k", "3", "--", '"-charge"')
+    quoted = qry("search", "-k", "3", "--json", "--", '"-memory"')
     assert quoted.code == 0 and quoted.err == "", quoted.describe()
-    assert all("charge" in line.split("\t")[0].lower() for line in quoted.out.splitlines()), quoted.describe()
+    hits = json.loads(quoted.out)["results"]
+    assert hits and all("-memory" in h["snippet"]["text"] for h in hits), quoted.describe()
+    absent = qry("search", "-k", "3", "--", '"-charge"')
+    assert absent.code == 1 and absent.err == "" and absent.out == "", absent.describe()
 
 
 def test_a_query_of_filters_only_is_the_same_error_on_the_typer_path(repo: Path, qry: RunQry) -> None:

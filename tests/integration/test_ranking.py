@@ -178,3 +178,79 @@ def test_declarations_and_constants_are_findable(tmp_path: Path) -> None:
         assert (res.results[0].symbol, res.results[0].kind) == (name, kind), name
     assert top(repo, "Shape.area")[0][0] == "Shape.area"
     assert top(repo, "the area in square units")[0][0] == "Shape.area"
+
+
+def test_a_quoted_phrase_is_required_of_every_stream(tmp_path: Path) -> None:
+    """The symbol and dense streams match names and meaning; a phrase still has to be in each hit, and
+    code writes a phrase's words joined as one name (`max_connections`, `maxConnections`)."""
+    files = {
+        "pool.py": "def release(conn):\n    '''Close the response and release the connection.'''\n    conn.close()\n\n\n"
+        "def connection_count(pool):\n    return len(pool)\n\n\nclass Limits:\n"
+        "    def __init__(self, max_connections=10):\n        self.max_connections = max_connections\n",
+        "client.ts": "export function configure(opts) {\n  return { maxConnections: opts.size }\n}\n",
+        "other.py": "def release_all(items):\n    for item in items:\n        item.free()\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    build_index(tmp_path, BuildOptions(embed="hash", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    # the hash test embedder's cosines are not calibrated: without the floor its stream returns every node
+    loose = SearchOptions(signals=Signals().without("dense_floor"))
+    res = engine.search('"release the connection"', loose)
+    assert [h.symbol for h in res.results] == ["release"], [(h.symbol, h.provenance) for h in res.results]
+    assert engine.search("release the connection", loose).results[1:], "without quotes, more nodes come back"
+    joined = engine.search('"max connections"', loose)
+    assert {h.symbol for h in joined.results} == {"Limits", "Limits.__init__", "configure"}, joined.results
+
+
+def test_a_name_no_definition_has_ranks_the_nodes_spelling_it_first(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "errors.py": "class ConnectError(Exception):\n    '''A connection failed.'''\n",
+            "config.py": "class Limits:\n    def __init__(self, max_connections=10, keepalive=5):\n"
+            "        self.max_connections = max_connections\n\n\n"
+            "DEFAULT_MAX_REDIRECTS = 20\nMAX_URL_LENGTH = 65536\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("max_connections", SearchOptions(explain=True))
+    first = res.results[0]
+    assert first.symbol == "Limits.__init__", [(h.symbol, h.explain) for h in res.results]
+    assert any("spells 'max_connections' whole" in e for e in first.explain)
+    # the symbol stream's near spelling weighs as sure as it is alike
+    near = next(h for h in res.results if h.symbol == "ConnectError")
+    assert any("alike" in e for e in near.explain), near.explain
+    assert "no definition named 'max_connections': the results spelling it come first" in res.meta.notes
+    none = open_engine(repo / ".qry").search("max_keepalive_expiry", SearchOptions())
+    assert any("no result spells it" in n for n in none.meta.notes), none.meta.notes
+    assert top(repo, "Limts")[0][0] == "Limits", "a typo still finds its definition"
+
+
+def test_a_signature_finds_the_definition_it_declares(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "command.go": "package cli\n\ntype Command struct{ Name string }\n\n"
+            "// Run runs the command.\nfunc (cmd *Command) Run(ctx context.Context, args []string) error {\n"
+            "\treturn nil\n}\n\nfunc (cmd *Command) Names() []string { return nil }\n",
+            "scripts/build.go": "package main\n\nfunc runCmd(ctx context.Context, arg string, args ...string) error {\n"
+            "\tctx := context.Background()\n\treturn run(ctx, arg, args)\n}\n",
+        },
+    )
+    hits = top(repo, "func (cmd *Command) Run(ctx context.Context")
+    assert hits[0] == ("Command.Run", "command.go"), hits
+
+
+def test_a_name_only_the_docs_spell_puts_the_docs_first(tmp_path: Path) -> None:
+    """Prose ranks below code for a question, but a name that no code spells is answered where it is
+    written, as grep would show it; nodes spelling the name come before nodes holding one of its words
+    (`sni`) or a near name (`is_ipv6_hostname`)."""
+    docs = "# Extensions\n\n## `sni_hostname`\n\nThe server name to send in the TLS handshake.\n"
+    code = "def is_ipv6_hostname(hostname):\n    return ':' in hostname\n\n\ndef sni(host):\n    return host\n"
+    repo = make_repo(tmp_path / "a", {"docs/extensions.md": docs, "net.py": code})
+    assert top(repo, "sni_hostname")[0][1] == "docs/extensions.md"
+    used = code + "\n\ndef connect(sni_hostname):\n    return sni(sni_hostname)\n"
+    both = make_repo(tmp_path / "b", {"docs/extensions.md": docs, "net.py": used})
+    ranked = [name for name, _path in top(both, "sni_hostname")]
+    # the two spelling it (the section named so, the function using it) before names sharing a word
+    assert set(ranked[:2]) == {"Extensions > `sni_hostname`", "connect"}, ranked

@@ -68,10 +68,14 @@ def test_an_interrupted_build_keeps_the_batches_it_finished(
         build_index(repo, BuildOptions(embed="hash", shared_cache=False))
     kept = len(VectorCache(repo / ".qry" / "cache", "hash-64"))
     assert 2 * EMBED_BATCH <= kept < 1200  # two whole batches (batches close at file ends)
+    # status (and a search's note) says where the vectors stopped, not just "vectors 0"
+    stopped = index_status(repo / ".qry").vectors_progress
+    assert stopped is not None and stopped.startswith("vectors stopped at ") and "interrupted" in stopped
     monkeypatch.setattr(embed.HashEmbedder, "embed", real)
     again = build_index(repo, BuildOptions(embed="hash", shared_cache=False))
     assert again.embed_cached == kept
     assert again.embedded == again.nodes_total - kept - again.embed_skipped
+    assert index_status(repo / ".qry").vectors_progress is None  # finished: the record is gone
 
 
 def test_damaged_cache_records_are_embedded_again_on_rebuild_and_verify_names_them(

@@ -907,5 +907,9 @@ def test_qry_related_with_a_workspace(repos: dict[str, Path], tmp_path: Path) ->
     ):
         bad = run_qry_process("related", "render_page", "-w", "team", *argv, cwd=tmp_path, env=env)
         assert bad.code == 2 and said in bad.err and "Traceback" not in bad.err, bad.describe()
+    # `qry grep -w` is rg's --word-regexp: a workspace name taken for a PATH gets a hint
+    word = run_qry_process("grep", "render", "-w", "team", cwd=tmp_path, env=env)
+    assert word.code == 2 and "hint: -w is --word-regexp here" in word.err, word.describe()
+    assert "--workspace team" in word.err
     alone = run_qry_process("related", "render_page", "--repo", "web", cwd=repos["web"], env=env)
     assert alone.code == 2 and "--repo chooses among a workspace's repositories" in alone.err, alone.describe()

@@ -118,9 +118,16 @@ def attach_vectors(
         report.vectors_root = store.publish(new_manifest)
         report.root_id = report.vectors_root
         report.published = True
+    except KeyboardInterrupt:
+        # Ctrl-C: the lexical root stays, the vectors computed so far stay in the cache; the progress
+        # file says where they stopped (`qry status`, a search's note) until a build finishes them.
+        state.error = "interrupted"
+        write_progress(store.cache_dir, state)
+        raise
     finally:
         embedder.close()
-        clear_progress(store.cache_dir, os.getpid())
+        if not state.error:
+            clear_progress(store.cache_dir, os.getpid())
 
 
 def _embed_pending(

@@ -112,7 +112,7 @@ def generated_marker(data: bytes) -> str | None:
 def name_check(name: str) -> tuple[str, str] | None:
     """Skips decided by the file name alone."""
     if name in LOCK_FILES:
-        return SkipReason.GENERATED.value, "lock file"
+        return SkipReason.LOCK_FILE.value, "lock file"
     if name.endswith(MINIFIED_SUFFIXES):
         return SkipReason.MINIFIED.value, "minified or source-map file name"
     return None

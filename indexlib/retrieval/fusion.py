@@ -232,6 +232,9 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # its uses) are what a user of grep expects before nodes holding only its words (`max`) or a near
     # name the symbol stream guessed, above all when no definition has the name. x(1 + this).
     mention_boost: float = 1.0
+    # The same name's joined term inside the BM25 stream: its weight x(1 + this) against its words',
+    # so the nodes spelling it reach the fused head the boost above reorders.
+    mention_bm25_boost: float = 3.0
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}
@@ -399,9 +402,10 @@ def apply_signals(
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
-    # A name no code spells (`sni_hostname`, an option documented only in Markdown): the docs spelling
-    # it are the answer, as grep would show them, not prose to rank below code holding its words.
-    code_spells = any(c.mentions and not is_docs(c.path, c.kind) for c in cands)
+    # A name no code that does the work spells (`sni_hostname`, an option documented only in Markdown;
+    # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,
+    # not supporting text to rank below code holding its words.
+    code_spells = any(c.mentions and not is_docs(c.path, c.kind) and not _supporting(c) for c in cands)
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -420,8 +424,9 @@ def apply_signals(
             c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
-            if defined is not None and not defined_in_code:
-                c.explain.append(f"{role}, but the identifier is defined only there: x1")
+            if (defined is not None and not defined_in_code) or (c.mentions and not code_spells):
+                where = "defined" if defined is not None and not defined_in_code else "spelled"
+                c.explain.append(f"{role}, but the identifier is {where} only there: x1")
                 out.append(c)
                 continue
             c.score *= signals.test_penalty

@@ -252,6 +252,10 @@ def _bm25(
             f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
         )
     boosts = streams.code_span_boosts(q, opts.term_boosts, code)
+    whole = _whole_name(q, p.route)
+    if whole and "mention" in sig.enabled:
+        # The name typed whole weighs more than its words: `max_connections` is not `max` and `connections`.
+        boosts = {**boosts, whole: boosts.get(whole, 1.0) * (1.0 + sig.mention_bm25_boost)}
     return streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
     )

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from indexlib import SearchOptions, open_engine  # noqa: E402
-from indexlib.analyzer import code_terms, split_identifier  # noqa: E402
+from indexlib import SearchOptions, open_engine
+from indexlib.analyzer import code_terms, split_identifier
 
 _NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 _CODE = {".py", ".go", ".rs", ".ts", ".js", ".java", ".rb", ".c", ".h", ".cpp"}

@@ -13,7 +13,8 @@ import msgspec
 
 import indexlib.engines.lexical as lexical
 from indexlib.index.embedprogress import EmbedProgress, read_progress
-from indexlib.index.redact import PLACEHOLDER, redact_path
+from indexlib.index.freshness import modified_or_deleted
+from indexlib.index.redact import redact_path
 from indexlib.snapshot import Snapshot
 from indexlib.store.files import Problem
 from indexlib.store.store import Store
@@ -66,16 +67,7 @@ def changed_on_disk(snap: Snapshot, *, list_added: bool = True) -> Changes:
     base = Path(snap.manifest.source_root)
     out = Changes()
     redacted = snap.manifest.settings.get("redact", "true") == "true"
-    for path, rec in sorted(snap.manifest.files.items()):
-        if redacted and PLACEHOLDER in path:
-            continue  # stored under its redacted path: the real name is not known (see build)
-        try:
-            st = os.stat(base / path)
-        except OSError:
-            out.deleted.append(path)
-            continue
-        if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
-            out.modified.append(path)
+    out.modified, out.deleted = modified_or_deleted(snap)
     if list_added and base.is_dir():
         from indexlib.index.discover import SourceFile, discover, load
 

@@ -15,8 +15,9 @@ from typing import NamedTuple
 import msgspec
 
 from indexlib.errors import UsageError
+from indexlib.retrieval.declared import declared_name
 from indexlib.retrieval.fusion import ROUTE_WEIGHTS
-from indexlib.retrieval.query import Query, Route, classify, declared_name
+from indexlib.retrieval.query import Query, Route, classify
 from indexlib.retrieval.request import SearchRequest
 
 # The streams each mode runs; the lexical ones (bm25, symbol) run first, in this order.

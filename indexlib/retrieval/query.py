@@ -15,6 +15,7 @@ import msgspec
 from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
 from indexlib.records import NodeKind
+from indexlib.retrieval.declared import DEFINITION_START, declared_name
 
 MAX_QUERY_CHARS = 4096  # longer text is cut: BM25 over 100 kB of terms helps nobody and costs time
 
@@ -416,51 +417,6 @@ _SIGNATURE_HINTS = re.compile(
 )
 
 
-_DEFINITION_START = re.compile(
-    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
-    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
-)
-# What a definition's first line declares. A Go method names its receiver's type first:
-# `func (s *Server) Handle(` declares `Server.Handle`.
-_GO_METHOD = re.compile(
-    r"^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)"
-)
-_CALLED_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")  # the name before a parameter list
-_DECLARING_WORDS = frozenset(
-    {
-        "def", "func", "fn", "function", "class", "struct", "interface", "public", "private", "protected",
-        "static", "async", "const", "let", "var", "pub", "type", "enum", "trait", "void", "export",
-        "abstract", "final", "override", "readonly", "extern", "unsafe", "inline", "virtual",
-    }
-)  # fmt: skip
-
-
-def declared_name(text: str) -> str | None:
-    """The name a definition's first line declares, or None when the text is not one (or is an
-    `impl` block, which names no definition of its own).
-
-    >>> [declared_name(t) for t in ("func (s *Server) Handle(w http.ResponseWriter)",
-    ...     "def parse(path: str)", "pub fn new() -> Self", "class Config(Base):", "type Opts struct {",
-    ...     "public static void main(String[] args)", "impl Display for Error", "retry failed charge")]
-    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None]
-    """
-    if not _DEFINITION_START.search(text):
-        return None
-    go = _GO_METHOD.match(text)
-    if go:
-        return f"{go.group(1)}.{go.group(2)}"
-    words = re.findall(r"[A-Za-z_$][\w$]*|\S", text)
-    if words and words[0] == "impl":
-        return None
-    called = _CALLED_NAME.search(text)
-    if called and called.group(1) not in _DECLARING_WORDS:
-        return called.group(1)
-    for w in words:
-        if w not in _DECLARING_WORDS:
-            return w if re.fullmatch(r"[A-Za-z_$][\w$]*", w) else None
-    return None
-
-
 # A prose word: letters only, maybe capitalised, maybe ending in sentence punctuation (`notation.`,
 # `lex:`). Identifiers (`get_flag`, `parseConfig`, `a.b`) and code punctuation are not.
 _PROSE_WORD = re.compile(r"^[(\"'`]?[A-Za-z][a-z]*(?:'[a-z]+)?[)\"'`]?[.,;:!?]?$")
@@ -491,7 +447,7 @@ def classify(q: Query) -> Route:
         return Route.NATURAL
     if len(words) == 1 and not q.phrases and _IDENT.match(words[0]):
         return Route.IDENTIFIER
-    if _DEFINITION_START.search(q.text):
+    if DEFINITION_START.search(q.text):
         return Route.SIGNATURE
     if (
         len(words) <= 4

@@ -317,14 +317,35 @@ def _rank(
         else:
             meta.notes.append(
                 f"no definition named {name!r}, and no result spells it: these hold only its words"
+                + _edited_since(snap)
             )
     if head and not ranked_cands:
         meta.notes.append(
             "no result: the candidates matched only function words of the query or fell below the dense floor"
+            + _edited_since(snap)
         )
+    elif not head and (edited := _edited_since(snap)):
+        meta.notes.append("no result" + edited)
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
     return [_to_hit(snap, c, q, opts) for c in ranked_cands[: opts.top_k]]
+
+
+EDITED_COUNT_LIMIT = 100  # files counted as edited since the root before "100 or more" is said
+
+
+def _edited_since(snap: Snapshot) -> str:
+    """`; N indexed files changed since the index ...` when some did: a name typed but spelled
+    nowhere in the index may be in one of them (a function written after `qry index`)."""
+    from indexlib.index.freshness import modified_or_deleted
+
+    modified, deleted = modified_or_deleted(snap, limit=EDITED_COUNT_LIMIT)
+    n = len(modified) + len(deleted)
+    if not n:
+        return ""
+    said = f"{n} or more" if n >= EDITED_COUNT_LIMIT else str(n)
+    files = "file" if n == 1 else "files"
+    return f"; {said} indexed {files} changed since the index (qry index brings them in)"
 
 
 def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate]) -> None:

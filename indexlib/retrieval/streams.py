@@ -19,7 +19,8 @@ import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
 from indexlib.engines.lexterms import trigram_terms
 from indexlib.records import Node, StreamHit
-from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, declared_name
+from indexlib.retrieval.declared import declared_name
+from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify
 from indexlib.snapshot import Snapshot
 
 if TYPE_CHECKING:

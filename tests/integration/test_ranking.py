@@ -254,3 +254,29 @@ def test_a_name_only_the_docs_spell_puts_the_docs_first(tmp_path: Path) -> None:
     ranked = [name for name, _path in top(both, "sni_hostname")]
     # the two spelling it (the section named so, the function using it) before names sharing a word
     assert set(ranked[:2]) == {"Extensions > `sni_hostname`", "connect"}, ranked
+
+
+def test_a_name_found_nowhere_says_when_indexed_files_changed_since(tmp_path: Path) -> None:
+    """A function written after `qry index` is not in the index: a search for it says that indexed
+    files changed since, with or without results."""
+    repo = make_repo(tmp_path, {"util.py": "def parse_header(raw):\n    return raw.split(':')\n"})
+    engine = open_engine(repo / ".qry")
+    assert not any("changed since" in n for n in engine.search("frobnicate_payload", SearchOptions()).meta.notes)
+    with (repo / "util.py").open("a") as f:
+        f.write("\n\ndef frobnicate_payload(data):\n    return data\n")
+    notes = engine.search("frobnicate_payload", SearchOptions()).meta.notes
+    assert any("1 indexed file changed since the index (qry index brings them in)" in n for n in notes), notes
+    words = engine.search("parse_payload", SearchOptions()).meta.notes  # its word `parse` is indexed
+    assert any("no result spells it" in n and "1 indexed file changed" in n for n in words), words
+
+
+def test_words_opening_with_a_declaring_keyword_still_spell_a_name(tmp_path: Path) -> None:
+    """`class unicode range` is the words of `ClassUnicodeRange`, not a declaration of `unicode`."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "hir.rs": "pub struct ClassUnicodeRange {\n    start: char,\n}\n\n"
+            "pub fn unicode(range: ClassUnicodeRange) -> bool {\n    true\n}\n",
+        },
+    )
+    assert top(repo, "class unicode range")[0][0] == "ClassUnicodeRange"

@@ -1,0 +1,57 @@
+"""What a definition's first line declares: `func (s *Server) Handle(w ...` -> `Server.Handle`. Pure.
+
+Owns: recognising a query that opens as a definition does (a declaring keyword first) and reading the
+name it declares, so a signature query asks the symbol stream for that name and the definition
+signal boosts it. Does not own: routing (query.py's `classify` uses `DEFINITION_START` as one cue).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DEFINITION_START", "declared_name"]
+
+DEFINITION_START = re.compile(
+    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+)
+# What a definition's first line declares. A Go method names its receiver's type first:
+# `func (s *Server) Handle(` declares `Server.Handle`.
+_GO_METHOD = re.compile(
+    r"^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)"
+)
+_CODE_PUNCTUATION = re.compile(r"[(){}<>:*&=\[\];]")  # a declaration, not words that open with `type`
+_CALLED_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")  # the name before a parameter list
+_DECLARING_WORDS = frozenset(
+    {
+        "def", "func", "fn", "function", "class", "struct", "interface", "public", "private", "protected",
+        "static", "async", "const", "let", "var", "pub", "type", "enum", "trait", "void", "export",
+        "abstract", "final", "override", "readonly", "extern", "unsafe", "inline", "virtual",
+    }
+)  # fmt: skip
+
+
+def declared_name(text: str) -> str | None:
+    """The name a definition's first line declares, or None when the text is not one (or is an
+    `impl` block, which names no definition of its own).
+
+    >>> [declared_name(t) for t in ("func (s *Server) Handle(w http.ResponseWriter)",
+    ...     "def parse(path: str)", "pub fn new() -> Self", "class Config(Base):", "type Opts struct {",
+    ...     "public static void main(String[] args)", "impl Display for Error", "type check")]
+    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None]
+    """
+    if not DEFINITION_START.search(text) or not _CODE_PUNCTUATION.search(text):
+        return None  # `type check`, `class name`: words of a name (`type_check`), not a declaration
+    go = _GO_METHOD.match(text)
+    if go:
+        return f"{go.group(1)}.{go.group(2)}"
+    words = re.findall(r"[A-Za-z_$][\w$]*|\S", text)
+    if words and words[0] == "impl":
+        return None
+    called = _CALLED_NAME.search(text)
+    if called and called.group(1) not in _DECLARING_WORDS:
+        return called.group(1)
+    for w in words:
+        if w not in _DECLARING_WORDS:
+            return w if re.fullmatch(r"[A-Za-z_$][\w$]*", w) else None
+    return None

@@ -59,6 +59,10 @@ def _index_dir(help_text: str = "The index directory (default: nearest .qry, or 
     return typer.Option(None, "--index-dir", metavar=INDEX_DIR_META, help=help_text)
 
 
+def _workspace(help_text: str) -> Any:
+    return typer.Option(None, "--workspace", "-w", metavar="W", help=help_text)
+
+
 def _root_id() -> Any:
     return typer.Option(
         None, "--root", metavar="ROOT", help="A publish root other than HEAD (an id or unique prefix)."
@@ -262,12 +266,8 @@ def related_cmd(
     ),
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
-    workspace: str | None = typer.Option(
-        None,
-        "--workspace",
-        "-w",
-        metavar="W",
-        help="Look in every index of workspace W (a name or a qry.toml): the one defining SYMBOL answers.",
+    workspace: str | None = _workspace(
+        "Look in every index of workspace W (a name or a qry.toml): the one defining SYMBOL answers."
     ),
     repo: list[str] | None = _option(repo_option("With --workspace")),
     json: bool = _json(),
@@ -430,9 +430,7 @@ def route_cmd(
     question: list[str] = typer.Argument(
         ..., metavar="QUESTION...", help="The question (several words are one question)."
     ),
-    workspace: str | None = typer.Option(
-        None, "--workspace", "-w", metavar="W", help="The workspace (a name or a qry.toml)."
-    ),
+    workspace: str | None = _workspace("The workspace (a name or a qry.toml)."),
     index_dir: list[str] | None = typer.Option(
         None, "--index-dir", metavar=INDEX_DIR_META, help="Index directories (repeatable)."
     ),
@@ -470,12 +468,8 @@ def route_cmd(
 @app.command("mcp")
 def mcp_cmd(
     index_dir: Path | None = _index_dir(),
-    workspace: str | None = typer.Option(
-        None,
-        "--workspace",
-        "-w",
-        metavar="W",
-        help="The search tool searches every index of W and the route tool chooses among them.",
+    workspace: str | None = _workspace(
+        "The search tool searches every index of W and the route tool chooses among them."
     ),
     server: str | None = typer.Option(
         None, "--server", metavar="URL", help="The search tool asks a running qry serve at URL."

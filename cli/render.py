@@ -219,7 +219,10 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False, foote
             cell.append("  [generated]", style="dim")
         cell.append("\n")
         for piece, highlighted in _pieces(h.snippet.text, h.snippet.highlights):
-            cell.append(safe_text(piece), style="bold yellow" if highlighted else "")
+            # A class's outline keeps its members' lines as blank ones (line numbers stay right):
+            # on a terminal a run of them is one blank line.
+            shown = piece if highlighted else _BLANK_RUN.sub("\n\n", piece)
+            cell.append(safe_text(shown), style="bold yellow" if highlighted else "")
         if h.snippet.truncated:
             cell.append("\n…", style="dim")
         for r in h.related[:6]:
@@ -248,6 +251,9 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False, foote
 def _meaning(route: str) -> str:
     meaning = ROUTE_MEANING.get(route)
     return f" ({meaning})" if meaning else ""
+
+
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){2,}")
 
 
 def _pieces(text: str, highlights: list[tuple[int, int]]) -> list[tuple[str, bool]]:

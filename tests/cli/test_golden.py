@@ -172,3 +172,22 @@ def test_fast_path_and_typer_print_the_same(repo: Path, qry: RunQry) -> None:
     strip = Normaliser(repo, "x" * 32)
     assert strip.jsonl(fast.out) == strip.jsonl(typer_path.stdout)
     assert fast.out.count("\n") == 3
+
+
+def test_rich_table_shows_a_run_of_blank_lines_as_one(repo: Path) -> None:
+    """A class outline keeps its members' lines as blank ones (line numbers stay right in `-C`
+    output); the table draws a run of them as a single blank line."""
+    from cli.console import Env
+    from cli.render import render_table
+    from indexlib import SearchOptions, open_engine
+
+    result = open_engine(repo / ".qry").search("charge", SearchOptions(top_k=1))
+    hit = result.results[0]
+    text = "class Gateway:\n    def charge(self):\n        ...\n\n\n\n\n    def refund(self):\n        ..."
+    snippet = msgspec.structs.replace(hit.snippet, text=text, highlights=[])
+    result.results = [msgspec.structs.replace(hit, snippet=snippet)]
+    out = io.StringIO()
+    render_table(Env(stdout=out, stderr=io.StringIO(), stdout_tty=True, color=False, width=100), result)
+    rows = [line.strip("│ ").strip() for line in out.getvalue().splitlines()]
+    at = rows.index("...")
+    assert rows[at + 1 : at + 3] == ["", "def refund(self):"], rows

@@ -120,13 +120,15 @@ def gc_command(env: Env, index_dir: Path | None, keep: int, wait: float, json: b
     return guarded(env, run, json_out=json)
 
 
-def verify_command(env: Env, index_dir: Path | None, root: str | None, json: bool) -> int:
+def verify_command(
+    env: Env, index_dir: Path | None, root: str | None, json: bool, workspace: str | None = None
+) -> int:
     def run() -> int:
-        from indexlib import Store, resolve_index_dir, verify_caches
+        from indexlib import resolve_index_dir, verify_index
 
-        found = resolve_index_dir(index_dir)
-        store = Store.open(found)
-        problems = store.verify(root) + verify_caches(found)
+        if workspace is not None:
+            return _verify_workspace(env, workspace, index_dir, root, json)
+        problems = verify_index(resolve_index_dir(index_dir), root)
         if json:
             env.out(to_json({"ok": not problems, "problems": msgspec.to_builtins(problems)}) + "\n")
         elif problems:
@@ -141,3 +143,31 @@ def verify_command(env: Env, index_dir: Path | None, root: str | None, json: boo
         return Exit.ERROR if problems else Exit.OK
 
     return guarded(env, run, json_out=json)
+
+
+def _verify_workspace(env: Env, workspace: str, index_dir: Path | None, root: str | None, json: bool) -> int:
+    """Each index of the workspace checked in turn; exit 2 if any has a problem or cannot be read."""
+    from indexlib import UsageError, resolve_workspace, verify_member
+
+    if index_dir is not None:
+        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+    if root is not None:
+        raise UsageError(
+            "--root names a root of one index, not of a workspace",
+            hint="pass --index-dir DIR with --root, or leave --root out",
+        )
+    checks = [verify_member(m) for m in resolve_workspace(workspace).members]
+    bad = [c for c in checks if not c.ok]
+    if json:
+        env.out(to_json({"ok": not bad, "repos": msgspec.to_builtins(checks)}) + "\n")
+        return Exit.ERROR if bad else Exit.OK
+    for c in checks:
+        if c.error is not None:
+            env.err(f"qry: {c.repo}: {c.error}\n")
+        for p in c.problems:
+            env.err(f"qry: {c.repo}: {p.kind}: {p.path}: {p.detail}\n")
+        if c.ok:
+            env.err(f"ok: {c.repo}: every file matches its checksum\n")
+    if bad:
+        env.err(f"  hint: rebuild it: qry index --workspace {workspace} --rebuild --repo '^{bad[0].repo}$'\n")
+    return Exit.ERROR if bad else Exit.OK

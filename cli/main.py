@@ -240,13 +240,14 @@ def gc_cmd(
 def verify_cmd(
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
+    workspace: str | None = _workspace("Check every index of workspace W (a name or a qry.toml)."),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Check every file of the root against its checksum. Exit 0 if all match, 2 if not."""
     from cli.admin import verify_command
 
-    _exit(verify_command(_env(no_color), index_dir, root, json))
+    _exit(verify_command(_env(no_color), index_dir, root, json, workspace))
 
 
 @app.command("related")

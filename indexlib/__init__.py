@@ -93,6 +93,8 @@ _EXPORTS: dict[str, str] = {
     "require_an_answer": "indexlib.workspace.routing",
     "build_members": "indexlib.workspace.build",
     "member_state": "indexlib.workspace.members",
+    "verify_member": "indexlib.workspace.members",
+    "verify_index": "indexlib.status",
     "related_across": "indexlib.workspace.lookup",
     "WorkspaceRelated": "indexlib.workspace.lookup",
     "RouteResult": "indexlib.route.score",
@@ -158,7 +160,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
     from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult
-    from indexlib.status import Status, index_status, verify_caches
+    from indexlib.status import Status, index_status, verify_caches, verify_index
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store
     from indexlib.timeparse import parse_when
@@ -176,5 +178,5 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
     from indexlib.workspace.grep import grep_members
     from indexlib.workspace.lookup import WorkspaceRelated, related_across
-    from indexlib.workspace.members import member_state
+    from indexlib.workspace.members import member_state, verify_member
     from indexlib.workspace.routing import require_an_answer, route_workspace, routed_search, search_workspace

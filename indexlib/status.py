@@ -143,6 +143,11 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
     )
 
 
+def verify_index(index_dir: Path, root: str | None = None) -> list[Problem]:
+    """`qry verify`: every problem of a root's files (default HEAD) and of the index's caches."""
+    return Store.open(index_dir).verify(root) + verify_caches(index_dir)
+
+
 def verify_caches(index_dir: Path) -> list[Problem]:
     """Damaged entries of the index's caches (vectors and query vectors), as `qry verify` problems.
 

@@ -14,11 +14,12 @@ from pathlib import Path
 import msgspec
 
 from indexlib.errors import QryError
+from indexlib.store.files import Problem
 from indexlib.store.locate import INDEX_DIRNAME
 from indexlib.workspace.config import Member
 from indexlib.workspace.federate import git_head
 
-__all__ = ["MemberState", "member_state", "source_folder"]
+__all__ = ["MemberCheck", "MemberState", "member_state", "source_folder", "verify_member"]
 
 
 def source_folder(member: Member) -> Path:
@@ -65,3 +66,28 @@ def member_state(member: Member) -> MemberState:
         head = git_head(folder)
         state.stale = head is not None and head != manifest.git_commit
     return state
+
+
+class MemberCheck(msgspec.Struct, kw_only=True):
+    """`qry verify --workspace`: one index's problems, or why it could not be checked at all."""
+
+    repo: str
+    index: str
+    ok: bool
+    problems: list[Problem] = []
+    error: str | None = None  # no index there, or unreadable: nothing could be checked
+
+
+def verify_member(member: Member) -> MemberCheck:
+    """Every file of the member's HEAD root and caches against its checksum; an index that cannot be
+    opened is an `error`, never an exception, so the others are still checked."""
+    from indexlib.status import verify_index
+
+    out = MemberCheck(repo=member.name, index=str(member.index), ok=False)
+    try:
+        out.problems = verify_index(member.index)
+    except QryError as exc:
+        out.error = exc.message
+        return out
+    out.ok = not out.problems
+    return out

@@ -913,3 +913,34 @@ def test_qry_related_with_a_workspace(repos: dict[str, Path], tmp_path: Path) ->
     assert "--workspace team" in word.err
     alone = run_qry_process("related", "render_page", "--repo", "web", cwd=repos["web"], env=env)
     assert alone.code == 2 and "--repo chooses among a workspace's repositories" in alone.err, alone.describe()
+
+
+def test_qry_verify_with_a_workspace_checks_every_index(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    copies = {}
+    for name in ("web", "auth"):
+        copies[name] = tmp_path / name
+        shutil.copytree(repos[name], copies[name])
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["billing"], gone)
+    paths = [str(copies["web"]), str(copies["auth"]), str(gone)]
+    assert run_qry_process("workspace", "add", "v", *paths, cwd=tmp_path, env=env).code == 0
+    healthy = run_qry_process("verify", "-w", "v", cwd=tmp_path, env=env)
+    assert healthy.code == 0 and healthy.err.count("every file matches its checksum") == 3, healthy.describe()
+    shutil.rmtree(gone / ".qry")
+    segment = next((copies["auth"] / ".qry" / "segments").rglob("*.msgpack"))
+    data = bytearray(segment.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte, same size: only the checksum can tell
+    segment.write_bytes(bytes(data))
+    got = run_qry_process("verify", "-w", "v", cwd=tmp_path, env=env)
+    assert got.code == 2 and "Traceback" not in got.err, got.describe()
+    assert "ok: web: every file matches its checksum" in got.err
+    assert "qry: auth: checksum: segments/" in got.err and "qry: gone: " in got.err, got.describe()
+    assert "--rebuild --repo '^auth$'" in got.err
+    as_json = json.loads(run_qry_process("verify", "-w", "v", "--json", cwd=tmp_path, env=env).out)
+    assert not as_json["ok"] and [(r["repo"], r["ok"]) for r in as_json["repos"]] == [
+        ("web", True),
+        ("auth", False),
+        ("gone", False),
+    ]
+    assert as_json["repos"][2]["error"] and as_json["repos"][1]["problems"][0]["kind"] == "checksum"

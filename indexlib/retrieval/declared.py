@@ -20,6 +20,10 @@ DEFINITION_START = re.compile(
 _GO_METHOD = re.compile(
     r"^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)"
 )
+# `type node struct`: a Go type declaration, whatever the case of its name.
+_GO_TYPE = re.compile(r"^\s*type\s+([A-Za-z_]\w*)\s+(?:struct|interface|func|map|chan)\b")
+# A word after the keyword written as code, not English: capitals inside or first, `_`, digits.
+_CODE_NAME = re.compile(r"(?:^|\s)(?:[A-Z]\w*|\w*[_0-9]\w*|[a-z]+[A-Z]\w*)(?=\s|$)")
 _CODE_PUNCTUATION = re.compile(r"[(){}<>:*&=\[\];]")  # a declaration, not words that open with `type`
 _CALLED_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")  # the name before a parameter list
 _DECLARING_WORDS = frozenset(
@@ -37,10 +41,16 @@ def declared_name(text: str) -> str | None:
 
     >>> [declared_name(t) for t in ("func (s *Server) Handle(w http.ResponseWriter)",
     ...     "def parse(path: str)", "pub fn new() -> Self", "class Config(Base):", "type Opts struct {",
-    ...     "public static void main(String[] args)", "impl Display for Error", "type check")]
-    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None]
+    ...     "public static void main(String[] args)", "impl Display for Error", "type check",
+    ...     "type node struct", "type Engine struct", "class unicode range", "class HTTPServer")]
+    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None, 'node', 'Engine', None, 'HTTPServer']
     """
-    if not DEFINITION_START.search(text) or not _CODE_PUNCTUATION.search(text):
+    if not DEFINITION_START.search(text):
+        return None
+    go_type = _GO_TYPE.match(text)
+    if go_type:
+        return go_type.group(1)
+    if not _CODE_PUNCTUATION.search(text) and not _CODE_NAME.search(text):
         return None  # `type check`, `class name`: words of a name (`type_check`), not a declaration
     go = _GO_METHOD.match(text)
     if go:

@@ -360,18 +360,25 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     return not pending
 
 
-def _boost_definition(c: Candidate, defined: str, identifier: str | None, signals: Signals) -> None:
-    """The definition signal for a candidate that defines the query identifier (`defined`: "exact" or
-    "spelled"). The name as typed beats the same words spelled another way (`parse_headers` over
-    `_parse_headers`), which still beats a mere mention."""
+def _boost_definition(
+    c: Candidate, defined: str, identifier: str | None, signals: Signals, *, top_level_too: bool = False
+) -> None:
+    """The definition signal (`defined`: "exact" or "spelled": `parse_headers` over `_parse_headers`,
+    which still beats a mere mention). A member yields as a constant does when a top-level definition
+    is a candidate too (`top_level_too`: `type Engine struct` over `StructValidator.Engine`)."""
     c.defines = defined
     exact = defined == "exact"
     f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
-    if c.kind == "constant":
+    if c.kind == "constant" or (top_level_too and _nested(c)):
         # A variable of the same name (a flag `var List bool`) yields to the function or type.
         f = 1.0 + (f - 1.0) * signals.constant_share
     c.score *= f
     c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
+
+
+def _nested(c: Candidate) -> bool:
+    """A member of a type or module-level container: its qualified name holds more than its name."""
+    return c.qualified_name.replace("::", ".") != c.name
 
 
 def apply_signals(
@@ -402,6 +409,12 @@ def apply_signals(
     # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
     # for is among them: the test penalty would put every mention in code above it.
     defined_in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
+    # A bare name (`Engine`, not `StructValidator.Engine`) defined, as typed to the letter, at top
+    # level as well as a member (typed in another case, `searcher`, scores decide).
+    top_level = ident == ident_last and any(
+        kinds.get(c.uid) is not None and not _nested(c) and c.kind != "constant" and c.name == last_typed
+        for c in cands
+    )
     # A name no code that does the work spells (`sni_hostname`, an option documented only in Markdown;
     # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,
     # not supporting text to rank below code holding its words.
@@ -416,7 +429,7 @@ def apply_signals(
                 continue
         defined = kinds.get(c.uid)
         if defined is not None:
-            _boost_definition(c, defined, identifier, signals)
+            _boost_definition(c, defined, identifier, signals, top_level_too=top_level)
         _boost_text_evidence(c, identifier, signals)
         _boost_path(c, signals, scope, scope_joined, words)
         if "remainder" in signals.enabled and c.kind == "module":

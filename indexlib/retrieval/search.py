@@ -402,10 +402,9 @@ def _rerank(
     """Reorder the fused head with the configured reranker, if the gate allows it."""
     from indexlib.retrieval.rerank import RERANK_DEPTH, apply_rerank, rerank_gate
 
-    symbol = ranked.get("symbol") or []
-    exact_lead = (
-        bool(symbol) and symbol[0].score >= streams.EXACT and bool(cands) and cands[0].uid == symbol[0].uid
-    )
+    # The fused leader is an exact name match (whatever its rank in the symbol stream: a top-level
+    # definition leads its same-named members after the definition signal).
+    exact_lead = bool(cands) and (cands[0].provenance.symbol_score or 0.0) >= streams.EXACT
     why_not = rerank_gate(query_blank=q.is_blank, candidates=meta.total_candidates, exact_lead=exact_lead)
     if why_not:
         meta.notes.append(why_not)

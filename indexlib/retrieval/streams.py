@@ -121,8 +121,9 @@ def bm25_query(
 
 
 # Between a phrase's words: white space, or the joint of one name made of them (`max_connections`,
-# `max-connections`, `maxConnections`): a phrase is words together, and code writes words together so.
-_PHRASE_JOINT = r"(?:[\s_\-]+|(?<=[a-z0-9])(?=[A-Z]))"
+# `max-connections`, `maxConnections`, `RemoteIPHeaders`, `rebuild404Handlers`): a phrase is words
+# together, and code writes words together so (the joints `analyzer.split_identifier` splits at).
+_PHRASE_JOINT = r"(?:[\s_\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z]))"
 
 
 def phrase_patterns(q: Query) -> list[re.Pattern[str]]:
@@ -131,6 +132,10 @@ def phrase_patterns(q: Query) -> list[re.Pattern[str]]:
     >>> [bool(phrase_patterns(Query(raw="", text="", phrases=["max connections"]))[0].search(s))
     ...  for s in ("max  connections", "self.max_connections", "maxConnections", "connections max")]
     [True, True, True, False]
+    >>> [bool(phrase_patterns(Query(raw="", text="", phrases=[p]))[0].search(s)) for p, s in (
+    ...     ("ip headers", "RemoteIPHeaders"), ("rebuild 404 handlers", "rebuild404Handlers"),
+    ...     ("asgi 2 protocol", "ASGI2Protocol"), ("html render", "type HTMLRender interface"))]
+    [True, True, True, True]
     """
     return [
         re.compile(_PHRASE_JOINT.join(f"(?i:{re.escape(w)})" for w in p.split()))

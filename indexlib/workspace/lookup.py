@@ -19,6 +19,7 @@ import msgspec
 
 from indexlib.api import CLOSEST_NAMES, RelatedResult, SymbolMatch, related
 from indexlib.errors import QryError, UsageError
+from indexlib.retrieval.query import check_repo_pattern
 from indexlib.workspace import repofilter
 from indexlib.workspace.config import Member
 from indexlib.workspace.federate import Federation
@@ -58,7 +59,7 @@ def related_across(
 ) -> WorkspaceRelated:
     """`related` in the repository that defines `symbol` among those `repos` (regular expressions
     over the names, as `--repo`) keeps; ambiguous when several define it."""
-    kept = repofilter.select(fed.name, fed.members, list(repos))
+    kept = repofilter.select(fed.name, fed.members, [check_repo_pattern(r) for r in repos])
     answers: list[tuple[Member, RelatedResult]] = []
     errors: list[RepoError] = []
     for m in kept:

@@ -280,3 +280,18 @@ def test_words_opening_with_a_declaring_keyword_still_spell_a_name(tmp_path: Pat
         },
     )
     assert top(repo, "class unicode range")[0][0] == "ClassUnicodeRange"
+
+
+def test_a_bare_name_puts_the_top_level_definition_before_same_named_members(tmp_path: Path) -> None:
+    """`Engine`: the type, not an interface's `Engine()` methods (as `qry related` prefers it)."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "binding/binding.go": "package binding\n\ntype StructValidator interface {\n"
+            "\tValidateStruct(any) error\n\tEngine() any\n}\n",
+            "binding/other.go": "package binding\n\ntype OtherValidator interface {\n\tEngine() any\n}\n",
+            "gin.go": "package gin\n\n// Engine is the framework's instance.\ntype Engine struct {\n\tname string\n}\n",
+        },
+    )
+    assert top(repo, "Engine")[0] == ("Engine", "gin.go")
+    assert top(repo, "StructValidator.Engine")[0] == ("StructValidator.Engine", "binding/binding.go")

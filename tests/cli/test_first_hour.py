@@ -301,7 +301,7 @@ def test_files_with_matches_and_context(qry: RunQry) -> None:
     files = qry("search", "charge", "-l").out.splitlines()
     assert files and len(files) == len(set(files)) and all(":" not in f for f in files), files
     block = qry("search", "charge", "-k", "1", "-C", "0").out.splitlines()
-    line = qry("search", "charge", "-k", "1").out
+    line = qry("search", "charge", "--lang", "python", "-k", "1").out  # a method: its indent is kept
     assert re.fullmatch(r"[^:]+:\d+: Gateway\.charge\t    def charge\(.*\n", line), line
     assert len(block) >= 2 and block[0].count("\t") == 3 and re.fullmatch(r"[^:]+:\d+:.*", block[1]), block
     assert qry("search", "charge", "-l", "--json").code == 2

@@ -22,7 +22,7 @@ def _related(hit: Hit) -> set[tuple[str, str]]:
 
 
 def test_a_single_hit_lists_all_its_callers(qry: RunQry) -> None:
-    run = qry("search", "charge", "--jsonl", "-k", "1")
+    run = qry("search", "charge", "--lang", "python", "--jsonl", "-k", "1")
     (first,) = [msgspec.json.decode(line, type=Hit) for line in run.out.splitlines()]
     assert (first.symbol, first.language) == ("Gateway.charge", "python")
     assert PY_CALLER in _related(first)

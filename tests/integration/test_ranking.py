@@ -295,3 +295,23 @@ def test_a_bare_name_puts_the_top_level_definition_before_same_named_members(tmp
     )
     assert top(repo, "Engine")[0] == ("Engine", "gin.go")
     assert top(repo, "StructValidator.Engine")[0] == ("StructValidator.Engine", "binding/binding.go")
+
+
+def test_a_file_whose_content_came_back_is_not_changed_after_the_next_index(tmp_path: Path) -> None:
+    """`git checkout` restores a file's bytes with a new mtime: the next `qry index` records the new
+    mtime (a root of metadata only), so status and search stop calling the file changed."""
+    import os
+
+    from indexlib import index_status
+
+    repo = make_repo(tmp_path, {"util.py": "def parse_header(raw):\n    return raw.split(':')\n"})
+    path = repo / "util.py"
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    assert index_status(repo / ".qry").changes.modified == ["util.py"]
+    again = build_index(repo, BuildOptions(embed="none", git_times=False))
+    assert again.changed == 0 and again.published, again
+    assert index_status(repo / ".qry").changes.count == 0
+    notes = open_engine(repo / ".qry").search("frobnicate_payload", SearchOptions()).meta.notes
+    assert not any("changed since" in n for n in notes), notes
+    assert not build_index(repo, BuildOptions(embed="none", git_times=False)).published  # now unchanged

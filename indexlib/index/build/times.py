@@ -147,5 +147,8 @@ def source_state(
         and manifest.skipped == plan.skipped
         and manifest.settings == settings
         and not report.repaired
+        # A file whose content came back (`git checkout`, an editor's undo) has a new size or mtime:
+        # the root records it, or status and search would call the file changed for ever.
+        and plan.files == manifest.files
     )
     return SourceState(git_commit=git_commit, git_branch=git_branch, settings=settings, unchanged=unchanged)

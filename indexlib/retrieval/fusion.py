@@ -21,6 +21,7 @@ from indexlib.analyzer import code_terms, split_identifier
 from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
+from indexlib.retrieval.query import last_name_part
 
 CANDIDATE_CAP = 300
 MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
@@ -140,8 +141,7 @@ def ranked_scores(
     return out
 
 
-# Symbol-stream scores below this are near spellings (trigram similarity in [0.3, 1)); the exact,
-# qualified and joined tiers score 3.0 and more (streams.EXACT / QUALIFIED / JOINED).
+# Symbol-stream scores below this are near spellings (trigram similarity); name tiers score 3.0+.
 NEAR_SPELLING_BELOW = 1.0
 
 
@@ -392,7 +392,7 @@ def apply_signals(
     """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
     scope_joined = "".join(split_identifier(scope)) if scope else ""
     ident = identifier.lower() if identifier else None
-    ident_last = re.split(r"\.|::|->|#", ident)[-1] if ident else None
+    ident_last = last_name_part(ident) if ident else None
     # `parse config`, `ParseConfig` and `parse_config` name the same definition: compare joined forms.
     ident_joined = "".join(split_identifier(ident_last)) if ident_last else None
     words = {w.lower() for w in query_words if len(w) >= 3}
@@ -401,7 +401,7 @@ def apply_signals(
     wants_docs = bool(words & _DOCS_WORDS)
 
     use_definition = "definition" in signals.enabled and ident is not None
-    last_typed = re.split(r"\.|::|->|#", identifier)[-1] if identifier else ""
+    last_typed = last_name_part(identifier) if identifier else ""
     cased = last_typed if last_typed != last_typed.lower() else None
     kinds = (
         {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands} if use_definition else {}

@@ -60,14 +60,7 @@ def plan(q: Query, request: SearchRequest) -> Plan:
     )
 
 
-def settle(
-    p: Plan,
-    q: Query,
-    request: SearchRequest,
-    *,
-    name_lead: bool,
-    vectors: VectorState,
-) -> Plan:
+def settle(p: Plan, q: Query, request: SearchRequest, *, name_lead: bool, vectors: VectorState) -> Plan:
     """The plan once the lexical streams ran; `name_lead`: the symbol stream's best match spells a
     definition's name (a joined, qualified or exact name match).
 

@@ -462,6 +462,15 @@ def classify(q: Query) -> Route:
     return Route.NATURAL
 
 
+def last_name_part(name: str) -> str:
+    """The last part of a qualified name, whatever the language's separator.
+
+    >>> [last_name_part(n) for n in ("Server.Handle", "std::fs::read", "obj->next", "Klass#meth", "plain")]
+    ['Handle', 'read', 'next', 'meth', 'plain']
+    """
+    return re.split(r"\.|::|->|#", name)[-1]
+
+
 def identifier_of(q: Query, route: Route | None = None) -> str | None:
     """The name an identifier query names (without call parentheses), as typed, or the joined words
     of a keywords query in lower case (`Parse Config` -> `parse_config`: words say nothing of a name's

@@ -11,7 +11,6 @@ Does not own: the request and its bounds (request.py, bounds.py), the decisions 
 filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
-import re
 import time
 from collections.abc import Callable
 from itertools import pairwise
@@ -34,7 +33,7 @@ from indexlib.retrieval.fusion import (
     scope_paths,
 )
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
-from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
+from indexlib.retrieval.query import Query, Route, identifier_of, last_name_part, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest
 from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
@@ -327,7 +326,7 @@ def _rank(
     elif not head and (edited := _edited_since(snap)):
         meta.notes.append("no result" + edited)
     if opts.reranker is not None:
-        ranked_cands = _rerank(snap, q, ranked_cands, ranked, opts, meta)
+        ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
     return [_to_hit(snap, c, q, opts) for c in ranked_cands[: opts.top_k]]
 
 
@@ -386,8 +385,7 @@ def _whole_name(q: Query, route: Route) -> str:
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
     if not name:
         return ""
-    last = re.split(r"\.|::|->|#", name)[-1]
-    parts = split_identifier(last)
+    parts = split_identifier(last_name_part(name))
     return "".join(parts).lower() if len(parts) > 1 else ""
 
 
@@ -395,7 +393,6 @@ def _rerank(
     snap: Snapshot,
     q: Query,
     cands: list[Candidate],
-    ranked: dict[str, list[StreamHit]],
     opts: SearchRequest,
     meta: SearchMeta,
 ) -> list[Candidate]:

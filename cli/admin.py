@@ -147,15 +147,10 @@ def verify_command(
 
 def _verify_workspace(env: Env, workspace: str, index_dir: Path | None, root: str | None, json: bool) -> int:
     """Each index of the workspace checked in turn; exit 2 if any has a problem or cannot be read."""
-    from indexlib import UsageError, resolve_workspace, verify_member
+    from cli.wscmd import refuse_one_index_flags
+    from indexlib import resolve_workspace, verify_member
 
-    if index_dir is not None:
-        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
-    if root is not None:
-        raise UsageError(
-            "--root names a root of one index, not of a workspace",
-            hint="pass --index-dir DIR with --root, or leave --root out",
-        )
+    refuse_one_index_flags(index_dir, root)
     checks = [verify_member(m) for m in resolve_workspace(workspace).members]
     bad = [c for c in checks if not c.ok]
     if json:

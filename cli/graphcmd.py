@@ -86,14 +86,10 @@ def _related(a: RelatedArgs, *, callers: bool, callees: bool) -> Any:
         return related(
             open_engine(a.index_dir), a.symbol, callers=callers, callees=callees, depth=a.depth, root=a.root
         )
-    if a.index_dir is not None:
-        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
-    if a.root is not None:
-        raise UsageError(
-            "--root names a root of one index, not of a workspace",
-            hint="pass --index-dir DIR with --root, or leave --root out",
-        )
+    from cli.wscmd import refuse_one_index_flags
     from indexlib import Federation, related_across, resolve_workspace
+
+    refuse_one_index_flags(a.index_dir, a.root)
 
     ws = resolve_workspace(a.workspace)
     fed = Federation(ws.name, ws.members)

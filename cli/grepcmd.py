@@ -116,10 +116,10 @@ def _is_workspace(name: str) -> bool:
 
 
 def _grep_workspace(request: Any, printer: _Printer, v: dict[str, Any], notice: Any, on_error: Any) -> Any:
-    from indexlib import UsageError, grep_members, resolve_workspace
+    from cli.wscmd import refuse_one_index_flags
+    from indexlib import grep_members, resolve_workspace
 
-    if v.get("index_dir"):
-        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+    refuse_one_index_flags(v.get("index_dir"))
     ws = resolve_workspace(str(v["workspace"]))
 
     def on_repo(name: str) -> None:

@@ -17,14 +17,26 @@ from cli.console import Env, Exit
 from cli.render import plural, render, safe_line, to_json
 
 
+def refuse_one_index_flags(index_dir: object, root: str | None = None) -> None:
+    """With --workspace, the flags naming one index (`--index-dir`, `--root`) are a usage error."""
+    from indexlib import UsageError
+
+    if index_dir:
+        raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+    if root is not None:
+        raise UsageError(
+            "--root names a root of one index, not of a workspace",
+            hint="pass --index-dir DIR with --root, or leave --root out",
+        )
+
+
 def _federation(v: dict[str, Any]) -> Any:
     from cli.searchcmd import index_dirs
-    from indexlib import Federation, UsageError, members_of_dirs, resolve_workspace
+    from indexlib import Federation, members_of_dirs, resolve_workspace
 
     dirs = index_dirs(v)
     if v.get("workspace") is not None:
-        if dirs:
-            raise UsageError("--workspace and --index-dir exclude each other", hint="pick one")
+        refuse_one_index_flags(dirs)
         ws = resolve_workspace(str(v["workspace"]))
         return Federation(ws.name, ws.members)
     return Federation("index-dirs", members_of_dirs(dirs))

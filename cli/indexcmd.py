@@ -73,7 +73,9 @@ def summary_line(report: Any) -> str:
         delta.append(f"{report.changed:,} changed")
     if report.removed:
         delta.append(f"{report.removed:,} removed")
-    parts.append(f" ({', '.join(delta) or 'no changes'})")
+    if not delta and report.touched:
+        delta.append(f"{report.touched:,} touched, content unchanged")
+    parts.append(f" ({', '.join(delta) or ('no file changes' if report.published else 'no changes')})")
     parts.append(f", {plural(report.nodes_total, 'node')}")
     skipped = sum(report.skipped.values())
     if skipped:

@@ -9,6 +9,7 @@ The index is found like git finds .git: --index-dir > $QRY_INDEX_DIR > the neare
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -300,6 +301,12 @@ def test_index_then_stale_status_then_reindex(scratch: Path) -> None:
     assert first.err.startswith("indexed 25 files (25 new), ")
     again = run_qry_process("index", "--embed", "none", cwd=scratch)
     assert "(no changes)" in again.err and again.err.rstrip().endswith("(unchanged)"), again.describe()
+    readme = scratch / "README.md"
+    st = readme.stat()
+    os.utime(readme, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    touched = run_qry_process("index", "--embed", "none", cwd=scratch)
+    assert "(1 touched, content unchanged)" in touched.err, touched.describe()
+    assert not touched.err.rstrip().endswith("(unchanged)"), touched.describe()  # the new mtime is recorded
     with (scratch / "python" / "billing" / "retry.py").open("a") as f:
         f.write("\n\ndef brand_new_helper():\n    return 1\n")
     status = run_qry_process("status", cwd=scratch)

@@ -99,6 +99,7 @@ class BuildReport(msgspec.Struct):
     added: int = 0
     removed: int = 0
     unchanged: int = 0
+    touched: int = 0  # files with a new size or mtime and the same content (recorded, not parsed)
     nodes_written: int = 0
     nodes_total: int = 0
     segments: int = 0

@@ -139,6 +139,11 @@ def source_state(
     manifest = prev.manifest
     if manifest is not None and not plan.to_parse and "times" in manifest.settings:
         settings["times"] = manifest.settings["times"]  # nothing re-annotated: the root's source stands
+    if manifest is not None:
+        parsed = {src.path for src, _ in plan.to_parse}
+        report.touched = sum(
+            1 for path, rec in plan.files.items() if path not in parsed and manifest.files.get(path, rec) != rec
+        )
     unchanged = (
         manifest is not None
         and not plan.to_parse

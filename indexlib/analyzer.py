@@ -37,6 +37,7 @@ __all__ = [
     "MAX_TERM_CHARS",
     "MAX_TOKEN_CHARS",
     "code_terms",
+    "name_similarity",
     "query_terms",
     "split_identifier",
     "trigram_similarity",
@@ -217,3 +218,53 @@ def trigram_similarity(a: str, b: str) -> float:
         return 1.0
     shared = len(ta & tb)
     return shared / (len(ta) + len(tb) - shared)
+
+
+def _typo_budget(length: int) -> int:
+    """Edits a typed name of this length may hold and still mean a name (Elasticsearch's `AUTO`
+    fuzziness: none under 3 characters, one up to 5, two from 6)."""
+    return 0 if length < 3 else 1 if length < 6 else 2
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance (insert, delete, substitute, swap neighbours), or
+    `limit + 1` as soon as it must exceed `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        before, row = row, current
+    return row[-1]
+
+
+def name_similarity(typed: str, name: str) -> float:
+    """How near a typed name is to a definition's name, in [0, 1]: pg_trgm's trigram similarity, or,
+    when the two are a typo apart (their lower-case, separator-free forms within `_typo_budget`
+    edits of each other), `1 - edits / length` if that is higher.
+
+    Trigrams alone hardly tell the name a typo misspells from a name it contains: `ShouldBindJSN` is
+    0.71 like `ShouldBindJSON`, one edit away, and 0.67 like `ShouldBind`, whose shorter body then
+    wins on BM25.
+
+    >>> round(name_similarity("ShouldBindJSN", "ShouldBindJSON"), 2)
+    0.93
+    >>> round(name_similarity("ShouldBindJSN", "ShouldBind"), 2)
+    0.67
+    """
+    gram = trigram_similarity(typed, name)
+    a = "".join(_ALNUM_RUN_RE.findall(_lower(typed)))
+    b = "".join(_ALNUM_RUN_RE.findall(_lower(name)))
+    budget = _typo_budget(len(a))
+    if not budget or not b:
+        return gram
+    edits = _edits(a, b, budget)
+    return gram if edits > budget else max(gram, 1.0 - edits / max(len(a), len(b)))

@@ -314,9 +314,10 @@ def _rank(
         if any(c.mentions for c in ranked_cands[: opts.top_k]):
             meta.notes.append(f"no definition named {name!r}: the results spelling it come first")
         else:
+            near = _misspelt(snap, ranked.get("symbol", []))
             meta.notes.append(
-                f"no definition named {name!r}, and no result spells it: these hold only its words"
-                + _edited_since(snap)
+                f"no definition named {name!r}{f' (did you mean {near!r}?)' if near else ''}, and no result"
+                " spells it: these hold only its words" + _edited_since(snap)
             )
     if head and not ranked_cands:
         meta.notes.append(
@@ -328,6 +329,15 @@ def _rank(
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
     return [_to_hit(snap, c, q, opts) for c in ranked_cands[: opts.top_k]]
+
+
+def _misspelt(snap: Snapshot, symbol: list[StreamHit]) -> str | None:
+    """The definition name the symbol stream found a typo away (`ShouldBindJSN` -> `ShouldBindJSON`),
+    as a hint; None when its best match spells a name or is only a distant one."""
+    if not symbol or not streams.TYPO_SIMILARITY <= symbol[0].score < 1.0:
+        return None
+    stored = snap.node(symbol[0].uid)
+    return stored.node.qualified_name or stored.node.name if stored is not None else None
 
 
 EDITED_COUNT_LIMIT = 100  # files counted as edited since the root before "100 or more" is said

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 import indexlib.engines.lexical as lexical
-from indexlib.analyzer import code_terms, query_terms, split_identifier, trigram_similarity
+from indexlib.analyzer import code_terms, name_similarity, query_terms, split_identifier
 from indexlib.engines.lexterms import trigram_terms
 from indexlib.records import Node, StreamHit
 from indexlib.retrieval.declared import declared_name
@@ -264,9 +264,10 @@ def bm25_stream(
 
 
 # Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
-# a fuzzy (trigram) match, whose score is its similarity in [0.3, 1).
+# a fuzzy match (trigrams, or a typo), whose score is its similarity in [0.3, 1).
 EXACT, QUALIFIED, JOINED = 4.0, 3.5, 3.0
 FUZZY_THRESHOLD = 0.3
+TYPO_SIMILARITY = 0.75  # a fuzzy match this alike is named in the note as what a typo meant
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
@@ -304,7 +305,7 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
     def collect_fuzzy(query: lexical.Query, limit: int) -> None:
         for _s, seg, hit in snap.search(query, limit, filters=filters):
             stored = snap.stored(seg, hit).node
-            score = trigram_similarity(text, stored.name)
+            score = name_similarity(text, stored.name)
             if score >= FUZZY_THRESHOLD and (stored.uid not in best or best[stored.uid][0] < score):
                 best[stored.uid] = (score, seg.id)
 

@@ -315,3 +315,25 @@ def test_a_file_whose_content_came_back_is_not_changed_after_the_next_index(tmp_
     notes = open_engine(repo / ".qry").search("frobnicate_payload", SearchOptions()).meta.notes
     assert not any("changed since" in n for n in notes), notes
     assert not build_index(repo, BuildOptions(embed="none", git_times=False)).published  # now unchanged
+
+
+def test_a_typed_name_one_edit_off_finds_the_name_it_misspells(tmp_path: Path) -> None:
+    """`ShouldBindJSN` means `ShouldBindJSON` (one edit), not `ShouldBind`, the shorter name it contains,
+    which BM25 puts first (its comment says "should bind" again)."""
+    shortcuts = "\n".join(
+        f"// ShouldBind{kind} is a shortcut for c.ShouldBindWith(obj, binding.{kind}) with a {kind} body.\n"
+        f"func (c *Context) ShouldBind{kind}(obj any) error {{\n"
+        f"\tif obj == nil {{\n\t\treturn errNil\n\t}}\n\treturn c.ShouldBindWith(obj, binding.{kind})\n}}\n"
+        for kind in ("XML", "Query", "TOML", "Header", "YAML", "Form", "JSON")
+    )
+    general = (
+        "// ShouldBind picks a binding by the request's method and Content-Type: should bind what it gets.\n"
+        "func (c *Context) ShouldBind(obj any) error {\n\treturn c.ShouldBindWith(obj, binding.Default())\n}\n"
+    )
+    repo = make_repo(tmp_path, {"context.go": "package gin\n\n" + general + "\n" + shortcuts})
+    assert top(repo, "ShouldBindJSN")[0] == ("Context.ShouldBindJSON", "context.go")
+    notes = open_engine(repo / ".qry").search("ShouldBindJSN", SearchOptions()).meta.notes
+    assert any("(did you mean 'Context.ShouldBindJSON'?)" in n for n in notes), notes
+    far = open_engine(repo / ".qry").search("ShouldBindingTemplates", SearchOptions()).meta.notes
+    assert not any("did you mean" in n for n in far), far
+    assert top(repo, "shouldbindyalm")[0] == ("Context.ShouldBindYAML", "context.go")

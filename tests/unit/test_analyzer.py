@@ -10,6 +10,7 @@ from indexlib.analyzer import (
     MAX_TERM_CHARS,
     MAX_TOKEN_CHARS,
     code_terms,
+    name_similarity,
     query_terms,
     split_identifier,
     trigram_similarity,
@@ -110,6 +111,18 @@ def test_trigrams_follow_pg_trgm() -> None:
     assert trigram_similarity("", "") == 1.0
     assert trigram_similarity("__", "--") == 0.0
     assert trigram_similarity("abc", "") == 0.0
+
+
+def test_name_similarity_scores_a_typo_by_its_edits() -> None:
+    # One edit from the name the typo means beats a name the typo contains.
+    assert name_similarity("ShouldBindJSN", "ShouldBindJSON") == pytest.approx(1 - 1 / 14)
+    assert name_similarity("ShouldBindJSN", "ShouldBind") == trigram_similarity("ShouldBindJSN", "ShouldBind")
+    # A swap of neighbours is one edit; separators and case are not edits.
+    assert name_similarity("recieve_data", "ReceiveData") == pytest.approx(1 - 1 / 11)
+    # Past the budget (one edit under 6 characters, none under 3) only trigrams count.
+    assert name_similarity("parse", "prase_x") == trigram_similarity("parse", "prase_x")
+    assert name_similarity("ab", "ac") == trigram_similarity("ab", "ac")
+    assert name_similarity("get", "set") == pytest.approx(2 / 3)
 
 
 identifiers = st.text(

@@ -142,7 +142,9 @@ def source_state(
     if manifest is not None:
         parsed = {src.path for src, _ in plan.to_parse}
         report.touched = sum(
-            1 for path, rec in plan.files.items() if path not in parsed and manifest.files.get(path, rec) != rec
+            1
+            for path, rec in plan.files.items()
+            if path not in parsed and manifest.files.get(path, rec) != rec
         )
     unchanged = (
         manifest is not None

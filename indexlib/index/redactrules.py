@@ -32,7 +32,7 @@ _NOT_A_SECRET_RE = re.compile(
     | ^(?:your|my|some|enter)[-_ ]                   # your_api_key, my-secret
     | example | placeholder | changeme | redacted | dummy | fake
     | \$\{ | \{\{ | \{[a-z_]\w*\} | \{\d*\} | %\( | %s | ^<.*>$ | ^\$ | ^env: | ^vault:   # templates, references
-    | password | passwd | secret | token | api_?key  # the value names a secret instead of being one
+    | ^(?:[a-z]+[_.\-])*(?:password|passwd|secret|token|api_?key)(?:[_.\-][a-z]+)*$  # names a secret
     | \\                                             # regular expressions and escapes
     | ^\#[0-9a-f]{3,8}$                              # colours
     | ^[a-z][a-z0-9+.-]*:// | ^arn: | ^(?:\.{0,2}|~)/  # URLs, ARNs, paths
@@ -329,6 +329,27 @@ RULES: tuple[Rule, ...] = (
         ),
         "dq|sq|bq",
         _quoted_value_ok,
+        folded=True,
+    ),
+    # A secret-named string followed by its quoted value as the next argument: `define("DB_PASSWORD",
+    # "...")`, `os.Setenv("API_TOKEN", "...")`, `props.put("password", "...")`.
+    Rule(
+        "quoted_name_argument",
+        ("pass", "pwd", "secret", "token", "key", "credential"),
+        re.compile(
+            _SECRET_NAME + r"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\n]{1,300})\"|'(?P<sq>[^'\n]{1,300})')"
+        ),
+        "dq|sq",
+        _quoted_value_ok,
+        folded=True,
+    ),
+    # A password inside a connection string (ADO.NET, ODBC, JDBC properties): `...;Password=...;`.
+    Rule(
+        "connection_string_password",
+        ("password=", "pwd="),
+        re.compile(r"(?<=[;\"'])[ \t]*(?:password|pwd)=(?P<value>[^;\"'\s]{1,200})(?=[;\"'])"),
+        "value",
+        _url_password_ok,
         folded=True,
     ),
     # Unquoted values (`.env`, YAML, INI) must end their line, so a parameter annotation

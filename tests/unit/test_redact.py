@@ -131,6 +131,15 @@ def test_bearer_header_and_url_credentials() -> None:
         ("DB_PASSWORD=Sup3rS3cret99", "DB_PASSWORD=[REDACTED]"),
         ("  password: hunter2hunter2", "  password: [REDACTED]"),
         ("API_TOKEN=abc123def456  # rotate monthly", "API_TOKEN=[REDACTED]  # rotate monthly"),
+        # The name as a quoted argument, the value as the next one (PHP constants, environment setters).
+        ('define("DB_PASSWORD","Xy7kq2Lm9zQ");', 'define("DB_PASSWORD","[REDACTED]");'),
+        ("os.Setenv('GITHUB_TOKEN', 'abcd1234efgh')", "os.Setenv('GITHUB_TOKEN', '[REDACTED]')"),
+        # A password inside a connection string.
+        ('"Server=db;User Id=sa;Password=MyS3cr3tP@ss;"', '"Server=db;User Id=sa;Password=[REDACTED];"'),
+        ('"Pwd=abc123;Server=x"', '"Pwd=[REDACTED];Server=x"'),
+        # A password that happens to hold one of the words naming a secret is still one.
+        ('$password = "hunter2-very-secret";', '$password = "[REDACTED]";'),
+        ('db_password = "supersecret123"', 'db_password = "[REDACTED]"'),
     ],
 )
 def test_generic_assignments_are_redacted(line: str, expected: str) -> None:
@@ -159,6 +168,10 @@ def test_generic_assignments_are_redacted(line: str, expected: str) -> None:
         'secret_name = "prod-db-1"',
         'help_token = "the API token to use"',
         'password = "new_password"',
+        'password = "api-token"',
+        'getenv("API_TOKEN", "default")',
+        'label("password", "Password")',
+        'x = "Password={0};"',
         '"input_token": "next_marker"',
         'Token: "#d8dee9"',
         "jsonnet_token = r'[^\\W\\d]\\w*'",

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import Hit, SearchResult
+from indexlib import COMMENT_LINE, Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -92,22 +92,38 @@ def _location(h: Hit) -> str:
     return f"{safe_line(h.path)}:{h.start_line}-{h.end_line}"
 
 
+_SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
+
+
+def _declaration_line(h: Hit, lines: list[str]) -> int | None:
+    """Index of the snippet line that declares the hit (its signature's head, outside a comment),
+    or None when the snippet does not show it."""
+    head = " ".join(_SIGNATURE_COMMENT.sub("", h.signature).split())[:40]
+    if not head:
+        return None
+    flat = [" ".join(line.split()) for line in lines]
+    starts = next((i for i, line in enumerate(flat) if line.startswith(head)), None)
+    if starts is not None:
+        return starts
+    return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
+
+
 def match_line(h: Hit) -> int:
-    """Index (into the snippet's lines) of the line a hit is shown by: of the highlighted lines from
-    the signature on (the code, not the doc comment above it; else all of them), the one matching the
-    most different query words, the first of those; else the first line that is not blank (a
-    vector-only hit shares no word with the query)."""
+    """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
+    spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
+    the name's parts); else, of the highlighted lines from the declaration on (the code, not the doc
+    comment above it; else all of them), the one matching the most different query words, the first
+    of those; else the first line that is not blank (a vector-only hit shares no word with the query)."""
     lines = text_lines(h.snippet.text)
+    sig = _declaration_line(h, lines)
+    if sig is not None and h.provenance.named:
+        return sig
     if h.snippet.highlights:
         words: dict[int, set[str]] = {}
         for a, b in h.snippet.highlights:
             parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
             words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
         matched = sorted(words)
-        head = " ".join(h.signature.split())[:40]
-        sig = next(
-            (i for i, line in enumerate(lines) if head and " ".join(line.split()).startswith(head)), None
-        )
         code = [i for i in matched if sig is not None and i >= sig] or matched
         return max(code, key=lambda i: (len(words[i]), -i))
     return next((i for i, line in enumerate(lines) if line.strip()), 0)

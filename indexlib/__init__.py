@@ -57,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "query_notes": "indexlib.api",
     "with_query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
+    "COMMENT_LINE": "indexlib.retrieval.snippets",
     # exhaustive search
     "GrepRequest": "indexlib.grep.api",
     "run_grep": "indexlib.grep.api",
@@ -159,6 +160,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
+    from indexlib.retrieval.snippets import COMMENT_LINE
     from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult
     from indexlib.status import Status, index_status, verify_caches, verify_index
     from indexlib.store.locate import default_index_dir, resolve_index_dir

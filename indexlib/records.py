@@ -153,6 +153,17 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
     segment: str = ""
 
 
+def is_prototype(language: str, kind: str, text: str) -> bool:
+    """A C or C++ function declared without its body (a header's `int f(void);`): the definition
+    is where the body is, and the declaration yields to it."""
+    return language in ("c", "cpp") and kind in ("function", "method") and "{" not in text
+
+
+# The symbol stream's score of a name spelled as the query spells it (joined words, a qualified
+# suffix or the exact name score above it); fuzzy matches score their similarity, below 1.
+NAME_SPELLED_SCORE = 3.0
+
+
 class Provenance(msgspec.Struct, kw_only=True):
     """Where a fused hit came from: per stream its 1-based rank and raw score."""
 
@@ -162,6 +173,11 @@ class Provenance(msgspec.Struct, kw_only=True):
     vector_score: float | None = None
     symbol_rank: int | None = None
     symbol_score: float | None = None
+
+    @property
+    def named(self) -> bool:
+        """The hit is a definition whose name the query spells: it is shown by its declaration."""
+        return (self.symbol_score or 0.0) >= NAME_SPELLED_SCORE
 
 
 class Related(msgspec.Struct, kw_only=True):

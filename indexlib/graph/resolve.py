@@ -11,7 +11,8 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
 3. definitions in the caller's own file;
 4. `Type.member` where Type is a known container: that container's members;
 5. every definition with that name. More than one candidate left means the call is ambiguous: every
-   candidate is kept and the edge is marked `ambiguous`, never silently picked.
+   candidate is kept and the edge is marked `ambiguous`, never silently picked. A C or C++ prototype
+   (a declaration without a body) is not a candidate beside its body.
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
 
 Does not own: edges in either direction or containment (view.py builds them from what this resolves),
@@ -24,7 +25,7 @@ import re
 from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
+from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
@@ -278,8 +279,10 @@ class Resolver:
             return [], False
         for tier in tiers:
             if tier:
+                # A C function's header prototype and its body are one function: the call is the body's.
+                bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
                 ranked = sorted(
-                    {c.node.uid: c for c in tier}.values(),
+                    {c.node.uid: c for c in bodies or tier}.values(),
                     key=lambda c: (-_closeness(n.path, c.node.path), c.node.uid),
                 )
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]

@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from indexlib.pathroles import is_test_code
-from indexlib.records import DEFINITION_KINDS, Node, NodeKind
-from indexlib.retrieval.fusion import is_docs, qualified_by_path
+from indexlib.records import DEFINITION_KINDS, Node, NodeKind, is_prototype
+from indexlib.retrieval.fusion import is_docs
+from indexlib.retrieval.names import dotted as as_dotted
+from indexlib.retrieval.names import qualified_by_path
 from indexlib.snapshot import Snapshot
 
 # Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
@@ -64,7 +66,7 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             and n.kind in _SYMBOL_KINDS
             and (same(n.name, name) or same(n.qualified_name, name) or ends(n.qualified_name, "." + name))
         ]
-    dotted = text.replace("::", ".")
+    dotted = as_dotted(text)
     if "." not in dotted.strip("."):
         return []
     last = dotted.rsplit(".", 1)[-1]
@@ -90,8 +92,8 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
 
 
 def is_qualified(name: str) -> bool:
-    """Whether `name` is a `PATH:NAME` or a dotted / `::` qualified name, not a bare name."""
-    return ":" in name or "." in name.strip(".")
+    """Whether `name` is a `PATH:NAME` or a qualified name (`a.b`, `a::b`, `a\\b`), not a bare name."""
+    return ":" in name or "." in as_dotted(name).strip(".")
 
 
 def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
@@ -118,13 +120,16 @@ def _no_file_generated(_path: str) -> bool:
     return False
 
 
-def preference(n: Node, generated: Callable[[str], bool] = _no_file_generated) -> tuple[bool, bool, bool]:
+def preference(
+    n: Node, generated: Callable[[str], bool] = _no_file_generated
+) -> tuple[bool, bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
     the work before tests, examples and generated code (`generated` says which files carry the
-    marker), top level before nested (a method, a function in a test). Search ranks the same way (docs
-    and tests lower, the definition itself first)."""
+    marker), a body before a C prototype of it, top level before nested (a method, a function in a
+    test). Search ranks the same way (docs and tests lower, the definition itself first)."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
-    return (is_docs(n.path, n.kind), supporting, n.parent_uid != 0)
+    prototype = is_prototype(n.language, n.kind, n.text)
+    return (is_docs(n.path, n.kind), supporting, prototype, n.parent_uid != 0)
 
 
 def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:

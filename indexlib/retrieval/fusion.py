@@ -21,10 +21,9 @@ from indexlib.analyzer import code_terms, split_identifier
 from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
-from indexlib.retrieval.query import last_name_part
+from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 
 CANDIDATE_CAP = 300
-MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
 PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
 MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
 
@@ -47,6 +46,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     mentions: bool = False  # its text spells the query's multi-word identifier whole (`max_connections`)
     generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
+    prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
@@ -320,44 +320,16 @@ def _defines(
     case matches."""
     if not ident or c.kind not in DEFINITION_KINDS:
         return None
-    qn = c.qualified_name.lower().replace("::", ".")
+    qn = dotted(c.qualified_name).lower()
     exact = c.name == cased if cased else c.name.lower() in (ident, ident_last)
     spelled = exact or "".join(split_identifier(c.name)) == ident_joined
     if spelled and (
         ident == ident_last
-        or qn.endswith(ident.replace("::", "."))
+        or qn.endswith(dotted(ident))
         or qualified_by_path(c.path, c.qualified_name, ident)
     ):
         return "exact" if exact else "spelled"
     return None
-
-
-def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
-    """True when every qualifier of `ident` (`clap_builder::builder` of `clap_builder::builder::Command`,
-    `helpers` of `helpers.get_root_path`) is a container in `qualified_name` or a folder or file name
-    of `path`.
-    A Rust or C++ path names the crate and modules a type lives in, a Python dotted name its module,
-    and a re-export (`pub use`, `from .x import y`) lets it skip modules, while the node's qualified
-    name holds its containers only. A workspace crate is often its project's name and its folder's
-    (`grep_searcher` in `crates/searcher/`), and a facade crate re-exports it as a module
-    (`grep::searcher`), so a qualifier, or one joined with the qualifiers before it that matched
-    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters."""
-    qualifiers = [q for q in re.split(r"\.|::", ident)[:-1] if q]
-    if not qualifiers:
-        return False
-    containers = {
-        "".join(split_identifier(x)) for x in qualified_name.lower().replace("::", ".").split(".")[:-1]
-    }
-    folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
-    pending = ""  # the qualifiers so far that matched nothing, joined
-    for q in qualifiers:
-        joined = pending + "".join(split_identifier(q))
-        known = joined in ("crate", "self", "super") or joined in containers or joined in folders
-        if known or any(len(f) >= MIN_FOLDER_SUFFIX and joined.endswith(f) for f in folders):
-            pending = ""
-        else:
-            pending = joined
-    return not pending
 
 
 def _boost_definition(
@@ -369,16 +341,23 @@ def _boost_definition(
     c.defines = defined
     exact = defined == "exact"
     f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
-    if c.kind == "constant" or (top_level_too and _nested(c)):
-        # A variable of the same name (a flag `var List bool`) yields to the function or type.
+    if c.kind == "constant" or c.prototype or _constructor(c) or (top_level_too and _nested(c)):
+        # A variable of the same name (a flag `var List bool`) yields to the function or type, and
+        # a constructor (Java, C#, C++: named as its class) to its class, a prototype to its body.
         f = 1.0 + (f - 1.0) * signals.constant_share
     c.score *= f
     c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
 
 
+def _constructor(c: Candidate) -> bool:
+    """A member named as its container: `LogEvent.LogEvent`, the constructor of class `LogEvent`."""
+    parts = dotted(c.qualified_name).split(".")
+    return len(parts) >= 2 and parts[-1] == parts[-2]
+
+
 def _nested(c: Candidate) -> bool:
     """A member of a type or module-level container: its qualified name holds more than its name."""
-    return c.qualified_name.replace("::", ".") != c.name
+    return dotted(c.qualified_name) != c.name
 
 
 def apply_signals(

@@ -266,6 +266,10 @@ def parse_query(
 _REGEX_SYNTAX = re.compile(r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}")
 
 
+# A backslash-qualified name (PHP's `Slim\\Handlers\\Strategies`): its `\\S` is no regex class.
+_BACKSLASH_NAME = re.compile(r"\\?(?:[A-Z]\w*\\)+[A-Za-z_]\w*")
+
+
 def regex_syntax(text: str) -> str | None:
     """The first piece of `text` that reads as regular-expression syntax (`.*`, `\\w`, `[a-z]`, `^`),
     or None. `qry search` takes such a query as words: callers say so and point to `qry grep`.
@@ -273,7 +277,7 @@ def regex_syntax(text: str) -> str | None:
     >>> regex_syntax("def .*_request"), regex_syntax("parse config")
     ('.*', None)
     """
-    m = _REGEX_SYNTAX.search(text.strip())
+    m = _REGEX_SYNTAX.search(_BACKSLASH_NAME.sub("", text.strip()))
     return m.group(0) if m else None
 
 
@@ -406,7 +410,7 @@ FUNCTION_WORDS = frozenset(
         "using",
     ]
 )
-_IDENT = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*\(?\)?$")
+_IDENT = re.compile(r"^\\?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*\(?\)?$")
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
@@ -436,6 +440,11 @@ def reads_as_prose(words: list[str]) -> bool:
     return plain >= PROSE_SHARE * len(words)
 
 
+def _regex_escape(word: str) -> bool:
+    """`\\bfoo\\b` is a regular expression, `Slim\\App` a PHP name."""
+    return "\\" in word and regex_syntax(word) is not None
+
+
 def classify(q: Query) -> Route:
     """Route a query: one identifier-looking token, code punctuation or keywords, or prose.
 
@@ -445,7 +454,7 @@ def classify(q: Query) -> Route:
     words = q.text.split()
     if not words:
         return Route.NATURAL
-    if len(words) == 1 and not q.phrases and _IDENT.match(words[0]):
+    if len(words) == 1 and not q.phrases and _IDENT.match(words[0]) and not _regex_escape(words[0]):
         return Route.IDENTIFIER
     if DEFINITION_START.search(q.text):
         return Route.SIGNATURE
@@ -460,15 +469,6 @@ def classify(q: Query) -> Route:
     if _SIGNATURE_HINTS.search(q.text):
         return Route.SIGNATURE
     return Route.NATURAL
-
-
-def last_name_part(name: str) -> str:
-    """The last part of a qualified name, whatever the language's separator.
-
-    >>> [last_name_part(n) for n in ("Server.Handle", "std::fs::read", "obj->next", "Klass#meth", "plain")]
-    ['Handle', 'read', 'next', 'meth', 'plain']
-    """
-    return re.split(r"\.|::|->|#", name)[-1]
 
 
 def identifier_of(q: Query, route: Route | None = None) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
-from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit
+from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_prototype
 from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
@@ -32,8 +32,9 @@ from indexlib.retrieval.fusion import (
     rrf,
     scope_paths,
 )
+from indexlib.retrieval.names import last_name_part
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
-from indexlib.retrieval.query import Query, Route, identifier_of, last_name_part, parse_query, well_formed
+from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest
 from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
@@ -297,6 +298,7 @@ def _rank(
                 n.qualified_name,
                 n.part,
             )
+            c.prototype = is_prototype(n.language, n.kind, n.text)
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
@@ -328,7 +330,7 @@ def _rank(
         meta.notes.append("no result" + edited)
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
-    return [_to_hit(snap, c, q, opts) for c in ranked_cands[: opts.top_k]]
+    return [_to_hit(snap, c, q, opts, name if c.defines else None) for c in ranked_cands[: opts.top_k]]
 
 
 def _misspelt(snap: Snapshot, symbol: list[StreamHit]) -> str | None:
@@ -429,7 +431,7 @@ def _rerank(
     return out + cands[RERANK_DEPTH:]
 
 
-def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest) -> Hit:
+def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares: str | None) -> Hit:
     stored = snap.node(c.uid)
     assert stored is not None
     n = stored.node
@@ -441,6 +443,7 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest) -> Hit:
         indent=snap.first_line_indent(n),
         hidden_lines=snap.hidden_lines(n),
         stems=streams.stems_for_snippets(q),
+        declares=declares,
     )
     rec = snap.manifest.files.get(n.path)
     return Hit.of_node(

@@ -15,6 +15,7 @@ import msgspec
 
 from indexlib.records import Snippet
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
+from indexlib.retrieval.names import last_name_part
 
 _WIDTH = SEARCH_BOUNDS.snippet_chars
 DEFAULT_CHARS: int = _WIDTH.default or 0
@@ -65,6 +66,25 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     return best
 
 
+# A line that opens with a comment marker (`#`, `//`, `/*`, a doc block's `*`, `--`, a docstring).
+COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
+
+
+def _declaration(text: str, name: str) -> re.Match[str] | None:
+    """The first whole-word occurrence of `name` (its last part: `Slim\\App` -> `App`) in `text` on
+    a line that is not a comment (the doc comment above a constructor names its class too), else
+    the first one anywhere."""
+    last = last_name_part(name)
+    if not last:
+        return None
+    first = None
+    for m in re.finditer(r"(?<![\w$])" + re.escape(last) + r"(?![\w$])", text, re.IGNORECASE):
+        if not COMMENT_LINE.match(text, text.rfind("\n", 0, m.start()) + 1):
+            return m
+        first = first or m
+    return first
+
+
 def make_snippet(
     text: str,
     start_line: int,
@@ -74,6 +94,7 @@ def make_snippet(
     indent: str = "",
     hidden_lines: Collection[int] = (),
     stems: Sequence[str] = (),
+    declares: str | None = None,
 ) -> Snippet:
     """Cut `text` (a node starting at `start_line`) to about `width` characters around its first match
     on the line matching the most different query words.
@@ -86,7 +107,10 @@ def make_snippet(
     are lines of the file other nodes own (a module remainder's text keeps their line breaks but not
     their code): a blank text line there is not a blank line of the file, so the snippet keeps to the
     run of the node's own lines that holds the match and never shows those lines. `stems` are the
-    query words' stems: a word starting with one counts as a match too.
+    query words' stems: a word starting with one counts as a match too. `declares` is the name the
+    query asked for when this node defines it: the window opens on the first line spelling it as a
+    whole word (its declaration, or the doc comment naming it just above), not on a member whose line
+    holds more of its parts (`collectRoutes(): RouteGroupInterface` for `RouteGroup`).
 
     >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
@@ -98,9 +122,11 @@ def make_snippet(
     if hidden_lines:
         block, block_line, cut = _own_block(text, start_line, pattern, frozenset(hidden_lines))
         if cut:
-            inner = make_snippet(block, block_line, words, width, stems=stems)
+            inner = make_snippet(block, block_line, words, width, stems=stems, declares=declares)
             return msgspec.structs.replace(inner, truncated=True)
-    match = _best_match(text, pattern) if pattern else None
+    match = _declaration(text, declares) if declares else None
+    if match is None and pattern:
+        match = _best_match(text, pattern)
     if len(text) <= width:
         lo, hi = 0, len(text)
     else:

@@ -18,8 +18,9 @@ import msgspec
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, name_similarity, query_terms, split_identifier
 from indexlib.engines.lexterms import trigram_terms
-from indexlib.records import Node, StreamHit
+from indexlib.records import NAME_SPELLED_SCORE, Node, StreamHit
 from indexlib.retrieval.declared import declared_name
+from indexlib.retrieval.names import dotted
 from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify
 from indexlib.snapshot import Snapshot
 
@@ -265,7 +266,7 @@ def bm25_stream(
 
 # Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
 # a fuzzy match (trigrams, or a typo), whose score is its similarity in [0.3, 1).
-EXACT, QUALIFIED, JOINED = 4.0, 3.5, 3.0
+EXACT, QUALIFIED, JOINED = 4.0, 3.5, NAME_SPELLED_SCORE
 FUZZY_THRESHOLD = 0.3
 TYPO_SIMILARITY = 0.75  # a fuzzy match this alike is named in the note as what a typo meant
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
@@ -294,7 +295,7 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
     if not forms:
         return []
     text = forms[0].strip().rstrip("()")
-    lowered = text.lower().replace("::", ".").replace("->", ".").replace("#", ".")
+    lowered = dotted(text).lower()
     best: dict[int, tuple[float, str]] = {}
 
     def collect(query: lexical.Query, score_of: float, limit: int) -> None:

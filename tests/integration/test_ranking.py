@@ -337,3 +337,39 @@ def test_a_typed_name_one_edit_off_finds_the_name_it_misspells(tmp_path: Path) -
     far = open_engine(repo / ".qry").search("ShouldBindingTemplates", SearchOptions()).meta.notes
     assert not any("did you mean" in n for n in far), far
     assert top(repo, "shouldbindyalm")[0] == ("Context.ShouldBindYAML", "context.go")
+
+
+def test_a_class_comes_before_its_constructor_and_is_shown_by_its_declaration(tmp_path: Path) -> None:
+    """A C# constructor is named as its class; the class is what the name means, and its row is the
+    `class` line, not a member line holding more of the name's parts."""
+    src = (
+        "namespace Serilog.Events\n{\n    /// <summary>A log event.</summary>\n    public class LogEvent\n    {\n"
+        "        /// <summary>Construct a new <see cref=\"LogEvent\"/>.</summary>\n"
+        "        public LogEvent(int level)\n        {\n            Level = level;\n        }\n\n"
+        "        public LogEvent Copy()\n        {\n            return new LogEvent(Level);\n        }\n"
+        "    }\n}\n"
+    )
+    repo = make_repo(tmp_path, {"src/Events/LogEvent.cs": src})
+    res = open_engine(repo / ".qry").search("LogEvent", SearchOptions())
+    assert [h.symbol for h in res.results[:2]] == ["Serilog.Events.LogEvent", "Serilog.Events.LogEvent.LogEvent"]
+    ctor = res.results[1]
+    assert "public LogEvent(int level)" in ctor.snippet.text, ctor.snippet  # its declaration, not only its doc
+
+
+def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> None:
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "read.h": "/* Feed the reader. */\nint readerFeed(void *r, const char *buf, int len);\n",
+            "read.c": '#include "read.h"\n\nint readerFeed(void *r, const char *buf, int len) {\n'
+            "    if (buf == 0) return -1;\n    return len;\n}\n",
+            "main.c": '#include "read.h"\n\nint main(void) {\n    return readerFeed(0, "x", 1);\n}\n',
+        },
+    )
+    assert top(repo, "readerFeed")[:2] == [("readerFeed", "read.c"), ("readerFeed", "read.h")]
+    rel = related(open_engine(repo / ".qry"), "readerFeed")
+    assert rel.node is not None and rel.node.path == "read.c" and not rel.ambiguous, rel
+    callers = [r for r in rel.related if r.symbol == "main"]
+    assert callers and not any(r.ambiguous for r in callers), rel.related

@@ -149,9 +149,9 @@ def test_signals_can_be_switched_off() -> None:
 
 def test_is_test_path() -> None:
     for p in ["tests/a.py", "pkg/foo_test.go", "src/a.test.ts", "x/test_y.py", "examples/demo.rs",
-              "node_modules/x/index.js", "FooTest.java", "conftest.py"]:
+              "node_modules/x/index.js", "FooTest.java", "conftest.py", "test.c", "src/tests.rs"]:
         assert is_test_path(p), p
-    for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py"]:
+    for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py", "src/latest.c", "contest.c"]:
         assert not is_test_path(p), p
     # Test helpers by name, as a file or a folder.
     for p in ["crates/searcher/src/testutil.rs", "internal/testutil/run.go", "src/test_helpers.py"]:

@@ -200,3 +200,15 @@ def test_deeply_nested_braces_in_a_path_glob_are_refused_not_a_recursion_error()
     assert compile_glob("{" * MAX_BRACE_DEPTH + "a" + "}" * MAX_BRACE_DEPTH).search("a")
     with pytest.raises(UsageError):
         compile_glob("h" + "{" * 600)  # the fuzz finding: unclosed, 600 deep
+
+
+def test_php_backslash_names_are_identifiers_and_regex_escapes_are_not() -> None:
+    from indexlib.retrieval.names import dotted, last_name_part
+    from indexlib.retrieval.query import regex_syntax
+
+    for text in ("Slim\\App", "\\Slim\\Middleware\\ErrorMiddleware", "App\\helpers\\url"):
+        assert classify(parse_query(text)) is Route.IDENTIFIER, text
+        assert regex_syntax(text) is None, text
+    assert regex_syntax("namespace Slim\\Handlers\\Strategies") is None
+    assert classify(parse_query("\\bfoo\\b")) is Route.NATURAL and regex_syntax("\\bfoo\\b") == "\\b"
+    assert dotted("\\Slim\\App") == "Slim.App" and last_name_part("Rack::Response#finish") == "finish"

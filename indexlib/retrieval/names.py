@@ -1,0 +1,60 @@
+"""Qualified names across languages: one separator, the last part, qualifiers matched against paths.
+
+Owns: `dotted` (`std::fs::read`, `obj->next`, `Klass#meth`, `Slim\\App` as dotted names),
+`last_name_part`, and `qualified_by_path` (whether a qualifier names a container or a folder). Pure
+string functions: no engine, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexlib.analyzer import split_identifier
+
+MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
+
+_NAME_SEPARATOR = re.compile(r"::|->|#|\\")
+
+
+def dotted(name: str) -> str:
+    """A qualified name with every language's separator as a dot, without a leading one.
+
+    >>> [dotted(n) for n in ("std::fs::read", "obj->next", "Klass#meth", "\\Slim\\App", "a.b")]
+    ['std.fs.read', 'obj.next', 'Klass.meth', 'Slim.App', 'a.b']
+    """
+    return _NAME_SEPARATOR.sub(".", name).lstrip(".")
+
+
+def last_name_part(name: str) -> str:
+    """The last part of a qualified name, whatever the language's separator.
+
+    >>> [last_name_part(n) for n in ("Server.Handle", "std::fs::read", "obj->next", "Klass#meth", "Slim\\App")]
+    ['Handle', 'read', 'next', 'meth', 'App']
+    """
+    return dotted(name).split(".")[-1]
+
+
+def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
+    """True when every qualifier of `ident` (`clap_builder::builder` of `clap_builder::builder::Command`,
+    `helpers` of `helpers.get_root_path`) is a container in `qualified_name` or a folder or file name
+    of `path`.
+    A Rust or C++ path names the crate and modules a type lives in, a Python dotted name its module,
+    and a re-export (`pub use`, `from .x import y`) lets it skip modules, while the node's qualified
+    name holds its containers only. A workspace crate is often its project's name and its folder's
+    (`grep_searcher` in `crates/searcher/`), and a facade crate re-exports it as a module
+    (`grep::searcher`), so a qualifier, or one joined with the qualifiers before it that matched
+    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters."""
+    qualifiers = [q for q in dotted(ident).split(".")[:-1] if q]
+    if not qualifiers:
+        return False
+    containers = {"".join(split_identifier(x)) for x in dotted(qualified_name).lower().split(".")[:-1]}
+    folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
+    pending = ""  # the qualifiers so far that matched nothing, joined
+    for q in qualifiers:
+        joined = pending + "".join(split_identifier(q))
+        known = joined in ("crate", "self", "super") or joined in containers or joined in folders
+        if known or any(len(f) >= MIN_FOLDER_SUFFIX and joined.endswith(f) for f in folders):
+            pending = ""
+        else:
+            pending = joined
+    return not pending

@@ -1,0 +1,50 @@
+"""The line a piped hit is shown by (`path:line:`): a definition the query names is shown by its
+declaration, whatever line holds more of the name's parts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli.clikit import run_qry_process
+
+ROUTE_GROUP = """<?php
+
+namespace Slim\\Routing;
+
+use Slim\\Interfaces\\RouteGroupInterface;
+
+/**
+ * A group of routes sharing a pattern prefix.
+ */
+class RouteGroup implements RouteGroupInterface
+{
+    protected string $pattern;
+
+    public function collectRoutes(): RouteGroupInterface
+    {
+        return $this;
+    }
+}
+"""
+
+CONTEXT_H = """/* Context for a connection to Redis */
+typedef struct redisContext {
+    int err; /* Error flags, 0 when there is no error */
+    char errstr[128]; /* String representation of error when applicable */
+} redisContext;
+"""
+
+
+def test_a_named_definition_is_shown_by_its_declaration(tmp_path: Path) -> None:
+    (tmp_path / "Slim" / "Routing").mkdir(parents=True)
+    (tmp_path / "Slim" / "Routing" / "RouteGroup.php").write_text(ROUTE_GROUP)
+    (tmp_path / "hiredis.h").write_text(CONTEXT_H)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    group = run_qry_process("search", "RouteGroup", "-k", "1", cwd=tmp_path)
+    assert group.out.startswith("Slim/Routing/RouteGroup.php:10: "), group.describe()
+    # A PHP name qualified by backslashes is an identifier, not a regular expression.
+    qualified = run_qry_process("search", "Slim\\Routing\\RouteGroup", "-k", "1", cwd=tmp_path)
+    assert qualified.out.startswith("Slim/Routing/RouteGroup.php:10: "), qualified.describe()
+    assert "regular expression" not in qualified.err, qualified.describe()
+    struct = run_qry_process("search", "redisContext", "-k", "1", cwd=tmp_path)
+    assert struct.out.startswith("hiredis.h:2: "), struct.describe()

@@ -108,25 +108,39 @@ def _declaration_line(h: Hit, lines: list[str]) -> int | None:
     return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
 
 
-def match_line(h: Hit) -> int:
+def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
     spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
     the name's parts); else, of the highlighted lines from the declaration on (the code, not the doc
     comment above it; else all of them), the one matching the most different query words, the first
-    of those; else the first line that is not blank (a vector-only hit shares no word with the query)."""
+    of those; else the first line that is not blank (a vector-only hit shares no word with the query).
+    A line an earlier hit of the file was shown by (`shown`, file line numbers: a member, then its
+    class matched in that member) gives way to the declaration, else to the next best line."""
     lines = text_lines(h.snippet.text)
     sig = _declaration_line(h, lines)
     if sig is not None and h.provenance.named:
         return sig
-    if h.snippet.highlights:
-        words: dict[int, set[str]] = {}
-        for a, b in h.snippet.highlights:
-            parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
-            words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
-        matched = sorted(words)
-        code = [i for i in matched if sig is not None and i >= sig] or matched
-        return max(code, key=lambda i: (len(words[i]), -i))
-    return next((i for i, line in enumerate(lines) if line.strip()), 0)
+    ranked = _ranked_lines(h, lines, sig)
+    if sig is not None and h.snippet.start_line + ranked[0] in shown:
+        return sig
+    return next((i for i in ranked if h.snippet.start_line + i not in shown), ranked[0])
+
+
+# A blank line, one that only closes a block, or an elided body: nothing to show a hit by.
+_NOTHING_TO_SHOW = re.compile(r"\s*(?:end|[}\])]+[;,]?|\{ \.\.\. \}|(?:=> )?\.\.\.)?\s*$")
+
+
+def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
+    """Snippet lines best first: highlighted ones by the query words they hold (from the declaration
+    on, if it is shown), then the other lines that are not blank."""
+    words: dict[int, set[str]] = {}
+    for a, b in h.snippet.highlights:
+        parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
+        words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
+    code = [i for i in sorted(words) if sig is not None and i >= sig] or sorted(words)
+    best = sorted(code, key=lambda i: (-len(words[i]), i))
+    rest = [i for i, line in enumerate(lines) if not _NOTHING_TO_SHOW.match(line) and i not in best]
+    return best + rest or [0]
 
 
 def render_plain(
@@ -143,10 +157,12 @@ def render_plain(
     """
     out: list[str] = []
     stale = 0
+    shown: dict[str, set[int]] = {}
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
         lines = text_lines(h.snippet.text)
-        at = match_line(h)
+        at = match_line(h, frozenset(shown.get(h.path, ())))
+        shown.setdefault(h.path, set()).add(h.snippet.start_line + at)
         stale += h.stale
         if context is None:
             line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(lines[at])}"

@@ -23,7 +23,7 @@ import indexlib.engines.lexical as lexical
 from indexlib.engines.lexical import LexicalSegment, StoredNode
 from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
-from indexlib.records import Node, NodeKind
+from indexlib.records import CONTAINER_KINDS, Node, NodeKind
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
@@ -260,14 +260,20 @@ class Snapshot:
         return self._by_path[path]
 
     def hidden_lines(self, node: Node) -> frozenset[int]:
-        """For a module remainder: the lines of its file other nodes own (its text keeps only their line
-        breaks); empty for every other node, whose text is its own code."""
-        if node.kind != NodeKind.MODULE:
+        """The lines of `node`'s span that other nodes own: for a module remainder, every other node's
+        (its text keeps only their line breaks); for a container, its members' (their bodies are
+        elided to `{ ... }` and the line breaks they held). Empty for a node with nothing nested."""
+        if node.kind != NodeKind.MODULE and node.kind not in CONTAINER_KINDS:
             return frozenset()
         lines: set[int] = set()
         for stored in self.nodes_in_file(node.path):
             other = stored.node
-            if other.kind != NodeKind.MODULE:
+            if other.kind == NodeKind.MODULE or other.uid == node.uid:
+                continue
+            if (
+                node.kind == NodeKind.MODULE
+                or node.start_line <= other.start_line <= other.end_line <= node.end_line
+            ):
                 lines.update(range(other.start_line, other.end_line + 1))
         return frozenset(lines)
 

@@ -48,3 +48,24 @@ def test_a_named_definition_is_shown_by_its_declaration(tmp_path: Path) -> None:
     assert "regular expression" not in qualified.err, qualified.describe()
     struct = run_qry_process("search", "redisContext", "-k", "1", cwd=tmp_path)
     assert struct.out.startswith("hiredis.h:2: "), struct.describe()
+
+
+SHOP = '''class Basket:
+    """A shopping basket."""
+
+    def __init__(self):
+        self.items = []
+
+    def apply_coupon_discount(self, coupon):
+        """Apply a coupon discount to every item in the basket."""
+        for item in self.items:
+            item.price -= coupon.amount
+'''
+
+
+def test_a_class_matched_in_its_member_is_not_shown_by_the_member_line(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_text(SHOP)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "apply coupon discount", "-k", "5", cwd=tmp_path)
+    located = [line.split(" ", 1)[0] for line in res.out.splitlines()]
+    assert len(located) >= 2 and len(set(located)) == len(located), res.describe()

@@ -373,3 +373,16 @@ def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> No
     assert rel.node is not None and rel.node.path == "read.c" and not rel.ambiguous, rel
     callers = [r for r in rel.related if r.symbol == "main"]
     assert callers and not any(r.ambiguous for r in callers), rel.related
+
+
+def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
+    """A class's text holds its members' bodies as `...` and the line breaks they held: its snippet
+    stops where they begin, instead of showing blank lines where the file has code."""
+    src = (
+        "class Basket:\n    \"\"\"A shopping basket.\"\"\"\n\n    def __init__(self):\n        self.items = []\n"
+        "        self.total = 0\n\n    def add(self, item):\n        self.items.append(item)\n"
+    )
+    repo = make_repo(tmp_path, {"shop.py": src})
+    hit = open_engine(repo / ".qry").search("Basket", SearchOptions()).results[0]
+    assert hit.symbol == "Basket" and hit.snippet.start_line == 1, hit
+    assert hit.snippet.end_line == 5 and "\n\n\n" not in hit.snippet.text, hit.snippet

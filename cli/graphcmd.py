@@ -66,6 +66,11 @@ def related_command(env: Env, a: RelatedArgs) -> int:
         print_table(
             env, f"related to {n.symbol}", ["edge", "symbol", "kind", "location", "depth", "note"], rows
         )
+        if res.truncated:
+            env.err(
+                f"qry: note: more related nodes than the {len(rows)} listed"
+                " (hint: --callers or --callees, or a member's own name, narrows it)\n"
+            )
         return Exit.OK
 
     return guarded(env, run, json_out=a.json)

@@ -202,6 +202,7 @@ class RelatedResult(msgspec.Struct, kw_only=True):
     candidates: list[SymbolMatch] = []
     ambiguous: bool = False
     closest: list[SymbolMatch] = []
+    truncated: bool = False  # more related nodes exist than the cap (50) lists
 
 
 def related(
@@ -252,9 +253,9 @@ def related(
             query=symbol, node=None, candidates=[_match(n, *tier) for n in best], ambiguous=True
         )
     node = _match(best[0], *tier)
-    rel = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
+    rel, truncated = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
     others = [_match(n, *tier) for n in found if n is not best[0]]
-    return RelatedResult(query=symbol, node=node, related=rel, candidates=others)
+    return RelatedResult(query=symbol, node=node, related=rel, candidates=others, truncated=truncated)
 
 
 def graph_query(engine: Engine, text: str, params: dict[str, object], *, root: str | None = None) -> Any:

@@ -230,27 +230,35 @@ def to_graph_node(n: Node) -> GraphNode:
 
 def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
-) -> list[Related]:
-    """The neighbourhood of one node for `qry related`: callers and/or callees up to depth, plus the
-    parent container and, for a type, its members when both are asked for (`--callers` means only
-    callers: a container or a member is neither). A struct or class is rarely called itself (Rust
-    calls `Searcher::new`, not `Searcher`), so without its members its answer would often be empty."""
+) -> tuple[list[Related], bool]:
+    """The neighbourhood of one node for `qry related`, and whether `cap` cut it: callers and/or
+    callees up to depth, plus the parent container and, for a type, its members when both are asked
+    for (`--callers` means only callers: a container or a member is neither). A struct or class is
+    rarely called itself (Rust calls `Searcher::new`, not `Searcher`), so without its members its
+    answer would often be empty; a busy class's callers (tests, mostly) keep at most half of `cap`
+    from its members."""
     directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
     view = SnapshotGraph(snap)
+    node = view.node(uid)
+    with_members = len(directions) == 2 and node is not None and node.kind in MEMBER_KINDS
+    owned = members(view, uid, skip=(), room=cap + 1) if with_members else []
+    room = cap - min(len(owned), cap // 2)
     rel = expand(
         view,
         [uid],
         depth=depth,
-        cap=cap,
+        cap=room + 1,  # one more than fits says whether there were more
         kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value, RefKind.IMPORTS.value),
         directions=directions,  # type: ignore[arg-type]
         include_parent=len(directions) == 2,
     )
-    out = rel.get(uid, [])
-    node = view.node(uid)
-    if len(directions) == 2 and node is not None and node.kind in MEMBER_KINDS:
-        out += members(view, uid, skip={r.uid for r in out}, room=cap - len(out))
-    return out
+    found = rel.get(uid, [])
+    out = found[:room]
+    listed = {r.uid for r in out}
+    rest = [r for r in owned if r.uid not in listed]
+    fits = cap - len(out)
+    out += rest[:fits]
+    return out, len(found) > room or len(rest) > fits
 
 
 __all__ = ["SnapshotGraph", "related_of", "to_graph_node"]

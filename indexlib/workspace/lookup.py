@@ -86,6 +86,7 @@ def related_across(
             related=r.related,
             candidates=[_tag(m.name, c) for c in r.candidates],
             ambiguous=r.ambiguous,
+            truncated=r.truncated,
             repo=m.name,
             errors=errors,
         )

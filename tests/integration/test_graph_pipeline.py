@@ -81,3 +81,19 @@ def test_edges_follow_reindexing(callchain: Path, tmp_path: Path) -> None:
     build_index(repo, BuildOptions(embed="none"))
     res = related(open_engine(repo / ".qry"), "post_credit_memo", callers=True, callees=False, depth=1)
     assert not [r for r in res.related if r.direction == "in" and r.edge == "calls"]
+
+
+def test_a_busy_class_keeps_its_members_and_says_it_was_cut(tmp_path: Path) -> None:
+    """Sixty callers of a class must not push its members out of `related`'s fifty rows, and a cut
+    answer says so."""
+    hub = "class Hub:\n" + "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(4))
+    users = "from hub import Hub\n\n" + "".join(f"def use_{i}():\n    return Hub()\n\n" for i in range(60))
+    (tmp_path / "hub.py").write_text(hub)
+    (tmp_path / "users.py").write_text(users)
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    res = related(open_engine(tmp_path / ".qry"), "Hub")
+    members = [r.symbol for r in res.related if r.edge == "contains"]
+    assert members == [f"Hub.step_{i}" for i in range(4)], res.related
+    assert len(res.related) == 50 and res.truncated
+    few = related(open_engine(tmp_path / ".qry"), "Hub.step_1")
+    assert not few.truncated

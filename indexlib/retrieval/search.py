@@ -322,15 +322,28 @@ def _rank(
                 " spells it: these hold only its words" + _edited_since(snap)
             )
     if head and not ranked_cands:
-        meta.notes.append(
-            "no result: the candidates matched only function words of the query or fell below the dense floor"
-            + _edited_since(snap)
+        why = (
+            "the candidates matched only function words of the query or fell below the dense floor"
+            if ranked.get("bm25") or ranked.get("symbol")
+            else "no indexed file holds the query's words, and none is close enough in meaning"
         )
-    elif not head and (edited := _edited_since(snap)):
-        meta.notes.append("no result" + edited)
+        meta.notes.append("no result: " + why + _edited_since(snap))
+    elif not head and (why_not := _why_nothing(snap, opts) + _edited_since(snap)):
+        # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
+        meta.notes.append("no result" + why_not)
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
     return [_to_hit(snap, c, q, opts, name if c.defines else None) for c in ranked_cands[: opts.top_k]]
+
+
+def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
+    """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
+    plain miss (no indexed file holds the words)."""
+    if not snap.manifest.files:
+        return ": the index holds no files (qry index PATH indexes a folder)"
+    if opts.mode == "symbol":
+        return ": no definition's name matches (--mode symbol matches names only)"
+    return ""
 
 
 def _misspelt(snap: Snapshot, symbol: list[StreamHit]) -> str | None:

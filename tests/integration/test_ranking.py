@@ -386,3 +386,17 @@ def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
     hit = open_engine(repo / ".qry").search("Basket", SearchOptions()).results[0]
     assert hit.symbol == "Basket" and hit.snippet.start_line == 1, hit
     assert hit.snippet.end_line == 5 and "\n\n\n" not in hit.snippet.text, hit.snippet
+
+
+def test_no_result_says_why(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    build_index(empty, BuildOptions(embed="none", git_times=False))
+    notes = open_engine(empty / ".qry").search("parse_config", SearchOptions()).meta.notes
+    assert any(n.startswith("no result: the index holds no files") for n in notes), notes
+    repo = make_repo(tmp_path / "repo", {"util.py": "def parse_header(raw):\n    return raw.split(':')\n"})
+    engine = open_engine(repo / ".qry")
+    words = engine.search("zzqqxx frobnicate", SearchOptions(mode="lexical")).meta.notes
+    assert not any(n.startswith("no result") for n in words), words  # a plain miss is silent, as grep's
+    names = engine.search("multipart boundary", SearchOptions(mode="symbol")).meta.notes
+    assert any("--mode symbol matches names only" in n for n in names), names

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from indexlib.pathroles import is_test_code
-from indexlib.records import DEFINITION_KINDS, Node, NodeKind, is_prototype
+from indexlib.records import CONTAINER_KINDS, DEFINITION_KINDS, Node, NodeKind, is_prototype
 from indexlib.retrieval.fusion import is_docs
 from indexlib.retrieval.names import dotted as as_dotted
 from indexlib.retrieval.names import qualified_by_path
@@ -138,4 +138,15 @@ def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_ge
     if not nodes:
         return []
     best = min(preference(n, generated) for n in nodes)
-    return [n for n in nodes if preference(n, generated) == best]
+    return _one_of_parts([n for n in nodes if preference(n, generated) == best])
+
+
+def _one_of_parts(nodes: list[Node]) -> list[Node]:
+    """One type declared in parts (a C# `partial class`, a Ruby class reopened in another file) is
+    one definition: the part in the file named after it, else the first, answers for all."""
+    if len(nodes) < 2 or len({(n.language, n.kind, n.qualified_name) for n in nodes}) > 1:
+        return nodes
+    if nodes[0].kind not in CONTAINER_KINDS:
+        return nodes
+    named = [n for n in nodes if n.path.rsplit("/", 1)[-1].split(".")[0].lower() == n.name.lower()]
+    return [(named or nodes)[0]]

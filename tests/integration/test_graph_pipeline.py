@@ -97,3 +97,21 @@ def test_a_busy_class_keeps_its_members_and_says_it_was_cut(tmp_path: Path) -> N
     assert len(res.related) == 50 and res.truncated
     few = related(open_engine(tmp_path / ".qry"), "Hub.step_1")
     assert not few.truncated
+
+
+def test_a_partial_class_is_one_definition(tmp_path: Path) -> None:
+    """A C# class declared in two files (`partial`) is one definition: the part in its own file."""
+    (tmp_path / "Capturing").mkdir()
+    (tmp_path / "Capturing" / "Converter.cs").write_text(
+        "namespace App.Capturing\n{\n    partial class Converter\n    {\n"
+        "        public int Convert(int x) { return x; }\n    }\n}\n"
+    )
+    (tmp_path / "Capturing" / "DepthLimiter.cs").write_text(
+        "namespace App.Capturing\n{\n    partial class Converter\n    {\n"
+        "        class DepthLimiter { }\n    }\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    res = related(open_engine(tmp_path / ".qry"), "App.Capturing.Converter")
+    assert not res.ambiguous and res.node is not None, res
+    assert res.node.path == "Capturing/Converter.cs"
+    assert [c.path for c in res.candidates] == ["Capturing/DepthLimiter.cs"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -19,10 +20,14 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-def status_command(env: Env, index_dir: Path | None, root: str | None, json: bool) -> int:
+def status_command(
+    env: Env, index_dir: Path | None, root: str | None, json: bool, workspace: str | None = None
+) -> int:
     def run() -> int:
         from indexlib import index_status, resolve_index_dir
 
+        if workspace is not None:
+            return _status_workspace(env, workspace, index_dir, root, json)
         st = index_status(resolve_index_dir(index_dir), root=root)
         if json:
             env.out(to_json(st) + "\n")
@@ -98,26 +103,108 @@ def roots_command(env: Env, index_dir: Path | None, json: bool) -> int:
     return guarded(env, run, json_out=json)
 
 
-def gc_command(env: Env, index_dir: Path | None, keep: int, wait: float, json: bool) -> int:
+def gc_command(
+    env: Env, index_dir: Path | None, keep: int, wait: float, json: bool, workspace: str | None = None
+) -> int:
     def run() -> int:
         from indexlib import Store, UsageError, resolve_index_dir
 
         if keep < 1:
             raise UsageError("--keep must be at least 1", hint="HEAD is always kept; e.g. --keep 5")
+        if workspace is not None:
+            return _gc_workspace(env, workspace, index_dir, keep, wait, json)
         report = Store.open(resolve_index_dir(index_dir)).gc(keep=keep, wait=wait)
         if json:
             env.out(to_json(report) + "\n")
         else:
-            env.err(
-                f"removed {plural(len(report.removed_roots), 'root')}, "
-                f"{plural(len(report.removed_segments), 'segment')}, "
-                f"{plural(len(report.removed_attachments), 'vector set')}, "
-                f"{plural(len(report.removed_tmp), 'staging entry', 'staging entries')}; "
-                f"freed {_size(report.bytes_freed)}\n"
-            )
+            env.err(_gc_line(report) + "\n")
         return Exit.OK
 
     return guarded(env, run, json_out=json)
+
+
+def _gc_line(report: Any) -> str:
+    return (
+        f"removed {plural(len(report.removed_roots), 'root')}, "
+        f"{plural(len(report.removed_segments), 'segment')}, "
+        f"{plural(len(report.removed_attachments), 'vector set')}, "
+        f"{plural(len(report.removed_tmp), 'staging entry', 'staging entries')}; "
+        f"freed {_size(report.bytes_freed)}"
+    )
+
+
+def _members(workspace: str, index_dir: Path | None, root: str | None) -> list[Any]:
+    from cli.wscmd import refuse_one_index_flags
+    from indexlib import resolve_workspace
+
+    refuse_one_index_flags(index_dir, root)
+    return list(resolve_workspace(workspace).members)
+
+
+def _status_workspace(env: Env, workspace: str, index_dir: Path | None, root: str | None, json: bool) -> int:
+    """One row per index; one that cannot be read is named on stderr (exit 2), the others still answer."""
+    from indexlib import QryError, index_status
+
+    repos: list[dict[str, Any]] = []
+    for m in _members(workspace, index_dir, root):
+        try:
+            repos.append(
+                {"repo": m.name, "index": str(m.index), "status": index_status(m.index), "error": None}
+            )
+        except QryError as exc:
+            repos.append({"repo": m.name, "index": str(m.index), "status": None, "error": exc.message})
+    bad = [r for r in repos if r["error"] is not None]
+    if json:
+        env.out(to_json({"ok": not bad, "repos": repos}) + "\n")
+        return Exit.ERROR if bad else Exit.OK
+    rows = [
+        [
+            r["repo"],
+            st.root[:ROOT_ID_CHARS],
+            timestamp(st.published_at),
+            f"{st.files:,}",
+            f"{st.nodes:,}",
+            f"{st.vectors:,}",
+            st.changes.count,
+            _size(st.size_bytes),
+        ]
+        for r in repos
+        if (st := r["status"]) is not None
+    ]
+    head = ["repo", "root", "published", "files", "nodes", "vectors", "changed", "size"]
+    print_table(env, f"workspace {workspace}", head, rows)
+    for r in bad:
+        env.err(f"qry: {r['repo']}: {r['error']}\n")
+    if bad:
+        env.err(f"  hint: qry index --workspace {workspace} --repo '^{bad[0]['repo']}$' builds it\n")
+    return Exit.ERROR if bad else Exit.OK
+
+
+def _gc_workspace(
+    env: Env, workspace: str, index_dir: Path | None, keep: int, wait: float, json: bool
+) -> int:
+    """`gc` on each index in turn; one that cannot be collected is named (exit 2), the rest go on."""
+    from indexlib import QryError, Store
+
+    repos: list[dict[str, Any]] = []
+    for m in _members(workspace, index_dir, None):
+        try:
+            repos.append(
+                {"repo": m.name, "report": Store.open(m.index).gc(keep=keep, wait=wait), "error": None}
+            )
+        except QryError as exc:
+            repos.append({"repo": m.name, "report": None, "error": exc.message})
+    bad = [r for r in repos if r["error"] is not None]
+    if json:
+        env.out(to_json({"ok": not bad, "repos": repos}) + "\n")
+    else:
+        for r in repos:
+            env.err(
+                f"{r['repo']}: "
+                + (_gc_line(r["report"]) if r["error"] is None else f"error: {r['error']}")
+                + "\n"
+            )
+    return Exit.ERROR if bad else Exit.OK
 
 
 def verify_command(

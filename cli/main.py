@@ -194,13 +194,14 @@ def index_cmd(
 def status_cmd(
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
+    workspace: str | None = _workspace("One row per index of workspace W (a name or a qry.toml)."),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show the current root: counts by language and kind, skips, size, and files changed since."""
     from cli.admin import status_command
 
-    _exit(status_command(_env(no_color), index_dir, root, json))
+    _exit(status_command(_env(no_color), index_dir, root, json, workspace))
 
 
 @app.command("roots")
@@ -227,13 +228,14 @@ def gc_cmd(
     wait: float = typer.Option(
         0.0, "--wait", metavar="SECONDS", help="Wait up to SECONDS for a running qry index."
     ),
+    workspace: str | None = _workspace("Collect every index of workspace W (a name or a qry.toml)."),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Delete old roots, unreferenced segments and leftover staging files."""
     from cli.admin import gc_command
 
-    _exit(gc_command(_env(no_color), index_dir, keep, wait, json))
+    _exit(gc_command(_env(no_color), index_dir, keep, wait, json, workspace))
 
 
 @app.command("verify")

@@ -944,3 +944,26 @@ def test_qry_verify_with_a_workspace_checks_every_index(repos: dict[str, Path], 
         ("gone", False),
     ]
     assert as_json["repos"][2]["error"] and as_json["repos"][1]["problems"][0]["kind"] == "checksum"
+
+
+def test_qry_status_and_gc_with_a_workspace_answer_per_index(repos: dict[str, Path], tmp_path: Path) -> None:
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    web, gone = tmp_path / "web", tmp_path / "gone"
+    shutil.copytree(repos["web"], web)
+    shutil.copytree(repos["billing"], gone)
+    shutil.rmtree(web / ".qry")  # a copied index names its original folder: index the copy itself
+    assert run_qry_process("index", str(web), "--embed", "none", "-q", cwd=tmp_path, env=env).code == 0
+    assert run_qry_process("workspace", "add", "s", str(web), str(gone), cwd=tmp_path, env=env).code == 0
+    (web / "new_module.py").write_text("def fresh():\n    return 1\n")
+    shutil.rmtree(gone / ".qry")
+    status = run_qry_process("status", "-w", "s", cwd=tmp_path, env=env)
+    assert status.code == 2 and "Traceback" not in status.err, status.describe()
+    rows = [line.split("\t") for line in status.out.splitlines()]
+    assert rows[0][:2] == ["repo", "root"] and [r[0] for r in rows[1:]] == ["web"], status.describe()
+    assert rows[1][rows[0].index("changed")] == "1"  # the new file, not indexed yet
+    assert "qry: gone: " in status.err and "--repo '^gone$'" in status.err, status.describe()
+    as_json = json.loads(run_qry_process("status", "-w", "s", "--json", cwd=tmp_path, env=env).out)
+    assert [(r["repo"], r["status"] is not None) for r in as_json["repos"]] == [("web", True), ("gone", False)]
+    collected = run_qry_process("gc", "-w", "s", cwd=tmp_path, env=env)
+    assert collected.code == 2 and collected.err.startswith("web: removed "), collected.describe()
+    assert "gone: error: " in collected.err

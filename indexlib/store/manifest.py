@@ -38,7 +38,11 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      gained the whole-node `content` field. Older roots are rebuilt by `qry index`.
 #   6  the `content` field's terms are stemmed (Tantivy's English stemmer over the code-aware terms), so
 #      a version-5 segment's unstemmed terms would not match the stems a query is parsed into.
-FORMAT_VERSION = 6
+#   7  what a file parses into changed, so unchanged files must be parsed again: Ruby modules are
+#      `class` nodes (their methods `method`s) and Ruby constants, C# `const` fields, PHP `const`s
+#      are `constant` nodes; C# properties and events are `method` nodes; a C# file the grammar
+#      misreads for its `#if`/`#else` is parsed with the first branch of each conditional.
+FORMAT_VERSION = 7
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

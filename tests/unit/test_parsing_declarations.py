@@ -431,9 +431,6 @@ def test_ruby_comments_are_in_the_node() -> None:
     assert (add.start_line, add.end_line) == (13, 17)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Ruby: the first definition of a class or module body loses its comment"
-)
 def test_ruby_comment_above_the_first_definition_of_a_body() -> None:
     source = "module Shop\n  # A cart.\n  class Cart\n    # Adds one item.\n    def add(item)\n      1\n    end\n  end\nend\n"
     parsed = parse("cart.rb", "ruby", source)

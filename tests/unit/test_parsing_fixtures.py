@@ -495,7 +495,11 @@ def test_ruby() -> None:
     assert charge.parent_uid == service.uid
     backoff = symbol(parsed, "method", "Billing.Service.compute_backoff")
     assert backoff.signature == "def self.compute_backoff(attempt)"
-    assert symbol(parsed, "function", "Billing.load_config").parent_uid == 0  # a module function
+    billing = symbol(parsed, "class", "Billing")  # a module is a container of methods and constants
+    assert billing.doc == "Billing charges customers and retries failed charges."
+    assert symbol(parsed, "method", "Billing.load_config").parent_uid == billing.uid  # `def self.load_config`
+    assert symbol(parsed, "constant", "Billing.MAX_ATTEMPTS").signature == "MAX_ATTEMPTS = 5"
+    assert service.parent_uid == billing.uid
     error = symbol(parsed, "class", "Billing.ChargeFailedError")
     assert error.signature == "class ChargeFailedError < StandardError"
     assert bases(parsed) == {("Billing.ChargeFailedError", "inherits", "StandardError")}

@@ -50,13 +50,16 @@ def parse_file(
 
 def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, window_lines: int) -> ParsedFile:
     # Imported here so that `detect_language` (used by discovery on every file) never loads tree-sitter.
-    from indexlib.engines.treesitter import Deadline, ParseTimeout, parse
+    from indexlib.engines.treesitter import Deadline, ParseTimeout
     from indexlib.index.parsing.extract import extract
+    from indexlib.index.parsing.preproc import parse_best
 
     deadline = Deadline(timeout_ms)
     try:
-        tree = parse(data, language, deadline)
-        result = extract(tree, data, path, language, window_lines=window_lines, deadline=deadline)
+        tree, parsed = parse_best(data, language, deadline)
+        result = extract(
+            tree, parsed, path, language, window_lines=window_lines, deadline=deadline, text=data
+        )
     except ParseTimeout as exc:
         return _fallback(path, data, language, f"{exc.message}; indexed as line windows")
     except RecursionError as exc:

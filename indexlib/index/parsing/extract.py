@@ -15,9 +15,11 @@ syntax node in Python, and works the same on deeply nested input because nothing
 Conventions (identical in every language):
 - qualified_name joins the enclosing containers and namespaces with "." (`Server.handle`,
   `billing.StripeGateway.charge` for C++ `billing::StripeGateway::charge`, `Billing.Service.charge`
-  for a Ruby module). Namespaces count when the file declares them (C++/C#/TS/PHP namespaces, Rust
-  `mod` blocks, Ruby modules, C# `namespace X;` and PHP `namespace X;` for the rest of the file);
-  packages (Go, Java) and Python modules do not: they are where the file is, not what it declares.
+  in a Ruby module). Namespaces count when the file declares them (C++/C#/TS/PHP namespaces, Rust
+  `mod` blocks, C# `namespace X;` and PHP `namespace X;` for the rest of the file); packages (Go,
+  Java) and Python modules do not: they are where the file is, not what it declares. A Ruby module
+  is a container, not a namespace: a `class` node whose `def`s are methods (it holds methods and
+  constants, and is an object at run time), as a namespace never is.
   Go methods are qualified by their receiver type, Rust `impl` methods by the impl's type, C++
   out-of-class definitions by their written qualifier; such a method's parent is the same-file
   container of that name when there is one. At most 32 components are kept (the innermost ones).
@@ -29,7 +31,12 @@ Conventions (identical in every language):
   the same way, trimmed to its first and last non-blank lines.
 - Declarations without a body are nodes too: interface and trait methods, abstract methods, C
   prototypes and TS overload signatures (their container's text still shows them), type aliases
-  (kind `type`) and module-level constants and variables (kind `constant`).
+  (kind `type`) and module-level constants and variables (kind `constant`), and the constants of a
+  type where a language declares them there (Rust associated consts, Ruby constants in a class or
+  module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Fields are
+  not definitions in any language; C# properties and events are `method`s (accessors run code).
+- A C# file the grammar misreads for its `#if`/`#else` is parsed with only the first branch of each
+  conditional (preproc.py); names, signatures and references come from that branch, text from the file.
 - Call targets are the callee as written without arguments, generics, sigils or whitespace, with
   `::`, `->` and `?.` written as "." (`self.retry`, `Foo.new`, `std.make_unique`, `this.gateway.post`).
   Constructor calls name the type (`new Foo()` -> `Foo`). Rust macros are not calls.
@@ -47,6 +54,7 @@ from indexlib.engines.treesitter import Deadline, Node, Tree, captures
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
+from indexlib.index.parsing.preproc import directive_rows
 from indexlib.index.parsing.references import base_refs, call_target, import_pairs, require_alias
 from indexlib.index.parsing.remainder import is_trivia, remainder_draft
 from indexlib.index.parsing.specs import SPECS
@@ -72,10 +80,17 @@ def extract(
     *,
     window_lines: int,
     deadline: Deadline,
+    text: bytes | None = None,
 ) -> Extraction:
-    """Nodes (module first, then definitions in source order) and refs of one parsed file."""
+    """Nodes (module first, then definitions in source order) and refs of one parsed file.
+
+    `data` is what was parsed; `text`, when given, is the file as written, of the same length and
+    lines (preproc.py blanks inactive `#if` branches in `data`): names, signatures and references
+    are read from `data`, node text from `text`.
+    """
     spec = SPECS[language]
     src = Source(data)
+    written = data if text is None else text
     root = tree.root_node
     caps = captures(language, spec.query, root)
     deadline.check("query")
@@ -89,15 +104,16 @@ def extract(
             defs.append(item)
     deadline.check("definitions")
 
-    by_qualified = name_definitions(src, defs, path, spec, language, lines, deadline)
+    directives = directive_rows(written) if written is not data else frozenset()
+    by_qualified = name_definitions(src, defs, path, spec, language, lines, deadline, directives)
 
     # Module node (drafted first so top-level refs can point at it).
-    module_draft = remainder_draft(src, path, root, data, lines, defs, language)
+    module_draft = remainder_draft(src, path, root, written, lines, defs, language)
     module_uid = (
         node_uid(path, module_draft.qualified_name, NodeKind.MODULE.value, 0, 0) if module_draft else 0
     )
 
-    drafts = definition_drafts(defs, by_qualified, data, language, lines)
+    drafts = definition_drafts(defs, by_qualified, data, written, language, lines)
     deadline.check("node text")
 
     module_nodes = finish(module_draft, path, language, window_lines, lines) if module_draft else []

@@ -115,6 +115,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         return split_name(src(name)) if name is not None else []
     if kind == "variable_declarator":
         return [src(node.child_by_field_name("name"))]
+    if kind == "const_element":  # PHP `const VERSION = '4.0'`: the name has no field
+        return [src(next((c for c in node.named_children if c.type == "name"), None))]
     if kind == "field_definition":
         return [src(node.child_by_field_name("property"))]
     if kind == "assignment_expression":  # `Foo.prototype.bar = function`, `exports.run = () =>`
@@ -173,7 +175,24 @@ def _body(node: Node, language: str) -> Node | None:
     ):
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
         return value.child_by_field_name("body") if value is not None else None
+    if kind in ("property_declaration", "event_declaration"):  # C#: accessors with code, or `=> x`
+        accessors = node.child_by_field_name("accessors")
+        if accessors is not None and any(a.child_by_field_name("body") for a in accessors.named_children):
+            return accessors
+        return node.child_by_field_name("value")
     return node.child_by_field_name("body")
+
+
+def constant_value(node: Node) -> Node | None:
+    """The value of a constant when it spans several lines (`MIME_TYPES = { ... }`), else None.
+
+    A container's text elides it as it elides a method's body: the constant is a node of its own."""
+    value = node.child_by_field_name("right") or node.child_by_field_name("value")
+    if value is None and node.type in ("const_element", "variable_declarator") and node.named_child_count > 1:
+        value = node.named_child(node.named_child_count - 1)  # PHP and C# values have no field name
+    if value is None or value.start_point.row == value.end_point.row:
+        return None
+    return value
 
 
 _SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
@@ -192,7 +211,7 @@ def _outer(node: Node, spec: Spec) -> Node:
             "const_declaration",
             "var_declaration",
         ):
-            if parent.named_child_count != 1:  # `const a = () => 1, b = 2;`: the statement is shared
+            if _shared(parent, outer):  # `const a = () => 1, b = 2;`: the statement is shared
                 break
         elif kind == "expression_statement":
             if outer.type != "assignment_expression":
@@ -202,6 +221,14 @@ def _outer(node: Node, spec: Spec) -> Node:
         outer = parent
         parent = parent.parent
     return outer
+
+
+def _shared(declaration: Node, declarator: Node) -> bool:
+    """Whether a declaration statement declares more than `declarator`. A PHP `const_declaration`
+    and a C# typed `variable_declaration` also hold modifiers and the type, so count declarators."""
+    if declarator.type == "const_element" or declaration.child_by_field_name("type") is not None:
+        return sum(1 for c in declaration.named_children if c.type == declarator.type) != 1
+    return declaration.named_child_count != 1
 
 
 def _go_receiver(src: Source, node: Node) -> str:
@@ -243,6 +270,8 @@ def collect_items(
                 continue  # a prototype written inside a function body declares nothing of the file
             if capture == "constant" and node.type == "variable_declarator" and _imports(src, node, language):
                 continue  # `var send = require('send')` is an import (an edge), not a definition
+            if capture == "constant" and language == "csharp" and not _csharp_const(src, node):
+                continue  # a C# field is a constant only when declared `const`
             # A declaration without a body (an interface or trait method, an abstract method, a
             # prototype) is a node of its own: findable by name and by its doc comment.
             body = _body(node, language)
@@ -309,6 +338,12 @@ def _imports(src: Source, declarator: Node, language: str) -> bool:
             value.child_by_field_name("object") if value.type == "member_expression" else value.named_child(0)
         )
     return value is not None and value.type == "call_expression" and loads_module(src, value, language)
+
+
+def _csharp_const(src: Source, declarator: Node) -> bool:
+    declaration = declarator.parent
+    field = declaration.parent if declaration is not None else None
+    return field is not None and any(c.type == "modifier" and src(c) == "const" for c in field.named_children)
 
 
 def _inside(node: Node, kind: str) -> bool:

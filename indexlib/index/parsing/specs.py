@@ -1,9 +1,10 @@
 """Per-language extraction tables: the tree-sitter query and the node types around a definition.
 
 Owns: for each grammar, the query whose captures name definitions (`@function`, `@method`, `@class`,
-`@struct`, `@interface`, `@enum`, `@trait`), namespaces (`@scope`, Rust `@impl`), call sites (`@call`)
-and imports (`@import`), plus which node types are comments, which parents belong to a definition's
-span (decorators, `export`, `template <...>`) and which preceding siblings do (Rust attributes).
+`@struct`, `@interface`, `@enum`, `@trait`, `@type`, `@constant`), namespaces (`@scope`, Rust
+`@impl`), call sites (`@call`) and imports (`@import`), plus which node types are comments, which
+parents belong to a definition's span (decorators, `export`, `template <...>`, the declaration
+around a lone declarator) and which preceding siblings do (Rust attributes).
 It holds data only; extract.py and references.py interpret it.
 
 Why queries: they run in C and return only the nodes that matter, which is cheaper than visiting
@@ -168,6 +169,8 @@ _CPP = Spec(
     comments=_C_LIKE_COMMENTS,
     wrappers=frozenset({"type_definition", "template_declaration"}),
 )
+# C#: a property or an event is a `method` (its accessors run code); a field is a definition only when
+# `const` (items.py drops the others), as other languages' fields are not definitions at all.
 _CSHARP = Spec(
     query="""
     (class_declaration) @class
@@ -178,6 +181,10 @@ _CSHARP = Spec(
     (method_declaration) @method
     (constructor_declaration) @method
     (local_function_statement) @function
+    (property_declaration) @method
+    (event_declaration) @method
+    (event_field_declaration (variable_declaration (variable_declarator) @method))
+    (field_declaration (variable_declaration (variable_declarator) @constant))
     (namespace_declaration) @scope
     (file_scoped_namespace_declaration) @scope
     (invocation_expression) @call
@@ -185,13 +192,20 @@ _CSHARP = Spec(
     (using_directive) @import
     """,
     comments=_C_LIKE_COMMENTS,
+    wrappers=frozenset({"variable_declaration", "field_declaration", "event_field_declaration"}),
 )
+# A Ruby module is a container, not only a namespace: it holds methods (`def self.parse_query`,
+# `module_function`) and constants, and is an object at run time (Class is a subclass of Module). So
+# it is a `class` node, unlike the C#/PHP/TS namespaces and Rust `mod` blocks, which only qualify names.
 _RUBY = Spec(
     query="""
     (method) @method
     (singleton_method) @method
     (class) @class
-    (module) @scope
+    (module) @class
+    (program (assignment left: (constant)) @constant)
+    (class body: (body_statement (assignment left: (constant)) @constant))
+    (module body: (body_statement (assignment left: (constant)) @constant))
     (call) @call
     """,
     comments=_C_LIKE_COMMENTS,
@@ -205,6 +219,7 @@ _PHP = Spec(
     (interface_declaration) @interface
     (trait_declaration) @trait
     (enum_declaration) @enum
+    (const_declaration (const_element) @constant)
     (namespace_definition) @scope
     (function_call_expression) @call
     (member_call_expression) @call
@@ -218,6 +233,7 @@ _PHP = Spec(
     (include_once_expression) @import
     """,
     comments=_C_LIKE_COMMENTS,
+    wrappers=frozenset({"const_declaration"}),
     line_comment=("//", "#", "/*", "*"),
 )
 

@@ -9,10 +9,12 @@ nodes (chunks.py).
 
 from __future__ import annotations
 
+import re
+
 from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
-from indexlib.index.parsing.items import CONTAINER_VALUES, Item, join_qualified
+from indexlib.index.parsing.items import CONTAINER_VALUES, Item, constant_value, join_qualified
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
 from indexlib.records import NodeKind
@@ -20,6 +22,9 @@ from indexlib.records import NodeKind
 MAX_SIGNATURE_CHARS = 500
 
 _CALLABLES = (NodeKind.FUNCTION.value, NodeKind.METHOD.value)
+_CONSTANT = NodeKind.CONSTANT.value
+# Declarations of one member whose modifiers belong in its signature (C# fields and events, PHP consts).
+_MEMBER_DECLARATIONS = frozenset({"field_declaration", "event_field_declaration", "const_declaration"})
 
 
 def name_definitions(
@@ -30,10 +35,13 @@ def name_definitions(
     language: str,
     lines: LineIndex,
     deadline: Deadline,
+    directives: frozenset[int] = frozenset(),
 ) -> dict[str, Item]:
     """Give each definition its qualified name, ordinal, uid (part 0) and doc; the containers by name.
 
     Also records each definition among its owner's children, so the owner's text can elide it.
+    `directives` are the 0-based rows of blanked preprocessor lines (preproc.py), which do not
+    part a doc comment from what it documents.
     """
     data = src.data
     ordinals: dict[tuple[str, str], int] = {}
@@ -48,7 +56,7 @@ def name_definitions(
         item.uid = node_uid(path, item.qualified_name, item.kind, item.ordinal, 0)
         if item.kind in CONTAINER_VALUES:
             by_qualified.setdefault(item.qualified_name, item)
-        prefix_start, comments = leading_comments(item.outer, spec, data)
+        prefix_start, comments = leading_comments(item.outer, spec, data, directives)
         item.start = min(item.start, prefix_start)
         item.doc_start = comments[0].start_byte if comments else item.start
         # The doc comment above a definition is part of it: its range, snippet and text.
@@ -64,9 +72,11 @@ def name_definitions(
 
 
 def definition_drafts(
-    defs: list[Item], by_qualified: dict[str, Item], data: bytes, language: str, lines: LineIndex
+    defs: list[Item], by_qualified: dict[str, Item], data: bytes, text: bytes, language: str, lines: LineIndex
 ) -> list[Draft]:
-    """One draft per named definition, in `defs` order; its parent is its owner or attached container."""
+    """One draft per named definition, in `defs` order; its parent is its owner or attached container.
+
+    Signatures are read from `data` (what was parsed), node text from `text` (the file as written)."""
     drafts: list[Draft] = []
     for item in defs:
         parent_uid = item.owner.uid if item.owner is not None else 0
@@ -76,10 +86,13 @@ def definition_drafts(
                 parent_uid = container.uid
         holes = []
         for child in item.children:
-            if child.body is not None and child.body.end_byte > child.body.start_byte:
-                body_bytes = data[child.body.start_byte : child.body.start_byte + 8]
-                holes.append((child.body.start_byte, child.body.end_byte, elision_marker(body_bytes)))
-        text = elided(data, item.start, item.end, holes)
+            body = child.body
+            if body is None and child.kind == _CONSTANT:
+                body = constant_value(child.node)  # `MIME_TYPES = { ... }` in a class
+            if body is not None and body.end_byte > body.start_byte:
+                body_bytes = data[body.start_byte : body.start_byte + 8]
+                holes.append((body.start_byte, body.end_byte, elision_marker(body_bytes)))
+        node_text = elided(text, item.start, item.end, holes)
         item.end_line = lines.line_of(max(item.end - 1, item.start))
         drafts.append(
             Draft(
@@ -90,7 +103,7 @@ def definition_drafts(
                 end_byte=item.end,
                 start_line=item.start_line,
                 end_line=item.end_line,
-                text=text,
+                text=node_text,
                 signature=signature_of(item, data, language),
                 doc=item.doc,
                 ordinal=item.ordinal,
@@ -105,8 +118,12 @@ def _starts_line(data: bytes, offset: int) -> bool:
     return not data[line_start:offset].strip()
 
 
-def leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[Node]]:
-    """(start of the span including prefix siblings, the doc comment nodes above it, top first)."""
+def leading_comments(
+    outer: Node, spec: Spec, data: bytes, directives: frozenset[int] = frozenset()
+) -> tuple[int, list[Node]]:
+    """(start of the span including prefix siblings, the doc comment nodes above it, top first).
+
+    Rows in `directives` (blanked `#if` lines) between a comment and the definition are skipped."""
     start = outer.start_byte
     row = outer.start_point.row
     sibling = outer.prev_sibling
@@ -114,11 +131,16 @@ def leading_comments(outer: Node, spec: Spec, data: bytes) -> tuple[int, list[No
         start = sibling.start_byte
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
+    if sibling is None and outer.parent is not None and outer.parent.type == "body_statement":
+        # Ruby: a comment above the first statement of a body is the body's sibling, not the statement's.
+        sibling = outer.parent.prev_sibling
     comments: list[Node] = []
     while sibling is not None and sibling.type in spec.comments:
         end_row = sibling.end_point.row
         if sibling.end_point.column == 0 and end_row > sibling.start_point.row:
             end_row -= 1  # a line comment that owns its newline (Rust) ends on its own line
+        while row - 1 in directives:
+            row -= 1
         if end_row < row - 1 or not _starts_line(data, sibling.start_byte):
             break
         if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
@@ -147,10 +169,13 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     node = item.node
     start = node.start_byte
     prefix = ""
+    lead = b""  # the modifiers and type a C# field or PHP const declarator shares with its siblings
     if node.type in ("type_spec", "type_alias"):
         prefix = "type "
     elif node.type in ("const_spec", "var_spec"):
         prefix = "const " if node.type == "const_spec" else "var "
+    elif node.type in ("variable_declarator", "const_element") and _member_declaration(node) is not None:
+        lead = _shared_lead(node, data)  # `public const int Max = 3`, `final public const B = 2`
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
     body = item.body
@@ -166,7 +191,10 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
             cut = raw.find(stop)
             if cut > 0:
                 raw = raw[:cut]
-    signature = collapse(raw.decode("utf-8", "replace"))
+    text = (lead + raw).decode("utf-8", "replace")
+    if language == "ruby":  # the body of a class or method starts at its first comment, if any
+        text = _RUBY_COMMENT.sub("", text)
+    signature = collapse(text)
     if item.outer.type == "type_definition" and node.child_by_field_name("name") is None:
         signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
     if language == "python":
@@ -175,6 +203,34 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
     signature = signature.rstrip("{").rstrip()
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
+
+
+# A Ruby comment: from a `#` at a line's start or after a blank (not `#{` interpolation) to its end.
+_RUBY_COMMENT = re.compile(r"(?:^|(?<=\s))#(?!\{)[^\n]*", re.MULTILINE)
+
+
+def _member_declaration(declarator: Node) -> int | None:
+    """Where the C# field or event, or PHP const, declaring `declarator` starts after its attributes
+    (so the signature has the modifiers: `public const int Max = 3`); None for other declarators."""
+    declaration = declarator.parent
+    if declaration is not None and declaration.type == "variable_declaration":
+        declaration = declaration.parent
+    if declaration is None or declaration.type not in _MEMBER_DECLARATIONS:
+        return None
+    for child in declaration.children:
+        if child.type not in ("attribute_list", "attribute_group", "comment"):
+            return child.start_byte
+    return declaration.start_byte
+
+
+def _shared_lead(declarator: Node, data: bytes) -> bytes:
+    """The text before the first declarator of `declarator`'s declaration: `public const int `."""
+    start = _member_declaration(declarator)
+    parent = declarator.parent
+    first = next((c for c in parent.named_children if c.type == declarator.type), None) if parent else None
+    if start is None or first is None or first.start_byte < start:
+        return b""
+    return data[start : first.start_byte]
 
 
 def elision_marker(body_text: bytes) -> str:

@@ -1,0 +1,243 @@
+"""C# preprocessor conditionals (`#if`/`#else`/`#endif`) do not break a file's structure.
+
+serilog's ILogger.cs writes each default interface method as `Signature #if X body #else ; #endif`;
+parsed as written it is ERROR nodes, the interface and its members garbled. A file with errors is
+parsed again with its inactive branches and directive lines blanked (preproc.py), and that parse
+is kept when it is less damaged; node text still comes from the file as written.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from indexlib.engines.treesitter import Deadline, parse
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.preproc import blank_inactive, damage, parse_best
+from indexlib.records import ParsedFile
+
+# Cut from serilog's src/Serilog/ILogger.cs (Apache-2.0).
+ILOGGER = b"""namespace Serilog;
+
+/// <summary>
+/// The core Serilog logging API, used for writing log events.
+/// </summary>
+public interface ILogger
+{
+    /// <summary>
+    /// Create a logger that enriches log events via the provided enricher.
+    /// </summary>
+#if FEATURE_DEFAULT_INTERFACE
+    [CustomDefaultMethodImplementation]
+#endif
+    ILogger ForContext(ILogEventEnricher enricher)
+#if FEATURE_DEFAULT_INTERFACE
+        => new LoggerConfiguration()
+            .WriteTo.Logger(this)
+            .CreateLogger()
+            .ForContext(enricher)
+#endif
+    ;
+
+    /// <summary>
+    /// Create a logger that enriches log events via the provided enrichers.
+    /// </summary>
+    ILogger ForContext(IEnumerable<ILogEventEnricher> enrichers)
+#if FEATURE_DEFAULT_INTERFACE
+    {
+        if (enrichers == null!)
+            return this; // No context here, so little point writing to SelfLog.
+
+        return ForContext(new SafeAggregateEnricher(enrichers));
+    }
+#else
+        ;
+#endif
+
+    /// <summary>
+    /// Write an event to the log.
+    /// </summary>
+    void Write(LogEvent logEvent)
+#if FEATURE_DEFAULT_INTERFACE
+    {
+        DefaultLoggerImpl.Write(logEvent);
+    }
+#else
+        ;
+#endif
+}
+"""
+
+# Cut from serilog's src/Serilog/Core/Logger.cs: a directive inside the base list and the parameters.
+LOGGER = b"""namespace Serilog.Core;
+
+/// <summary>
+/// The core Serilog logging pipeline.
+/// </summary>
+public sealed class Logger : ILogger, ILogEventSink, IDisposable
+#if FEATURE_ASYNCDISPOSABLE
+    , IAsyncDisposable
+#endif
+{
+    #region Construction
+    internal Logger(
+        ILogEventSink sink,
+        Action? dispose = null,
+#if FEATURE_ASYNCDISPOSABLE
+        Func<ValueTask>? disposeAsync = null,
+#endif
+        LevelOverrideMap? overrideMap = null)
+    {
+        _sink = sink;
+    }
+    #endregion
+
+    public void Dispose() => _dispose?.Invoke();
+}
+"""
+
+
+def rows(parsed: ParsedFile) -> list[tuple[str, str, int, int]]:
+    return [(n.kind, n.qualified_name, n.start_line, n.end_line) for n in parsed.nodes if n.kind != "module"]
+
+
+def test_interface_members_under_conditionals_keep_their_interface() -> None:
+    tree = parse(ILOGGER, "csharp", Deadline(5000))
+    assert damage(tree.root_node) > (0, 0)  # the grammar alone cannot read it
+    parsed = parse_file("src/Serilog/ILogger.cs", ILOGGER, "csharp")
+    assert rows(parsed) == [
+        ("interface", "Serilog.ILogger", 3, 49),
+        ("method", "Serilog.ILogger.ForContext", 8, 21),
+        ("method", "Serilog.ILogger.ForContext", 23, 33),
+        ("method", "Serilog.ILogger.Write", 38, 45),
+    ]  # as written: a method `SafeAggregateEnricher` and spans cut at the `#if`
+    interface, first, second, write = [n for n in parsed.nodes if n.kind != "module"]
+    assert (
+        first.signature
+        == "[CustomDefaultMethodImplementation] ILogger ForContext(ILogEventEnricher enricher)"
+    )
+    # A blanked directive line between a doc comment and its definition does not part them.
+    assert first.doc == "Create a logger that enriches log events via the provided enricher."
+    assert second.signature == "ILogger ForContext(IEnumerable<ILogEventEnricher> enrichers)"
+    assert write.parent_uid == interface.uid and write.signature == "void Write(LogEvent logEvent)"
+    # Node text is the file as written, directives included; a trailing `#else` branch is the
+    # container's text (the definition ends where its kept branch does).
+    assert "#if FEATURE_DEFAULT_INTERFACE\n    {\n        DefaultLoggerImpl.Write(logEvent);" in write.text
+    assert "#else\n        ;\n#endif\n}" in interface.text
+    lines = ILOGGER.decode().split("\n")
+    for n in parsed.nodes:
+        assert n.text == "\n".join(lines[n.start_line - 1 : n.end_line]).strip() or n.kind == "interface"
+    calls = {(r.target, r.src_uid) for r in parsed.refs if r.kind == "calls"}
+    assert ("DefaultLoggerImpl.Write", write.uid) in calls  # read from the kept branch
+
+
+def test_directives_in_base_lists_and_parameters() -> None:
+    parsed = parse_file("src/Serilog/Core/Logger.cs", LOGGER, "csharp")
+    assert rows(parsed) == [
+        ("class", "Serilog.Core.Logger", 3, 25),
+        ("method", "Serilog.Core.Logger.Logger", 12, 21),
+        ("method", "Serilog.Core.Logger.Dispose", 24, 24),
+    ]
+    logger = next(n for n in parsed.nodes if n.kind == "class")
+    assert (
+        logger.signature
+        == "public sealed class Logger : ILogger, ILogEventSink, IDisposable , IAsyncDisposable"
+    )
+    bases = {r.target for r in parsed.refs if r.kind in ("inherits", "implements")}
+    assert bases == {"ILogger", "ILogEventSink", "IDisposable", "IAsyncDisposable"}
+    ctor = next(n for n in parsed.nodes if n.name == "Logger" and n.kind == "method")
+    assert "Func<ValueTask>? disposeAsync = null," in ctor.signature
+
+
+def test_a_file_the_grammar_reads_is_parsed_as_written() -> None:
+    source = b"""namespace N;
+
+public class Sink
+{
+#if NET8_0
+    public void Emit(LogEvent e) { Write(e); }
+#else
+    public void Emit(LogEvent e) { WriteLegacy(e); }
+#endif
+}
+"""
+    tree, parsed_bytes = parse_best(source, "csharp", Deadline(5000))
+    assert parsed_bytes is source and not tree.root_node.has_error
+    parsed = parse_file("Sink.cs", source, "csharp")
+    assert [(n.qualified_name, n.start_line) for n in parsed.nodes if n.kind == "method"] == [
+        ("N.Sink.Emit", 6),
+        ("N.Sink.Emit", 8),
+    ]  # both branches, as the grammar reads them
+
+
+def test_c_is_parsed_as_written() -> None:
+    """Blanking `#else` branches lost definitions on hiredis (prototypes and `#define`s in `#else`,
+    include guards turned constants), so C and C++ keep the grammar's reading of `#ifdef`."""
+    source = b"""#ifndef ALLOC_H
+#define ALLOC_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if USE_INLINE
+static inline void *hi_malloc(size_t size) { return malloc(size); }
+#else
+void *hi_malloc(size_t size);
+#endif
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+    _tree, parsed_bytes = parse_best(source, "c", Deadline(5000))
+    assert parsed_bytes is source
+    assert blank_inactive(source, "c") is not None  # the mechanism knows C; the parse does not use it
+    parsed = parse_file("alloc.h", source, "c")
+    assert [n.start_line for n in parsed.nodes if n.name == "hi_malloc"] == [7, 9]
+
+
+def test_blanking_keeps_the_first_branch_and_every_offset() -> None:
+    source = b"""a
+#if X
+b
+#  if Y
+c
+#  elif Z
+d
+#  endif
+#else
+e
+#endif
+#if false
+f
+#else
+g
+#endif
+#region R
+h\r
+#pragma warning disable CS1
+"""
+    blanked = blank_inactive(source, "csharp")
+    assert blanked is not None and len(blanked) == len(source)
+    kept = [line.strip() for line in blanked.decode().split("\n") if line.strip()]
+    assert kept == ["a", "b", "c", "g", "h"]
+    assert blanked.count(b"\n") == source.count(b"\n") and b"h\r\n" in blanked
+    assert blank_inactive(b"class A { }\n", "csharp") is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["#if A", "#elif B", "#else", "#endif", "#if false", "  # region x", "x();", "é", "\r", ""]
+        ),
+        max_size=30,
+    )
+)
+def test_blanking_preserves_offsets_and_lines(lines: list[str]) -> None:
+    source = "\n".join(lines).encode()
+    blanked = blank_inactive(source, "csharp")
+    if blanked is None:
+        return
+    assert len(blanked) == len(source)
+    assert [i for i, b in enumerate(blanked) if b == 10] == [i for i, b in enumerate(source) if b == 10]
+    assert all(b == s or b == 32 for b, s in zip(blanked, source, strict=True))

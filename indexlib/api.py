@@ -252,7 +252,7 @@ def related(
         return RelatedResult(
             query=symbol, node=None, candidates=[_match(n, *tier) for n in best], ambiguous=True
         )
-    node = _match(best[0], *tier)
+    node = _match(definitions.whole(snap, best[0]), *tier)
     rel, truncated = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
     others = [_match(n, *tier) for n in found if n is not best[0]]
     return RelatedResult(query=symbol, node=node, related=rel, candidates=others, truncated=truncated)

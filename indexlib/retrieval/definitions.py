@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from indexlib.pathroles import is_test_code
 from indexlib.records import CONTAINER_KINDS, DEFINITION_KINDS, Node, NodeKind, is_prototype
 from indexlib.retrieval.fusion import is_docs
@@ -113,6 +115,25 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     ]
     found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
     return sorted(found, key=lambda n: (n.path, n.start_line))
+
+
+def whole(snap: Snapshot, n: Node) -> Node:
+    """`n` spanning all its parts: a definition too long for one node is split into windows (parts 1,
+    2, ...) that follow its first, and the definition ends where its last part does. Parts are
+    taken in order up to the next same-named definition (an overload), whose parts are its own."""
+    later = sorted(
+        (s.node for s in snap.nodes_in_file(n.path)),
+        key=lambda m: m.start_line,
+    )
+    end, expected = n.end_line, n.part + 1
+    for m in later:
+        if m.start_line <= n.start_line or m.qualified_name != n.qualified_name or m.kind != n.kind:
+            continue
+        if m.part == 0:
+            break  # a same-named overload begins
+        if m.part == expected:
+            end, expected = m.end_line, expected + 1
+    return msgspec.structs.replace(n, end_line=end) if end > n.end_line else n
 
 
 def _no_file_generated(_path: str) -> bool:

@@ -115,3 +115,15 @@ def test_a_partial_class_is_one_definition(tmp_path: Path) -> None:
     assert not res.ambiguous and res.node is not None, res
     assert res.node.path == "Capturing/Converter.cs"
     assert [c.path for c in res.candidates] == ["Capturing/DepthLimiter.cs"]
+
+
+def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
+    """A class too long for one node is split into windows; `related` gives its whole span."""
+    body = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(150))
+    (tmp_path / "big.py").write_text("class Big:\n" + body)
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    parts = graph_query(engine, 'MATCH (n:class) WHERE n.name = "Big" RETURN n.start_line', {})
+    assert len(parts.rows) > 1, "the fixture must be long enough to be split"
+    res = related(engine, "Big")
+    assert res.node is not None and (res.node.start_line, res.node.end_line) == (1, 450), res.node

@@ -60,9 +60,10 @@ def prepare(
     for sid, q0 in sorted(first.items()):
         tree = Path(dv_run.ensure_tree(str(work), sid, q0, spans, git_dirs))
         idx = work / ("idx" if embed == "none" else f"idx-{embed}") / sid.replace("+", "_")
-        if not (idx / "HEAD").is_file():
-            t0 = time.perf_counter()
-            build_index(tree, BuildOptions(index_dir=idx, embed=embed, git_times=False))
+        # Incremental: a no-op for a current index, a rebuild for one in an older on-disk format.
+        t0 = time.perf_counter()
+        report = build_index(tree, BuildOptions(index_dir=idx, embed=embed, git_times=False))
+        if report.published:
             print(f"indexed {sid} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         out[sid] = idx
     return out

@@ -117,6 +117,21 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     return sorted(found, key=lambda n: (n.path, n.start_line))
 
 
+def first_part(snap: Snapshot, n: Node) -> Node:
+    """The definition a window of a split node belongs to: its part 0 (`n` itself when it is one)."""
+    if n.part == 0:
+        return n
+    before = [
+        s.node
+        for s in snap.nodes_in_file(n.path)
+        if s.node.part == 0
+        and s.node.qualified_name == n.qualified_name
+        and s.node.kind == n.kind
+        and s.node.start_line < n.start_line
+    ]
+    return max(before, key=lambda m: m.start_line) if before else n
+
+
 def whole(snap: Snapshot, n: Node) -> Node:
     """`n` spanning all its parts: a definition too long for one node is split into windows (parts 1,
     2, ...) that follow its first, and the definition ends where its last part does. Parts are

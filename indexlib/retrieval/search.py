@@ -20,7 +20,7 @@ from typing import Any
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_prototype
-from indexlib.retrieval import streams
+from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
@@ -447,14 +447,19 @@ def _rerank(
 def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares: str | None) -> Hit:
     stored = snap.node(c.uid)
     assert stored is not None
-    n = stored.node
+    window = stored.node
+    # A window of a split definition answers as the definition (its uid, its whole span); its
+    # snippet is the window holding the match, or the first part when the query names it.
+    first = definitions.first_part(snap, window)
+    n = definitions.whole(snap, first)
+    shown = first if declares else window
     snippet = make_snippet(
-        n.text,
-        n.start_line,
+        shown.text,
+        shown.start_line,
         streams.words_for_snippets(q),
         opts.snippet_chars,
-        indent=snap.first_line_indent(n),
-        hidden_lines=snap.hidden_lines(n),
+        indent=snap.first_line_indent(shown),
+        hidden_lines=snap.hidden_lines(shown),
         stems=streams.stems_for_snippets(q),
         declares=declares,
     )

@@ -127,3 +127,8 @@ def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
     assert len(parts.rows) > 1, "the fixture must be long enough to be split"
     res = related(engine, "Big")
     assert res.node is not None and (res.node.start_line, res.node.end_line) == (1, 450), res.node
+    # Search answers with the definition too, whichever window matched: its uid, its whole span.
+    for text in ("Big", "Big step_140"):
+        hit = next(h for h in engine.search(text, SearchOptions(top_k=20)).results if h.symbol == "Big")
+        assert (hit.uid, hit.start_line, hit.end_line) == (res.node.uid, 1, 450), (text, hit)
+    assert related(engine, res.node.uid).related

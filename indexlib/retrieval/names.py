@@ -13,7 +13,8 @@ from indexlib.analyzer import split_identifier
 
 MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
 
-_NAME_SEPARATOR = re.compile(r"::|->|#|\\")
+# `#` separates Ruby's `Klass#meth` but begins JavaScript's private `Ky.#retry`.
+_NAME_SEPARATOR = re.compile(r"::|->|(?<=[\w$])#|\\")
 
 
 def dotted(name: str) -> str:

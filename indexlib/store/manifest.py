@@ -41,7 +41,8 @@ from indexlib.store.locate import INDEX_DIRNAME
 #   7  what a file parses into changed, so unchanged files must be parsed again: Ruby modules are
 #      `class` nodes (their methods `method`s) and Ruby constants, C# `const` fields, PHP `const`s
 #      are `constant` nodes; C# properties and events are `method` nodes; a C# file the grammar
-#      misreads for its `#if`/`#else` is parsed with the first branch of each conditional.
+#      misreads for its `#if`/`#else` is parsed with the first branch of each conditional; a
+#      JavaScript call of a private method keeps its `#` (`this.#retry`), so it resolves.
 FORMAT_VERSION = 7
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"

@@ -132,3 +132,16 @@ def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
         hit = next(h for h in engine.search(text, SearchOptions(top_k=20)).results if h.symbol == "Big")
         assert (hit.uid, hit.start_line, hit.end_line) == (res.node.uid, 1, 450), (text, hit)
     assert related(engine, res.node.uid).related
+
+
+def test_a_javascript_private_method_has_its_callers(tmp_path: Path) -> None:
+    (tmp_path / "ky.ts").write_text(
+        "export class Ky {\n  #calculateDelay(n: number): number {\n    return n * 2;\n  }\n\n"
+        "  async retry(n: number) {\n    return this.#calculateDelay(n);\n  }\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    for name in ("#calculateDelay", "Ky.#calculateDelay"):
+        res = related(engine, name)
+        assert res.node is not None, (name, res)
+        assert [r.symbol for r in res.related if r.edge == "calls"] == ["Ky.retry"], res.related

@@ -73,8 +73,8 @@ def normalize_target(text: str) -> str:
             angle -= 1
         elif angle:
             pass
-        elif char.isalnum() or char in "_.":
-            out.append(char)
+        elif char.isalnum() or char in "_." or (char == "#" and previous in ("", ".")):
+            out.append(char)  # `this.#retry`: a JavaScript private name keeps its `#`
         if not char.isspace():
             previous = char
     target = re.sub(r"\.{2,}", ".", "".join(out)).strip(".")

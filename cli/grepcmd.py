@@ -1,9 +1,10 @@
 """The body of `qry grep` and its Typer-free argument parser.
 
 Owns: turning options into a library grep, the output formats (`path:line:text` like `rg -n`, `-l`,
-`-c`, context with `--` between groups, colour on a terminal, `--json`, `--jsonl`), the report of
-paths that could not be searched (`qry: PATH: reason`) and the exit status (0 a match, 1 none, 2 an
-error or such a path, as in rg). Imports only what a grep needs (no Typer, Rich, numpy or the
+`-c`, context with `--` between groups, colour on a terminal, `--json`, `--jsonl`, rg's notes on
+binary files), the report of paths that could not be searched (`qry: PATH: reason`) and the exit
+status (0 a match, 1 none, 2 an error or such a path, as in rg). A line's bytes that are not UTF-8
+are printed as they are, as rg prints them (stdout writes lone surrogates back as bytes). Imports only what a grep needs (no Typer, Rich, numpy or the
 model), so a one-shot grep pays for the interpreter, msgspec and, with an index, Tantivy.
 """
 
@@ -19,33 +20,56 @@ from cli.grepopts import GREP_OPTIONS
 
 _PATH, _LINE, _MATCH, _RESET = "\x1b[35m", "\x1b[32m", "\x1b[1;31m", "\x1b[0m"
 _CHUNK = 1 << 16  # characters gathered before one write to a pipe or file
+SKIPPED_HINT = "search it with rg, which reads a file in pieces (qry grep reads each file whole)"
+# A byte that is not UTF-8 is read as a lone surrogate (it prints back as the byte); JSON cannot
+# hold one, so JSON output carries U+FFFD for each (one character each: the offsets stay right).
+_SURROGATES = {c: 0xFFFD for c in range(0xDC80, 0xDD00)}
 
 
-def parse_grep_args(argv: Sequence[str]) -> tuple[str, list[str], dict[str, Any]] | None:
+def json_text(text: str) -> str:
+    return text if text.isascii() else text.translate(_SURROGATES)
+
+
+def parse_grep_args(argv: Sequence[str]) -> tuple[str | None, list[str], dict[str, Any]] | None:
     """`PATTERN [PATH | lang:X | path:GLOB]... [options]` -> parts; None when Typer should decide.
 
     Takes ripgrep's forms: `-i -w`, bundled `-iw`, `-A3`, `-A 3`, `--max-count=5`, `--` before a
-    pattern that starts with a dash. `--help` and anything unknown go to Typer.
+    pattern that starts with a dash, `-e PATTERN` (repeatable; then every positional is a PATH and
+    the pattern part is None). `--help` and anything unknown go to Typer.
     """
     parsed = parse_flags(argv, GREP_OPTIONS, bundled=True)
-    if parsed is None or not parsed[0]:
+    if parsed is None:
         return None
     positional, values = parsed
+    if values.get("regexp"):
+        return None, positional, values
+    if not positional:
+        return None
     return positional[0], positional[1:], values
 
 
-def grep_command(env: Env, pattern: str, args: Sequence[str], values: dict[str, Any]) -> int:
+def grep_command(env: Env, pattern: str | None, args: Sequence[str], values: dict[str, Any]) -> int:
+    """Run a grep. With `-e` (`values["regexp"]`) those are the patterns and `pattern`, if given, is
+    the first PATH (Typer reads the first positional as PATTERN), as rg reads `rg -e X PATH`."""
     json_out = bool(values.get("json"))
-    return guarded(env, lambda: _run(env, pattern, list(args), values), json_out=json_out)
+    patterns = list(values.get("regexp") or [])
+    if patterns:
+        args = [pattern, *args] if pattern is not None else list(args)
+    elif pattern is not None:
+        patterns = [pattern]
+    return guarded(env, lambda: _run(env, patterns, list(args), values), json_out=json_out)
 
 
 def _colour(env: Env, v: dict[str, Any]) -> bool:
     return bool(env.stdout_tty and env.color and not v.get("no_color") and not v.get("json"))
 
 
-def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int:
+def _run(env: Env, patterns: list[str], args: list[str], v: dict[str, Any]) -> int:
     from indexlib import GrepRequest, UsageError, run_grep
 
+    if not patterns:
+        raise UsageError("no pattern given", hint="qry grep PATTERN [PATH]..., or -e PATTERN (repeatable)")
+    pattern_text = patterns[0]
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")
     for key in ("after_context", "before_context", "context", "max_count"):
@@ -56,6 +80,7 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     after = int(v.get("after_context") or 0) or context
     request = GrepRequest(
         pattern=pattern_text,
+        patterns=patterns[1:],
         args=args,
         fixed=bool(v.get("fixed_strings")),
         ignore_case=bool(v.get("ignore_case")),
@@ -86,6 +111,15 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
     def notice(msg: str) -> None:
         env.err(f"qry: {msg}\n")
 
+    skipped: list[tuple[str, str]] = []
+
+    def on_skipped(path: str, why: str) -> None:
+        """A file rg would search that grep leaves out (over its memory bound): a warning, which
+        leaves the exit status alone; `--json` lists it under `errors` too."""
+        printer.flush()
+        skipped.append((path, why))
+        env.err(f"qry: warning: {path}: {why}\n  hint: {SKIPPED_HINT}\n")
+
     try:
         if v.get("workspace") is not None:
             summary = _grep_workspace(request, printer, v, notice, on_error)
@@ -95,10 +129,17 @@ def _run(env: Env, pattern_text: str, args: list[str], v: dict[str, Any]) -> int
                 hint="grep a workspace: qry grep PATTERN --workspace W --repo NAME",
             )
         else:
-            summary = run_grep(request, printer.file, notice=notice, on_error=on_error)
+            summary = run_grep(
+                request,
+                printer.file,
+                notice=notice,
+                on_error=on_error,
+                on_binary=printer.binary,
+                on_skipped=on_skipped,
+            )
     finally:
         printer.flush()  # what was found before an error or Ctrl-C is still printed
-    printer.finish(pattern_text, summary, errors)
+    printer.finish(pattern_text, summary, errors + skipped)
     if errors:  # as rg: a path that could not be searched makes the status 2, matches or not
         return Exit.ERROR
     return Exit.OK if summary.lines_matched else Exit.NO_MATCH
@@ -159,6 +200,12 @@ class _Printer:
         self._chunk = 0 if env.stdout_tty else _CHUNK
         self._pending: list[str] = []
         self._size = 0
+        reconfigure = getattr(env.stdout, "reconfigure", None)
+        if reconfigure is not None and fmt == "plain":  # undecodable bytes go out as they came in
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):
+                pass
 
     def write(self, text: str) -> None:
         self._pending.append(text)
@@ -190,15 +237,21 @@ class _Printer:
                             else []
                         )
                         records.append(
-                            GrepLine(path=display, line=n, text=line_text, submatches=spans, match=is_match)
+                            GrepLine(
+                                path=json_text(display),
+                                line=n,
+                                text=json_text(line_text),
+                                submatches=spans,
+                                match=is_match,
+                            )
                         )
             else:
                 for ln in lines:
                     records.append(
                         GrepLine(
-                            path=display,
+                            path=json_text(display),
                             line=ln[0],
-                            text=text[ln[1] : ln[2]],
+                            text=json_text(text[ln[1] : ln[2]]),
                             submatches=match_spans(text, ln, regex),
                         )
                     )
@@ -243,6 +296,42 @@ class _Printer:
                 body = self._paint(line_text, regex) if self.colour else line_text
                 out.append(self._head(prefix, ln[0], ":") + body + "\n")
         self.write("".join(out))
+
+    def binary(
+        self,
+        display: str,
+        text: str,
+        lines: list[tuple[int, int, int]],
+        regex: Any,
+        show_path: bool,
+        note: Any,
+    ) -> None:
+        """A file holding a NUL byte, as rg prints it: the lines before the NUL's buffer, then its
+        note; `-l` and `-c` as rg's summary modes have it (a walked one is not counted)."""
+        if self.fmt != "plain":
+            if lines:
+                self.file(display, text, lines, regex, show_path)
+            return
+        matched = note.counted if note.named else len(lines)
+        if not matched or (self.count and not note.named):
+            return
+        shown = f"{self.repo}:{display}" if self.repo is not None else display
+        path = f"{_PATH}{shown}{_RESET}" if self.colour else shown
+        if self.count:  # only a named file is counted here
+            self.write(f"{path}:{note.counted}\n" if show_path else f"{note.counted}\n")
+            return
+        if self.files_only:
+            self.write(path + "\n")
+            return
+        if lines:
+            self.file(display, text, lines, regex, show_path)
+        head = f"{path}: " if show_path else ""
+        found = f'(found "\\0" byte around offset {note.offset})'
+        if not note.named:
+            self.write(f"{head}WARNING: stopped searching binary file after match {found}\n")
+            return
+        self.groups_printed += 1  # no `--` before the note, but one before the next group (as rg)
+        self.write(f"{head}binary file matches {found}\n")
 
     def _groups(self, text: str, lines: list[tuple[int, int, int]]) -> list[list[tuple[int, str, bool]]]:
         from indexlib import context_groups

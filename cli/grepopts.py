@@ -8,6 +8,14 @@ from __future__ import annotations
 from cli.optspec import Opt, repo_option
 
 GREP_OPTIONS: tuple[Opt, ...] = (
+    Opt(
+        "regexp",
+        ("--regexp", "-e"),
+        list,
+        None,
+        "A pattern (repeatable: a line matching any one matches); every positional is then a PATH.",
+        metavar="PATTERN",
+    ),
     Opt("fixed_strings", ("--fixed-strings", "-F"), bool, False, "Treat the pattern as a literal string."),
     Opt("ignore_case", ("--ignore-case", "-i"), bool, False, "Match case-insensitively."),
     Opt(

@@ -319,6 +319,7 @@ def grep_cmd(
         help="Files or folders to search; lang:X, path:GLOB, -path:GLOB (and with --workspace repo:REGEX) filter.",
         show_default=False,
     ),
+    regexp: list[str] | None = _gopt("regexp"),
     fixed_strings: bool = _gopt("fixed_strings"),
     ignore_case: bool = _gopt("ignore_case"),
     smart_case: bool = _gopt("smart_case"),

@@ -2,6 +2,8 @@
 
 Modules, one role each:
 - `pattern`: the user's pattern and flags -> one compiled Python regular expression;
+- `classes`: character classes ripgrep reads differently from Python (`[[:digit:]]`, `[a-z&&[^x]]`);
+- `content`: a file's bytes -> the text searched, as rg reads it (encodings, binary data, a size bound);
 - `ngrams`: the text normalisation the n-gram index stores, and regex -> boolean trigram query;
 - `lines`: one file's text -> its matching lines (and context), split on `\\n` only;
 - `files`: which files are searched (the indexing discovery rules, `--hidden`, `--no-ignore`, globs,

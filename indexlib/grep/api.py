@@ -3,8 +3,9 @@
 Owns: where the grep runs. PATH arguments inside the indexed tree become path filters over one
 indexed pass (the walk always starts at the index's root, so ignore files above a PATH apply as
 they do at indexing); a folder outside it is scanned as its own root; a file named on the command
-line is searched even if an ignore rule or a filter would skip it, as in ripgrep, unless
-discovery's content checks skip it (unreadable, binary, not UTF-8, minified, over 1 MiB).
+line is searched even if an ignore rule or a filter would skip it, as in ripgrep, whatever its
+size (up to `content.MAX_BYTES`, past which it is reported), encoding or line lengths, and a NUL
+byte in it read as rg reads one in a named file (`binary file matches`, `BinaryNote`).
 With no index named (`--index-dir`, `$QRY_INDEX_DIR`) and none found above the working directory,
 the tree is scanned and the caller is told once (`notice`); a named one that is not an index is an
 error, as for a search. A PATH that does not exist, and a folder or file the OS refuses, is
@@ -15,7 +16,7 @@ under it (`./src/a.py` for `./src`, `/abs/src/a.py` for an absolute one, `../x/a
 file PATH as typed; with no PATH, relative to the working directory. Each PATH argument is searched
 in its turn, so a file or folder named twice is printed twice, as rg prints it. A named PATH that is
 neither a folder nor a regular file (`/dev/null`, a FIFO, `<(cmd)`) is read as a stream, as rg
-reads it, within the size limit and the content checks of a named file.
+reads it, within the same bound.
 """
 
 from __future__ import annotations
@@ -25,26 +26,41 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 from re import Pattern
+from typing import NamedTuple
 
 import msgspec
 
 from indexlib.errors import UsageError
+from indexlib.grep.content import MAX_BYTES, content, read_file, too_large
 from indexlib.grep.files import FileFilter, relative_target, split_filters
-from indexlib.grep.lines import Line, match_lines
+from indexlib.grep.lines import Line
 from indexlib.grep.pattern import compile_pattern
 from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
-from indexlib.grep.run import GrepStats, IndexRef, grep_tree
+from indexlib.grep.run import FileMatches, GrepStats, IndexRef, grep_tree, named_matches
 
-__all__ = ["GrepRequest", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
+__all__ = ["BinaryNote", "GrepRequest", "OnBinary", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
 
 # display path, text, matching lines, the compiled regex, whether to print the path
 OnFile = Callable[[str, str, list[Line], Pattern[str], bool], None]
+
+
+class BinaryNote(NamedTuple):
+    """What rg says of a file holding a NUL byte, after the lines it printed (`content.py`)."""
+
+    offset: int  # the NUL's byte offset: `(found "\0" byte around offset N)`
+    named: bool  # named on the command line: `binary file matches`; else `WARNING: stopped searching ...`
+    counted: int  # a named file: its matching lines as rg's `-c` counts them (a walked one: 0, none shown)
+
+
+# OnFile's arguments and the note: a file holding a NUL byte, in place of `on_file` for it
+OnBinary = Callable[[str, str, list[Line], Pattern[str], bool, BinaryNote], None]
 OnError = Callable[[str, str], None]  # a path as shown, why it could not be searched (the OS's words)
 # Runs a grep for `bounded_grep`: (on_file, on_repo: told each repository's name before its files,
 # on_error: told each place that could not be searched)
 Runner = Callable[[OnFile, Callable[[str], None], OnError], GrepSummary]
 
 NO_INDEX_NOTICE = "no index found: scanning the tree (`qry index` builds one and makes grep faster)"
+TOO_LARGE_HINT = "search it with rg, which reads a file in pieces (qry grep reads each file whole)"
 
 
 class Stop(Exception):
@@ -55,6 +71,7 @@ class GrepRequest(msgspec.Struct, frozen=True, kw_only=True):
     """One grep, as the CLI and the MCP server ask for it."""
 
     pattern: str
+    patterns: list[str] = []  # further patterns (rg's repeated `-e`): a line matching any one matches
     args: list[str] = []  # PATHs and lang:/path:/-path: filters
     fixed: bool = False
     ignore_case: bool = False
@@ -155,9 +172,13 @@ def _named_targets(paths: list[str], cwd: Path, on_error: OnError) -> list[tuple
 
     Each other one is reported as rg reports it, `on_error(PATH, reason)` (missing, a folder that
     may not be listed, a parent that may not be entered), and left out, so the rest is still
-    searched and the exit status says 2. A file that may not be read is reported when it is read."""
+    searched and the exit status says 2. A file that may not be read is reported when it is read.
+    `-` is standard input, as in rg."""
     usable: list[tuple[str, Path]] = []
     for p in paths:
+        if p == "-":  # standard input, named `<stdin>` as rg names it
+            usable.append(("<stdin>", Path("/dev/stdin")))
+            continue
         target = Path(cwd, p)
         try:
             if stat.S_ISDIR(os.stat(target).st_mode):
@@ -167,38 +188,6 @@ def _named_targets(paths: list[str], cwd: Path, on_error: OnError) -> list[tuple
             continue
         usable.append((p, target))
     return usable
-
-
-def _grep_one_file(
-    f: Path,
-    shown: str,
-    regex: Pattern[str],
-    max_count: int | None,
-    after: int,
-    stats: GrepStats,
-    emit: Callable[[str, str, list[Line]], None],
-    on_error: OnError,
-) -> None:
-    """A file named on the command line (`shown` as typed): searched whatever the ignore rules say,
-    if it is text. A link named there is followed, as rg follows it: `load` opens without following
-    links (right for what a walk finds), which skipped a named link as unreadable, in silence."""
-    from indexlib.index.discover import SourceFile, load, load_stream, refused
-
-    stats.files += 1
-    real = os.path.realpath(f)
-    src = SourceFile(path=f.name, abspath=real, size=0, mtime_ns=0, language="")
-    loaded = load(src) if os.path.isfile(real) else load_stream(src)
-    if not isinstance(loaded, SourceFile):
-        if refused(loaded):
-            on_error(shown, loaded.detail)
-        return
-    if loaded.data is not None:
-        stats.candidates += 1
-        text = loaded.data.decode("utf-8-sig", "surrogateescape")
-        found = match_lines(text, regex, max_count, after)
-        if found:
-            stats.matched += 1
-            emit(shown, text, found)
 
 
 def _joined(typed: str, below: str) -> str:
@@ -220,6 +209,7 @@ class _Run:
             ignore_case=req.ignore_case,
             smart_case=req.smart_case,
             word=req.word,
+            more=req.patterns,
         )
         self.paths, self.filters = split_filters(req.args)
         self.on_file = on_file
@@ -229,6 +219,9 @@ class _Run:
         self.lines_matched = 0
         self.root: Path | None = None
         self.index: IndexRef | None = None
+        self.on_binary: OnBinary | None = None
+        self.on_skipped: OnError = lambda _p, _r: None
+        self.mapped = False  # rg would map the named files (up to ten, all files): `named_matches`
 
     def file_filter(self, targets: tuple[str, ...]) -> FileFilter:
         f = self.filters
@@ -241,16 +234,46 @@ class _Run:
             targets=targets,
         )
 
-    def emit(self, shown: str, text: str, lines: list[Line]) -> None:
-        self.lines_matched += len(lines)
-        self.on_file(shown, text, lines, self.pattern.regex, self.show_path)
+    def emit(self, shown: str, fm: FileMatches, named: bool = False) -> None:
+        regex = self.pattern.regex
+        if fm.binary < 0:
+            self.lines_matched += len(fm.lines)
+            self.on_file(shown, fm.text, fm.lines, regex, self.show_path)
+            return
+        note = BinaryNote(offset=fm.binary, named=named, counted=fm.counted if named else 0)
+        self.lines_matched += note.counted or len(fm.lines)
+        if self.on_binary is not None:
+            self.on_binary(shown, fm.text, fm.lines, regex, self.show_path, note)
+        elif fm.lines:
+            self.on_file(shown, fm.text, fm.lines, regex, self.show_path)
 
     def one_file(self, target: Path, typed: str) -> None:
+        """A file named on the command line (`typed` as written): searched whatever the ignore rules
+        and filters say, as rg searches it (any size up to `MAX_BYTES`, any encoding, a NUL as rg's
+        "convert" mode reads it). A link named there is followed, as rg follows it."""
+        from indexlib.index.discover import os_error_skip, refused
+
+        self.stats.files += 1
+        path = os.fspath(target)  # opened as given: `/dev/stdin` or `<(cmd)` resolve to no real path
+        try:
+            size = os.stat(path).st_size if os.path.isfile(path) else 0
+            data = read_file(path, named=True) if size <= MAX_BYTES else b""
+        except OSError as exc:
+            skipped = os_error_skip(target.name, exc)
+            if refused(skipped):
+                self.on_error(typed, skipped.detail)
+            return
+        if size > MAX_BYTES or len(data) > MAX_BYTES:  # a stream is known only once read
+            self.on_skipped(typed, too_large(max(size, len(data))))
+            return
+        self.stats.candidates += 1
         req = self.req
-        regex = self.pattern.regex
-        _grep_one_file(
-            target, typed, regex, req.max_count, req.after_context, self.stats, self.emit, self.on_error
+        found = named_matches(
+            content(data), self.pattern.regex, req.max_count, req.after_context, mapped=self.mapped
         )
+        if found is not None:
+            self.stats.matched += 1
+            self.emit(typed, found, named=True)
 
     def folder(self, typed: str | None, target: Path, notice: Callable[[str], None]) -> None:
         """Grep one folder PATH (`typed` as written; None: no PATH, the working directory)."""
@@ -260,12 +283,11 @@ class _Run:
         def shown(path: str, abspath: str) -> str:
             return _display(abspath, str(self.cwd)) if typed is None else _joined(typed, path[cut:])
 
-        def refused(abspath: str, why: str) -> None:
+        def shown_abs(abspath: str) -> str:
             if typed is None:
-                self.on_error(_display(abspath, str(self.cwd)), why)
-                return
+                return _display(abspath, str(self.cwd))
             below = os.path.relpath(abspath, target).replace(os.sep, "/")
-            self.on_error(_joined(typed, "" if below == "." else below), why)
+            return _joined(typed, "" if below == "." else below)
 
         for fm in grep_tree(
             self.pattern,
@@ -276,9 +298,10 @@ class _Run:
             max_count=self.req.max_count,
             after=self.req.after_context,
             stats=self.stats,
-            on_refused=refused,
+            on_refused=lambda abspath, why: self.on_error(shown_abs(abspath), why),
+            on_skipped=lambda abspath, why: self.on_skipped(shown_abs(abspath), why),
         ):
-            self.emit(shown(fm.path, fm.abspath), fm.text, fm.lines)
+            self.emit(shown(fm.path, fm.abspath), fm)
 
 
 def run_grep(
@@ -287,12 +310,18 @@ def run_grep(
     *,
     notice: Callable[[str], None] = lambda _m: None,
     on_error: OnError = lambda _p, _r: None,
+    on_binary: OnBinary | None = None,
+    on_skipped: OnError | None = None,
 ) -> GrepSummary:
     """Grep the tree(s) the request names, calling `on_file` for each matching file: PATH arguments
     in their order, the files found under each in path order.
 
     `on_error(path, reason)` hears of each PATH argument, folder or file that could not be searched
-    (missing, or refused by the OS), as rg reports them; the grep goes on with the rest."""
+    (missing, or refused by the OS), as rg reports them; the grep goes on with the rest.
+    `on_binary` is called instead of `on_file` for a file holding a NUL byte that rg reports as
+    such (`BinaryNote`); without it, such a file's lines go to `on_file`. `on_skipped(path, why)`
+    hears of a file rg would search that grep leaves out (over its memory bound); without it,
+    `notice` gets `warning: PATH: why` and a hint."""
     cwd = Path(req.cwd or os.getcwd())
     if req.max_count is not None and req.max_count < 0:
         raise UsageError("--max-count must be 0 or more", hint="see: qry grep --help")
@@ -300,6 +329,9 @@ def run_grep(
         raise UsageError("--after-context must be 0 or more", hint="see: qry grep --help")
     paths = split_filters(req.args)[0]
     run = _Run(req, cwd, on_file, on_error, show=True)
+    run.on_binary = on_binary
+    run.on_skipped = on_skipped or (lambda p, why: notice(f"warning: {p}: {why}\n  hint: {TOO_LARGE_HINT}"))
+    run.mapped = 0 < len(paths) <= 10 and all(os.path.isfile(Path(cwd, p)) for p in paths)
     run.file_filter(())  # a bad lang: or glob is an error before any file is read
     named: list[tuple[str | None, Path]] = (
         list(_named_targets(paths, cwd, on_error)) if paths else [(None, cwd)]
@@ -341,12 +373,14 @@ def bounded_grep(
     of line text, `seconds` of wall clock; past any of them the answer ends with `truncated: true`.
 
     Files come in path order, so a truncated answer is a prefix of the whole one; what could not be
-    searched is in `errors`. `run(on_file, on_repo, on_error)` runs the grep instead of `run_grep`: a workspace's (workspace/grep.py),
+    searched (a file over grep's memory bound too) is in `errors`. Bytes that are not UTF-8 come as
+    U+FFFD, one per byte (JSON holds text), so the offsets of `submatches` stay right. `run(on_file, on_repo, on_error)` runs the grep instead of `run_grep`: a workspace's (workspace/grep.py),
     which names each repository before its files, so each line carries its `repo`.
     """
     import time
 
     from indexlib.grep.lines import match_spans
+    from indexlib.grep.records import json_text
 
     deadline = time.monotonic() + seconds
     out: list[GrepLine] = []
@@ -361,7 +395,15 @@ def bounded_grep(
             if len(out) >= max_lines or size > max_bytes:
                 raise Stop
             spans = match_spans(text, ln, regex)
-            out.append(GrepLine(path=display, line=ln[0], text=line_text, submatches=spans, repo=repo))
+            out.append(
+                GrepLine(
+                    path=json_text(display),
+                    line=ln[0],
+                    text=json_text(line_text),
+                    submatches=spans,
+                    repo=repo,
+                )
+            )
         if time.monotonic() > deadline:
             raise Stop
 
@@ -374,7 +416,11 @@ def bounded_grep(
     def on_error(path: str, reason: str) -> None:
         errors.append(GrepError(path=path, reason=reason))
 
-    summary = run_grep(req, on_file, on_error=on_error) if run is None else run(on_file, on_repo, on_error)
+    summary = (
+        run_grep(req, on_file, on_error=on_error, on_skipped=on_error)
+        if run is None
+        else run(on_file, on_repo, on_error)
+    )
     if summary.truncated:  # the counts describe the answer, not the file the bound cut through
         matched = [ln for ln in out if ln.match]
         summary = msgspec.structs.replace(

@@ -1,11 +1,12 @@
 """Which files `qry grep` searches: the indexing discovery rules, plus grep's own filters.
 
 Owns: the file filter (`--hidden`, `-g GLOB`, `lang:` / `path:` / `-path:` filters, PATH arguments)
-and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored, vendored,
-binary, minified, lock and oversized files are left out exactly as `qry index` leaves them out,
-except that text files no language claims (`UNLICENSE`, `*.csv`, `*.svg`, which the index skips as
-unsupported) are listed too, as rg searches every text file: they are never in the n-gram index,
-so they are read directly, after the same content checks (`searched_files` names the result);
+and the walk that lists the tree as it is now. The walk is `discover` itself, so ignored and
+vendored files are left out exactly as `qry index` leaves them out, but it lists every file rg
+would search that the index skips: text files no language claims (`UNLICENSE`, `*.csv`, `*.svg`,
+skipped as unsupported), files of any size, lock files, `*.min.js` and source maps (skipped by
+name; `walkcache.py`). Those are never in the n-gram index, so they are read directly, as rg reads
+them (`content.py`: any encoding, rg's binary rules); `searched_files` names the result.
 `--no-ignore` walks without the ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.qryignore`,
 `.git/info/exclude`), as ripgrep's flag does. Does not own: whether the index still describes a file (`run.py` compares size
 and mtime with the root, the test `qry status` and the build use) or any matching.
@@ -16,7 +17,9 @@ file's `!` pattern re-includes each such component (ripgrep's own `.ignore` says
 
 Globs (`-g`) have ripgrep's meaning: gitignore syntax, the last matching glob wins, `!GLOB` excludes,
 and when any non-negated glob is given a file must match one, `{a,b}` alternation included. A
-negated glob naming a folder (`!tests/`) excludes everything below it. A glob that cannot be read (an
+negated glob naming a folder (`!tests/`) excludes everything below it. As rg's overrides, they
+outrank the ignore files and the hidden rule (`override_lines`, given to the walk): `-g '*.yml'`
+finds a hidden `.coveralls.yml`, `-g '*.log'` a gitignored log. A glob that cannot be read (an
 unclosed `[` or `{`, a reversed range, a dangling `\\`) is an error naming it, checked by the parser
 of the `path:` filters.
 """
@@ -147,17 +150,8 @@ def _in_excluded_folder(globs: IgnoreFile, rel: str, *, itself: bool) -> bool:
     return False
 
 
-def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
-    """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
-    the path-glob parser, which owns glob syntax and its errors, and `{a,b}` braces expanded by it
-    into one gitignore line per alternative (rg's globset reads braces; gitignore has none).
-
-    Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
-    matched nothing, silently), reads `{` as a literal too (so `-g '*.{py,md}'` matched nothing), and
-    ends in a traceback on a reversed range or a dangling `\\`; ripgrep refuses the unreadable ones
-    naming the glob, and so does this, before any file is read. Discover (and pathspec) load only
-    when globs are given."""
-    from indexlib.index.discover import IgnoreFile
+def _glob_lines(globs: tuple[str, ...]) -> list[str]:
+    """`-g` globs as gitignore lines, `!` for a negated one (see `_glob_rules`)."""
     from indexlib.pathglob import brace_alternatives, compile_glob, glob_error
 
     lines: list[str] = []
@@ -173,6 +167,31 @@ def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
             elif alt.startswith(("!", "#")):
                 alt = "\\" + alt  # an alternative is never a negation or a comment
             lines.append(("!" if negated else "") + alt)
+    return lines
+
+
+def override_lines(globs: tuple[str, ...]) -> list[str]:
+    """`-g` globs as discovery's command-line excludes, which outrank every ignore file: a glob
+    re-includes what it matches (`!GLOB` in gitignore terms), a negated one excludes it. So, as in
+    rg, `-g '*.log'` finds a gitignored `x.log` and `-g '*.yml'` a hidden `.coveralls.yml` (the walk
+    marks a hidden path every `.` component of which such a line re-includes as searched)."""
+    return [line[1:] if line.startswith("!") else "!" + line for line in _glob_lines(globs)]
+
+
+def _glob_rules(globs: tuple[str, ...]) -> IgnoreFile:
+    """`-g` globs as one gitignore-syntax matcher (discover's `IgnoreFile`), each glob first read by
+    the path-glob parser, which owns glob syntax and its errors, and `{a,b}` braces expanded by it
+    into one gitignore line per alternative (rg's globset reads braces; gitignore has none).
+
+    Why: pathspec, which translates the globs, reads an unclosed `[` as a literal (so `-g '['`
+    matched nothing, silently), reads `{` as a literal too (so `-g '*.{py,md}'` matched nothing), and
+    ends in a traceback on a reversed range or a dangling `\\`; ripgrep refuses the unreadable ones
+    naming the glob, and so does this, before any file is read. Discover (and pathspec) load only
+    when globs are given."""
+    from indexlib.index.discover import IgnoreFile
+    from indexlib.pathglob import glob_error
+
+    lines = _glob_lines(globs)
     try:
         return IgnoreFile(lines)
     except (ValueError, re.error) as exc:  # pathspec's own limits (`a\\/b`, `a\\  `): still no traceback
@@ -225,7 +244,9 @@ def walk(
         if flt.reaches(rel, os.path.isdir(abspath)):
             on_refused(abspath, reason)
 
-    items = cached_walk(root, no_ignore=no_ignore, cache_dir=cache_dir, indexed=indexed, on_refused=refused)
+    items = cached_walk(
+        root, no_ignore=no_ignore, cache_dir=cache_dir, globs=flt.globs, indexed=indexed, on_refused=refused
+    )
     if flt.trivial:  # the common case, kept cheap: one test per file
         if flt.hidden:
             yield from items
@@ -238,16 +259,20 @@ def walk(
 
 
 def searched_files(root: Path, flt: FileFilter | None = None, *, no_ignore: bool = False) -> list[str]:
-    """The files (POSIX, relative to `root`) a grep of `root` reads, in path order: `walk`'s listing
-    that passes the content checks `run.py` applies before matching (binary, encoding, minified,
-    size). For tests and tools that hand rg the same files; reads every file."""
-    from indexlib.index.discover import SourceFile, load
+    """The files (POSIX, relative to `root`) a grep of `root` reads whole, in path order: `walk`'s
+    listing without binary files (a NUL byte: rg prints them differently when they are named) and
+    files over `content.MAX_BYTES`. For tests and tools that hand rg the same files; reads every file."""
+    from indexlib.grep.content import MAX_BYTES, read_file
 
-    return [
-        w.path
-        for w in walk(root, flt or FileFilter(), no_ignore=no_ignore)
-        if isinstance(load(SourceFile(**w._asdict())), SourceFile)
-    ]
+    out: list[str] = []
+    for w in walk(root, flt or FileFilter(), no_ignore=no_ignore):
+        try:
+            data = read_file(w.abspath)
+        except OSError:
+            continue
+        if len(data) <= MAX_BYTES and b"\0" not in data:
+            out.append(w.path)
+    return out
 
 
 def relative_target(root: Path, target: Path) -> str | None:

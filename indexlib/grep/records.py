@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["GrepError", "GrepLine", "GrepResult", "GrepSummary"]
+__all__ = ["GrepError", "GrepLine", "GrepResult", "GrepSummary", "json_text"]
+
+# A byte that is not UTF-8 is decoded as a lone surrogate (U+DC80-U+DCFF, `surrogateescape`), which
+# prints back as the byte but which JSON cannot hold: each becomes U+FFFD, so offsets stay right.
+_SURROGATES = {c: 0xFFFD for c in range(0xDC80, 0xDD00)}
+
+
+def json_text(text: str) -> str:
+    """`text` fit for JSON: each undecodable byte (a lone surrogate) as U+FFFD."""
+    return text if text.isascii() else text.translate(_SURROGATES)
 
 
 class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -15,7 +24,7 @@ class GrepLine(msgspec.Struct, frozen=True, kw_only=True):
 
     path: str  # as printed: under a PATH, the PATH as typed and the rest (else relative to the cwd)
     line: int  # 1-based
-    text: str  # the line without its `\n`
+    text: str  # the line without its `\n` (a byte that is not UTF-8 as U+FFFD)
     submatches: list[tuple[int, int]]  # [start, end) character offsets of each match in `text`
     match: bool = True
     # the workspace repository the path is in (`qry grep --workspace`); absent for one tree

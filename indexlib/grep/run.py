@@ -8,6 +8,11 @@ read and searched directly, and files the root lists but the walk no longer find
 there. So the answer is always that of a scan of the tree as it is now. A pattern without a usable
 trigram (`.`, `\\w+`, two-letter literals) makes every file a candidate: a scan.
 
+Every file is read as rg reads it (`content.py`): whatever its size up to grep's memory bound (a
+larger one is reported, `qry: warning: ...`, never skipped in silence), decoded lossily, and, if it
+holds a NUL byte, searched only as far as rg's walk searches it (none of it when the NUL is in the
+first 64 KiB; else the lines before, and rg's warning after them if one matched: `FileMatches.binary`).
+
 Does not own: the pattern (`pattern.py`), line matching (`lines.py`), which files exist (`files.py`),
 printing (the CLI).
 """
@@ -15,12 +20,14 @@ printing (the CLI).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 import msgspec
 
+from indexlib.grep.content import BUFFER, MAX_BYTES, Content, content, read_file, too_large
 from indexlib.grep.files import FileFilter, WalkedFile, walk
 from indexlib.grep.lines import Line, match_lines
 from indexlib.grep.ngrams import GramQuery, trigram_query
@@ -28,10 +35,11 @@ from indexlib.grep.pattern import GrepPattern
 from indexlib.store.manifest import Manifest
 from indexlib.store.store import Store
 
-__all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree"]
+__all__ = ["FileMatches", "GrepStats", "IndexRef", "grep_tree", "named_matches"]
 
 IndexRef = tuple[Store, Manifest]  # an opened index and the manifest of the root grep reads
 OnRefused = Callable[[str, str], None]  # (abspath, the OS's reason): a path grep may not read
+OnSkipped = Callable[[str, str], None]  # (abspath, why): a file grep leaves out where rg would not
 # A file is trusted to the index only if its ctime is older than the root by this much: Linux stamps
 # file times from a clock updated once a tick (1-10 ms), which may lag time.time() by up to a tick.
 # Small, since a file written within it before the build is read by every grep until the next build.
@@ -45,6 +53,10 @@ class FileMatches(NamedTuple):
     abspath: str
     text: str
     lines: list[Line]
+    # A NUL byte's offset when rg says so after these lines (a walked file: `WARNING: stopped
+    # searching binary file after match`; a named one: `binary file matches`); -1: no such note.
+    binary: int = -1
+    counted: int = 0  # with `binary`, for a named file: its matching lines as rg's `-c` counts them
 
 
 class GrepStats:
@@ -114,44 +126,72 @@ def _open_index(index: IndexRef | None, root: Path, query: GramQuery, stats: Gre
     return view
 
 
-def _decode(data: bytes) -> str:
-    """`data.decode("utf-8-sig", "surrogateescape")` without the Python-level utf-8-sig codec."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", "surrogateescape")
-
-
-def _read_bytes(abspath: str) -> bytes | OSError:
+def _read(src: WalkedFile, on_refused: OnRefused, on_skipped: OnSkipped) -> Content | None:
+    """The file as rg reads it; None when it cannot be read, which `on_refused(abspath, reason)`
+    hears of when the OS refused it (as rg reports it; a file gone since the walk is not an error),
+    or is over grep's bound (`on_skipped`). The common path imports nothing."""
+    if src.size > MAX_BYTES:
+        on_skipped(src.abspath, too_large(src.size))
+        return None
     try:
-        with open(abspath, "rb", buffering=0) as fh:  # unbuffered: no BufferedReader, no isatty probe
-            return fh.readall()
+        data = read_file(src.abspath)
     except OSError as exc:
-        return exc
+        from indexlib.index.discover import os_error_skip, refused
+
+        skipped = os_error_skip(src.path, exc)
+        if refused(skipped):
+            on_refused(src.abspath, skipped.detail)
+        return None
+    if len(data) > MAX_BYTES:  # it grew since the walk
+        on_skipped(src.abspath, too_large(len(data)))
+        return None
+    return content(data)
 
 
-def _read_text(src: WalkedFile, trusted: bool, on_refused: OnRefused) -> str | None:
-    """The file's text; None when discovery's content checks skip it (binary, encoding, ...) or it
-    cannot be read, which `on_refused(abspath, reason)` hears of when the OS refused it (as rg
-    reports it; a file gone since the walk is not an error). The trusted path imports nothing."""
-    if trusted:  # unchanged since the root, which only holds files that passed the checks
-        data = _read_bytes(src.abspath)
-        if not isinstance(data, OSError):
-            return _decode(data)
-        from indexlib.index.discover import os_error_skip
+def _matches(
+    src: WalkedFile, got: Content, regex: re.Pattern[str], max_count: int | None, after: int
+) -> FileMatches | None:
+    """The matching lines rg's walk prints for a file (see the module docstring)."""
+    if got.nul < 0:
+        lines = match_lines(got.text, regex, max_count, after)
+        return FileMatches(src.path, src.abspath, got.text, lines) if lines else None
+    if got.cut == 0:
+        return None  # a NUL in rg's first buffer: rg skips the file in silence
+    text = got.text[: got.cut]
+    lines = match_lines(text, regex, max_count, after)
+    if not lines:
+        return None
+    reached = max_count is None or len(lines) < max_count  # rg read on to the NUL's buffer
+    return FileMatches(src.path, src.abspath, text, lines, got.nul if reached else -1)
 
-        skipped = os_error_skip(src.path, data)
-    else:
-        from indexlib.index.discover import SourceFile, load
 
-        loaded = load(SourceFile(**src._asdict()))
-        if isinstance(loaded, SourceFile):
-            return None if loaded.data is None else _decode(loaded.data)
-        skipped = loaded
-    from indexlib.index.discover import refused
+def named_matches(
+    got: Content, regex: re.Pattern[str], max_count: int | None, after: int, *, mapped: bool
+) -> FileMatches | None:
+    """What rg prints for a file named on its command line (binary "convert" mode, `content.py`).
 
-    if refused(skipped):
-        on_refused(src.abspath, skipped.detail)
-    return None
+    `mapped`: rg maps the file (up to ten PATHs, all files) and looks for a NUL in its first 64 KiB,
+    then in each line it prints: it stops at the first matching line holding one. Else it reads
+    buffers, each NUL becoming a line end, prints the lines before the NUL's buffer, then
+    `binary file matches` if anything matched. `-c` counts the whole file."""
+    if got.nul < 0 or (mapped and got.nul >= BUFFER):
+        lines = match_lines(got.text, regex, max_count, after)
+        if not lines:
+            return None
+        text = got.text
+        first = next((i for i, (_n, s, e) in enumerate(lines) if text.find("\0", s, e) >= 0), -1)
+        if got.nul < 0 or first < 0:
+            return FileMatches("", "", text, lines)
+        nul = text.find("\0", lines[first][1])
+        offset = len(text[:nul].encode("utf-8", "surrogateescape"))
+        return FileMatches("", "", text, lines[:first], offset, len(lines))
+    before = got.text[: got.cut]
+    lines = match_lines(before, regex, max_count, after)
+    count = len(match_lines(got.text if mapped else got.text.replace("\0", "\n"), regex, max_count))
+    if not count:
+        return None
+    reached = max_count is None or len(lines) < max_count
+    return FileMatches("", "", before, lines, got.nul if reached else -1, count)
 
 
 def grep_tree(
@@ -165,11 +205,13 @@ def grep_tree(
     after: int = 0,
     stats: GrepStats | None = None,
     on_refused: OnRefused = lambda _p, _r: None,
+    on_skipped: OnSkipped = lambda _p, _r: None,
 ) -> Iterator[FileMatches]:
     """Every file under `root` with at least one matching line, in path order, with those lines.
 
     `index` is an opened store and its root manifest, of `root`; without one (or for another root) the tree is scanned.
-    `on_refused(abspath, reason)` hears of each folder or file searched for that the OS refused.
+    `on_refused(abspath, reason)` hears of each folder or file searched for that the OS refused,
+    `on_skipped(abspath, why)` of each file left out where rg would search it (over `MAX_BYTES`).
     `after`: with `max_count`, matching lines within this many lines after the last counted one count
     too (`match_lines`).
     """
@@ -206,10 +248,8 @@ def grep_tree(
             if not verdict:
                 continue
         stats.candidates += 1
-        text = _read_text(src, verdict is not None, on_refused)
-        if text is None:
-            continue
-        lines = match_lines(text, regex, max_count, after)
-        if lines:
+        got = _read(src, on_refused, on_skipped)
+        found = _matches(src, got, regex, max_count, after) if got is not None else None
+        if found is not None:
             stats.matched += 1
-            yield FileMatches(src.path, src.abspath, text, lines)
+            yield found

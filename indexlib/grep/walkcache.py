@@ -20,6 +20,12 @@ files, and they stay under the size limit); anything else walks again. Each list
 ctime, so the grep trusts the n-gram index only for files not changed since the index was built
 (`run.py`); the index's own incremental rule (size and mtime, as `qry status`) is unchanged.
 
+The listing is grep's, not the index's: no size limit (`content.py` reads and bounds each file), and
+lock files, `*.min.js` and source maps, which discovery skips by name, are listed too, as rg
+searches them. `-g` globs override the ignore files and the hidden rule as rg's do (`override_lines`:
+discovery's command-line excludes outrank every ignore file, and a hidden name they re-include is
+searched), so a listing made with globs is kept in its own file, beside the plain one.
+
 The cache is an optimisation only: unreadable, from another qry, for another root, or unwritable
 (a read-only index) means a plain walk. It is written atomically (temporary file, rename), and not
 at all after a walk the OS refused a folder or file (a permission restored later is not an mtime).
@@ -28,26 +34,38 @@ at all after a walk the OS refused a folder or file (a permission restored later
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from indexlib.grep.files import WalkedFile
-from indexlib.records import IGNORE_FILES
+from indexlib.grep.content import BUFFER
+from indexlib.grep.files import WalkedFile, override_lines
+from indexlib.records import IGNORE_FILES, SkipReason
 
-__all__ = ["CACHE_NAME", "cached_walk"]
+__all__ = ["CACHE_NAME", "GLOBS_CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
-_VERSION = 8  # 8: generated files are searched (7: files no language claims are listed; 6: ctimes, the root's exclude file)
-MAX_FILE_BYTES = 1 << 20  # discover's default, the limit the index was built with
+GLOBS_CACHE_NAME = "grep-walk-globs.msgpack"  # the last listing made with `-g` globs
+# 9: no size limit, files skipped by name listed, `-g` overrides, a file rejected only for a NUL in
+# rg's first buffer (8: generated files are searched; 7: files no language claims are listed; 6:
+# ctimes, the root's exclude file)
+_VERSION = 9
+NO_SIZE_LIMIT = 1 << 62  # the walk's size test: grep reads any size (content.MAX_BYTES warns)
+# Files discovery skips by their name alone, which rg searches (lock files, `*.min.js`, `*.map`).
+_BY_NAME = frozenset({SkipReason.LOCK_FILE.value, SkipReason.MINIFIED.value})
 OnRefused = Callable[[str, str], None]  # (path relative to the root, the OS's reason)
+
+if TYPE_CHECKING:
+    from indexlib.index.discover import Skipped, SourceFile, WalkRecord
 
 
 class _Cache(msgspec.Struct, array_like=True, gc=False):
     version: int
     root: str
     no_ignore: bool
+    globs: list[str]
     dirs: list[tuple[str, int, int]]  # (abspath, mtime_ns, ctime_ns)
     others: list[tuple[str, int, int, int]]  # non-source file entries: (abspath, size, mtime_ns, ctime_ns)
     above: list[tuple[str, int, int]]  # `_above`: (path, mtime_ns, ctime_ns), (path, -1, -1) if absent
@@ -90,12 +108,12 @@ def _above(root: str) -> list[tuple[str, int, int]]:
         cur = parent
 
 
-def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
+def _load(path: Path, root: str, no_ignore: bool, globs: list[str]) -> list[WalkedFile] | None:
     try:
         cache = msgspec.msgpack.decode(path.read_bytes(), type=_Cache)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if cache.version != _VERSION or cache.root != root or cache.no_ignore != no_ignore:
+    if (cache.version, cache.root, cache.no_ignore, cache.globs) != (_VERSION, root, no_ignore, globs):
         return None
     stat = os.stat
     try:
@@ -119,11 +137,11 @@ def _load(path: Path, root: str, no_ignore: bool) -> list[WalkedFile] | None:
         except OSError:
             return None
         if st.st_size != size or st.st_mtime_ns != mtime or st.st_ctime_ns != ctime:
-            if not by_name or st.st_size > MAX_FILE_BYTES:
+            if not by_name:
                 return None
             size, mtime, ctime = st.st_size, st.st_mtime_ns, st.st_ctime_ns
         elif rejected.get(abspath) == (size, mtime, ctime):
-            continue  # binary, not UTF-8, or minified, and unchanged since it was checked
+            continue  # a NUL in rg's first buffer (rg skips it), and unchanged since it was checked
         out.append(WalkedFile(rel, abspath, size, mtime, language, unhidden, ctime))
     return out
 
@@ -142,9 +160,68 @@ def _name_decided(abspath: str) -> bool:
     return name not in IGNORE_FILES and name_check(name) is not None
 
 
+def _listed(item: Skipped, root: Path, real_root: str) -> SourceFile | None:
+    """A file discovery skips by its name (a lock file, `*.min.js`), as grep lists it: rg searches it."""
+    from indexlib.index.discover import SourceFile
+    from indexlib.index.parsing.languages import detect_language
+
+    abspath = os.path.join(root, item.path)
+    try:
+        st = os.stat(abspath)
+        real = os.path.relpath(os.path.realpath(abspath), real_root).replace(os.sep, "/")
+    except (OSError, ValueError):
+        return None
+    if real.startswith("../"):
+        return None
+    language = detect_language(item.path) or ""
+    return SourceFile(
+        path=item.path, abspath=abspath, size=st.st_size, mtime_ns=st.st_mtime_ns, language=language,
+        root=real_root, real=real, ctime_ns=st.st_ctime_ns,
+    )  # fmt: skip
+
+
+def _first_buffer_binary(src: SourceFile) -> bool | OSError:
+    """Whether rg's walk skips the file in silence: a NUL in its first read buffer (`content.py`)."""
+    from indexlib.index.discover.beneath import read_beneath
+
+    try:
+        head = read_beneath(src.root, src.real, BUFFER + 3)
+    except OSError as exc:
+        return exc
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return False  # UTF-16: transcoded first; the whole file is checked when it is read
+    return b"\0" in (head[3:] if head[:3] == b"\xef\xbb\xbf" else head[:BUFFER])
+
+
+def _walk(
+    root: Path, no_ignore: bool, globs: list[str], record: WalkRecord, on_refused: OnRefused
+) -> tuple[list[SourceFile], bool]:
+    """grep's listing of `root` (see the module docstring), and whether no entry was refused."""
+    from indexlib.index.discover import SourceFile, discover, refused
+
+    sources: list[SourceFile] = []
+    complete = True
+    real_root = os.path.realpath(root)
+    for item in discover(
+        root, read=False, use_ignore_files=not no_ignore, record=record, unparsed=True,
+        max_file_bytes=NO_SIZE_LIMIT, extra_excludes=override_lines(tuple(globs)),
+    ):  # fmt: skip
+        if isinstance(item, SourceFile):
+            sources.append(item)
+        elif item.reason in _BY_NAME:
+            named = _listed(item, root, real_root)
+            if named is not None:
+                sources.append(named)
+        elif refused(item):
+            on_refused("" if item.path == "." else item.path, item.detail)
+            complete = False
+    return sources, complete
+
+
 def _walk_and_save(
     root: Path,
     no_ignore: bool,
+    globs: list[str],
     path: Path | None,
     indexed: Callable[[str, int, int], bool],
     on_refused: OnRefused,
@@ -153,7 +230,7 @@ def _walk_and_save(
 
     Why not save then: making a folder or a file readable again changes its ctime, not the mtime
     this cache checks, so a saved listing would hide it (and say nothing) for as long as it stood."""
-    from indexlib.index.discover import SourceFile, WalkRecord, discover, load, refused
+    from indexlib.index.discover import WalkRecord
     from indexlib.index.parsing.languages import detect_language
 
     def by_name(path: str) -> bool:
@@ -165,32 +242,24 @@ def _walk_and_save(
 
     record = WalkRecord()
     above = _above(str(root))
-    sources: list[SourceFile] = []
-    complete = True
-    for item in discover(root, read=False, use_ignore_files=not no_ignore, record=record, unparsed=True):
-        if isinstance(item, SourceFile):
-            sources.append(item)
-        elif refused(item):
-            on_refused("" if item.path == "." else item.path, item.detail)
-            complete = False
+    sources, complete = _walk(root, no_ignore, globs, record, on_refused)
     out = [
         WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns) for s in sources
     ]
     if path is None or not complete:
         return out
     source_paths = {s.abspath for s in sources}
-    # Files the index does not hold are content-checked once here, so later greps skip the rejected
-    # ones without reading them (the index holds only files that passed, so those need no check).
-    checked = [(s, load(s)) for s in sources if not indexed(s.path, s.size, s.mtime_ns)]
-    if any(not isinstance(got, SourceFile) and refused(got) for _s, got in checked):
+    # Files the index does not hold are checked once here, so later greps skip the ones rg skips
+    # (a NUL in its first buffer) without reading them; the index holds none of those.
+    checked = [(s, _first_buffer_binary(s)) for s in sources if not indexed(s.path, s.size, s.mtime_ns)]
+    if any(isinstance(got, OSError) for _s, got in checked):
         return out  # the grep reports the unreadable file when it reads it; no listing is kept
-    rejected = [
-        (s.abspath, s.size, s.mtime_ns, s.ctime_ns) for s, got in checked if not isinstance(got, SourceFile)
-    ]
+    rejected = [(s.abspath, s.size, s.mtime_ns, s.ctime_ns) for s, got in checked if got is True]
     cache = _Cache(
         version=_VERSION,
         root=str(root),
         no_ignore=no_ignore,
+        globs=globs,
         dirs=record.dirs,
         others=[f for f in record.files if f[0] not in source_paths and not _name_decided(f[0])],
         above=above,
@@ -215,19 +284,24 @@ def cached_walk(
     *,
     no_ignore: bool,
     cache_dir: Path | None,
+    globs: Sequence[str] = (),
     indexed: Callable[[str, int, int], bool] = lambda _p, _s, _m: False,
     on_refused: OnRefused = lambda _p, _r: None,
 ) -> list[WalkedFile]:
-    """Every file `discover(root, read=False)` would list now, sorted by path (from the cache if valid).
+    """Every file grep's walk lists now (see the module docstring), sorted by path, from the cache if
+    it is valid. `globs`: the `-g` globs, which re-include ignored and hidden files as rg's do.
 
-    With a cache, files the content checks reject (and that `indexed(path, size, mtime)` does not
-    vouch for) are left out while unchanged; without one, every listed file is returned.
-    `on_refused(path, reason)` hears of each folder or file the walk may not read (path relative to
-    the root, "" for the root itself); a cached listing never holds one, so a hit has none."""
-    path = cache_dir / CACHE_NAME if cache_dir is not None else None
+    With a cache, files rg's walk skips in silence (a NUL in its first buffer) and that
+    `indexed(path, size, mtime)` does not vouch for are left out while unchanged; without one, every
+    listed file is returned. `on_refused(path, reason)` hears of each folder or file the walk may
+    not read (path relative to the root, "" for the root itself); a cached listing never holds one,
+    so a hit has none."""
+    globs = list(globs)
+    name = GLOBS_CACHE_NAME if globs else CACHE_NAME
+    path = cache_dir / name if cache_dir is not None else None
     if path is None:
-        return _walk_and_save(root, no_ignore, None, lambda _p, _s, _m: True, on_refused)
-    hit = _load(path, str(root), no_ignore)
+        return _walk_and_save(root, no_ignore, globs, None, lambda _p, _s, _m: True, on_refused)
+    hit = _load(path, str(root), no_ignore, globs)
     if hit is not None:
         return hit
-    return _walk_and_save(root, no_ignore, path, indexed, on_refused)
+    return _walk_and_save(root, no_ignore, globs, path, indexed, on_refused)

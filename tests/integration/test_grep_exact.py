@@ -82,7 +82,7 @@ def _words(root: Path, files: list[str]) -> tuple[list[str], list[str]]:
     idents: set[str] = set()
     lines: list[str] = []
     for f in files:
-        text = (root / f).read_text("utf-8")
+        text = (root / f).read_text("utf-8", errors="surrogateescape")
         idents.update(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]{3,20}\b", text))
         lines.extend(line for line in text.split("\n") if len(line.strip()) > 12 and line.isascii())
     return sorted(idents), lines

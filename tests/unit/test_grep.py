@@ -220,3 +220,127 @@ def test_an_unreadable_entry_is_reported_only_where_the_grep_looks() -> None:
     assert FileFilter(globs=("*.py",), langs=("python",)).reaches("locked", True)
     assert FileFilter(globs=("*.py",)).reaches("unread.py", False)
     assert not FileFilter(globs=("*.py",)).reaches("unread.txt", False)
+
+
+# One character per line, as rg reads a file of them; each case: what `rg -n PATTERN` (15.2) prints.
+ALPHABET = "aqzAQZ059_-[]:^&~|!/@`{ \t\x0b\x7f\u00e9\u0663\u017f\u212a"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "expected"),
+    [
+        ("[[:digit:]]+", "", "059"),
+        ("[[:alpha:]]", "", "aqzAQZ"),
+        ("[[:alpha:]]", "-i", "aqzAQZ\u017f\u212a"),
+        ("[[:alpha:]]", "-S", "aqzAQZ"),  # a POSIX class is no literal: smart case stays sensitive
+        ("[[:upper:]_0-9]", "", "AQZ059_"),
+        ("[[:upper:]_0-9]", "-S", "aqzAQZ059_\u017f\u212a"),  # `_`, `0`, `9` are lower-case literals
+        ("[[:lower:]]", "", "aqz"),
+        ("[[:alnum:]]", "", "aqzAQZ059"),
+        ("[[:word:]]", "", "aqzAQZ059_"),
+        ("[[:xdigit:]]", "", "aA059"),
+        ("[[:space:]]", "", " \t\x0b"),
+        ("[[:blank:]]", "", " \t"),
+        ("[[:cntrl:]]", "", "\t\x0b\x7f"),
+        ("[[:punct:]]", "", "_-[]:^&~|!/@`{"),
+        ("[[:print:]]", "", "aqzAQZ059_-[]:^&~|!/@`{ "),
+        ("[[:graph:]]", "", "aqzAQZ059_-[]:^&~|!/@`{"),
+        ("[[:ascii:]]", "", "aqzAQZ059_-[]:^&~|!/@`{ \t\x0b\x7f"),
+        ("[[:^digit:]]", "", "aqzAQZ_-[]:^&~|!/@`{ \t\x0b\x7f\u00e9\u0663\u017f\u212a"),
+        ("[^[:^alpha:]]", "", "aqzAQZ"),
+        ("[[:^digit:]a]", "", "aqzAQZ_-[]:^&~|!/@`{ \t\x0b\x7f\u00e9\u0663\u017f\u212a"),
+        ("[^[:digit:]a-z]", "", "AQZ_-[]:^&~|!/@`{ \t\x0b\x7f\u00e9\u0663\u017f\u212a"),
+        ("[a-c[x-z]]", "", "az"),
+        ("[a-z&&[^aeiou]]", "", "qz"),
+        ("[a-z&&[^aeiou]]", "-i", "qzQZ\u017f\u212a"),
+        ("[0-9--5]", "", "09"),
+        ("[a-g~~b-h]", "", "a"),
+        ("[[:foo:]]", "", ":"),  # no such class: a nested class of `:`, `f`, `o`
+        ("[--a]", "", "a-"),  # leading dashes are literals (Python read a range `-`..`a`)
+        ("[a||b]", "", "a|"),
+        ("[\\w--[:alpha:]]", "", "059_\u00e9\u0663\u017f\u212a"),
+        ("[\\w--[:alpha:]]", "-i", "059_\u00e9\u0663"),
+        ("[:alpha:]", "", "a:"),  # outside a class, as rg reads it: a class of `:alph`
+    ],
+)
+def test_classes_are_read_as_ripgrep_reads_them(pattern: str, flags: str, expected: str) -> None:
+    """`[[:digit:]]+` found far fewer lines than rg (Python read `[[:digit:]` as a set of `[:dgit`,
+    then a literal `]`) and printed `FutureWarning: Possible nested set`. POSIX classes (ASCII, as in
+    Rust's regex), nested classes and `&&` `--` `~~` now mean what they mean to rg."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = compile_pattern(pattern, ignore_case=flags == "-i", smart_case=flags == "-S")
+    assert "".join(c for c in ALPHABET if p.regex.search(c)) == expected
+
+
+@pytest.mark.parametrize("pattern", ["[[]", "[a[]", "[]", "[^]", "[[:digit:]", "[a-[]"])
+def test_a_class_ripgrep_refuses_is_an_error_with_a_hint_and_no_warning(pattern: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(UsageError) as raised:
+            compile_pattern(pattern)
+    assert caught == [] and raised.value.hint
+    assert raised.value.message.startswith(f"invalid regular expression {pattern!r}")
+
+
+def test_no_python_warning_escapes_pattern_compilation() -> None:
+    """Whatever the pattern, Python's `re` never gets to print a warning: it compiles, or it is a
+    UsageError (exit 2 with a hint)."""
+    import warnings
+
+    candidates = [
+        "[[:digit:]]",
+        "[a--b]",
+        "[a&&b]",
+        "[a~~b]",
+        "[a||b]",
+        "x[[y]]",
+        "[[]]",
+        "(?x)[ [:digit:] ]",
+    ]
+    candidates += [f"[{a}{b}{c}]" for a in "[-&~|^" for b in "[-&~|:" for c in "-&~|]"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for pattern in candidates:
+            try:
+                compile_pattern(pattern)
+            except UsageError:
+                pass
+    assert [str(w.message) for w in caught] == []
+
+
+def test_the_prefilter_stays_sound_for_classes() -> None:
+    """A line a class pattern matches always passes its trigram query (the index only narrows)."""
+    lines = ["int f12345(void);", "X_1 = 42", "a\tb = c", "Grep Upper", "café latinFunc", "qz!~", "0x1F"]
+    patterns = [
+        "f[[:digit:]]+\\(",
+        "[[:upper:]_0-9]{3}",
+        "[[:alpha:]][[:blank:]][[:alpha:]]",
+        "Grep[[:space:]][[:upper:]]",
+        "lat[[:alpha:]]nFunc",
+        "[a-z&&[^aeiou]]{2}[[:punct:]]",
+        "0x[[:xdigit:]]+",
+        "[^[:^alpha:]]{4}",
+    ]
+    for p in patterns:
+        compiled = compile_pattern(p)
+        query = trigram_query(compiled.source)
+        hits = [line for line in lines if compiled.regex.search(line)]
+        assert hits, p
+        for line in hits:
+            assert _satisfied(query, _grams(line)), (p, line)
+
+
+def test_several_patterns_match_any_one_as_rg_e_does() -> None:
+    parsed = parse_grep_args(["-e", "foo", "-e", "-bar", "src", "-i"])
+    assert parsed is not None and parsed[0] is None and parsed[1] == ["src"]
+    assert parsed[2]["regexp"] == ["foo", "-bar"] and parsed[2]["ignore_case"]
+    p = compile_pattern("foo", more=["-bar", "a(b"], fixed=True)
+    assert [bool(p.regex.search(s)) for s in ("x foo", "x-bar", "a(b", "ab")] == [True, True, True, False]
+    assert compile_pattern("foo", more=["Bar"], smart_case=True).ignore_case is False
+    with pytest.raises(UsageError):
+        compile_pattern("foo", more=["a("])

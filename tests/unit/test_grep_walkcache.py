@@ -10,14 +10,16 @@ from pathlib import Path
 import pytest
 
 from indexlib.grep.files import WalkedFile
-from indexlib.grep.walkcache import CACHE_NAME, cached_walk
+from indexlib.grep.walkcache import CACHE_NAME, GLOBS_CACHE_NAME, NO_SIZE_LIMIT, cached_walk
 from indexlib.index.discover import SourceFile, discover
 
 
 def _fresh(root: Path) -> list[WalkedFile]:
+    """discover's listing without its size limit: grep reads files of any size (rg does), and bounds
+    its memory itself (`content.MAX_BYTES`, reported)."""
     return [
         WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns)
-        for s in discover(root, read=False, unparsed=True)
+        for s in discover(root, read=False, unparsed=True, max_file_bytes=NO_SIZE_LIMIT)
         if isinstance(s, SourceFile)
     ]
 
@@ -175,3 +177,47 @@ def test_a_walk_that_met_a_refused_folder_is_reported_and_not_saved(
     monkeypatch.setattr(beneath, "open_beneath", real_open)
     assert cached_walk(root, no_ignore=False, cache_dir=cache) == _fresh(root)
     assert [f.path for f in _fresh(root)] == ["locked/x.py", "top.py"]
+
+
+def test_files_the_index_skips_by_name_or_size_are_listed_and_cached(tmp_path: Path) -> None:
+    """rg searches lock files, `*.min.js`, source maps and files over 1 MiB; discovery skips them
+    (by name, by size), so grep never read them. They are listed, from the cache too, and a lock
+    file's edit updates its stat in the saved listing."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\n")
+    (root / "yarn.lock").write_text("lock\n")
+    (root / "app.min.js").write_text("var a=1;\n")
+    (root / "big.c").write_bytes(b"int x;\n" * 300_000)
+    cache = tmp_path / "idx"
+    cache.mkdir()
+    want = ["a.py", "app.min.js", "big.c", "yarn.lock"]
+    assert [f.path for f in cached_walk(root, no_ignore=False, cache_dir=None)] == want
+    assert [f.path for f in cached_walk(root, no_ignore=False, cache_dir=cache)] == want
+    (root / "yarn.lock").write_text("lock, longer\n")
+    listed = cached_walk(root, no_ignore=False, cache_dir=cache)
+    assert [f.path for f in listed] == want
+    assert next(f for f in listed if f.path == "yarn.lock").size == len("lock, longer\n")
+
+
+def test_a_listing_made_with_globs_is_cached_apart(tmp_path: Path) -> None:
+    """`-g` globs re-include ignored and hidden files (as rg's overrides do), so their listing is
+    not the plain one: it is saved in its own file and used only for the same globs."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / ".gitignore").write_text("*.log\n")
+    (root / "x.log").write_text("log\n")
+    (root / ".coveralls.yml").write_text("k: v\n")
+    (root / "a.py").write_text("a = 1\n")
+    cache = tmp_path / "idx"
+    cache.mkdir()
+    plain = [f.path for f in cached_walk(root, no_ignore=False, cache_dir=cache)]
+    assert plain == [".coveralls.yml", ".gitignore", "a.py"]
+    for _ in range(2):
+        listed = cached_walk(root, no_ignore=False, cache_dir=cache, globs=["*.log", "*.yml"])
+        assert [(f.path, f.unhidden) for f in listed if f.path in ("x.log", ".coveralls.yml")] == [
+            (".coveralls.yml", True),
+            ("x.log", False),
+        ]
+    assert (cache / CACHE_NAME).is_file() and (cache / GLOBS_CACHE_NAME).is_file()
+    assert [f.path for f in cached_walk(root, no_ignore=False, cache_dir=cache)] == plain

@@ -126,6 +126,16 @@ def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     return next((i for i in ranked if h.snippet.start_line + i not in shown), ranked[0])
 
 
+# The elision that stands for a member's body in its container's text (`f() { ... }`).
+_ELIDED_BODY = re.compile(r"\{ \.\.\. \}$")
+
+
+def as_written(line: str) -> str:
+    """A snippet line as the file has it, `path:line:` being a promise: a member's body elided in
+    its container's text (`public JsonToken peek() { ... }`) is shown as the line that opens it."""
+    return _ELIDED_BODY.sub("{", line)
+
+
 # A blank line, one that only closes a block, or an elided body: nothing to show a hit by.
 _NOTHING_TO_SHOW = re.compile(r"\s*(?:end|[}\])]+[;,]?|\{ \.\.\. \}|(?:=> )?\.\.\.)?\s*$")
 
@@ -165,7 +175,7 @@ def render_plain(
         shown.setdefault(h.path, set()).add(h.snippet.start_line + at)
         stale += h.stale
         if context is None:
-            line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(lines[at])}"
+            line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(as_written(lines[at]))}"
             out.append(line)
         else:
             if i:
@@ -176,7 +186,9 @@ def render_plain(
                 f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{mark}"
             )
             lo, hi = max(0, at - context), min(len(lines), at + context + 1)
-            out.extend(f"{path}:{h.snippet.start_line + j}:{safe_text(lines[j])}" for j in range(lo, hi))
+            out.extend(
+                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}" for j in range(lo, hi)
+            )
             if h.snippet.truncated or lo > 0 or hi < len(lines):
                 out.append(f"{path}:…")
         for r in h.related:

@@ -162,6 +162,7 @@ def is_prototype(language: str, kind: str, text: str) -> bool:
 # The symbol stream's score of a name spelled as the query spells it (joined words, a qualified
 # suffix or the exact name score above it); fuzzy matches score their similarity, below 1.
 NAME_SPELLED_SCORE = 3.0
+TYPO_SIMILARITY = 0.75  # a fuzzy name match this alike is taken for what a typo meant
 
 
 class Provenance(msgspec.Struct, kw_only=True):
@@ -176,8 +177,9 @@ class Provenance(msgspec.Struct, kw_only=True):
 
     @property
     def named(self) -> bool:
-        """The hit is a definition whose name the query spells: it is shown by its declaration."""
-        return (self.symbol_score or 0.0) >= NAME_SPELLED_SCORE
+        """The hit is a definition whose name the query spells, or misspells by a typo: it is shown
+        by its declaration."""
+        return (self.symbol_score or 0.0) >= TYPO_SIMILARITY
 
 
 class Related(msgspec.Struct, kw_only=True):

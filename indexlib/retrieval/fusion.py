@@ -412,8 +412,11 @@ def apply_signals(
         _boost_text_evidence(c, identifier, signals)
         _boost_path(c, signals, scope, scope_joined, words)
         if "remainder" in signals.enabled and c.kind == "module":
-            c.score *= signals.remainder_penalty
-            c.explain.append(f"module remainder: x{signals.remainder_penalty:g}")
+            # Named after its file, a remainder matches the name of the definition the file holds
+            # (`HTTPError.ts`): its imports are not what `HTTPError` asks for, once that is defined.
+            f = signals.remainder_penalty ** (2 if defined_in_code and p.named else 1)
+            c.score *= f
+            c.explain.append(f"module remainder: x{f:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
             if (defined is not None and not defined_in_code) or (c.mentions and not code_spells):

@@ -199,7 +199,13 @@ class SearchRequest(msgspec.Struct, kw_only=True):
                 return value
             return parse_when(value, source_root(), end_of_day=end_of_day) if value else None
 
-        return TimeWindow(when(self.since), when(self.until, end_of_day=True), when(self.as_of))
+        window = TimeWindow(when(self.since), when(self.until, end_of_day=True), when(self.as_of))
+        if window.since is not None and window.until is not None and window.since > window.until:
+            raise UsageError(
+                f"--since {self.since} is after --until {self.until}: no time is in both",
+                hint="swap them, or leave one out",
+            )
+        return window
 
 
 SearchOptions = SearchRequest  # the name before the request was the library's one contract

@@ -19,7 +19,7 @@ from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
-from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_prototype
+from indexlib.records import TYPO_SIMILARITY, Hit, SearchMeta, SearchResult, StreamHit, is_prototype
 from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
@@ -316,7 +316,7 @@ def _rank(
         if any(c.mentions for c in ranked_cands[: opts.top_k]):
             meta.notes.append(f"no definition named {name!r}: the results spelling it come first")
         else:
-            near = _misspelt(snap, ranked.get("symbol", []))
+            near = _misspelt(ranked_cands)
             meta.notes.append(
                 f"no definition named {name!r}{f' (did you mean {near!r}?)' if near else ''}, and no result"
                 " spells it: these hold only its words" + _edited_since(snap)
@@ -333,7 +333,11 @@ def _rank(
         meta.notes.append("no result" + why_not)
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
-    return [_to_hit(snap, c, q, opts, name if c.defines else None) for c in ranked_cands[: opts.top_k]]
+    # A definition the query names (or misspells by a typo) is shown from its declaration.
+    return [
+        _to_hit(snap, c, q, opts, name if c.defines else c.name if c.provenance.named else None)
+        for c in ranked_cands[: opts.top_k]
+    ]
 
 
 def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
@@ -346,13 +350,12 @@ def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
     return ""
 
 
-def _misspelt(snap: Snapshot, symbol: list[StreamHit]) -> str | None:
-    """The definition name the symbol stream found a typo away (`ShouldBindJSN` -> `ShouldBindJSON`),
-    as a hint; None when its best match spells a name or is only a distant one."""
-    if not symbol or not streams.TYPO_SIMILARITY <= symbol[0].score < 1.0:
-        return None
-    stored = snap.node(symbol[0].uid)
-    return stored.node.qualified_name or stored.node.name if stored is not None else None
+def _misspelt(ranked: list[Candidate]) -> str | None:
+    """The best-ranked definition whose name the query misspells by a typo (`ShouldBindJSN` ->
+    `Context.ShouldBindJSON`), as a hint: the ranking has put code that does the work before a test
+    helper of the same spelling. None when no result is a typo away."""
+    near = next((c for c in ranked if TYPO_SIMILARITY <= (c.provenance.symbol_score or 0.0) < 1.0), None)
+    return (near.qualified_name or near.name) if near is not None else None
 
 
 EDITED_COUNT_LIMIT = 100  # files counted as edited since the root before "100 or more" is said
@@ -462,6 +465,7 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declare
         hidden_lines=snap.hidden_lines(shown),
         stems=streams.stems_for_snippets(q),
         declares=declares,
+        signature=shown.signature,
     )
     rec = snap.manifest.files.get(n.path)
     return Hit.of_node(

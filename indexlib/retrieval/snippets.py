@@ -70,10 +70,18 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
 COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
 
 
-def _declaration(text: str, name: str) -> re.Match[str] | None:
-    """The first whole-word occurrence of `name` (its last part: `Slim\\App` -> `App`) in `text` on
-    a line that is not a comment (the doc comment above a constructor names its class too), else
-    the first one anywhere."""
+SIGNATURE_TOKENS = 4  # leading tokens of a signature that find its line in the node's text
+
+
+def _declaration(text: str, name: str, signature: str = "") -> re.Match[str] | None:
+    """Where the node declares itself: its signature's first tokens (`class HTTPError<T = unknown>`),
+    else the first whole-word `name` (its last part: `Slim\\App` -> `App`) on a line that is not a
+    comment (the doc comment above a constructor names its class too), else the first one anywhere."""
+    tokens = signature.split()[:SIGNATURE_TOKENS]
+    if tokens:
+        found = re.search(r"\s+".join(re.escape(t) for t in tokens), text)
+        if found is not None:
+            return found
     last = last_name_part(name)
     if not last:
         return None
@@ -95,6 +103,7 @@ def make_snippet(
     hidden_lines: Collection[int] = (),
     stems: Sequence[str] = (),
     declares: str | None = None,
+    signature: str = "",
 ) -> Snippet:
     """Cut `text` (a node starting at `start_line`) to about `width` characters around its first match
     on the line matching the most different query words.
@@ -108,9 +117,10 @@ def make_snippet(
     their code): a blank text line there is not a blank line of the file, so the snippet keeps to the
     run of the node's own lines that holds the match and never shows those lines. `stems` are the
     query words' stems: a word starting with one counts as a match too. `declares` is the name the
-    query asked for when this node defines it: the window opens on the first line spelling it as a
-    whole word (its declaration, or the doc comment naming it just above), not on a member whose line
-    holds more of its parts (`collectRoutes(): RouteGroupInterface` for `RouteGroup`).
+    query asked for when this node defines it: the window opens on its declaration (the line holding
+    the first tokens of `signature`, else the first code line spelling the name as a whole word),
+    not on a member whose line holds more of its parts (`collectRoutes(): RouteGroupInterface` for
+    `RouteGroup`) or on prose naming it in the doc comment.
 
     >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
@@ -122,9 +132,11 @@ def make_snippet(
     if hidden_lines:
         block, block_line, cut = _own_block(text, start_line, pattern, frozenset(hidden_lines))
         if cut:
-            inner = make_snippet(block, block_line, words, width, stems=stems, declares=declares)
+            inner = make_snippet(
+                block, block_line, words, width, stems=stems, declares=declares, signature=signature
+            )
             return msgspec.structs.replace(inner, truncated=True)
-    match = _declaration(text, declares) if declares else None
+    match = _declaration(text, declares, signature) if declares else None
     if match is None and pattern:
         match = _best_match(text, pattern)
     if len(text) <= width:

@@ -268,7 +268,6 @@ def bm25_stream(
 # a fuzzy match (trigrams, or a typo), whose score is its similarity in [0.3, 1).
 EXACT, QUALIFIED, JOINED = 4.0, 3.5, NAME_SPELLED_SCORE
 FUZZY_THRESHOLD = 0.3
-TYPO_SIMILARITY = 0.75  # a fuzzy match this alike is named in the note as what a typo meant
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity

@@ -69,3 +69,28 @@ def test_a_class_matched_in_its_member_is_not_shown_by_the_member_line(tmp_path:
     res = run_qry_process("search", "apply coupon discount", "-k", "5", cwd=tmp_path)
     located = [line.split(" ", 1)[0] for line in res.out.splitlines()]
     assert len(located) >= 2 and len(set(located)) == len(located), res.describe()
+
+
+HTTP_ERROR = (
+    "import {KyError} from './KyError.js';\n\n/**\nError thrown when the response has a non-2xx status.\n\n"
+    "In that case, the error will be an instance of `NetworkError` instead of `HTTPError`, and "
+    + "the body is read " * 40
+    + "\n*/\nexport class HTTPError<T = unknown> extends KyError {\n\tresponse: T;\n}\n"
+)
+
+
+def test_a_definition_is_shown_by_its_signature_not_by_prose_naming_it(tmp_path: Path) -> None:
+    """A doc comment whose lines carry no `*` names the class in prose first; the row is the class."""
+    (tmp_path / "HTTPError.ts").write_text(HTTP_ERROR)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "HTTPError", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("HTTPError.ts:8: HTTPError\texport class HTTPError"), res.describe()
+
+
+def test_an_elided_body_is_shown_as_the_line_that_opens_it() -> None:
+    from cli.render import as_written
+
+    assert as_written("  public JsonToken peek() throws IOException { ... }") == (
+        "  public JsonToken peek() throws IOException {"
+    )
+    assert as_written("  return { ... spread };") == "  return { ... spread };"

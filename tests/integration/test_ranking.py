@@ -400,3 +400,17 @@ def test_no_result_says_why(tmp_path: Path) -> None:
     assert not any(n.startswith("no result") for n in words), words  # a plain miss is silent, as grep's
     names = engine.search("multipart boundary", SearchOptions(mode="symbol")).meta.notes
     assert any("--mode symbol matches names only" in n for n in names), names
+
+
+def test_a_typo_is_taken_for_the_code_it_misspells_not_a_test_helper(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/JsonReader.java": "public class JsonReader {\n  public int peek() {\n    return 1;\n  }\n}\n",
+            "test/NumberLimitsTest.java": "class NumberLimitsTest {\n  static Object jsonReader(String s) {\n"
+            "    return null;\n  }\n}\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("JsonReadr", SearchOptions())
+    assert res.results[0].symbol == "JsonReader", [h.symbol for h in res.results]
+    assert any("(did you mean 'JsonReader'?)" in n for n in res.meta.notes), res.meta.notes

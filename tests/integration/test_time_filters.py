@@ -243,3 +243,10 @@ def test_no_git_times_option_uses_file_times(tmp_path: Path, indexed: Indexed) -
     assert index_status(index_dir).times_from == "file times"
     res = open_engine(index_dir).search("zebra", SearchOptions(mode="lexical", top_k=50, kinds=["function"]))
     assert {h.last_changed for h in res.results} == {T_MTIME}
+
+
+def test_since_after_until_is_a_usage_error(indexed: Indexed) -> None:
+    from indexlib import UsageError
+
+    with pytest.raises(UsageError, match="is after --until"):
+        _symbols(indexed, since="2025-01-01", until="2020-01-01")

@@ -111,9 +111,9 @@ def _declaration_line(h: Hit, lines: list[str]) -> int | None:
 def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
     spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
-    the name's parts); else, of the highlighted lines from the declaration on (the code, not the doc
-    comment above it; else all of them), the one matching the most different query words, the first
-    of those; else the first line that is not blank (a vector-only hit shares no word with the query).
+    the name's parts); else the highlighted line matching the most different query words (among
+    equals, code from the declaration on before the doc comment above it, then the first); else the
+    first line that is not blank (a vector-only hit shares no word with the query).
     A line an earlier hit of the file was shown by (`shown`, file line numbers: a member, then its
     class matched in that member) gives way to the declaration, else to the next best line."""
     lines = text_lines(h.snippet.text)
@@ -141,14 +141,15 @@ _NOTHING_TO_SHOW = re.compile(r"\s*(?:end|[}\])]+[;,]?|\{ \.\.\. \}|(?:=> )?\.\.
 
 
 def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
-    """Snippet lines best first: highlighted ones by the query words they hold (from the declaration
-    on, if it is shown), then the other lines that are not blank."""
+    """Snippet lines best first: highlighted ones by the query words they hold, then the other lines
+    that are not blank."""
     words: dict[int, set[str]] = {}
     for a, b in h.snippet.highlights:
         parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
         words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
-    code = [i for i in sorted(words) if sig is not None and i >= sig] or sorted(words)
-    best = sorted(code, key=lambda i: (-len(words[i]), i))
+    # The most query words first (a quoted sentence's line in the doc comment, not the code below
+    # it holding one of them); among equals, code from the declaration on before the doc above it.
+    best = sorted(words, key=lambda i: (-len(words[i]), sig is None or i < sig, i))
     rest = [i for i, line in enumerate(lines) if not _NOTHING_TO_SHOW.match(line) and i not in best]
     return best + rest or [0]
 

@@ -94,3 +94,27 @@ def test_an_elided_body_is_shown_as_the_line_that_opens_it() -> None:
         "  public JsonToken peek() throws IOException {"
     )
     assert as_written("  return { ... spread };") == "  return { ... spread };"
+
+
+WRITER = """public class JsonWriter {
+  private String formattingStyle;
+
+  /**
+   * Returns the pretty printing style used by this writer.
+   *
+   * @return the style; not null
+   */
+  public final String getFormattingStyle() {
+    return formattingStyle;
+  }
+}
+"""
+
+
+def test_a_quoted_sentence_is_shown_by_the_line_holding_it(tmp_path: Path) -> None:
+    (tmp_path / "JsonWriter.java").write_text(WRITER)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process(
+        "search", '"Returns the pretty printing style used by this writer"', "-k", "1", cwd=tmp_path
+    )
+    assert res.out.startswith("JsonWriter.java:5: "), res.describe()

@@ -309,7 +309,7 @@ def _rank(
         head, identifier=identifier_of(q, p.route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = collapse_parts(ranked_cands)
-    name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER else None
+    name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None
     if name and len(split_identifier(name)) > 1 and ranked_cands and not any(c.defines for c in ranked_cands):
         # A script or an agent would otherwise read ten hits as "it exists". Only for a name spelled
         # as code (`parse_config`, `ParseConfig`, `a.b`): a plain word (`billing`) is a topic.

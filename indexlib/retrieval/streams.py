@@ -271,6 +271,8 @@ FUZZY_THRESHOLD = 0.3
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
 FUZZY_CANDIDATES = 60  # best trigram-overlap candidates scored for similarity
+MIN_PREFIX_CHARS = 3  # `ab*` names too many definitions to mean one
+PREFIX_NAMES = 20  # completions of a `name*` query the symbol stream looks up
 MODULE_QUALIFIED_CANDIDATES = 50  # same-named definitions checked against a module qualifier
 
 
@@ -290,6 +292,8 @@ def symbol_candidates(q: Query) -> list[str]:
 def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[StreamHit]:
     """Names: exact (case-insensitive), qualified suffix (`Server.Handle`), split-identifier
     (`parse config` = `parseConfig` = `parse_config`) and fuzzy by trigram similarity >= 0.3."""
+    if len(q.prefixes) == 1 and not q.terms and not q.phrases:
+        return _prefix_names(snap, q.prefixes[0], filters, cap)
     forms = symbol_candidates(q)
     if not forms:
         return []
@@ -344,6 +348,23 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
             # the most trigrams come first, and only those are fetched.
             overlap = lexical.boolean([("should", lexical.term("name_tri", g)) for g in grams])
             collect_fuzzy(overlap, FUZZY_CANDIDATES)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:cap]
+    return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
+
+
+def _prefix_names(snap: Snapshot, prefix: str, filters: Filters, cap: int) -> list[StreamHit]:
+    """`setPrettyPrin*`: definitions whose name starts with the prefix, in the joined-name tier (a
+    name the query spells, shown by its declaration), the shortest completions first."""
+    lowered = prefix.lower()
+    if len(lowered) < MIN_PREFIX_CHARS:
+        return []
+    names = sorted(snap.terms_with_prefix(("name_exact",), lowered, PREFIX_NAMES), key=lambda t: (len(t), t))
+    names = names[:PREFIX_NAMES]
+    best: dict[int, tuple[float, str]] = {}
+    for rank, name in enumerate(names):
+        score = JOINED + (len(names) - rank) / (10 * len(names))  # in [3.0, 3.1): below a qualified match
+        for _s, uid, seg_id in snap.search_uids(lexical.term("name_exact", name), cap, filters=filters):
+            best.setdefault(uid, (score, seg_id))
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:cap]
     return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
 

@@ -414,3 +414,18 @@ def test_a_typo_is_taken_for_the_code_it_misspells_not_a_test_helper(tmp_path: P
     res = open_engine(repo / ".qry").search("JsonReadr", SearchOptions())
     assert res.results[0].symbol == "JsonReader", [h.symbol for h in res.results]
     assert any("(did you mean 'JsonReader'?)" in n for n in res.meta.notes), res.meta.notes
+
+
+def test_a_name_prefix_finds_the_definitions_it_begins(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "builder.py": "class GsonBuilder:\n    def set_pretty_printing(self):\n        return self\n\n"
+            "    def set_lenient(self):\n        return self\n",
+            "docs.md": "# Builder\n\nCall set_pretty_printing on the GsonBuilder for pretty printing output.\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("set_pretty_pri*", SearchOptions())
+    assert res.results[0].symbol == "GsonBuilder.set_pretty_printing", [h.symbol for h in res.results]
+    assert res.results[0].provenance.symbol_rank == 1
+    assert not any(n.startswith("no definition named") for n in res.meta.notes), res.meta.notes

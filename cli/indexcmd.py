@@ -113,7 +113,7 @@ def _options(v: dict[str, Any], index_dir: Path | None) -> Any:
 
     return BuildOptions(
         index_dir=index_dir,
-        embed=str(v["embed"]),
+        embed=v["embed"],
         model_dir=v["model"],
         max_file_bytes=int(v["max_file_bytes"]),
         include_vendored=bool(v["include_vendored"]),

@@ -117,8 +117,8 @@ def ray_embedder_factory(ray: Any) -> EmbedderFactory:
     from indexlib.engines.embedders import build_embedder
 
     def make(opts: BuildOptions) -> RayEmbedder:
-        like = build_embedder(opts.embed, opts.model_dir, workers=1)
-        holder = partial(build_embedder, opts.embed, opts.model_dir, workers=1)
+        like = build_embedder(opts.embedder_name, opts.model_dir, workers=1)
+        holder = partial(build_embedder, opts.embedder_name, opts.model_dir, workers=1)
         cpus = cluster_cpus(ray)  # more actors than CPUs would wait for a CPU for ever
         return RayEmbedder(ray, like, holder, min(opts.threads or cpus, cpus))
 

@@ -163,3 +163,17 @@ def test_a_repeated_question_reuses_its_query_vector(polyglot_onnx: Path) -> Non
     assert any("query vector from the cache" in n for n in again.meta.notes)
     assert [h.uid for h in again.results] == [h.uid for h in first.results]
     assert [h.provenance.vector_score for h in again.results] == [h.provenance.vector_score for h in first.results]
+
+
+def test_a_plain_build_keeps_the_embedding_the_index_was_built_with(tmp_path: Path) -> None:
+    """`qry index` without --embed must not load the model for an index built with --embed none
+    (an editor hook re-indexing a lexical index would embed every node), nor drop vectors."""
+    (tmp_path / "a.py").write_text("def alpha():\n    return 1\n")
+    assert build_index(tmp_path, BuildOptions(embed="none", git_times=False)).embedded == 0
+    (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
+    plain = build_index(tmp_path, BuildOptions(git_times=False))
+    assert plain.added == 1 and plain.embedded == 0 and plain.embed_cached == 0, plain
+    assert build_index(tmp_path, BuildOptions(embed="hash", git_times=False)).embedded > 0
+    (tmp_path / "c.py").write_text("def gamma():\n    return 3\n")
+    again = build_index(tmp_path, BuildOptions(git_times=False))
+    assert again.added == 1 and again.embedded == 1, again  # the hash embedder, as last built

@@ -27,11 +27,16 @@ ParseMap = Callable[[Callable[[Any], bytes], list[Any]], Iterator[bytes]]
 EmbedderFactory = Callable[["BuildOptions"], Any]
 
 
+DEFAULT_EMBED = "onnx"
+
+
 class BuildOptions(msgspec.Struct):
     """What `qry index` was asked to do."""
 
     index_dir: Path | None = None  # default: <root>/.qry
-    embed: str = "onnx"  # "onnx" | "none" | "hash" (hash: the deterministic test embedder)
+    # "onnx" | "none" | "hash" (hash: the deterministic test embedder); None: as the index was last
+    # built (`resolve_embed`), DEFAULT_EMBED for a new one.
+    embed: str | None = None
     model_dir: str | None = None
     max_file_bytes: int = 1 << 20
     include_vendored: bool = False
@@ -45,6 +50,11 @@ class BuildOptions(msgspec.Struct):
         True  # also use the user-level caches: vectors (embedcache) and history (gittimes.cache)
     )
     background: bool = False  # return after the lexical root; a detached worker computes the vectors
+
+    @property
+    def embedder_name(self) -> str:
+        """The embedder to build: `embed` once decided (`resolve_embed`), else the default."""
+        return self.embed or DEFAULT_EMBED
 
     def check(self) -> None:
         """Refuse numbers no build can use (UsageError naming the option), before anything is read."""

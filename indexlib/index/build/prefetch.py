@@ -217,7 +217,7 @@ def start_prefetch(
     if opts.embed == "none" or opts.background or idle_cores < PREFETCH_MIN_IDLE:
         return None
     try:
-        embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
+        embedder = build_embedder(opts.embedder_name, opts.model_dir, workers=opts.threads)
     except QryError:
         return None
     if not isinstance(embedder, LazyOnnxEmbedder):

@@ -19,8 +19,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexlib.errors import UsageError, write_failure
-from indexlib.index.build.options import BuildOptions, BuildReport, EmbedderFactory, ParseMap, Progress
+import msgspec
+
+from indexlib.errors import QryError, UsageError, write_failure
+from indexlib.index.build.options import (
+    DEFAULT_EMBED,
+    BuildOptions,
+    BuildReport,
+    EmbedderFactory,
+    ParseMap,
+    Progress,
+)
 from indexlib.index.build.parse import parse_and_spill, parse_cores
 from indexlib.index.build.plan import classify, discover_sources, load_previous
 from indexlib.index.build.prefetch import start_prefetch
@@ -75,6 +84,7 @@ def build_index(
     root = check_source_root(root)
     index_dir = (opts.index_dir or default_index_dir(root)).resolve()
     store = Store.open(index_dir, create=True)
+    opts = resolve_embed(store, opts)
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
         try:
@@ -105,6 +115,22 @@ def _timed(report: BuildReport, stage: str, since: float | None = None) -> Itera
     start = time.perf_counter() if since is None else since
     yield
     report.timings[stage] = time.perf_counter() - start
+
+
+def resolve_embed(store: Store, opts: BuildOptions) -> BuildOptions:
+    """`opts` with `embed` decided: as asked, else as the index was last built (a plain `qry index`
+    of an index built with `--embed none` stays lexical instead of loading the model and embedding
+    every node), else DEFAULT_EMBED (a new index, or a root older than the record)."""
+    if opts.embed is not None:
+        return opts
+    recorded = None
+    head = store.head()
+    if head is not None:
+        try:
+            recorded = store.load(head)[1].settings.get("embed")
+        except QryError:
+            recorded = None  # a damaged or older root: the build will say so, or rebuild it
+    return msgspec.structs.replace(opts, embed=recorded or DEFAULT_EMBED)
 
 
 def _build_locked(

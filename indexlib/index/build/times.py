@@ -135,7 +135,12 @@ def source_state(
     git_commit = _git(root, "rev-parse", "HEAD")
     git_branch = _git(root, "rev-parse", "--abbrev-ref", "HEAD")
     report.git_commit = git_commit
-    settings = {"redact": str(opts.redact).lower(), "root": str(root), "times": times_from}
+    settings = {
+        "redact": str(opts.redact).lower(),
+        "root": str(root),
+        "times": times_from,
+        "embed": str(opts.embed),
+    }
     manifest = prev.manifest
     if manifest is not None and not plan.to_parse and "times" in manifest.settings:
         settings["times"] = manifest.settings["times"]  # nothing re-annotated: the root's source stands

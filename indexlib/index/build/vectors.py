@@ -82,7 +82,7 @@ def attach_vectors(
         embedder = make_embedder(opts)
     else:
         # The ONNX model loads on the first text no cache holds: an unchanged clone costs no model start-up.
-        embedder = build_embedder(opts.embed, opts.model_dir, workers=opts.threads)
+        embedder = build_embedder(opts.embedder_name, opts.model_dir, workers=opts.threads)
     info = ModelInfo(model_id=embedder.model_id, checksum=embedder.checksum, dim=0, name=embedder.name)
     if manifest.model is not None and manifest.model.model_id != info.model_id and not opts.rebuild:
         embedder.close()

@@ -151,6 +151,13 @@ class SearchRequest(msgspec.Struct, kw_only=True):
                 hint=f"a budget is about N tokens of whole results (4 characters each), e.g. "
                 f"{budget_name} 2000; leave it out for no budget",
             )
+        if self.model_dir is not None and not (Path(self.model_dir) / "model.onnx").is_file():
+            # Checked here, not when the model loads: a query that never embeds (an exact name, a
+            # lexical one) would otherwise take a mistyped --model without a word.
+            raise UsageError(
+                f"{'--model' if self.caller == CLI else 'model_dir'} {self.model_dir!r} holds no model.onnx",
+                hint="point it at a folder with model.onnx and tokenizer.json, or leave it out for the default model",
+            )
         if any(not (TERM_BOOST_MIN <= b <= TERM_BOOST_MAX) for b in self.term_boosts.values()):
             raise UsageError(
                 f"term_boosts must lie between {TERM_BOOST_MIN} and {TERM_BOOST_MAX}",

@@ -97,6 +97,11 @@ BAD_INPUT: dict[str, tuple[tuple[str, ...], str]] = {
     "query-only-excludes": (("search", "--", "-charge"), "the query only excludes words (-charge)"),
     "since": (("search", "charge", "--since", "the day after never"), "cannot read 'the day after never'"),
     "root": (("search", "charge", "--root", "ffffffff"), "no root matches"),
+    "model-missing": (("search", "charge", "--model", "/no/such/model"), "--model '/no/such/model' holds no model.onnx"),
+    "since-after-until": (
+        ("search", "charge", "--since", "2025-01-01", "--until", "2020-01-01"),
+        "--since 2025-01-01 is after --until 2020-01-01",
+    ),
     "semantic-without-vectors": (("search", "retry", "--mode", "semantic"), "this index has no vectors"),
     "related-depth": (("related", "charge", "--depth", "0"), "--depth must be between 1 and 4"),
     "graph-write": (("graph", "MATCH (n) DELETE n"), "read_only"),

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import COMMENT_LINE, Hit, SearchResult
+from indexlib import BRACED_BODY, COMMENT_LINE, EXPRESSION_BODY, OTHER_BODY, Hit, SearchResult
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -127,7 +127,7 @@ def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
 
 
 # The elision that stands for a member's body in its container's text (`f() { ... }`).
-_ELIDED_BODY = re.compile(r"\{ \.\.\. \}$")
+_ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
 
 
 def as_written(line: str) -> str:
@@ -137,7 +137,11 @@ def as_written(line: str) -> str:
 
 
 # A blank line, one that only closes a block, or an elided body: nothing to show a hit by.
-_NOTHING_TO_SHOW = re.compile(r"\s*(?:end|[}\])]+[;,]?|\{ \.\.\. \}|(?:=> )?\.\.\.)?\s*$")
+_NOTHING_TO_SHOW = re.compile(
+    r"\s*(?:end|[}\])]+[;,]?|"
+    + "|".join(re.escape(m) for m in (BRACED_BODY, EXPRESSION_BODY, OTHER_BODY))
+    + r")?\s*$"
+)
 
 
 def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
@@ -264,8 +268,7 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False, foote
             cell.append("  [generated]", style="dim")
         cell.append("\n")
         for piece, highlighted in _pieces(h.snippet.text, h.snippet.highlights):
-            # A class's outline keeps its members' lines as blank ones (line numbers stay right):
-            # on a terminal a run of them is one blank line.
+            # Blank lines the file holds in a row are one blank line on a terminal.
             shown = piece if highlighted else _BLANK_RUN.sub("\n\n", piece)
             cell.append(safe_text(shown), style="bold yellow" if highlighted else "")
         if h.snippet.truncated:

@@ -58,6 +58,9 @@ _EXPORTS: dict[str, str] = {
     "with_query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
     "COMMENT_LINE": "indexlib.retrieval.snippets",
+    "BRACED_BODY": "indexlib.records",
+    "EXPRESSION_BODY": "indexlib.records",
+    "OTHER_BODY": "indexlib.records",
     # exhaustive search
     "GrepRequest": "indexlib.grep.api",
     "run_grep": "indexlib.grep.api",
@@ -156,7 +159,16 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
     from indexlib.index.build import BuildOptions, BuildReport, build_index, check_source_root
-    from indexlib.records import Hit, NodeKind, Related, SearchMeta, SearchResult
+    from indexlib.records import (
+        BRACED_BODY,
+        EXPRESSION_BODY,
+        OTHER_BODY,
+        Hit,
+        NodeKind,
+        Related,
+        SearchMeta,
+        SearchResult,
+    )
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine

@@ -153,6 +153,11 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
     segment: str = ""
 
 
+# What stands in for a member's body elided in its container's text: a braced body, a C#
+# expression body, any other (an indented Python or Ruby body).
+BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
+
+
 def is_prototype(language: str, kind: str, text: str) -> bool:
     """A C or C++ function declared without its body (a header's `int f(void);`): the definition
     is where the body is, and the declaration yields to it."""

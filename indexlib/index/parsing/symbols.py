@@ -17,7 +17,7 @@ from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, constant_value, join_qualified
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
-from indexlib.records import NodeKind
+from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, NodeKind
 
 MAX_SIGNATURE_CHARS = 500
 
@@ -237,10 +237,10 @@ def elision_marker(body_text: bytes) -> str:
     """What stands in for an elided body: `{ ... }`, `=> ...` (C# expression bodies) or `...`."""
     head = body_text.lstrip()[:2]
     if head.startswith(b"{"):
-        return "{ ... }"
+        return BRACED_BODY
     if head.startswith(b"=>"):
-        return "=> ..."
-    return "..."
+        return EXPRESSION_BODY
+    return OTHER_BODY
 
 
 def elided(data: bytes, start: int, end: int, holes: list[tuple[int, int, str]]) -> str:

@@ -20,9 +20,9 @@ import msgspec
 
 from indexlib.pathroles import is_test_code
 from indexlib.records import CONTAINER_KINDS, DEFINITION_KINDS, Node, NodeKind, is_prototype
-from indexlib.retrieval.fusion import is_docs
 from indexlib.retrieval.names import dotted as as_dotted
 from indexlib.retrieval.names import qualified_by_path
+from indexlib.retrieval.scope import is_docs
 from indexlib.snapshot import Snapshot
 
 # Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.

@@ -11,8 +11,7 @@ streams, small enough that rank 1 still counts.
 """
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 import msgspec
@@ -22,10 +21,9 @@ from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
+from indexlib.retrieval.scope import MIN_SCOPE_CHARS, is_docs, path_names
 
 CANDIDATE_CAP = 300
-PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
-MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
 
 
 class Candidate(msgspec.Struct, kw_only=True):
@@ -47,6 +45,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
     prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
+    local: bool = False  # defined inside a function or method body: visible there only
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
@@ -251,10 +250,7 @@ _TEST_WORDS = {
 }  # fmt: skip
 # Words that ask for generated code (a mock, a stub a generator wrote); a test word does not.
 _GENERATED_WORDS = {"generated", "mock", "mocks", "stub", "stubs"}
-_DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
-_PROSE_KINDS = frozenset({"section", "chunk"})
-_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
 def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
@@ -263,51 +259,6 @@ def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool =
     if c.generated:
         return not wants_generated
     return not wants_tests and is_test_code(c.path, c.qualified_name)
-
-
-def is_docs(path: str, kind: str) -> bool:
-    """Prose or project files rather than code: Markdown sections, text windows, docs/ and .github/."""
-    return kind in _PROSE_KINDS or bool(_DOCS_PATH.search(path))
-
-
-def path_names(path: str, joined: str) -> bool:
-    """True when a folder or file name of `path` holds `joined` (a name with separators and case
-    removed) from one of its word boundaries on: `compilercore` is in `packages/compiler-core/src`,
-    `keepalive` in `KeepAlive.ts`, `man` in `clap_mangen/`; `time` is not in `runtime/`, whose word it
-    would only end."""
-    return any(joined in _joined(part) and _names_from_a_word(part, joined) for part in path.split("/"))
-
-
-@lru_cache(maxsize=PATH_PARTS_CACHE)
-def _joined(part: str) -> str:
-    """A folder or file name with separators and case removed. For ASCII that is its letters and
-    digits in lower case (what `split_identifier` keeps), at a tenth of the cost: most names of a
-    root fail the scope's substring test here and are never split into words."""
-    if part.isascii():
-        return _NOT_ALNUM.sub("", part.lower())
-    return "".join(split_identifier(part))
-
-
-@lru_cache(maxsize=PATH_PARTS_CACHE)
-def _word_suffixes(part: str) -> tuple[str, ...]:
-    """A name's identifier words joined from each word on (`clap_mangen` -> `clapmangen`, `mangen`)."""
-    words = split_identifier(part)
-    return tuple("".join(words[i:]) for i in range(len(words)))
-
-
-def _names_from_a_word(part: str, joined: str) -> bool:
-    return any(s.startswith(joined) for s in _word_suffixes(part))
-
-
-def scope_paths(files: Iterable[str], scope: str) -> list[str]:
-    """The files a commit-style scope names (sorted): those with a folder or file name holding it.
-    Empty when the scope is too short or names every file, so there is nothing to prefer."""
-    joined = "".join(split_identifier(scope)) if scope else ""
-    if len(joined) < MIN_SCOPE_CHARS:
-        return []
-    all_files = list(files)
-    named = sorted(p for p in all_files if path_names(p, joined))
-    return named if len(named) < len(all_files) else []
 
 
 def _defines(
@@ -332,16 +283,74 @@ def _defines(
     return None
 
 
+def _outranks_constants(cands: Sequence[Candidate], kinds: Mapping[int, str | None]) -> bool:
+    """Whether a function or type defines the identifier as typed, for a constant of its name to
+    yield to: the flag `var List bool` yields to `func List`; the module-level `const ky =
+    createInstance()` does not yield to the class `Ky` (another case) nor to a local function `ky`."""
+    return any(
+        kinds.get(c.uid) == "exact"
+        and c.kind != "constant"
+        and not (c.local or c.prototype or _constructor(c))
+        for c in cands
+    )
+
+
+def _defining(cands: Sequence[Candidate], identifier: str, signals: Signals) -> dict[int, str | None]:
+    """Each candidate's `_defines` answer for the query identifier ({} with the signal off)."""
+    if "definition" not in signals.enabled:
+        return {}
+    ident = identifier.lower()
+    ident_last = last_name_part(ident)
+    # `parse config`, `ParseConfig` and `parse_config` name the same definition: compare joined forms.
+    ident_joined = "".join(split_identifier(ident_last))
+    cased = _case_to_match(cands, last_name_part(identifier))
+    return {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands}
+
+
+class _DefinitionContext(msgspec.Struct, frozen=True):
+    """What the candidates defining the identifier say about each other."""
+
+    in_code: bool  # one lives outside tests, fixtures and examples
+    top_level: bool  # a bare name is defined, as typed to the letter, at top level (not a constant)
+    outranked: bool  # a function or type defines it as typed: constants of its name yield
+    shadowed: bool  # something outside a function defines it as typed: locals of its name yield
+
+    @classmethod
+    def of(
+        cls, cands: Sequence[Candidate], kinds: Mapping[int, str | None], identifier: str
+    ) -> "_DefinitionContext":
+        last = last_name_part(identifier)
+        # When the only definitions of the identifier live in tests, fixtures or examples, the one
+        # asked for is among them: the test penalty would put every mention in code above it.
+        in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
+        # A bare name (`Engine`, not `StructValidator.Engine`) defined, as typed to the letter, at top
+        # level as well as a member (typed in another case, `searcher`, scores decide).
+        top_level = dotted(identifier) == last and any(
+            kinds.get(c.uid) is not None and not _nested(c) and c.kind != "constant" and c.name == last
+            for c in cands
+        )
+        shadowed = any(kinds.get(c.uid) == "exact" and not c.local for c in cands)
+        return cls(in_code, top_level, _outranks_constants(cands, kinds), shadowed)
+
+
 def _boost_definition(
-    c: Candidate, defined: str, identifier: str | None, signals: Signals, *, top_level_too: bool = False
+    c: Candidate, defined: str, identifier: str | None, signals: Signals, ctx: _DefinitionContext
 ) -> None:
     """The definition signal (`defined`: "exact" or "spelled": `parse_headers` over `_parse_headers`,
     which still beats a mere mention). A member yields as a constant does when a top-level definition
-    is a candidate too (`top_level_too`: `type Engine struct` over `StructValidator.Engine`)."""
+    is a candidate too (`ctx.top_level`: `type Engine struct` over `StructValidator.Engine`), a
+    constant when a function or type defines the name too (`ctx.outranked`), and a function's local
+    definition when anything outside a function does (`ctx.shadowed`)."""
     c.defines = defined
     exact = defined == "exact"
     f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
-    if c.kind == "constant" or c.prototype or _constructor(c) or (top_level_too and _nested(c)):
+    if (
+        (c.kind == "constant" and ctx.outranked)
+        or (c.local and ctx.shadowed)
+        or c.prototype
+        or _constructor(c)
+        or (ctx.top_level and _nested(c))
+    ):
         # A variable of the same name (a flag `var List bool`) yields to the function or type, and
         # a constructor (Java, C#, C++: named as its class) to its class, a prototype to its body.
         f = 1.0 + (f - 1.0) * signals.constant_share
@@ -353,6 +362,18 @@ def _constructor(c: Candidate) -> bool:
     """A member named as its container: `LogEvent.LogEvent`, the constructor of class `LogEvent`."""
     parts = dotted(c.qualified_name).split(".")
     return len(parts) >= 2 and parts[-1] == parts[-2]
+
+
+def _case_to_match(cands: Sequence[Candidate], typed: str) -> str | None:
+    """The spelling a definition must have to the letter to count as exact, or None for any case.
+    Smart case, as in `rg -S`: an identifier typed with an upper-case letter is matched case and all;
+    typed in lower case, any case matches unless a definition is spelled as typed, which is then the
+    one meant (`ky`: the constant `ky`, not the class `Ky`)."""
+    if not typed:
+        return None
+    if typed != typed.lower() or any(c.name == typed and c.kind in DEFINITION_KINDS for c in cands):
+        return typed
+    return None
 
 
 def _nested(c: Candidate) -> bool:
@@ -370,30 +391,13 @@ def apply_signals(
 ) -> list[Candidate]:
     """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
     scope_joined = "".join(split_identifier(scope)) if scope else ""
-    ident = identifier.lower() if identifier else None
-    ident_last = last_name_part(ident) if ident else None
-    # `parse config`, `ParseConfig` and `parse_config` name the same definition: compare joined forms.
-    ident_joined = "".join(split_identifier(ident_last)) if ident_last else None
     words = {w.lower() for w in query_words if len(w) >= 3}
     wants_tests = bool(words & _TEST_WORDS)
     wants_generated = bool(words & _GENERATED_WORDS)
     wants_docs = bool(words & _DOCS_WORDS)
 
-    use_definition = "definition" in signals.enabled and ident is not None
-    last_typed = last_name_part(identifier) if identifier else ""
-    cased = last_typed if last_typed != last_typed.lower() else None
-    kinds = (
-        {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands} if use_definition else {}
-    )
-    # When the only definitions of the identifier live in tests, fixtures or examples, the one asked
-    # for is among them: the test penalty would put every mention in code above it.
-    defined_in_code = any(k is not None and not _supporting(c) for c in cands if (k := kinds.get(c.uid)))
-    # A bare name (`Engine`, not `StructValidator.Engine`) defined, as typed to the letter, at top
-    # level as well as a member (typed in another case, `searcher`, scores decide).
-    top_level = ident == ident_last and any(
-        kinds.get(c.uid) is not None and not _nested(c) and c.kind != "constant" and c.name == last_typed
-        for c in cands
-    )
+    kinds = _defining(cands, identifier, signals) if identifier else {}
+    ctx = _DefinitionContext.of(cands, kinds, identifier or "")
     # A name no code that does the work spells (`sni_hostname`, an option documented only in Markdown;
     # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,
     # not supporting text to rank below code holding its words.
@@ -408,19 +412,19 @@ def apply_signals(
                 continue
         defined = kinds.get(c.uid)
         if defined is not None:
-            _boost_definition(c, defined, identifier, signals, top_level_too=top_level)
+            _boost_definition(c, defined, identifier, signals, ctx)
         _boost_text_evidence(c, identifier, signals)
         _boost_path(c, signals, scope, scope_joined, words)
         if "remainder" in signals.enabled and c.kind == "module":
             # Named after its file, a remainder matches the name of the definition the file holds
             # (`HTTPError.ts`): its imports are not what `HTTPError` asks for, once that is defined.
-            f = signals.remainder_penalty ** (2 if defined_in_code and p.named else 1)
+            f = signals.remainder_penalty ** (2 if ctx.in_code and p.named else 1)
             c.score *= f
             c.explain.append(f"module remainder: x{f:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
-            if (defined is not None and not defined_in_code) or (c.mentions and not code_spells):
-                where = "defined" if defined is not None and not defined_in_code else "spelled"
+            if (defined is not None and not ctx.in_code) or (c.mentions and not code_spells):
+                where = "defined" if defined is not None and not ctx.in_code else "spelled"
                 c.explain.append(f"{role}, but the identifier is {where} only there: x1")
                 out.append(c)
                 continue

@@ -30,12 +30,12 @@ from indexlib.retrieval.fusion import (
     quote_pairs,
     ranked_scores,
     rrf,
-    scope_paths,
 )
-from indexlib.retrieval.names import last_name_part
+from indexlib.retrieval.names import last_name_part, spelling_pattern
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
-from indexlib.retrieval.request import SearchOptions, SearchRequest
+from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
+from indexlib.retrieval.scope import scope_paths
 from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
@@ -166,6 +166,8 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 
 # The search notes a person is told on stderr in every format (the others stay in --json's meta).
 TOLD_NOTES = ("no result", "left out results", "no definition named")
+_BODY_KINDS = frozenset({"function", "method"})  # a definition inside one is local to its body
+PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
 
 def exclusion_note(removed: list[str]) -> str:
@@ -286,7 +288,7 @@ def _rank(
     cands = rrf(ranked, k=opts.rrf_k, cap=opts.cap, weights=p.weights)
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
-    head = cands[: max(40, opts.top_k * 4)]
+    head = cands[: max(40, opts.top_k * (PER_FILE_HEAD if opts.per_file else 4))]
     for c in head:
         stored = snap.node(c.uid)
         if stored is not None:
@@ -299,6 +301,8 @@ def _rank(
                 n.part,
             )
             c.prototype = is_prototype(n.language, n.kind, n.text)
+            parent = snap.node(n.parent_uid) if n.parent_uid else None
+            c.local = parent is not None and parent.node.kind in _BODY_KINDS
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
@@ -336,7 +340,7 @@ def _rank(
     # A definition the query names (or misspells by a typo) is shown from its declaration.
     return [
         _to_hit(snap, c, q, opts, name if c.defines else c.name if c.provenance.named else None)
-        for c in ranked_cands[: opts.top_k]
+        for c in top_of(ranked_cands, opts.top_k, per_file=opts.per_file, key=lambda c: c.path)
     ]
 
 
@@ -388,11 +392,13 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
     words = " ".join([*q.terms, *q.phrases])
     content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
     mention = _whole_name(q, route)
-    if len(pairs) < 2 and not content and not mention:
+    name = identifier_of(q, route) if route is Route.IDENTIFIER else None
+    spelled = spelling_pattern(name) if name else None  # `module.exports`: its parts in a row
+    if len(pairs) < 2 and not content and not mention and spelled is None:
         return
     for c in cands:
         lexical_only = c.provenance.symbol_rank is None and c.provenance.vector_rank is None
-        if len(pairs) < 2 and not lexical_only and not mention:
+        if len(pairs) < 2 and not lexical_only and not mention and spelled is None:
             continue
         stored = snap.node(c.uid)
         if stored is None:
@@ -405,6 +411,8 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
             c.weak = True
         if mention:
             c.mentions = mention in terms
+        if spelled is not None and not c.mentions:
+            c.mentions = spelled.search(n.text) is not None
 
 
 def _whole_name(q: Query, route: Route) -> str:

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit
-from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf, scope_paths
+from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf
+from indexlib.retrieval.scope import scope_paths
 
 
 def hits(*uids: int) -> list[StreamHit]:
@@ -187,9 +188,35 @@ def test_an_identifier_typed_with_capitals_matches_case_first() -> None:
 
     out = apply_signals(pair(), identifier="Searcher", query_words=["Searcher"])
     assert [c.uid for c in out] == [2, 1]
-    # Typed in lower case, any case is the name as typed: both get the full boost, scores decide.
+    # Typed in lower case, a definition spelled to the letter is the one meant; the type is alike.
     out = apply_signals(pair(), identifier="searcher", query_words=["searcher"])
-    assert [c.uid for c in out] == [1, 2]
+    assert [(c.uid, c.defines) for c in out] == [(1, "exact"), (2, "spelled")]
+    # With no definition spelled as typed, any case matches.
+    out = apply_signals(pair()[1:], identifier="searcher", query_words=[])
+    assert [(c.uid, c.defines) for c in out] == [(2, "exact")]
+
+
+def test_a_module_constant_spelled_as_typed_leads_a_type_of_other_case_and_a_local() -> None:
+    # `const ky = createInstance()` at module level is what `ky` asks for: not the class `Ky`, nor a
+    # local function `ky` inside `createInstance`, which score higher on their own.
+    def three() -> list[Candidate]:
+        cls = cand(1, "source/core/Ky.ts", kind="class", name="Ky", score=1.0)
+        local = cand(2, "source/index.ts", name="ky", score=0.95)
+        local.qualified_name, local.local = "createInstance.ky", True
+        const = cand(3, "source/index.ts", kind="constant", name="ky", score=0.8)
+        return [cls, local, const]
+
+    out = apply_signals(three(), identifier="ky", query_words=["ky"])
+    assert [c.uid for c in out] == [3, 1, 2]
+    # A constant still yields to a function of its name at top level (a flag `var List bool`).
+    fn = cand(4, "list.go", name="List", score=0.6)
+    flag = cand(5, "flags.go", kind="constant", name="List", score=0.7)
+    assert [c.uid for c in apply_signals([fn, flag], identifier="List", query_words=[])] == [4, 5]
+    # ... and to a method of its name (a flag `Status bool` to `Executor.Status`).
+    method = cand(6, "status.go", kind="method", name="Status", score=0.6)
+    method.qualified_name = "Executor.Status"
+    flag = cand(7, "flags.go", kind="constant", name="Status", score=0.7)
+    assert [c.uid for c in apply_signals([method, flag], identifier="Status", query_words=[])] == [6, 7]
 
 
 def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:

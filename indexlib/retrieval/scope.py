@@ -1,0 +1,65 @@
+"""Which paths a commit-style scope names, and which paths are prose rather than code.
+
+Kept apart from fusion's signals because search plans with them too: the scope's files are found
+once per query over the manifest, before any candidate is scored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from indexlib.analyzer import split_identifier
+
+PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
+MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
+
+_DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
+_PROSE_KINDS = frozenset({"section", "chunk"})
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def is_docs(path: str, kind: str) -> bool:
+    """Prose or project files rather than code: Markdown sections, text windows, docs/ and .github/."""
+    return kind in _PROSE_KINDS or bool(_DOCS_PATH.search(path))
+
+
+def path_names(path: str, joined: str) -> bool:
+    """True when a folder or file name of `path` holds `joined` (a name with separators and case
+    removed) from one of its word boundaries on: `compilercore` is in `packages/compiler-core/src`,
+    `keepalive` in `KeepAlive.ts`, `man` in `clap_mangen/`; `time` is not in `runtime/`, whose word it
+    would only end."""
+    return any(joined in _joined(part) and _names_from_a_word(part, joined) for part in path.split("/"))
+
+
+@lru_cache(maxsize=PATH_PARTS_CACHE)
+def _joined(part: str) -> str:
+    """A folder or file name with separators and case removed. For ASCII that is its letters and
+    digits in lower case (what `split_identifier` keeps), at a tenth of the cost: most names of a
+    root fail the scope's substring test here and are never split into words."""
+    if part.isascii():
+        return _NOT_ALNUM.sub("", part.lower())
+    return "".join(split_identifier(part))
+
+
+@lru_cache(maxsize=PATH_PARTS_CACHE)
+def _word_suffixes(part: str) -> tuple[str, ...]:
+    """A name's identifier words joined from each word on (`clap_mangen` -> `clapmangen`, `mangen`)."""
+    words = split_identifier(part)
+    return tuple("".join(words[i:]) for i in range(len(words)))
+
+
+def _names_from_a_word(part: str, joined: str) -> bool:
+    return any(s.startswith(joined) for s in _word_suffixes(part))
+
+
+def scope_paths(files: Iterable[str], scope: str) -> list[str]:
+    """The files a commit-style scope names (sorted): those with a folder or file name holding it.
+    Empty when the scope is too short or names every file, so there is nothing to prefer."""
+    joined = "".join(split_identifier(scope)) if scope else ""
+    if len(joined) < MIN_SCOPE_CHARS:
+        return []
+    all_files = list(files)
+    named = sorted(p for p in all_files if path_names(p, joined))
+    return named if len(named) < len(all_files) else []

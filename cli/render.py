@@ -149,8 +149,10 @@ def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
     that are not blank."""
     words: dict[int, set[str]] = {}
     for a, b in h.snippet.highlights:
-        parts = re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", h.snippet.text[a:b])
-        words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(p.lower() for p in parts if p)
+        matched = h.snippet.text[a:b]
+        parts = {p.lower() for p in re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", matched) if p}
+        # A name spelled whole (`module.exports`) counts itself too: above its words apart.
+        words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(parts | {matched.lower()})
     # The most query words first (a quoted sentence's line in the doc comment, not the code below
     # it holding one of them); among equals, code from the declaration on before the doc above it.
     best = sorted(words, key=lambda i: (-len(words[i]), sig is None or i < sig, i))

@@ -69,6 +69,7 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
     if files_only:
         fmt = "files"
     request = request_of(v, for_program=fmt in ("json", "jsonl"))
+    request.per_file = files_only
     request.check_query(query)
     if v.get("json") and v.get("jsonl"):
         raise UsageError("--json and --jsonl exclude each other", hint="pick one output format")

@@ -59,3 +59,24 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
         else:
             pending = joined
     return not pending
+
+
+_SEPARATOR_SPELLINGS = r"(?:\.|::|->|#|\\)"
+
+
+def spelling_pattern(name: str) -> re.Pattern[str] | None:
+    """A qualified name as code spells it, with any language's separator between its parts and no
+    identifier character around it (`module.exports` in `module.exports = x`, not `amodule.exportsX`);
+    None for a name of one part. Smart case, as the definition match: typed in lower case, any case.
+
+    >>> bool(spelling_pattern("res.set").search("res.set = res.header = function"))
+    True
+    >>> bool(spelling_pattern("std::fs::read").search("let s = std.fs.readable"))
+    False
+    """
+    parts = [p for p in dotted(name).split(".") if p]
+    if len(parts) < 2:
+        return None
+    flags = re.IGNORECASE if name == name.lower() else 0
+    body = _SEPARATOR_SPELLINGS.join(re.escape(p) for p in parts)
+    return re.compile(rf"(?<![\w$]){body}(?![\w$])", flags)

@@ -11,9 +11,9 @@ translate their inputs into a request. Does not own: the numbers (bounds.py), ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -24,6 +24,7 @@ from indexlib.retrieval.query import Query
 
 TERM_BOOST_MIN, TERM_BOOST_MAX = 0.01, 100.0  # SearchRequest.term_boosts: a factor, never 0 or unbounded
 LIBRARY, CLI, AGENT = "library", "cli", "agent"  # who asks: decides wording and which bounds apply
+T = TypeVar("T")
 
 
 def _default(bound: Bound) -> int:
@@ -69,6 +70,8 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     until: int | str | None = None
     as_of: int | str | None = None
     recency: bool = False
+    # One hit per file, its best, and `top_k` files (`-l`, as `rg -l` lists files, not matches).
+    per_file: bool = False
     # BM25 multipliers per analysed query term. A workspace search passes each index the ratio of the
     # workspace-wide idf to the index's own (indexlib/workspace/collection.py), so its BM25 scores as
     # one index over every repository would; empty (the default) for a search of one index.
@@ -240,3 +243,19 @@ def served_check(name: str, value: object, bound: Bound, hint: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not within(value, bound):
         raise bound_error(name, value, bound.lo, bound.hi if bound.hi is not None else value, hint)  # type: ignore[arg-type]
     return value
+
+
+def top_of(items: Sequence[T], k: int, *, per_file: bool, key: Callable[[T], object]) -> list[T]:
+    """The first `k` items, or with `per_file` the first item of each of the first `k` distinct
+    keys (a file: its path, or in a workspace its repository and path)."""
+    if not per_file:
+        return list(items[:k])
+    seen: set[object] = set()
+    out: list[T] = []
+    for item in items:
+        if (file := key(item)) not in seen:
+            seen.add(file)
+            out.append(item)
+            if len(out) == k:
+                break
+    return out

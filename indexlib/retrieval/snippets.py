@@ -52,7 +52,11 @@ def _word_pattern(words: Sequence[str], stems: Sequence[str] = ()) -> re.Pattern
 def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match on the line matching the most different query words: the first match of the
     node, unless a later line holds more of the query (`if response.next_request` is the line
-    holding all three words, not an earlier `request: Request`)."""
+    holding all three words, not an earlier `request: Request`). A match counts each identifier word
+    it spells and itself, so a name spelled whole (`c.SilenceUsage`, `module.exports`) outweighs a
+    line holding its words apart (`SilenceErrors`, `Module exports`)."""
+    from indexlib.analyzer import split_identifier
+
     best: re.Match[str] | None = None
     best_count = 0
     line_start, words, first = -1, set[str](), None
@@ -60,6 +64,7 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
         start = text.rfind("\n", 0, m.start()) + 1
         if start != line_start:
             line_start, words, first = start, set(), m
+        words.update(split_identifier(m.group()))
         words.add(m.group().lower())
         if len(words) > best_count:
             best, best_count = first, len(words)
@@ -172,8 +177,9 @@ def make_snippet(
 def _own_block(
     text: str, start_line: int, pattern: re.Pattern[str] | None, hidden: frozenset[int]
 ) -> tuple[str, int, bool]:
-    """The run of lines of `text` that holds the first match (else the first run), leaving out the
-    blank lines that stand for other nodes' code; returns (block text, its first line, cut anything)."""
+    """The run of lines of `text` that holds the best match (`_best_match`; else the first run),
+    leaving out the blank lines that stand for other nodes' code; returns (block text, its first
+    line, cut anything)."""
     lines = text.split("\n")
     runs: list[tuple[int, int]] = []  # [first, last] indexes into `lines` of each run of own lines
     for i, line in enumerate(lines):
@@ -187,7 +193,7 @@ def _own_block(
     if not runs:
         return text, start_line, False
     chosen = runs[0]
-    match = pattern.search(text) if pattern else None
+    match = _best_match(text, pattern) if pattern else None
     if match is not None:
         at = text.count("\n", 0, match.start())
         chosen = next((r for r in runs if r[0] <= at <= r[1]), chosen)

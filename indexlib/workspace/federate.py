@@ -54,7 +54,7 @@ from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.fusion import rrf_term
 from indexlib.retrieval.query import parse_query
-from indexlib.retrieval.request import SearchRequest
+from indexlib.retrieval.request import SearchRequest, top_of
 from indexlib.retrieval.search import TOLD_NOTES, Engine
 from indexlib.workspace import repofilter
 from indexlib.workspace.collection import (
@@ -302,7 +302,8 @@ def assemble(
         )
     for a, _hits in answers:
         a.stream_scores = msgspec.UNSET
-    top: list[Hit] = list(merged[: opts.top_k])
+    chosen = top_of(merged, opts.top_k, per_file=opts.per_file, key=lambda h: (h.repo, h.path))
+    top: list[Hit] = list(chosen)
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
     meta.notes.extend(shared_told_notes([a for a, _ in answers if a.ok]))

@@ -212,3 +212,24 @@ def test_php_backslash_names_are_identifiers_and_regex_escapes_are_not() -> None
     assert regex_syntax("namespace Slim\\Handlers\\Strategies") is None
     assert classify(parse_query("\\bfoo\\b")) is Route.NATURAL and regex_syntax("\\bfoo\\b") == "\\b"
     assert dotted("\\Slim\\App") == "Slim.App" and last_name_part("Rack::Response#finish") == "finish"
+
+
+def test_a_qualified_name_is_spelled_with_any_separator_and_smart_case() -> None:
+    from indexlib.retrieval.names import spelling_pattern
+
+    pattern = spelling_pattern("res.set")
+    assert pattern is not None
+    assert pattern.search("res.set = res.header = function header(field, val) {")
+    assert pattern.search("RES::SET")  # typed in lower case: any case, any separator
+    assert not pattern.search("res.settings") and not pattern.search("pres.set")
+    cased = spelling_pattern("View.lookup")
+    assert cased is not None and not cased.search("view.lookup") and cased.search("View->lookup(")
+    assert spelling_pattern("lookup") is None
+
+
+def test_top_of_keeps_the_best_hit_of_each_file_up_to_k_files() -> None:
+    from indexlib.retrieval.request import top_of
+
+    hits = [("a.py", 1), ("a.py", 2), ("b.py", 3), ("a.py", 4), ("c.py", 5), ("d.py", 6)]
+    assert top_of(hits, 3, per_file=False, key=lambda h: h[0]) == hits[:3]
+    assert top_of(hits, 3, per_file=True, key=lambda h: h[0]) == [("a.py", 1), ("b.py", 3), ("c.py", 5)]

@@ -107,3 +107,19 @@ def test_a_module_remainder_never_shows_the_lines_other_nodes_own() -> None:
     assert not shown & hidden
     whole = make_snippet(text, 1, ["handler"], 600)  # without hidden lines: the old behaviour, all of it
     assert whole.start_line == 1 and not whole.truncated
+
+
+def test_a_name_spelled_whole_outweighs_a_line_holding_its_words_apart() -> None:
+    text = (
+        "func (c *Command) ExecuteC() error {\n"
+        + "\n".join(f"\tstep{i}()" for i in range(30))
+        + "\n\tif !c.SilenceErrors {\n"
+        + "\n".join(f"\tmore{i}()" for i in range(30))
+        + "\n\tif !c.SilenceUsage {\n\t\tc.Println(c.UsageString())\n\t}\n}\n"
+    )
+    s = make_snippet(text, 1, ["SilenceUsage"], 160)
+    assert "c.SilenceUsage" in s.text and "SilenceErrors" not in s.text
+    # A dotted name: its whole spelling, not a comment holding both words.
+    module = "/**\n * Module exports.\n */\n" + "\n".join(f"var x{i} = {i};" for i in range(40)) + "\nmodule.exports = View;\n"
+    s = make_snippet(module, 1, ["module.exports"], 120)
+    assert "module.exports = View;" in s.text

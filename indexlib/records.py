@@ -5,6 +5,7 @@ hits, skip reasons). Imports nothing internal, so any module may depend on it.
 JSON output encodes these same Structs, so the API and `--json` share one schema.
 """
 
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -160,8 +161,17 @@ BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
 
 def is_prototype(language: str, kind: str, text: str) -> bool:
     """A C or C++ function declared without its body (a header's `int f(void);`): the definition
-    is where the body is, and the declaration yields to it."""
-    return language in ("c", "cpp") and kind in ("function", "method") and "{" not in text
+    is where the body is, and the declaration yields to it. A function-like `#define` is no
+    prototype: it is the only definition its name has."""
+    return (
+        language in ("c", "cpp")
+        and kind in ("function", "method")
+        and "{" not in text
+        and not _DEFINE_LINE.search(text)
+    )
+
+
+_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 
 
 # The symbol stream's score of a name spelled as the query spells it (joined words, a qualified

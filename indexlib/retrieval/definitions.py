@@ -158,14 +158,23 @@ def _no_file_generated(_path: str) -> bool:
 
 def preference(
     n: Node, generated: Callable[[str], bool] = _no_file_generated
-) -> tuple[bool, bool, bool, bool]:
+) -> tuple[bool, bool, bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
     the work before tests, examples and generated code (`generated` says which files carry the
-    marker), a body before a C prototype of it, top level before nested (a method, a function in a
-    test). Search ranks the same way (docs and tests lower, the definition itself first)."""
+    marker), a body before a C prototype of it, a type before its constructor, top level before
+    nested (a method, a function in a test). Search ranks the same way (docs and tests lower, the
+    definition itself first, a constructor yielding to its class). A constructor is nested in its
+    class but for a C++ one defined out of line in another file (`Widget::Widget() {}` in a .cpp),
+    which is as top level as the class and made the class's name ambiguous."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
     prototype = is_prototype(n.language, n.kind, n.text)
-    return (is_docs(n.path, n.kind), supporting, prototype, n.parent_uid != 0)
+    return (is_docs(n.path, n.kind), supporting, prototype, _constructor(n), n.parent_uid != 0)
+
+
+def _constructor(n: Node) -> bool:
+    """A method named as its container: `Widget.Widget`, a constructor of class `Widget`."""
+    parts = as_dotted(n.qualified_name).split(".")
+    return n.kind == NodeKind.METHOD.value and len(parts) >= 2 and parts[-1] == parts[-2]
 
 
 def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:

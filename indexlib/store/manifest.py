@@ -43,7 +43,12 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      are `constant` nodes; C# properties and events are `method` nodes; a C# file the grammar
 #      misreads for its `#if`/`#else` is parsed with the first branch of each conditional; a
 #      JavaScript call of a private method keeps its `#` (`this.#retry`), so it resolves.
-FORMAT_VERSION = 7
+#   8  what a C or C++ file parses into changed: declaration and statement macros (`class FOO_API
+#      Widget`, `FOO_INLINE int f() FOO_NOEXCEPT`) are blanked before parsing, functions returning a
+#      reference and out-of-class operators keep their names, `#define`s at any depth are nodes
+#      (function-like ones `function`s), `using` aliases and typedefs are `type` nodes, and a `.h`
+#      file is C++ on more evidence (`enum class`, `#include <string>`, `A::b(`).
+FORMAT_VERSION = 8
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

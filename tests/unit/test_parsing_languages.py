@@ -92,6 +92,39 @@ def test_header_with_cpp_syntax_is_cpp() -> None:
     assert detect_language("x.h", b"#ifndef X_H\nstruct point { int x; };\nint f(void);\n") == "c"
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"#pragma once\n#include <cstdint>\n",  # a standard C++ header has no extension
+        b'#include "detail/format.hpp"\n',
+        b"#include <stdint.h>\nenum class color : uint32_t { red = 1 };\n",
+        b"class FOO_API Widget : public Base\n{\n};\n",
+        b"struct point {\n  int x;\n public:\n  int y;\n};\n",
+        b"namespace {\nint counter;\n}\n",
+        b"int Widget::size() const;\n",
+        b"bool operator==(const point &a, const point &b);\n",
+    ],
+)
+def test_header_with_more_cpp_syntax_is_cpp(head: bytes) -> None:
+    assert detect_language("x.h", head) == "cpp"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # C headers that serve C++ too: what only a C++ compiler reads is no hint.
+        b'#ifdef __cplusplus\nextern "C" {\n#include <cstddef>\n#endif\nint f(void);\n',
+        b'#if defined(__cplusplus)\nextern "C++" {\ntemplate <class T> T id(T x);\n}\n#else\n'
+        b"int id(int x);\n#endif\n",
+        b"/* See std::string and class Foo { in the C++ binding. */\nint f(void);\n",
+        b'#define ADDR "fe80::abc"\nconst char *host = "a::b";\n',
+        b"#include <stdio.h>\n#include <sys/types.h>\nstruct list { struct list *next; };\n",
+    ],
+)
+def test_c_header_stays_c(head: bytes) -> None:
+    assert detect_language("x.h", head) == "c"
+
+
 def test_detection_does_not_import_tree_sitter() -> None:
     code = (
         "import sys\nfrom indexlib.index.parsing import detect_language\ndetect_language('a.py')\n"

@@ -37,6 +37,9 @@ Conventions (identical in every language):
   not definitions in any language; C# properties and events are `method`s (accessors run code).
 - A C# file the grammar misreads for its `#if`/`#else` is parsed with only the first branch of each
   conditional (preproc.py); names, signatures and references come from that branch, text from the file.
+  A C/C++ file is parsed without its declaration and statement macros (`class FOO_API Widget`,
+  `FOO_INLINE int f() FOO_NOEXCEPT`; decorations.py) the same way; a definition's span starts at
+  the macros blanked before it on its line. `#define`s are global: no namespace qualifies them.
 - Call targets are the callee as written without arguments, generics, sigils or whitespace, with
   `::`, `->` and `?.` written as "." (`self.retry`, `Foo.new`, `std.make_unique`, `this.gateway.post`).
   Constructor calls name the type (`new Foo()` -> `Foo`). Rust macros are not calls.
@@ -104,7 +107,11 @@ def extract(
             defs.append(item)
     deadline.check("definitions")
 
-    directives = directive_rows(written) if written is not data else frozenset()
+    directives: frozenset[int] = frozenset()
+    if written is not data:
+        directives = directive_rows(written, data)
+        for item in defs:
+            item.start = _blanked_lead(data, written, item.start)
     by_qualified = name_definitions(src, defs, path, spec, language, lines, deadline, directives)
 
     # Module node (drafted first so top-level refs can point at it).
@@ -208,3 +215,13 @@ def _refs(
             add(owner, RefKind.IMPLEMENTS.value, normalize_target(src(trait)), item.node.start_point.row + 1)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
+
+
+def _blanked_lead(data: bytes, written: bytes, start: int) -> int:
+    """Where a definition starting at `start` starts in the file as written: before the macros that
+    were blanked in `data` ahead of it on its line (`FOO_INLINE int f()` starts at `FOO_INLINE`)."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    if data[line_start:start].strip() or not written[line_start:start].strip():
+        return start
+    lead = written[line_start:start]
+    return line_start + len(lead) - len(lead.lstrip())

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.references import loads_module
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
@@ -80,35 +81,18 @@ class Item:
     end_line: int = 0
 
 
-def _declarator_name(src: Source, node: Node | None) -> tuple[list[str], Node | None]:
-    """C/C++ function name from a declarator chain: (components, the name node)."""
-    guard = 0
-    while node is not None and guard < 64:
-        guard += 1
-        kind = node.type
-        if kind in ("identifier", "field_identifier", "destructor_name", "operator_name", "type_identifier"):
-            return [src(node)], node
-        if kind == "qualified_identifier":
-            parts = [p for p in normalize_target(src(node)).split(".") if p]
-            if src(node).split("::")[-1].strip().startswith("~"):
-                parts[-1] = "~" + parts[-1]
-            return parts or [src(node)], node
-        if kind == "template_function":
-            return [normalize_target(src(node.child_by_field_name("name")))], node
-        node = node.child_by_field_name("declarator")
-    return [], None
-
-
 def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     """The written name of a definition or scope, as components; [] when it has none."""
     kind = node.type
     if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
-        return _declarator_name(src, node.child_by_field_name("declarator"))[0]
+        return declarator_name(src, node.child_by_field_name("declarator"))[0]
+    if kind == "type_definition":  # `typedef std::string name_t;`, `typedef void (*callback)(int);`
+        return typedef_name(src, node)
     if kind == "assignment":  # a Python module-level `NAME = ...`
         return [src(node.child_by_field_name("left"))]
     if kind == "expression_statement" and node.named_child_count == 1:
         return _names(src, node.named_child(0), capture, language)
-    if kind in _SPECIFIERS:
+    if kind in SPECIFIERS:
         name = node.child_by_field_name("name")
         if name is None and node.parent is not None and node.parent.type == "type_definition":
             name = node.parent.child_by_field_name("declarator")
@@ -195,7 +179,8 @@ def constant_value(node: Node) -> Node | None:
     return value
 
 
-_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+MACROS = frozenset({"preproc_def", "preproc_function_def"})  # C/C++ `#define`s
+SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 
 
 def _outer(node: Node, spec: Spec) -> Node:
@@ -216,7 +201,7 @@ def _outer(node: Node, spec: Spec) -> Node:
         elif kind == "expression_statement":
             if outer.type != "assignment_expression":
                 break
-        elif kind == "type_definition" and node.type not in _SPECIFIERS:
+        elif kind == "type_definition" and node.type not in SPECIFIERS:
             break
         outer = parent
         parent = parent.parent
@@ -266,8 +251,10 @@ def collect_items(
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
-            if node.type == "declaration" and _inside(node, "function_definition"):
-                continue  # a prototype written inside a function body declares nothing of the file
+            if local_to_function(node):
+                continue  # a prototype, alias or macro written inside a function body is the body's
+            if node.type == "preproc_def" and include_guard(src, node):
+                continue  # `#ifndef FOO_H` / `#define FOO_H` only guards the file
             if capture == "constant" and node.type == "variable_declarator" and _imports(src, node, language):
                 continue  # `var send = require('send')` is an import (an edge), not a definition
             if capture == "constant" and language == "csharp" and not _csharp_const(src, node):
@@ -346,15 +333,6 @@ def _csharp_const(src: Source, declarator: Node) -> bool:
     return field is not None and any(c.type == "modifier" and src(c) == "const" for c in field.named_children)
 
 
-def _inside(node: Node, kind: str) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent.type == kind:
-            return True
-        parent = parent.parent
-    return False
-
-
 def _statement_namespace_end(node: Node, root: Node) -> int:
     """`namespace X;` (C#, PHP) covers the file until the next namespace statement."""
     sibling = node.next_named_sibling
@@ -384,6 +362,8 @@ def nest(items: list[Item]) -> list[Item]:
 def classify(src: Source, item: Item, language: str) -> None:
     """Kind, qualifier and attachment of one definition, given its parent is already done."""
     parent = item.parent
+    if item.node.type in MACROS:
+        parent = None  # the preprocessor knows no namespaces or classes: `#define` names are global
     owner = parent
     while owner is not None and owner.is_scope:
         owner = owner.parent

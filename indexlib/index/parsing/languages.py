@@ -139,12 +139,45 @@ _INTERPRETERS: dict[str, str] = {
 
 _SHEBANG = re.compile(rb"^#!\s*(\S+)(?:[ \t]+(\S+))?")
 _VERSION_SUFFIX = re.compile(r"[\d.]+$")
-# C++-only syntax near the top of a .h file; a plain C header never contains these.
+# C++-only syntax near the top of a .h file, read without comments and without the branches only a
+# C++ compiler reads (`_c_view`); a plain C header has none of it: namespaces, templates, class
+# heads (`class A {`, `class FOO_API A : public B`), access labels, scoped enums, an out-of-line
+# member (`int A::b(`), C++ operators, and an include of a standard header without an extension
+# (`<string>`, `<cstdio>`) or of a C++ header (`x.hpp`). The words C23 shares with C++ (`constexpr`,
+# `nullptr`, `bool`) are no hint.
 _CPP_HINT = re.compile(
-    rb"^\s*(?:namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|using\s+namespace\b|extern\s+\"C\\+\\+\")"
-    rb"|\bstd::|\bpublic:|\bprivate:|\bprotected:",
+    rb"^\s*(?:namespace(?:\s+\w|\s*\{)|template\s*<|using\s+namespace\b|extern\s+\"C\\+\\+\")"
+    rb"|^\s*(?:(?:template\s*<[^;{}]*>|typedef)\s*)?class\s+\w+(?:\s+\w+)*\s*(?:\{|:(?!:))"
+    rb"|^\s*(?:public|private|protected)\s*:|\benum\s+(?:class|struct)\b|\bstd::"
+    rb"|^[ \t]*(?:[\w<>,*&:]+[ \t]+)*[*&]*\w+::~?\w+[ \t]*\("
+    rb"|\boperator\s*(?:==|!=|<=|>=|<<|>>|\[\]|\(\)|[-+*/=<>!])\s*\("
+    rb"|^\s*#\s*include\s*(?:<\w+>|[<\"][^>\"\n]*\.(?:hpp|hh|hxx|h\+\+|ipp|tpp)[>\"])",
     re.MULTILINE,
 )
+_COMMENT = re.compile(rb"/\*.*?(?:\*/|\Z)|//[^\n]*", re.DOTALL)
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+_CPLUSPLUS = re.compile(rb"^[ \t(]*(?:defined[ \t]*\(?[ \t]*)?__cplusplus\b")
+
+
+def _c_view(head: bytes) -> bytes:
+    """`head` without comments and without `#ifdef __cplusplus` branches (a C header's `extern "C"`
+    guard, its C++ conveniences): what a C compiler reads of it, near enough to sniff."""
+    lines: list[bytes] = []
+    skipping = 0  # depth of conditionals inside a C++-only branch being skipped
+    for line in _COMMENT.sub(b"", head).split(b"\n"):
+        match = _CONDITIONAL.match(line)
+        word = match.group(1) if match else b""
+        if skipping:
+            if word in (b"if", b"ifdef", b"ifndef"):
+                skipping += 1
+            elif word == b"endif" or (skipping == 1 and word in (b"else", b"elif")):
+                skipping -= 1  # an `#else` of the C++ branch is the C one: read from here
+            continue
+        if word in (b"if", b"ifdef") and match is not None and _CPLUSPLUS.match(match.group(2).strip()):
+            skipping = 1
+            continue
+        lines.append(line)
+    return b"\n".join(lines)
 
 
 def detect_language(path: str, head: bytes = b"") -> str | None:
@@ -172,7 +205,7 @@ def detect_language(path: str, head: bytes = b"") -> str | None:
     suffix = _suffix(lower)
     if suffix:
         language = _EXTENSIONS.get(suffix)
-        if language == "c" and suffix == ".h" and _CPP_HINT.search(head[:8192]):
+        if language == "c" and suffix == ".h" and _CPP_HINT.search(_c_view(head[:8192])):
             return "cpp"
         if language is not None:
             return language

@@ -1,10 +1,12 @@
-"""Preprocessor conditionals: parse a C# file as a compiler sees one configuration of it.
+"""The preprocessor: parse a C# file as a compiler sees one configuration of it, a C/C++ file
+without the macros the grammar cannot read.
 
 Owns: the blanked copy of a file in which every `#elif`/`#else` branch (the first branch instead
 under `#if false`) and the directive lines themselves are spaces, newlines kept, so byte offsets and
 line numbers are the original's; and the choice between the parse of the file as written and the
-parse of that copy. Does not own: parsing (treesitter.py) or extraction (extract.py), which
-reads names and references from the parsed bytes and takes node text from the original.
+parse of a blanked copy (this one, or the C/C++ copy without macros that decorations.py makes).
+Does not own: parsing (treesitter.py) or extraction (extract.py), which reads names and references
+from the parsed bytes and takes node text from the original.
 
 Why: the grammars accept `#if` only around whole declarations or statements. A directive inside
 an expression, a base list or a parameter list, or branches that each open a brace
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, parse
+from indexlib.index.parsing.decorations import blank_macros
 
 # Languages `blank_inactive` knows: C# blanks all its directives (`#region`, `#pragma`, `#nullable`
 # mean nothing to the syntax); C and C++ only the conditionals (`#define`, `#include` are nodes and refs).
@@ -30,6 +33,8 @@ _BLANKABLE = frozenset({"csharp", "c", "cpp"})
 # them in `#else` branches) and made include guards constants: that grammar reads `#ifdef`ed
 # declarations well, and its errors come mostly from macros (`va_arg(ap, char*)`), not `#if`.
 PREPROCESSED = frozenset({"csharp"})
+# Languages whose files are parsed without their decoration macros (decorations.py).
+DECORATED = frozenset({"c", "cpp"})
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*([a-z]*)(.*)$")
 _OPENS = frozenset({b"if", b"ifdef", b"ifndef"})
@@ -72,9 +77,13 @@ def blank_inactive(data: bytes, language: str) -> bytes | None:
     return b"\n".join(out) if blanked else None
 
 
-def directive_rows(text: bytes) -> frozenset[int]:
-    """The 0-based rows of `text` that are preprocessor directives (blanked in the parsed copy)."""
-    return frozenset(row for row, line in enumerate(text.split(b"\n")) if _DIRECTIVE.match(line))
+def directive_rows(text: bytes, parsed: bytes) -> frozenset[int]:
+    """The 0-based rows of `text` that are preprocessor directives blanked in `parsed`, its copy."""
+    return frozenset(
+        row
+        for row, (line, copy) in enumerate(zip(text.split(b"\n"), parsed.split(b"\n"), strict=False))
+        if _DIRECTIVE.match(line) and not copy.strip()
+    )
 
 
 def _step(stack: list[tuple[bool, bool]], word: bytes, rest: bytes) -> None:
@@ -100,8 +109,17 @@ def _spaces(line: bytes) -> bytes:
 def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:
     """The tree to extract from and the bytes it was parsed from (`data`, or its blanked copy).
 
-    The copy is tried only when the file as written has a syntax error, and kept only when its
-    parse is less damaged (fewer bytes under ERROR nodes, then fewer MISSING ones)."""
+    C#: the copy without inactive branches is tried only when the file as written has a syntax
+    error, and kept only when its parse is less damaged (fewer bytes under ERROR nodes, then fewer
+    MISSING ones). C and C++: the copy without decoration macros (decorations.py) is parsed first
+    when there is one, since the file as written often parses without an error but wrongly (`class
+    FOO_API Widget {` as a function); it is kept unless it is more damaged than the file as written."""
+    if language in DECORATED:
+        undecorated = blank_macros(data, deadline)
+        if undecorated is not None:
+            return _less_damaged(
+                parse(undecorated, language, deadline), undecorated, data, language, deadline
+            )
     tree = parse(data, language, deadline)
     if language not in PREPROCESSED or not tree.root_node.has_error:
         return tree, data
@@ -112,6 +130,18 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
     if damage(other.root_node) < damage(tree.root_node):
         return other, blanked
     return tree, data
+
+
+def _less_damaged(
+    tree: Tree, parsed: bytes, data: bytes, language: str, deadline: Deadline
+) -> tuple[Tree, bytes]:
+    """(`tree`, `parsed`), or the parse of `data` as written when `tree` is the more damaged one."""
+    if not tree.root_node.has_error:
+        return tree, parsed
+    written = parse(data, language, deadline)
+    if damage(written.root_node) < damage(tree.root_node):
+        return written, data
+    return tree, parsed
 
 
 def damage(root: Node) -> tuple[int, int]:

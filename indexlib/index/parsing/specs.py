@@ -146,6 +146,9 @@ _RUST = Spec(
     comments=frozenset({"line_comment", "block_comment"}),
     prefixes=frozenset({"attribute_item"}),
 )
+# `#define`s are captured at any depth of conditionals and namespaces, typedefs whatever they
+# declare: items.py leaves out include guards, a typedef of a struct with a body (the struct is
+# the node) and whatever is written inside a function body.
 _C_QUERY = """
     (function_definition) @function
     (struct_specifier body: (_)) @struct
@@ -155,8 +158,10 @@ _C_QUERY = """
     (preproc_include) @import
     (declaration declarator: (function_declarator)) @function
     (declaration declarator: (pointer_declarator declarator: (function_declarator))) @function
-    (translation_unit (preproc_def) @constant)
-    (preproc_ifdef (preproc_def value: (_)) @constant)
+    (declaration declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator)))) @function
+    (preproc_def) @constant
+    (preproc_function_def) @function
+    (type_definition) @type
 """
 _C = Spec(query=_C_QUERY, comments=_C_LIKE_COMMENTS, wrappers=frozenset({"type_definition"}))
 _CPP = Spec(
@@ -165,6 +170,8 @@ _CPP = Spec(
     (class_specifier body: (_)) @class
     (namespace_definition) @scope
     (new_expression) @call
+    (declaration declarator: (reference_declarator (function_declarator))) @function
+    (alias_declaration) @type
     """,
     comments=_C_LIKE_COMMENTS,
     wrappers=frozenset({"type_definition", "template_declaration"}),

@@ -14,7 +14,14 @@ import re
 from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
-from indexlib.index.parsing.items import CONTAINER_VALUES, Item, constant_value, join_qualified
+from indexlib.index.parsing.items import (
+    CONTAINER_VALUES,
+    MACROS,
+    SPECIFIERS,
+    Item,
+    constant_value,
+    join_qualified,
+)
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
 from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, NodeKind
@@ -178,6 +185,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         lead = _shared_lead(node, data)  # `public const int Max = 3`, `final public const B = 2`
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
+    if node.type in MACROS:
+        return _macro_signature(data[start : node.end_byte])
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
@@ -195,7 +204,11 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     if language == "ruby":  # the body of a class or method starts at its first comment, if any
         text = _RUBY_COMMENT.sub("", text)
     signature = collapse(text)
-    if item.outer.type == "type_definition" and node.child_by_field_name("name") is None:
+    if (
+        node.type in SPECIFIERS
+        and item.outer.type == "type_definition"
+        and node.child_by_field_name("name") is None
+    ):
         signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
     if language == "python":
         signature = signature.rstrip(":").rstrip()
@@ -203,6 +216,15 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
     signature = signature.rstrip("{").rstrip()
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
+
+
+_DEFINE = re.compile(r"^#\s*define\s+")
+
+
+def _macro_signature(raw: bytes) -> str:
+    """A `#define`'s first line, spelled `#define NAME...` (`#  define` is how nesting is indented)."""
+    line = raw.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r").rstrip("\\")
+    return _DEFINE.sub("#define ", collapse(line))[:MAX_SIGNATURE_CHARS]
 
 
 # A Ruby comment: from a `#` at a line's start or after a blank (not `#{` interpolation) to its end.

@@ -25,6 +25,7 @@ import re
 from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
+from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
@@ -164,6 +165,23 @@ COMMON_METHODS = frozenset(
         "as_ref",
         "into",
         "collect",
+        # Go's standard interfaces: `err.Error()`, `b.String()`, `r.Read(p)` on a value of a library
+        # type; a same-named method of the indexed code is rarely the one called.
+        "Error",
+        "String",
+        "Read",
+        "Write",
+        "Close",
+        "Len",
+        "Less",
+        "Swap",
+        "Lock",
+        "Unlock",
+        "RLock",
+        "RUnlock",
+        "Done",
+        "Err",
+        "Wait",
     ]
 )
 
@@ -229,6 +247,7 @@ class Resolver:
         self.snap = snap
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
+        self._files_of: dict[tuple[str, str], list[str]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
@@ -251,6 +270,8 @@ class Resolver:
         if not last:
             return [], False
         n = src.node
+        imports = self._file_imports(n.path)
+        called = ref.alias if ref.kind == RefKind.CALLS and ref.alias else last  # `opt()` calls `option`
         family = family_of(n.language)
         exact_case = n.language not in CASE_INSENSITIVE
         cands = [
@@ -265,8 +286,7 @@ class Resolver:
         if not cands:
             return [], False
         own_container = n.parent_uid if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
-        head = (qualifier.split(".")[0] if qualifier else last).removesuffix("()")
-        imports = self._file_imports(n.path)
+        head = (qualifier.split(".")[0] if qualifier else called).removesuffix("()")
         # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
         bound = [
             r
@@ -286,7 +306,7 @@ class Resolver:
                     key=lambda c: (-_closeness(n.path, c.node.path), c.node.uid),
                 )
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
-                return uids, len(uids) > 1
+                return uids, len(uids) > 1 or _by_name_only(qualifier, head, bound, ranked)
         return [], False
 
     def _tiers(
@@ -343,9 +363,19 @@ class Resolver:
                 if not r.alias:  # `import email.base64mime; email.base64mime.decode()`
                     mods.append(qualifier)
         found = [c for c in cands if any(module_path_matches(c.node.path, m) for m in mods)]
+        if not found and cands:
+            found = self._passed_on(mods, cands, family)
         if not found and not any(self._module_indexed(m, family) for m in mods):
             return None  # bound to a module we do not index (subprocess, numpy): nothing to link
         return found
+
+    def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
+        """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import
+        option`), one step deep."""
+        name = cands[0].node.name
+        files = [p for m in mods for p in self._module_files(m, family)]
+        sources = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
+        return [c for c in cands if any(defined_in(c.node.path, m) for m in sources)]
 
     def _bare_name_tiers(
         self, n: Node, cands: list[StoredNode], own_container: int
@@ -389,6 +419,18 @@ class Resolver:
         parent = self.snap.node(uid)
         return parent is not None and parent.node.kind in CONTAINER_KINDS
 
+    def _module_files(self, module: str, family: str) -> list[str]:
+        """The indexed files (of a language family) implementing `module`, at most REEXPORT_FILES."""
+        key = (module, family)
+        if key not in self._files_of:
+            found = (
+                p
+                for p, rec in self.snap.manifest.files.items()
+                if family_of(rec.language) == family and module_path_matches(p, module)
+            )
+            self._files_of[key] = [p for _, p in zip(range(REEXPORT_FILES), found, strict=False)]
+        return self._files_of[key]
+
     def _module_indexed(self, module: str, family: str) -> bool:
         key = (module, family)
         if key not in self._indexed_modules:
@@ -419,6 +461,17 @@ class Resolver:
                     out.append(s)
                     break
         return out
+
+
+def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:
+    """`x.m()` linked to a method `m` only because of its name: `x` is bound by no import, is not
+    `self`/`this`/`super`, and names no container of the method (`err.Error()` on a library error
+    type would link to the indexed code's only `Error`). Such an edge is kept but marked ambiguous:
+    the call may well be to a type the index does not hold."""
+    if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
+        return False
+    qlast = qualifier.rsplit(".", 1)[-1]
+    return not any(c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast] for c in chosen)
 
 
 def _qualified_tiers(

@@ -429,3 +429,46 @@ def test_a_name_prefix_finds_the_definitions_it_begins(tmp_path: Path) -> None:
     assert res.results[0].symbol == "GsonBuilder.set_pretty_printing", [h.symbol for h in res.results]
     assert res.results[0].provenance.symbol_rank == 1
     assert not any(n.startswith("no definition named") for n in res.meta.notes), res.meta.notes
+
+
+def test_a_method_linked_by_its_name_alone_is_marked_ambiguous(tmp_path: Path) -> None:
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "errors.go": "package app\n\ntype compError struct{ msg string }\n\n"
+            "func (e *compError) Error() string { return e.msg }\n\n"
+            "func (e *compError) Describe() string { return e.msg }\n",
+            "run.go": "package app\n\nfunc run(err error, c *compError) string {\n"
+            "\tif err != nil {\n\t\treturn err.Error()\n\t}\n\treturn c.Describe()\n}\n",
+        },
+    )
+    # `err.Error()` is the standard error interface's method: no edge to the only indexed `Error`.
+    rel = related(open_engine(repo / ".qry"), "compError.Error")
+    assert not [r for r in rel.related if r.symbol == "run"], rel.related
+    # `c.Describe()` has a receiver the index cannot type: the edge is kept, marked as a guess.
+    rel = related(open_engine(repo / ".qry"), "compError.Describe")
+    callers = [r for r in rel.related if r.symbol == "run"]
+    assert callers and all(r.ambiguous for r in callers), rel.related
+
+
+def test_python_decorators_and_package_re_exports_are_calls(tmp_path: Path) -> None:
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .deco import option, pass_context\n",
+            "pkg/deco.py": "def option(*names):\n    return names\n\n\ndef pass_context(f):\n    return f\n",
+            "app.py": "import pkg\nfrom pkg import option as opt\n\n\n@pkg.pass_context\ndef run(ctx):\n"
+            "    return pkg.option('-v')\n\n\ndef other():\n    return opt('-q')\n",
+        },
+    )
+    engine = open_engine(repo / ".qry")
+    # A decorator applied without a call is still a use of it.
+    callers = {r.symbol for r in related(engine, "pass_context").related if r.edge == "calls"}
+    assert "run" in callers, callers
+    # `pkg.option()` and an alias of `from pkg import option` reach the module the package imports.
+    callers = {r.symbol for r in related(engine, "option").related if r.edge == "calls"}
+    assert {"run", "other"} <= callers, callers

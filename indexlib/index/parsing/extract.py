@@ -58,7 +58,13 @@ from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
 from indexlib.index.parsing.preproc import directive_rows
-from indexlib.index.parsing.references import base_refs, call_target, import_pairs, require_alias
+from indexlib.index.parsing.references import (
+    base_refs,
+    call_target,
+    import_pairs,
+    renamed_calls,
+    require_alias,
+)
 from indexlib.index.parsing.remainder import is_trivia, remainder_draft
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
@@ -192,6 +198,14 @@ def _refs(
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
             add(owner, calls, target, line)
+    for node in caps.get("decorator", ()):
+        # `@pass_context` applies a function without calling it: as much a call as `@command()`.
+        add(
+            owner_uid(node.start_byte, node.start_point.row + 1),
+            calls,
+            normalize_target(src(node)),
+            node.end_point.row + 1,
+        )
     for node in caps.get("import", ()):
         line = node.start_point.row + 1
         owner = owner_uid(node.start_byte, line)
@@ -213,6 +227,7 @@ def _refs(
                 else owner_uid(item.start, item.node.start_point.row + 1)
             )
             add(owner, RefKind.IMPLEMENTS.value, normalize_target(src(trait)), item.node.start_point.row + 1)
+    refs = renamed_calls(refs, language)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
 

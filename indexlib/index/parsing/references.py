@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import msgspec
+
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
-from indexlib.records import NodeKind, RefKind
+from indexlib.records import NodeKind, Ref, RefKind
 
 # Children of a base-type list that are not base types.
 _NOT_A_BASE = frozenset(
@@ -181,6 +183,28 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language == "php":
         target = strip_sigils(target)
     return target, callee, False
+
+
+def renamed_calls(refs: list[Ref], language: str) -> list[Ref]:
+    """Calls through a Python import alias (`from pkg import option as opt; opt()`) target the name
+    defined (`option`), with the alias the file calls it by: callers are found by the called name,
+    and the resolver finds the import by the alias."""
+    if language != "python":
+        return refs
+    renames = {
+        r.alias: r.target.rsplit(".", 1)[-1]
+        for r in refs
+        if r.kind == RefKind.IMPORTS and r.alias and "." in r.target.lstrip(".")
+    }
+    renames = {alias: name for alias, name in renames.items() if alias != name}
+    if not renames:
+        return refs
+    return [
+        msgspec.structs.replace(r, target=renames[r.target], alias=r.target)
+        if r.kind == RefKind.CALLS and r.target in renames
+        else r
+        for r in refs
+    ]
 
 
 def loads_module(src: Source, call: Node, language: str) -> bool:

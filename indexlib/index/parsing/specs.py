@@ -36,6 +36,8 @@ _PYTHON = Spec(
     (module (assignment left: (identifier)) @constant)
     (module (expression_statement (assignment left: (identifier)) @constant))
     (call) @call
+    (decorator (identifier) @decorator)
+    (decorator (attribute) @decorator)
     (import_statement) @import
     (import_from_statement) @import
     (future_import_statement) @import

@@ -1,0 +1,51 @@
+"""Names a package passes on from its modules: `from .deco import option` in `pkg/__init__.py`.
+
+A call through the package (`import pkg; pkg.option()`, `from pkg import option`) names the package,
+while the function lives in the module the package imported it from. Pure: the resolver gives the
+package files' import references and asks where a name they pass on is defined.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+
+from indexlib.records import Ref
+
+REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
+
+
+def passed_on(package_path: str, imports: Iterable[Ref], name: str) -> list[str]:
+    """The module paths (without extension, `pkg/deco`) that `package_path`'s imports take `name`
+    from, when the package binds `name` by them (`from .deco import option`, `... import x as name`).
+    Relative targets are resolved against the package file's folder."""
+    out: list[str] = []
+    for r in imports:
+        bound_as = r.alias or r.target.rsplit(".", 1)[-1]
+        if bound_as != name or "." not in r.target.lstrip("."):
+            continue
+        module = r.target.rsplit(".", 1)[0]
+        out.append(_absolute(package_path, module))
+    return out
+
+
+def _absolute(importer: str, module: str) -> str:
+    """`.deco` imported by `pkg/__init__.py` -> `pkg/deco`; `..x.y` from `a/b/c.py` -> `a/x/y`; an
+    absolute `pkg.deco` -> `pkg/deco`."""
+    dots = len(module) - len(module.lstrip("."))
+    rest = module.lstrip(".").replace(".", "/")
+    if not dots:
+        return rest
+    base = posixpath.dirname(importer)
+    for _ in range(dots - 1):
+        base = posixpath.dirname(base)
+    return posixpath.join(base, rest) if base else rest
+
+
+def defined_in(path: str, module_path: str) -> bool:
+    """Does file `path` implement module `module_path` (`pkg/deco` -> `pkg/deco.py` or
+    `pkg/deco/__init__.py`), or, for an absolute module, a file ending so (`src/pkg/deco.py`)?"""
+    stem = path.rsplit(".", 1)[0]
+    if stem.endswith("/__init__"):
+        stem = stem[: -len("/__init__")]
+    return stem == module_path or stem.endswith("/" + module_path)

@@ -174,18 +174,23 @@ def resolve_symbol(
         return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
     hits = streams.symbol_stream(snap, q, [], max(limit, 1) * 4)
-    out: list[SymbolMatch] = []
-    for h in hits:
+    found: list[tuple[float, tuple[bool, ...], int, SymbolMatch]] = []
+    for i, h in enumerate(hits):
         stored = snap.node(h.uid)
-        if stored is None:
+        if stored is None or stored.node.part != 0:
             continue
         n = stored.node
-        if n.part != 0:
-            continue
-        out.append(_match(n, _TIER.get(h.score, "fuzzy"), h.score))
-        if len(out) >= limit:
-            break
-    return out
+        # Within a tier, as `related` picks: code that does the work before tests, examples and docs.
+        found.append(
+            (
+                -h.score,
+                definitions.preference(n, snap.is_generated),
+                i,
+                _match(n, _TIER.get(h.score, "fuzzy"), h.score),
+            )
+        )
+    found.sort(key=lambda t: t[:3])
+    return [m for *_, m in found[:limit]]
 
 
 QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a qualified-name match

@@ -103,8 +103,10 @@ def expand(
     Deliberate choices:
     - A node that is itself a hit is not listed (it is already in the answer); the walk still goes
       through it to the next level.
-    - Each related node is listed once over the whole result, under the best-ranked hit that reaches it
-      at its smallest depth, so the cap counts distinct nodes.
+    - Each related node is listed once per direction over the whole result, under the best-ranked hit
+      that reaches it at its smallest depth, so the cap counts distinct nodes; a function that both
+      calls the hit and is called by it (mutual recursion, `res.json` <-> `res.send`) is listed both
+      ways, since either edge alone would misstate the code.
     - Edges to nodes the view cannot return (tombstones) are skipped.
     - Work is bounded: a hit collects at most 2 * cap + len(hits) candidates per level (more could
       never be listed: at most len(hits) + cap of them are skipped), so a hub among the callers does
@@ -125,11 +127,11 @@ def expand(
         return result
     # Containment is the parent step, not a level-by-level walk (members of members are noise).
     kinds = tuple(k for k in kinds if k != RefKind.CONTAINS.value)
-    listed: set[int] = set()
+    listed: set[tuple[int, Direction]] = set()
     total = 0
     # Per hit: the frontier of (node uid, direction) reached at the previous level, and every node seen.
     frontier: dict[int, list[tuple[int, Direction]]] = {h: [(h, "in"), (h, "out")] for h in hits}
-    seen: dict[int, set[int]] = {h: {h} for h in hits}
+    seen: dict[int, set[tuple[int, Direction]]] = {h: {(h, "in"), (h, "out")} for h in hits}
     room = 2 * cap + len(hits)
 
     for level in range(1, depth + 1):
@@ -176,7 +178,7 @@ def _level_candidates(
     h: int,
     level: int,
     frontier: list[tuple[int, Direction]],
-    seen: set[int],
+    seen: set[tuple[int, Direction]],
     kinds: tuple[str, ...],
     room: int,
     *,
@@ -189,8 +191,8 @@ def _level_candidates(
     if level == 1 and include_parent:
         for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
             rel = _related(view, e.src, e, "in", h, level)
-            if rel is not None and e.src not in seen:
-                seen.add(e.src)
+            if rel is not None and (e.src, "in") not in seen:
+                seen.add((e.src, "in"))
                 candidates.append((rel, e.src, "in"))
     for direction in ("in", "out"):
         if direction not in directions:
@@ -204,12 +206,12 @@ def _level_candidates(
             for e, other in pairs:
                 if len(candidates) >= room:
                     break
-                if other in seen:
+                if (other, direction) in seen:
                     continue
                 rel = _related(view, other, e, direction, h, level)
                 if rel is None:
                     continue
-                seen.add(other)
+                seen.add((other, direction))
                 candidates.append((rel, other, direction))
     return candidates
 
@@ -218,17 +220,17 @@ def _list_round_robin(
     hits: list[int],
     hit_set: set[int],
     per_hit: dict[int, list[tuple[Related, int, Direction]]],
-    listed: set[int],
+    listed: set[tuple[int, Direction]],
     result: dict[int, list[Related]],
     total: int,
     cap: int,
 ) -> int:
     """List one level's candidates into `result`, hits taking turns; returns the new total listed."""
     # A node several hits reach at this level belongs to the best-ranked of them.
-    owner: dict[int, int] = {}
+    owner: dict[tuple[int, Direction], int] = {}
     for h in hits:
-        for _rel, other, _d in per_hit[h]:
-            owner.setdefault(other, h)
+        for _rel, other, d in per_hit[h]:
+            owner.setdefault((other, d), h)
     # Round-robin over hits in rank order, one listed node each per turn.
     cursors = dict.fromkeys(hits, 0)
     progressed = True
@@ -237,12 +239,12 @@ def _list_round_robin(
         for h in hits:
             cand = per_hit[h]
             while cursors[h] < len(cand):
-                rel, other, _d = cand[cursors[h]]
+                rel, other, d = cand[cursors[h]]
                 cursors[h] += 1
-                if other in hit_set or other in listed or owner[other] != h:
+                if other in hit_set or (other, d) in listed or owner[(other, d)] != h:
                     continue
                 result[h].append(rel)
-                listed.add(other)
+                listed.add((other, d))
                 total += 1
                 progressed = True
                 break

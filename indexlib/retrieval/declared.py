@@ -20,6 +20,12 @@ DEFINITION_START = re.compile(
 _GO_METHOD = re.compile(
     r"^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)"
 )
+# The same without `func`, as a Go method is named in prose and docs: `(c *Command) Execute`.
+_GO_RECEIVER = re.compile(r"^\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)")
+# A function assigned to a property: `res.send = function send(`, `Foo.prototype.bar = async function`.
+_ASSIGNED_FUNCTION = re.compile(
+    r"^\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*=\s*(?:async\s+)?function\b"
+)
 # `type node struct`: a Go type declaration, whatever the case of its name.
 _GO_TYPE = re.compile(r"^\s*type\s+([A-Za-z_]\w*)\s+(?:struct|interface|func|map|chan)\b")
 # A word after the keyword written as code, not English: capitals inside or first, `_`, digits.
@@ -42,9 +48,17 @@ def declared_name(text: str) -> str | None:
     >>> [declared_name(t) for t in ("func (s *Server) Handle(w http.ResponseWriter)",
     ...     "def parse(path: str)", "pub fn new() -> Self", "class Config(Base):", "type Opts struct {",
     ...     "public static void main(String[] args)", "impl Display for Error", "type check",
-    ...     "type node struct", "type Engine struct", "class unicode range", "class HTTPServer")]
-    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None, 'node', 'Engine', None, 'HTTPServer']
+    ...     "type node struct", "type Engine struct", "class unicode range", "class HTTPServer",
+    ...     "(c *Command) Execute", "res.send = function send(body)", "View.prototype.lookup = function")]
+    ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None, 'node', 'Engine', None, \
+'HTTPServer', 'Command.Execute', 'res.send', 'View.lookup']
     """
+    receiver = _GO_RECEIVER.match(text)
+    if receiver:
+        return f"{receiver.group(1)}.{receiver.group(2)}"
+    assigned = _ASSIGNED_FUNCTION.match(text)
+    if assigned:
+        return assigned.group(1).replace(".prototype.", ".")
     if not DEFINITION_START.search(text):
         return None
     go_type = _GO_TYPE.match(text)

@@ -391,7 +391,9 @@ def apply_signals(
 ) -> list[Candidate]:
     """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
     scope_joined = "".join(split_identifier(scope)) if scope else ""
-    words = {w.lower() for w in query_words if len(w) >= 3}
+    # A commit scope is a word of the query too: `examples: fix ...` asks for examples, `docs: ...`
+    # for docs, as the same word in the sentence would.
+    words = {w.lower() for w in [*query_words, *split_identifier(scope)] if len(w) >= 3}
     wants_tests = bool(words & _TEST_WORDS)
     wants_generated = bool(words & _GENERATED_WORDS)
     wants_docs = bool(words & _DOCS_WORDS)

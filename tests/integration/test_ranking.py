@@ -472,3 +472,21 @@ def test_python_decorators_and_package_re_exports_are_calls(tmp_path: Path) -> N
     # `pkg.option()` and an alias of `from pkg import option` reach the module the package imports.
     callers = {r.symbol for r in related(engine, "option").related if r.edge == "calls"}
     assert {"run", "other"} <= callers, callers
+
+
+def test_resolve_symbol_lists_the_code_before_tests_and_examples_of_a_name(tmp_path: Path) -> None:
+    from indexlib import resolve_symbol
+
+    repo = make_repo(
+        tmp_path,
+        {
+            **{
+                f"{folder}/view_{i}.js": f"function View(name) {{\n  this.name = name + {i};\n}}\n"
+                for folder in ("test", "examples")
+                for i in range(4)
+            },
+            "lib/view.js": "function View(name, options) {\n  this.name = name;\n  this.options = options;\n}\n",
+        },
+    )
+    matches = resolve_symbol(open_engine(repo / ".qry"), "View")
+    assert matches[0].path == "lib/view.js", [(m.path, m.kind) for m in matches]

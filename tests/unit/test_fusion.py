@@ -264,3 +264,17 @@ def test_a_scope_matches_from_a_word_boundary_of_a_name() -> None:
     assert scope_paths(files, "time") == ["src/time/sleep.rs", "src/timeout.rs"]
     assert scope_paths(files, "man") == ["clap_mangen/src/render.rs"]
     assert scope_paths(files, "runtime") == ["src/runtime/park.rs"]
+
+
+def test_a_commit_scope_naming_examples_asks_for_examples() -> None:
+    example = cand(1, "examples/view-constructor/github-view.js", score=1.0)
+    lib = cand(2, "lib/view.js", score=0.9)
+    out = apply_signals([example, lib], identifier=None, query_words=["fix", "reference", "error"], scope="examples")
+    assert [c.uid for c in out] == [1, 2], [c.explain for c in out]
+    out = apply_signals(
+        [cand(1, "examples/view-constructor/github-view.js", score=1.0), cand(2, "lib/view.js", score=0.9)],
+        identifier=None,
+        query_words=["fix", "reference", "error"],
+        scope="view",
+    )
+    assert [c.uid for c in out] == [2, 1]

@@ -133,6 +133,14 @@ def test_expand_lists_parent_then_callers_then_callees() -> None:
     assert expand(g.graph, [g.uid["K.m"]], include_parent=False)[g.uid["K.m"]][0].symbol == "early_caller"
 
 
+def test_expand_lists_a_node_that_calls_the_hit_and_is_called_by_it_both_ways() -> None:
+    g = Names()
+    g.call("json", "send", line=5)
+    g.call("send", "json", line=20)
+    rel = expand(g.graph, [g.uid["json"]])[g.uid["json"]]
+    assert [(g.names([int(r.uid, 16)])[0], r.direction) for r in rel] == [("send", "in"), ("send", "out")]
+
+
 def test_expand_caps_at_twenty_over_all_hits_and_shares_fairly() -> None:
     g = Names()
     for i in range(30):

@@ -233,3 +233,12 @@ def test_top_of_keeps_the_best_hit_of_each_file_up_to_k_files() -> None:
     hits = [("a.py", 1), ("a.py", 2), ("b.py", 3), ("a.py", 4), ("c.py", 5), ("d.py", 6)]
     assert top_of(hits, 3, per_file=False, key=lambda h: h[0]) == hits[:3]
     assert top_of(hits, 3, per_file=True, key=lambda h: h[0]) == [("a.py", 1), ("b.py", 3), ("c.py", 5)]
+
+
+def test_a_signature_without_its_keyword_still_declares_a_name() -> None:
+    from indexlib.retrieval.declared import declared_name
+
+    assert declared_name("(c *Command) Execute") == "Command.Execute"
+    assert declared_name("res.send = function send(body)") == "res.send"
+    assert declared_name("View.prototype.lookup = async function lookup(name)") == "View.lookup"
+    assert declared_name("x = function") is None  # a plain variable: no property, no definition named

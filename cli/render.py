@@ -193,11 +193,11 @@ def render_plain(
                 f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{mark}"
             )
             lo, hi = max(0, at - context), min(len(lines), at + context + 1)
+            # Every line is `PATH:LINE:TEXT`, as a program splitting on `:` expects; the header's
+            # START-END says how much of the node the lines leave out.
             out.extend(
                 f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}" for j in range(lo, hi)
             )
-            if h.snippet.truncated or lo > 0 or hi < len(lines):
-                out.append(f"{path}:…")
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"
             out.append(f"  {arrow} {r.edge} {safe_line(r.symbol)} {safe_line(r.path)}:{r.start_line}")

@@ -329,6 +329,8 @@ def _rank(
         why = (
             "the candidates matched only function words of the query or fell below the dense floor"
             if ranked.get("bm25") or ranked.get("symbol")
+            else "nothing is close enough in meaning (--mode semantic does not match words)"
+            if opts.mode == "semantic"
             else "no indexed file holds the query's words, and none is close enough in meaning"
         )
         meta.notes.append("no result: " + why + _edited_since(snap))

@@ -167,3 +167,12 @@ def test_a_batch_gives_every_worker_of_a_large_cluster_several_chunks() -> None:
 
     assert batch_texts(1) == batch_texts(2) == EMBED_BATCH  # this machine's workers: unchanged
     assert batch_texts(64) == 64 * WORKER_CHUNK * CHUNKS_PER_WORKER > EMBED_BATCH  # 64 actors
+
+
+def test_a_semantic_miss_does_not_claim_no_file_holds_the_words(tmp_path: Path, shared: Path) -> None:
+    repo = _repo(tmp_path / "a", functions=5, files=2)
+    build_index(repo, BuildOptions(embed="hash"))
+    res = open_engine(repo / ".qry").search("advance pipeline", SearchOptions(mode="semantic", top_k=5))
+    assert not res.results  # the hash test embedder's cosines stay under the real model's floor
+    notes = " ".join(res.meta.notes)
+    assert "--mode semantic" in notes and "holds the query's words" not in notes, notes

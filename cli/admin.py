@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from cli.console import Env, Exit, guarded
 from cli.render import ROOT_ID_CHARS, plural, print_table, safe_line, timestamp, to_json
+
+if TYPE_CHECKING:
+    from indexlib import Status
 
 
 def _size(n: int) -> str:
@@ -21,7 +24,13 @@ def _size(n: int) -> str:
 
 
 def status_command(
-    env: Env, index_dir: Path | None, root: str | None, json: bool, workspace: str | None = None
+    env: Env,
+    index_dir: Path | None,
+    root: str | None,
+    json: bool,
+    workspace: str | None = None,
+    *,
+    skipped: bool = False,
 ) -> int:
     def run() -> int:
         from indexlib import index_status, resolve_index_dir
@@ -29,6 +38,8 @@ def status_command(
         if workspace is not None:
             return _status_workspace(env, workspace, index_dir, root, json)
         st = index_status(resolve_index_dir(index_dir), root=root)
+        if skipped:
+            return _list_skipped(env, st, json)
         if json:
             env.out(to_json(st) + "\n")
             return Exit.OK
@@ -253,3 +264,22 @@ def _verify_workspace(env: Env, workspace: str, index_dir: Path | None, root: st
     if bad:
         env.err(f"  hint: rebuild it: qry index --workspace {workspace} --rebuild --repo '^{bad[0].repo}$'\n")
     return Exit.ERROR if bad else Exit.OK
+
+
+def _list_skipped(env: Env, st: Status, json: bool) -> int:
+    """`qry status --skipped`: one `path<TAB>reason<TAB>detail` line per file left out (a table on a
+    terminal, a JSON list with --json), and on stderr how many more the root counts than it lists."""
+    files = st.skipped_files
+    if json:
+        env.out(to_json(files) + "\n")
+    elif env.stdout_tty:
+        rows: list[list[object]] = [[f.path, f.reason, f.detail] for f in files]
+        print_table(env, "skipped files", ["path", "reason", "detail"], rows)
+    else:
+        env.out("".join(f"{safe_line(f.path)}\t{f.reason}\t{safe_line(f.detail)}\n" for f in files))
+    more = sum(st.skipped.values()) - len(files)
+    if more > 0:
+        env.err(
+            f"qry: {plural(more, 'more skipped file')} not listed (an index lists the first {len(files):,})\n"
+        )
+    return Exit.OK

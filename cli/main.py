@@ -195,13 +195,16 @@ def status_cmd(
     index_dir: Path | None = _index_dir(),
     root: str | None = _root_id(),
     workspace: str | None = _workspace("One row per index of workspace W (a name or a qry.toml)."),
+    skipped: bool = typer.Option(
+        False, "--skipped", help="List the files the index left out, with the reason (path, reason, detail)."
+    ),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show the current root: counts by language and kind, skips, size, and files changed since."""
     from cli.admin import status_command
 
-    _exit(status_command(_env(no_color), index_dir, root, json, workspace))
+    _exit(status_command(_env(no_color), index_dir, root, json, workspace, skipped=skipped))
 
 
 @app.command("roots")

@@ -17,6 +17,7 @@ from indexlib.index.freshness import modified_or_deleted
 from indexlib.index.redact import redact_path
 from indexlib.snapshot import Snapshot
 from indexlib.store.files import Problem
+from indexlib.store.manifest import SkippedFile
 from indexlib.store.store import Store
 
 
@@ -47,6 +48,7 @@ class Status(msgspec.Struct, kw_only=True):
     by_language: dict[str, int]
     by_kind: dict[str, int]
     skipped: dict[str, int]
+    skipped_files: list[SkippedFile]  # the first SKIPPED_LIST_CAP, by path (`qry status --skipped`)
     size_bytes: int
     model: str | None
     vectors: int  # vectors search can use: per segment, its vector count, at most its live nodes
@@ -132,6 +134,7 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
         by_language=dict(sorted(by_lang.items(), key=lambda kv: -kv[1])),
         by_kind=dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
         skipped=m.skipped,
+        skipped_files=m.skipped_files,
         size_bytes=_dir_size(store.path),
         model=m.model.name + f" ({m.model.model_id})" if m.model else None,
         vectors=vectors,

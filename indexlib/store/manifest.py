@@ -107,6 +107,17 @@ class FileRecord(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=
     generated: bool = False  # a generated-code marker in its first lines: ranked as supporting code
 
 
+SKIPPED_LIST_CAP = 2000  # skipped paths a root lists (the counts cover every one)
+
+
+class SkippedFile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A file (or pruned folder) the build left out: its path, a SkipReason value, and why in words."""
+
+    path: str
+    reason: str
+    detail: str = ""
+
+
 class ModelInfo(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The embedding model the root's vectors were computed with."""
 
@@ -134,6 +145,7 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     model: ModelInfo | None
     source_root: str
     settings: dict[str, str] = {}
+    skipped_files: list[SkippedFile] = []  # the first SKIPPED_LIST_CAP of them, by path
 
 
 class _VersionOnly(msgspec.Struct):

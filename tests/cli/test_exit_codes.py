@@ -9,6 +9,7 @@ The index is found like git finds .git: --index-dir > $QRY_INDEX_DIR > the neare
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -357,3 +358,23 @@ def test_index_honours_qry_index_dir(fixture_copy: Callable[[str], Path], tmp_pa
 def test_a_query_starting_with_a_dash_goes_after_double_dash(qry: RunQry) -> None:
     run = qry("search", "-k", "1", "--", "-> Result<")
     assert run.code == 0 and run.out.startswith("rust/src/"), run.describe()
+
+
+def test_status_lists_the_files_the_index_left_out_and_why(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("def main():\n    return 1\n")
+    (tmp_path / "big.py").write_text("x = 1\n" * 400)
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (tmp_path / "node_modules" / "dep").mkdir(parents=True)
+    (tmp_path / "node_modules" / "dep" / "index.js").write_text("module.exports = 1\n")
+    first = run_qry_process("index", ".", "--embed", "none", "--max-file-bytes", "1000", cwd=tmp_path)
+    assert first.code == 0, first.describe()
+    again = run_qry_process("index", "--embed", "none", "--max-file-bytes", "1000", cwd=tmp_path)
+    assert again.err.rstrip().endswith("(unchanged)"), again.describe()  # the same skips: the same root
+    listed = run_qry_process("status", "--skipped", cwd=tmp_path)
+    assert listed.code == 0, listed.describe()
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in listed.out.splitlines()}
+    assert rows["big.py"][0] == "too_large" and "1000" in rows["big.py"][1], rows
+    assert rows["logo.png"][0] == "unsupported" and rows["node_modules"][0] == "vendored", rows
+    assert "app.py" not in rows
+    as_json = run_qry_process("status", "--skipped", "--json", cwd=tmp_path)
+    assert {f["path"] for f in json.loads(as_json.out)} == set(rows), as_json.describe()

@@ -53,6 +53,9 @@ from indexlib.index.parsing import detect_language
         ("Dockerfile.prod", "text"),
         ("app.kt", "text"),
         ("CMakeLists.txt", "text"),
+        ("views/user/index.ejs", "text"),  # templates: a view's text is searchable as any text
+        ("app/views/layouts/application.html.erb", "text"),
+        ("templates/base.twig", "text"),
         ("image.png", None),
         ("archive.tar.gz", None),
         ("bin/tool", None),

@@ -26,6 +26,7 @@ import xxhash
 from indexlib.engines.lexterms import NodeTerms, node_terms
 from indexlib.errors import IndexCorrupt
 from indexlib.index.build.options import BuildOptions, BuildReport, ParseMap, Progress
+from indexlib.index.build.skips import SkipLog
 from indexlib.index.discover import Skipped, SourceFile, load
 from indexlib.index.gramsource import gram_text
 from indexlib.index.parsing import parse_file
@@ -78,7 +79,7 @@ def parse_and_spill(
     to_parse: Sequence[tuple[SourceFile, str]],
     opts: BuildOptions,
     report: BuildReport,
-    skipped: dict[str, int],
+    skipped: SkipLog,
     progress: Progress,
     parse_map: ParseMap | None = None,
     on_file: Callable[[str, list[Node], bool], None] | None = None,
@@ -93,12 +94,12 @@ def parse_and_spill(
         for i, (src, outcome) in enumerate(outcomes):
             progress("parse", i + 1, len(to_parse))
             if isinstance(outcome, str):  # skipped when read again (it changed or vanished meanwhile)
-                skipped[outcome] = skipped.get(outcome, 0) + 1
+                skipped.add(src.path, outcome, "when read again to parse")
                 continue
             parsed, red, digest, terms, grams = outcome
             report.redacted += red
             if parsed.skip:
-                skipped[parsed.skip] = skipped.get(parsed.skip, 0) + 1
+                skipped.add(src.path, parsed.skip, parsed.note)
             chunk = FileChunk(path=src.path, nodes=parsed.nodes, refs=parsed.refs)
             data = _TABLE_ENCODER.encode(_SpillRecord(chunk=chunk, terms=terms, grams=grams))
             spill.write(len(data).to_bytes(_LEN, "little"))

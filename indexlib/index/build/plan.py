@@ -18,6 +18,7 @@ import xxhash
 
 from indexlib.errors import FormatVersionError
 from indexlib.index.build.options import BuildOptions, BuildReport
+from indexlib.index.build.skips import SkipLog
 from indexlib.index.discover import Skipped, SourceFile, discover, load
 from indexlib.index.redact import redact_path
 from indexlib.records import SkipReason
@@ -44,7 +45,7 @@ class Plan:
     files: dict[str, FileRecord]  # reused records now; the build adds the parsed files' records
     to_parse: list[tuple[SourceFile, str]]  # (file, content hash), in path order
     removed: list[str]  # paths of the previous root that no longer exist (or are skipped now)
-    skipped: dict[str, int]  # skip reason -> files
+    skipped: SkipLog
 
 
 def load_previous(store: Store, opts: BuildOptions, report: BuildReport) -> Previous:
@@ -105,19 +106,21 @@ def _set_aside_damage(store: Store, prev: Manifest) -> tuple[Manifest, dict[str,
     return msgspec.structs.replace(prev, segments=segments), files, damaged
 
 
-def discover_sources(
-    root: Path, opts: BuildOptions, report: BuildReport
-) -> tuple[list[SourceFile], dict[str, int]]:
-    """The files to index (path-redacted, in stored-path order) and the skip counts so far."""
+def discover_sources(root: Path, opts: BuildOptions, report: BuildReport) -> tuple[list[SourceFile], SkipLog]:
+    """The files to index (path-redacted, in stored-path order) and the skips so far."""
     sources: list[SourceFile] = []
-    skipped: dict[str, int] = {}
+    skipped = SkipLog()
     # read=False: only stat now; files whose (size, mtime) differ from the previous root are loaded
     # (read once, content-checked) by `classify`, so an unchanged tree costs a directory walk and no reads.
     for item in discover(
         root, max_file_bytes=opts.max_file_bytes, include_vendored=opts.include_vendored, read=False
     ):
         if isinstance(item, Skipped):
-            skipped[item.reason] = skipped.get(item.reason, 0) + 1
+            if opts.redact:  # a path or a symlink's target may name a secret, as indexed paths may
+                item = Skipped(
+                    path=redact_path(item.path), reason=item.reason, detail=redact_path(item.detail)
+                )
+            skipped.add(item.path, item.reason, item.detail)
         else:
             sources.append(item)
     if opts.redact:
@@ -125,7 +128,7 @@ def discover_sources(
     return sources, skipped
 
 
-def _redact_paths(sources: list[SourceFile], skipped: dict[str, int]) -> tuple[list[SourceFile], int]:
+def _redact_paths(sources: list[SourceFile], skipped: SkipLog) -> tuple[list[SourceFile], int]:
     """Replace secrets in file paths (the file is still read through its real path, `src.real`).
 
     A redacted path that equals another file's path is skipped (`ignored`): two files cannot share a
@@ -139,7 +142,9 @@ def _redact_paths(sources: list[SourceFile], skipped: dict[str, int]) -> tuple[l
         clean = redact_path(src.path)
         if clean != src.path:
             if clean in taken:
-                skipped[SkipReason.IGNORED.value] = skipped.get(SkipReason.IGNORED.value, 0) + 1
+                skipped.add(
+                    clean, SkipReason.IGNORED.value, "its path with secrets redacted is another file's"
+                )
                 continue
             taken.add(clean)
             redacted += 1
@@ -151,7 +156,7 @@ def _redact_paths(sources: list[SourceFile], skipped: dict[str, int]) -> tuple[l
 
 def classify(
     sources: list[SourceFile],
-    skipped: dict[str, int],
+    skipped: SkipLog,
     prev_files: dict[str, FileRecord],
     opts: BuildOptions,
     report: BuildReport,
@@ -168,7 +173,7 @@ def classify(
             continue
         loaded = load(src, max_file_bytes=opts.max_file_bytes)
         if isinstance(loaded, Skipped):
-            skipped[loaded.reason] = skipped.get(loaded.reason, 0) + 1
+            skipped.add(src.path, loaded.reason, loaded.detail)
             continue
         src, data = loaded, loaded.data or b""
         digest = xxhash.xxh3_128_hexdigest(data)

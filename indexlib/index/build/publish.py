@@ -13,6 +13,7 @@ from pathlib import Path
 
 from indexlib.index.build.options import BuildOptions, BuildReport
 from indexlib.index.build.plan import Previous
+from indexlib.index.build.skips import SkipLog
 from indexlib.index.build.times import SourceState
 from indexlib.index.build.write import Layout
 from indexlib.store.manifest import FORMAT_VERSION, Manifest, ModelInfo
@@ -29,12 +30,12 @@ def publish_stage(
     prev: Previous,
     layout: Layout,
     source: SourceState,
-    skipped: dict[str, int],
+    skipped: SkipLog,
     report: BuildReport,
 ) -> None:
     """Publish the layout as a new root unless nothing changed; fill in the report's totals."""
     report.files = len(layout.files)
-    report.skipped = skipped
+    report.skipped = skipped.counts
     report.nodes_total = sum(r.nodes for r in layout.files.values())
     report.segments = len(layout.segments)
     if source.unchanged:
@@ -49,7 +50,8 @@ def publish_stage(
         segments=layout.segments,
         files=layout.files,
         tombstones={k: sorted(v) for k, v in sorted(layout.tombstones.items())},
-        skipped=skipped,
+        skipped=skipped.counts,
+        skipped_files=skipped.listed(),
         git_commit=source.git_commit,
         git_branch=source.git_branch,
         model=_model_record(opts, prev, layout),

@@ -156,7 +156,8 @@ def source_state(
         and not plan.to_parse
         and not plan.removed
         and manifest.git_commit == git_commit
-        and manifest.skipped == plan.skipped
+        and manifest.skipped == plan.skipped.counts
+        and manifest.skipped_files == plan.skipped.listed()
         and manifest.settings == settings
         and not report.repaired
         # A file whose content came back (`git checkout`, an editor's undo) has a new size or mtime:

@@ -72,6 +72,7 @@ _TEXT_SUFFIXES = """
     .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
     .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
+    .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm
 """
 _TEXT_EXTENSIONS = frozenset(_TEXT_SUFFIXES.split())
 

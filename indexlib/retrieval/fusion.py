@@ -506,3 +506,12 @@ ROUTE_WEIGHTS: dict[str, dict[str, float]] = {
     # A few plain words that may spell a name (`parse config`): lexical and names first, dense weakly.
     "keywords": {"bm25": 1.0, "symbol": 1.0, "vector": 0.3},
 }
+
+
+def boost_paths(cands: list[Candidate], paths: set[str], factor: float, why: str) -> list[Candidate]:
+    """`cands` with those in `paths` scored `factor` times higher, re-sorted."""
+    for c in cands:
+        if c.path in paths:
+            c.score *= factor
+            c.explain.append(f"{why}: x{factor:g}")
+    return sorted(cands, key=lambda c: (-c.score, c.uid))

@@ -19,19 +19,21 @@ from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
-from indexlib.records import TYPO_SIMILARITY, Hit, SearchMeta, SearchResult, StreamHit, is_prototype
+from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_prototype
 from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
     Candidate,
     apply_signals,
+    boost_paths,
     collapse_parts,
     quote_pairs,
     ranked_scores,
     rrf,
 )
 from indexlib.retrieval.names import last_name_part, spelling_pattern
+from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
@@ -306,7 +308,8 @@ def _rank(
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
-    _read_evidence(snap, q, p.route, head)
+    files = named_files(snap, q.text) if p.route is Route.IDENTIFIER else []
+    _read_evidence(snap, q, p.route, head, names_a_file=bool(files))
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
@@ -314,29 +317,14 @@ def _rank(
     )
     ranked_cands = collapse_parts(ranked_cands)
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None
-    if name and len(split_identifier(name)) > 1 and ranked_cands and not any(c.defines for c in ranked_cands):
-        # A script or an agent would otherwise read ten hits as "it exists". Only for a name spelled
-        # as code (`parse_config`, `ParseConfig`, `a.b`): a plain word (`billing`) is a topic.
-        if any(c.mentions for c in ranked_cands[: opts.top_k]):
-            meta.notes.append(f"no definition named {name!r}: the results spelling it come first")
-        else:
-            near = _misspelt(ranked_cands)
-            meta.notes.append(
-                f"no definition named {name!r}{f' (did you mean {near!r}?)' if near else ''}, and no result"
-                " spells it: these hold only its words" + _edited_since(snap)
-            )
-    if head and not ranked_cands:
-        why = (
-            "the candidates matched only function words of the query or fell below the dense floor"
-            if ranked.get("bm25") or ranked.get("symbol")
-            else "nothing is close enough in meaning (--mode semantic does not match words)"
-            if opts.mode == "semantic"
-            else "no indexed file holds the query's words, and none is close enough in meaning"
+    if files and "scope" in opts.signals.enabled:
+        # `md_docs.go` names a file: its nodes first, as a scope names the files under it.
+        ranked_cands = boost_paths(
+            ranked_cands, set(files), 1.0 + opts.signals.scope_boost, "in the file named"
         )
-        meta.notes.append("no result: " + why + _edited_since(snap))
-    elif not head and (why_not := _why_nothing(snap, opts) + _edited_since(snap)):
-        # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
-        meta.notes.append("no result" + why_not)
+    meta.notes.extend(
+        answer_notes(snap, name, ranked_cands, opts, head=bool(head), streams=ranked, files=files)
+    )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
     # A definition the query names (or misspells by a typo) is shown from its declaration.
@@ -346,42 +334,9 @@ def _rank(
     ]
 
 
-def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
-    """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
-    plain miss (no indexed file holds the words)."""
-    if not snap.manifest.files:
-        return ": the index holds no files (qry index PATH indexes a folder)"
-    if opts.mode == "symbol":
-        return ": no definition's name matches (--mode symbol matches names only)"
-    return ""
-
-
-def _misspelt(ranked: list[Candidate]) -> str | None:
-    """The best-ranked definition whose name the query misspells by a typo (`ShouldBindJSN` ->
-    `Context.ShouldBindJSON`), as a hint: the ranking has put code that does the work before a test
-    helper of the same spelling. None when no result is a typo away."""
-    near = next((c for c in ranked if TYPO_SIMILARITY <= (c.provenance.symbol_score or 0.0) < 1.0), None)
-    return (near.qualified_name or near.name) if near is not None else None
-
-
-EDITED_COUNT_LIMIT = 100  # files counted as edited since the root before "100 or more" is said
-
-
-def _edited_since(snap: Snapshot) -> str:
-    """`; N indexed files changed since the index ...` when some did: a name typed but spelled
-    nowhere in the index may be in one of them (a function written after `qry index`)."""
-    from indexlib.index.freshness import modified_or_deleted
-
-    modified, deleted = modified_or_deleted(snap, limit=EDITED_COUNT_LIMIT)
-    n = len(modified) + len(deleted)
-    if not n:
-        return ""
-    said = f"{n} or more" if n >= EDITED_COUNT_LIMIT else str(n)
-    files = "file" if n == 1 else "files"
-    return f"; {said} indexed {files} changed since the index (qry index brings them in)"
-
-
-def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate]) -> None:
+def _read_evidence(
+    snap: Snapshot, q: Query, route: Route, cands: list[Candidate], *, names_a_file: bool = False
+) -> None:
     """Read each candidate's text for what the engines' scores do not say.
 
     - `quote_share` (prose queries): the share of the query's adjacent word pairs the text holds. A
@@ -395,7 +350,8 @@ def _read_evidence(snap: Snapshot, q: Query, route: Route, cands: list[Candidate
     content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
     mention = _whole_name(q, route)
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
-    spelled = spelling_pattern(name) if name else None  # `module.exports`: its parts in a row
+    # `module.exports`: its parts in a row (not `md_docs.go`, a file name, spelled in prose about it)
+    spelled = spelling_pattern(name) if name and not names_a_file else None
     if len(pairs) < 2 and not content and not mention and spelled is None:
         return
     for c in cands:

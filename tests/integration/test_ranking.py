@@ -490,3 +490,17 @@ def test_resolve_symbol_lists_the_code_before_tests_and_examples_of_a_name(tmp_p
     )
     matches = resolve_symbol(open_engine(repo / ".qry"), "View")
     assert matches[0].path == "lib/view.js", [(m.path, m.kind) for m in matches]
+
+
+def test_a_query_naming_a_file_finds_that_file_and_no_missing_definition(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "doc/md_docs.go": "package doc\n\nfunc GenMarkdown(w io.Writer) error {\n\treturn nil\n}\n",
+            "site/md.md": "# Markdown docs\n\nmd_docs.go writes md docs: md docs for every command, md docs go.\n",
+            "site/yaml.md": "# Yaml docs\n\nyaml_docs.go writes docs, as md docs go.\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("md_docs.go", SearchOptions(explain=True))
+    assert res.results[0].path == "doc/md_docs.go", [(h.path, h.explain) for h in res.results]
+    assert not any("no definition" in n for n in res.meta.notes), res.meta.notes

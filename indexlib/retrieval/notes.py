@@ -1,0 +1,107 @@
+"""What a search says about its own answer: a name no definition has, why nothing matched.
+
+Kept apart from ranking: these notes read the ranked candidates and the index, never reorder them.
+A script or an agent reads ten hits as "it exists" unless told otherwise, so an identifier query
+that finds no definition says so, and a miss with a cause the user may not see says the cause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from indexlib.analyzer import split_identifier
+from indexlib.records import TYPO_SIMILARITY, StreamHit
+from indexlib.retrieval.fusion import Candidate
+from indexlib.retrieval.request import SearchRequest
+from indexlib.snapshot import Snapshot
+
+EDITED_COUNT_LIMIT = 100  # files counted as edited since the root before "100 or more" is said
+NAMED_FILES = 20  # files a query naming a file name may mean (`index.ts` names many)
+# A query that could be a file name or a path: no spaces, a name, a dot and an extension.
+_FILE_NAME = re.compile(r"[\w.\-/]*\w\.[A-Za-z][A-Za-z0-9]{0,9}")
+
+
+def named_files(snap: Snapshot, text: str) -> list[str]:
+    """The indexed files a query names by file name or path suffix (`md_docs.go`, `doc/md_docs.go`),
+    at most NAMED_FILES; [] for any other query. A file name is what the user asks for then, not
+    a definition of that spelling."""
+    text = text.strip().lstrip("./")
+    if not _FILE_NAME.fullmatch(text):
+        return []
+    suffix = "/" + text
+    found = [p for p in snap.manifest.files if p == text or p.endswith(suffix)]
+    return sorted(found)[:NAMED_FILES]
+
+
+def answer_notes(
+    snap: Snapshot,
+    name: str | None,
+    cands: Sequence[Candidate],
+    opts: SearchRequest,
+    *,
+    head: bool,
+    streams: Mapping[str, list[StreamHit]],
+    files: Sequence[str] = (),
+) -> list[str]:
+    """The notes for one ranked answer: `name` is the identifier the query typed (None for prose),
+    `head` whether fusion had candidates, `streams` what each stream found, `files` the indexed files
+    the query names by file name (then no "no definition" note: the file is what was asked for)."""
+    notes: list[str] = []
+    spelled_as_code = name is not None and len(split_identifier(name)) > 1
+    if spelled_as_code and cands and not files and not any(c.defines for c in cands):
+        # Only for a name spelled as code (`parse_config`, `ParseConfig`, `a.b`): a plain word
+        # (`billing`) is a topic.
+        if any(c.mentions for c in cands[: opts.top_k]):
+            notes.append(f"no definition named {name!r}: the results spelling it come first")
+        else:
+            near = _misspelt(cands)
+            notes.append(
+                f"no definition named {name!r}{f' (did you mean {near!r}?)' if near else ''}, and no result"
+                " spells it: these hold only its words" + edited_since(snap)
+            )
+    if head and not cands:
+        why = (
+            "the candidates matched only function words of the query or fell below the dense floor"
+            if streams.get("bm25") or streams.get("symbol")
+            else "nothing is close enough in meaning (--mode semantic does not match words)"
+            if opts.mode == "semantic"
+            else "no indexed file holds the query's words, and none is close enough in meaning"
+        )
+        notes.append("no result: " + why + edited_since(snap))
+    elif not head and (why_not := _why_nothing(snap, opts) + edited_since(snap)):
+        # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
+        notes.append("no result" + why_not)
+    return notes
+
+
+def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
+    """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
+    plain miss (no indexed file holds the words)."""
+    if not snap.manifest.files:
+        return ": the index holds no files (qry index PATH indexes a folder)"
+    if opts.mode == "symbol":
+        return ": no definition's name matches (--mode symbol matches names only)"
+    return ""
+
+
+def _misspelt(ranked: Sequence[Candidate]) -> str | None:
+    """The best-ranked definition whose name the query misspells by a typo (`ShouldBindJSN` ->
+    `Context.ShouldBindJSON`), as a hint: the ranking has put code that does the work before a test
+    helper of the same spelling. None when no result is a typo away."""
+    near = next((c for c in ranked if TYPO_SIMILARITY <= (c.provenance.symbol_score or 0.0) < 1.0), None)
+    return (near.qualified_name or near.name) if near is not None else None
+
+
+def edited_since(snap: Snapshot) -> str:
+    """`; N indexed files changed since the index ...` when some did: a name typed but spelled
+    nowhere in the index may be in one of them (a function written after `qry index`)."""
+    from indexlib.index.freshness import modified_or_deleted
+
+    modified, deleted = modified_or_deleted(snap, limit=EDITED_COUNT_LIMIT)
+    n = len(modified) + len(deleted)
+    if not n:
+        return ""
+    said = f"{n} or more" if n >= EDITED_COUNT_LIMIT else str(n)
+    files = "file" if n == 1 else "files"
+    return f"; {said} indexed {files} changed since the index (qry index brings them in)"

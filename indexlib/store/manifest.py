@@ -43,7 +43,12 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      are `constant` nodes; C# properties and events are `method` nodes; a C# file the grammar
 #      misreads for its `#if`/`#else` is parsed with the first branch of each conditional; a
 #      JavaScript call of a private method keeps its `#` (`this.#retry`), so it resolves.
-FORMAT_VERSION = 7
+#   8  what a file parses into changed again: every name of a chained JS assignment is a node
+#      (`a.x = a.y = function`), `exports.X = value` is a constant, `Object.defineProperty(o, 'x',
+#      {get})` and `defineGetter(o, 'x', fn)` define `o.x`, a member assigned to a module-level JS
+#      object or constructor is its member, a JSDoc block documents the definition below it across
+#      blank lines, and Go struct fields are `constant` members of their struct.
+FORMAT_VERSION = 8
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"
 

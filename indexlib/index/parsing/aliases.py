@@ -20,15 +20,17 @@ from indexlib.records import Ref
 
 def with_aliases(src: Source, defs: list[Item], language: str) -> list[Item]:
     """`defs` with, after each item that has aliases, one item per alias: the same span, body, doc
-    and nesting under another name, classified as the item was (`res.header` a method of `res`)."""
+    and nesting under another name, classified as the item was (`res.header` a method of `res`); its
+    node is the syntax defining that name (`res.header = function header()`), where its signature
+    starts."""
     if not any(item.aliases for item in defs):
         return defs
     out: list[Item] = []
     for item in defs:
         out.append(item)
-        for names in item.aliases:
+        for names, node in item.aliases:
             alias = Item(
-                node=item.node,
+                node=node,
                 capture=item.capture,
                 start=item.start,
                 end=item.end,

@@ -63,9 +63,9 @@ class Item:
     names: list[str]  # written name; several components for `A::B`, `namespace A.B`
     is_scope: bool
     outer: Node
-    # The other names the same statement defines (`a.x = a.y = function`, Go `X, Y int`): each is a
-    # node of its own with this item's span (`with_aliases`).
-    aliases: list[list[str]] = field(default_factory=list)
+    # The other names the same statement defines (`a.x = a.y = function`, Go `X, Y int`), each with
+    # the syntax node defining it: each is a node of its own with this item's span (`with_aliases`).
+    aliases: list[tuple[list[str], Node]] = field(default_factory=list)
     alias_of: Item | None = None  # the item this one repeats under another name
     kind: str = ""
     body: Node | None = None
@@ -309,7 +309,7 @@ def collect_items(
 
 def _aliases(
     src: Source, node: Node, names: list[str], language: str
-) -> tuple[list[str], list[list[str]], Node]:
+) -> tuple[list[str], list[tuple[list[str], Node]], Node]:
     """(names, the other names the statement defines, the node whose span the definition takes).
 
     A chained assignment `a.x = a.y = function` is named by its first target and spans the whole
@@ -318,9 +318,9 @@ def _aliases(
     if node.type == "assignment_expression":
         chain = jsdefs.chain_names(src, node)
         if len(chain) > 1:
-            return chain[0], chain[1:], jsdefs.chain_top(node)
+            return chain[0][0], chain[1:], jsdefs.chain_top(node)
     elif node.type == "field_declaration" and language == "go":
-        others = [[src(n)] for n in node.children_by_field_name("name")[1:]]
+        others = [([src(n)], node) for n in node.children_by_field_name("name")[1:]]
         return names, others, node
     return names, [], node
 

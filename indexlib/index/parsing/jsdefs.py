@@ -96,15 +96,16 @@ def chain_top(node: Node) -> Node:
     return top
 
 
-def chain_names(src: Source, node: Node) -> list[list[str]]:
-    """The names every target of the chain holding assignment `node` defines, outermost first:
-    `res.set = res.header = function header()` -> [[res, set], [res, header]]."""
-    found: list[list[str]] = []
+def chain_names(src: Source, node: Node) -> list[tuple[list[str], Node]]:
+    """The names every target of the chain holding assignment `node` defines, with the assignment
+    to it, outermost first: `res.set = res.header = function header()` -> [([res, set], the whole
+    assignment), ([res, header], `res.header = function header()`)]."""
+    found: list[tuple[list[str], Node]] = []
     current: Node | None = node
     while current is not None:
         names = assignment_names(src, current)
-        if names and names not in found:
-            found.append(names)
+        if names and all(names != seen for seen, _ in found):
+            found.append((names, current))
         current = _chain_parent(current)
     found.reverse()
     return found

@@ -219,8 +219,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         lead = _shared_lead(node, data)  # `public const int Max = 3`, `final public const B = 2`
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
-    elif node.type == "assignment_expression":
-        start = chain_top(node).start_byte  # every name of `a.x = a.y = function (v)`
+    elif node.type == "assignment_expression" and item.alias_of is None:
+        start = chain_top(node).start_byte  # the first name of `a.x = a.y = function (v)`: the chain
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]

@@ -111,15 +111,22 @@ def chain_names(src: Source, node: Node) -> list[tuple[list[str], Node]]:
     return found
 
 
+# What compiled CommonJS assigns an export before defining it (`exports.run = void 0;`): no value.
+_PLACEHOLDERS = frozenset({"void0", "undefined", "null"})
+
+
 def export_constant(src: Source, node: Node, declared: frozenset[str]) -> bool:
     """Whether a module-level assignment defines an export that is not a function:
     `exports.static = require('serve-static')`, `module.exports.Router = Router`. Any other object's
     member (`res.locals = {}`), `module.exports = x` itself and a chain are not constants, nor is the
-    export of a name the module declares (`exports.parse = parse`): that declaration is the definition."""
+    export of a name the module declares (`exports.parse = parse`): that declaration is the definition,
+    nor a placeholder (`exports.parse = void 0`)."""
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if left is None or right is None or right.type == "assignment_expression":
         return False
     if right.type == "identifier" and src(right) in declared:
+        return False
+    if "".join(src(right).split()) in _PLACEHOLDERS:
         return False
     target = left.child_by_field_name("object")
     return target is not None and src(target).replace(" ", "") in ("exports", "module.exports")

@@ -108,6 +108,19 @@ def _declaration_line(h: Hit, lines: list[str]) -> int | None:
     return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
 
 
+def _name_line(h: Hit, lines: list[str]) -> int | None:
+    """Index of the first snippet line outside a comment that spells the hit's name as a whole word,
+    as the snippet's own window finds a declaration its signature does not spell as written (a Go
+    constant of a `const (...)` block has the signature `const X`, and its line is `X`)."""
+    name = h.symbol.rsplit(".", 1)[-1]
+    if not name:
+        return None
+    spelled = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+    return next(
+        (i for i, line in enumerate(lines) if spelled.search(line) and not COMMENT_LINE.match(line)), None
+    )
+
+
 def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
     spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
@@ -118,8 +131,10 @@ def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     class matched in that member) gives way to the declaration, else to the next best line."""
     lines = text_lines(h.snippet.text)
     sig = _declaration_line(h, lines)
-    if sig is not None and h.provenance.named:
-        return sig
+    if h.provenance.named:
+        named = sig if sig is not None else _name_line(h, lines)
+        if named is not None:
+            return named
     ranked = _ranked_lines(h, lines, sig)
     if sig is not None and h.snippet.start_line + ranked[0] in shown:
         return sig

@@ -157,8 +157,10 @@ def expand(
     return result
 
 
-# Kinds whose members (`contains`, out) `qry related` lists: a type is called through its members.
-MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait"})
+# Kinds whose members (`contains`, out) `qry related` lists: a type is called through its members, and
+# so is an object a constant holds (a JS object literal's methods, the members a module assigns to
+# `var res = ...`). A function's nested definitions are its code, not an API: not listed.
+MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "constant"})
 
 
 def members(view: GraphView, uid: int, *, skip: Collection[str], room: int) -> list[Related]:

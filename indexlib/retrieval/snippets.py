@@ -152,9 +152,10 @@ def make_snippet(
         lo = max(0, min(anchor - width // 3, len(text) - width))
         if match is None:
             lo = 0
-        # Snap to the start of the line if that costs little.
+        # Snap to the start of the line if that costs little, and leaves the match in the window (a
+        # declaration under a long doc comment is the last line of its node).
         line_start = text.rfind("\n", 0, lo) + 1
-        if lo - line_start <= width // 4:
+        if lo - line_start <= width // 4 and (match is None or line_start + width >= match.end()):
             lo = line_start
         hi = min(len(text), lo + width)
         line_end = text.rfind("\n", lo, hi)

@@ -48,6 +48,11 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      reference and out-of-class operators keep their names, `#define`s at any depth are nodes
 #      (function-like ones `function`s), `using` aliases and typedefs are `type` nodes, and a `.h`
 #      file is C++ on more evidence (`enum class`, `#include <string>`, `A::b(`).
+#      JavaScript and Go: every name of a chained JS assignment is a node
+#      (`a.x = a.y = function`), `exports.X = value` is a constant, `Object.defineProperty(o, 'x',
+#      {get})` and `defineGetter(o, 'x', fn)` define `o.x`, a member assigned to a module-level JS
+#      object or constructor is its member, a JSDoc block documents the definition below it across
+#      blank lines, and Go struct fields are `constant` members of their struct.
 FORMAT_VERSION = 8
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"

@@ -118,3 +118,25 @@ def test_a_quoted_sentence_is_shown_by_the_line_holding_it(tmp_path: Path) -> No
         "search", '"Returns the pretty printing style used by this writer"', "-k", "1", cwd=tmp_path
     )
     assert res.out.startswith("JsonWriter.java:5: "), res.describe()
+
+
+DIRECTIVES = """package cobra
+
+const (
+	// ShellCompDirectiveError indicates an error occurred and completions should be ignored.
+	ShellCompDirectiveError ShellCompDirective = 1 << iota
+
+	// ShellCompDirectiveNoFileComp indicates that the shell should not provide
+	// file completion even when no completion is provided.
+	ShellCompDirectiveNoFileComp
+)
+"""
+
+
+def test_a_constant_of_a_block_is_shown_by_its_name_not_its_doc_comment(tmp_path: Path) -> None:
+    """Its signature, `const ShellCompDirectiveNoFileComp`, is no line of the block: the row is the
+    line declaring the name, not the doc comment above it that names it too."""
+    (tmp_path / "completions.go").write_text(DIRECTIVES)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "ShellCompDirectiveNoFileComp", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("completions.go:9: ShellCompDirectiveNoFileComp\t"), res.describe()

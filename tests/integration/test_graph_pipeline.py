@@ -145,3 +145,19 @@ def test_a_javascript_private_method_has_its_callers(tmp_path: Path) -> None:
         res = related(engine, name)
         assert res.node is not None, (name, res)
         assert [r.symbol for r in res.related if r.edge == "calls"] == ["Ky.retry"], res.related
+
+
+def test_related_of_a_module_level_object_lists_the_members_assigned_to_it(tmp_path: Path) -> None:
+    """A CommonJS module builds its API on an object (`res.send = function`): the object answers
+    with its members, as a class does, and a member with its container."""
+    (tmp_path / "response.js").write_text(
+        "var res = Object.create(proto);\n\n"
+        "res.status = function status(code) { this.statusCode = code; return this; };\n\n"
+        "res.send = function send(body) { return this.status(200).end(body); };\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    members = [(r.symbol, r.direction) for r in related(engine, "res").related if r.edge == "contains"]
+    assert members == [("res.status", "out"), ("res.send", "out")]
+    container = [(r.symbol, r.direction) for r in related(engine, "res.send").related if r.edge == "contains"]
+    assert container == [("res", "in")]

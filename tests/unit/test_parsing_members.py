@@ -1,16 +1,20 @@
 """Containers and members found on real repositories: Ruby modules and constants, C# properties,
-events and constants, PHP class constants (sources cut from rack, serilog and Slim).
+events and constants, PHP class constants, Go struct fields (sources cut from rack, serilog, Slim
+and cobra).
 
 What other languages index decides what these are: a container that holds methods is a `class`
 (Ruby `module`; namespaces that only qualify names, C#/PHP/TS `namespace` and Rust `mod`, stay
 scopes); constants where other languages have them (module level, and class level as Rust's
 associated consts) are `constant`s; a C# property or event is code run on access (accessors), so
-it is a `method`. Fields are not definitions in any language (Java fields, Go struct fields,
-Python class attributes, TS class properties, PHP properties).
+it is a `method`. A Go struct's fields are its API (a Go type is configured by setting them, and
+they carry doc comments as declarations do), so they are `constant` members of the struct, as a
+C# `const` field is of its class; other fields are not definitions (Java fields, Python class
+attributes, TS class properties, PHP properties).
 """
 
 from __future__ import annotations
 
+from indexlib.index.embedtext import worth_embedding
 from indexlib.index.parsing import parse_file
 from indexlib.records import Node, ParsedFile
 
@@ -278,3 +282,62 @@ def test_php_class_and_namespace_constants() -> None:
     assert version.doc.startswith("Current version")
     assert node(parsed, f"{prefix}.FOUND").signature == "public const FOUND = 1"
     assert node(parsed, f"{prefix}.B").signature == "final public const B = 2"
+
+
+COBRA_COMMAND = b"""package cobra
+
+// Command is just that, a command for your application.
+type Command struct {
+	// Use is the one-line usage message.
+	Use string
+
+	// ValidArgsFunction is an optional function that provides valid non-flag arguments
+	// for shell completion.
+	ValidArgsFunction CompletionFunc
+
+	// RunE: Run but returns an error.
+	RunE func(cmd *Command, args []string) error
+
+	TraverseChildren bool // look for flags on all parents
+	minWidth, maxWidth int
+	*flagSet
+	ctx struct {
+		deadline int
+	}
+}
+
+func (c *Command) Runnable() bool { return c.RunE != nil }
+
+func table() {
+	tests := []struct{ name string }{}
+	_ = tests
+}
+"""
+
+
+def test_go_struct_fields_are_members_of_their_struct() -> None:
+    parsed = parse_file("command.go", COBRA_COMMAND, "go")
+    assert table(parsed) == {
+        "Command": ("struct", 3, 21, ""),
+        "Command.Use": ("constant", 5, 6, "Command"),
+        "Command.ValidArgsFunction": ("constant", 8, 10, "Command"),
+        "Command.RunE": ("constant", 12, 13, "Command"),
+        "Command.TraverseChildren": ("constant", 15, 15, "Command"),
+        "Command.minWidth": ("constant", 16, 16, "Command"),  # one node per name
+        "Command.maxWidth": ("constant", 16, 16, "Command"),
+        # The embedded `*flagSet` is an `inherits` reference, not a field of a name.
+        "Command.ctx": ("constant", 18, 20, "Command"),  # its own fields are its text
+        "Command.Runnable": ("method", 23, 23, "Command"),
+        "table": ("function", 25, 28, ""),  # an anonymous struct's fields are no definitions
+    }
+    field = node(parsed, "Command.ValidArgsFunction")
+    assert field.signature == "ValidArgsFunction CompletionFunc"
+    assert field.doc == (
+        "ValidArgsFunction is an optional function that provides valid non-flag arguments\n"
+        "for shell completion."
+    )
+    written = COBRA_COMMAND.decode()
+    struct = written[written.index("// Command") : written.index("\n}\n") + 2]
+    assert node(parsed, "Command").text == struct  # the struct's text is whole: no field is elided
+    # A field documented is found by meaning too; a bare one-line field by its name alone.
+    assert worth_embedding(field) and not worth_embedding(node(parsed, "Command.TraverseChildren"))

@@ -23,6 +23,15 @@ def test_snippet_centres_on_first_match_and_reports_lines() -> None:
     assert s.text[a:b].lower() in ("retry_charge", "retry", "charge")
 
 
+def test_a_declaration_ending_its_node_stays_in_the_window() -> None:
+    """A field under a long doc comment is its node's last line: snapping the window to a line start
+    must not push it out."""
+    doc = "".join(f"\t// {'word ' * 12}{i}\n" for i in range(12))
+    text = doc + "\tUse string"
+    s = make_snippet(text, 1, ["Use"], 600, indent="\t", declares="Use", signature="Use string")
+    assert s.text.endswith("Use string") and s.end_line == 13, s
+
+
 def test_a_stem_lights_up_the_inflected_word_bm25_matched() -> None:
     text = "\n".join(f"x{i} = {i}" for i in range(40)) + "\ndef register_blueprint(self, bp):\n    pass\n"
     s = make_snippet(text, 1, ["registered", "blueprints"], 120, stems=["regist", "blueprint"])

@@ -33,8 +33,17 @@ Conventions (identical in every language):
   prototypes and TS overload signatures (their container's text still shows them), type aliases
   (kind `type`) and module-level constants and variables (kind `constant`), and the constants of a
   type where a language declares them there (Rust associated consts, Ruby constants in a class or
-  module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Fields are
-  not definitions in any language; C# properties and events are `method`s (accessors run code).
+  module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Go struct
+  fields are `constant`s of their struct too (a Go type's API is its fields); other fields are not
+  definitions; C# properties and events are `method`s (accessors run code).
+- JavaScript defined by statements (jsdefs.py): `Foo.prototype.m = function` is the method `Foo.m`,
+  `res.send = function` the method `res.send` (its parent the module-level `res` or `Foo` when there
+  is one), `exports.run = ...` is `run` (a function, or a constant for any other value), a property
+  definition call (`Object.defineProperty(req, 'ip', {get})`) the method `req.ip`. Every name a
+  statement defines is a node of its own with the statement's span, doc and text (aliases.py):
+  each target of `a.x = a.y = function`, each name of Go `X, Y int`.
+- A doc comment must touch what it documents, except a JSDoc block (`/**`) above a JS/TS definition,
+  which blank lines may part from it (JSDoc binds by position), unless it is a licence or file comment.
 - A C# file the grammar misreads for its `#if`/`#else` is parsed with only the first branch of each
   conditional (preproc.py); names, signatures and references come from that branch, text from the file.
   A C/C++ file is parsed without its declaration and statement macros (`class FOO_API Widget`,
@@ -54,6 +63,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
+from indexlib.index.parsing.aliases import alias_refs, with_aliases
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
@@ -111,6 +121,7 @@ def extract(
         classify(src, item, language)
         if not item.is_scope:
             defs.append(item)
+    defs = with_aliases(src, defs, language)
     deadline.check("definitions")
 
     directives: frozenset[int] = frozenset()
@@ -137,7 +148,9 @@ def extract(
         for made in (module_nodes, *def_nodes)
         if len(made) > 1
     }
-    refs = _refs(src, caps, items, defs, language, module_uid, windows, by_qualified)
+    originals = [item for item in defs if item.alias_of is None]
+    refs = _refs(src, caps, items, originals, language, module_uid, windows, by_qualified)
+    refs = alias_refs(refs, defs, windows)
 
     nodes: list[RecordNode] = []
     module_windows = set(windows.get(module_uid, ([], [module_uid]))[1])

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing import jsdefs
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
-from indexlib.index.parsing.references import loads_module
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
 from indexlib.records import CONTAINER_KINDS, NodeKind
@@ -64,6 +64,10 @@ class Item:
     names: list[str]  # written name; several components for `A::B`, `namespace A.B`
     is_scope: bool
     outer: Node
+    # The other names the same statement defines (`a.x = a.y = function`, Go `X, Y int`), each with
+    # the syntax node defining it: each is a node of its own with this item's span (`with_aliases`).
+    aliases: list[tuple[list[str], Node]] = field(default_factory=list)
+    alias_of: Item | None = None  # the item this one repeats under another name
     kind: str = ""
     body: Node | None = None
     parent: Item | None = None  # innermost enclosing item (definition or scope)
@@ -104,12 +108,9 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if kind == "field_definition":
         return [src(node.child_by_field_name("property"))]
     if kind == "assignment_expression":  # `Foo.prototype.bar = function`, `exports.run = () =>`
-        parts = split_name(src(node.child_by_field_name("left")))
-        if len(parts) >= 3 and parts[-2] == "prototype":
-            return [parts[-3], parts[-1]]
-        if len(parts) == 2 and parts[0] not in _BARE_OBJECTS:
-            return parts  # `res.sendFile = function`: a member of `res`, found as `res.sendFile`
-        return parts[-1:]
+        return jsdefs.assignment_names(src, node)
+    if kind in ("call_expression", "pair"):  # `Object.defineProperty(req, 'protocol', {get})`
+        return jsdefs.property_names(src, node)
     if kind == "impl_item":
         # `impl Sink for &'a mut S` implements for S: the reference's sigils, lifetime and `mut`
         # are not part of the name (they ran together as `amutS`).
@@ -131,12 +132,7 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     return [text]
 
 
-# Objects whose members are the module's or the instance's own names, not an object's API:
-# `exports.run = ...` defines `run`.
-_BARE_OBJECTS = frozenset({"exports", "module", "this", "self", "window", "global", "globalThis"})
-
-
-def _body(node: Node, language: str) -> Node | None:
+def _body(src: Source, node: Node, language: str) -> Node | None:
     kind = node.type
     if kind == "type_spec":  # Go: the struct's field list, or the interface's `{`
         inner = node.child_by_field_name("type")
@@ -159,6 +155,8 @@ def _body(node: Node, language: str) -> Node | None:
     ):
         value = node.child_by_field_name("value") or node.child_by_field_name("right")
         return value.child_by_field_name("body") if value is not None else None
+    if kind in ("call_expression", "pair"):  # a property definition: its function or descriptor
+        return jsdefs.property_body(src, node)
     if kind in ("property_declaration", "event_declaration"):  # C#: accessors with code, or `=> x`
         accessors = node.child_by_field_name("accessors")
         if accessors is not None and any(a.child_by_field_name("body") for a in accessors.named_children):
@@ -199,7 +197,7 @@ def _outer(node: Node, spec: Spec) -> Node:
             if _shared(parent, outer):  # `const a = () => 1, b = 2;`: the statement is shared
                 break
         elif kind == "expression_statement":
-            if outer.type != "assignment_expression":
+            if outer.type not in ("assignment_expression", "call_expression"):
                 break
         elif kind == "type_definition" and node.type not in SPECIFIERS:
             break
@@ -237,8 +235,11 @@ def collect_items(
 ) -> list[Item]:
     items: list[Item] = []
     taken: set[tuple[int, int, str]] = set()
+    declared: frozenset[str] = frozenset()  # what a JS module declares, which `exports.X = X` only exports
     for capture in _CAPTURE_ORDER:
         nodes = caps.get(capture, [])
+        if capture == "constant" and nodes and language in jsdefs.OBJECT_LANGUAGES:
+            declared = jsdefs.module_declarations(src, root)
         for count, node in enumerate(nodes):
             key = (node.start_byte, node.end_byte, node.type)
             if key in taken:
@@ -255,14 +256,21 @@ def collect_items(
                 continue  # a prototype, alias or macro written inside a function body is the body's
             if node.type == "preproc_def" and include_guard(src, node):
                 continue  # `#ifndef FOO_H` / `#define FOO_H` only guards the file
-            if capture == "constant" and node.type == "variable_declarator" and _imports(src, node, language):
+            if (
+                capture == "constant"
+                and node.type == "variable_declarator"
+                and jsdefs.binds_import(src, node, language)
+            ):
                 continue  # `var send = require('send')` is an import (an edge), not a definition
             if capture == "constant" and language == "csharp" and not _csharp_const(src, node):
                 continue  # a C# field is a constant only when declared `const`
+            if language in jsdefs.OBJECT_LANGUAGES and jsdefs.declares_nothing(src, node, capture, declared):
+                continue
             # A declaration without a body (an interface or trait method, an abstract method, a
             # prototype) is a node of its own: findable by name and by its doc comment.
-            body = _body(node, language)
-            outer = _outer(node, spec) if not is_scope else node
+            body = _body(src, node, language)
+            names, aliases, spanned = _aliases(src, node, names, language)
+            outer = _outer(spanned, spec) if not is_scope else node
             start, end = outer.start_byte, outer.end_byte
             while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
                 end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
@@ -280,9 +288,28 @@ def collect_items(
                     is_scope=is_scope,
                     outer=outer,
                     body=body,
+                    aliases=aliases,
                 )
             )
     return _without_overload_stubs(src, items) if language == "python" else items
+
+
+def _aliases(
+    src: Source, node: Node, names: list[str], language: str
+) -> tuple[list[str], list[tuple[list[str], Node]], Node]:
+    """(names, the other names the statement defines, the node whose span the definition takes).
+
+    A chained assignment `a.x = a.y = function` is named by its first target and spans the whole
+    statement; Go `X, Y int` is named by its first field. The other names become nodes of their own
+    (`with_aliases`), so each is found as written and resolves as a call target."""
+    if node.type == "assignment_expression":
+        chain = jsdefs.chain_names(src, node)
+        if len(chain) > 1:
+            return chain[0][0], chain[1:], jsdefs.chain_top(node)
+    elif node.type == "field_declaration" and language == "go":
+        others = [([src(n)], node) for n in node.children_by_field_name("name")[1:]]
+        return names, others, node
+    return names, [], node
 
 
 _OVERLOAD = re.compile(r"@\s*(?:[A-Za-z_][\w.]*\.)?overload\s*$")
@@ -310,21 +337,6 @@ def _without_overload_stubs(src: Source, items: list[Item]) -> list[Item]:
         return items
     implemented = {key(i) for i in items if id(i) not in stubs}
     return [i for i in items if id(i) not in stubs or key(i) not in implemented]
-
-
-def _imports(src: Source, declarator: Node, language: str) -> bool:
-    """Whether a binding's value is an import (`require('x')`, `await import('x')`) or a member of one
-    (`require('x').y`), as `references.loads_module` reads a call."""
-    value = declarator.child_by_field_name("value")
-    while value is not None and value.type in (
-        "member_expression",
-        "await_expression",
-        "parenthesized_expression",
-    ):
-        value = (
-            value.child_by_field_name("object") if value.type == "member_expression" else value.named_child(0)
-        )
-    return value is not None and value.type == "call_expression" and loads_module(src, value, language)
 
 
 def _csharp_const(src: Source, declarator: Node) -> bool:
@@ -387,8 +399,8 @@ def classify(src: Source, item: Item, language: str) -> None:
             if receiver:
                 item.extra_qualifier = [receiver]
                 kind = _METHOD
-        elif item.extra_qualifier and (language == "cpp" or item.node.type == "assignment_expression"):
-            kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`
+        elif item.extra_qualifier and (language == "cpp" or item.node.type in jsdefs.MEMBER_DEFINITIONS):
+            kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`, `req.protocol` getter
     if parent is not None and parent.capture == "impl":
         item.attach = ".".join(qualifier)  # methods and associated items of `impl Circle`
     item.kind = kind

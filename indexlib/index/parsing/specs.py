@@ -4,7 +4,8 @@ Owns: for each grammar, the query whose captures name definitions (`@function`, 
 `@struct`, `@interface`, `@enum`, `@trait`, `@type`, `@constant`), namespaces (`@scope`, Rust
 `@impl`), call sites (`@call`) and imports (`@import`), plus which node types are comments, which
 parents belong to a definition's span (decorators, `export`, `template <...>`, the declaration
-around a lone declarator) and which preceding siblings do (Rust attributes).
+around a lone declarator), which preceding siblings do (Rust attributes) and which comment opening
+documents a definition across blank lines (JSDoc `/**`).
 It holds data only; extract.py and references.py interpret it.
 
 Why queries: they run in C and return only the nodes that matter, which is cheaper than visiting
@@ -25,6 +26,8 @@ class Spec:
     wrappers: frozenset[str] = frozenset()  # parents that belong to a definition's span
     prefixes: frozenset[str] = frozenset()  # preceding siblings that belong to it (Rust attributes)
     line_comment: tuple[str, ...] = ("//", "/*", "*")  # how a comment line starts (module trivia test)
+    # A comment opening so (JSDoc `/**`) documents the next definition across blank lines too.
+    doc_block: bytes = b""
 
 
 _C_LIKE_COMMENTS = frozenset({"comment"})
@@ -56,6 +59,10 @@ _JS_COMMON = """
     (variable_declarator name: (identifier) value: (class)) @class
     (assignment_expression left: (member_expression) right: [(arrow_function) (function_expression)]) @function
     (arguments (function_expression name: (identifier)) @function)
+    ; `defineGetter(obj, 'x', fn)`, `Object.defineProperty(obj, 'x', {get})`, and each key of
+    ; `Object.defineProperties(obj, {x: {get}})`: jsdefs.py keeps the calls that define a property
+    (call_expression arguments: (arguments . (_) . (string) . [(function_expression) (arrow_function) (object)])) @function
+    (call_expression arguments: (arguments . (_) . (object (pair value: (object)) @function)))
     (call_expression) @call
     (new_expression) @call
     (import_statement) @import
@@ -64,6 +71,8 @@ _JS_COMMON = """
     (program (variable_declaration (variable_declarator name: (identifier)) @constant))
     (program (export_statement (lexical_declaration (variable_declarator name: (identifier)) @constant)))
     (program (export_statement (variable_declaration (variable_declarator name: (identifier)) @constant)))
+    ; `exports.X = value`: jsdefs.py keeps the exports
+    (program (expression_statement (assignment_expression left: (member_expression)) @constant))
 """
 _JAVASCRIPT = Spec(
     query=_JS_COMMON
@@ -74,6 +83,7 @@ _JAVASCRIPT = Spec(
     wrappers=frozenset(
         {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
     ),
+    doc_block=b"/**",
 )
 _TYPESCRIPT = Spec(
     query=_JS_COMMON
@@ -93,6 +103,7 @@ _TYPESCRIPT = Spec(
         {"export_statement", "lexical_declaration", "variable_declaration", "expression_statement"}
     ),
     prefixes=frozenset({"decorator"}),
+    doc_block=b"/**",
 )
 _GO = Spec(
     query="""
@@ -103,6 +114,7 @@ _GO = Spec(
     (type_spec) @type
     (type_alias) @type
     (method_elem) @method
+    (type_spec type: (struct_type (field_declaration_list (field_declaration name: (_)) @constant)))
     (source_file (const_declaration (const_spec) @constant))
     (source_file (var_declaration (var_spec) @constant))
     (source_file (var_declaration (var_spec_list (var_spec) @constant)))
@@ -179,7 +191,8 @@ _CPP = Spec(
     wrappers=frozenset({"type_definition", "template_declaration"}),
 )
 # C#: a property or an event is a `method` (its accessors run code); a field is a definition only when
-# `const` (items.py drops the others), as other languages' fields are not definitions at all.
+# `const` (items.py drops the others), as other languages' fields are not definitions, except Go's
+# struct fields (a Go type's API).
 _CSHARP = Spec(
     query="""
     (class_declaration) @class

@@ -22,6 +22,7 @@ from indexlib.index.parsing.items import (
     constant_value,
     join_qualified,
 )
+from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, at_module_level, chain_top
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
 from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, NodeKind
@@ -30,6 +31,7 @@ MAX_SIGNATURE_CHARS = 500
 
 _CALLABLES = (NodeKind.FUNCTION.value, NodeKind.METHOD.value)
 _CONSTANT = NodeKind.CONSTANT.value
+_FUNCTION = NodeKind.FUNCTION.value
 # Declarations of one member whose modifiers belong in its signature (C# fields and events, PHP consts).
 _MEMBER_DECLARATIONS = frozenset({"field_declaration", "event_field_declaration", "const_declaration"})
 
@@ -61,7 +63,7 @@ def name_definitions(
         item.ordinal = ordinals.get(key, 0)
         ordinals[key] = item.ordinal + 1
         item.uid = node_uid(path, item.qualified_name, item.kind, item.ordinal, 0)
-        if item.kind in CONTAINER_VALUES:
+        if item.kind in CONTAINER_VALUES or (language in OBJECT_LANGUAGES and _holds_members(item)):
             by_qualified.setdefault(item.qualified_name, item)
         prefix_start, comments = leading_comments(item.outer, spec, data, directives)
         item.start = min(item.start, prefix_start)
@@ -78,6 +80,21 @@ def name_definitions(
     return by_qualified
 
 
+def _holds_members(item: Item) -> bool:
+    """A module-level object or constructor that assigned members belong to: `var res = ...` for
+    `res.send = function`, `function View()` for `View.prototype.render = function`. Module level
+    only: a name declared in a function or a callback is one of many (each test its own `View`)."""
+    if item.owner is not None or item.alias_of is not None or item.kind not in (_CONSTANT, _FUNCTION):
+        return False
+    return at_module_level(item.outer)
+
+
+def _may_attach(member: Item, container: Item) -> bool:
+    """A type takes its members wherever they are written (`impl`, `A::m`); a module-level object
+    only those assigned at module level, where its name cannot be another's (`_holds_members`)."""
+    return container.kind in CONTAINER_VALUES or at_module_level(member.outer)
+
+
 def definition_drafts(
     defs: list[Item], by_qualified: dict[str, Item], data: bytes, text: bytes, language: str, lines: LineIndex
 ) -> list[Draft]:
@@ -89,7 +106,7 @@ def definition_drafts(
         parent_uid = item.owner.uid if item.owner is not None else 0
         if parent_uid == 0 and item.attach:
             container = by_qualified.get(item.attach)
-            if container is not None and container is not item:
+            if container is not None and container is not item and _may_attach(item, container):
                 parent_uid = container.uid
         holes = []
         for child in item.children:
@@ -130,7 +147,10 @@ def leading_comments(
 ) -> tuple[int, list[Node]]:
     """(start of the span including prefix siblings, the doc comment nodes above it, top first).
 
-    Rows in `directives` (blanked `#if` lines) between a comment and the definition are skipped."""
+    Rows in `directives` (blanked `#if` lines) between a comment and the definition are skipped.
+    A comment must touch the definition, or the comment below it, except the nearest one when it is
+    the grammar's doc block (`/**`: JSDoc binds a comment to what follows it, whatever blank lines
+    part them) and no file-level comment (`_detached_doc`)."""
     start = outer.start_byte
     row = outer.start_point.row
     sibling = outer.prev_sibling
@@ -148,7 +168,9 @@ def leading_comments(
             end_row -= 1  # a line comment that owns its newline (Rust) ends on its own line
         while row - 1 in directives:
             row -= 1
-        if end_row < row - 1 or not _starts_line(data, sibling.start_byte):
+        if not _starts_line(data, sibling.start_byte):
+            break
+        if end_row < row - 1 and (comments or not _detached_doc(sibling, spec, data)):
             break
         if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
             break  # an inner doc comment documents the enclosing module, not the next item
@@ -157,6 +179,25 @@ def leading_comments(
         sibling = sibling.prev_sibling
     comments.reverse()
     return start, comments
+
+
+# What marks a comment as the file's, not the next definition's: a licence or a JSDoc file-level tag
+# (`@file`, `@module`), or a comment that documents a type of its own (`@typedef`, `@callback`).
+_FILE_COMMENT = re.compile(
+    rb"@(?:license|preserve|copyright|file|fileoverview|overview|module|typedef|callback)\b"
+    rb"|\bcopyright\b|SPDX-License-Identifier",
+    re.IGNORECASE,
+)
+
+
+def _detached_doc(comment: Node, spec: Spec, data: bytes) -> bool:
+    """Whether a comment parted from the next definition by blank lines still documents it: a doc
+    block (`/**`, not a `/***` banner) that is not a file-level comment (`_FILE_COMMENT`)."""
+    opening = spec.doc_block
+    text = data[comment.start_byte : comment.end_byte]
+    if not opening or not text.startswith(opening) or text[len(opening) : len(opening) + 1] == b"*":
+        return False
+    return _FILE_COMMENT.search(text) is None
 
 
 def python_docstring(src: Source, body: Node | None) -> str:
@@ -185,6 +226,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         lead = _shared_lead(node, data)  # `public const int Max = 3`, `final public const B = 2`
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
+    elif node.type == "assignment_expression" and item.alias_of is None:
+        start = chain_top(node).start_byte  # the first name of `a.x = a.y = function (v)`: the chain
     if node.type in MACROS:
         return _macro_signature(data[start : node.end_byte])
     body = item.body
@@ -215,6 +258,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     elif language == "ruby":
         signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
     signature = signature.rstrip("{").rstrip()
+    if node.type == "call_expression":
+        signature = signature.rstrip(",").rstrip()  # `Object.defineProperty(req, 'x',` and a descriptor
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
 
 

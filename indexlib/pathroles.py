@@ -20,9 +20,10 @@ _TEST_PATH = re.compile(
     r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)",
     re.IGNORECASE,
 )
-# Containers that hold tests inside a source file: Rust's `#[cfg(test)] mod tests` (or `mod test`).
-# Lower case only: a Python `class Tests` in a source file is more often a real type than a suite.
-_TEST_CONTAINERS = frozenset({"tests", "test"})
+# Containers that hold tests inside a source file: Rust's `#[cfg(test)] mod tests` (or `mod test`,
+# `mod fmt_tests`, `mod test_parse`). Lower case only: a Python `class Tests` in a source file is
+# more often a real type than a suite.
+_TEST_CONTAINER = re.compile(r"tests?|\w+_tests?|tests?_\w+")
 _QUALIFIER = re.compile(r"::|\.")
 
 
@@ -37,4 +38,4 @@ def is_test_code(path: str, qualified_name: str) -> bool:
     if is_test_path(path):
         return True
     containers = _QUALIFIER.split(qualified_name)[:-1]
-    return any(c in _TEST_CONTAINERS for c in containers)
+    return any(_TEST_CONTAINER.fullmatch(c) for c in containers)

@@ -25,6 +25,7 @@ import re
 from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
+from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
@@ -39,151 +40,9 @@ def family_of(language: str) -> str:
 
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
-# A qualifier naming a builtin type (`str.__new__`, `dict.fromkeys`) calls that type, never indexed code.
-BUILTIN_TYPES = frozenset(
-    [
-        "str",
-        "int",
-        "float",
-        "bytes",
-        "bytearray",
-        "list",
-        "dict",
-        "set",
-        "frozenset",
-        "tuple",
-        "object",
-        "type",
-        "bool",
-    ]
-)
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
-# Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call
-# almost never means a same-named method of the indexed code, so it makes no edge.
-COMMON_METHODS = frozenset(
-    [
-        "append",
-        "extend",
-        "insert",
-        "pop",
-        "remove",
-        "clear",
-        "copy",
-        "count",
-        "index",
-        "sort",
-        "reverse",
-        "get",
-        "set",
-        "setdefault",
-        "update",
-        "keys",
-        "values",
-        "items",
-        "add",
-        "discard",
-        "union",
-        "intersection",
-        "difference",
-        "join",
-        "split",
-        "rsplit",
-        "splitlines",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "lower",
-        "upper",
-        "title",
-        "replace",
-        "startswith",
-        "endswith",
-        "find",
-        "rfind",
-        "format",
-        "encode",
-        "decode",
-        "read",
-        "write",
-        "readline",
-        "readlines",
-        "close",
-        "flush",
-        "seek",
-        "tell",
-        "search",
-        "match",
-        "fullmatch",
-        "group",
-        "groups",
-        "groupdict",
-        "sub",
-        "subn",
-        "findall",
-        "finditer",
-        "push",
-        "shift",
-        "unshift",
-        "slice",
-        "splice",
-        "map",
-        "filter",
-        "reduce",
-        "forEach",
-        "concat",
-        "includes",
-        "indexOf",
-        "toString",
-        "trim",
-        "toLowerCase",
-        "toUpperCase",
-        "then",
-        "catch",
-        "finally",
-        "has",
-        "delete",
-        "entries",
-        "size",
-        "length",
-        "equals",
-        "hashCode",
-        "compareTo",
-        "contains",
-        "containsKey",
-        "put",
-        "isEmpty",
-        "iter",
-        "next",
-        "unwrap",
-        "expect",
-        "clone",
-        "to_string",
-        "len",
-        "is_empty",
-        "as_str",
-        "as_ref",
-        "into",
-        "collect",
-        # Go's standard interfaces: `err.Error()`, `b.String()`, `r.Read(p)` on a value of a library
-        # type; a same-named method of the indexed code is rarely the one called.
-        "Error",
-        "String",
-        "Read",
-        "Write",
-        "Close",
-        "Len",
-        "Less",
-        "Swap",
-        "Lock",
-        "Unlock",
-        "RLock",
-        "RUnlock",
-        "Done",
-        "Err",
-        "Wait",
-    ]
-)
 
 
 def _closeness(a: str, b: str) -> int:
@@ -248,6 +107,7 @@ class Resolver:
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
+        self._containers: dict[int, frozenset[int]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
@@ -294,7 +154,7 @@ class Resolver:
             if r.alias == head
             or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
-        tiers = self._tiers(n, qualifier, last, head, cands, bound, own_container)
+        tiers = self._tiers(n, qualifier, last, head, cands, bound, self._reopened(own_container))
         if tiers is None:
             return [], False
         for tier in tiers:
@@ -317,34 +177,37 @@ class Resolver:
         head: str,
         cands: list[StoredNode],
         bound: list[Ref],
-        own_container: int,
+        own: frozenset[int],
     ) -> list[list[StoredNode]] | None:
-        """The candidate tiers, best first; None when the reference provably links to nothing indexed."""
+        """The candidate tiers, best first; None when the reference provably links to nothing indexed.
+        `own` is the caller's container: every node of it, when it is reopened (a Ruby class, a C#
+        partial class) or split."""
         self_call = qualifier in SELF_WORDS  # `self.m()`, not `self.fp.m()`: that is another object
         tiers: list[list[StoredNode]] = []
         if head == "super" and qualifier:
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
             # a library class) makes no edge rather than a guess.
-            bases = self._base_containers(own_container)
+            bases = self._base_containers(own)
             tiers.append([c for c in cands if c.node.parent_uid in bases])
             if not tiers[-1]:
                 return None
         elif self_call:
-            tiers.append([c for c in cands if own_container and c.node.parent_uid == own_container])
+            tiers.append([c for c in cands if c.node.parent_uid in own])
             # an inherited method: the same name on a base class the index holds
-            tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own_container)])
+            tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own)])
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language))
             if found is None:
                 return None
             tiers.append(found)
         if not qualifier:
-            tiers.extend(self._bare_name_tiers(n, cands, own_container))
+            tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            qualified = _qualified_tiers(n, qualifier, last, head, cands, own_container)
-            if qualified is None:
+            qualified = _qualified_tiers(n, qualifier, last, head, cands, own)
+            if qualified is not None:
+                tiers.extend(qualified)
+            elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold
                 return None
-            tiers.extend(qualified)
         return tiers
 
     def _bound_tier(
@@ -378,7 +241,7 @@ class Resolver:
         return [c for c in cands if any(defined_in(c.node.path, m) for m in sources)]
 
     def _bare_name_tiers(
-        self, n: Node, cands: list[StoredNode], own_container: int
+        self, n: Node, cands: list[StoredNode], own: frozenset[int]
     ) -> list[list[StoredNode]]:
         """A bare name calls a function or a class, never another object's method; in languages with
         an implicit `this` it may call a method of its own class. Nested functions are visible only
@@ -387,10 +250,7 @@ class Resolver:
         cands = [
             c
             for c in cands
-            if (
-                c.node.kind != "method"
-                or (implicit_this and own_container and c.node.parent_uid == own_container)
-            )
+            if (c.node.kind != "method" or (implicit_this and c.node.parent_uid in own))
             and (
                 not c.node.parent_uid
                 or c.node.kind == "method"
@@ -399,21 +259,44 @@ class Resolver:
             )
         ]
         return [
-            [c for c in cands if own_container and c.node.parent_uid == own_container],
+            [c for c in cands if c.node.parent_uid in own],
             [c for c in cands if c.node.path == n.path],
             cands,
         ]
 
-    def _base_containers(self, container_uid: int) -> set[int]:
-        """Uids of the classes `container_uid` inherits from, as far as the index holds them."""
-        container = self.snap.node(container_uid) if container_uid else None
+    def _base_containers(self, own: frozenset[int]) -> set[int]:
+        """Uids of the classes the container `own` inherits from (any of its nodes says so), as far
+        as the index holds them, with every node of each."""
         out: set[int] = set()
-        if container is None:
-            return out
-        for r in container.refs:
-            if r.kind == RefKind.INHERITS:
-                out.update(self.resolve(container, r)[0])
+        for uid in own:
+            container = self.snap.node(uid)
+            if container is None:
+                continue
+            for r in container.refs:
+                if r.kind == RefKind.INHERITS:
+                    for base in self.resolve(container, r)[0]:
+                        out.update(self._reopened(base))
         return out
+
+    def _reopened(self, container_uid: int) -> frozenset[int]:
+        """Every node of the container `container_uid` (none: empty): itself, and the other nodes of
+        its qualified name and kind, a class reopened in another file or a partial class."""
+        if not container_uid:
+            return frozenset()
+        if container_uid not in self._containers:
+            stored = self.snap.node(container_uid)
+            same = {container_uid}
+            if stored is not None and stored.node.kind in CONTAINER_KINDS:
+                c = stored.node
+                same.update(
+                    s.node.uid
+                    for s in self.snap.lookup("name_exact", c.name.lower(), limit=REOPENED_CAP)
+                    if s.node.qualified_name == c.qualified_name
+                    and s.node.kind == c.kind
+                    and family_of(s.node.language) == family_of(c.language)
+                )
+            self._containers[container_uid] = frozenset(same)
+        return self._containers[container_uid]
 
     def _is_container(self, uid: int) -> bool:
         parent = self.snap.node(uid)
@@ -475,13 +358,13 @@ def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[Stor
 
 
 def _qualified_tiers(
-    n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own_container: int
+    n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own: frozenset[int]
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
     caller's file first); None for a type the index does not hold or a builtin container's method."""
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
     if head in SELF_WORDS:  # `self.fp.read()`: a method of whatever `self.fp` holds, not of self
-        cands = [c for c in cands if not own_container or c.node.parent_uid != own_container]
+        cands = [c for c in cands if c.node.parent_uid not in own]
     qlast = qualifier.rsplit(".", 1)[-1]
     members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
     if members:  # `Type.member`: a container of that name holds it

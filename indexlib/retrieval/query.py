@@ -125,6 +125,8 @@ class Query(msgspec.Struct, kw_only=True):
 _TOKEN = re.compile(r'(-?)(?:(\w+):("([^"]*)"?|\S+)|"([^"]*)"?|(\S+))', re.UNICODE)
 # After the first dash: a second one and a word character. `qry search "where is --help added"` names
 # the flag; read as `-word` it would silently drop every result holding "help".
+# A short flag, alone or beside its long form (`-H`, `-e/--extension`): one character excludes nothing.
+_SHORT_FLAG = re.compile(r"[A-Za-z0-9](?:[/,]--?[\w-]+)?")
 _LONG_FLAG = re.compile(r"-+\w")
 _FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude", "repo"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -231,7 +233,8 @@ def parse_query(
         if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude|repo):", bare, re.IGNORECASE):
             key_only = bare.lstrip("-").rstrip(":")
             raise UsageError(f"the filter {key_only}: has no value", hint=f"write {key_only}:VALUE")
-        if neg and _LONG_FLAG.match(bare):  # `--max-count`: a flag named in a sentence, not `-(-max-count)`
+        if neg and (_LONG_FLAG.match(bare) or _SHORT_FLAG.fullmatch(bare)):
+            # `--max-count`, `-H`, `-e/--extension`: a flag named in a sentence, not an exclusion
             q.terms.append("-" + bare)
             shown.append("-" + bare)
             continue
@@ -410,7 +413,8 @@ FUNCTION_WORDS = frozenset(
         "using",
     ]
 )
-_IDENT = re.compile(r"^\\?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*\(?\)?$")
+# A Ruby name may end in `!` or `?` (`route!`, `empty?`): a method of its own, not `route`.
+_IDENT = re.compile(r"^\\?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).

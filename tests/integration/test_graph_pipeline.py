@@ -161,3 +161,34 @@ def test_related_of_a_module_level_object_lists_the_members_assigned_to_it(tmp_p
     assert members == [("res.status", "out"), ("res.send", "out")]
     container = [(r.symbol, r.direction) for r in related(engine, "res.send").related if r.edge == "contains"]
     assert container == [("res", "in")]
+
+
+def test_ruby_bang_methods_self_calls_and_reopened_classes_resolve(tmp_path: Path) -> None:
+    from indexlib import BuildOptions, build_index, open_engine, related
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "base.rb").write_text(
+        "class Base\n  def route!(base)\n    route!(base.superclass)\n  end\n\n"
+        "  def route(path)\n    path\n  end\n\n  def dispatch!\n    route!(self)\n    process_route(1)\n  end\n\n"
+        "  def process_route(x)\n    x\n  end\nend\n"
+    )
+    (tmp_path / "lib" / "extra.rb").write_text("class Base\n  def helper_zz\n    process_route(2)\n  end\nend\n")
+    (tmp_path / "buffer.rs").write_text(
+        "pub struct Buffer { n: usize }\n\nimpl Buffer {\n    pub fn new() -> Self {\n        Self::with(0)\n    }\n\n"
+        "    fn with(n: usize) -> Self {\n        Buffer { n }\n    }\n\n    fn flush(&mut self) {}\n\n"
+        "    fn done(&mut self) {\n        self.flush();\n    }\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+
+    def callers(name: str) -> set[str]:
+        return {r.symbol for r in related(engine, name).related if r.edge == "calls" and r.direction == "in"}
+
+    # `route!` is not `route`: `dispatch!` calls the one, nothing calls the other.
+    assert callers("Base.route!") == {"Base.dispatch!"}
+    assert callers("Base.route") == set()
+    # A method of a class reopened in another file calls the class's method.
+    assert callers("Base.process_route") == {"Base.dispatch!", "Base.helper_zz"}
+    # `Self::with(0)` and `self.flush()` (a name builtin types have too) call the own type's methods.
+    assert callers("Buffer.with") == {"Buffer.new"}
+    assert callers("Buffer.flush") == {"Buffer.done"}

@@ -167,6 +167,9 @@ def test_is_test_code_sees_test_modules_inside_source_files() -> None:
     assert not is_test_code("src/contest.rs", "contests.run")  # a container merely containing "test"
     assert not is_test_code("src/api.py", "Tests.run")  # upper case: more often a real type
     assert is_test_code("tests/a.py", "helper")
+    assert is_test_code("src/fmt/mod.rs", "fmt_tests.parse_only_brace_escapes")  # `mod fmt_tests`
+    assert is_test_code("src/filter.rs", "test_parse.sizes")
+    assert not is_test_code("src/owner.rs", "owner_parsing.parse")
 
 
 def test_inline_rust_tests_are_demoted_below_the_code() -> None:

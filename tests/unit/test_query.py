@@ -24,10 +24,10 @@ def test_terms_phrases_prefixes_and_filters() -> None:
 
 
 def test_a_long_flag_in_a_sentence_is_literal_text_not_an_exclusion() -> None:
-    q = parse_query("where is --max-count handled -v ---x")
-    assert q.terms == ["where", "is", "--max-count", "handled", "---x"]
-    assert q.negated == ["v"]  # one dash stays the documented exclusion
-    assert q.text == "where is --max-count handled ---x"
+    q = parse_query("where is --max-count handled -v -vendor ---x")
+    assert q.terms == ["where", "is", "--max-count", "handled", "-v", "---x"]
+    assert q.negated == ["vendor"]  # one dash before a word stays the documented exclusion
+    assert q.text == "where is --max-count handled -v ---x"
     assert parse_query("--help").terms == ["--help"] and not parse_query("--help").is_blank
 
 
@@ -242,3 +242,19 @@ def test_a_signature_without_its_keyword_still_declares_a_name() -> None:
     assert declared_name("res.send = function send(body)") == "res.send"
     assert declared_name("View.prototype.lookup = async function lookup(name)") == "View.lookup"
     assert declared_name("x = function") is None  # a plain variable: no property, no definition named
+
+
+def test_a_short_flag_named_in_a_sentence_is_a_word_not_an_exclusion() -> None:
+    for text, flag in (
+        ("docs: clarify that -e/--extension matches all entry types", "-e/--extension"),
+        ("what does -H do with hidden files", "-H"),
+    ):
+        q = parse_query(text)
+        assert flag in q.terms and not q.negated, (q.terms, q.negated)
+    assert parse_query("retry -tests").negated == ["tests"]  # a word excluded still is
+
+
+def test_a_ruby_name_ending_in_bang_or_question_mark_is_an_identifier() -> None:
+    for text in ("compile!", "Base.route!", "empty?"):
+        q = parse_query(text)
+        assert classify(q) is Route.IDENTIFIER and identifier_of(q) == text, text

@@ -173,7 +173,10 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         if receiver is None and method_name in _REQUIRE_RUBY:
             return _first_string(src, node.child_by_field_name("arguments")), method, True
         text = (src(receiver) + "." if receiver is not None else "") + method_name
-        return strip_sigils(normalize_target(text)), method, False
+        target = strip_sigils(normalize_target(text))
+        if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
+            target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
+        return target, method, False
     callee = node.child_by_field_name("function")
     if callee is None:
         return "", None, False

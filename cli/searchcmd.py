@@ -7,13 +7,14 @@ error). Knows nothing about how the options were parsed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cli.console import Env, Exit, guarded
 
 if TYPE_CHECKING:
-    from indexlib import SearchRequest
+    from indexlib import SearchRequest, SearchResult
 
 MAX_CONTEXT = 1000  # lines of -C/--context; a snippet holds at most snippet_chars anyway
 
@@ -97,8 +98,33 @@ def _run(env: Env, query: str, v: dict[str, Any]) -> int:
         engine, query, request, found=bool(result.results), search_notes=result.meta.notes
     ):
         env.err(f"qry: note: {safe_line(note)}\n")
+    if fmt != "json" and fmt != "jsonl":
+        result = from_cwd(result, engine.snapshot(request.root).manifest.source_root)
     render(env, result, fmt=fmt, explain=request.explain, context=None if context is None else int(context))
     return Exit.OK if result.results else Exit.NO_MATCH
+
+
+def from_cwd(result: SearchResult, source_root: str) -> SearchResult:
+    """The result with its paths as seen from the working directory when that lies inside the indexed
+    tree (`lib/x` run there prints `base.rb`, as rg does, so `cat $(qry search x -l)` works); paths
+    outside it get `../`. JSON keeps the index's paths: programs read them against the root."""
+    import msgspec
+
+    root = os.path.realpath(source_root)
+    cwd = os.path.realpath(os.getcwd())
+    if cwd == root or not cwd.startswith(root + os.sep):
+        return result
+
+    def seen(path: str) -> str:
+        return os.path.relpath(os.path.join(root, path), cwd)
+
+    hits = [
+        msgspec.structs.replace(
+            h, path=seen(h.path), related=[msgspec.structs.replace(r, path=seen(r.path)) for r in h.related]
+        )
+        for h in result.results
+    ]
+    return msgspec.structs.replace(result, results=hits)
 
 
 def index_dirs(v: dict[str, Any]) -> list[str]:

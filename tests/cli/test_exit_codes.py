@@ -378,3 +378,19 @@ def test_status_lists_the_files_the_index_left_out_and_why(tmp_path: Path) -> No
     assert "app.py" not in rows
     as_json = run_qry_process("status", "--skipped", "--json", cwd=tmp_path)
     assert {f["path"] for f in json.loads(as_json.out)} == set(rows), as_json.describe()
+
+
+def test_search_from_a_subfolder_prints_paths_from_there_as_rg_does(tmp_path: Path) -> None:
+    (tmp_path / "lib" / "app").mkdir(parents=True)
+    (tmp_path / "lib" / "app" / "base.py").write_text("def process_route(pattern):\n    return pattern\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "run.py").write_text("from lib.app.base import process_route\n\nprocess_route('x')\n")
+    assert run_qry_process("index", ".", "--embed", "none", cwd=tmp_path).code == 0
+    sub = tmp_path / "lib" / "app"
+    files = run_qry_process("search", "process_route", "-l", cwd=sub)
+    assert files.out.splitlines() == ["base.py", "../../tools/run.py"], files.describe()
+    assert all((sub / p).is_file() for p in files.out.splitlines())
+    plain = run_qry_process("search", "process_route", "-k", "1", cwd=sub)
+    assert plain.out.startswith("base.py:1: process_route"), plain.describe()
+    as_json = run_qry_process("search", "process_route", "-k", "1", "--json", cwd=sub)
+    assert json.loads(as_json.out)["results"][0]["path"] == "lib/app/base.py"  # programs: the index's path

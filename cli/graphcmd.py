@@ -118,9 +118,13 @@ def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repo
             "or pass one of the uids\n"
         )
         return
+    # Two definitions of one qualified name in one file (`def self.x` and `def x`) are told apart by
+    # their line only: then the hint is `path:line`, which names one.
+    alike = all(c.path == first.path and c.symbol == first.symbol for c in candidates)
+    example = f"{first.path}:{first.start_line}" if alike else f"{first.path}:{first.symbol}"
     env.err(
-        f"  hint: qualify the name (module.name, Class.method, or path:name such as "
-        f"{safe_line(first.path)}:{safe_line(first.symbol)}) or pass one of the uids\n"
+        f"  hint: qualify the name (module.name, Class.method, path:name or path:line such as "
+        f"{safe_line(example)}) or pass one of the uids\n"
     )
 
 

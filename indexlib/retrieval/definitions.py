@@ -60,6 +60,8 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
     path, colon, name = text.rpartition(":")
     if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
         files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
+        if name.isdigit():  # `base.rb:1017`: the innermost definition holding that line, as grep prints it
+            return _at_line(snap, sorted(files), int(name))
         return [
             n
             for f in sorted(files)
@@ -115,6 +117,20 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     ]
     found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
     return sorted(found, key=lambda n: (n.path, n.start_line))
+
+
+def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:
+    """Per file, the innermost definition whose lines (all its parts) hold `line`."""
+    out: list[Node] = []
+    for f in files:
+        holding = [
+            first_part(snap, s.node)
+            for s in snap.nodes_in_file(f)
+            if s.node.kind in _SYMBOL_KINDS and s.node.start_line <= line <= s.node.end_line
+        ]
+        if holding:
+            out.append(min(holding, key=lambda n: (whole(snap, n).end_line - n.start_line, n.uid)))
+    return out
 
 
 def first_part(snap: Snapshot, n: Node) -> Node:

@@ -192,3 +192,17 @@ def test_ruby_bang_methods_self_calls_and_reopened_classes_resolve(tmp_path: Pat
     # `Self::with(0)` and `self.flush()` (a name builtin types have too) call the own type's methods.
     assert callers("Buffer.with") == {"Buffer.new"}
     assert callers("Buffer.flush") == {"Buffer.done"}
+
+
+def test_related_takes_a_path_and_line_for_two_definitions_of_one_name(tmp_path: Path) -> None:
+    from indexlib import BuildOptions, build_index, open_engine, related
+
+    (tmp_path / "base.rb").write_text(
+        "class Base\n  def self.settings\n    self\n  end\n\n  def settings\n    self.class.settings\n  end\nend\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    assert related(engine, "base.rb:Base.settings").ambiguous
+    for line, start in ((3, 2), (7, 6)):
+        rel = related(engine, f"base.rb:{line}")
+        assert rel.node is not None and rel.node.start_line == start and not rel.ambiguous, rel

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import BRACED_BODY, COMMENT_LINE, EXPRESSION_BODY, OTHER_BODY, Hit, SearchResult
+from indexlib import BRACED_BODY, Hit, SearchResult, shown_line, text_lines
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -45,16 +45,6 @@ def _escape_control(m: re.Match[str]) -> str:
 
 def _escape_text_control(m: re.Match[str]) -> str:
     return "" if m.group(1) else _escape_control(m)
-
-
-def text_lines(text: str) -> list[str]:
-    """Lines as git, grep and editors count them: split at LF only (a CR of CR LF is dropped by
-    `safe_text`); form feeds, vertical tabs and U+2028 stay inside their line (`str.splitlines`
-    would split there too and shift every later line number)."""
-    lines = text.split("\n")
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def safe_line(text: str) -> str:
@@ -92,55 +82,6 @@ def _location(h: Hit) -> str:
     return f"{safe_line(h.path)}:{h.start_line}-{h.end_line}"
 
 
-_SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
-
-
-def _declaration_line(h: Hit, lines: list[str]) -> int | None:
-    """Index of the snippet line that declares the hit (its signature's head, outside a comment),
-    or None when the snippet does not show it."""
-    head = " ".join(_SIGNATURE_COMMENT.sub("", h.signature).split())[:40]
-    if not head:
-        return None
-    flat = [" ".join(line.split()) for line in lines]
-    starts = next((i for i, line in enumerate(flat) if line.startswith(head)), None)
-    if starts is not None:
-        return starts
-    return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
-
-
-def _name_line(h: Hit, lines: list[str]) -> int | None:
-    """Index of the first snippet line outside a comment that spells the hit's name as a whole word,
-    as the snippet's own window finds a declaration its signature does not spell as written (a Go
-    constant of a `const (...)` block has the signature `const X`, and its line is `X`)."""
-    name = h.symbol.rsplit(".", 1)[-1]
-    if not name:
-        return None
-    spelled = re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
-    return next(
-        (i for i, line in enumerate(lines) if spelled.search(line) and not COMMENT_LINE.match(line)), None
-    )
-
-
-def match_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
-    """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
-    spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
-    the name's parts); else the highlighted line matching the most different query words (among
-    equals, code from the declaration on before the doc comment above it, then the first); else the
-    first line that is not blank (a vector-only hit shares no word with the query).
-    A line an earlier hit of the file was shown by (`shown`, file line numbers: a member, then its
-    class matched in that member) gives way to the declaration, else to the next best line."""
-    lines = text_lines(h.snippet.text)
-    sig = _declaration_line(h, lines)
-    if h.provenance.named:
-        named = sig if sig is not None else _name_line(h, lines)
-        if named is not None:
-            return named
-    ranked = _ranked_lines(h, lines, sig)
-    if sig is not None and h.snippet.start_line + ranked[0] in shown:
-        return sig
-    return next((i for i in ranked if h.snippet.start_line + i not in shown), ranked[0])
-
-
 # The elision that stands for a member's body in its container's text (`f() { ... }`).
 _ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
 
@@ -149,30 +90,6 @@ def as_written(line: str) -> str:
     """A snippet line as the file has it, `path:line:` being a promise: a member's body elided in
     its container's text (`public JsonToken peek() { ... }`) is shown as the line that opens it."""
     return _ELIDED_BODY.sub("{", line)
-
-
-# A blank line, one that only closes a block, or an elided body: nothing to show a hit by.
-_NOTHING_TO_SHOW = re.compile(
-    r"\s*(?:end|[}\])]+[;,]?|"
-    + "|".join(re.escape(m) for m in (BRACED_BODY, EXPRESSION_BODY, OTHER_BODY))
-    + r")?\s*$"
-)
-
-
-def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
-    """Snippet lines best first: highlighted ones by the query words they hold, then the other lines
-    that are not blank."""
-    words: dict[int, set[str]] = {}
-    for a, b in h.snippet.highlights:
-        matched = h.snippet.text[a:b]
-        parts = {p.lower() for p in re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", matched) if p}
-        # A name spelled whole (`module.exports`) counts itself too: above its words apart.
-        words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(parts | {matched.lower()})
-    # The most query words first (a quoted sentence's line in the doc comment, not the code below
-    # it holding one of them); among equals, code from the declaration on before the doc above it.
-    best = sorted(words, key=lambda i: (-len(words[i]), sig is None or i < sig, i))
-    rest = [i for i, line in enumerate(lines) if not _NOTHING_TO_SHOW.match(line) and i not in best]
-    return best + rest or [0]
 
 
 def render_plain(
@@ -193,7 +110,7 @@ def render_plain(
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
         lines = text_lines(h.snippet.text)
-        at = match_line(h, frozenset(shown.get(h.path, ())))
+        at = shown_line(h, frozenset(shown.get(h.path, ())))
         shown.setdefault(h.path, set()).add(h.snippet.start_line + at)
         stale += h.stale
         if context is None:

@@ -57,7 +57,8 @@ _EXPORTS: dict[str, str] = {
     "query_notes": "indexlib.api",
     "with_query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
-    "COMMENT_LINE": "indexlib.retrieval.snippets",
+    "shown_line": "indexlib.retrieval.hitline",
+    "text_lines": "indexlib.retrieval.hitline",
     "BRACED_BODY": "indexlib.records",
     "EXPRESSION_BODY": "indexlib.records",
     "OTHER_BODY": "indexlib.records",
@@ -170,9 +171,9 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         SearchResult,
     )
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
+    from indexlib.retrieval.hitline import shown_line, text_lines
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
-    from indexlib.retrieval.snippets import COMMENT_LINE
     from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult
     from indexlib.status import Status, index_status, verify_caches, verify_index
     from indexlib.store.locate import default_index_dir, resolve_index_dir

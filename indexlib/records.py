@@ -245,6 +245,9 @@ class Hit(msgspec.Struct, kw_only=True):
     stale: bool = False  # the file changed on disk since the root was published
     last_changed: int | None = None  # unix seconds, from git or file times
     generated: bool = False  # the file carries a generated-code marker: edit its generator, not it
+    # The file line the hit is shown by (the piped `path:line:`): its declaration when the query
+    # names it, else the snippet line holding the most query words; 0 until the search sets it.
+    line: int = 0
 
     @classmethod
     def of_node(cls, n: Node, *, score: float, snippet: Snippet, **extra: Any) -> "Hit":

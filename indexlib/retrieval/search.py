@@ -32,6 +32,7 @@ from indexlib.retrieval.fusion import (
     ranked_scores,
     rrf,
 )
+from indexlib.retrieval.hitline import shown_line
 from indexlib.retrieval.names import last_name_part, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
@@ -157,6 +158,8 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
         except Exception as exc:
             meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
     _mark_stale(snap, hits)
+    for h in hits:
+        h.line = h.snippet.start_line + shown_line(h)
     if opts.budget_tokens is not None:
         from indexlib.retrieval.budget import pack
 

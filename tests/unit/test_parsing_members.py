@@ -73,6 +73,7 @@ def test_ruby_modules_are_containers_of_methods_and_constants() -> None:
         "Rack": ("class", 3, 30, ""),
         "Rack.Utils": ("class", 7, 29, "Rack"),  # the comment, a blank line above, is Rack's text
         "Rack.Utils.DEFAULT_SEP": ("constant", 8, 8, "Rack.Utils"),
+        "Rack.Utils.default_query_parser": ("method", 11, 11, "Rack.Utils"),  # `class << self` accessor
         "Rack.Utils.parse_query": ("method", 16, 18, "Rack.Utils"),
         "Rack.Utils.escape_path": ("method", 20, 22, "Rack.Utils"),
         "Rack.Utils.HTTP_STATUS_CODES": ("constant", 24, 28, "Rack.Utils"),

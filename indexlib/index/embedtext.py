@@ -16,11 +16,13 @@ from indexlib.records import Node, NodeKind
 __all__ = ["embedding_text", "worth_embedding"]
 
 #: A line of a file's import block in the indexed languages: an import, include, use or package
-#: line, a name or quoted path continuing a bracketed import list, a closing bracket, a comment, or a
-#: `"use strict"` directive.
+#: line, a name or quoted path continuing a bracketed import list, a closing bracket, a comment, a
+#: `"use strict"` directive, or the opening of a module that only qualifies names (Ruby `module Rack`
+#: around a class, closed by `end`, which the bare-name line matches).
 _IMPORT_BLOCK_LINE = re.compile(
     r"""\s*(?:
         (?:from|import|export|package|use|using|require|extern\s+crate|mod|\#\s*include)\b.*
+      | module\s+[\w:.]+\s*\{?
       | (?:const|let|var)\s+[\w{}\s,]+=\s*require\(.*
       | [\w.*]+(?:\s+as\s+\w+)?\s*,?
       | ["'][^"']*["']\s*[,;]?

@@ -1,7 +1,8 @@
 """Definitions other than `def`/`fn` items, and what a container's text keeps of its members.
 
 A container's text elides the members it holds as nodes of their own, their doc comments with them
-(a question matching a member's doc found every container around it too).
+(a question matching a member's doc found every container around it too); a Ruby module holding
+nothing but classes and modules only qualifies their names in that file, as a namespace does.
 Rust `macro_rules!` definitions are functions (as C function-like `#define`s are) and enum variants
 `constant` members of their enum (as Go struct fields are of their struct); Ruby `attr_reader`,
 `alias`, `alias_method` and `define_method` in a class body define methods as `def` does.
@@ -53,9 +54,6 @@ end
 
 def test_a_container_text_leaves_out_the_docs_of_the_members_it_elides() -> None:
     parsed = parse_file("lib/rack/protection/json_csrf.rb", PROTECTION, "ruby")
-    for wrapper in ("Rack", "Rack.Protection"):  # modules around the class: its doc is its own
-        assert "JSON hijacking" not in node(parsed, wrapper).text
-    assert node(parsed, "Rack.Protection").text.splitlines()[:4] == ["module Protection", "", "", ""]
     csrf = node(parsed, "Rack.Protection.JsonCsrf")
     assert csrf.doc == "Prevented attack::   JSON hijacking\nSupported browsers:: all"
     assert "Checks the origin" not in csrf.text  # the method's doc is the method's
@@ -79,6 +77,26 @@ public class Widget {
     widget = node(parse_file("Widget.java", java, "java"), "Widget")
     assert "Grows the widget" not in widget.text and "/** A widget. */" in widget.text
     assert widget.text.splitlines()[2:7] == ["", "", "", "    @Override", "    public void grow() { ... }"]
+
+
+def test_a_ruby_module_holding_only_classes_is_a_namespace() -> None:
+    parsed = parse_file("lib/rack/protection/json_csrf.rb", PROTECTION, "ruby")
+    assert table(parsed) == {
+        "Rack.Protection.JsonCsrf": ("class", 5, 17, ""),
+        "Rack.Protection.JsonCsrf.accepts?": ("method", 9, 13, "Rack.Protection.JsonCsrf"),
+        "Rack.Protection.JsonCsrf.HEADER": ("constant", 15, 16, "Rack.Protection.JsonCsrf"),
+    }
+    assert [n for n in parsed.nodes if n.kind == "module"] == []  # the rest is trivia: comments, `end`
+    required = parse_file("csrf.rb", b"require 'rack/protection/base'\n\n" + PROTECTION, "ruby")
+    (remainder,) = [n for n in required.nodes if n.kind == "module"]  # it owns the import
+    assert "module Protection" in remainder.text and not worth_embedding(remainder)
+    # A module with anything else (a constant, a method, a call) is a container, as is an empty one.
+    source = b"module Rack\n  module Protection\n    VERSION = '4.0'\n  end\n  module Marker\n  end\nend\n"
+    assert table(parse_file("version.rb", source, "ruby")) == {
+        "Rack.Protection": ("class", 2, 4, ""),
+        "Rack.Protection.VERSION": ("constant", 3, 3, "Rack.Protection"),
+        "Rack.Marker": ("class", 5, 6, ""),
+    }
 
 
 def test_ruby_accessors_aliases_and_defined_methods_are_methods() -> None:

@@ -19,7 +19,9 @@ Conventions (identical in every language):
   `mod` blocks, C# `namespace X;` and PHP `namespace X;` for the rest of the file); packages (Go,
   Java) and Python modules do not: they are where the file is, not what it declares. A Ruby module
   is a container, not a namespace: a `class` node whose `def`s are methods (it holds methods and
-  constants, and is an object at run time), as a namespace never is.
+  constants, and is an object at run time), as a namespace never is; except a module holding
+  nothing but classes and modules in the file (`module Rack; module Protection; class JsonCsrf`),
+  which there only qualifies their names.
   Go methods are qualified by their receiver type, Rust `impl` methods by the impl's type, C++
   out-of-class definitions by their written qualifier; such a method's parent is the same-file
   container of that name when there is one. At most 32 components are kept (the innermost ones).

@@ -248,18 +248,21 @@ def collect_items(
     items: list[Item] = []
     taken: set[tuple[int, int, str]] = set()
     declared: frozenset[str] = frozenset()  # what a JS module declares, which `exports.X = X` only exports
-    for capture in _CAPTURE_ORDER:
-        nodes = caps.get(capture, [])
-        if capture == "constant" and nodes and language in jsdefs.OBJECT_LANGUAGES:
+    for captured in _CAPTURE_ORDER:
+        nodes = caps.get(captured, [])
+        if captured == "constant" and nodes and language in jsdefs.OBJECT_LANGUAGES:
             declared = jsdefs.module_declarations(src, root)
         for count, node in enumerate(nodes):
             key = (node.start_byte, node.end_byte, node.type)
             if key in taken:
                 continue
             taken.add(key)
+            capture = captured
             if count & 255 == 255:
                 # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
                 deadline.check("definitions")
+            if language == "ruby" and rubydefs.only_nests(node):
+                capture = "scope"  # `module Rack` holding only `class Widget`: it qualifies names
             is_scope = capture in ("scope", "impl")
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):

@@ -68,3 +68,18 @@ def wrapping_call(node: Node) -> Node:
     if call is None or call.type != "call" or call.child_by_field_name("receiver") is not None:
         return node
     return call
+
+
+_NESTED = frozenset({"class", "module", "comment"})
+
+
+def only_nests(node: Node) -> bool:
+    """Whether a module holds nothing but classes and modules (`module Rack; module Protection;
+    class Widget`): in this file it only qualifies their names, as a namespace does, and a node of
+    its own would be the header lines around them, found by every question about them."""
+    if node.type != "module":
+        return False
+    body = node.child_by_field_name("body")
+    if body is None or body.named_child_count == 0:
+        return False  # an empty module is a definition: a marker, or one to fill in
+    return all(child.type in _NESTED for child in body.named_children)

@@ -220,7 +220,8 @@ _CSHARP = Spec(
 )
 # A Ruby module is a container, not only a namespace: it holds methods (`def self.parse_query`,
 # `module_function`) and constants, and is an object at run time (Class is a subclass of Module). So
-# it is a `class` node, unlike the C#/PHP/TS namespaces and Rust `mod` blocks, which only qualify names.
+# it is a `class` node, unlike the C#/PHP/TS namespaces and Rust `mod` blocks, which only qualify names
+# (and unlike a module holding only classes and modules, which items.py makes a scope).
 # A statement of a class, module or `class << self` body may define methods too (`attr_reader :a`,
 # `alias_method :b, :c`, `define_method(:d)`, also as `private attr_reader :a`): every call there
 # is captured and rubydefs.py keeps those that define a name.

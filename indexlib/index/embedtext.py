@@ -16,11 +16,13 @@ from indexlib.records import Node, NodeKind
 __all__ = ["embedding_text", "worth_embedding"]
 
 #: A line of a file's import block in the indexed languages: an import, include, use or package
-#: line, a name or quoted path continuing a bracketed import list, a closing bracket, a comment, or a
-#: `"use strict"` directive.
+#: line, a name or quoted path continuing a bracketed import list, a closing bracket, a comment, a
+#: `"use strict"` directive, or the opening of a module that only qualifies names (Ruby `module Rack`
+#: around a class, closed by `end`, which the bare-name line matches).
 _IMPORT_BLOCK_LINE = re.compile(
     r"""\s*(?:
         (?:from|import|export|package|use|using|require|extern\s+crate|mod|\#\s*include)\b.*
+      | module\s+[\w:.]+\s*\{?
       | (?:const|let|var)\s+[\w{}\s,]+=\s*require\(.*
       | [\w.*]+(?:\s+as\s+\w+)?\s*,?
       | ["'][^"']*["']\s*[,;]?
@@ -123,12 +125,27 @@ def worth_embedding(node: Node) -> bool:
 
     Trivial: a module remainder that is nothing but its file's import block (every file has one, and
     its words are other modules' names), and a one-line constant without a doc comment (`DEFAULT_PORT
-    = 8080`: its name says all a vector would). They are most of a repository's shortest texts, cost
-    a model call each, and as nearest neighbours of a question they crowd out the code that answers
-    it; lexical, symbol and graph streams still find them (docs/benchmarks.md, issue 11).
+    = 8080`, a Rust enum variant `Batch`, also under an attribute line `#[default]`: its name says
+    all a vector would). They are most of a repository's shortest texts, cost a model call each, and
+    as nearest neighbours of a question they crowd out the code that answers it; lexical, symbol and
+    graph streams still find them (docs/benchmarks.md, issue 11). So is a method that a one-line
+    statement only names, without a doc comment (Ruby `attr_reader :env, :params`, `alias to url`).
     """
     if node.kind == NodeKind.MODULE:
         return not all(_IMPORT_BLOCK_LINE.fullmatch(line) for line in node.text.splitlines() if line.strip())
     if node.kind == NodeKind.CONSTANT:
-        return bool(node.doc.strip()) or node.end_line > node.start_line
+        if node.doc.strip():
+            return True
+        lines = node.text.splitlines()
+        return sum(1 for line in lines if line.strip() and not _ATTRIBUTE_LINE.fullmatch(line)) > 1
+    if node.kind == NodeKind.METHOD and node.language == "ruby" and node.start_line == node.end_line:
+        return bool(node.doc.strip()) or not _NAMING_STATEMENT.match(node.signature)
     return True
+
+
+#: A statement that defines methods by naming them (Ruby accessors and aliases).
+_NAMING_STATEMENT = re.compile(r"(?:attr(?:_reader|_writer|_accessor)?|alias(?:_method)?)[\s(]")
+
+#: A line holding only an attribute (Rust and PHP `#[...]`), which says how a definition is built or
+#: checked, not what it is.
+_ATTRIBUTE_LINE = re.compile(r"\s*#\[.*\]\s*")

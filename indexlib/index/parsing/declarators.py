@@ -121,17 +121,25 @@ def typedef_name(src: Source, node: Node) -> list[str]:
 
 _BODIED = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _LOCAL_KINDS = frozenset(
-    {"declaration", "preproc_def", "preproc_function_def", "type_definition", "alias_declaration"}
+    {
+        "declaration",
+        "preproc_def",
+        "preproc_function_def",
+        "type_definition",
+        "alias_declaration",
+        "macro_definition",
+    }
 )
 
 
 def local_to_function(node: Node) -> bool:
-    """Whether a declaration, typedef, alias or `#define` is written inside a function body."""
+    """Whether a declaration, typedef, alias or macro (`#define`, Rust `macro_rules!`) is written
+    inside a function body, where only that body can use it."""
     if node.type not in _LOCAL_KINDS:
         return False
     parent = node.parent
     while parent is not None:
-        if parent.type == "function_definition":
+        if parent.type in ("function_definition", "function_item"):
             return True
         parent = parent.parent
     return False

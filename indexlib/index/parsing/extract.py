@@ -19,23 +19,29 @@ Conventions (identical in every language):
   `mod` blocks, C# `namespace X;` and PHP `namespace X;` for the rest of the file); packages (Go,
   Java) and Python modules do not: they are where the file is, not what it declares. A Ruby module
   is a container, not a namespace: a `class` node whose `def`s are methods (it holds methods and
-  constants, and is an object at run time), as a namespace never is.
+  constants, and is an object at run time), as a namespace never is; except a module holding
+  nothing but classes and modules in the file (`module Rack; module Protection; class JsonCsrf`),
+  which there only qualifies their names.
   Go methods are qualified by their receiver type, Rust `impl` methods by the impl's type, C++
   out-of-class definitions by their written qualifier; such a method's parent is the same-file
   container of that name when there is one. At most 32 components are kept (the innermost ones).
 - A definition's span includes its decorators, `export`, `template <...>` and Rust attributes; its
   doc comment (or Python docstring) is in `doc`, not in the span.
-- A node's text elides the bodies of the definitions nested in it (`def charge(...): ...`), keeping
-  their newlines so every line of the text is still the file's line; the nested ones are their own
-  nodes. The module node is the file with every top-level definition (and its doc comment) blanked
+- A node's text elides the bodies of the definitions nested in it (`def charge(...): ...`), and
+  their doc comments with them, keeping their newlines so every line of the text is still the file's
+  line; the nested ones are their own nodes. A member shown whole (a field, a one-line constant, an
+  interface method) keeps its doc comment in its container's text. The module node is the file with every top-level definition (and its doc comment) blanked
   the same way, trimmed to its first and last non-blank lines.
 - Declarations without a body are nodes too: interface and trait methods, abstract methods, C
   prototypes and TS overload signatures (their container's text still shows them), type aliases
   (kind `type`) and module-level constants and variables (kind `constant`), and the constants of a
   type where a language declares them there (Rust associated consts, Ruby constants in a class or
   module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Go struct
-  fields are `constant`s of their struct too (a Go type's API is its fields); other fields are not
-  definitions; C# properties and events are `method`s (accessors run code).
+  fields are `constant`s of their struct too (a Go type's API is its fields), and Rust enum variants
+  of their enum; other fields are not definitions; C# properties and events are `method`s (accessors
+  run code). Rust `macro_rules! name` is a `function` (qualified by no `mod`, as `#define`s are
+  not); Ruby `attr_reader :a, :b`, `alias`, `alias_method` and `define_method` in a class body
+  define a `method` per name (rubydefs.py).
 - JavaScript defined by statements (jsdefs.py): `Foo.prototype.m = function` is the method `Foo.m`,
   `res.send = function` the method `res.send` (its parent the module-level `res` or `Foo` when there
   is one), `exports.run = ...` is `run` (a function, or a constant for any other value), a property

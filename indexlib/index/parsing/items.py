@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs
+from indexlib.index.parsing import jsdefs, rubydefs
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
@@ -79,7 +79,8 @@ class Item:
     qualified_name: str = ""
     ordinal: int = 0
     doc: str = ""
-    doc_start: int = -1
+    doc_start: int = -1  # the doc comment above it (symbols.py), empty when doc_end <= doc_start
+    doc_end: int = -1
     uid: int = 0
     start_line: int = 0
     end_line: int = 0
@@ -123,6 +124,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         return split_name(src(name)) if name is not None else []
     if kind in ("class", "module") and language == "ruby":
         return split_name(src(node.child_by_field_name("name")))
+    if kind in ("call", "alias") and language == "ruby":  # `attr_reader :env, :params`: the first
+        return rubydefs.defined_names(src, node)[:1]
     name = node.child_by_field_name("name")
     if name is None:
         return []
@@ -157,6 +160,10 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
         return value.child_by_field_name("body") if value is not None else None
     if kind in ("call_expression", "pair"):  # a property definition: its function or descriptor
         return jsdefs.property_body(src, node)
+    if kind == "call" and language == "ruby":  # `define_method(:name) do ... end`
+        return node.child_by_field_name("block")
+    if kind == "enum_variant":  # Rust: shown in its enum unless long (`constant_value`)
+        return None
     if kind in ("property_declaration", "event_declaration"):  # C#: accessors with code, or `=> x`
         accessors = node.child_by_field_name("accessors")
         if accessors is not None and any(a.child_by_field_name("body") for a in accessors.named_children):
@@ -170,6 +177,8 @@ def constant_value(node: Node) -> Node | None:
 
     A container's text elides it as it elides a method's body: the constant is a node of its own."""
     value = node.child_by_field_name("right") or node.child_by_field_name("value")
+    if node.type == "enum_variant":  # Rust `Move { x: i32, y: i32 }`: its fields
+        value = node.child_by_field_name("body")
     if value is None and node.type in ("const_element", "variable_declarator") and node.named_child_count > 1:
         value = node.named_child(node.named_child_count - 1)  # PHP and C# values have no field name
     if value is None or value.start_point.row == value.end_point.row:
@@ -178,6 +187,9 @@ def constant_value(node: Node) -> Node | None:
 
 
 MACROS = frozenset({"preproc_def", "preproc_function_def"})  # C/C++ `#define`s
+# Definitions no namespace qualifies: C/C++ `#define`s and Rust `macro_rules!` (called by their bare
+# name wherever they are in scope, or as `crate::name!` when exported).
+UNQUALIFIED = MACROS | {"macro_definition"}
 SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 
 
@@ -236,18 +248,21 @@ def collect_items(
     items: list[Item] = []
     taken: set[tuple[int, int, str]] = set()
     declared: frozenset[str] = frozenset()  # what a JS module declares, which `exports.X = X` only exports
-    for capture in _CAPTURE_ORDER:
-        nodes = caps.get(capture, [])
-        if capture == "constant" and nodes and language in jsdefs.OBJECT_LANGUAGES:
+    for captured in _CAPTURE_ORDER:
+        nodes = caps.get(captured, [])
+        if captured == "constant" and nodes and language in jsdefs.OBJECT_LANGUAGES:
             declared = jsdefs.module_declarations(src, root)
         for count, node in enumerate(nodes):
             key = (node.start_byte, node.end_byte, node.type)
             if key in taken:
                 continue
             taken.add(key)
+            capture = captured
             if count & 255 == 255:
                 # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
                 deadline.check("definitions")
+            if language == "ruby" and rubydefs.only_nests(node):
+                capture = "scope"  # `module Rack` holding only `class Widget`: it qualifies names
             is_scope = capture in ("scope", "impl")
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
@@ -271,6 +286,8 @@ def collect_items(
             body = _body(src, node, language)
             names, aliases, spanned = _aliases(src, node, names, language)
             outer = _outer(spanned, spec) if not is_scope else node
+            if language == "ruby":
+                outer = rubydefs.wrapping_call(outer)  # `private def x`, `private attr_reader :x`
             start, end = outer.start_byte, outer.end_byte
             while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
                 end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
@@ -309,6 +326,8 @@ def _aliases(
     elif node.type == "field_declaration" and language == "go":
         others = [([src(n)], node) for n in node.children_by_field_name("name")[1:]]
         return names, others, node
+    elif node.type == "call" and language == "ruby":  # `attr_reader :env, :params`: the others
+        return names, [([name], node) for name in rubydefs.defined_names(src, node)[1:]], node
     return names, [], node
 
 
@@ -374,7 +393,7 @@ def nest(items: list[Item]) -> list[Item]:
 def classify(src: Source, item: Item, language: str) -> None:
     """Kind, qualifier and attachment of one definition, given its parent is already done."""
     parent = item.parent
-    if item.node.type in MACROS:
+    if item.node.type in UNQUALIFIED:
         parent = None  # the preprocessor knows no namespaces or classes: `#define` names are global
     owner = parent
     while owner is not None and owner.is_scope:

@@ -22,7 +22,7 @@ from indexlib.records import NodeKind
 
 _TRIVIA = re.compile(
     r"^(?:package\s+[\w.]+;?|[{}()\[\];,]+|end|<\?php|\?>|#pragma\s+once|#ifndef\s+\w+|#define\s+\w+|#endif\b.*"
-    r"|namespace\s+[\w.\\]+\s*[;{]?|\}\s*//.*|\}\s*;?\s*/\*.*)$"
+    r"|namespace\s+[\w.\\]+\s*[;{]?|module\s+[\w:]+|\}\s*//.*|\}\s*;?\s*/\*.*)$"
 )
 
 

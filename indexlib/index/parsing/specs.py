@@ -147,6 +147,8 @@ _RUST = Spec(
     (enum_item) @enum
     (trait_item) @trait
     (function_signature_item) @function
+    (macro_definition) @function
+    (enum_variant_list (enum_variant) @constant)
     (const_item) @constant
     (static_item) @constant
     (type_item) @type
@@ -218,7 +220,17 @@ _CSHARP = Spec(
 )
 # A Ruby module is a container, not only a namespace: it holds methods (`def self.parse_query`,
 # `module_function`) and constants, and is an object at run time (Class is a subclass of Module). So
-# it is a `class` node, unlike the C#/PHP/TS namespaces and Rust `mod` blocks, which only qualify names.
+# it is a `class` node, unlike the C#/PHP/TS namespaces and Rust `mod` blocks, which only qualify names
+# (and unlike a module holding only classes and modules, which items.py makes a scope).
+# A statement of a class, module or `class << self` body may define methods too (`attr_reader :a`,
+# `alias_method :b, :c`, `define_method(:d)`, also as `private attr_reader :a`): every call there
+# is captured and rubydefs.py keeps those that define a name.
+_RUBY_BODY_DEFINITIONS = """
+    (BODY body: (body_statement (call method: (identifier) arguments: (argument_list)) @method))
+    (BODY body: (body_statement (call arguments: (argument_list
+        (call method: (identifier) arguments: (argument_list)) @method))))
+    (BODY body: (body_statement (alias) @method))
+"""
 _RUBY = Spec(
     query="""
     (method) @method
@@ -229,7 +241,10 @@ _RUBY = Spec(
     (class body: (body_statement (assignment left: (constant)) @constant))
     (module body: (body_statement (assignment left: (constant)) @constant))
     (call) @call
-    """,
+    """
+    + "".join(
+        _RUBY_BODY_DEFINITIONS.replace("BODY", body) for body in ("class", "module", "singleton_class")
+    ),
     comments=_C_LIKE_COMMENTS,
     line_comment=("#",),
 )

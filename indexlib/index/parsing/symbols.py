@@ -2,9 +2,9 @@
 
 Owns: the qualified name, ordinal and part-0 uid of each definition; the doc comment above it (or
 the Python docstring inside it), which also widens its span; its one-line signature; and its text,
-with the bodies of the definitions nested in it elided (`{ ... }`, `=> ...` or `...`) so that every
-line of the text is still the file's line. Does not own: finding and classifying definitions (items.py), windowing drafts into
-nodes (chunks.py).
+with the bodies of the definitions nested in it elided (`{ ... }`, `=> ...` or `...`) and their doc
+comments blanked with them, so that every line of the text is still the file's line. Does not own:
+finding and classifying definitions (items.py), windowing drafts into nodes (chunks.py).
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ def name_definitions(
         prefix_start, comments = leading_comments(item.outer, spec, data, directives)
         item.start = min(item.start, prefix_start)
         item.doc_start = comments[0].start_byte if comments else item.start
+        item.doc_end = comments[-1].end_byte if comments else item.doc_start
         # The doc comment above a definition is part of it: its range, snippet and text.
         item.start = min(item.start, item.doc_start)
         if language == "python":
@@ -108,15 +109,7 @@ def definition_drafts(
             container = by_qualified.get(item.attach)
             if container is not None and container is not item and _may_attach(item, container):
                 parent_uid = container.uid
-        holes = []
-        for child in item.children:
-            body = child.body
-            if body is None and child.kind == _CONSTANT:
-                body = constant_value(child.node)  # `MIME_TYPES = { ... }` in a class
-            if body is not None and body.end_byte > body.start_byte:
-                body_bytes = data[body.start_byte : body.start_byte + 8]
-                holes.append((body.start_byte, body.end_byte, elision_marker(body_bytes)))
-        node_text = elided(text, item.start, item.end, holes)
+        node_text = elided(text, item.start, item.end, member_holes(item, data))
         item.end_line = lines.line_of(max(item.end - 1, item.start))
         drafts.append(
             Draft(
@@ -135,6 +128,47 @@ def definition_drafts(
             )
         )
     return drafts
+
+
+def member_holes(item: Item, data: bytes) -> list[tuple[int, int, str]]:
+    """What a container's text leaves out of its members, in source order: each one's body (or
+    multi-line constant value) and, with it, its doc comment, blanked to its newlines.
+
+    A member whose body is elided is a node of its own holding both. Its doc comment left in the
+    container's text made a question about the member find every container around it as well (a
+    module wrapping one documented class matched that class's doc as well as the class did). A
+    member shown whole (a field, a one-line constant, an interface method) keeps its doc in view."""
+    holes: list[tuple[int, int, str]] = []
+    for child in item.children:
+        body = child.body
+        if body is None and child.kind == _CONSTANT:
+            body = constant_value(child.node)  # `MIME_TYPES = { ... }` in a class
+        if body is None or body.end_byte <= body.start_byte:
+            continue
+        if child.doc_end > child.doc_start:
+            # From the start of the comment's line, so no indentation is left alone on it.
+            line_start = data.rfind(b"\n", 0, child.doc_start) + 1
+            doc_start = line_start if _starts_line(data, child.doc_start) else child.doc_start
+            holes.append((doc_start, child.doc_end, ""))
+        body_bytes = data[body.start_byte : body.start_byte + 8]
+        holes.append((_body_start(body), body.end_byte, elision_marker(body_bytes)))
+    return holes
+
+
+# Comment node types of every grammar (specs.py).
+_COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment"})
+
+
+def _body_start(body: Node) -> int:
+    """Where a member's elided body starts: at the comments between its header and its body node.
+    A Ruby body node starts at its first statement, and the comments above that statement (a nested
+    definition's doc, or the body's own first lines) are children of the definition, not the body."""
+    start = body.start_byte
+    sibling = body.prev_sibling
+    while sibling is not None and sibling.type in _COMMENT_TYPES:
+        start = sibling.start_byte
+        sibling = sibling.prev_sibling
+    return start
 
 
 def _starts_line(data: bytes, offset: int) -> bool:
@@ -230,6 +264,10 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         start = chain_top(node).start_byte  # the first name of `a.x = a.y = function (v)`: the chain
     if node.type in MACROS:
         return _macro_signature(data[start : node.end_byte])
+    if node.type == "macro_definition":  # its rules are its body
+        return f"macro_rules! {item.names[-1]}"
+    if node.type == "enum_variant":
+        return _variant_signature(node, data)
     body = item.body
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
@@ -261,6 +299,18 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     if node.type == "call_expression":
         signature = signature.rstrip(",").rstrip()  # `Object.defineProperty(req, 'x',` and a descriptor
     return (prefix + signature)[:MAX_SIGNATURE_CHARS]
+
+
+def _variant_signature(node: Node, data: bytes) -> str:
+    """A Rust enum variant as written (`Move { x: i32, y: i32 }`, `Code(u16) = 3`), only its name
+    when its fields span several lines."""
+    fields = node.child_by_field_name("body")
+    end = (
+        fields.start_byte
+        if fields is not None and node.start_point.row != node.end_point.row
+        else node.end_byte
+    )
+    return collapse(data[node.start_byte : end].decode("utf-8", "replace"))[:MAX_SIGNATURE_CHARS]
 
 
 _DEFINE = re.compile(r"^#\s*define\s+")

@@ -1,0 +1,85 @@
+"""Ruby methods defined by a statement of a class body rather than by `def`.
+
+Owns: the names a class-body statement defines as methods, `attr_reader :name, :other` (and
+`attr_writer`, `attr_accessor`, `attr`), `alias new old`, `alias_method :new, :old` and
+`define_method(:name) { ... }`, and the call a definition is an argument of (`private def x`,
+`private attr_reader :x`), which its span and doc comment start at.
+Does not own: the query capturing these statements (specs.py), spans, nesting and kinds (items.py),
+call targets (references.py).
+
+Why: an accessor, an alias or a defined method is called like any method (`request.env`), so a
+question naming it, and a call of it, should find a node of that name in its class, as for a `def`.
+"""
+
+from __future__ import annotations
+
+from indexlib.engines.treesitter import Node
+from indexlib.index.parsing.text import Source
+
+# Calls that define one method per symbol argument.
+_ACCESSORS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
+# Calls that define one method named by their first argument.
+_NAMING_CALLS = frozenset({"alias_method", "define_method"})
+
+
+def _symbol_name(src: Source, node: Node) -> str:
+    """`:name` or `"name"` -> name; '' for anything computed (a variable, an interpolation)."""
+    if node.type == "simple_symbol":
+        return src(node).lstrip(":")
+    if node.type in ("string", "delimited_symbol") and node.named_child_count == 1:
+        content = node.named_child(0)
+        if content is not None and content.type == "string_content":
+            return src(content)
+    return ""
+
+
+def defined_names(src: Source, node: Node) -> list[str]:
+    """The methods a class-body statement defines, in order: [] for any other statement.
+
+    `attr_accessor :a, :b` -> [a, b]; `alias_method :new, :old`, `alias new old` and
+    `define_method(:new)` -> [new]. An argument whose name is computed defines no name."""
+    if node.type == "alias":
+        name = node.child_by_field_name("name")
+        if name is None or name.type == "global_variable":  # `alias $new $old` renames a global
+            return []
+        return [n for n in [src(name).lstrip(":")] if n]
+    if node.type != "call" or node.child_by_field_name("receiver") is not None:
+        return []
+    method = src(node.child_by_field_name("method"))
+    if method not in _ACCESSORS and method not in _NAMING_CALLS:
+        return []
+    arguments = node.child_by_field_name("arguments")
+    args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    if method in _NAMING_CALLS:
+        args = args[:1]
+    names = [_symbol_name(src, a) for a in args]
+    if method in _NAMING_CALLS:
+        return names if all(names) else []
+    return [n for n in names if n]
+
+
+def wrapping_call(node: Node) -> Node:
+    """The call whose only argument a definition is (`private def helper`, `private attr_reader
+    :x`, `memoize def total`): the definition's span and doc comment start there. Else `node`."""
+    arguments = node.parent
+    if arguments is None or arguments.type != "argument_list" or arguments.named_child_count != 1:
+        return node
+    call = arguments.parent
+    if call is None or call.type != "call" or call.child_by_field_name("receiver") is not None:
+        return node
+    return call
+
+
+_NESTED = frozenset({"class", "module", "comment"})
+
+
+def only_nests(node: Node) -> bool:
+    """Whether a module holds nothing but classes and modules (`module Rack; module Protection;
+    class Widget`): in this file it only qualifies their names, as a namespace does, and a node of
+    its own would be the header lines around them, found by every question about them."""
+    if node.type != "module":
+        return False
+    body = node.child_by_field_name("body")
+    if body is None or body.named_child_count == 0:
+        return False  # an empty module is a definition: a marker, or one to fill in
+    return all(child.type in _NESTED for child in body.named_children)

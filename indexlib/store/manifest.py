@@ -53,8 +53,8 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      {get})` and `defineGetter(o, 'x', fn)` define `o.x`, a member assigned to a module-level JS
 #      object or constructor is its member, a JSDoc block documents the definition below it across
 #      blank lines, and Go struct fields are `constant` members of their struct.
-#      Rust and Ruby: a container's text leaves out the doc comments of the members whose bodies it
-#      elides; a Ruby module holding only classes and modules is a namespace, not a node; `attr_reader`
+#      Rust and Ruby: a Ruby body's elision starts at the comments above its first statement; a
+#      Ruby module holding only classes and modules is a namespace, not a node; `attr_reader`
 #      (`attr_writer`, `attr_accessor`, `attr`), `alias`, `alias_method` and `define_method` in a Ruby
 #      class body define `method`s; Rust `macro_rules!` are `function`s and enum variants `constant`
 #      members of their enum.

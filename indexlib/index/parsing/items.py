@@ -79,8 +79,7 @@ class Item:
     qualified_name: str = ""
     ordinal: int = 0
     doc: str = ""
-    doc_start: int = -1  # the doc comment above it (symbols.py), empty when doc_end <= doc_start
-    doc_end: int = -1
+    doc_start: int = -1
     uid: int = 0
     start_line: int = 0
     end_line: int = 0

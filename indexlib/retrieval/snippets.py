@@ -60,12 +60,15 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     best: re.Match[str] | None = None
     best_count = 0
     line_start, words, first = -1, set[str](), None
+    spelled: dict[str, frozenset[str]] = {}  # a matched text's words and itself: texts repeat
     for m in pattern.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
         if start != line_start:
             line_start, words, first = start, set(), m
-        words.update(split_identifier(m.group()))
-        words.add(m.group().lower())
+        found = m.group()
+        if found not in spelled:
+            spelled[found] = frozenset([*split_identifier(found), found.lower()])
+        words |= spelled[found]
         if len(words) > best_count:
             best, best_count = first, len(words)
     return best

@@ -15,25 +15,16 @@ import pytest
 
 from indexlib.index.parsing import parse_file
 from indexlib.index.parsing.decorations import blank_macros
-from indexlib.records import Node, ParsedFile
+from indexlib.records import ParsedFile
 from indexlib.retrieval.definitions import best_class
+from tests.parsekit import kinds
+from tests.parsekit import one as node
 
 
 def parse(path: str, language: str, source: str) -> ParsedFile:
     parsed = parse_file(path, source.encode(), language)
     assert parsed.skip is None, parsed.note
     return parsed
-
-
-def kinds(parsed: ParsedFile) -> list[tuple[str, str]]:
-    """(kind, qualified name) of every definition, in source order."""
-    return [(n.kind, n.qualified_name) for n in parsed.nodes if n.kind != "module"]
-
-
-def node(parsed: ParsedFile, kind: str, qualified: str) -> Node:
-    found = [n for n in parsed.nodes if (n.kind, n.qualified_name, n.part) == (kind, qualified, 0)]
-    assert len(found) == 1, f"{kind} {qualified!r}: {kinds(parsed)}"
-    return found[0]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -14,24 +14,14 @@ import pytest
 
 from indexlib.index.parsing import parse_file
 from indexlib.records import Node, ParsedFile
+from tests.parsekit import kinds
+from tests.parsekit import one as node
 
 
 def parse(path: str, language: str, source: str) -> ParsedFile:
     parsed = parse_file(path, source.encode(), language)
     assert parsed.skip is None, parsed.note
     return parsed
-
-
-def node(parsed: ParsedFile, kind: str, qualified: str) -> Node:
-    """The one part-0 node of that kind and qualified name."""
-    found = [n for n in parsed.nodes if (n.kind, n.qualified_name, n.part) == (kind, qualified, 0)]
-    assert len(found) == 1, f"{kind} {qualified!r}: {[(n.kind, n.qualified_name) for n in parsed.nodes]}"
-    return found[0]
-
-
-def kinds(parsed: ParsedFile) -> list[tuple[str, str]]:
-    """(kind, qualified name) of every definition, in source order."""
-    return [(n.kind, n.qualified_name) for n in parsed.nodes if n.kind != "module"]
 
 
 def module_text(parsed: ParsedFile) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from indexlib.index.embedtext import worth_embedding
 from indexlib.index.parsing import parse_file
-from indexlib.records import Node, ParsedFile
+from tests.parsekit import node, table
 
 RACK_UTILS = b"""require_relative 'constants'
 
@@ -49,21 +49,6 @@ module Rack
   end
 end
 """
-
-
-def table(parsed: ParsedFile) -> dict[str, tuple[str, int, int, str]]:
-    """qualified name -> (kind, start line, end line, parent's qualified name), part 0 definitions."""
-    names = {node.uid: node.qualified_name for node in parsed.nodes}
-    return {
-        n.qualified_name: (n.kind, n.start_line, n.end_line, names.get(n.parent_uid, ""))
-        for n in parsed.nodes
-        if n.kind != "module" and n.part == 0
-    }
-
-
-def node(parsed: ParsedFile, qualified: str) -> Node:
-    (found,) = [n for n in parsed.nodes if n.qualified_name == qualified and n.part == 0]
-    return found
 
 
 def test_ruby_modules_are_containers_of_methods_and_constants() -> None:

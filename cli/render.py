@@ -110,7 +110,9 @@ def render_plain(
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
         lines = text_lines(h.snippet.text)
-        at = shown_line(h, frozenset(shown.get(h.path, ())))
+        seen = frozenset(shown.get(h.path, ()))
+        # The search chose the line (`h.line`); only a line an earlier hit of the file took moves it.
+        at = h.line - h.snippet.start_line if h.line and h.line not in seen else shown_line(h, seen)
         shown.setdefault(h.path, set()).add(h.snippet.start_line + at)
         stale += h.stale
         if context is None:

@@ -294,6 +294,10 @@ def _rank(
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
     head = cands[: max(40, opts.top_k * (PER_FILE_HEAD if opts.per_file else 4))]
+    # Whether a definition is local to a function matters only for one named as the query names:
+    # its parent is read for those alone, not for every candidate of a question.
+    named = identifier_of(q, p.route)
+    joined = "".join(split_identifier(last_name_part(named))) if named else ""
     for c in head:
         stored = snap.node(c.uid)
         if stored is not None:
@@ -306,8 +310,9 @@ def _rank(
                 n.part,
             )
             c.prototype = is_prototype(n.language, n.kind, n.text)
-            parent = snap.node(n.parent_uid) if n.parent_uid else None
-            c.local = parent is not None and parent.node.kind in _BODY_KINDS
+            if joined and n.parent_uid and "".join(split_identifier(n.name)) == joined:
+                parent = snap.node(n.parent_uid)
+                c.local = parent is not None and parent.node.kind in _BODY_KINDS
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)

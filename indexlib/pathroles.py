@@ -17,7 +17,10 @@ _TEST_PATH = re.compile(
     r"vendor|third_party|node_modules|demos?)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).
-    r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)",
+    r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)"
+    # A Gradle test source set (`src/commonTest/`, `src/androidTest/`) or a Swift package's test
+    # support target (`Sources/ArgumentParserTestHelpers/`): a folder whose camel-cased name ends so.
+    r"|(?:^|/)(?-i:[A-Za-z]\w*[a-z]Test(?:s|Helpers?|Support|Utils?|Fixtures)?)/",
     re.IGNORECASE,
 )
 # Containers that hold tests inside a source file: Rust's `#[cfg(test)] mod tests` (or `mod test`,

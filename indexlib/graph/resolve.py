@@ -31,7 +31,12 @@ from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+# Kotlin and Java share the JVM: each calls the other's classes as its own.
+_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java"}
+# A package in the JVM family is a folder chain, the same under every source set (`src/main/java/a/b/c`
+# and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
+# end in the same PACKAGE_DEPTH names (or are one folder).
+PACKAGE_DEPTH = 3
 
 
 def family_of(language: str) -> str:
@@ -42,7 +47,8 @@ def family_of(language: str) -> str:
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
-IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby"})  # a bare name may call the own class's method
+# A bare name may call the own class's method.
+IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift"})
 
 
 def _closeness(a: str, b: str) -> int:
@@ -53,6 +59,15 @@ def _closeness(a: str, b: str) -> int:
             break
         n += 1
     return n + (100 if a == b else 0)
+
+
+def same_package(a: str, b: str) -> bool:
+    """Whether two JVM files are in one package: one folder, or folders ending in the same
+    PACKAGE_DEPTH names (the package path under two source sets or modules)."""
+    da, db = a.split("/")[:-1], b.split("/")[:-1]
+    if da == db:
+        return True
+    return min(len(da), len(db)) >= PACKAGE_DEPTH and da[-PACKAGE_DEPTH:] == db[-PACKAGE_DEPTH:]
 
 
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
@@ -258,11 +273,11 @@ class Resolver:
                 or self._is_container(c.node.parent_uid)
             )
         ]
-        return [
-            [c for c in cands if c.node.parent_uid in own],
-            [c for c in cands if c.node.path == n.path],
-            cands,
-        ]
+        tiers = [[c for c in cands if c.node.parent_uid in own], [c for c in cands if c.node.path == n.path]]
+        if family_of(n.language) == "java":  # a class of the own package needs no import
+            tiers.append([c for c in cands if same_package(n.path, c.node.path)])
+        tiers.append(cands)
+        return tiers
 
     def _base_containers(self, own: frozenset[int]) -> set[int]:
         """Uids of the classes the container `own` inherits from (any of its nodes says so), as far

@@ -11,9 +11,13 @@ import re
 
 __all__ = ["DEFINITION_START", "declared_name"]
 
+# Modifiers count before a declaring keyword only (`override fun parse(`, `open class Session`): alone
+# they are English words (`open a file`, `override the timeout`).
 DEFINITION_START = re.compile(
-    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
-    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+    r"^\s*(?:(?:override|open|internal|abstract|final|sealed|data|inline|suspend|operator|infix|"
+    r"mutating|fileprivate|convenience|required|lateinit|companion|@\w+)\s+)*"
+    r"(?:def|func|fn|fun|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|val|pub|type|enum|trait|void|export)\s+[\w(*&]"
 )
 # What a definition's first line declares. A Go method names its receiver's type first:
 # `func (s *Server) Handle(` declares `Server.Handle`.
@@ -36,7 +40,9 @@ _DECLARING_WORDS = frozenset(
     {
         "def", "func", "fn", "function", "class", "struct", "interface", "public", "private", "protected",
         "static", "async", "const", "let", "var", "pub", "type", "enum", "trait", "void", "export",
-        "abstract", "final", "override", "readonly", "extern", "unsafe", "inline", "virtual",
+        "abstract", "final", "override", "readonly", "extern", "unsafe", "inline", "virtual", "fun", "val",
+        "open", "internal", "sealed", "data", "suspend", "operator", "infix", "mutating", "fileprivate",
+        "convenience", "required", "lateinit", "companion", "object", "protocol", "extension", "actor",
     }
 )  # fmt: skip
 
@@ -49,9 +55,10 @@ def declared_name(text: str) -> str | None:
     ...     "def parse(path: str)", "pub fn new() -> Self", "class Config(Base):", "type Opts struct {",
     ...     "public static void main(String[] args)", "impl Display for Error", "type check",
     ...     "type node struct", "type Engine struct", "class unicode range", "class HTTPServer",
-    ...     "(c *Command) Execute", "res.send = function send(body)", "View.prototype.lookup = function")]
+    ...     "(c *Command) Execute", "res.send = function send(body)", "View.prototype.lookup = function",
+    ...     "override fun fromJson(reader: JsonReader)", "open func request(_ url: URL)", "open a file")]
     ['Server.Handle', 'parse', 'new', 'Config', 'Opts', 'main', None, None, 'node', 'Engine', None, \
-'HTTPServer', 'Command.Execute', 'res.send', 'View.lookup']
+'HTTPServer', 'Command.Execute', 'res.send', 'View.lookup', 'fromJson', 'request', None]
     """
     receiver = _GO_RECEIVER.match(text)
     if receiver:

@@ -45,6 +45,9 @@ LANGUAGE_ALIASES: dict[str, str] = {
     "rb": "ruby",
     "ruby": "ruby",
     "php": "php",
+    "kt": "kotlin",
+    "kotlin": "kotlin",
+    "swift": "swift",
     "md": "markdown",
     "markdown": "markdown",
     "text": "text",
@@ -419,8 +422,8 @@ _IDENT = re.compile(r"^\\?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
 _SIGNATURE_HINTS = re.compile(
-    r"^\s*(?:def|func|fn|function|class|struct|interface|impl|public|private|protected|static|async|"
-    r"const|let|var|pub|type|enum|trait|void|export)\s+[\w(*&]"
+    r"^\s*(?:def|func|fn|fun|function|class|struct|interface|impl|public|private|protected|static|async|"
+    r"const|let|var|val|pub|type|enum|trait|void|export)\s+[\w(*&]"
     r"|\w\(|\w<\w|->|=>|::|[{};*&=\[\]]|\w:\s*\w"
 )
 

@@ -51,7 +51,7 @@ from indexlib.index.parsing import detect_language
         ("Makefile", "text"),
         ("Dockerfile", "text"),
         ("Dockerfile.prod", "text"),
-        ("app.kt", "text"),
+        ("app.kt", "kotlin"),
         ("CMakeLists.txt", "text"),
         ("views/user/index.ejs", "text"),  # templates: a view's text is searchable as any text
         ("app/views/layouts/application.html.erb", "text"),

@@ -22,8 +22,9 @@ Conventions (identical in every language):
   constants, and is an object at run time), as a namespace never is; except a module holding
   nothing but classes and modules in the file (`module Rack; module Protection; class JsonCsrf`),
   which there only qualifies their names.
-  Go methods are qualified by their receiver type, Rust `impl` methods by the impl's type, C++
-  out-of-class definitions by their written qualifier; such a method's parent is the same-file
+  Go methods are qualified by their receiver type, Rust `impl` and Swift `extension` members by
+  the type they extend, a Kotlin extension function by its receiver type, C++ out-of-class
+  definitions by their written qualifier; such a method's parent is the same-file
   container of that name when there is one. At most 32 components are kept (the innermost ones).
 - A definition's span includes its decorators, `export`, `template <...>` and Rust attributes; its
   doc comment (or Python docstring) is in `doc`, not in the span.
@@ -41,7 +42,9 @@ Conventions (identical in every language):
   of their enum; other fields are not definitions; C# properties and events are `method`s (accessors
   run code). Rust `macro_rules! name` is a `function` (qualified by no `mod`, as `#define`s are
   not); Ruby `attr_reader :a, :b`, `alias`, `alias_method` and `define_method` in a class body
-  define a `method` per name (rubydefs.py).
+  define a `method` per name (rubydefs.py). Kotlin properties at top level or in a class or object
+  body are `constant`s, as Swift properties and enum cases are; Swift `init` is a method named
+  `init` (kotlinswift.py).
 - JavaScript defined by statements (jsdefs.py): `Foo.prototype.m = function` is the method `Foo.m`,
   `res.send = function` the method `res.send` (its parent the module-level `res` or `Foo` when there
   is one), `exports.run = ...` is `run` (a function, or a constant for any other value), a property
@@ -235,20 +238,24 @@ def _refs(
             for relation, target in base_refs(src, item.node, item.kind, language):
                 add(item.uid, relation, target, item.node.start_point.row + 1)
     for item in items:
-        if item.capture == "impl":
-            trait = item.node.child_by_field_name("trait")
-            if trait is None:
-                continue
+        traits = _impl_traits(src, item.node, language) if item.capture == "impl" else []
+        if traits:
             container = by_qualified.get(join_qualified(item.qualifier + item.names))
-            owner = (
-                container.uid
-                if container is not None
-                else owner_uid(item.start, item.node.start_point.row + 1)
-            )
-            add(owner, RefKind.IMPLEMENTS.value, normalize_target(src(trait)), item.node.start_point.row + 1)
+            row = item.node.start_point.row + 1
+            owner = container.uid if container is not None else owner_uid(item.start, row)
+            for trait in traits:
+                add(owner, RefKind.IMPLEMENTS.value, trait, item.node.start_point.row + 1)
     refs = renamed_calls(refs, language)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
+
+
+def _impl_traits(src: Source, node: Node, language: str) -> list[str]:
+    """What a Rust `impl Trait for T` or a Swift `extension T: P, Q` makes its type implement."""
+    if language == "swift":
+        return [target for _relation, target in base_refs(src, node, NodeKind.STRUCT.value, language)]
+    trait = node.child_by_field_name("trait")
+    return [normalize_target(src(trait))] if trait is not None else []
 
 
 def _blanked_lead(data: bytes, written: bytes, start: int) -> int:

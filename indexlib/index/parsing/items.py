@@ -3,9 +3,10 @@
 Owns: which captured syntax node is a definition or a scope (`_CAPTURE_ORDER` breaks ties), its
 written name, its outer span (decorators, `export`, `template <...>`, attributes) and body, the
 stack sweep that gives each item its syntactic parent, and classification: kind (a function in a
-container is a method), qualifier and the container a Go receiver, Rust `impl` or C++ `A::m`
-attaches it to. Does not own: doc comments, signatures and node text (symbols.py), the module
-remainder (remainder.py), references (extract.py, references.py).
+container is a method), qualifier and the container a Go receiver, Rust `impl`, Swift
+`extension`, Kotlin extension receiver or C++ `A::m` attaches it to. Does not own: doc comments,
+signatures and node text (symbols.py), the module remainder (remainder.py), references
+(extract.py, references.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs, rubydefs
+from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
@@ -88,6 +89,8 @@ class Item:
 def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     """The written name of a definition or scope, as components; [] when it has none."""
     kind = node.type
+    if language in kotlinswift.LANGUAGES:
+        return kotlinswift.names(src, node, capture, language)
     if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
         return declarator_name(src, node.child_by_field_name("declarator"))[0]
     if kind == "type_definition":  # `typedef std::string name_t;`, `typedef void (*callback)(int);`
@@ -136,6 +139,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
 
 def _body(src: Source, node: Node, language: str) -> Node | None:
     kind = node.type
+    if language in kotlinswift.LANGUAGES:
+        return kotlinswift.body(node, language)
     if kind == "type_spec":  # Go: the struct's field list, or the interface's `{`
         inner = node.child_by_field_name("type")
         if inner is None:
@@ -256,7 +261,7 @@ def collect_items(
             if key in taken:
                 continue
             taken.add(key)
-            capture = captured
+            capture = kotlinswift.capture_of(node, captured, language)
             if count & 255 == 255:
                 # `Node.parent` walks down from the root, so very deep nesting costs depth per call.
                 deadline.check("definitions")
@@ -327,6 +332,8 @@ def _aliases(
         return names, others, node
     elif node.type == "call" and language == "ruby":  # `attr_reader :env, :params`: the others
         return names, [([name], node) for name in rubydefs.defined_names(src, node)[1:]], node
+    elif language in kotlinswift.LANGUAGES:  # Swift `case get, post`
+        return names, [([name], node) for name in kotlinswift.other_names(src, node, language)], node
     return names, [], node
 
 
@@ -419,6 +426,10 @@ def classify(src: Source, item: Item, language: str) -> None:
                 kind = _METHOD
         elif item.extra_qualifier and (language == "cpp" or item.node.type in jsdefs.MEMBER_DEFINITIONS):
             kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`, `req.protocol` getter
+    extended = kotlinswift.receiver(src, item.node, language)
+    if extended and parent is None:  # Kotlin `fun String.shout()` at top level: a member of String
+        item.extra_qualifier = [extended]
+        kind = _METHOD if kind == _FUNCTION else kind
     if parent is not None and parent.capture == "impl":
         item.attach = ".".join(qualifier)  # methods and associated items of `impl Circle`
     item.kind = kind

@@ -1,7 +1,7 @@
 """File name (and first bytes) -> language name.
 
 Owns: the table of extensions, special file names and shebang interpreters that decides how a file is
-parsed: by a tree-sitter grammar (`python` ... `php`), as Markdown sections, or as line windows of
+parsed: by a tree-sitter grammar (`python` ... `swift`), as Markdown sections, or as line windows of
 "text". Pure on purpose: discovery calls it for every candidate file, so it must not import
 tree-sitter. It does not read files; the caller passes the first bytes if it has them.
 """
@@ -13,8 +13,11 @@ from pathlib import PurePosixPath
 
 # Languages with a tree-sitter grammar we extract symbols from.
 CODE_LANGUAGES = frozenset(
-    {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby", "php"}
-)
+    {
+        "python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby",
+        "php", "kotlin", "swift",
+    }
+)  # fmt: skip
 MARKDOWN = "markdown"
 TEXT = "text"  # any other text worth searching: chunked into line windows
 
@@ -54,6 +57,9 @@ _EXTENSIONS: dict[str, str] = {
     ".ru": "ruby",
     ".php": "php",
     ".phtml": "php",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
     # Split into sections by heading.
     ".md": MARKDOWN,
     ".markdown": MARKDOWN,
@@ -62,14 +68,14 @@ _EXTENSIONS: dict[str, str] = {
 }
 
 # Text we chunk into line windows: prose, configuration, and source in languages we do not parse
-# (a window of Kotlin is still far better than nothing).
+# (a window of Scala is still far better than nothing).
 _TEXT_SUFFIXES = """
     .txt .text .rst .adoc .asciidoc .org .tex
     .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
     .sh .bash .zsh .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
     .html .htm .css .scss .sass .less .vue .svelte
-    .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
+    .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
     .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
     .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import msgspec
 
 from indexlib.engines.treesitter import Node
+from indexlib.index.parsing import kotlinswift
 from indexlib.index.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
 from indexlib.records import NodeKind, Ref, RefKind
 
@@ -47,6 +48,8 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
     inherits, implements = RefKind.INHERITS.value, RefKind.IMPLEMENTS.value
     found: list[tuple[str, str]] = []
     node_type = node.type
+    if language in kotlinswift.LANGUAGES:
+        return kotlinswift.base_refs(src, node, kind, language)
     if language == "python":
         superclasses = node.child_by_field_name("superclasses")
         if superclasses is not None:
@@ -148,6 +151,9 @@ def _first_string(src: Source, node: Node | None) -> str:
 def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | None, bool]:
     """(target, the node naming the callee, is_import) for one call-site capture."""
     kind = node.type
+    if language in kotlinswift.LANGUAGES:
+        callee = kotlinswift.callee(node)
+        return (normalize_target(src(callee)) if callee is not None else ""), callee, False
     if kind in ("new_expression", "object_creation_expression"):
         if language == "php":
             callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
@@ -242,6 +248,8 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
     kind = node.type
     if language == "python":
         return _python_imports(src, node)
+    if language in kotlinswift.LANGUAGES:
+        return kotlinswift.import_pairs(src, node, language)
     if kind in ("import_statement", "export_statement"):
         return _js_imports(src, node)
     if kind == "import_declaration":

@@ -28,6 +28,9 @@ class Spec:
     line_comment: tuple[str, ...] = ("//", "/*", "*")  # how a comment line starts (module trivia test)
     # A comment opening so (JSDoc `/**`) documents the next definition across blank lines too.
     doc_block: bytes = b""
+    # Nodes whose last children may be the comments above the next definition (Kotlin's grammar
+    # puts a doc comment after the imports inside `import_list`).
+    trailing_comments: frozenset[str] = frozenset()
 
 
 _C_LIKE_COMMENTS = frozenset({"comment"})
@@ -274,6 +277,52 @@ _PHP = Spec(
     line_comment=("//", "#", "/*", "*"),
 )
 
+# Kotlin: one `class_declaration` for classes, interfaces and enum classes (kotlinswift.py reads the
+# keyword); an `object`, a `companion object` and a class's properties are its members; a property
+# at top level or in a class or object body is a `constant` (a Kotlin type's API is its properties,
+# as a Go type's is its fields); statements in a function body are the function's.
+_KOTLIN = Spec(
+    query="""
+    (class_declaration) @class
+    (object_declaration) @class
+    (companion_object) @class
+    (function_declaration) @function
+    (type_alias) @type
+    (source_file (property_declaration) @constant)
+    (class_body (property_declaration) @constant)
+    (enum_class_body (enum_entry) @constant)
+    (call_expression) @call
+    (import_header) @import
+    """,
+    comments=frozenset({"line_comment", "multiline_comment"}),
+    doc_block=b"/**",
+    trailing_comments=frozenset({"import_list", "package_header"}),
+)
+# Swift: `declaration_kind` tells a class, struct, enum, actor and extension apart; an extension adds
+# members to the type it names, as a Rust `impl` does; `init` is a function named `init`.
+_SWIFT = Spec(
+    query="""
+    (class_declaration declaration_kind: "class") @class
+    (class_declaration declaration_kind: "actor") @class
+    (class_declaration declaration_kind: "struct") @struct
+    (class_declaration declaration_kind: "enum") @enum
+    (class_declaration declaration_kind: "extension") @impl
+    (protocol_declaration) @interface
+    (function_declaration) @function
+    (protocol_function_declaration) @function
+    (init_declaration) @function
+    (typealias_declaration) @type
+    (source_file (property_declaration) @constant)
+    (class_body (property_declaration) @constant)
+    (protocol_body (protocol_property_declaration) @constant)
+    (enum_class_body (enum_entry) @constant)
+    (call_expression) @call
+    (import_declaration) @import
+    """,
+    comments=frozenset({"comment", "multiline_comment"}),
+    doc_block=b"/**",
+)
+
 SPECS: dict[str, Spec] = {
     "python": _PYTHON,
     "javascript": _JAVASCRIPT,
@@ -287,4 +336,6 @@ SPECS: dict[str, Spec] = {
     "csharp": _CSHARP,
     "ruby": _RUBY,
     "php": _PHP,
+    "kotlin": _KOTLIN,
+    "swift": _SWIFT,
 }

@@ -186,6 +186,8 @@ def leading_comments(
         start = sibling.start_byte
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
+    if sibling is not None and sibling.type in spec.trailing_comments:
+        sibling = _trailing_comment(sibling, spec) or sibling
     if sibling is None and outer.parent is not None and outer.parent.type == "body_statement":
         # Ruby: a comment above the first statement of a body is the body's sibling, not the statement's.
         sibling = outer.parent.prev_sibling
@@ -207,6 +209,21 @@ def leading_comments(
         sibling = sibling.prev_sibling
     comments.reverse()
     return start, comments
+
+
+def _trailing_comment(node: Node, spec: Spec) -> Node | None:
+    """The comment a grammar ends `node` with, a few levels down: Kotlin's parser makes the doc
+    comment below the imports a child of the last import (`import_list`, `import_header`)."""
+    last = node
+    for _depth in range(4):
+        if not last.child_count:
+            return None
+        last = last.child(last.child_count - 1)
+        if last is None:
+            return None
+        if last.type in spec.comments:
+            return last
+    return None
 
 
 # What marks a comment as the file's, not the next definition's: a licence or a JSDoc file-level tag
@@ -246,7 +263,7 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     start = node.start_byte
     prefix = ""
     lead = b""  # the modifiers and type a C# field or PHP const declarator shares with its siblings
-    if node.type in ("type_spec", "type_alias"):
+    if node.type in ("type_spec", "type_alias") and language == "go":
         prefix = "type "
     elif node.type in ("const_spec", "var_spec"):
         prefix = "const " if node.type == "const_spec" else "var "

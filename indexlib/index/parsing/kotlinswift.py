@@ -1,0 +1,159 @@
+"""Kotlin and Swift: what their grammars write differently from the others, for items.py and references.py.
+
+Owns: the written name and body of a Kotlin or Swift definition, the kind a Kotlin keyword decides,
+the type a Kotlin extension function (`fun String.shout()`) belongs to, and the callee, imports
+and base types of both languages.
+
+Why a module of its own: Kotlin's grammar names no fields (a class's name is its first
+`type_identifier` child, a function's its `simple_identifier`, a body is a `function_body` or
+`class_body` child), and one `class_declaration` is a class, an interface or an enum class by a
+keyword child, which a tree-sitter query cannot tell apart without capturing one node twice.
+Swift's grammar names fields, but a property's name is a pattern, an extension is a
+`class_declaration` that only adds members, and its calls, like Kotlin's, name the callee by
+position (`call_expression` = callee + `call_suffix`).
+"""
+
+from __future__ import annotations
+
+from indexlib.engines.treesitter import Node
+from indexlib.index.parsing.text import Source, normalize_target, split_name
+from indexlib.records import NodeKind, RefKind
+
+LANGUAGES = frozenset({"kotlin", "swift"})
+
+# A Kotlin declaration's name, by node type: the first child of that type.
+_KOTLIN_NAME_CHILD = {
+    "class_declaration": "type_identifier",
+    "object_declaration": "type_identifier",
+    "companion_object": "type_identifier",
+    "type_alias": "type_identifier",
+    "function_declaration": "simple_identifier",
+    "enum_entry": "simple_identifier",
+}
+_KOTLIN_BODIES = frozenset({"function_body", "class_body", "enum_class_body"})
+_KOTLIN_KEYWORD_KINDS = {"interface": "interface", "enum": "enum"}
+_SWIFT_PROPERTIES = frozenset({"property_declaration", "protocol_property_declaration"})
+
+
+def _child(node: Node, node_type: str) -> Node | None:
+    return next((c for c in node.named_children if c.type == node_type), None)
+
+
+def names(src: Source, node: Node, capture: str, language: str) -> list[str]:
+    """The written name of a Kotlin or Swift definition (or Swift extension), as components; a
+    name quoted in backticks (Swift `` `default` ``, a Kotlin test `` `parses empty input` ``) unquoted."""
+    return [name.strip("`") for name in _written_names(src, node, capture, language)]
+
+
+def other_names(src: Source, node: Node, language: str) -> list[str]:
+    """The names after the first that one Swift statement defines: `case get, post`, `let a = 1, b = 2`."""
+    if language != "swift" or node.type not in ("enum_entry", "property_declaration"):
+        return []
+    found: list[Node | None] = list(node.children_by_field_name("name")[1:])
+    if node.type == "property_declaration":
+        found = [p.child_by_field_name("bound_identifier") for p in found if p is not None]
+    return [src(n).strip("`") for n in found if n is not None]
+
+
+def _written_names(src: Source, node: Node, capture: str, language: str) -> list[str]:
+    kind = node.type
+    if language == "swift":
+        if kind in _SWIFT_PROPERTIES:  # `let maxRetries = 3`, `var name: String { get }`
+            pattern = node.child_by_field_name("name")
+            bound = pattern.child_by_field_name("bound_identifier") if pattern is not None else None
+            return [src(bound)] if bound is not None else []
+        name = node.child_by_field_name("name")
+        if name is None:
+            return []
+        return split_name(src(name)) if capture == "impl" else [src(name)]  # `extension Foo.Bar`
+    if kind == "property_declaration":
+        declared = _child(node, "variable_declaration")  # `val (a, b) = pair` declares no one name
+        name = _child(declared, "simple_identifier") if declared is not None else None
+        return [src(name)] if name is not None else []
+    if kind == "companion_object":
+        name = _child(node, "type_identifier")
+        return [src(name) if name is not None else "Companion"]
+    child_type = _KOTLIN_NAME_CHILD.get(kind)
+    name = _child(node, child_type) if child_type is not None else None
+    return [src(name)] if name is not None else []
+
+
+def body(node: Node, language: str) -> Node | None:
+    """The part of a definition its container's text elides: a function's or type's body, a Swift
+    computed property's accessors."""
+    if language == "swift":
+        return node.child_by_field_name("body") or node.child_by_field_name("computed_value")
+    return next((c for c in node.named_children if c.type in _KOTLIN_BODIES), None)
+
+
+def capture_of(node: Node, capture: str, language: str) -> str:
+    """A Kotlin `class_declaration` written `interface` or `enum class` is that kind of definition."""
+    if language != "kotlin" or node.type != "class_declaration":
+        return capture
+    for child in node.children:
+        kind = _KOTLIN_KEYWORD_KINDS.get(child.type)
+        if kind is not None and not child.is_named:
+            return kind
+    return capture
+
+
+def receiver(src: Source, node: Node, language: str) -> str:
+    """The type a Kotlin extension function or property extends (`fun List<T>.second()` -> `List`)."""
+    if language != "kotlin":
+        return ""
+    written = node.child_by_field_name("receiver")
+    if written is None:
+        return ""
+    kind = _child(written, "user_type") or _child(written, "nullable_type") or written
+    return normalize_target(src(kind)).removesuffix("?")
+
+
+def callee(node: Node) -> Node | None:
+    """The callee of a `call_expression`: its first named child (`reader.nextString`, `URL`)."""
+    first = node.named_child(0) if node.named_child_count else None
+    return first if first is not None and first.type != "call_suffix" else None
+
+
+def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]]:
+    """(target, alias) of a Kotlin `import a.b.C [as D]` / `import a.b.*`, or a Swift `import [kind] A.B`."""
+    path = _child(node, "identifier")
+    if path is None:
+        return []
+    target = ".".join(split_name(src(path)))
+    if not target:
+        return []
+    if language == "kotlin":
+        if _child(node, "wildcard_import") is not None:
+            return [(target, "*")]
+        alias = _child(node, "import_alias")
+        bound = _child(alias, "type_identifier") if alias is not None else None
+        return [(target, src(bound) if bound is not None else target.rsplit(".", 1)[-1])]
+    # Swift: `import Foundation` makes a module's names visible; `import struct Foo.Bar` binds `Bar`.
+    kind = next((c for c in node.children if not c.is_named and c.type != "import"), None)
+    return [(target, target.rsplit(".", 1)[-1] if kind is not None else "*")]
+
+
+def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[str, str]]:
+    """(inherits|implements, target) for the types a Kotlin or Swift type declares it extends.
+
+    Kotlin says which is which: a superclass is called (`Base()`), an interface is not. Swift does
+    not: a protocol extends its protocols, a struct or enum implements them, and a class's list is
+    read as bases (its superclass comes first, and a protocol there is one it conforms to)."""
+    inherits, implements = RefKind.INHERITS.value, RefKind.IMPLEMENTS.value
+    found: list[tuple[str, str]] = []
+    if language == "kotlin":
+        for spec in node.named_children:
+            if spec.type != "delegation_specifier":
+                continue
+            invoked = _child(spec, "constructor_invocation")
+            written = _child(invoked if invoked is not None else spec, "user_type")
+            if written is not None:
+                relation = inherits if invoked is not None or kind == NodeKind.INTERFACE.value else implements
+                found.append((relation, normalize_target(src(written))))
+        return found
+    relation = implements if kind in (NodeKind.STRUCT.value, NodeKind.ENUM.value) else inherits
+    for spec in node.named_children:
+        written = spec.child_by_field_name("inherits_from") if spec.type == "inheritance_specifier" else None
+        if written is not None:
+            found.append((relation, normalize_target(src(written))))
+    return found

@@ -1,0 +1,198 @@
+"""Kotlin and Swift are parsed into definitions, docs and references as the other languages are.
+
+Kotlin's grammar names no fields and writes classes, interfaces and enum classes as one node type;
+Swift's writes classes, structs, enums, actors and extensions as one, told apart by a keyword. Both
+must still give each definition its kind, qualified name, container, doc and signature, and each
+call, import and base type its target; a Kotlin class of the caller's package needs no import, and
+a Kotlin file calls Java classes (the JVM family) as its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexlib import BuildOptions, build_index, open_engine, related
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.languages import detect_language
+from indexlib.records import ParsedFile
+from tests.parsekit import node, one, table
+
+ADAPTER_KT = b"""package com.example.json
+
+import com.example.json.internal.Reader
+import kotlin.reflect.KClass as K
+
+/** How many times to retry. */
+const val MAX_RETRIES = 3
+
+/**
+ * Adapts values of one type.
+ */
+@JsonClass(generateAdapter = true)
+class Adapter<T>(private val name: String) : Base(), Factory {
+  /** The count of values read. */
+  val count: Int = 0
+
+  override fun fromJson(reader: Reader): T? {
+    val v = reader.nextString()
+    return helper(v)
+  }
+
+  companion object {
+    fun create(): Adapter<Int> = Adapter("x")
+  }
+}
+
+interface Factory { fun create(type: String): Adapter<*>? }
+object Registry { fun register(f: Factory) { list.add(f) } }
+enum class Color(val rgb: Int) { RED(1), GREEN(2); fun hex() = rgb }
+typealias Handler = (String) -> Unit
+fun String.shout(): String = uppercase()
+private fun helper(s: String): String = s.trim()
+fun `reads an empty document`() = Unit
+"""
+
+SESSION_SWIFT = b"""import Foundation
+import struct Networking.Endpoint
+
+/// A session that makes requests.
+///
+/// Holds the configuration.
+open class Session: NSObject, Sendable {
+    /// The shared session.
+    public static let `default` = Session()
+    var count: Int = 0
+
+    init(configuration: URLSessionConfiguration) {
+        super.init()
+    }
+
+    /// Makes a request.
+    @discardableResult
+    open func request(_ url: URL) -> DataRequest {
+        let r = DataRequest(url: url)
+        return self.perform(r)
+    }
+}
+
+struct Point { var x: Double; func length() -> Double { sqrt(x * x) } }
+enum Method: String { case get = "GET", post
+  func upper() -> String { rawValue } }
+protocol Convertible { func asURL() throws -> URL; var name: String { get } }
+extension Session: Convertible {
+    func asURL() throws -> URL { URL(string: "x")! }
+}
+actor Counter { func inc() {} }
+typealias Handler = (Int) -> Void
+"""
+
+
+def _refs(parsed: ParsedFile, kind: str) -> set[tuple[str, str]]:
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    return {(names.get(r.src_uid, ""), r.target) for r in parsed.refs if r.kind == kind}
+
+
+def test_kotlin_and_swift_files_are_code() -> None:
+    assert detect_language("app/src/main/kotlin/App.kt") == "kotlin"
+    assert detect_language("build.gradle.kts") == "kotlin"
+    assert detect_language("Sources/Core/Session.swift") == "swift"
+
+
+def test_kotlin_definitions_kinds_and_containers() -> None:
+    parsed = parse_file("src/main/kotlin/com/example/json/Adapter.kt", ADAPTER_KT, "kotlin")
+    defs = table(parsed)
+    assert defs["MAX_RETRIES"][:1] == ("constant",)
+    assert defs["Adapter"][0] == "class"
+    assert defs["Adapter.count"] == ("constant", 14, 15, "Adapter")  # a property, with its doc line
+    assert defs["Adapter.fromJson"][0::3] == ("method", "Adapter")
+    assert defs["Adapter.Companion"][0::3] == ("class", "Adapter")
+    assert defs["Adapter.Companion.create"][0::3] == ("method", "Adapter.Companion")
+    assert defs["Factory"][0] == "interface" and defs["Factory.create"][0] == "method"
+    assert defs["Registry"][0] == "class" and defs["Registry.register"][0] == "method"
+    assert defs["Color"][0] == "enum" and defs["Color.RED"][0::3] == ("constant", "Color")
+    assert defs["Handler"][0] == "type"
+    assert defs["String.shout"][0] == "method"  # an extension function is a member of what it extends
+    assert defs["helper"][0] == "function"
+    assert "reads an empty document" in defs  # a backticked name is found as written inside
+    # The doc comment below the imports documents the first definition (the grammar nests it there).
+    assert node(parsed, "MAX_RETRIES").doc == "How many times to retry."
+    adapter = one(parsed, "class", "Adapter")
+    assert adapter.doc == "Adapts values of one type."
+    assert adapter.signature.startswith("@JsonClass(generateAdapter = true) class Adapter<T>")
+    assert "val v = reader.nextString()" not in adapter.text  # a member's body is elided
+    assert node(parsed, "Handler").signature == "typealias Handler = (String) -> Unit"
+
+
+def test_kotlin_references() -> None:
+    parsed = parse_file("src/main/kotlin/com/example/json/Adapter.kt", ADAPTER_KT, "kotlin")
+    imports = {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}
+    assert imports == {("com.example.json.internal.Reader", "Reader"), ("kotlin.reflect.KClass", "K")}
+    calls = _refs(parsed, "calls")
+    assert {("Adapter.fromJson", "reader.nextString"), ("Adapter.fromJson", "helper")} <= calls
+    assert ("Adapter.Companion.create", "Adapter") in calls  # a constructor call names the class
+    assert ("Registry.register", "list.add") in calls
+    # A superclass is called in the header; an interface is not.
+    assert ("Adapter", "Base") in _refs(parsed, "inherits")
+    assert ("Adapter", "Factory") in _refs(parsed, "implements")
+
+
+def test_swift_definitions_kinds_and_containers() -> None:
+    parsed = parse_file("Source/Core/Session.swift", SESSION_SWIFT, "swift")
+    defs = table(parsed)
+    assert defs["Session"][0] == "class"
+    assert defs["Session.default"][0::3] == ("constant", "Session")  # `default` unquoted
+    assert defs["Session.init"][0::3] == ("method", "Session")
+    assert defs["Session.request"][0::3] == ("method", "Session")
+    assert defs["Point"][0] == "struct" and defs["Point.x"][0] == "constant"
+    assert defs["Method"][0] == "enum"
+    assert defs["Method.get"][0] == defs["Method.post"][0] == "constant"  # each name of one `case`
+    assert defs["Convertible"][0] == "interface"
+    assert defs["Convertible.asURL"][0] == "method" and defs["Convertible.name"][0] == "constant"
+    # An extension's members belong to the type it extends, here declared in the same file.
+    assert defs["Session.asURL"][0::3] == ("method", "Session")
+    assert defs["Counter"][0] == "class" and defs["Handler"][0] == "type"
+    session = one(parsed, "class", "Session")
+    assert session.doc == "A session that makes requests.\n\nHolds the configuration."
+    assert session.signature == "open class Session: NSObject, Sendable"
+    request = node(parsed, "Session.request")
+    assert request.doc == "Makes a request."
+    assert request.signature == "@discardableResult open func request(_ url: URL) -> DataRequest"
+
+
+def test_swift_references() -> None:
+    parsed = parse_file("Source/Core/Session.swift", SESSION_SWIFT, "swift")
+    imports = {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}
+    assert imports == {("Foundation", "*"), ("Networking.Endpoint", "Endpoint")}
+    calls = _refs(parsed, "calls")
+    assert {("Session.request", "DataRequest"), ("Session.request", "self.perform")} <= calls
+    assert ("Session.init", "super.init") in calls
+    assert {("Session", "NSObject"), ("Session", "Sendable")} <= _refs(parsed, "inherits")
+    implements = _refs(parsed, "implements")
+    assert ("Session", "Convertible") in implements  # declared by the extension, owned by the class
+
+
+def test_a_kotlin_class_of_the_callers_package_needs_no_import(tmp_path: Path) -> None:
+    """Two classes share a name in two packages; a caller in one package, under another source set,
+    calls its own package's class; a Kotlin caller reaches a Java class of its package too."""
+    main = tmp_path / "lib/src/main/java/com/example/json/reflect"
+    test = tmp_path / "lib/src/test/kotlin/com/example/json/reflect"
+    legacy = tmp_path / "lib/src/main/java/com/example/json"
+    for folder in (main, test, legacy):
+        folder.mkdir(parents=True, exist_ok=True)
+    (main / "AdapterFactory.kt").write_text("package com.example.json.reflect\n\nclass AdapterFactory\n")
+    (legacy / "AdapterFactory.kt").write_text("package com.example.json\n\nclass AdapterFactory\n")
+    (main / "Types.java").write_text(
+        "package com.example.json.reflect;\n\npublic final class Types {\n"
+        "  public static String canonicalize(String t) { return t; }\n}\n"
+    )
+    (test / "AdapterFactoryTest.kt").write_text(
+        "package com.example.json.reflect\n\nclass AdapterFactoryTest {\n"
+        "  fun builds() { val f = AdapterFactory(); Types.canonicalize(\"x\") }\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "AdapterFactoryTest.builds", callers=False, callees=True, depth=1)
+    callees = {(r.symbol, r.path, r.ambiguous) for r in res.related if r.direction == "out"}
+    assert ("AdapterFactory", "lib/src/main/java/com/example/json/reflect/AdapterFactory.kt", False) in callees
+    assert ("Types.canonicalize", "lib/src/main/java/com/example/json/reflect/Types.java", False) in callees
+    assert not any(path.endswith("json/AdapterFactory.kt") for _s, path, _a in callees)

@@ -11,8 +11,8 @@ each query's result goes to `--out` as JSONL.
   existing non-test Kotlin/Swift/Java files and no other source file; query = the title without
   `(#123)`, gold = those files. Unlike `commit_queries.mine` no conventional-commit prefix is needed.
 - `symbol`: names defined once in the snapshot's Kotlin/Swift/Java files (`fun|class|func|struct|
-  protocol|object|interface|enum NAME`, a plain regex), the definition in a non-test Kotlin or
-  Swift file, a seeded sample of up to `--symbols`; query = the bare name, gold = its file. Line
+  protocol|object|interface|enum|function NAME`, a plain regex), the definition in a non-test Kotlin or
+  Swift file (`--family components`: names of Vue and Svelte components' functions, against TS/JS too), a seeded sample of up to `--symbols`; query = the bare name, gold = its file. Line
   hit: the top hit is in that file and its [start_line, end_line] holds the definition line. A
   whole-file chunk (how plain text is indexed) always does, so two stricter columns: `start±3`,
   its start_line within 3 lines of the definition; `shown±3`, its `line` (the `path:line:` the
@@ -44,6 +44,13 @@ sys.path.append(str(HERE.parent))  # after PYTHONPATH, so a frozen checkout ther
 
 from commit_queries import SOURCE, extract, file_rank, git  # noqa: E402
 
+# --family: (extensions whose files are gold and whose names count for uniqueness, extensions whose
+# definitions are sampled). `components`: Vue and Svelte components beside their TS/JS modules.
+FAMILIES = {
+    "kotlin": ("kt|kts|java", "kt|kts"),
+    "swift": ("swift", "swift"),
+    "components": ("vue|svelte|ts|tsx|js|mjs", "vue|svelte"),
+}
 LANG = re.compile(r"\.(kt|kts|swift|java)$")
 DEFINING = re.compile(r"\.(kt|swift)$")
 TESTISH = re.compile(
@@ -59,7 +66,7 @@ SKIPPED_TITLE = re.compile(
     re.IGNORECASE,
 )
 DEFINITION = re.compile(
-    r"^\s*(?:[@\w]+(?:\([^)]*\))?\s+)*?(?:fun|class|func|struct|protocol|object|interface|enum)\s+"
+    r"^\s*(?:[@\w]+(?:\([^)]*\))?\s+)*?(?:fun|class|func|struct|protocol|object|interface|enum|function)\s+"
     r"(?:<[^>]*>\s*)?(?:[\w.]+\.)?`?([A-Za-z_]\w*)"
 )
 # A Java method with at least one modifier: counted for uniqueness only (a Kotlin `create` is no
@@ -68,7 +75,7 @@ JAVA_METHOD = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)+"
     r"(?:<[^>]*>\s*)?[\w.<>\[\]?]+\s+([A-Za-z_]\w*)\s*\("
 )
-KEYWORDS = {"fun", "class", "func", "struct", "protocol", "object", "interface", "enum"}
+KEYWORDS = {"fun", "class", "func", "struct", "protocol", "object", "interface", "enum", "function"}
 KEYWORDS |= {"var", "val", "let", "init", "case", "static", "final"}
 
 
@@ -98,7 +105,9 @@ def mine_commits(git_dir: Path, snapshot: str, limit: int) -> list[dict[str, Any
             continue
         status = git(git_dir, "diff-tree", "--no-commit-id", "--name-status", "-r", f"{commit}^", commit)
         rows = [row.split("\t") for row in status.splitlines()]
-        source = [r[-1] for r in rows if SOURCE.search(r[-1]) and not TESTISH.search(r[-1])]
+        source = [
+            r[-1] for r in rows if (SOURCE.search(r[-1]) or LANG.search(r[-1])) and not TESTISH.search(r[-1])
+        ]
         gold = [
             r[1] for r in rows if r[0] == "M" and LANG.search(r[1]) and r[1] in present and r[1] in source
         ]
@@ -179,7 +188,12 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=150, help="at most this many commit queries")
     ap.add_argument("--symbols", type=int, default=100, help="at most this many symbol queries")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES), help="default: kotlin, swift")
     args = ap.parse_args()
+    global LANG, DEFINING
+    chosen = [FAMILIES[f] for f in args.family or ("kotlin", "swift")]
+    LANG = re.compile(r"\.(" + "|".join(lang for lang, _ in chosen) + r")$")
+    DEFINING = re.compile(r"\.(" + "|".join(defining for _, defining in chosen) + r")$")
     import indexlib
     from indexlib import open_engine
 

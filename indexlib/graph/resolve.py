@@ -32,7 +32,14 @@ from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
 # Kotlin and Java share the JVM: each calls the other's classes as its own.
-_FAMILY = {"typescript": "javascript", "tsx": "javascript", "cpp": "c", "kotlin": "java"}
+_FAMILY = {
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "vue": "javascript",  # a component's scripts
+    "svelte": "javascript",
+    "cpp": "c",
+    "kotlin": "java",
+}
 # A package in the JVM family is a folder chain, the same under every source set (`src/main/java/a/b/c`
 # and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
 # end in the same PACKAGE_DEPTH names (or are one folder).

@@ -48,6 +48,8 @@ LANGUAGE_ALIASES: dict[str, str] = {
     "kt": "kotlin",
     "kotlin": "kotlin",
     "swift": "swift",
+    "vue": "vue",
+    "svelte": "svelte",
     "md": "markdown",
     "markdown": "markdown",
     "text": "text",

@@ -48,6 +48,7 @@ from indexlib.index.parsing import detect_language
         ("db/schema.sql", "text"),
         ("site/index.html", "text"),
         ("site/style.css", "text"),
+        ("src/components/Card.vue", "vue"),
         ("Makefile", "text"),
         ("Dockerfile", "text"),
         ("Dockerfile.prod", "text"),

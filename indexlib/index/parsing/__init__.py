@@ -27,7 +27,8 @@ def parse_file(
     """Nodes and refs of one file; never raises for bad content.
 
     `language` is what `detect_language` returned. Code is parsed with tree-sitter into a module
-    remainder plus one node per definition; Markdown is split into sections; anything else into
+    remainder plus one node per definition (a Vue or Svelte component's `<script>` blocks as the
+    JavaScript or TypeScript they are, its template in the module remainder); Markdown is split into sections; anything else into
     overlapping line windows. When parsing runs past `timeout_ms` (or extraction fails) the file
     becomes line windows with `skip="parse_timeout"` and a note. More than `max_nodes` nodes keeps
     the first `max_nodes` in source order, drops refs from the rest, and sets `skip="node_cap"`.
@@ -53,12 +54,21 @@ def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, windo
     from indexlib.engines.treesitter import Deadline, ParseTimeout
     from indexlib.index.parsing.extract import extract
     from indexlib.index.parsing.preproc import parse_best
+    from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES, script_view
 
     deadline = Deadline(timeout_ms)
+    grammar, view = script_view(data) if language in COMPONENT_LANGUAGES else (language, data)
     try:
-        tree, parsed = parse_best(data, language, deadline)
+        tree, parsed = parse_best(view, grammar, deadline)
         result = extract(
-            tree, parsed, path, language, window_lines=window_lines, deadline=deadline, text=data
+            tree,
+            parsed,
+            path,
+            grammar,
+            window_lines=window_lines,
+            deadline=deadline,
+            text=data,
+            file_language=language,
         )
     except ParseTimeout as exc:
         return _fallback(path, data, language, f"{exc.message}; indexed as line windows")

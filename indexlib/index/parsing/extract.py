@@ -109,12 +109,14 @@ def extract(
     window_lines: int,
     deadline: Deadline,
     text: bytes | None = None,
+    file_language: str | None = None,
 ) -> Extraction:
     """Nodes (module first, then definitions in source order) and refs of one parsed file.
 
     `data` is what was parsed; `text`, when given, is the file as written, of the same length and
-    lines (preproc.py blanks inactive `#if` branches in `data`): names, signatures and references
-    are read from `data`, node text from `text`.
+    lines (preproc.py blanks inactive `#if` branches in `data`, sfc.py a component's template):
+    names, signatures and references are read from `data`, node text from `text`. `language` is
+    the grammar's; the nodes carry `file_language` when given (a Vue component read as TypeScript).
     """
     spec = SPECS[language]
     src = Source(data)
@@ -149,8 +151,9 @@ def extract(
     drafts = definition_drafts(defs, by_qualified, data, written, language, lines)
     deadline.check("node text")
 
-    module_nodes = finish(module_draft, path, language, window_lines, lines) if module_draft else []
-    def_nodes = [finish(draft, path, language, window_lines, lines) for draft in drafts]
+    shown = file_language or language
+    module_nodes = finish(module_draft, path, shown, window_lines, lines) if module_draft else []
+    def_nodes = [finish(draft, path, shown, window_lines, lines) for draft in drafts]
     # Part-0 uid -> (first line of each window, its uid), for refs made inside a windowed node.
     windows = {
         made[0].uid: ([n.start_line for n in made], [n.uid for n in made])

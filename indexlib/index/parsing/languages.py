@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 CODE_LANGUAGES = frozenset(
     {
         "python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby",
-        "php", "kotlin", "swift",
+        "php", "kotlin", "swift", "vue", "svelte",
     }
 )  # fmt: skip
 MARKDOWN = "markdown"
@@ -60,6 +60,8 @@ _EXTENSIONS: dict[str, str] = {
     ".kt": "kotlin",
     ".kts": "kotlin",
     ".swift": "swift",
+    ".vue": "vue",  # components: their <script> blocks are parsed (sfc.py)
+    ".svelte": "svelte",
     # Split into sections by heading.
     ".md": MARKDOWN,
     ".markdown": MARKDOWN,
@@ -74,7 +76,7 @@ _TEXT_SUFFIXES = """
     .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
     .sh .bash .zsh .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
-    .html .htm .css .scss .sass .less .vue .svelte
+    .html .htm .css .scss .sass .less
     .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
     .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs

@@ -11,7 +11,7 @@ each query's result goes to `--out` as JSONL.
   existing non-test Kotlin/Swift/Java files and no other source file; query = the title without
   `(#123)`, gold = those files. Unlike `commit_queries.mine` no conventional-commit prefix is needed.
 - `symbol`: names defined once in the snapshot's Kotlin/Swift/Java files (`fun|class|func|struct|
-  protocol|object|interface|enum|function NAME`, a plain regex), the definition in a non-test Kotlin or
+  protocol|object|interface|enum|function|def|trait NAME`, a plain regex), the definition in a non-test Kotlin or
   Swift file (`--family components`: names of Vue and Svelte components' functions, against TS/JS too), a seeded sample of up to `--symbols`; query = the bare name, gold = its file. Line
   hit: the top hit is in that file and its [start_line, end_line] holds the definition line. A
   whole-file chunk (how plain text is indexed) always does, so two stricter columns: `start±3`,
@@ -49,6 +49,7 @@ from commit_queries import SOURCE, extract, file_rank, git  # noqa: E402
 FAMILIES = {
     "kotlin": ("kt|kts|java", "kt|kts"),
     "swift": ("swift", "swift"),
+    "scala": ("scala|java", "scala"),
     "components": ("vue|svelte|ts|tsx|js|mjs", "vue|svelte"),
 }
 LANG = re.compile(r"\.(kt|kts|swift|java)$")
@@ -66,7 +67,7 @@ SKIPPED_TITLE = re.compile(
     re.IGNORECASE,
 )
 DEFINITION = re.compile(
-    r"^\s*(?:[@\w]+(?:\([^)]*\))?\s+)*?(?:fun|class|func|struct|protocol|object|interface|enum|function)\s+"
+    r"^\s*(?:[@\w]+(?:\([^)]*\))?\s+)*?(?:fun|class|func|struct|protocol|object|interface|enum|function|def|trait)\s+"
     r"(?:<[^>]*>\s*)?(?:[\w.]+\.)?`?([A-Za-z_]\w*)"
 )
 # A Java method with at least one modifier: counted for uniqueness only (a Kotlin `create` is no
@@ -75,7 +76,7 @@ JAVA_METHOD = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default)\s+)+"
     r"(?:<[^>]*>\s*)?[\w.<>\[\]?]+\s+([A-Za-z_]\w*)\s*\("
 )
-KEYWORDS = {"fun", "class", "func", "struct", "protocol", "object", "interface", "enum", "function"}
+KEYWORDS = {"fun", "class", "func", "struct", "protocol", "object", "interface", "enum", "function", "def"}
 KEYWORDS |= {"var", "val", "let", "init", "case", "static", "final"}
 
 

@@ -31,7 +31,7 @@ from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
-# Kotlin and Java share the JVM: each calls the other's classes as its own.
+# Kotlin, Scala and Java share the JVM: each calls the others' classes as its own.
 _FAMILY = {
     "typescript": "javascript",
     "tsx": "javascript",
@@ -39,6 +39,7 @@ _FAMILY = {
     "svelte": "javascript",
     "cpp": "c",
     "kotlin": "java",
+    "scala": "java",
 }
 # A package in the JVM family is a folder chain, the same under every source set (`src/main/java/a/b/c`
 # and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
@@ -55,7 +56,7 @@ MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond
 REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 # A bare name may call the own class's method.
-IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift"})
+IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
 
 
 def _closeness(a: str, b: str) -> int:

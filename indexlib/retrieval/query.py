@@ -48,6 +48,7 @@ LANGUAGE_ALIASES: dict[str, str] = {
     "kt": "kotlin",
     "kotlin": "kotlin",
     "swift": "swift",
+    "scala": "scala",
     "vue": "vue",
     "svelte": "svelte",
     "md": "markdown",

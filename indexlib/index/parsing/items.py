@@ -93,8 +93,13 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         return kotlinswift.names(src, node, capture, language)
     if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
         return declarator_name(src, node.child_by_field_name("declarator"))[0]
-    if kind == "type_definition":  # `typedef std::string name_t;`, `typedef void (*callback)(int);`
-        return typedef_name(src, node)
+    if kind == "type_definition" and language in ("c", "cpp"):
+        return typedef_name(src, node)  # `typedef std::string name_t;`, `typedef void (*cb)(int);`
+    if kind in ("val_definition", "var_definition"):  # Scala `val count = 0`; `val x, y = 1`: x
+        pattern = node.child_by_field_name("pattern")
+        while pattern is not None and pattern.type == "identifiers":
+            pattern = pattern.named_child(0)
+        return [src(pattern)] if pattern is not None and pattern.type == "identifier" else []
     if kind == "assignment":  # a Python module-level `NAME = ...`
         return [src(node.child_by_field_name("left"))]
     if kind == "expression_statement" and node.named_child_count == 1:

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 CODE_LANGUAGES = frozenset(
     {
         "python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby",
-        "php", "kotlin", "swift", "vue", "svelte",
+        "php", "kotlin", "swift", "scala", "vue", "svelte",
     }
 )  # fmt: skip
 MARKDOWN = "markdown"
@@ -60,6 +60,10 @@ _EXTENSIONS: dict[str, str] = {
     ".kt": "kotlin",
     ".kts": "kotlin",
     ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".sbt": "scala",  # sbt and Mill builds are Scala
+    ".mill": "scala",
     ".vue": "vue",  # components: their <script> blocks are parsed (sfc.py)
     ".svelte": "svelte",
     # Split into sections by heading.
@@ -70,14 +74,14 @@ _EXTENSIONS: dict[str, str] = {
 }
 
 # Text we chunk into line windows: prose, configuration, and source in languages we do not parse
-# (a window of Scala is still far better than nothing).
+# (a window of Dart is still far better than nothing).
 _TEXT_SUFFIXES = """
     .txt .text .rst .adoc .asciidoc .org .tex
     .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
     .sh .bash .zsh .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
     .html .htm .css .scss .sass .less
-    .scala .sc .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
+    .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
     .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
     .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm

@@ -84,6 +84,10 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
                     found.append((implements, target))
                 else:
                     found.append((inherits, target))
+        elif child_type == "extends_clause":  # Scala: `extends Base with Mixin`, mixins implemented
+            written = [t for t in child.children_by_field_name("type") if t.is_named]
+            targets = _type_targets(src, written)
+            found += [(inherits if i == 0 else implements, t) for i, t in enumerate(targets)]
         elif child_type == "trait_bounds" and node_type == "trait_item":
             found += [(inherits, t) for t in _type_targets(src, child.named_children)]
     if language == "go" and node_type == "type_spec":
@@ -154,8 +158,10 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language in kotlinswift.LANGUAGES:
         callee = kotlinswift.callee(node)
         return (normalize_target(src(callee)) if callee is not None else ""), callee, False
-    if kind in ("new_expression", "object_creation_expression"):
-        if language == "php":
+    if kind in ("new_expression", "object_creation_expression", "instance_expression"):
+        if kind == "instance_expression":  # Scala `new Greeter(n)`: the type comes first
+            callee = node.named_child(0) if node.named_child_count else None
+        elif language == "php":
             callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
         else:
             callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
@@ -252,6 +258,8 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
         return kotlinswift.import_pairs(src, node, language)
     if kind in ("import_statement", "export_statement"):
         return _js_imports(src, node)
+    if kind == "import_declaration" and language == "scala":
+        return _scala_imports(src, node)
     if kind == "import_declaration":
         return _go_imports(src, node) if language == "go" else _java_import(src, node)
     if kind == "using_directive":
@@ -309,6 +317,28 @@ def _java_import(src: Source, node: Node) -> list[tuple[str, str]]:
     if text.endswith(".*"):
         return [(text[:-2], "*")]
     return [(text, text.rsplit(".", 1)[-1])]
+
+
+def _scala_imports(src: Source, node: Node) -> list[tuple[str, str]]:
+    """`import a.b.C`, `import a.b._` (or `*`), `import a.b.{C, D => E}`: (target, bound name) each."""
+    path = ".".join(src(p) for p in node.children_by_field_name("path") if p.type == "identifier")
+    pairs: list[tuple[str, str]] = []
+    for child in node.named_children:
+        if child.type == "namespace_wildcard":
+            return [(path, "*")]
+        if child.type == "namespace_selectors":
+            for selector in child.named_children:
+                if selector.type == "identifier":
+                    pairs.append((f"{path}.{src(selector)}", src(selector)))
+                elif selector.type == "arrow_renamed_identifier":
+                    name, alias = selector.child_by_field_name("name"), selector.child_by_field_name("alias")
+                    if name is not None and alias is not None and src(alias) != "_":
+                        pairs.append((f"{path}.{src(name)}", src(alias)))
+                elif selector.type == "namespace_wildcard":
+                    pairs.append((path, "*"))
+    if pairs or not path:
+        return pairs
+    return [(path, path.rsplit(".", 1)[-1])]
 
 
 def _csharp_using(src: Source, node: Node) -> list[tuple[str, str]]:

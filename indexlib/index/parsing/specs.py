@@ -323,6 +323,33 @@ _SWIFT = Spec(
     doc_block=b"/**",
 )
 
+# Scala: classes, objects (a companion object shares its class's name), traits, Scala 3 enums and
+# their cases, `def`s (bodiless ones in traits), type members, and `val`/`var`s at top level or in
+# a template body as `constant`s, as Kotlin's properties are.
+_SCALA = Spec(
+    query="""
+    (class_definition) @class
+    (object_definition) @class
+    (trait_definition) @trait
+    (enum_definition) @enum
+    (function_definition) @function
+    (function_declaration) @function
+    (given_definition) @constant
+    (type_definition) @type
+    (compilation_unit (val_definition) @constant)
+    (compilation_unit (var_definition) @constant)
+    (template_body (val_definition) @constant)
+    (template_body (var_definition) @constant)
+    (simple_enum_case) @constant
+    (full_enum_case) @constant
+    (call_expression) @call
+    (instance_expression) @call
+    (import_declaration) @import
+    """,
+    comments=frozenset({"comment", "block_comment"}),
+    doc_block=b"/**",
+)
+
 SPECS: dict[str, Spec] = {
     "python": _PYTHON,
     "javascript": _JAVASCRIPT,
@@ -338,4 +365,5 @@ SPECS: dict[str, Spec] = {
     "php": _PHP,
     "kotlin": _KOTLIN,
     "swift": _SWIFT,
+    "scala": _SCALA,
 }

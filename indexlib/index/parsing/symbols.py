@@ -304,8 +304,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         signature = f"typedef {signature} {item.names[-1]}"  # `typedef enum { ... } status`
     if language == "python":
         signature = signature.rstrip(":").rstrip()
-    elif language == "ruby":
-        signature = signature.rstrip("=").rstrip()  # endless `def build(items) = new(items)`
+    elif language in ("ruby", "scala"):
+        signature = signature.rstrip("=").rstrip()  # `def build(items) = new(items)`
     signature = signature.rstrip("{").rstrip()
     if node.type == "call_expression":
         signature = signature.rstrip(",").rstrip()  # `Object.defineProperty(req, 'x',` and a descriptor

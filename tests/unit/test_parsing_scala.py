@@ -1,0 +1,70 @@
+"""Scala is parsed into definitions and references as the other JVM languages are.
+
+Classes, objects, traits, enums and their cases, `def`s, type members and template `val`s are
+definitions with their Scaladoc; calls (`new T(...)` names the type), imports with selectors and
+renames, and `extends A with B` are references; Scala resolves Java's classes as its own.
+"""
+
+from __future__ import annotations
+
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.languages import detect_language
+from tests.parsekit import node, table
+
+GREETER = b"""package com.example
+
+import scala.concurrent.Future
+import akka.actor.{Actor, Props => P}
+import scala.util._
+
+/** A greeter. */
+class Greeter(name: String) extends Actor with Logging {
+  /** Says hi. */
+  def greet(times: Int): String = {
+    log.info("x"); helper(name) * times
+  }
+  val count: Int = 0
+}
+object Greeter { def props(n: String): P = P(new Greeter(n)) }
+trait Logging { def log: Logger }
+case class Point(x: Int, y: Int)
+enum Color { case Red, Green }
+type Id = String
+"""
+
+
+def test_scala_files_are_code() -> None:
+    assert detect_language("core/src/main/scala/Greeter.scala") == "scala"
+    assert detect_language("build.sbt") == "scala" and detect_language("build.mill") == "scala"
+
+
+def test_scala_definitions() -> None:
+    parsed = parse_file("src/main/scala/com/example/Greeter.scala", GREETER, "scala")
+    defs = table(parsed)
+    greeter, companion = [n for n in parsed.nodes if n.qualified_name == "Greeter" and n.kind == "class"]
+    assert greeter.doc == "A greeter." and greeter.start_line == 7
+    assert greeter.signature == "class Greeter(name: String) extends Actor with Logging"
+    greet = node(parsed, "Greeter.greet")
+    assert (greet.kind, greet.doc, greet.signature) == ("method", "Says hi.", "def greet(times: Int): String")
+    assert defs["Greeter.count"][0] == "constant"
+    assert companion.signature == "object Greeter" and companion.start_line == 15
+    assert defs["Greeter.props"][0] == "method"  # the companion object's member
+    assert defs["Logging"][0] == "trait" and defs["Logging.log"][0] == "method"
+    assert defs["Point"][0] == "class" and defs["Id"][0] == "type"
+    assert defs["Color"][0] == "enum" and defs["Color.Green"][0::3] == ("constant", "Color")
+
+
+def test_scala_references() -> None:
+    parsed = parse_file("src/main/scala/com/example/Greeter.scala", GREETER, "scala")
+    imports = {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}
+    assert imports == {
+        ("scala.concurrent.Future", "Future"),
+        ("akka.actor.Actor", "Actor"),
+        ("akka.actor.Props", "P"),
+        ("scala.util", "*"),
+    }
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    calls = {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "calls"}
+    assert {("Greeter.greet", "log.info"), ("Greeter.greet", "helper"), ("Greeter.props", "Greeter")} <= calls
+    bases = {(r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")}
+    assert bases == {("inherits", "Actor"), ("implements", "Logging")}

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 CODE_LANGUAGES = frozenset(
     {
         "python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby",
-        "php", "kotlin", "swift", "scala", "vue", "svelte",
+        "php", "kotlin", "swift", "scala", "vue", "svelte", "bash",
     }
 )  # fmt: skip
 MARKDOWN = "markdown"
@@ -64,6 +64,10 @@ _EXTENSIONS: dict[str, str] = {
     ".sc": "scala",
     ".sbt": "scala",  # sbt and Mill builds are Scala
     ".mill": "scala",
+    ".sh": "bash",  # shell scripts: their functions are definitions, the commands they run calls
+    ".bash": "bash",
+    ".zsh": "bash",
+    ".ksh": "bash",
     ".vue": "vue",  # components: their <script> blocks are parsed (sfc.py)
     ".svelte": "svelte",
     # Split into sections by heading.
@@ -78,7 +82,7 @@ _EXTENSIONS: dict[str, str] = {
 _TEXT_SUFFIXES = """
     .txt .text .rst .adoc .asciidoc .org .tex
     .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
-    .sh .bash .zsh .fish .ps1 .bat .cmd
+    .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
     .html .htm .css .scss .sass .less
     .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
@@ -139,11 +143,11 @@ _INTERPRETERS: dict[str, str] = {
     "bun": "javascript",
     "ruby": "ruby",
     "php": "php",
-    "sh": TEXT,
-    "bash": TEXT,
-    "zsh": TEXT,
-    "dash": TEXT,
-    "ksh": TEXT,
+    "sh": "bash",
+    "bash": "bash",
+    "zsh": "bash",
+    "dash": "bash",
+    "ksh": "bash",
     "fish": TEXT,
     "perl": TEXT,
     "awk": TEXT,

@@ -166,6 +166,14 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         else:
             callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
         return normalize_target(src(callee)), callee, False
+    if kind == "command":  # shell: `deploy "$tag"` calls deploy; `source lib.sh` imports lib.sh
+        name = node.child_by_field_name("name")
+        word = src(name) if name is not None else ""
+        if word in _SOURCE_SHELL:
+            sourced = _first_string(src, node.child_by_field_name("argument")) or _shell_word(src, node)
+            return _SHELL_PREFIX.sub("", sourced), name, True
+        called = _SHELL_NAME.fullmatch(word) and word not in _SHELL_BUILTINS
+        return (word if called else ""), name, False
     if kind == "method_invocation":  # Java
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
@@ -198,6 +206,23 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language == "php":
         target = strip_sigils(target)
     return target, callee, False
+
+
+_SOURCE_SHELL = frozenset({"source", "."})
+_SHELL_NAME = re.compile(r"[A-Za-z_][\w:.-]*")  # a command named as written, not `$cmd` or `"$@"`
+# Where a sourced path starts from a variable (`"$DIR/env.sh"`, `${ROOT}/lib/x.sh`): the rest.
+_SHELL_PREFIX = re.compile(r"^.*\$(?:\{[^}]*\}|\([^)]*\)|\w+)/")
+# Builtins a script runs on nearly every line: calls that can only ever resolve to nothing.
+_SHELL_BUILTINS = frozenset(
+    {"set", "echo", "printf", "cd", "exit", "return", "export", "local", "read", "test", "true",
+     "false", "shift", "eval", "exec", "trap", "unset", "declare", "readonly", "[", "[["}
+)  # fmt: skip
+
+
+def _shell_word(src: Source, command: Node) -> str:
+    """The first argument of a shell command when it is a plain word (`source ./lib/common.sh`)."""
+    argument = command.child_by_field_name("argument")
+    return src(argument) if argument is not None and argument.type == "word" else ""
 
 
 def renamed_calls(refs: list[Ref], language: str) -> list[Ref]:

@@ -350,6 +350,17 @@ _SCALA = Spec(
     doc_block=b"/**",
 )
 
+# Shell (sh, bash, zsh, ksh): functions are definitions; every command is a call by its name (most
+# name programs, which resolve to nothing), and `source FILE` / `. FILE` an import.
+_BASH = Spec(
+    query="""
+    (function_definition) @function
+    (command) @call
+    """,
+    comments=frozenset({"comment"}),
+    line_comment=("#",),
+)
+
 SPECS: dict[str, Spec] = {
     "python": _PYTHON,
     "javascript": _JAVASCRIPT,
@@ -366,4 +377,5 @@ SPECS: dict[str, Spec] = {
     "kotlin": _KOTLIN,
     "swift": _SWIFT,
     "scala": _SCALA,
+    "bash": _BASH,
 }

@@ -49,6 +49,7 @@ LANGUAGE_ALIASES: dict[str, str] = {
     "kotlin": "kotlin",
     "swift": "swift",
     "scala": "scala",
+    "lua": "lua",
     "sh": "bash",
     "bash": "bash",
     "shell": "bash",

@@ -57,8 +57,8 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      Ruby module holding only classes and modules is a namespace, not a node; `attr_reader`
 #      (`attr_writer`, `attr_accessor`, `attr`), `alias`, `alias_method` and `define_method` in a Ruby
 #      class body define `method`s; Rust `macro_rules!` are `function`s and enum variants `constant`
-#      members of their enum. Kotlin, Swift, Scala and shell files, and the `<script>` blocks of
-#      Vue and Svelte components, text before, are parsed into definitions.
+#      members of their enum. Kotlin, Swift, Scala, Lua and shell files, and the `<script>`
+#      blocks of Vue and Svelte components, text before, are parsed into definitions.
 FORMAT_VERSION = 8
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"

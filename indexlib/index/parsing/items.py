@@ -137,6 +137,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if name is None:
         return []
     text = src(name)
+    if language == "lua":  # `function M.greet()`, `function M:method()`: members of M
+        return split_name(text.replace(":", "."))
     if language == "php" or kind in ("class_declaration", "interface_declaration"):
         return split_name(text) or [text]
     return [text]

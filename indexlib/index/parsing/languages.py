@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 CODE_LANGUAGES = frozenset(
     {
         "python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "csharp", "ruby",
-        "php", "kotlin", "swift", "scala", "vue", "svelte", "bash",
+        "php", "kotlin", "swift", "scala", "vue", "svelte", "bash", "lua",
     }
 )  # fmt: skip
 MARKDOWN = "markdown"
@@ -64,6 +64,7 @@ _EXTENSIONS: dict[str, str] = {
     ".sc": "scala",
     ".sbt": "scala",  # sbt and Mill builds are Scala
     ".mill": "scala",
+    ".lua": "lua",
     ".sh": "bash",  # shell scripts: their functions are definitions, the commands they run calls
     ".bash": "bash",
     ".zsh": "bash",
@@ -85,7 +86,7 @@ _TEXT_SUFFIXES = """
     .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
     .html .htm .css .scss .sass .less
-    .groovy .gradle .dart .lua .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
+    .groovy .gradle .dart .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
     .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
     .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm
@@ -143,6 +144,8 @@ _INTERPRETERS: dict[str, str] = {
     "bun": "javascript",
     "ruby": "ruby",
     "php": "php",
+    "lua": "lua",
+    "luajit": "lua",
     "sh": "bash",
     "bash": "bash",
     "zsh": "bash",

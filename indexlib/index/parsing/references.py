@@ -174,6 +174,12 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
             return _SHELL_PREFIX.sub("", sourced), name, True
         called = _SHELL_NAME.fullmatch(word) and word not in _SHELL_BUILTINS
         return (word if called else ""), name, False
+    if kind == "function_call":  # Lua: `util.format(...)`, `self:other(x)`; `require "a.b"` imports a.b
+        callee = node.child_by_field_name("name")
+        target = normalize_target(src(callee).replace(":", ".")) if callee is not None else ""
+        if target == "require":
+            return _first_string(src, node.child_by_field_name("arguments")), callee, True
+        return target, callee, False
     if kind == "method_invocation":  # Java
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
@@ -263,8 +269,13 @@ def loads_module(src: Source, call: Node, language: str) -> bool:
 
 
 def require_alias(src: Source, node: Node) -> str:
-    """`const fs = require("fs")` binds `fs`."""
+    """`const fs = require("fs")` binds `fs`; Lua `local json = require("cjson")` binds `json`."""
     parent = node.parent
+    if parent is not None and parent.type == "expression_list":  # Lua
+        statement = parent.parent
+        names = statement.named_child(0) if statement is not None and statement.named_child_count else None
+        first = names.named_child(0) if names is not None and names.type == "variable_list" else None
+        return src(first) if first is not None and first.type == "identifier" else ""
     while parent is not None and parent.type in ("await_expression", "parenthesized_expression"):
         parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":

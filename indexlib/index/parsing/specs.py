@@ -361,6 +361,17 @@ _BASH = Spec(
     line_comment=("#",),
 )
 
+# Lua: `function M.greet(name)` and `local function helper()` are functions (`M:method` a method of
+# M); a call is a `function_call`, and `require("lib.util")` an import.
+_LUA = Spec(
+    query="""
+    (function_declaration) @function
+    (function_call) @call
+    """,
+    comments=frozenset({"comment"}),
+    line_comment=("--",),
+)
+
 SPECS: dict[str, Spec] = {
     "python": _PYTHON,
     "javascript": _JAVASCRIPT,
@@ -378,4 +389,5 @@ SPECS: dict[str, Spec] = {
     "swift": _SWIFT,
     "scala": _SCALA,
     "bash": _BASH,
+    "lua": _LUA,
 }

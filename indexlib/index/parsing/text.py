@@ -114,6 +114,8 @@ def clean_comment(parts: Iterable[str], language: str) -> str:
                 stripped = line.strip()
                 if stripped.startswith("//"):
                     stripped = stripped[2:].lstrip("/!")
+                elif stripped.startswith("--"):  # Lua `---` and `--`; `--[[ ... ]]` blocks
+                    stripped = stripped.lstrip("-").removeprefix("[[").removesuffix("]]")
                 elif stripped.startswith("#"):
                     stripped = stripped.lstrip("#")
                 lines.append(stripped[1:] if stripped.startswith(" ") else stripped)

@@ -1,0 +1,59 @@
+"""Lua: `function M.greet()` and `local function helper()` are definitions with their `---`
+comments, `M:method` a member of M; calls are references, and `local x = require("a.b")` imports
+a.b bound to x, so a call through x reaches the module it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexlib import BuildOptions, build_index, open_engine, related
+from indexlib.index.parsing import parse_file
+from indexlib.index.parsing.languages import detect_language
+from tests.parsekit import node, table
+
+GREET = b"""local json = require("cjson")
+local util = require "lib.util"
+
+local M = {}
+
+--- Greets someone.
+-- @param name the name
+function M.greet(name)
+  return util.format("hi %s", name)
+end
+
+function M:method(x) self:other(x) end
+
+local function helper(a) print(a) end
+
+return M
+"""
+
+
+def test_lua_files_are_code() -> None:
+    assert detect_language("lua/plugin/init.lua") == "lua"
+    assert detect_language("bin/tool", b"#!/usr/bin/env lua\n") == "lua"
+
+
+def test_lua_definitions_and_references() -> None:
+    parsed = parse_file("lua/greet.lua", GREET, "lua")
+    defs = table(parsed)
+    assert defs["M.greet"][:3] == ("function", 6, 10)
+    assert node(parsed, "M.greet").doc == "Greets someone.\n@param name the name"
+    assert defs["M.method"][0] == "function" and defs["helper"][0] == "function"
+    assert node(parsed, "M.method").signature == "function M:method(x)"
+    imports = {(r.target, r.alias) for r in parsed.refs if r.kind == "imports"}
+    assert imports == {("cjson", "json"), ("lib.util", "util")}
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    calls = {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "calls"}
+    assert {("M.greet", "util.format"), ("M.method", "self.other"), ("helper", "print")} <= calls
+
+
+def test_a_call_through_a_required_module_resolves(tmp_path: Path) -> None:
+    (tmp_path / "lua/lib").mkdir(parents=True)
+    (tmp_path / "lua/lib/util.lua").write_text("local U = {}\nfunction U.format(s) return s end\nreturn U\n")
+    (tmp_path / "lua/greet.lua").write_bytes(GREET)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    res = related(open_engine(tmp_path / ".qry"), "M.greet", callers=False, callees=True, depth=1)
+    callees = {(r.symbol, r.path) for r in res.related if r.direction == "out"}
+    assert ("U.format", "lua/lib/util.lua") in callees

@@ -45,6 +45,7 @@ _FAMILY = {
 # and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
 # end in the same PACKAGE_DEPTH names (or are one folder).
 PACKAGE_DEPTH = 3
+NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 
 
 def family_of(language: str) -> str:
@@ -380,6 +381,19 @@ def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[Stor
     return not any(c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast] for c in chosen)
 
 
+def _named_after(variable: str, qualified_name: str) -> bool:
+    """Whether a receiver variable is named after the container of a method: it spells the
+    container's name or its last camel-case words, case aside (`sink` for `Sink.write`, `headers`
+    for `HTTPHeaders.add`, `type` for `Type.canonicalize`; not `data` for `Metadata`), at
+    NAMED_AFTER_MIN characters or more."""
+    container = qualified_name.rsplit(".", 2)[-2:-1]
+    size = len(variable)
+    if size < NAMED_AFTER_MIN or not container or len(container[0]) < size:
+        return False
+    name = container[0]
+    return name[-size:].lower() == variable.lower() and (len(name) == size or name[-size].isupper())
+
+
 def _qualified_tiers(
     n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own: frozenset[int]
 ) -> list[list[StoredNode]] | None:
@@ -392,7 +406,10 @@ def _qualified_tiers(
     members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
     if members:  # `Type.member`: a container of that name holds it
         return [members]
-    if qlast[:1].isupper() or qlast in BUILTIN_TYPES:
+    named = [c for c in cands if _named_after(qlast, c.node.qualified_name)]
+    if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
+        return [named]
+    if qlast[:1].isupper() or (qlast in BUILTIN_TYPES and n.language == "python"):
         return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
     if last in COMMON_METHODS:
         return None  # `items.append(x)` on an untyped variable: almost always a builtin type

@@ -174,17 +174,20 @@ def _no_file_generated(_path: str) -> bool:
 
 def preference(
     n: Node, generated: Callable[[str], bool] = _no_file_generated
-) -> tuple[bool, bool, bool, bool, bool]:
+) -> tuple[bool, bool, bool, bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
     the work before tests, examples and generated code (`generated` says which files carry the
     marker), a body before a C prototype of it, a type before its constructor, top level before
     nested (a method, a function in a test). Search ranks the same way (docs and tests lower, the
     definition itself first, a constructor yielding to its class). A constructor is nested in its
     class but for a C++ one defined out of line in another file (`Widget::Widget() {}` in a .cpp),
-    which is as top level as the class and made the class's name ambiguous."""
+    which is as top level as the class and made the class's name ambiguous. A Kotlin extension
+    function (`fun Moshi.adapter()`, a method outside any class) comes after the members it
+    extends: `Moshi.adapter` means the class's own."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
     prototype = is_prototype(n.language, n.kind, n.text)
-    return (is_docs(n.path, n.kind), supporting, prototype, _constructor(n), n.parent_uid != 0)
+    extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
+    return (is_docs(n.path, n.kind), supporting, prototype, _constructor(n), extension, n.parent_uid != 0)
 
 
 def _constructor(n: Node) -> bool:

@@ -196,3 +196,98 @@ def test_a_kotlin_class_of_the_callers_package_needs_no_import(tmp_path: Path) -
     assert ("AdapterFactory", "lib/src/main/java/com/example/json/reflect/AdapterFactory.kt", False) in callees
     assert ("Types.canonicalize", "lib/src/main/java/com/example/json/reflect/Types.java", False) in callees
     assert not any(path.endswith("json/AdapterFactory.kt") for _s, path, _a in callees)
+
+
+SPLIT_HEADERS_KT = b"""@Retention(RUNTIME)
+public annotation class JsonClass(val generateAdapter: Boolean)
+
+class CollectionAdapter<C : Collection<T>?, T>
+private constructor(private val element: Adapter<T>) : Adapter<C>() {
+  /** From a size. */
+  constructor(size: Int) : this(Adapter(size)) {
+    println(size)
+  }
+  fun fromJson(reader: Reader): C = TODO()
+}
+
+public class ByteString
+// Not a member.
+internal actual constructor(data: ByteArray) : Comparable<ByteString> {
+  fun hex(): String = ""
+}
+"""
+
+CONDITIONAL_SWIFT = b"""public enum AFError: Error {
+    case explicitlyCancelled
+    #if canImport(Security)
+    case serverTrustEvaluationFailed(reason: String)
+    #endif
+    case sessionDeinitialized
+}
+
+final class Protected<Value> {
+    #if canImport(Darwin)
+    private let lock = UnfairLock()
+    #endif
+    init(_ value: Value) {}
+    /// The value at an index.
+    subscript(index: Int) -> Value { fatalError() }
+}
+
+protocol Serializer { associatedtype SerializedObject }
+"""
+
+
+def test_a_kotlin_class_whose_constructor_starts_the_next_line_keeps_its_members() -> None:
+    parsed = parse_file("src/main/kotlin/CollectionAdapter.kt", SPLIT_HEADERS_KT, "kotlin")
+    defs = table(parsed)
+    assert defs["CollectionAdapter"][:3] == ("class", 4, 11)
+    assert defs["CollectionAdapter.fromJson"][0::3] == ("method", "CollectionAdapter")
+    ctor = node(parsed, "CollectionAdapter.CollectionAdapter")  # a secondary constructor
+    assert (ctor.kind, ctor.doc) == ("method", "From a size.")
+    assert defs["ByteString.hex"][0::3] == ("method", "ByteString")
+    bases = {(r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")}
+    assert {("inherits", "Adapter"), ("implements", "Comparable")} <= bases
+    # A signature starts at the declaration, past annotation lines, and holds no comment.
+    assert one(parsed, "class", "JsonClass").signature == (
+        "public annotation class JsonClass(val generateAdapter: Boolean)"
+    )
+    assert "Not a member" not in one(parsed, "class", "ByteString").signature
+
+
+def test_swift_conditional_compilation_inside_a_type_keeps_the_type_whole() -> None:
+    parsed = parse_file("Source/Core/AFError.swift", CONDITIONAL_SWIFT, "swift")
+    defs = table(parsed)
+    assert defs["AFError"][:3] == ("enum", 1, 7)
+    for case in ("explicitlyCancelled", "serverTrustEvaluationFailed", "sessionDeinitialized"):
+        assert defs[f"AFError.{case}"][0::3] == ("constant", "AFError")  # every branch is kept
+    assert defs["Protected.init"][0::3] == ("method", "Protected")
+    subscript = node(parsed, "Protected.subscript")
+    assert (subscript.kind, subscript.doc) == ("method", "The value at an index.")
+    assert defs["Serializer.SerializedObject"][0] == "type"  # an associated type
+
+
+def test_receivers_named_after_their_type_and_kotlin_extensions(tmp_path: Path) -> None:
+    """`sink.write(...)` on a variable named after `Sink` links to `Sink.write` (kept ambiguous: the
+    type is a guess), although `write` is a name too common to link on an unknown receiver; and a
+    Kotlin extension function yields to the member it shares a qualified name with."""
+    src = tmp_path / "src/main/kotlin/okio"
+    src.mkdir(parents=True)
+    (src / "Sink.kt").write_text(
+        "package okio\n\ninterface Sink {\n  fun write(source: Buffer, byteCount: Long)\n}\n"
+    )
+    (src / "Moshi.kt").write_text(
+        "package okio\n\nclass Moshi {\n  fun adapter(type: String): Int = 1\n}\n"
+    )
+    (src / "Extensions.kt").write_text(
+        "package okio\n\n/** Deprecated. */\nfun Moshi.adapter(): Int = adapter(\"x\")\n"
+    )
+    (src / "Copier.kt").write_text(
+        "package okio\n\nfun copy(sink: Sink, data: Buffer) {\n  sink.write(data, 1L)\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "copy", callers=False, callees=True, depth=1)
+    assert ("Sink.write", "src/main/kotlin/okio/Sink.kt") in {(r.symbol, r.path) for r in res.related}
+    member = related(engine, "Moshi.adapter", callers=True, callees=False, depth=1)
+    assert member.node is not None and member.node.path == "src/main/kotlin/okio/Moshi.kt"

@@ -15,6 +15,8 @@ position (`call_expression` = callee + `call_suffix`).
 
 from __future__ import annotations
 
+import re
+
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing.text import Source, normalize_target, split_name
 from indexlib.records import NodeKind, RefKind
@@ -58,6 +60,8 @@ def other_names(src: Source, node: Node, language: str) -> list[str]:
 def _written_names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     kind = node.type
     if language == "swift":
+        if kind == "subscript_declaration":  # `subscript(index: Int) -> T`: the type's `[]`
+            return ["subscript"]
         if kind in _SWIFT_PROPERTIES:  # `let maxRetries = 3`, `var name: String { get }`
             pattern = node.child_by_field_name("name")
             bound = pattern.child_by_field_name("bound_identifier") if pattern is not None else None
@@ -69,6 +73,10 @@ def _written_names(src: Source, node: Node, capture: str, language: str) -> list
     if kind == "property_declaration":
         declared = _child(node, "variable_declaration")  # `val (a, b) = pair` declares no one name
         name = _child(declared, "simple_identifier") if declared is not None else None
+        return [src(name)] if name is not None else []
+    if kind == "secondary_constructor":  # `constructor(a: Int) : this(...)`: named as its class
+        owner = node.parent.parent if node.parent is not None else None
+        name = _child(owner, "type_identifier") if owner is not None else None
         return [src(name)] if name is not None else []
     if kind == "companion_object":
         name = _child(node, "type_identifier")
@@ -83,6 +91,8 @@ def body(node: Node, language: str) -> Node | None:
     computed property's accessors."""
     if language == "swift":
         return node.child_by_field_name("body") or node.child_by_field_name("computed_value")
+    if node.type == "secondary_constructor":  # `constructor(...) : this(...) { statements }`
+        return _child(node, "statements")
     return next((c for c in node.named_children if c.type in _KOTLIN_BODIES), None)
 
 
@@ -157,3 +167,55 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
         if written is not None:
             found.append((relation, normalize_target(src(written))))
     return found
+
+
+# --------------------------------------------------------------------------------------------------
+# What the grammars misread, blanked at equal length before parsing (preproc.parse_best keeps the
+# copy unless it parses worse than the file as written).
+
+# Swift's grammar reads `#if` only around whole statements of a body: one inside an enum, protocol or
+# class body ended the type there (Alamofire's `AFError` lost its cases). Each branch of a Swift
+# conditional must parse on its own, so the directive lines alone are blanked and every branch kept.
+_SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif)\b[^\n]*", re.MULTILINE)
+# Kotlin's grammar ends a class at a line break before its primary constructor's keyword
+# (`class Adapter<T>` / `private constructor(...)`), and its members became top-level functions;
+# without the keyword and its modifiers (blanked) it reads the parameter list on the next line.
+_SPLIT_CONSTRUCTOR = re.compile(
+    rb"^[ \t]*((?:@[\w.:]+(?:\([^)\n]*\))?[ \t]+|(?:private|internal|public|protected|actual|expect)"
+    rb"[ \t]+)*constructor)[ \t]*\(",
+    re.MULTILINE,
+)
+_CLASS_HEADER = re.compile(rb"\b(?:class|object)\s+`?\w")
+_SKIPPED_LINE = re.compile(rb"^\s*(?:$|//|/\*|\*|@[\w.:]+(?:\([^)]*\))?\s*$)")
+
+
+def parse_view(data: bytes, language: str) -> bytes | None:
+    """`data` without what the grammar misreads (module comment above), or None when it has none."""
+    if language == "swift":
+        return _blank(data, [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)])
+    if language == "kotlin" and b"constructor" in data:
+        spans = [m.span(1) for m in _SPLIT_CONSTRUCTOR.finditer(data) if _after_header(data, m.start())]
+        return _blank(data, spans)
+    return None
+
+
+def _after_header(data: bytes, start: int) -> bool:
+    """Whether the code line above `start` (past blank, comment and annotation lines) opens a class
+    whose header has not reached its body yet."""
+    end = start
+    while end > 0:
+        begin = data.rfind(b"\n", 0, end - 1) + 1
+        line = data[begin:end]
+        if not _SKIPPED_LINE.match(line):
+            return bool(_CLASS_HEADER.search(line)) and b"{" not in line and b"=" not in line
+        end = begin
+    return False
+
+
+def _blank(data: bytes, spans: list[tuple[int, int]]) -> bytes | None:
+    if not spans:
+        return None
+    out = bytearray(data)
+    for start, end in spans:
+        out[start:end] = b" " * (end - start)
+    return bytes(out)

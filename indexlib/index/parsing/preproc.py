@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, parse
+from indexlib.index.parsing import kotlinswift
 from indexlib.index.parsing.decorations import blank_macros
 
 # Languages `blank_inactive` knows: C# blanks all its directives (`#region`, `#pragma`, `#nullable`
@@ -114,6 +115,10 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
     MISSING ones). C and C++: the copy without decoration macros (decorations.py) is parsed first
     when there is one, since the file as written often parses without an error but wrongly (`class
     FOO_API Widget {` as a function); it is kept unless it is more damaged than the file as written."""
+    if language in kotlinswift.LANGUAGES:
+        view = kotlinswift.parse_view(data, language)
+        if view is not None:
+            return _less_damaged(parse(view, language, deadline), view, data, language, deadline)
     if language in DECORATED:
         undecorated = blank_macros(data, deadline)
         if undecorated is not None:

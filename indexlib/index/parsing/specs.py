@@ -278,7 +278,8 @@ _PHP = Spec(
 )
 
 # Kotlin: one `class_declaration` for classes, interfaces and enum classes (kotlinswift.py reads the
-# keyword); an `object`, a `companion object` and a class's properties are its members; a property
+# keyword); an `object`, a `companion object`, a secondary constructor (named as its class, as a
+# Java constructor is) and a class's properties are its members; a property
 # at top level or in a class or object body is a `constant` (a Kotlin type's API is its properties,
 # as a Go type's is its fields); statements in a function body are the function's.
 _KOTLIN = Spec(
@@ -287,6 +288,7 @@ _KOTLIN = Spec(
     (object_declaration) @class
     (companion_object) @class
     (function_declaration) @function
+    (secondary_constructor) @function
     (type_alias) @type
     (source_file (property_declaration) @constant)
     (class_body (property_declaration) @constant)
@@ -299,7 +301,7 @@ _KOTLIN = Spec(
     trailing_comments=frozenset({"import_list", "package_header"}),
 )
 # Swift: `declaration_kind` tells a class, struct, enum, actor and extension apart; an extension adds
-# members to the type it names, as a Rust `impl` does; `init` is a function named `init`.
+# members to the type it names, as a Rust `impl` does; `init` and `subscript` are functions so named.
 _SWIFT = Spec(
     query="""
     (class_declaration declaration_kind: "class") @class
@@ -311,7 +313,9 @@ _SWIFT = Spec(
     (function_declaration) @function
     (protocol_function_declaration) @function
     (init_declaration) @function
+    (subscript_declaration) @function
     (typealias_declaration) @type
+    (associatedtype_declaration) @type
     (source_file (property_declaration) @constant)
     (class_body (property_declaration) @constant)
     (protocol_body (protocol_property_declaration) @constant)

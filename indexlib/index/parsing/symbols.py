@@ -285,6 +285,7 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     elif item.kind in _CALLABLES:
         raw = data[start : node.end_byte]  # a bodiless declaration: the whole header, however wrapped
     else:
+        start = _past_annotation_lines(data, start, node.end_byte)  # `@Retention(RUNTIME)` above
         end = data.find(b"\n", start, node.end_byte)
         raw = data[start : end if end != -1 else node.end_byte]
     if body is None:
@@ -295,6 +296,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     text = (lead + raw).decode("utf-8", "replace")
     if language == "ruby":  # the body of a class or method starts at its first comment, if any
         text = _RUBY_COMMENT.sub("", text)
+    elif language in _COMMENTED_HEADERS:  # a comment between a Kotlin class and its constructor
+        text = _C_COMMENT.sub("", text)
     signature = collapse(text)
     if (
         node.type in SPECIFIERS
@@ -331,6 +334,25 @@ def _macro_signature(raw: bytes) -> str:
     """A `#define`'s first line, spelled `#define NAME...` (`#  define` is how nesting is indented)."""
     line = raw.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r").rstrip("\\")
     return _DEFINE.sub("#define ", collapse(line))[:MAX_SIGNATURE_CHARS]
+
+
+# Languages whose headers may hold comments (a Kotlin class's header and its primary constructor
+# apart), and such a comment: a block, or `//` at a line's start or after a blank (not `http://`).
+_COMMENTED_HEADERS = frozenset({"kotlin", "swift", "scala"})
+_C_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.DOTALL | re.MULTILINE)
+# A line holding only annotations or attributes: `@JvmField`, `@Retention(RUNTIME)`, `@get:JvmStatic`.
+_ANNOTATION_LINE = re.compile(rb"[ \t]*(?:@[\w.:]+(?:\[[^\]\n]*\])?(?:\([^\n]*\))?[ \t]*)+\r?\n")
+
+
+def _past_annotation_lines(data: bytes, start: int, end: int) -> int:
+    """Where a declaration's first line is, past whole lines of annotations above it (when some of
+    the declaration follows them)."""
+    at = start
+    while True:
+        match = _ANNOTATION_LINE.match(data, at, end)
+        if match is None or match.end() >= end:
+            return at
+        at = match.end()
 
 
 # A Ruby comment: from a `#` at a line's start or after a blank (not `#{` interpolation) to its end.

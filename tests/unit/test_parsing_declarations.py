@@ -684,9 +684,6 @@ def test_cpp_top_level_prototype() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="C++: pure virtual methods and prototypes in a namespace are not nodes"
-)
 def test_cpp_pure_virtual_methods_and_namespaced_prototypes() -> None:
     source = """namespace geo {
 /// Anything with an area.

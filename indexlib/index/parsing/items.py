@@ -91,7 +91,7 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     kind = node.type
     if language in kotlinswift.LANGUAGES:
         return kotlinswift.names(src, node, capture, language)
-    if kind in ("function_definition", "declaration") and language in ("c", "cpp"):
+    if kind in ("function_definition", "declaration", "field_declaration") and language in ("c", "cpp"):
         return declarator_name(src, node.child_by_field_name("declarator"))[0]
     if kind == "type_definition" and language in ("c", "cpp"):
         return typedef_name(src, node)  # `typedef std::string name_t;`, `typedef void (*cb)(int);`

@@ -187,6 +187,9 @@ _CPP = Spec(
     query=_C_QUERY
     + """
     (class_specifier body: (_)) @class
+    (field_declaration declarator: (function_declarator)) @function
+    (field_declaration declarator: (pointer_declarator declarator: (function_declarator))) @function
+    (field_declaration declarator: (reference_declarator (function_declarator))) @function
     (namespace_definition) @scope
     (new_expression) @call
     (declaration declarator: (reference_declarator (function_declarator))) @function

@@ -153,14 +153,19 @@ mod tests {
     fn run() {
         macro_rules! local { () => {} }
         local!();
+        check!();
+        println!("{}", 1);
     }
 }
 """
     parsed = parse_file("src/lib.rs", source, "rust")
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    calls = {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "calls"}
+    assert calls == {("tests.run", "local"), ("tests.run", "check")}  # a macro call; std's none
     assert table(parsed) == {
         "owner_tests": ("function", 1, 5, ""),
         "check": ("function", 8, 8, ""),  # called by its bare name: no `mod` qualifies it
-        "tests.run": ("function", 10, 13, ""),  # a macro written in a function body is the body's
+        "tests.run": ("function", 10, 15, ""),  # a macro written in a function body is the body's
     }
     owner = node(parsed, "owner_tests")
     assert owner.signature == "macro_rules! owner_tests" and owner.doc == "Builds the owner tests."

@@ -60,7 +60,8 @@ Conventions (identical in every language):
   the macros blanked before it on its line. `#define`s are global: no namespace qualifies them.
 - Call targets are the callee as written without arguments, generics, sigils or whitespace, with
   `::`, `->` and `?.` written as "." (`self.retry`, `Foo.new`, `std.make_unique`, `this.gateway.post`).
-  Constructor calls name the type (`new Foo()` -> `Foo`). Rust macros are not calls.
+  Constructor calls name the type (`new Foo()` -> `Foo`). A Rust macro invocation calls its
+  `macro_rules!` (`arg!(x)` -> `arg`); the standard library's (`println!`, `vec!`) call nothing.
 - Import targets use "." for `::` and `\\` too (Rust `use a::b::C` -> `a.b.C`, PHP `use A\\B` -> `A.B`);
   `alias` is the local name the import binds, empty when it binds none (C `#include`, C# `using Ns;`,
   a side-effect JS import) or more than one name (`import a.b` binds `a`, not `a.b`).

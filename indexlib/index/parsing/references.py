@@ -180,6 +180,10 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         if target == "require":
             return _first_string(src, node.child_by_field_name("arguments")), callee, True
         return target, callee, False
+    if kind == "macro_invocation":  # Rust `arg!(...)` calls `macro_rules! arg`; the standard ones none
+        macro = node.child_by_field_name("macro")
+        target = normalize_target(src(macro)) if macro is not None else ""
+        return ("" if target in _STD_MACROS else target), macro, False
     if kind == "method_invocation":  # Java
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
@@ -214,6 +218,14 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     return target, callee, False
 
 
+# Macros of Rust's standard library: a call of one can only ever resolve to nothing.
+_STD_MACROS = frozenset(
+    {"println", "print", "eprintln", "eprint", "format", "format_args", "vec", "write", "writeln",
+     "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne",
+     "panic", "unreachable", "todo", "unimplemented", "matches", "concat", "stringify", "include",
+     "include_str", "include_bytes", "env", "option_env", "cfg", "dbg", "thread_local", "line",
+     "file", "column", "module_path", "compile_error"}
+)  # fmt: skip
 _SOURCE_SHELL = frozenset({"source", "."})
 _SHELL_NAME = re.compile(r"[A-Za-z_][\w:.-]*")  # a command named as written, not `$cmd` or `"$@"`
 # Where a sourced path starts from a variable (`"$DIR/env.sh"`, `${ROOT}/lib/x.sh`): the rest.

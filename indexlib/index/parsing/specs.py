@@ -161,6 +161,7 @@ _RUST = Spec(
     (extern_crate_declaration) @import
     (use_declaration) @import
     (call_expression) @call
+    (macro_invocation) @call
     """,
     comments=frozenset({"line_comment", "block_comment"}),
     prefixes=frozenset({"attribute_item"}),

@@ -59,7 +59,8 @@ from indexlib.store.locate import INDEX_DIRNAME
 #      class body define `method`s; Rust `macro_rules!` are `function`s and enum variants `constant`
 #      members of their enum. Kotlin, Swift, Scala, Lua and shell files, and the `<script>`
 #      blocks of Vue and Svelte components, text before, are parsed into definitions. C++ member
-#      function declarations in a class body are `method` nodes.
+#      function declarations in a class body are `method` nodes; a Rust
+#      macro invocation calls its `macro_rules!`.
 FORMAT_VERSION = 8
 
 REBUILD_HINT = "rebuild the index: qry index --rebuild"

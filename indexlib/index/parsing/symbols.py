@@ -74,10 +74,29 @@ def name_definitions(
             item.doc = python_docstring(src, item.body)
         if not item.doc and comments:
             item.doc = clean_comment((src(c) for c in comments), language)
+        trailing = _trailing_doc(item.outer, spec) if not item.doc and language == "go" else None
+        if trailing is not None:  # `Timeout time.Duration // how long to wait`
+            item.doc = clean_comment([src(trailing)], language)
+            item.end = max(item.end, trailing.end_byte)
         item.start_line = lines.line_of(item.start)
         if item.owner is not None:
             item.owner.children.append(item)
     return by_qualified
+
+
+# Go declarations of one line that a comment on the same line documents, as gofmt aligns them.
+_TRAILING_DOCUMENTED = frozenset({"field_declaration", "const_spec", "var_spec"})
+
+
+def _trailing_doc(outer: Node, spec: Spec) -> Node | None:
+    """The comment that ends the line of a one-line Go field or constant, when nothing above it
+    documents it: Go writes a field's doc after it as often as above it."""
+    if outer.type not in _TRAILING_DOCUMENTED or outer.start_point.row != outer.end_point.row:
+        return None
+    following = outer.next_sibling
+    if following is None or following.type not in spec.comments:
+        return None
+    return following if following.start_point.row == outer.end_point.row else None
 
 
 def _holds_members(item: Item) -> bool:

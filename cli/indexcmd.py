@@ -91,6 +91,8 @@ def summary_line(report: Any) -> str:
             )
     if report.compacted:
         parts.append(", compacted")
+    if getattr(report, "reparsed", False):
+        parts.append(", every file parsed again (this qry reads them differently)")
     if getattr(report, "rebuilt_from_version", None) is not None:
         parts.append(f", rebuilt (the index was in the older format {report.rebuilt_from_version})")
     repaired = getattr(report, "repaired", None)

@@ -174,6 +174,21 @@ def is_prototype(language: str, kind: str, text: str) -> bool:
 _DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 
 
+def is_deprecated(name: str, text: str, doc: str) -> bool:
+    """A definition marked deprecated where it is declared: an annotation or attribute before its
+    name (`@Deprecated`, `#[deprecated]`, `@available(*, deprecated)`, `[Obsolete]`, a Python
+    `@deprecated`), or its doc says so (`@deprecated`, Go's `Deprecated:` paragraph). Where a
+    current definition shares its name, it is the one meant."""
+    at = text.find(name)
+    return bool(_DEPRECATED.search(text[: at if at > 0 else 0])) or bool(_DEPRECATED_DOC.search(doc))
+
+
+_DEPRECATED = re.compile(
+    r"@Deprecated\b|@deprecated\b|#\[deprecated\b|@available\([^)]*\bdeprecated\b|\[Obsolete\b"
+)
+_DEPRECATED_DOC = re.compile(r"@deprecated\b|^Deprecated:", re.MULTILINE)
+
+
 # The symbol stream's score of a name spelled as the query spells it (joined words, a qualified
 # suffix or the exact name score above it); fuzzy matches score their similarity, below 1.
 NAME_SPELLED_SCORE = 3.0

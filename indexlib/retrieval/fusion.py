@@ -45,6 +45,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
     prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
+    deprecated: bool = False  # marked deprecated where declared (`records.is_deprecated`)
     local: bool = False  # defined inside a function or method body: visible there only
 
 
@@ -254,8 +255,7 @@ _DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "c
 
 
 def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
-    """Code that supports the work rather than doing it (tests, examples, vendored or generated code),
-    less the kinds the query asks for."""
+    """Code supporting the work (tests, examples, vendored, generated), less what the query asks for."""
     if c.generated:
         return not wants_generated
     return not wants_tests and is_test_code(c.path, c.qualified_name)
@@ -314,6 +314,7 @@ class _DefinitionContext(msgspec.Struct, frozen=True):
     top_level: bool  # a bare name is defined, as typed to the letter, at top level (not a constant)
     outranked: bool  # a function or type defines it as typed: constants of its name yield
     shadowed: bool  # something outside a function defines it as typed: locals of its name yield
+    current: bool  # a definition not marked deprecated defines it as typed: deprecated ones yield
 
     @classmethod
     def of(
@@ -330,17 +331,18 @@ class _DefinitionContext(msgspec.Struct, frozen=True):
             for c in cands
         )
         shadowed = any(kinds.get(c.uid) == "exact" and not c.local for c in cands)
-        return cls(in_code, top_level, _outranks_constants(cands, kinds), shadowed)
+        current = any(kinds.get(c.uid) == "exact" and not c.deprecated for c in cands)
+        return cls(in_code, top_level, _outranks_constants(cands, kinds), shadowed, current)
 
 
 def _boost_definition(
     c: Candidate, defined: str, identifier: str | None, signals: Signals, ctx: _DefinitionContext
 ) -> None:
     """The definition signal (`defined`: "exact" or "spelled": `parse_headers` over `_parse_headers`,
-    which still beats a mere mention). A member yields as a constant does when a top-level definition
-    is a candidate too (`ctx.top_level`: `type Engine struct` over `StructValidator.Engine`), a
-    constant when a function or type defines the name too (`ctx.outranked`), and a function's local
-    definition when anything outside a function does (`ctx.shadowed`)."""
+    which beats a mere mention). A member yields as a constant does to a top-level definition
+    (`ctx.top_level`: `type Engine struct` over `StructValidator.Engine`), a constant to a function or
+    type (`ctx.outranked`), a local to anything outside a function (`ctx.shadowed`), a deprecated
+    definition to a current one (`ctx.current`)."""
     c.defines = defined
     exact = defined == "exact"
     f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
@@ -348,6 +350,7 @@ def _boost_definition(
         (c.kind == "constant" and ctx.outranked)
         or (c.local and ctx.shadowed)
         or c.prototype
+        or (c.deprecated and ctx.current)
         or _constructor(c)
         or (ctx.top_level and _nested(c))
     ):

@@ -106,6 +106,26 @@ def test_unchanged_reindex_publishes_nothing_and_one_change_is_incremental(
     assert len(symbols) == len(set(symbols))
 
 
+def test_a_new_parser_parses_every_file_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index whose files another parser version read is built on with every file parsed again,
+    not with the old parser's nodes for the unchanged ones; the next build reuses them again."""
+    from indexlib.index.build import plan, times
+    from tests.conftest import FIXTURES
+
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "polyglot", repo)
+    first = build_index(repo, BuildOptions(embed="none"))
+    assert not first.reparsed
+    for module in (plan, times):  # what the build compares, what it records
+        monkeypatch.setattr(module, "PARSER_VERSION", plan.PARSER_VERSION + 1)
+    again = build_index(repo, BuildOptions(embed="none"))
+    assert again.reparsed and again.published and again.nodes_written == first.nodes_written
+    monkeypatch.undo()
+    settled = build_index(repo, BuildOptions(embed="none"))
+    assert settled.reparsed and settled.nodes_written == first.nodes_written  # back to this parser
+    assert not build_index(repo, BuildOptions(embed="none")).reparsed
+
+
 def test_removed_file_disappears(tmp_path: Path) -> None:
     from tests.conftest import FIXTURES
 

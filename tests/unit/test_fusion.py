@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexlib.pathroles import is_test_code, is_test_path
-from indexlib.records import Provenance, StreamHit
+from indexlib.records import Provenance, StreamHit, is_deprecated
 from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf
 from indexlib.retrieval.scope import scope_paths
 
@@ -86,6 +86,29 @@ def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> Non
     out = apply_signals(both, identifier="parse_config", query_words=["parse_config"])
     assert [c.uid for c in out][:1] == [4]
     assert [c.uid for c in out].index(3) > [c.uid for c in out].index(1)
+
+def test_a_deprecated_definition_yields_to_a_current_one_of_its_name() -> None:
+    """Overloads of one name, the older marked deprecated where declared: the current one is meant;
+    alone, a deprecated definition keeps its whole boost."""
+    old = cand(1, "Config.swift", name="init", score=1.0)
+    old.deprecated = True
+    current = cand(2, "Config.swift", name="init", score=0.8)
+    out = apply_signals([old, current], identifier="init", query_words=["init"])
+    assert [c.uid for c in out] == [2, 1]
+    alone = cand(1, "Config.swift", name="init", score=1.0)
+    alone.deprecated = True
+    mention = cand(3, "Main.swift", kind="module", name="Main", score=1.5)
+    out = apply_signals([alone, mention], identifier="init", query_words=["init"])
+    assert out[0].uid == 1 and any("x2" in e for e in out[0].explain if "definition" in e)
+
+
+def test_deprecation_is_read_where_a_definition_is_declared() -> None:
+    assert is_deprecated("init", '@available(*, deprecated)\npublic init(name: String) {', "")
+    assert is_deprecated("OldClient", "// Deprecated: use NewClient.\nfunc OldClient() int {", "Deprecated: use NewClient.")
+    assert is_deprecated("load", "#[deprecated(since = \"2.0\")]\npub fn load() {}", "")
+    assert is_deprecated("get", "/** @deprecated use fetch */\nget() {}", "@deprecated use fetch")
+    assert not is_deprecated("warn_deprecated", "def warn_deprecated():\n    warnings.warn('@Deprecated')", "")
+
 
 def test_test_penalty_unless_query_asks_for_tests() -> None:
     cs = [cand(1, "tests/test_a.py", score=1.0), cand(2, "src/a.py", score=0.8)]

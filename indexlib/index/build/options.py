@@ -124,6 +124,7 @@ class BuildReport(msgspec.Struct):
     timings: dict[str, float] = msgspec.field(default_factory=dict)
     index_dir: str = ""
     rebuilt_from_version: int | None = None  # the older on-disk format an index was rebuilt from
+    reparsed: bool = False  # every file parsed again: the previous root's parser version was another
     background_pid: int = 0  # the detached worker computing vectors (`BuildOptions.background`)
     repaired: list[str] = msgspec.field(default_factory=list)  # damaged index files rebuilt from the source
 

@@ -20,6 +20,7 @@ from indexlib.errors import FormatVersionError
 from indexlib.index.build.options import BuildOptions, BuildReport
 from indexlib.index.build.skips import SkipLog
 from indexlib.index.discover import Skipped, SourceFile, discover, load
+from indexlib.index.parsing import PARSER_VERSION
 from indexlib.index.redact import redact_path
 from indexlib.records import SkipReason
 from indexlib.store.manifest import FORMAT_VERSION, FileRecord, Manifest, SegmentEntry
@@ -69,6 +70,11 @@ def load_previous(store: Store, opts: BuildOptions, report: BuildReport) -> Prev
         # Redaction changed: unchanged files were stored under the other setting (secrets kept, or
         # redacted), so every file is parsed again; the old segments all become tombstones.
         prev_files = {}
+    elif prev is not None and prev.settings.get("parser") != str(PARSER_VERSION):
+        # Another qry parsed these files differently (a language added, a definition read anew): the
+        # same, so that an unchanged file does not keep what the old parser made of it.
+        prev_files = {}
+        report.reparsed = True
     return Previous(id=prev_id, manifest=prev, files=prev_files)
 
 

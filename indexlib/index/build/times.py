@@ -20,6 +20,7 @@ from indexlib.index.build.options import BuildOptions, BuildReport
 from indexlib.index.build.parse import Spill
 from indexlib.index.build.plan import Plan, Previous
 from indexlib.index.discover import SourceFile
+from indexlib.index.parsing import PARSER_VERSION
 from indexlib.workers import ForkPool, Pending, start_pool
 
 if TYPE_CHECKING:
@@ -140,6 +141,7 @@ def source_state(
         "root": str(root),
         "times": times_from,
         "embed": str(opts.embed),
+        "parser": str(PARSER_VERSION),
     }
     manifest = prev.manifest
     if manifest is not None and not plan.to_parse and "times" in manifest.settings:

@@ -12,7 +12,14 @@ from indexlib.index.parsing.chunks import text_chunks
 from indexlib.index.parsing.languages import CODE_LANGUAGES, MARKDOWN, TEXT, detect_language, is_code
 from indexlib.records import Node, ParsedFile, Ref, SkipReason
 
-__all__ = ["CODE_LANGUAGES", "MARKDOWN", "TEXT", "detect_language", "is_code", "parse_file"]
+__all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_language", "is_code", "parse_file"]
+
+# What a file parses into (nodes, their text and docs, references), versioned apart from the on-disk
+# layout (FORMAT_VERSION): an index recorded by another parser version is read as it is, and its
+# next build parses every file again instead of reusing unchanged files' nodes. Bump on any change
+# to what a file parses into. 1: Kotlin, Swift, Scala, Lua, shell and Vue/Svelte parsed, and the
+# rest of format 8's parsing (an index of format 8 built before recorded no version).
+PARSER_VERSION = 1
 
 
 def parse_file(

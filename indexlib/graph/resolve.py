@@ -21,6 +21,7 @@ traversal (expand.py).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from functools import lru_cache
 
@@ -93,18 +94,34 @@ def split_target(target: str) -> tuple[str, str]:
     return "", t
 
 
-def module_path_matches(path: str, module: str) -> bool:
-    """Does file `path` implement import target `module` (`billing.retry`, `./retry`, `net/http`)?
+def anchored(module: str, importer: str) -> str:
+    """A relative path import (`./Foo.vue`, `../../app/utils`, a sourced `./lib.sh`) as the path it
+    names from the index's root, marked by a leading `/` (`/src/app/utils`); any other import as
+    written. Resolved against the importer's folder, it names one file, not every file ending so."""
+    m = module.strip().strip("\"'<>").replace("\\", "/")
+    if not m.startswith(("./", "../")):
+        return module
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), m))
+    return module if joined.startswith("..") else "/" + joined
 
-    Python-style dotted modules and JS-style relative paths name a file (or a package's
-    `__init__`/`index`/`mod` file); a slash-separated import (Go) may name the file's directory.
+
+def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -> bool:
+    """Does file `path` implement import target `module` (`billing.retry`, `/src/retry` (`anchored`),
+    `net/http`)?
+
+    Python-style dotted modules and path imports name a file (or a package's `__init__`/`index`/`mod`
+    file, its extension and a TypeScript `.d` aside); an anchored path names exactly one; with
+    `package_dirs` (Go) a slash-separated import may name the file's directory.
     """
     m = module.strip().strip("\"'<>").replace("\\", "/")
     if not m:
         return False
     p = path.rsplit(".", 1)[0]  # drop the extension
+    p = p.removesuffix(".d")  # `types.d.ts` declares module `types`
     if p.endswith(("/__init__", "/index", "/mod")):
         p = p.rsplit("/", 1)[0]
+    if m.startswith("/") and not m.startswith("//"):
+        return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
     m = m.lstrip("./")
     # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
     m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)
@@ -116,7 +133,7 @@ def module_path_matches(path: str, module: str) -> bool:
         return False
     if p == target or p.endswith("/" + target):
         return True
-    if "/" in m:  # Go: an import path names a package directory
+    if "/" in m and package_dirs:  # Go: an import path names a package directory
         directory = p.rsplit("/", 1)[0] if "/" in p else ""
         last = target.rsplit("/", 1)[-1]
         return directory == last or directory.endswith("/" + last)
@@ -220,7 +237,7 @@ class Resolver:
             # an inherited method: the same name on a base class the index holds
             tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own)])
         elif bound:
-            found = self._bound_tier(qualifier, cands, bound, family_of(n.language))
+            found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
             if found is None:
                 return None
             tiers.append(found)
@@ -235,12 +252,12 @@ class Resolver:
         return tiers
 
     def _bound_tier(
-        self, qualifier: str, cands: list[StoredNode], bound: list[Ref], family: str
+        self, qualifier: str, cands: list[StoredNode], bound: list[Ref], family: str, importer: str
     ) -> list[StoredNode] | None:
         """Candidates in the module(s) an import binds the name to; None for a module not indexed."""
         mods = []
         for r in bound:
-            mods.append(r.target)
+            mods.append(anchored(r.target, importer))
             if not qualifier:  # `from billing.retry import schedule_retry`: the module is the prefix
                 mods.append(r.target.rsplit(".", 1)[0] if "." in r.target else r.target)
             else:  # `import billing.retry as br; br.schedule()`: the module plus the rest of the qualifier
@@ -249,7 +266,8 @@ class Resolver:
                     mods.append(f"{r.target}.{rest}")
                 if not r.alias:  # `import email.base64mime; email.base64mime.decode()`
                     mods.append(qualifier)
-        found = [c for c in cands if any(module_path_matches(c.node.path, m) for m in mods)]
+        go = family == "go"
+        found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if not found and cands:
             found = self._passed_on(mods, cands, family)
         if not found and not any(self._module_indexed(m, family) for m in mods):
@@ -333,7 +351,8 @@ class Resolver:
             found = (
                 p
                 for p, rec in self.snap.manifest.files.items()
-                if family_of(rec.language) == family and module_path_matches(p, module)
+                if family_of(rec.language) == family
+                and module_path_matches(p, module, package_dirs=family == "go")
             )
             self._files_of[key] = [p for _, p in zip(range(REEXPORT_FILES), found, strict=False)]
         return self._files_of[key]
@@ -342,7 +361,8 @@ class Resolver:
         key = (module, family)
         if key not in self._indexed_modules:
             self._indexed_modules[key] = any(
-                family_of(rec.language) == family and module_path_matches(p, module)
+                family_of(rec.language) == family
+                and module_path_matches(p, module, package_dirs=family == "go")
                 for p, rec in self.snap.manifest.files.items()
             )
         return self._indexed_modules[key]
@@ -350,23 +370,29 @@ class Resolver:
     def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
         if not module_stem(ref.target):
             return [], False
-        found = self._module_nodes(ref.target, src.path, family_of(src.language))
+        found = self._module_nodes(anchored(ref.target, src.path), src.path, family_of(src.language))
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
 
     def _module_nodes(self, target: str, own_path: str, family: str) -> list[StoredNode]:
-        """Module-remainder nodes of files (of the importer's language family) that implement `target`."""
+        """Module-remainder nodes (else first definitions) of files of the importer's language family
+        that implement `target`."""
         out: list[StoredNode] = []
         paths = [
             p
             for p, rec in self.snap.manifest.files.items()
-            if p != own_path and family_of(rec.language) == family and module_path_matches(p, target)
+            if p != own_path
+            and family_of(rec.language) == family
+            and module_path_matches(p, target, package_dirs=family == "go")
         ]
         for p in paths[:MAX_CANDIDATES]:
-            for s in self.snap.nodes_in_file(p):
-                if s.node.kind == "module":
-                    out.append(s)
-                    break
+            nodes = self.snap.nodes_in_file(p)
+            module = next((s for s in nodes if s.node.kind == "module"), None)
+            # A file of definitions only has no module node: its first top-level definition stands in.
+            top = [s for s in nodes if s.node.parent_uid == 0 and s.node.part == 0]
+            first = module or min(top, key=lambda s: s.node.start_line, default=None)
+            if first is not None:
+                out.append(first)
         return out
 
 
@@ -419,4 +445,4 @@ def _qualified_tiers(
     ]
 
 
-__all__ = ["Resolver", "family_of", "module_path_matches", "split_target"]
+__all__ = ["Resolver", "anchored", "family_of", "module_path_matches", "split_target"]

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES
 from indexlib.pathroles import is_test_code
 from indexlib.records import CONTAINER_KINDS, DEFINITION_KINDS, Node, NodeKind, is_prototype
 from indexlib.retrieval.names import dotted as as_dotted
@@ -28,6 +29,14 @@ from indexlib.snapshot import Snapshot
 # Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
 RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECTION.value}
 _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
+
+
+def _symbol(n: Node) -> bool:
+    """A definition a name or `PATH:LINE` may name: a definition kind, or a Vue or Svelte
+    component, whose module node is the component (`VPSidebarItem`, named by its file)."""
+    return n.kind in _SYMBOL_KINDS or (n.kind == NodeKind.MODULE.value and n.language in COMPONENT_LANGUAGES)
+
+
 LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
 
 
@@ -67,7 +76,7 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             for f in sorted(files)
             for n in (s.node for s in snap.nodes_in_file(f))
             if n.part == 0
-            and n.kind in _SYMBOL_KINDS
+            and _symbol(n)
             and (same(n.name, name) or same(n.qualified_name, name) or ends(n.qualified_name, "." + name))
         ]
     dotted = as_dotted(text)
@@ -78,7 +87,7 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
     for stored in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP):
         n = stored.node
         full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
-        if n.part == 0 and n.kind in _SYMBOL_KINDS and (same(full, dotted) or ends(full, "." + dotted)):
+        if n.part == 0 and _symbol(n) and (same(full, dotted) or ends(full, "." + dotted)):
             found.append(n)
     if not found and "::" in text:
         # A Rust or C++ path names the crate, and a crate is rarely its folder's name
@@ -113,21 +122,21 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     named = [
         s.node
         for s in snap.lookup("name_exact", text.lower(), limit=LOOKUP_CAP)
-        if s.node.part == 0 and s.node.kind in RESOLVABLE_KINDS
+        if s.node.part == 0 and (s.node.kind in RESOLVABLE_KINDS or _symbol(s.node))
     ]
     found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
     return sorted(found, key=lambda n: (n.path, n.start_line))
 
 
 def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:
-    """Per file, the innermost definition whose lines (all its parts) hold `line`."""
+    """Per file, the innermost definition whose lines (all its parts) hold `line`; outside any, the
+    file's module node (top-level code: a script's commands, a component's template)."""
     out: list[Node] = []
     for f in files:
-        holding = [
-            first_part(snap, s.node)
-            for s in snap.nodes_in_file(f)
-            if s.node.kind in _SYMBOL_KINDS and s.node.start_line <= line <= s.node.end_line
-        ]
+        nodes = [s.node for s in snap.nodes_in_file(f)]
+        holding = [first_part(snap, n) for n in nodes if _symbol(n) and n.start_line <= line <= n.end_line]
+        if not holding:
+            holding = [n for n in nodes if n.kind == NodeKind.MODULE.value and n.part == 0]
         if holding:
             out.append(min(holding, key=lambda n: (whole(snap, n).end_line - n.start_line, n.uid)))
     return out

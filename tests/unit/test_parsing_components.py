@@ -114,3 +114,29 @@ def test_calls_resolve_between_components_and_modules(tmp_path: Path) -> None:
     assert callers == {("select", "src/UserCard.vue"), ("greet", "src/App.svelte")}
     hits = engine.search("select lang:vue", SearchOptions(top_k=3)).results
     assert hits and (hits[0].path, hits[0].symbol) == ("src/UserCard.vue", "select")
+
+
+def test_relative_imports_name_one_file(tmp_path: Path) -> None:
+    """`import X from './X.vue'` is an edge to that component; `'../../app/utils'` to the one file it
+    names from the importer's folder, not to every `utils` file or folder; a bare package name
+    (`'vitepress/theme'`) to no file of a folder that happens to be called so."""
+    files = {
+        "src/client/theme/components/VPSidebar.vue": "<script setup>\nimport VPSidebarItem from "
+        "'./VPSidebarItem.vue'\nimport { ensure } from '../../app/utils'\nimport Theme from "
+        "'vitepress/theme'\n</script>\n",
+        "src/client/theme/components/VPSidebarItem.vue": "<script setup>\nconst x = 1\n</script>\n",
+        "src/client/app/utils.ts": "export function ensure() {}\n",
+        "src/node/utils/fs.ts": "export function ensure() {}\n",
+        "template/.vitepress/theme/index.ts": "export default {}\n",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "src/client/theme/components/VPSidebar.vue:1", callers=False, callees=True, depth=1)
+    imports = {(r.path, r.ambiguous) for r in res.related if r.edge == "imports"}
+    assert imports == {
+        ("src/client/theme/components/VPSidebarItem.vue", False),
+        ("src/client/app/utils.ts", False),
+    }

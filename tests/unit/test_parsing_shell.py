@@ -48,7 +48,7 @@ def test_shell_functions_and_commands() -> None:
     assert {("calls", "deploy_staging", "build_image"), ("calls", "deploy_staging", "kubectl")} <= refs
     assert ("calls", "deploy", "deploy_staging") in refs  # the script's own top level
     assert ("imports", "deploy", "./lib/common.sh") in refs
-    assert ("imports", "deploy", "env.sh") in refs  # a path from a variable: the rest of it
+    assert ("imports", "deploy", "./env.sh") in refs  # a path from a variable: from the script's folder
     assert not any(target in ("set", "echo") for _kind, _src, target in refs)  # builtins call nothing
 
 

@@ -171,7 +171,10 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         word = src(name) if name is not None else ""
         if word in _SOURCE_SHELL:
             sourced = _first_string(src, node.child_by_field_name("argument")) or _shell_word(src, node)
-            return _SHELL_PREFIX.sub("", sourced), name, True
+            # A path from a variable (`"$DIR/lib.sh"`, mostly the script's own folder) or bare: from
+            # the script's folder, as `./lib.sh` is.
+            sourced = _SHELL_PREFIX.sub("", sourced)
+            return (sourced if sourced.startswith(("/", "./", "../")) else "./" + sourced), name, True
         called = _SHELL_NAME.fullmatch(word) and word not in _SHELL_BUILTINS
         return (word if called else ""), name, False
     if kind == "function_call":  # Lua: `util.format(...)`, `self:other(x)`; `require "a.b"` imports a.b
@@ -226,7 +229,7 @@ _STD_MACROS = frozenset(
      "include_str", "include_bytes", "env", "option_env", "cfg", "dbg", "thread_local", "line",
      "file", "column", "module_path", "compile_error"}
 )  # fmt: skip
-_SOURCE_SHELL = frozenset({"source", "."})
+_SOURCE_SHELL = frozenset({"source", ".", "\\."})  # `\\.` is `.`, escaped past an alias
 _SHELL_NAME = re.compile(r"[A-Za-z_][\w:.-]*")  # a command named as written, not `$cmd` or `"$@"`
 # Where a sourced path starts from a variable (`"$DIR/env.sh"`, `${ROOT}/lib/x.sh`): the rest.
 _SHELL_PREFIX = re.compile(r"^.*\$(?:\{[^}]*\}|\([^)]*\)|\w+)/")

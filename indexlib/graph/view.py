@@ -130,7 +130,8 @@ class SnapshotGraph:
             return self._method_links(src, kind, direction)
         if direction == "out":
             edges: dict[tuple[int, int], Edge] = {}
-            for ref in src.refs:
+            # A definition split into windows (a 1,500-line shell function) calls from all of them.
+            for ref in [r for part in (src, *self._windows(n)) for r in part.refs]:
                 if ref.kind != kind:
                     continue
                 targets, ambiguous = self.resolve(src, ref)
@@ -164,11 +165,40 @@ class SnapshotGraph:
                     continue
                 targets, ambiguous = self.resolve(caller, ref)
                 if uid in targets:
-                    key = (caller.node.uid, ref.line)
+                    by = self._first_part(caller.node)  # a call from a window is its definition's
+                    key = (by, ref.line)
                     result.setdefault(
-                        key, Edge(src=caller.node.uid, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
+                        key, Edge(src=by, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
                     )
         return sorted(result.values(), key=lambda e: (e.src, e.line))
+
+    def _windows(self, n: Node) -> list[StoredNode]:
+        """The later windows (parts 1, 2, ...) of a definition split into several nodes, in order."""
+        if n.part != 0 or n.kind not in CALLABLE:
+            return []
+        out: list[StoredNode] = []
+        for s in sorted(self.snap.nodes_in_file(n.path), key=lambda s: s.node.start_line):
+            m = s.node
+            if m.start_line <= n.start_line or m.qualified_name != n.qualified_name or m.kind != n.kind:
+                continue
+            if m.part != len(out) + 1:
+                break  # a same-named overload (its part 0) begins
+            out.append(s)
+        return out
+
+    def _first_part(self, n: Node) -> int:
+        """The uid of the definition a window belongs to (its part 0); `n`'s own for a whole node."""
+        if n.part == 0:
+            return n.uid
+        before = [
+            s.node
+            for s in self.snap.nodes_in_file(n.path)
+            if s.node.part == 0
+            and s.node.qualified_name == n.qualified_name
+            and s.node.kind == n.kind
+            and s.node.start_line < n.start_line
+        ]
+        return max(before, key=lambda m: m.start_line).uid if before else n.uid
 
     def _members_named(self, container_uid: int, name: str) -> list[StoredNode]:
         members = self.snap.lookup("parent", f"{container_uid:016x}", limit=MAX_CALLERS)

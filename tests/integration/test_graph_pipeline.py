@@ -206,3 +206,19 @@ def test_related_takes_a_path_and_line_for_two_definitions_of_one_name(tmp_path:
     for line, start in ((3, 2), (7, 6)):
         rel = related(engine, f"base.rb:{line}")
         assert rel.node is not None and rel.node.start_line == start and not rel.ambiguous, rel
+
+
+def test_a_definition_split_into_windows_calls_from_all_of_them(tmp_path: Path) -> None:
+    """A function too long for one node is indexed as windows; its callees are those of every
+    window, and it is one caller however many of its windows call."""
+    filler = "".join(f"  echo step {i}\n" for i in range(450))
+    (tmp_path / "deploy.sh").write_text(
+        "helper_a() {\n  echo a\n}\n\nhelper_b() {\n  echo b\n}\n\n"
+        f"deploy() {{\n  helper_a\n{filler}  helper_b\n  helper_a\n}}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "deploy", callers=False, callees=True, depth=1)
+    assert {r.symbol for r in res.related if r.direction == "out"} == {"helper_a", "helper_b"}
+    callers = related(engine, "helper_a", callers=True, callees=False, depth=1)
+    assert [(r.symbol, r.start_line) for r in callers.related if r.direction == "in"] == [("deploy", 9)]

@@ -28,6 +28,7 @@ from functools import lru_cache
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
@@ -57,6 +58,7 @@ def family_of(language: str) -> str:
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
+SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
 
@@ -234,6 +236,10 @@ class Resolver:
                 return None
         elif self_call:
             tiers.append([c for c in cands if c.node.parent_uid in own])
+            # `self:mount()` in Lua's `function M:layout()`: M is a table, no container node; the
+            # caller's own qualifier in its file names it.
+            mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
+            tiers.append([c for c in cands if mine and c.node.path == n.path and _qualifier(c) == mine])
             # an inherited method: the same name on a base class the index holds
             tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own)])
         elif bound:
@@ -303,6 +309,16 @@ class Resolver:
         tiers = [[c for c in cands if c.node.parent_uid in own], [c for c in cands if c.node.path == n.path]]
         if family_of(n.language) == "java":  # a class of the own package needs no import
             tiers.append([c for c in cands if same_package(n.path, c.node.path)])
+        if n.language in SOURCED:
+            # A script sees the functions of the files it sources; a name no such file defines is a
+            # program (`npm`), not a test's mock of it, unless the caller is a test too.
+            sourced = {
+                p
+                for r in self._file_imports(n.path)
+                for p in self._module_files(anchored(r.target, n.path), "bash")
+            }
+            tiers.append([c for c in cands if c.node.path in sourced])
+            cands = [c for c in cands if is_test_path(c.node.path) <= is_test_path(n.path)]
         tiers.append(cands)
         return tiers
 
@@ -407,6 +423,12 @@ def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[Stor
     return not any(c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast] for c in chosen)
 
 
+def _qualifier(c: StoredNode) -> str:
+    """What qualifies a definition's name: `M` for `M.load`, "" for a bare name."""
+    name = c.node.qualified_name
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
 def _named_after(variable: str, qualified_name: str) -> bool:
     """Whether a receiver variable is named after the container of a method: it spells the
     container's name or its last camel-case words, case aside (`sink` for `Sink.write`, `headers`
@@ -430,8 +452,8 @@ def _qualified_tiers(
         cands = [c for c in cands if c.node.parent_uid not in own]
     qlast = qualifier.rsplit(".", 1)[-1]
     members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
-    if members:  # `Type.member`: a container of that name holds it
-        return [members]
+    if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
+        return [[c for c in members if c.node.path == n.path], members]
     named = [c for c in cands if _named_after(qlast, c.node.qualified_name)]
     if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
         return [named]

@@ -57,8 +57,8 @@ def module_of(path: str) -> str:
 def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]:
     """The definitions `path:name` or a module-qualified dotted name names; [] when it is neither.
     Names compare as typed, or ignoring case with `fold_case` (the path part always as typed)."""
-    if " " in text:
-        return []
+    if " " in text and text.rpartition(":")[0] not in snap.manifest.files:
+        return []  # words, not a name (a path may hold spaces: `test/Unit tests/ls:10`)
 
     def same(a: str, b: str) -> bool:
         return a.lower() == b.lower() if fold_case else a == b

@@ -62,3 +62,19 @@ def test_a_script_calls_into_the_library_it_sources(tmp_path: Path) -> None:
     res = related(open_engine(tmp_path / ".qry"), "log_info", callers=True, callees=False, depth=1)
     callers = {(r.symbol, r.path) for r in res.related if r.direction == "in"}
     assert callers == {("release", "scripts/release.sh")}
+
+
+def test_a_script_sees_the_functions_it_sources_not_a_tests_mock(tmp_path: Path) -> None:
+    """A command a script does not define nor source (`npm`, a program) is not a test's mock of it;
+    a test script calls the library it sources."""
+    (tmp_path / "test").mkdir()
+    (tmp_path / "lib.sh").write_text("install_npm() {\n  npm install -g npm\n}\n")
+    (tmp_path / "test/install_test.sh").write_text(
+        "#!/bin/sh\n. ../lib.sh\nnpm() {\n  echo mocked\n}\ninstall_npm\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "install_npm", callers=True, callees=True, depth=1)
+    assert not [r for r in res.related if r.direction == "out"]  # `npm` is the program
+    callers = [(r.path, r.ambiguous) for r in res.related if r.direction == "in"]
+    assert callers == [("test/install_test.sh", False)]

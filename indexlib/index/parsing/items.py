@@ -100,6 +100,10 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         while pattern is not None and pattern.type == "identifiers":
             pattern = pattern.named_child(0)
         return [src(pattern)] if pattern is not None and pattern.type == "identifier" else []
+    if kind == "assignment_statement" and language == "lua":  # `M.greet = function(name)`
+        names = node.named_child(0) if node.named_child_count else None
+        target = names.child_by_field_name("name") if names is not None else None
+        return split_name(src(target).replace(":", ".")) if target is not None else []
     if kind == "assignment":  # a Python module-level `NAME = ...`
         return [src(node.child_by_field_name("left"))]
     if kind == "expression_statement" and node.named_child_count == 1:
@@ -171,6 +175,10 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
         return value.child_by_field_name("body") if value is not None else None
     if kind in ("call_expression", "pair"):  # a property definition: its function or descriptor
         return jsdefs.property_body(src, node)
+    if kind == "assignment_statement":  # Lua `M.f = function() ... end`: the function's block
+        values = node.named_child(node.named_child_count - 1) if node.named_child_count else None
+        function = values.named_child(0) if values is not None and values.named_child_count else None
+        return function.child_by_field_name("body") if function is not None else None
     if kind == "call" and language == "ruby":  # `define_method(:name) do ... end`
         return node.child_by_field_name("block")
     if kind == "enum_variant":  # Rust: shown in its enum unless long (`constant_value`)

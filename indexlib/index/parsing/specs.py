@@ -370,11 +370,12 @@ _BASH = Spec(
     line_comment=("#",),
 )
 
-# Lua: `function M.greet(name)` and `local function helper()` are functions (`M:method` a method of
-# M); a call is a `function_call`, and `require("lib.util")` an import.
+# Lua: `function M.greet(name)`, `M.greet = function(name)` and `local function helper()` are
+# functions (`M:method` a method of M); a call is a `function_call`, `require("lib.util")` an import.
 _LUA = Spec(
     query="""
     (function_declaration) @function
+    (chunk (assignment_statement (expression_list value: (function_definition))) @function)
     (function_call) @call
     """,
     comments=frozenset({"comment"}),

@@ -317,6 +317,8 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         text = _RUBY_COMMENT.sub("", text)
     elif language in _COMMENTED_HEADERS:  # a comment between a Kotlin class and its constructor
         text = _C_COMMENT.sub("", text)
+    elif language == "lua":  # `function M.load(opts) ---@type X`: the body's first comment
+        text = _LUA_COMMENT.sub("", text)
     signature = collapse(text)
     if (
         node.type in SPECIFIERS
@@ -358,6 +360,7 @@ def _macro_signature(raw: bytes) -> str:
 # Languages whose headers may hold comments (a Kotlin class's header and its primary constructor
 # apart), and such a comment: a block, or `//` at a line's start or after a blank (not `http://`).
 _COMMENTED_HEADERS = frozenset({"kotlin", "swift", "scala"})
+_LUA_COMMENT = re.compile(r"--[^\n]*")
 _C_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.DOTALL | re.MULTILINE)
 # A line holding only annotations or attributes: `@JvmField`, `@Retention(RUNTIME)`, `@get:JvmStatic`.
 _ANNOTATION_LINE = re.compile(rb"[ \t]*(?:@[\w.:]+(?:\[[^\]\n]*\])?(?:\([^\n]*\))?[ \t]*)+\r?\n")

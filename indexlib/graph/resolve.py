@@ -28,6 +28,7 @@ from functools import lru_cache
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
@@ -71,6 +72,11 @@ def _closeness(a: str, b: str) -> int:
             break
         n += 1
     return n + (100 if a == b else 0)
+
+
+def is_component(n: Node) -> bool:
+    """A Vue or Svelte component: its module node, which a template's `<Name />` uses as a call."""
+    return n.kind == "module" and n.language in COMPONENT_LANGUAGES
 
 
 def same_package(a: str, b: str) -> bool:
@@ -155,7 +161,9 @@ class Resolver:
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
-        return tuple(s for s in found if s.node.kind in CALLABLE and s.node.part == 0)
+        return tuple(
+            s for s in found if (s.node.kind in CALLABLE or is_component(s.node)) and s.node.part == 0
+        )
 
     def _file_imports(self, path: str) -> list[Ref]:
         if path not in self._imports:
@@ -467,4 +475,4 @@ def _qualified_tiers(
     ]
 
 
-__all__ = ["Resolver", "anchored", "family_of", "module_path_matches", "split_target"]
+__all__ = ["Resolver", "anchored", "family_of", "is_component", "module_path_matches", "split_target"]

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.expand import MEMBER_KINDS, GraphNode, expand, members
-from indexlib.graph.resolve import CALLABLE, Resolver, split_target
+from indexlib.graph.resolve import CALLABLE, Resolver, is_component, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related
 from indexlib.snapshot import Snapshot
 
@@ -149,7 +149,7 @@ class SnapshotGraph:
                 stem = n.path.rsplit("/", 2)[-2].lower()
             field, value = "imports", stem
         elif kind == RefKind.CALLS:
-            if n.kind not in CALLABLE:
+            if n.kind not in CALLABLE and not is_component(n):
                 return []
             field, value = "calls", n.name.lower()
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import BuildOptions, SearchOptions, build_index, open_engine, related
+from indexlib import BuildOptions, SearchOptions, build_index, graph_query, open_engine, related
 from indexlib.index.parsing import parse_file
 from indexlib.index.parsing.languages import detect_language
 from tests.parsekit import node, one, table
@@ -123,7 +123,7 @@ def test_relative_imports_name_one_file(tmp_path: Path) -> None:
     files = {
         "src/client/theme/components/VPSidebar.vue": "<script setup>\nimport VPSidebarItem from "
         "'./VPSidebarItem.vue'\nimport { ensure } from '../../app/utils'\nimport Theme from "
-        "'vitepress/theme'\n</script>\n",
+        "'vitepress/theme'\n</script>\n<template>\n  <nav><VPSidebarItem :item=\"x\" /></nav>\n</template>\n",
         "src/client/theme/components/VPSidebarItem.vue": "<script setup>\nconst x = 1\n</script>\n",
         "src/client/app/utils.ts": "export function ensure() {}\n",
         "src/node/utils/fs.ts": "export function ensure() {}\n",
@@ -140,3 +140,8 @@ def test_relative_imports_name_one_file(tmp_path: Path) -> None:
         ("src/client/theme/components/VPSidebarItem.vue", False),
         ("src/client/app/utils.ts", False),
     }
+    # The template's `<VPSidebarItem />` uses the component (a call), which its name finds.
+    item = related(engine, "VPSidebarItem", callers=True, callees=False, depth=1)
+    assert item.node is not None and item.node.path.endswith("VPSidebarItem.vue")
+    uses = graph_query(engine, "MATCH (a)-[r:calls]->(b {name: 'VPSidebarItem'}) RETURN a.path, r.line", {})
+    assert [tuple(row) for row in uses.rows] == [("src/client/theme/components/VPSidebar.vue", 7)]

@@ -85,7 +85,24 @@ def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, windo
         return _fallback(
             path, data, language, f"extraction failed ({type(exc).__name__}: {exc}); indexed as line windows"
         )
-    return ParsedFile(path=path, language=language, nodes=result.nodes, refs=result.refs)
+    refs = result.refs
+    if language in COMPONENT_LANGUAGES:
+        refs = refs + _template_refs(result.nodes, data)
+    return ParsedFile(path=path, language=language, nodes=result.nodes, refs=refs)
+
+
+def _template_refs(nodes: list[Node], data: bytes) -> list[Ref]:
+    """The components a component's template uses, as calls of its module node (none without one)."""
+    from indexlib.index.parsing.sfc import template_components
+    from indexlib.records import RefKind
+
+    module = next((n for n in nodes if n.kind == "module" and n.part == 0), None)
+    if module is None:
+        return []
+    return [
+        Ref(src_uid=module.uid, kind=RefKind.CALLS.value, target=name, line=line)
+        for name, line in template_components(data)
+    ]
 
 
 def _fallback(path: str, data: bytes, language: str, note: str) -> ParsedFile:

@@ -4,7 +4,8 @@ Owns: the copy of a component in which everything outside its `<script>` blocks 
 styles, the tags themselves) is spaces, newlines kept, so byte offsets and line numbers are the
 file's; and which grammar reads the scripts (`lang="ts"` is TypeScript, else JavaScript). Does not
 own: parsing or extraction, which read names and references from the copy and take node text from
-the file as written, so the module node of a component holds its template and styles as text.
+the file as written, so the module node of a component holds its template and styles as text;
+and the components its template uses (`<VPSidebarItem />`), calls of the module node.
 
 Why: in a Vue or Svelte application the components are most of the code; as line windows of text
 their functions, props and imports were neither definitions nor edges, and an `import Foo from
@@ -41,3 +42,27 @@ def script_view(data: bytes) -> tuple[str, bytes]:
         start, end = match.span(2)
         out[start:end] = data[start:end]
     return grammar, bytes(out)
+
+
+# A component used in a template: a tag in PascalCase (`<VPSidebarItem`), not an HTML element.
+_COMPONENT_TAG = re.compile(rb"<([A-Z][A-Za-z0-9]*)\b")
+
+
+def template_components(data: bytes) -> list[tuple[str, int]]:
+    """(component name, 1-based line) of each PascalCase tag outside the `<script>` blocks, first use
+    of each name per line.
+
+    >>> template_components(b'<template>\\n  <VPLink :href="x"><Badge/></VPLink>\\n</template>\\n')
+    [('VPLink', 2), ('Badge', 2)]
+    """
+    scripts = [m.span() for m in _SCRIPT.finditer(data)]
+    seen: set[tuple[str, int]] = set()
+    out: list[tuple[str, int]] = []
+    for match in _COMPONENT_TAG.finditer(data):
+        if any(start <= match.start() < end for start, end in scripts):
+            continue
+        used = (match.group(1).decode("ascii"), data.count(b"\n", 0, match.start()) + 1)
+        if used not in seen:
+            seen.add(used)
+            out.append(used)
+    return out

@@ -159,6 +159,10 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
 BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
 
 
+# Languages whose files are single-file components (Vue, Svelte): the module node is the component.
+COMPONENT_LANGUAGES = frozenset({"vue", "svelte"})
+
+
 def is_prototype(language: str, kind: str, text: str) -> bool:
     """A C or C++ function declared without its body (a header's `int f(void);`): the definition
     is where the body is, and the declaration yields to it. A function-like `#define` is no

@@ -28,9 +28,8 @@ from functools import lru_cache
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
-from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
+from indexlib.records import COMPONENT_LANGUAGES, CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
 from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.

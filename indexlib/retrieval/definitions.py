@@ -18,9 +18,15 @@ from collections.abc import Callable
 
 import msgspec
 
-from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES
 from indexlib.pathroles import is_test_code
-from indexlib.records import CONTAINER_KINDS, DEFINITION_KINDS, Node, NodeKind, is_prototype
+from indexlib.records import (
+    COMPONENT_LANGUAGES,
+    CONTAINER_KINDS,
+    DEFINITION_KINDS,
+    Node,
+    NodeKind,
+    is_prototype,
+)
 from indexlib.retrieval.names import dotted as as_dotted
 from indexlib.retrieval.names import qualified_by_path
 from indexlib.retrieval.scope import is_docs

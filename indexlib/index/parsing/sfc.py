@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-COMPONENT_LANGUAGES = frozenset({"vue", "svelte"})
+from indexlib.records import COMPONENT_LANGUAGES
+
+__all__ = ["COMPONENT_LANGUAGES", "script_view", "template_components"]
 
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
 _TYPESCRIPT = re.compile(rb"""\blang\s*=\s*["']?(?:ts|typescript)\b""", re.IGNORECASE)

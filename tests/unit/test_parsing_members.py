@@ -332,30 +332,3 @@ def test_go_struct_fields_are_members_of_their_struct() -> None:
     assert traverse.text == "TraverseChildren bool // look for flags on all parents"
     assert worth_embedding(field) and worth_embedding(traverse)
     assert not worth_embedding(node(parsed, "Command.minWidth"))
-
-
-def test_typescript_interface_properties_are_members() -> None:
-    """An options interface documents each property: each is a constant member of the interface,
-    found by its name and by its doc, as a Go struct's fields are."""
-    source = b"""export interface Options {
-  /**
-   * How long to wait for a response, in milliseconds.
-   */
-  timeout?: number
-  readonly hooks: Hooks
-  parse(text: string): unknown
-  [key: string]: unknown
-}
-type Point = { x: number }
-"""
-    parsed = parse_file("src/types/options.ts", source, "typescript")
-    assert table(parsed) == {
-        "Options": ("interface", 1, 9, ""),
-        "Options.timeout": ("constant", 2, 5, "Options"),
-        "Options.hooks": ("constant", 6, 6, "Options"),
-        "Options.parse": ("method", 7, 7, "Options"),
-        "Point": ("type", 10, 10, ""),  # an object type's properties are its text
-    }
-    timeout = node(parsed, "Options.timeout")
-    assert (timeout.signature, timeout.doc) == ("timeout?: number", "How long to wait for a response, in milliseconds.")
-    assert worth_embedding(timeout) and not worth_embedding(node(parsed, "Options.hooks"))

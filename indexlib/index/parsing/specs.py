@@ -100,7 +100,6 @@ _TYPESCRIPT = Spec(
     (method_signature) @method
     (abstract_method_signature) @method
     (function_signature) @function
-    (interface_body (property_signature) @constant)
     """,
     comments=_C_LIKE_COMMENTS,
     wrappers=frozenset(

@@ -14,6 +14,7 @@ container when the file is parsed, so a name names the implementation) or search
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import msgspec
@@ -221,11 +222,14 @@ def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_ge
 
 
 def _one_of_parts(nodes: list[Node]) -> list[Node]:
-    """One type declared in parts (a C# `partial class`, a Ruby class reopened in another file) is
-    one definition: the part in the file named after it, else the first, answers for all."""
+    """One type declared in parts (a C# `partial class`, a Ruby class reopened in another file, a
+    Scala class and its companion object) is one definition: the part in the file named after it,
+    a class before an object, else the first, answers for all."""
     if len(nodes) < 2 or len({(n.language, n.kind, n.qualified_name) for n in nodes}) > 1:
         return nodes
     if nodes[0].kind not in CONTAINER_KINDS:
         return nodes
     named = [n for n in nodes if n.path.rsplit("/", 1)[-1].split(".")[0].lower() == n.name.lower()]
-    return [(named or nodes)[0]]
+    # A Scala class and its companion object share a name: the class is the type meant.
+    classes = [n for n in named or nodes if not re.search(rf"\bobject\s+{re.escape(n.name)}\b", n.signature)]
+    return [(classes or named or nodes)[0]]

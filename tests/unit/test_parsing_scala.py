@@ -7,6 +7,9 @@ renames, and `extends A with B` are references; Scala resolves Java's classes as
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from indexlib import BuildOptions, build_index, open_engine, related
 from indexlib.index.parsing import parse_file
 from indexlib.index.parsing.languages import detect_language
 from tests.parsekit import node, table
@@ -68,3 +71,14 @@ def test_scala_references() -> None:
     assert {("Greeter.greet", "log.info"), ("Greeter.greet", "helper"), ("Greeter.props", "Greeter")} <= calls
     bases = {(r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")}
     assert bases == {("inherits", "Actor"), ("implements", "Logging")}
+
+
+def test_related_names_the_class_not_its_companion_object(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/Path.scala").write_text(
+        "object Path {\n  def apply(s: String): Path = new Path(s)\n}\n\n"
+        "/** A path. */\nclass Path(val s: String) {\n  def last: String = s\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    res = related(open_engine(tmp_path / ".qry"), "Path", callers=True, callees=True, depth=1)
+    assert res.node is not None and (res.node.start_line, res.node.kind) == (5, "class")

@@ -421,13 +421,15 @@ class Resolver:
 
 def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:
     """`x.m()` linked to a method `m` only because of its name: `x` is bound by no import, is not
-    `self`/`this`/`super`, and names no container of the method (`err.Error()` on a library error
-    type would link to the indexed code's only `Error`). Such an edge is kept but marked ambiguous:
-    the call may well be to a type the index does not hold."""
+    `self`/`this`/`super`, and names no container of the method, case aside (`err.Error()` on a
+    library error type would link to the indexed code's only `Error`). Such an edge is kept but
+    marked ambiguous: the call may well be to a type the index does not hold."""
     if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
         return False
-    qlast = qualifier.rsplit(".", 1)[-1]
-    return not any(c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast] for c in chosen)
+    qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
+    return not any(
+        [p.lower() for p in c.node.qualified_name.rsplit(".", 2)[-2:-1]] == [qlast] for c in chosen
+    )
 
 
 def _qualifier(c: StoredNode) -> str:

@@ -174,6 +174,12 @@ def test_invalid_utf8_never_raises() -> None:
         ("a.cpp", "cpp", b"namespace a {" * 2000 + b"void f() { g(); }" + b"}" * 2000),
         ("a.php", "php", b"<?php " + b"f(" * 5000 + b")" * 5000 + b";"),
         ("a.ts", "typescript", b"let x = " + b"[" * 5000 + b"]" * 5000 + b";"),
+        ("A.kt", "kotlin", b"class A {" * 2000 + b"fun f() { g() }" + b"}" * 2000),
+        ("A.swift", "swift", b"struct A {" * 2000 + b"func f() { g() }" + b"}" * 2000),
+        ("A.scala", "scala", b"object A {" * 2000 + b"def f() = g()" + b"}" * 2000),
+        ("a.lua", "lua", b"local x = " + b"{" * 5000 + b"}" * 5000),
+        ("a.sh", "bash", b"f() { " * 2000 + b"g; " + b"}; " * 2000),
+        ("A.vue", "vue", b"<template><div/></template>\n<script>\nlet x = " + b"[" * 5000 + b"]" * 5000 + b"\n</script>\n"),
     ],
 )
 def test_deeply_nested_code_never_crashes(path: str, language: str, data: bytes) -> None:
@@ -281,6 +287,13 @@ def test_normalize_target(text: str, expected: str) -> None:
             "java",
             "csharp",
             "tsx",
+            "kotlin",
+            "swift",
+            "scala",
+            "lua",
+            "bash",
+            "vue",
+            "svelte",
             "markdown",
             "text",
         ]

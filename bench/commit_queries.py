@@ -24,6 +24,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,18 +63,26 @@ def query_of(title: str) -> str | None:
     return f"{scope}: {rest}" if scope else rest
 
 
+def commits_after(
+    git_dir: Path, snapshot: str, query_of: Callable[[str], str | None], *, merges: bool = True
+) -> Iterator[tuple[str, str, list[list[str]]]]:
+    """(commit, query, `--name-status` rows) of the first-parent commits after `snapshot`, oldest
+    first, whose title `query_of` makes a query of (the rows are read only for those)."""
+    args = ["log", "--first-parent", "--reverse", "--format=%H\t%s"] + ([] if merges else ["--no-merges"])
+    for line in git(git_dir, *args, f"{snapshot}..HEAD").splitlines():
+        commit, title = line.split("\t", 1)
+        query = query_of(title)
+        if query is not None:
+            status = git(git_dir, "diff-tree", "--no-commit-id", "--name-status", "-r", f"{commit}^", commit)
+            yield commit, query, [row.split("\t") for row in status.splitlines()]
+
+
 def mine(git_dir: Path, snapshot: str, limit: int) -> list[dict[str, Any]]:
     """The queries of the first-parent commits after `snapshot`, oldest first, at most `limit`."""
     present = set(git(git_dir, "ls-tree", "-r", "--name-only", snapshot).splitlines())
-    log = git(git_dir, "log", "--first-parent", "--reverse", "--format=%H\t%s", f"{snapshot}..HEAD")
     out: list[dict[str, Any]] = []
-    for line in log.splitlines():
-        commit, title = line.split("\t", 1)
-        query = query_of(title)
-        if query is None:
-            continue
-        status = git(git_dir, "diff-tree", "--no-commit-id", "--name-status", "-r", f"{commit}^", commit)
-        changed = [row.split("\t")[1] for row in status.splitlines() if row.startswith("M\t")]
+    for _commit, query, rows in commits_after(git_dir, snapshot, query_of):
+        changed = [row[1] for row in rows if row[0] == "M"]
         gold = [f for f in changed if SOURCE.search(f) and not NOT_SOURCE.search(f) and f in present]
         if not 1 <= len(gold) <= MAX_GOLD_FILES or len(gold) != len(
             [f for f in changed if SOURCE.search(f) and not NOT_SOURCE.search(f)]

@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.append(str(HERE.parent))  # after PYTHONPATH, so a frozen checkout there is the one measured
 
-from commit_queries import SOURCE, extract, file_rank, git  # noqa: E402
+from commit_queries import SOURCE, commits_after, extract, file_rank, git  # noqa: E402
 
 # --family: (extensions whose files are gold and whose names count for uniqueness, extensions whose
 # definitions are sampled). `components`: Vue and Svelte components beside their TS/JS modules.
@@ -95,17 +95,8 @@ def title_query(title: str) -> str | None:
 def mine_commits(git_dir: Path, snapshot: str, limit: int) -> list[dict[str, Any]]:
     """The `commit` queries after `snapshot`, oldest first, at most `limit`."""
     present = set(git(git_dir, "ls-tree", "-r", "--name-only", snapshot).splitlines())
-    log = git(
-        git_dir, "log", "--first-parent", "--no-merges", "--reverse", "--format=%H\t%s", f"{snapshot}..HEAD"
-    )
     out: list[dict[str, Any]] = []
-    for line in log.splitlines():
-        commit, title = line.split("\t", 1)
-        query = title_query(title)
-        if query is None:
-            continue
-        status = git(git_dir, "diff-tree", "--no-commit-id", "--name-status", "-r", f"{commit}^", commit)
-        rows = [row.split("\t") for row in status.splitlines()]
+    for commit, query, rows in commits_after(git_dir, snapshot, title_query, merges=False):
         source = [
             r[-1] for r in rows if (SOURCE.search(r[-1]) or LANG.search(r[-1])) and not TESTISH.search(r[-1])
         ]

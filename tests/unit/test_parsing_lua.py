@@ -30,6 +30,20 @@ return M
 """
 
 
+def test_lua_table_functions_are_named_by_their_table() -> None:
+    source = b"""local M = {
+  --- Opens the window.
+  on_open = function(win) return win end,
+  keys = { close = function() end },
+}
+return M
+"""
+    parsed = parse_file("lua/ui.lua", source, "lua")
+    on_open = node(parsed, "M.on_open")
+    assert (on_open.kind, on_open.doc, on_open.start_line) == ("function", "Opens the window.", 2)
+    assert node(parsed, "M.keys.close").kind == "function"
+
+
 def test_lua_files_are_code() -> None:
     assert detect_language("lua/plugin/init.lua") == "lua"
     assert detect_language("bin/tool", b"#!/usr/bin/env lua\n") == "lua"

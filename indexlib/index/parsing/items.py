@@ -100,6 +100,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
         while pattern is not None and pattern.type == "identifiers":
             pattern = pattern.named_child(0)
         return [src(pattern)] if pattern is not None and pattern.type == "identifier" else []
+    if kind == "field" and language == "lua":  # `local M = { on_open = function() end }`: M.on_open
+        return _lua_table_path(src, node)
     if kind == "assignment_statement" and language == "lua":  # `M.greet = function(name)`
         names = node.named_child(0) if node.named_child_count else None
         target = names.child_by_field_name("name") if names is not None else None
@@ -175,6 +177,9 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
         return value.child_by_field_name("body") if value is not None else None
     if kind in ("call_expression", "pair"):  # a property definition: its function or descriptor
         return jsdefs.property_body(src, node)
+    if kind == "field" and language == "lua":  # `on_open = function() ... end`: its block
+        value = node.child_by_field_name("value")
+        return value.child_by_field_name("body") if value is not None else None
     if kind == "assignment_statement":  # Lua `M.f = function() ... end`: the function's block
         values = node.named_child(node.named_child_count - 1) if node.named_child_count else None
         function = values.named_child(0) if values is not None and values.named_child_count else None
@@ -189,6 +194,31 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
             return accessors
         return node.child_by_field_name("value")
     return node.child_by_field_name("body")
+
+
+def _lua_table_path(src: Source, field: Node) -> list[str]:
+    """A Lua table field's name qualified by the fields and the variable holding its tables:
+    `local M = { ui = { open = function() end } }` -> M, ui, open (the name alone when the
+    outermost table is no variable's value)."""
+    names = [src(field.child_by_field_name("name"))]
+    table = field.parent
+    for _depth in range(MAX_QUALIFIER_DEPTH):
+        holder = table.parent if table is not None else None
+        if holder is None:
+            break
+        if holder.type == "field" and holder.child_by_field_name("name") is not None:
+            names.insert(0, src(holder.child_by_field_name("name")))
+            table = holder.parent
+            continue
+        statement = holder.parent if holder.type == "expression_list" else None
+        variables = (
+            statement.named_child(0) if statement is not None and statement.named_child_count else None
+        )
+        target = variables.child_by_field_name("name") if variables is not None else None
+        if target is not None and statement is not None and statement.type == "assignment_statement":
+            names[:0] = split_name(src(target))
+        break
+    return names
 
 
 def constant_value(node: Node) -> Node | None:

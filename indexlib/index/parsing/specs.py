@@ -369,12 +369,14 @@ _BASH = Spec(
     line_comment=("#",),
 )
 
-# Lua: `function M.greet(name)`, `M.greet = function(name)` and `local function helper()` are
-# functions (`M:method` a method of M); a call is a `function_call`, `require("lib.util")` an import.
+# Lua: `function M.greet(name)`, `M.greet = function(name)`, a table's `on_open = function()` and
+# `local function helper()` are functions (`M:method` a method of M, `on_open` of the table's
+# variable); a call is a `function_call`, `require("lib.util")` an import.
 _LUA = Spec(
     query="""
     (function_declaration) @function
     (chunk (assignment_statement (expression_list value: (function_definition))) @function)
+    (field name: (identifier) value: (function_definition)) @function
     (function_call) @call
     """,
     comments=frozenset({"comment"}),

@@ -21,7 +21,14 @@ from indexlib.pathroles import is_test_code
 from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
-from indexlib.retrieval.scope import MIN_SCOPE_CHARS, is_docs, path_names
+from indexlib.retrieval.scope import (
+    DOCS_WORDS,
+    GENERATED_WORDS,
+    MIN_SCOPE_CHARS,
+    TEST_WORDS,
+    is_docs,
+    path_names,
+)
 
 CANDIDATE_CAP = 300
 
@@ -246,14 +253,6 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
         return msgspec.structs.replace(self, enabled=self.enabled | {name})
 
 
-_TEST_WORDS = {
-    "test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "fixtures", "mock", "mocks",
-}  # fmt: skip
-# Words that ask for generated code (a mock, a stub a generator wrote); a test word does not.
-_GENERATED_WORDS = {"generated", "mock", "mocks", "stub", "stubs"}
-_DOCS_WORDS = {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
-
-
 def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
     """Code supporting the work (tests, examples, vendored, generated), less what the query asks for."""
     if c.generated:
@@ -357,6 +356,7 @@ def _boost_definition(
         # A variable of the same name (a flag `var List bool`) yields to the function or type, and
         # a constructor (Java, C#, C++: named as its class) to its class, a prototype to its body.
         f = 1.0 + (f - 1.0) * signals.constant_share
+        c.mentions = c.mentions and not c.deprecated  # nor spelling the name (`fun Moshi.adapter()`)
     c.score *= f
     c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
 
@@ -397,9 +397,9 @@ def apply_signals(
     # A commit scope is a word of the query too: `examples: fix ...` asks for examples, `docs: ...`
     # for docs, as the same word in the sentence would.
     words = {w.lower() for w in [*query_words, *split_identifier(scope)] if len(w) >= 3}
-    wants_tests = bool(words & _TEST_WORDS)
-    wants_generated = bool(words & _GENERATED_WORDS)
-    wants_docs = bool(words & _DOCS_WORDS)
+    wants_tests = bool(words & TEST_WORDS)
+    wants_generated = bool(words & GENERATED_WORDS)
+    wants_docs = bool(words & DOCS_WORDS)
 
     kinds = _defining(cands, identifier, signals) if identifier else {}
     ctx = _DefinitionContext.of(cands, kinds, identifier or "")

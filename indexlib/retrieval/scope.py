@@ -1,4 +1,5 @@
-"""Which paths a commit-style scope names, and which paths are prose rather than code.
+"""Which paths a commit-style scope names, which paths are prose rather than code, and which words
+of a query ask for tests, generated code or docs.
 
 Kept apart from fusion's signals because search plans with them too: the scope's files are found
 once per query over the manifest, before any candidate is scored.
@@ -14,6 +15,28 @@ from indexlib.analyzer import split_identifier
 
 PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
 MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
+
+# Words of a query that ask for tests, for generated code (a mock, a stub a generator wrote; a test
+# word does not), for docs: code of that role is then no lower for it.
+TEST_WORDS = frozenset(
+    {
+        "test",
+        "tests",
+        "testing",
+        "spec",
+        "specs",
+        "example",
+        "examples",
+        "fixture",
+        "fixtures",
+        "mock",
+        "mocks",
+    }
+)
+GENERATED_WORDS = frozenset({"generated", "mock", "mocks", "stub", "stubs"})
+DOCS_WORDS = frozenset(
+    {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
+)
 
 _DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _PROSE_KINDS = frozenset({"section", "chunk"})

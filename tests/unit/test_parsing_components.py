@@ -112,6 +112,9 @@ def test_calls_resolve_between_components_and_modules(tmp_path: Path) -> None:
     res = related(engine, "formatName", callers=True, callees=False, depth=1)
     callers = {(r.symbol, r.path) for r in res.related if r.direction == "in"}
     assert callers == {("select", "src/UserCard.vue"), ("greet", "src/App.svelte")}
+    # The template's `@click="select"` calls the script's `select`.
+    handler = related(engine, "select", callers=True, callees=False, depth=1)
+    assert {(r.symbol, r.line) for r in handler.related if r.direction == "in"} == {("UserCard", 2)}
     hits = engine.search("select lang:vue", SearchOptions(top_k=3)).results
     assert hits and (hits[0].path, hits[0].symbol) == ("src/UserCard.vue", "select")
 

@@ -5,7 +5,8 @@ styles, the tags themselves) is spaces, newlines kept, so byte offsets and line 
 file's; and which grammar reads the scripts (`lang="ts"` is TypeScript, else JavaScript). Does not
 own: parsing or extraction, which read names and references from the copy and take node text from
 the file as written, so the module node of a component holds its template and styles as text;
-and the components its template uses (`<VPSidebarItem />`), calls of the module node.
+and the components and event handlers its template uses (`<VPSidebarItem />`, `@click="reset"`),
+calls of the module node.
 
 Why: in a Vue or Svelte application the components are most of the code; as line windows of text
 their functions, props and imports were neither definitions nor edges, and an `import Foo from
@@ -46,24 +47,30 @@ def script_view(data: bytes) -> tuple[str, bytes]:
     return grammar, bytes(out)
 
 
-# A component used in a template: a tag in PascalCase (`<VPSidebarItem`), not an HTML element.
-_COMPONENT_TAG = re.compile(rb"<([A-Z][A-Za-z0-9]*)\b")
+# What a template calls: a component, as a tag in PascalCase (`<VPSidebarItem`, not an HTML
+# element), and a handler its events name (Vue `@click="reset"`, `v-on:input="update($event)"`,
+# Svelte `on:click={increment}`).
+_TEMPLATE_CALL = re.compile(
+    rb"<([A-Z][A-Za-z0-9]*)\b"
+    rb"|(?:\s@|\sv-on:|\son:)[\w.:-]+\s*=\s*[\"'{]\s*([A-Za-z_$][\w$]*)\s*(?=[(\"'}])"
+)
 
 
 def template_components(data: bytes) -> list[tuple[str, int]]:
-    """(component name, 1-based line) of each PascalCase tag outside the `<script>` blocks, first use
-    of each name per line.
+    """(name, 1-based line) of each component and event handler a template uses outside the
+    `<script>` blocks, first use of each name per line.
 
-    >>> template_components(b'<template>\\n  <VPLink :href="x"><Badge/></VPLink>\\n</template>\\n')
-    [('VPLink', 2), ('Badge', 2)]
+    >>> template_components(b'<template>\\n  <VPLink @click="open(1)"><Badge/></VPLink>\\n</template>\\n')
+    [('VPLink', 2), ('open', 2), ('Badge', 2)]
     """
     scripts = [m.span() for m in _SCRIPT.finditer(data)]
     seen: set[tuple[str, int]] = set()
     out: list[tuple[str, int]] = []
-    for match in _COMPONENT_TAG.finditer(data):
+    for match in _TEMPLATE_CALL.finditer(data):
         if any(start <= match.start() < end for start, end in scripts):
             continue
-        used = (match.group(1).decode("ascii"), data.count(b"\n", 0, match.start()) + 1)
+        name = (match.group(1) or match.group(2)).decode("ascii")
+        used = (name, data.count(b"\n", 0, match.start()) + 1)
         if used not in seen:
             seen.add(used)
             out.append(used)

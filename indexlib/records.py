@@ -159,8 +159,19 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
 BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
 
 
+# A definition, module remainder or section longer than WINDOW_LINES non-blank lines is indexed as
+# consecutive windows of it (parts 0, 1, ...); a text file as overlapping CHUNK_LINES-line windows.
+# Either way a node followed by more parts of it spans at least the smaller of the two.
+WINDOW_LINES = 200
+CHUNK_LINES = 60
+
 # Languages whose files are single-file components (Vue, Svelte): the module node is the component.
 COMPONENT_LANGUAGES = frozenset({"vue", "svelte"})
+
+
+def is_component(n: Node) -> bool:
+    """A Vue or Svelte component: its module node, what a name or a template's `<Name />` means."""
+    return n.kind == NodeKind.MODULE.value and n.language in COMPONENT_LANGUAGES
 
 
 def is_prototype(language: str, kind: str, text: str) -> bool:

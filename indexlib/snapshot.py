@@ -23,7 +23,7 @@ import indexlib.engines.lexical as lexical
 from indexlib.engines.lexical import LexicalSegment, StoredNode
 from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
-from indexlib.records import CONTAINER_KINDS, Node, NodeKind
+from indexlib.records import CHUNK_LINES, CONTAINER_KINDS, WINDOW_LINES, Node, NodeKind
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
@@ -258,6 +258,41 @@ class Snapshot:
             nodes.sort(key=lambda s: (s.node.start_byte, s.node.part))
             self._by_path[path] = nodes
         return self._by_path[path]
+
+    def first_part(self, node: Node) -> Node:
+        """The definition a window of a split node belongs to: its part 0 (`node` itself when it is)."""
+        if node.part == 0:
+            return node
+        before = [
+            s.node
+            for s in self.nodes_in_file(node.path)
+            if s.node.part == 0
+            and s.node.qualified_name == node.qualified_name
+            and s.node.kind == node.kind
+            and s.node.start_line < node.start_line
+        ]
+        return max(before, key=lambda m: m.start_line) if before else node
+
+    def later_parts(self, node: Node) -> list[StoredNode]:
+        """The windows that follow `node` of the definition it is a part of (parts node.part + 1, ...),
+        in order, up to the next same-named definition (an overload), whose parts are its own. A node
+        shorter than any window has none, and its file is not read for them."""
+        if node.end_line - node.start_line + 1 < min(WINDOW_LINES, CHUNK_LINES):
+            return []
+        out: list[StoredNode] = []
+        for s in sorted(self.nodes_in_file(node.path), key=lambda s: s.node.start_line):
+            m = s.node
+            if (
+                m.start_line <= node.start_line
+                or m.qualified_name != node.qualified_name
+                or m.kind != node.kind
+            ):
+                continue
+            if m.part == 0:
+                break  # a same-named overload begins
+            if m.part == node.part + len(out) + 1:
+                out.append(s)
+        return out
 
     def hidden_lines(self, node: Node) -> frozenset[int]:
         """The lines of `node`'s span that other nodes own: for a module remainder, every other node's

@@ -29,7 +29,7 @@ from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.pathroles import is_test_path
-from indexlib.records import COMPONENT_LANGUAGES, CONTAINER_KINDS, Node, Ref, RefKind, is_prototype
+from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
 from indexlib.snapshot import Snapshot
 
 # Code can only call code of its own language family: a Python call never lands on a Ruby method.
@@ -71,11 +71,6 @@ def _closeness(a: str, b: str) -> int:
             break
         n += 1
     return n + (100 if a == b else 0)
-
-
-def is_component(n: Node) -> bool:
-    """A Vue or Svelte component: its module node, which a template's `<Name />` uses as a call."""
-    return n.kind == "module" and n.language in COMPONENT_LANGUAGES
 
 
 def same_package(a: str, b: str) -> bool:
@@ -476,4 +471,4 @@ def _qualified_tiers(
     ]
 
 
-__all__ = ["Resolver", "anchored", "family_of", "is_component", "module_path_matches", "split_target"]
+__all__ = ["Resolver", "anchored", "family_of", "module_path_matches", "split_target"]

@@ -17,8 +17,8 @@ from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.expand import MEMBER_KINDS, GraphNode, expand, members
-from indexlib.graph.resolve import CALLABLE, Resolver, is_component, split_target
-from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related
+from indexlib.graph.resolve import CALLABLE, Resolver, split_target
+from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related, is_component
 from indexlib.snapshot import Snapshot
 
 MAX_CALLERS = 500  # most referencing nodes (or members) one incoming-edge lookup reads
@@ -131,7 +131,8 @@ class SnapshotGraph:
         if direction == "out":
             edges: dict[tuple[int, int], Edge] = {}
             # A definition split into windows (a 1,500-line shell function) calls from all of them.
-            for ref in [r for part in (src, *self._windows(n)) for r in part.refs]:
+            parts = self.snap.later_parts(n) if n.kind in CALLABLE else []
+            for ref in [r for part in (src, *parts) for r in part.refs]:
                 if ref.kind != kind:
                     continue
                 targets, ambiguous = self.resolve(src, ref)
@@ -165,40 +166,12 @@ class SnapshotGraph:
                     continue
                 targets, ambiguous = self.resolve(caller, ref)
                 if uid in targets:
-                    by = self._first_part(caller.node)  # a call from a window is its definition's
+                    by = self.snap.first_part(caller.node).uid  # a call from a window is its definition's
                     key = (by, ref.line)
                     result.setdefault(
                         key, Edge(src=by, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
                     )
         return sorted(result.values(), key=lambda e: (e.src, e.line))
-
-    def _windows(self, n: Node) -> list[StoredNode]:
-        """The later windows (parts 1, 2, ...) of a definition split into several nodes, in order."""
-        if n.part != 0 or n.kind not in CALLABLE:
-            return []
-        out: list[StoredNode] = []
-        for s in sorted(self.snap.nodes_in_file(n.path), key=lambda s: s.node.start_line):
-            m = s.node
-            if m.start_line <= n.start_line or m.qualified_name != n.qualified_name or m.kind != n.kind:
-                continue
-            if m.part != len(out) + 1:
-                break  # a same-named overload (its part 0) begins
-            out.append(s)
-        return out
-
-    def _first_part(self, n: Node) -> int:
-        """The uid of the definition a window belongs to (its part 0); `n`'s own for a whole node."""
-        if n.part == 0:
-            return n.uid
-        before = [
-            s.node
-            for s in self.snap.nodes_in_file(n.path)
-            if s.node.part == 0
-            and s.node.qualified_name == n.qualified_name
-            and s.node.kind == n.kind
-            and s.node.start_line < n.start_line
-        ]
-        return max(before, key=lambda m: m.start_line).uid if before else n.uid
 
     def _members_named(self, container_uid: int, name: str) -> list[StoredNode]:
         members = self.snap.lookup("parent", f"{container_uid:016x}", limit=MAX_CALLERS)

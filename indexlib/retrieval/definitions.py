@@ -21,11 +21,11 @@ import msgspec
 
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
-    COMPONENT_LANGUAGES,
     CONTAINER_KINDS,
     DEFINITION_KINDS,
     Node,
     NodeKind,
+    is_component,
     is_prototype,
 )
 from indexlib.retrieval.names import dotted as as_dotted
@@ -41,7 +41,7 @@ _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
 def _symbol(n: Node) -> bool:
     """A definition a name or `PATH:LINE` may name: a definition kind, or a Vue or Svelte
     component, whose module node is the component (`VPSidebarItem`, named by its file)."""
-    return n.kind in _SYMBOL_KINDS or (n.kind == NodeKind.MODULE.value and n.language in COMPONENT_LANGUAGES)
+    return n.kind in _SYMBOL_KINDS or is_component(n)
 
 
 LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
@@ -141,7 +141,7 @@ def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:
     out: list[Node] = []
     for f in files:
         nodes = [s.node for s in snap.nodes_in_file(f)]
-        holding = [first_part(snap, n) for n in nodes if _symbol(n) and n.start_line <= line <= n.end_line]
+        holding = [snap.first_part(n) for n in nodes if _symbol(n) and n.start_line <= line <= n.end_line]
         if not holding:
             holding = [n for n in nodes if n.kind == NodeKind.MODULE.value and n.part == 0]
         if holding:
@@ -149,37 +149,11 @@ def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:
     return out
 
 
-def first_part(snap: Snapshot, n: Node) -> Node:
-    """The definition a window of a split node belongs to: its part 0 (`n` itself when it is one)."""
-    if n.part == 0:
-        return n
-    before = [
-        s.node
-        for s in snap.nodes_in_file(n.path)
-        if s.node.part == 0
-        and s.node.qualified_name == n.qualified_name
-        and s.node.kind == n.kind
-        and s.node.start_line < n.start_line
-    ]
-    return max(before, key=lambda m: m.start_line) if before else n
-
-
 def whole(snap: Snapshot, n: Node) -> Node:
     """`n` spanning all its parts: a definition too long for one node is split into windows (parts 1,
-    2, ...) that follow its first, and the definition ends where its last part does. Parts are
-    taken in order up to the next same-named definition (an overload), whose parts are its own."""
-    later = sorted(
-        (s.node for s in snap.nodes_in_file(n.path)),
-        key=lambda m: m.start_line,
-    )
-    end, expected = n.end_line, n.part + 1
-    for m in later:
-        if m.start_line <= n.start_line or m.qualified_name != n.qualified_name or m.kind != n.kind:
-            continue
-        if m.part == 0:
-            break  # a same-named overload begins
-        if m.part == expected:
-            end, expected = m.end_line, expected + 1
+    2, ...) that follow its first, and the definition ends where its last part does."""
+    later = snap.later_parts(n)
+    end = later[-1].node.end_line if later else n.end_line
     return msgspec.structs.replace(n, end_line=end) if end > n.end_line else n
 
 
@@ -201,9 +175,9 @@ def preference(
     function (`fun Moshi.adapter()`, a method outside any class) comes after the members it
     extends: `Moshi.adapter` means the class's own."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
-    prototype = is_prototype(n.language, n.kind, n.text)
+    yields = is_prototype(n.language, n.kind, n.text)
     extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
-    return (is_docs(n.path, n.kind), supporting, prototype, _constructor(n), extension, n.parent_uid != 0)
+    return (is_docs(n.path, n.kind), supporting, yields, _constructor(n), extension, n.parent_uid != 0)
 
 
 def _constructor(n: Node) -> bool:

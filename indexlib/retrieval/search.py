@@ -428,7 +428,7 @@ def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declare
     window = stored.node
     # A window of a split definition answers as the definition (its uid, its whole span); its
     # snippet is the window holding the match, or the first part when the query names it.
-    first = definitions.first_part(snap, window)
+    first = snap.first_part(window)
     n = definitions.whole(snap, first)
     shown = first if declares else window
     snippet = make_snippet(

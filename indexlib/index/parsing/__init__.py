@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from indexlib.index.parsing.chunks import text_chunks
 from indexlib.index.parsing.languages import CODE_LANGUAGES, MARKDOWN, TEXT, detect_language, is_code
-from indexlib.records import Node, ParsedFile, Ref, SkipReason
+from indexlib.records import WINDOW_LINES, Node, ParsedFile, Ref, SkipReason
 
 __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_language", "is_code", "parse_file"]
 
@@ -29,14 +29,14 @@ def parse_file(
     *,
     max_nodes: int = 5000,
     timeout_ms: int = 5000,
-    window_lines: int = 200,
+    window_lines: int = WINDOW_LINES,
 ) -> ParsedFile:
     """Nodes and refs of one file; never raises for bad content.
 
     `language` is what `detect_language` returned. Code is parsed with tree-sitter into a module
     remainder plus one node per definition (a Vue or Svelte component's `<script>` blocks as the
-    JavaScript or TypeScript they are, its template in the module remainder); Markdown is split into sections; anything else into
-    overlapping line windows. When parsing runs past `timeout_ms` (or extraction fails) the file
+    JavaScript or TypeScript they are, its template in the module remainder); Markdown is split
+    into sections; anything else into overlapping line windows. When parsing runs past `timeout_ms` (or extraction fails) the file
     becomes line windows with `skip="parse_timeout"` and a note. More than `max_nodes` nodes keeps
     the first `max_nodes` in source order, drops refs from the rest, and sets `skip="node_cap"`.
 
@@ -61,7 +61,7 @@ def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, windo
     from indexlib.engines.treesitter import Deadline, ParseTimeout
     from indexlib.index.parsing.extract import extract
     from indexlib.index.parsing.preproc import parse_best
-    from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES, script_view
+    from indexlib.index.parsing.sfc import COMPONENT_LANGUAGES, script_view, template_refs
 
     deadline = Deadline(timeout_ms)
     grammar, view = script_view(data) if language in COMPONENT_LANGUAGES else (language, data)
@@ -87,22 +87,8 @@ def _parse_code(path: str, data: bytes, language: str, *, timeout_ms: int, windo
         )
     refs = result.refs
     if language in COMPONENT_LANGUAGES:
-        refs = refs + _template_refs(result.nodes, data)
+        refs = refs + template_refs(result.nodes, data)
     return ParsedFile(path=path, language=language, nodes=result.nodes, refs=refs)
-
-
-def _template_refs(nodes: list[Node], data: bytes) -> list[Ref]:
-    """The components a component's template uses, as calls of its module node (none without one)."""
-    from indexlib.index.parsing.sfc import template_components
-    from indexlib.records import RefKind
-
-    module = next((n for n in nodes if n.kind == "module" and n.part == 0), None)
-    if module is None:
-        return []
-    return [
-        Ref(src_uid=module.uid, kind=RefKind.CALLS.value, target=name, line=line)
-        for name, line in template_components(data)
-    ]
 
 
 def _fallback(path: str, data: bytes, language: str, note: str) -> ParsedFile:

@@ -17,12 +17,11 @@ from itertools import accumulate
 from pathlib import PurePosixPath
 
 from indexlib.index.parsing.ids import content_hash, node_uid
-from indexlib.records import Node, NodeKind
+from indexlib.records import CHUNK_LINES, Node, NodeKind
 
 # Text files (and code whose parse failed) become windows of this many lines, overlapping so that a
 # passage cut by one window boundary is whole in the next.
-CHUNK_LINES = 60
-CHUNK_OVERLAP = 10
+CHUNK_OVERLAP = 10  # lines a text window shares with the next (CHUNK_LINES: records.py)
 
 
 class LineIndex:

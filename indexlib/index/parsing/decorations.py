@@ -39,6 +39,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexlib.index.parsing.text import blank
+
 if TYPE_CHECKING:
     from indexlib.engines.treesitter import Deadline
 
@@ -113,13 +115,13 @@ _DECLARATOR = re.compile(rb"[\s*&]*" + _DECLARED)
 def code_mask(data: bytes) -> bytes:
     """`data` with comments, literals' contents and directive lines as spaces, newlines kept."""
 
-    def blank(match: re.Match[bytes]) -> bytes:
+    def blanked(match: re.Match[bytes]) -> bytes:
         text = match.group(0)
         if text[:1] in (b'"', b"'") and len(text) >= 2:
-            return text[:1] + _spaces(text[1:-1]) + text[-1:]
-        return _spaces(text)
+            return text[:1] + blank(text[1:-1]) + text[-1:]
+        return blank(text)
 
-    return _NOT_CODE.sub(blank, data)
+    return _NOT_CODE.sub(blanked, data)
 
 
 def blank_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
@@ -153,7 +155,7 @@ def blank_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
         return None
     out = bytearray(data)
     for start, end in spans:
-        out[start:end] = _spaces(code[start:end])
+        out[start:end] = blank(code[start:end])
     for start, end, ended in statements:
         if ended:  # one byte to the left, into its indentation, and its `;` after it
             out[start - 1 : end] = out[start:end] + b";"
@@ -333,10 +335,3 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
         else:
             high = middle
     return low < len(spans) and spans[low][0] <= offset
-
-
-_BLANK = bytes(byte if byte in (10, 13) else 32 for byte in range(256))
-
-
-def _spaces(text: bytes) -> bytes:
-    return text.translate(_BLANK)

@@ -248,7 +248,7 @@ def _refs(
             row = item.node.start_point.row + 1
             owner = container.uid if container is not None else owner_uid(item.start, row)
             for trait in traits:
-                add(owner, RefKind.IMPLEMENTS.value, trait, item.node.start_point.row + 1)
+                add(owner, RefKind.IMPLEMENTS.value, trait, row)
     refs = renamed_calls(refs, language)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.treesitter import Node
-from indexlib.index.parsing.text import Source, normalize_target, split_name
+from indexlib.index.parsing.text import Source, blank, normalize_target, split_name
 from indexlib.records import NodeKind, RefKind
 
 LANGUAGES = frozenset({"kotlin", "swift"})
@@ -217,5 +217,5 @@ def _blank(data: bytes, spans: list[tuple[int, int]]) -> bytes | None:
         return None
     out = bytearray(data)
     for start, end in spans:
-        out[start:end] = b" " * (end - start)
+        out[start:end] = blank(data[start:end])
     return bytes(out)

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 from indexlib.index.parsing.chunks import Draft, LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
-from indexlib.records import Node, NodeKind
+from indexlib.records import WINDOW_LINES, Node, NodeKind
 
 PATH_SEPARATOR = " > "
 
@@ -35,7 +35,9 @@ class _Heading:
     title: str
 
 
-def sections(path: str, data: bytes, *, window_lines: int = 200, language: str = "markdown") -> list[Node]:
+def sections(
+    path: str, data: bytes, *, window_lines: int = WINDOW_LINES, language: str = "markdown"
+) -> list[Node]:
     """Section nodes of a Markdown file, in source order.
 
     Text before the first heading (badges, front matter, an intro) is a section named after the file

@@ -25,6 +25,7 @@ import re
 from indexlib.engines.treesitter import Deadline, Node, Tree, parse
 from indexlib.index.parsing import kotlinswift
 from indexlib.index.parsing.decorations import blank_macros
+from indexlib.index.parsing.text import blank
 
 # Languages `blank_inactive` knows: C# blanks all its directives (`#region`, `#pragma`, `#nullable`
 # mean nothing to the syntax); C and C++ only the conditionals (`#define`, `#include` are nodes and refs).
@@ -61,19 +62,19 @@ def blank_inactive(data: bytes, language: str) -> bytes | None:
     for line in lines:
         if continued:
             continued = line.rstrip(b"\r").endswith(b"\\")
-            out.append(_spaces(line))
+            out.append(blank(line))
             continue
         match = _DIRECTIVE.match(line)
         word = match.group(1) if match else b""
         if match and (language == "csharp" or word in _OPENS or word in _BRANCHES or word == b"endif"):
             _step(stack, word, match.group(2))
             continued = language != "csharp" and line.rstrip(b"\r").endswith(b"\\")
-            out.append(_spaces(line))
+            out.append(blank(line))
             blanked = True
         elif all(kept for kept, _ in stack):
             out.append(line)
         else:
-            out.append(_spaces(line))
+            out.append(blank(line))
             blanked = True
     return b"\n".join(out) if blanked else None
 
@@ -97,14 +98,6 @@ def _step(stack: list[tuple[bool, bool]], word: bytes, rest: bytes) -> None:
         stack[-1] = (later, False)
     elif word == b"endif" and stack:
         stack.pop()
-
-
-# Every byte a space but `\r` (line ends stay as written; `\n` never reaches it: lines are split on it).
-_BLANK = bytes(13 if byte == 13 else 32 for byte in range(256))
-
-
-def _spaces(line: bytes) -> bytes:
-    return line.translate(_BLANK)
 
 
 def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:

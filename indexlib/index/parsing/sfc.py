@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import re
 
-from indexlib.records import COMPONENT_LANGUAGES
+from indexlib.index.parsing.text import blank
+from indexlib.records import COMPONENT_LANGUAGES, Node, Ref, RefKind
 
-__all__ = ["COMPONENT_LANGUAGES", "script_view", "template_components"]
+__all__ = ["COMPONENT_LANGUAGES", "script_view", "template_components", "template_refs"]
 
 _SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
 _TYPESCRIPT = re.compile(rb"""\blang\s*=\s*["']?(?:ts|typescript)\b""", re.IGNORECASE)
 _TSX = re.compile(rb"""\blang\s*=\s*["']?tsx\b""", re.IGNORECASE)
-# Every byte a space but the line ends, so rows and columns stay the file's.
-_BLANK = bytes(byte if byte in (10, 13) else 32 for byte in range(256))
 
 
 def script_view(data: bytes) -> tuple[str, bytes]:
@@ -35,7 +34,7 @@ def script_view(data: bytes) -> tuple[str, bytes]:
     ('typescript', b'          \\n      \\n           \\n                        \\nconst a = 1\\n         \\n')
     """
     grammar = "javascript"
-    out = bytearray(data.translate(_BLANK))
+    out = bytearray(blank(data))
     for match in _SCRIPT.finditer(data):
         attributes = match.group(1)
         if _TSX.search(attributes):
@@ -75,3 +74,15 @@ def template_components(data: bytes) -> list[tuple[str, int]]:
             seen.add(used)
             out.append(used)
     return out
+
+
+def template_refs(nodes: list[Node], data: bytes) -> list[Ref]:
+    """What a component's template calls (`template_components`), as calls of its module node
+    (none when the component has no module node)."""
+    module = next((n for n in nodes if n.kind == "module" and n.part == 0), None)
+    if module is None:
+        return []
+    return [
+        Ref(src_uid=module.uid, kind=RefKind.CALLS.value, target=name, line=line)
+        for name, line in template_components(data)
+    ]

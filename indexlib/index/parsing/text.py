@@ -81,6 +81,16 @@ def normalize_target(text: str) -> str:
     return target[:MAX_TARGET_CHARS]
 
 
+# Every byte a space but the line ends (`\n`, `\r`): a blanked copy keeps the file's rows and columns.
+_BLANK = bytes(byte if byte in (10, 13) else 32 for byte in range(256))
+
+
+def blank(data: bytes) -> bytes:
+    """`data` with every byte but its line ends a space: parsed in place of what the grammar must not
+    see (a macro, a directive, a component's template), it keeps every offset and line number."""
+    return data.translate(_BLANK)
+
+
 def strip_sigils(target: str) -> str:
     """Ruby `@ivar`/`$global` and PHP `$var` segments lose their sigil."""
     return target.replace("$", "").replace("@", "")
@@ -114,7 +124,7 @@ def clean_comment(parts: Iterable[str], language: str) -> str:
                 stripped = line.strip()
                 if stripped.startswith("//"):
                     stripped = stripped[2:].lstrip("/!")
-                elif stripped.startswith("--"):  # Lua `---` and `--`; `--[[ ... ]]` blocks
+                elif language == "lua" and stripped.startswith("--"):  # `---`, `--`, `--[[ ... ]]`
                     stripped = stripped.lstrip("-").removeprefix("[[").removesuffix("]]")
                 elif stripped.startswith("#"):
                     stripped = stripped.lstrip("#")

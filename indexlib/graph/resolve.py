@@ -265,7 +265,10 @@ class Resolver:
         """Candidates in the module(s) an import binds the name to; None for a module not indexed."""
         mods = []
         for r in bound:
-            mods.append(anchored(r.target, importer))
+            target = anchored(r.target, importer)
+            mods.append(target)
+            if target.startswith("/"):
+                continue  # a path import (`./Foo.vue`) names its module whole: no prefix is one
             if not qualifier:  # `from billing.retry import schedule_retry`: the module is the prefix
                 mods.append(r.target.rsplit(".", 1)[0] if "." in r.target else r.target)
             else:  # `import billing.retry as br; br.schedule()`: the module plus the rest of the qualifier
@@ -317,7 +320,7 @@ class Resolver:
             sourced = {
                 p
                 for r in self._file_imports(n.path)
-                for p in self._module_files(anchored(r.target, n.path), "bash")
+                for p in self._module_files(anchored(r.target, n.path), family_of(n.language))
             }
             tiers.append([c for c in cands if c.node.path in sourced])
             cands = [c for c in cands if is_test_path(c.node.path) <= is_test_path(n.path)]

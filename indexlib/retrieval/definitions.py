@@ -26,6 +26,7 @@ from indexlib.records import (
     Node,
     NodeKind,
     is_component,
+    is_deprecated,
     is_prototype,
 )
 from indexlib.retrieval.names import dotted as as_dotted
@@ -171,11 +172,12 @@ def preference(
     nested (a method, a function in a test). Search ranks the same way (docs and tests lower, the
     definition itself first, a constructor yielding to its class). A constructor is nested in its
     class but for a C++ one defined out of line in another file (`Widget::Widget() {}` in a .cpp),
-    which is as top level as the class and made the class's name ambiguous. A Kotlin extension
-    function (`fun Moshi.adapter()`, a method outside any class) comes after the members it
-    extends: `Moshi.adapter` means the class's own."""
+    which is as top level as the class and made the class's name ambiguous. A definition marked
+    deprecated comes after a current one (as search ranks it), and a Kotlin extension function
+    (`fun Moshi.adapter()`, a method outside any class) after the members it extends: `Moshi.adapter`
+    means the class's own."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
-    yields = is_prototype(n.language, n.kind, n.text)
+    yields = is_prototype(n.language, n.kind, n.text) or is_deprecated(n.name, n.text, n.doc)
     extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
     return (is_docs(n.path, n.kind), supporting, yields, _constructor(n), extension, n.parent_uid != 0)
 

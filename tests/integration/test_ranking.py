@@ -375,6 +375,20 @@ def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> No
     assert callers and not any(r.ambiguous for r in callers), rel.related
 
 
+def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: Path) -> None:
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "config.go": "package config\n\n// Deprecated: use Load.\nfunc Open(path string) int { return 1 }\n",
+            "load.go": "package config\n\n// Open reads a file.\nfunc Open(path string, strict bool) int { return 2 }\n",
+        },
+    )
+    rel = related(open_engine(repo / ".qry"), "Open")
+    assert rel.node is not None and rel.node.path == "load.go" and not rel.ambiguous, rel
+
+
 def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
     """A class's text holds its members' bodies as `...` and the line breaks they held: its snippet
     stops where they begin, instead of showing blank lines where the file has code."""

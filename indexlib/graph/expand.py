@@ -166,13 +166,16 @@ MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "cons
 def members(view: GraphView, uid: int, *, skip: Collection[str], room: int) -> list[Related]:
     """The members of container `uid` (`contains`, out) in source order, at most `room`, leaving out
     the uids (hex) in `skip` (already listed)."""
-    found: list[tuple[int, int, Related]] = []
+    container = view.node(uid)
+    home = container.path if container is not None else ""
+    found: list[tuple[bool, str, int, int, Related]] = []
     for e in view.edges(uid, (RefKind.CONTAINS.value,), "out"):
         rel = _related(view, e.dst, e, "out", uid, 1)
         if rel is not None and rel.uid not in skip:
-            found.append((rel.start_line, e.dst, rel))
-    found.sort(key=lambda t: (t[0], t[1]))
-    return [rel for _line, _uid, rel in found[: max(room, 0)]]
+            # The container's own file first; members defined in other files after, by file.
+            found.append((rel.path != home, rel.path, rel.start_line, e.dst, rel))
+    found.sort(key=lambda t: t[:4])
+    return [t[-1] for t in found[: max(room, 0)]]
 
 
 def _level_candidates(

@@ -23,63 +23,26 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Collection
 from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
+from indexlib.graph.family import closeness, family_of, may_share_a_type, same_package
+from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
 from indexlib.snapshot import Snapshot
 
-# Code can only call code of its own language family: a Python call never lands on a Ruby method.
-# Kotlin, Scala and Java share the JVM: each calls the others' classes as its own.
-_FAMILY = {
-    "typescript": "javascript",
-    "tsx": "javascript",
-    "vue": "javascript",  # a component's scripts
-    "svelte": "javascript",
-    "cpp": "c",
-    "kotlin": "java",
-    "scala": "java",
-}
-# A package in the JVM family is a folder chain, the same under every source set (`src/main/java/a/b/c`
-# and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
-# end in the same PACKAGE_DEPTH names (or are one folder).
-PACKAGE_DEPTH = 3
+GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
-
-
-def family_of(language: str) -> str:
-    """The language family whose definitions a reference of `language` may resolve to."""
-    return _FAMILY.get(language, language)
-
-
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
-
-
-def _closeness(a: str, b: str) -> int:
-    """How many leading path components two files share (nearer definitions are likelier targets)."""
-    n = 0
-    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
-        if x != y:
-            break
-        n += 1
-    return n + (100 if a == b else 0)
-
-
-def same_package(a: str, b: str) -> bool:
-    """Whether two JVM files are in one package: one folder, or folders ending in the same
-    PACKAGE_DEPTH names (the package path under two source sets or modules)."""
-    da, db = a.split("/")[:-1], b.split("/")[:-1]
-    if da == db:
-        return True
-    return min(len(da), len(db)) >= PACKAGE_DEPTH and da[-PACKAGE_DEPTH:] == db[-PACKAGE_DEPTH:]
 
 
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
@@ -152,6 +115,7 @@ class Resolver:
         self._files_of: dict[tuple[str, str], list[str]] = {}
         self._containers: dict[int, frozenset[int]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
+        self.outside = OutsideMembers(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -190,7 +154,9 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         if not cands:
             return [], False
-        own_container = n.parent_uid if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
+        own_container = (
+            self._container(n) if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
+        )
         head = (qualifier.split(".")[0] if qualifier else called).removesuffix("()")
         # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
         bound = [
@@ -199,7 +165,8 @@ class Resolver:
             if r.alias == head
             or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
-        tiers = self._tiers(n, qualifier, last, head, cands, bound, self._reopened(own_container))
+        own = self._reopened(own_container)
+        tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
         for tier in tiers:
@@ -208,10 +175,14 @@ class Resolver:
                 bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
                 ranked = sorted(
                     {c.node.uid: c for c in bodies or tier}.values(),
-                    key=lambda c: (-_closeness(n.path, c.node.path), c.node.uid),
+                    key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
                 )
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
-                return uids, len(uids) > 1 or _by_name_only(qualifier, head, bound, ranked)
+                # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
+                own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
+                return uids, len(uids) > 1 or (
+                    not own_method and _by_name_only(qualifier, head, bound, ranked)
+                )
         return [], False
 
     def _tiers(
@@ -227,23 +198,24 @@ class Resolver:
         """The candidate tiers, best first; None when the reference provably links to nothing indexed.
         `own` is the caller's container: every node of it, when it is reopened (a Ruby class, a C#
         partial class) or split."""
-        self_call = qualifier in SELF_WORDS  # `self.m()`, not `self.fp.m()`: that is another object
+        # `self.m()`, not `self.fp.m()`: that is another object. A Go method names its own object.
+        self_call = qualifier in SELF_WORDS or (bool(qualifier) and qualifier == receiver(n))
         tiers: list[list[StoredNode]] = []
         if head == "super" and qualifier:
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
             # a library class) makes no edge rather than a guess.
             bases = self._base_containers(own)
-            tiers.append([c for c in cands if c.node.parent_uid in bases])
+            tiers.append([c for c in cands if self._member_of(c.node, bases)])
             if not tiers[-1]:
                 return None
         elif self_call:
-            tiers.append([c for c in cands if c.node.parent_uid in own])
+            tiers.append([c for c in cands if self._member_of(c.node, own)])
             # `self:mount()` in Lua's `function M:layout()`: M is a table, no container node; the
             # caller's own qualifier in its file names it.
             mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
             tiers.append([c for c in cands if mine and c.node.path == n.path and _qualifier(c) == mine])
             # an inherited method: the same name on a base class the index holds
-            tiers.append([c for c in cands if c.node.parent_uid in self._base_containers(own)])
+            tiers.append([c for c in cands if self._member_of(c.node, self._base_containers(own))])
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
             if found is None:
@@ -303,7 +275,7 @@ class Resolver:
         cands = [
             c
             for c in cands
-            if (c.node.kind != "method" or (implicit_this and c.node.parent_uid in own))
+            if (c.node.kind != "method" or (implicit_this and self._member_of(c.node, own)))
             and (
                 not c.node.parent_uid
                 or c.node.kind == "method"
@@ -311,7 +283,10 @@ class Resolver:
                 or self._is_container(c.node.parent_uid)
             )
         ]
-        tiers = [[c for c in cands if c.node.parent_uid in own], [c for c in cands if c.node.path == n.path]]
+        tiers = [
+            [c for c in cands if self._member_of(c.node, own)],
+            [c for c in cands if c.node.path == n.path],
+        ]
         if family_of(n.language) == "java":  # a class of the own package needs no import
             tiers.append([c for c in cands if same_package(n.path, c.node.path)])
         if n.language in SOURCED:
@@ -326,6 +301,17 @@ class Resolver:
             cands = [c for c in cands if is_test_path(c.node.path) <= is_test_path(n.path)]
         tiers.append(cands)
         return tiers
+
+    def _container(self, n: Node) -> int:
+        """The container a method belongs to: its parent in its file, or the type it is a member of
+        though defined in another file (a Go method beside its package's struct)."""
+        return self.outside.container_of(n) or n.parent_uid
+
+    def _member_of(self, n: Node, containers: Collection[int]) -> bool:
+        """Whether `n` is a member of one of `containers`, in their file or outside it."""
+        if not containers:
+            return False
+        return n.parent_uid in containers or self.outside.container_of(n) in containers
 
     def _base_containers(self, own: frozenset[int]) -> set[int]:
         """Uids of the classes the container `own` inherits from (any of its nodes says so), as far
@@ -357,6 +343,7 @@ class Resolver:
                     if s.node.qualified_name == c.qualified_name
                     and s.node.kind == c.kind
                     and family_of(s.node.language) == family_of(c.language)
+                    and may_share_a_type(c.language, c.path, s.node.path)
                 )
             self._containers[container_uid] = frozenset(same)
         return self._containers[container_uid]
@@ -436,6 +423,15 @@ def _qualifier(c: StoredNode) -> str:
     return name.rsplit(".", 1)[0] if "." in name else ""
 
 
+def receiver(n: Node) -> str:
+    """A Go method's receiver variable (`e` of `func (e *Executor) Run()`), its own object as `self`
+    is in other languages; '' for anything else."""
+    if n.language != "go" or n.kind != "method":
+        return ""
+    m = GO_RECEIVER.match(n.signature)
+    return m.group(1) if m else ""
+
+
 def _named_after(variable: str, qualified_name: str) -> bool:
     """Whether a receiver variable is named after the container of a method: it spells the
     container's name or its last camel-case words, case aside (`sink` for `Sink.write`, `headers`
@@ -455,7 +451,7 @@ def _qualified_tiers(
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
     caller's file first); None for a type the index does not hold or a builtin container's method."""
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
-    if head in SELF_WORDS:  # `self.fp.read()`: a method of whatever `self.fp` holds, not of self
+    if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
         cands = [c for c in cands if c.node.parent_uid not in own]
     qlast = qualifier.rsplit(".", 1)[-1]
     members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]

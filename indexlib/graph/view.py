@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.expand import MEMBER_KINDS, GraphNode, expand, members
+from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related, is_component
 from indexlib.snapshot import Snapshot
@@ -113,12 +113,14 @@ class SnapshotGraph:
             return []
         n = src.node
         if kind == RefKind.CONTAINS:
+            outside = self._resolver.outside
             if direction == "in":
-                if n.parent_uid and self.snap.node(n.parent_uid) is not None:
-                    return [Edge(src=n.parent_uid, dst=uid, kind=kind, line=n.start_line)]
-                return []
+                container = outside.container_of(n)
+                if not container and n.parent_uid and self.snap.node(n.parent_uid) is not None:
+                    container = n.parent_uid
+                return [Edge(src=container, dst=uid, kind=kind, line=n.start_line)] if container else []
             members = self.snap.lookup("parent", f"{uid:016x}", limit=MAX_CALLERS)
-            return sorted(
+            inside = sorted(
                 (
                     Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line)
                     for m in members
@@ -126,6 +128,12 @@ class SnapshotGraph:
                 ),
                 key=lambda e: (e.line, e.dst),
             )
+            # Members defined in other files (a Go method in another file of the package) follow,
+            # by file and line.
+            elsewhere = sorted(outside.members_of(n), key=lambda m: (m.node.path, m.node.start_line))
+            return inside + [
+                Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in elsewhere
+            ]
         if kind in (RefKind.IMPLEMENTS, RefKind.INHERITS) and n.kind == "method":
             return self._method_links(src, kind, direction)
         if direction == "out":
@@ -240,28 +248,41 @@ def related_of(
     rarely called itself (Rust calls `Searcher::new`, not `Searcher`), so without its members its
     answer would often be empty; a busy class's callers (tests, mostly) keep at most half of `cap`
     from its members."""
-    directions = tuple(d for d, on in (("in", callers), ("out", callees)) if on) or ("in", "out")
+    both: tuple[Direction, ...] = ("in", "out")
+    directions = tuple(d for d, on in zip(both, (callers, callees), strict=True) if on) or both
     view = SnapshotGraph(snap)
     node = view.node(uid)
     with_members = len(directions) == 2 and node is not None and node.kind in MEMBER_KINDS
     owned = members(view, uid, skip=(), room=cap + 1) if with_members else []
     room = cap - min(len(owned), cap // 2)
-    rel = expand(
-        view,
-        [uid],
-        depth=depth,
-        cap=room + 1,  # one more than fits says whether there were more
-        kinds=(RefKind.CALLS.value, RefKind.INHERITS.value, RefKind.IMPLEMENTS.value, RefKind.IMPORTS.value),
-        directions=directions,  # type: ignore[arg-type]
-        include_parent=len(directions) == 2,
-    )
-    found = rel.get(uid, [])
-    out = found[:room]
+    walked = {
+        d: expand(
+            view,
+            [uid],
+            depth=depth,
+            cap=room + 1,  # one more than fits says whether there were more
+            kinds=(
+                RefKind.CALLS.value,
+                RefKind.INHERITS.value,
+                RefKind.IMPLEMENTS.value,
+                RefKind.IMPORTS.value,
+            ),
+            directions=(d,),
+            include_parent=d == "in" and len(directions) == 2,
+        ).get(uid, [])
+        for d in directions
+    }
+    # Each direction is walked alone and keeps at least half the room, so a function with 500
+    # callers (tests, mostly) still shows what it calls.
+    ins, outs = walked.get("in", []), walked.get("out", [])
+    keep_in = max(room // 2, room - len(outs)) if outs else room
+    out = ins[:keep_in] + outs[: room - min(len(ins), keep_in)]
+    cut = len(out) < len(ins) + len(outs)
     listed = {r.uid for r in out}
     rest = [r for r in owned if r.uid not in listed]
     fits = cap - len(out)
     out += rest[:fits]
-    return out, len(found) > room or len(rest) > fits
+    return out, cut or len(rest) > fits
 
 
 __all__ = ["SnapshotGraph", "related_of", "to_graph_node"]

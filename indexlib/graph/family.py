@@ -1,0 +1,59 @@
+"""Which code can see which: language families and how near two files are.
+
+Owns: the language families references resolve within (a Python call never lands on a Ruby method;
+Kotlin, Scala and Java share the JVM, so each calls the others' classes as its own), the JVM's
+package rule, and the path closeness that orders candidates. Used by call resolution (resolve.py)
+and by the containment of members defined outside their type's file (outside.py).
+"""
+
+from __future__ import annotations
+
+_FAMILY = {
+    "typescript": "javascript",
+    "tsx": "javascript",
+    "vue": "javascript",  # a component's scripts
+    "svelte": "javascript",
+    "cpp": "c",
+    "kotlin": "java",
+    "scala": "java",
+}
+# A package in the JVM family is a folder chain, the same under every source set (`src/main/java/a/b/c`
+# and `src/test/kotlin/a/b/c` are package a.b.c): two files share a package when their folders
+# end in the same PACKAGE_DEPTH names (or are one folder).
+PACKAGE_DEPTH = 3
+
+
+def family_of(language: str) -> str:
+    """The language family whose definitions a reference of `language` may resolve to."""
+    return _FAMILY.get(language, language)
+
+
+def closeness(a: str, b: str) -> int:
+    """How many leading path components two files share (nearer definitions are likelier targets)."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        n += 1
+    return n + (100 if a == b else 0)
+
+
+def same_package(a: str, b: str) -> bool:
+    """Whether two JVM files are in one package: one folder, or folders ending in the same
+    PACKAGE_DEPTH names (the package path under two source sets or modules)."""
+    da, db = a.split("/")[:-1], b.split("/")[:-1]
+    if da == db:
+        return True
+    return min(len(da), len(db)) >= PACKAGE_DEPTH and da[-PACKAGE_DEPTH:] == db[-PACKAGE_DEPTH:]
+
+
+def may_share_a_type(language: str, a: str, b: str) -> bool:
+    """Whether files `a` and `b` may both hold parts of one type of `language`: a Ruby class is
+    reopened anywhere and a C# partial class spans files, but a Go type lives in one package (one
+    folder; build-tagged files may each define it) and a Rust type is declared once, so two of one
+    name in two modules are two types."""
+    if language == "go":
+        return a.rsplit("/", 1)[0] == b.rsplit("/", 1)[0] if "/" in a or "/" in b else True
+    if language == "rust":
+        return a == b
+    return True

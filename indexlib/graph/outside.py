@@ -1,0 +1,143 @@
+"""Members defined outside their type's file: a Go method in another file of the package, a Rust
+`impl` block in another module, a C++ `Foo::bar` defined in a `.cpp` beside its header.
+
+Owns: which container such a definition belongs to, and the reverse, the members a container has in
+other files. The parser sets `parent_uid` within one file only (files are parsed alone and cached by
+content), so these links are found at read time, like every other edge: a definition whose parent
+is the file's top level, whose qualified name is `Type.name`, and whose family holds exactly one
+container `Type` it may belong to. The rules of "may belong":
+
+- Go: a method belongs to a type of its own package (the same folder).
+- Elsewhere: the containers of that qualified name in the language family; code outside tests
+  never belongs to a type a test defines (`type Option<T> = ...` in a test is not `Option`); of
+  several, the nearest by path; still several (two same-named types equally near): none, since
+  guessing would list one type's methods under another.
+
+Both directions use the one rule (`container_of` decides, `members_of` finds candidates by the
+qualified-name word and keeps those it assigns to the container), so `qry related` and the graph
+queries agree whichever end they start from.
+"""
+
+from __future__ import annotations
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.engines.lexterms import joined_name
+from indexlib.graph.family import closeness, family_of, may_share_a_type
+from indexlib.pathroles import is_test_path
+from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
+from indexlib.snapshot import Snapshot
+
+OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member from another file
+CANDIDATES_CAP = 500  # nodes read when looking for a type, or for its members in other files
+LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a Rust path from the own crate: no module to check
+CRATE_FOLDERS = frozenset({"src", "tests", "benches", "examples"})  # a Rust crate's folders under its root
+
+
+def crate_of(path: str) -> str:
+    """The folder of the Rust crate a file is in, by Cargo's layout: `clap_lex/src/ext.rs` ->
+    `clap_lex`, `src/lib.rs` -> ''."""
+    parts = path.split("/")[:-1]
+    for i, p in enumerate(parts):
+        if p in CRATE_FOLDERS:
+            return "/".join(parts[:i])
+    return "/".join(parts)
+
+
+def qualifier(node: Node) -> str:
+    """`Executor.Run` -> `Executor`; `a::B::c` -> `a.B`; '' for an unqualified name."""
+    q = node.qualified_name.replace("::", ".")
+    return q.rsplit(".", 1)[0] if "." in q else ""
+
+
+class OutsideMembers:
+    """The read-time containment of definitions outside their type's file, cached per snapshot read."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._types: dict[tuple[str, str], list[StoredNode]] = {}
+        self._of: dict[int, int] = {}
+        self._file_imports: dict[str, list[Ref]] = {}
+
+    def container_of(self, node: Node) -> int:
+        """The uid of the type `node` is a member of though defined at the top level of its file
+        (0: none, or `node` has a parent in its file)."""
+        if node.uid in self._of:
+            return self._of[node.uid]
+        found = 0
+        if node.kind in OUTSIDE_KINDS and node.part == 0 and not self._has_parent(node):
+            q = qualifier(node)
+            types = self._types_named(q, family_of(node.language)) if q else []
+            found = _pick(node, [t for t in types if self._visible(node, t.node)])
+        self._of[node.uid] = found
+        return found
+
+    def members_of(self, container: Node) -> list[StoredNode]:
+        """The definitions outside `container`'s own members that `container_of` assigns to it."""
+        if container.kind not in CONTAINER_KINDS or container.part != 0:
+            return []
+        word = joined_name(container.name)
+        prefix = container.qualified_name.replace("::", ".") + "."
+        out = []
+        for s in self.snap.lookup("qname_terms", word, limit=CANDIDATES_CAP):
+            n = s.node
+            if n.parent_uid != container.uid and n.qualified_name.replace("::", ".").startswith(prefix):
+                if "." not in n.qualified_name.replace("::", ".")[len(prefix) :]:
+                    if self.container_of(n) == container.uid:
+                        out.append(s)
+        return out
+
+    def _visible(self, node: Node, type_: Node) -> bool:
+        """Whether `node`'s file may mean `type_` by the name it qualifies with: a name its file imports
+        from a module `type_`'s file is not under (`use std::ffi::OsStr`, `import java.io.File`) is
+        that module's type, and a Rust impl extends a type of its own crate."""
+        if node.language == "rust" and crate_of(node.path) != crate_of(type_.path):
+            return False
+        head = qualifier(node).split(".", 1)[0]
+        where = f"/{type_.path.rsplit('.', 1)[0]}/"  # `crate::buffer` is src/buffer.rs, `a.b` is a/b/
+        for r in self._imports(node.path):
+            if r.alias == head or (not r.alias and r.target.replace("::", ".").rsplit(".", 1)[-1] == head):
+                parts = r.target.replace("::", ".").split(".")[:-1]
+                while parts and parts[0] in LOCAL_ROOTS:
+                    parts = parts[1:]
+                if parts and f"/{'/'.join(parts)}/" not in where:
+                    return False
+        return True
+
+    def _imports(self, path: str) -> list[Ref]:
+        if path not in self._file_imports:
+            self._file_imports[path] = [
+                r for s in self.snap.nodes_in_file(path) for r in s.refs if r.kind == RefKind.IMPORTS
+            ]
+        return self._file_imports[path]
+
+    def _has_parent(self, node: Node) -> bool:
+        if not node.parent_uid:
+            return False
+        parent = self.snap.node(node.parent_uid)
+        return parent is not None and parent.node.kind != "module"
+
+    def _types_named(self, qualified: str, family: str) -> list[StoredNode]:
+        key = (qualified, family)
+        if key not in self._types:
+            self._types[key] = [
+                s
+                for s in self.snap.lookup("qsuffix", qualified.lower(), limit=CANDIDATES_CAP)
+                if s.node.kind in CONTAINER_KINDS
+                and s.node.part == 0
+                and s.node.qualified_name.replace("::", ".") == qualified
+                and family_of(s.node.language) == family
+            ]
+        return self._types[key]
+
+
+def _pick(node: Node, types: list[StoredNode]) -> int:
+    """The one type of `types` `node` belongs to by the module's rules, or 0."""
+    if node.language == "go":  # a method of its own package's type only
+        types = [t for t in types if may_share_a_type("go", node.path, t.node.path)]
+    if not is_test_path(node.path):
+        types = [t for t in types if not is_test_path(t.node.path)]
+    if not types:
+        return 0
+    near = max(closeness(node.path, t.node.path) for t in types)
+    nearest = [t for t in types if closeness(node.path, t.node.path) == near]
+    return nearest[0].node.uid if len(nearest) == 1 else 0

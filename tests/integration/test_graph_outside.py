@@ -1,0 +1,130 @@
+"""Members defined outside their type's file, end to end: a Go method in another file of the
+package, a Rust `impl` in another module, a C++ `Type::method` beside its header; and `related`
+keeping room for what a busy function calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexlib import BuildOptions, build_index, open_engine, related
+from indexlib.api import Engine
+
+
+def _index(root: Path, files: dict[str, str]) -> Engine:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    build_index(root, BuildOptions(embed="none", git_times=False))
+    return open_engine(root / ".qry")
+
+
+def _edges(engine: Engine, symbol: str, edge: str, direction: str) -> list[tuple[str, str]]:
+    return [
+        (r.symbol, r.path)
+        for r in related(engine, symbol).related
+        if r.edge == edge and r.direction == direction
+    ]
+
+
+GO = {
+    "task/executor.go": (
+        "package task\n\ntype Executor struct {\n\tDir string\n}\n\n"
+        "func (e *Executor) Run() error {\n\te.setup()\n\treturn nil\n}\n"
+    ),
+    "task/setup.go": (
+        "package task\n\nfunc (e *Executor) setup() {\n\te.logger()\n}\n\nfunc (e *Executor) logger() {}\n"
+    ),
+    # Another package's type of the same name, with a method of the same name.
+    "other/executor.go": "package other\n\ntype Executor struct{}\n\nfunc (x *Executor) setup() {}\n",
+    # A method of a type no file of its package defines.
+    "cmd/stray.go": "package main\n\nfunc (e *Executor) Stray() {}\n",
+}
+
+
+def test_a_go_type_has_the_methods_its_package_defines_in_other_files(tmp_path: Path) -> None:
+    engine = _index(tmp_path, GO)
+    members = _edges(engine, "task/executor.go:Executor", "contains", "out")
+    assert members == [
+        ("Executor.Dir", "task/executor.go"),
+        ("Executor.Run", "task/executor.go"),
+        ("Executor.setup", "task/setup.go"),
+        ("Executor.logger", "task/setup.go"),
+    ]
+    assert _edges(engine, "task/setup.go:Executor.setup", "contains", "in") == [
+        ("Executor", "task/executor.go")
+    ]
+    assert _edges(engine, "other/executor.go:Executor", "contains", "out") == [
+        ("Executor.setup", "other/executor.go")
+    ]
+    assert _edges(engine, "Executor.Stray", "contains", "in") == []
+
+
+def test_a_go_call_through_the_receiver_is_the_own_types_method(tmp_path: Path) -> None:
+    """`e.setup()` in a method of `e`'s type: that type's `setup` in another file, not the other
+    package's, and not marked ambiguous."""
+    engine = _index(tmp_path, GO)
+    calls = [r for r in related(engine, "Executor.Run").related if r.edge == "calls" and r.direction == "out"]
+    assert [(r.symbol, r.path, r.ambiguous) for r in calls] == [("Executor.setup", "task/setup.go", False)]
+    assert _edges(engine, "task/setup.go:Executor.logger", "calls", "in") == [
+        ("Executor.setup", "task/setup.go")
+    ]
+
+
+def test_a_rust_impl_in_another_module_belongs_to_its_struct_unless_that_is_a_guess(tmp_path: Path) -> None:
+    engine = _index(
+        tmp_path,
+        {
+            "src/buffer.rs": "pub struct Buffer {\n    n: usize,\n}\n",
+            "src/io.rs": "use crate::buffer::Buffer;\n\nimpl Buffer {\n    pub fn flush(&mut self) {}\n}\n",
+            # A test's type of the same name is not the one `src/io.rs` extends.
+            "tests/common.rs": "pub struct Buffer;\n",
+            # Two same-named types equally near an impl: which one it extends is not guessed.
+            "src/a/conf.rs": "pub struct Conf {\n    x: u8,\n}\n",
+            "src/b/conf.rs": "pub struct Conf {\n    y: u8,\n}\n",
+            "src/conf_impl.rs": "impl Conf {\n    pub fn load() -> u8 {\n        0\n    }\n}\n",
+            # The standard library's `OsStr`, imported, is not the crate's own `OsStr`; another
+            # crate's `impl Buffer` is not this crate's `Buffer`.
+            "src/os_str.rs": "pub struct OsStr {\n    b: u8,\n}\n",
+            "src/ext.rs": "use std::ffi::OsStr;\n\nimpl Ext for OsStr {\n    fn strip(&self) {}\n}\n",
+            "lexer/src/buf.rs": "impl Buffer {\n    pub fn fill(&mut self) {}\n}\n",
+        },
+    )
+    assert _edges(engine, "Buffer.flush", "contains", "in") == [("Buffer", "src/buffer.rs")]
+    assert ("Buffer.flush", "src/io.rs") in _edges(engine, "src/buffer.rs:Buffer", "contains", "out")
+    assert _edges(engine, "tests/common.rs:Buffer", "contains", "out") == []
+    assert _edges(engine, "Conf.load", "contains", "in") == []
+    assert _edges(engine, "OsStr.strip", "contains", "in") == []
+    assert _edges(engine, "Buffer.fill", "contains", "in") == []
+
+
+def test_a_cpp_method_defined_beside_its_header_is_the_class_member(tmp_path: Path) -> None:
+    engine = _index(
+        tmp_path,
+        {
+            "include/shape.h": "class Shape {\npublic:\n    double area() const;\n};\n",
+            "src/shape.cpp": '#include "shape.h"\n\ndouble Shape::area() const {\n    return 1.0;\n}\n',
+        },
+    )
+    assert _edges(engine, "Shape", "contains", "out") == [
+        ("Shape.area", "include/shape.h"),
+        ("Shape.area", "src/shape.cpp"),
+    ]
+    assert _edges(engine, "src/shape.cpp:Shape.area", "contains", "in") == [("Shape", "include/shape.h")]
+
+
+def test_related_of_a_busy_function_still_lists_what_it_calls(tmp_path: Path) -> None:
+    """Sixty callers must not fill all fifty rows: the callees keep their share, and the answer
+    says it was cut."""
+    callers = "".join(f"def use_{i}():\n    return busy()\n\n" for i in range(60))
+    engine = _index(
+        tmp_path,
+        {
+            "busy.py": "def busy():\n    first()\n    return second()\n\n\ndef first():\n    pass\n\n\n"
+            "def second():\n    pass\n",
+            "users.py": "from busy import busy\n\n" + callers,
+        },
+    )
+    res = related(engine, "busy")
+    assert [r.symbol for r in res.related if r.direction == "out"] == ["first", "second"]
+    assert len([r for r in res.related if r.direction == "in"]) == 48
+    assert res.truncated

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+import msgspec
+
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
@@ -42,7 +44,7 @@ class SnapshotGraph:
         if uid in self._read:
             return self._read[uid]
         stored = self.snap.node(uid)
-        return None if stored is None else to_graph_node(stored.node)
+        return None if stored is None else self._graph_node(stored.node)
 
     def edges(self, uid: int, kinds: Collection[str], direction: str) -> list[Edge]:
         out: list[Edge] = []
@@ -74,8 +76,8 @@ class SnapshotGraph:
         seen: set[int] = set()
         for s in sorted(stored_all, key=lambda s: (s.node.path, s.node.start_line, s.node.uid)):
             n = s.node
-            if kind is not None and n.kind != kind:
-                continue
+            if n.part or (kind is not None and n.kind != kind):
+                continue  # a window of a long definition is that definition, found by its first part
             ok = True
             for key, value in props.items():
                 actual = {
@@ -91,13 +93,19 @@ class SnapshotGraph:
             if ok and n.uid not in seen:
                 seen.add(n.uid)
                 out.append(n.uid)
-                self._read[n.uid] = to_graph_node(n)
+                self._read[n.uid] = self._graph_node(n)
                 if len(out) >= limit:
                     break
         return out
 
     def degree(self, uid: int, kinds: Collection[str]) -> int:
         return len(self.edges(uid, kinds, "out")) + len(self.edges(uid, kinds, "in"))
+
+    def _graph_node(self, n: Node) -> GraphNode:
+        """`n` as the graph shows it: a definition split into windows spans all of them."""
+        later = self.snap.later_parts(n) if n.part == 0 else []
+        whole = to_graph_node(n)
+        return msgspec.structs.replace(whole, end_line=later[-1].node.end_line) if later else whole
 
     # -- resolution -----------------------------------------------------------------------------
 

@@ -123,8 +123,11 @@ def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
     (tmp_path / "big.py").write_text("class Big:\n" + body)
     build_index(tmp_path, BuildOptions(embed="none", git_times=False))
     engine = open_engine(tmp_path / ".qry")
-    parts = graph_query(engine, 'MATCH (n:class) WHERE n.name = "Big" RETURN n.start_line', {})
-    assert len(parts.rows) > 1, "the fixture must be long enough to be split"
+    stored = engine.snapshot().lookup("name_exact", "big")
+    assert len(stored) > 1, "the fixture must be long enough to be split"
+    # The graph has one node for it, spanning every window.
+    rows = graph_query(engine, 'MATCH (n:class) WHERE n.name = "Big" RETURN n.start_line, n.end_line', {})
+    assert rows.rows == [[1, 450]], rows.rows
     res = related(engine, "Big")
     assert res.node is not None and (res.node.start_line, res.node.end_line) == (1, 450), res.node
     # Search answers with the definition too, whichever window matched: its uid, its whole span.

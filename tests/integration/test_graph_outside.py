@@ -6,16 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import BuildOptions, build_index, open_engine, related
+from indexlib import open_engine, related
 from indexlib.api import Engine
+from tests.repokit import make_repo
 
 
 def _index(root: Path, files: dict[str, str]) -> Engine:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    build_index(root, BuildOptions(embed="none", git_times=False))
-    return open_engine(root / ".qry")
+    return open_engine(make_repo(root, files) / ".qry")
 
 
 def _edges(engine: Engine, symbol: str, edge: str, direction: str) -> list[tuple[str, str]]:

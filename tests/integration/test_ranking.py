@@ -15,15 +15,7 @@ import pytest
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
 from indexlib.retrieval.fusion import Signals
 from indexlib.retrieval.query import Route, classify, parse_query
-
-
-def make_repo(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    build_index(root, BuildOptions(embed="none", git_times=False))
-    return root
+from tests.repokit import make_repo
 
 
 def top(repo: Path, text: str, **kw: object) -> list[tuple[str, str]]:

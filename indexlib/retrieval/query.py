@@ -243,8 +243,9 @@ def parse_query(
         if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude|repo):", bare, re.IGNORECASE):
             key_only = bare.lstrip("-").rstrip(":")
             raise UsageError(f"the filter {key_only}: has no value", hint=f"write {key_only}:VALUE")
-        if neg and (_LONG_FLAG.match(bare) or _SHORT_FLAG.fullmatch(bare)):
-            # `--max-count`, `-H`, `-e/--extension`: a flag named in a sentence, not an exclusion
+        if neg and (_LONG_FLAG.match(bare) or _SHORT_FLAG.fullmatch(bare) or not re.search(r"\w", bare)):
+            # `--max-count`, `-H`, `-e/--extension`: a flag named in a sentence, not an exclusion;
+            # nor is `--` or `->`, which hold no word to leave out
             q.terms.append("-" + bare)
             shown.append("-" + bare)
             continue

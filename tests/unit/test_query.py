@@ -31,6 +31,12 @@ def test_a_long_flag_in_a_sentence_is_literal_text_not_an_exclusion() -> None:
     assert parse_query("--help").terms == ["--help"] and not parse_query("--help").is_blank
 
 
+def test_a_dash_before_no_word_is_not_an_exclusion() -> None:
+    """`--` (the end of options) and `->` hold no word to leave out: they stay text."""
+    q = parse_query("error: include -- in more cases, a -> b")
+    assert q.negated == [] and "--" in q.text and "->" in q.text, q
+
+
 def test_options_merge_with_inline_filters() -> None:
     q = parse_query("x lang:go", langs=["rust"], kinds=["class"], paths=["a/**"], excludes=["b"])
     assert q.langs == ["go", "rust"]

@@ -20,6 +20,8 @@ queries agree whichever end they start from.
 
 from __future__ import annotations
 
+import re
+
 from indexlib.engines.lexical import StoredNode
 from indexlib.engines.lexterms import joined_name
 from indexlib.graph.family import closeness, family_of, may_share_a_type
@@ -31,6 +33,22 @@ OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member
 CANDIDATES_CAP = 500  # nodes read when looking for a type, or for its members in other files
 LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a Rust path from the own crate: no module to check
 CRATE_FOLDERS = frozenset({"src", "tests", "benches", "examples"})  # a Rust crate's folders under its root
+
+
+IMPL_HEADER = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?impl\b")
+IMPL_HEADER_LINES = 4  # an impl header (`impl<T>` / `Trait for Type<T>` / `where ...`) read this far
+
+
+def impl_type(header: str) -> list[str]:
+    """The type a Rust impl header implements for, as written: `impl<T: Fn() -> u8> From<T> for
+    io::Error {` -> [io, Error]; `impl Buffer {` -> [Buffer]; [] when it cannot be read."""
+    text = IMPL_HEADER.sub("", header, count=1).split("{", 1)[0].replace("->", " ")
+    while re.search(r"<[^<>]*>", text):
+        text = re.sub(r"<[^<>]*>", "", text)
+    text = re.split(r"\bwhere\b", text, maxsplit=1)[0]
+    text = re.split(r"\bfor\b", text)[-1]
+    text = re.sub(r"&|'\w+|\b(?:mut|dyn)\b", " ", text).strip()
+    return [p for p in text.split("::") if p] if re.fullmatch(r"[\w:]+", text) else []
 
 
 def crate_of(path: str) -> str:
@@ -67,6 +85,8 @@ class OutsideMembers:
         if node.kind in OUTSIDE_KINDS and node.part == 0 and not self._has_parent(node):
             q = qualifier(node)
             types = self._types_named(q, family_of(node.language)) if q else []
+            if types and not any(t.node.path == node.path for t in types) and self._declared_unparsed(node):
+                types = []
             found = _pick(node, [t for t in types if self._visible(node, t.node)])
         self._of[node.uid] = found
         return found
@@ -87,21 +107,60 @@ class OutsideMembers:
         return out
 
     def _visible(self, node: Node, type_: Node) -> bool:
-        """Whether `node`'s file may mean `type_` by the name it qualifies with: a name its file imports
-        from a module `type_`'s file is not under (`use std::ffi::OsStr`, `import java.io.File`) is
-        that module's type, and a Rust impl extends a type of its own crate."""
+        """Whether `node`'s file may mean `type_` by the name it qualifies with: a name written with a
+        module path, or imported from a module (`impl From<E> for io::Error`, `use std::ffi::OsStr`,
+        `import java.io.File`), is that module's type, not one in a file elsewhere; and a Rust impl
+        extends a type of its own crate."""
         if node.language == "rust" and crate_of(node.path) != crate_of(type_.path):
             return False
-        head = qualifier(node).split(".", 1)[0]
-        where = f"/{type_.path.rsplit('.', 1)[0]}/"  # `crate::buffer` is src/buffer.rs, `a.b` is a/b/
+        written = self._written(node)
         for r in self._imports(node.path):
-            if r.alias == head or (not r.alias and r.target.replace("::", ".").rsplit(".", 1)[-1] == head):
-                parts = r.target.replace("::", ".").split(".")[:-1]
-                while parts and parts[0] in LOCAL_ROOTS:
-                    parts = parts[1:]
-                if parts and f"/{'/'.join(parts)}/" not in where:
-                    return False
-        return True
+            target = r.target.replace("::", ".").split(".")
+            if r.alias == written[0] or (not r.alias and target[-1] == written[0]):
+                written = target + written[1:]
+                break
+        module = written[:-1]
+        while module and module[0] in LOCAL_ROOTS:
+            module = module[1:]
+        where = f"/{type_.path.rsplit('.', 1)[0]}/"  # `crate::buffer` is src/buffer.rs, `a.b` is a/b/
+        return not module or f"/{'/'.join(module)}/" in where
+
+    def _written(self, node: Node) -> list[str]:
+        """The type `node` is qualified by, as its file writes it: a Rust impl's type with its path
+        (`io::Error` -> [io, Error]), else the qualifier's first name."""
+        head = qualifier(node).split(".", 1)[0]
+        if node.language != "rust":
+            return [head]
+        m = self._module_at(node)
+        if m is not None:
+            lines = m.text.splitlines()
+            for i in range(min(node.start_line - m.start_line, len(lines)) - 1, -1, -1):
+                if IMPL_HEADER.match(lines[i]):
+                    path = impl_type(" ".join(lines[i : i + IMPL_HEADER_LINES]))
+                    return path if path and path[-1] == head else [head]
+        return [head]
+
+    def _declared_unparsed(self, node: Node) -> bool:
+        """Whether `node`'s own Rust file declares its type where no node was made of it: inside a
+        macro (`cfg_rt! { pub struct JoinHandle<T> { .. } }`), so the type meant is that one, and a
+        same-named type elsewhere (a mock) is not."""
+        if node.language != "rust":
+            return False
+        head = re.escape(qualifier(node).split(".", 1)[0])
+        declared = re.compile(rf"\b(?:struct|enum|union|trait|type)\s+{head}\b")
+        return any(
+            s.node.kind == "module" and declared.search(s.node.text)
+            for s in self.snap.nodes_in_file(node.path)
+        )
+
+    def _module_at(self, node: Node) -> Node | None:
+        """The module node (part) of `node`'s file holding its first line: the file's text outside
+        its definitions, line for line."""
+        for s in self.snap.nodes_in_file(node.path):
+            m = s.node
+            if m.kind == "module" and m.start_line <= node.start_line <= m.end_line:
+                return m
+        return None
 
     def _imports(self, path: str) -> list[Ref]:
         if path not in self._file_imports:

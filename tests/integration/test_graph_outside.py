@@ -84,6 +84,14 @@ def test_a_rust_impl_in_another_module_belongs_to_its_struct_unless_that_is_a_gu
             "src/os_str.rs": "pub struct OsStr {\n    b: u8,\n}\n",
             "src/ext.rs": "use std::ffi::OsStr;\n\nimpl Ext for OsStr {\n    fn strip(&self) {}\n}\n",
             "lexer/src/buf.rs": "impl Buffer {\n    pub fn fill(&mut self) {}\n}\n",
+            # `io::Error` is the module `io`'s, not the crate's `Error`.
+            "src/error.rs": "pub struct Error {\n    k: u8,\n}\n",
+            "src/pool.rs": "use std::io;\n\nimpl From<E> for io::Error {\n    fn from(e: E) -> Self {\n"
+            "        todo!()\n    }\n}\n",
+            # A type a macro declares in the impl's own file is that type, not a mock's elsewhere.
+            "src/join.rs": "cfg_rt! {\n    pub struct JoinHandle<T> {\n        raw: T,\n    }\n}\n\n"
+            "impl<T> JoinHandle<T> {\n    pub fn abort(&self) {}\n}\n",
+            "src/mocks.rs": "pub struct JoinHandle<T> {\n    t: T,\n}\n",
         },
     )
     assert _edges(engine, "Buffer.flush", "contains", "in") == [("Buffer", "src/buffer.rs")]
@@ -92,6 +100,8 @@ def test_a_rust_impl_in_another_module_belongs_to_its_struct_unless_that_is_a_gu
     assert _edges(engine, "Conf.load", "contains", "in") == []
     assert _edges(engine, "OsStr.strip", "contains", "in") == []
     assert _edges(engine, "Buffer.fill", "contains", "in") == []
+    assert _edges(engine, "Error.from", "contains", "in") == []
+    assert _edges(engine, "JoinHandle.abort", "contains", "in") == []
 
 
 def test_a_cpp_method_defined_beside_its_header_is_the_class_member(tmp_path: Path) -> None:

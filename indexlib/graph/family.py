@@ -53,7 +53,12 @@ def may_share_a_type(language: str, a: str, b: str) -> bool:
     folder; build-tagged files may each define it) and a Rust type is declared once, so two of one
     name in two modules are two types."""
     if language == "go":
-        return a.rsplit("/", 1)[0] == b.rsplit("/", 1)[0] if "/" in a or "/" in b else True
+        return same_folder(a, b)
     if language == "rust":
         return a == b
     return True
+
+
+def same_folder(a: str, b: str) -> bool:
+    """Whether two files are in one folder (for Go, one package)."""
+    return (a.rsplit("/", 1)[0] if "/" in a else "") == (b.rsplit("/", 1)[0] if "/" in b else "")

@@ -24,7 +24,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.engines.lexterms import joined_name
-from indexlib.graph.family import closeness, family_of, may_share_a_type
+from indexlib.graph.family import closeness, family_of, same_folder
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
@@ -192,7 +192,7 @@ class OutsideMembers:
 def _pick(node: Node, types: list[StoredNode]) -> int:
     """The one type of `types` `node` belongs to by the module's rules, or 0."""
     if node.language == "go":  # a method of its own package's type only
-        types = [t for t in types if may_share_a_type("go", node.path, t.node.path)]
+        types = [t for t in types if same_folder(node.path, t.node.path)]
     if not is_test_path(node.path):
         types = [t for t in types if not is_test_path(t.node.path)]
     if not types:

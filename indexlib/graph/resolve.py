@@ -28,9 +28,10 @@ from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
-from indexlib.graph.family import closeness, family_of, may_share_a_type, same_package
+from indexlib.graph.family import closeness, family_of, may_share_a_type, same_folder, same_package
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
 from indexlib.snapshot import Snapshot
@@ -116,6 +117,7 @@ class Resolver:
         self._containers: dict[int, frozenset[int]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
+        self.go_types = GoTypes(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -166,7 +168,13 @@ class Resolver:
             or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
         own = self._reopened(own_container)
-        tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
+        # `c.Next()` with `c *Context` declared (Go): Context's method, or none for `sync.Pool`'s.
+        typed = (
+            self.go_types.through(n, qualifier, cands)
+            if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
+            else None
+        )
+        tiers = [typed] if typed is not None else self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
         for tier in tiers:
@@ -181,7 +189,7 @@ class Resolver:
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
                 return uids, len(uids) > 1 or (
-                    not own_method and _by_name_only(qualifier, head, bound, ranked)
+                    not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
                 )
         return [], False
 
@@ -299,6 +307,8 @@ class Resolver:
             }
             tiers.append([c for c in cands if c.node.path in sourced])
             cands = [c for c in cands if is_test_path(c.node.path) <= is_test_path(n.path)]
+        if n.language == "go":  # a bare name is its own package's: another package's needs `pkg.`
+            cands = [c for c in cands if same_folder(n.path, c.node.path)]
         tiers.append(cands)
         return tiers
 

@@ -1,0 +1,202 @@
+"""What a Go variable's declared type says about the calls made through it.
+
+Owns: reading a Go function's receiver and parameter types from its signature
+(`func (e *Engine) serve(c *Context, n int)` -> e: Engine, c: Context, n: int) and a struct field's
+type from its node's signature (`pool sync.Pool`), as the written type name: `Context`, or
+`sync.Pool` for another package's. Call resolution (resolve.py) uses them for `c.Next()` and
+`e.pool.Get()`: the method of that type, or no edge when the type is one the index does not hold
+(`sync.Pool`), instead of every method of that name.
+
+Go only: its parameters always carry their types, and a name is never rebound to another type
+within a function; in other languages a parameter's type is often left out, or a subclass's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.graph.family import same_folder
+from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.snapshot import Snapshot
+
+_FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
+EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
+BUILTIN_TYPES = frozenset(
+    {"bool", "byte", "rune", "string", "error", "any", "int", "int8", "int16", "int32", "int64", "uint"}
+    | {"uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128"}
+)
+
+
+def type_name(written: str) -> str:
+    """The named type a Go type expression is, or '' for none (`*Context` -> Context, `...Option`
+    -> '' (a slice), `sync.Pool` -> sync.Pool, `Tree[K]` -> Tree, `map[string]int` -> '')."""
+    t = written.strip()
+    t = re.sub(r"\[[^\]]*\]$", "", t.lstrip("*").strip())  # type arguments, after a pointer's star
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", t) or t in BUILTIN_TYPES:
+        return ""
+    return t
+
+
+def variable_types(node: Node) -> dict[str, str]:
+    """The declared types of a Go function's receiver and parameters, by variable name."""
+    if node.language != "go" or node.kind not in ("function", "method"):
+        return {}
+    m = _FUNC.match(node.signature)
+    if m is None:
+        return {}
+    out = _declared(m.group(1) or "")
+    out.update(_declared(_balanced(node.signature, m.end())))
+    # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`),
+    # unless one name is declared with two types.
+    literal: dict[str, set[str]] = {}
+    for lit in _LITERAL.finditer(node.text, 1):
+        for v, t in _declared(_balanced(node.text, lit.end())).items():
+            literal.setdefault(v, set()).add(t)
+    for v, ts in literal.items():
+        if v not in out and len(ts) == 1:
+            out[v] = next(iter(ts))
+    return out
+
+
+def field_type(field: Node) -> str:
+    """A Go struct field's type (`pool sync.Pool` -> sync.Pool), '' for an embedded or unnamed one."""
+    parts = field.signature.split(None, 1)
+    if field.language != "go" or len(parts) != 2 or parts[0] != field.name:
+        return ""
+    return type_name(parts[1].split("`", 1)[0])
+
+
+def _balanced(text: str, start: int) -> str:
+    """The text from `start` to the parenthesis closing the one just before it."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[start:i]
+    return ""
+
+
+def _declared(params: str) -> dict[str, str]:
+    """`a, b int, c *Context` -> {a: '', b: '', c: Context}: names waiting for a type take the next
+    one written; unnamed parameters (`func(int, string)`) declare nothing."""
+    out: dict[str, str] = {}
+    waiting: list[str] = []
+    for item in _top_level_split(params):
+        words = item.split(None, 1)
+        if len(words) == 1:
+            if _NAME.fullmatch(words[0]):
+                waiting.append(words[0])
+            continue
+        name, written = words
+        if not _NAME.fullmatch(name):
+            continue
+        for v in (*waiting, name):
+            out[v] = type_name(written)
+        waiting = []
+    return {v: t for v, t in out.items() if t}
+
+
+def _top_level_split(params: str) -> list[str]:
+    """`a int, f func(x, y int) error, m map[K]V` split at the commas outside brackets."""
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in params:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+class GoTypes:
+    """The calls a Go function makes through typed variables, over one snapshot (cached per read)."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._types: dict[tuple[str, str], list[StoredNode]] = {}
+
+    def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
+        """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
+        *Context`, `e.pool` of `pool sync.Pool`): that type's methods, or those of a type it
+        embeds; [] for a type the index does not hold (no edge); None when the type is not known
+        or its methods are not found (resolve by name as before)."""
+        declared = self._type_of(n, qualifier)
+        if not declared:
+            return None
+        types = self._types_named(n, declared)
+        if not types:
+            return [] if "." in declared else None  # `sync.Pool`: a package the index does not hold
+        holders = {t.node.qualified_name for t in types}
+        outside = False
+        for t in types:
+            local, elsewhere = self._embedded(t.node)
+            holders |= local
+            outside = outside or elsewhere
+        found = [c for c in cands if c.node.qualified_name.rsplit(".", 1)[0] in holders]
+        # Not the type's, nor a held type's it embeds: the embedded `http.ResponseWriter`'s.
+        return found or ([] if outside else None)
+
+    def _type_of(self, n: Node, qualifier: str) -> str:
+        variables = variable_types(n)
+        head, _, rest = qualifier.partition(".")
+        declared = variables.get(head, "")
+        if not declared or "." in rest or (rest and "." in declared):
+            return ""
+        if not rest:
+            return declared
+        for s in self.snap.lookup("qsuffix", f"{declared}.{rest}".lower(), limit=20):
+            f = s.node
+            if f.language == "go" and f.kind == "constant" and f.qualified_name == f"{declared}.{rest}":
+                return field_type(f)
+        return ""
+
+    def _types_named(self, n: Node, declared: str) -> list[StoredNode]:
+        """The container nodes a type name written in `n`'s file names: its own package's for a bare
+        name, a folder of that package name's for `pkg.Type`."""
+        key = (n.path.rsplit("/", 1)[0] if "/" in n.path else "", declared)
+        if key not in self._types:
+            pkg, _, name = declared.rpartition(".")
+            self._types[key] = [
+                s
+                for s in self.snap.lookup("name_exact", name.lower(), limit=200)
+                if s.node.language == "go"
+                and (s.node.kind in CONTAINER_KINDS or s.node.kind == "type")  # `type Params []Param`
+                and s.node.name == name
+                and (_folder_name(s.node.path) == pkg if pkg else same_folder(s.node.path, n.path))
+            ]
+        return self._types[key]
+
+    def _embedded(self, container: Node) -> tuple[set[str], bool]:
+        """The types a Go struct embeds (a line of its body that is a type alone: `RouterGroup`,
+        `*Tree`, `http.ResponseWriter`): the names of its own package's, and whether it embeds
+        another package's."""
+        local: set[str] = set()
+        elsewhere = False
+        body = container.text.split("{", 1)[1] if "{" in container.text else ""
+        for line in body.splitlines():
+            written = line.split("//", 1)[0].split("`", 1)[0].strip().lstrip("*")
+            if EMBEDDED.fullmatch(written):
+                if "." in written:
+                    elsewhere = True
+                else:
+                    local.add(written.split("[", 1)[0])
+        return local, elsewhere
+
+
+def _folder_name(path: str) -> str:
+    parts = path.split("/")
+    return parts[-2] if len(parts) > 1 else ""

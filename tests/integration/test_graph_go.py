@@ -1,0 +1,73 @@
+"""Go calls resolved as Go scopes them: a bare name within its package, `c.Next()` by the declared
+type of `c` (a parameter, a receiver's field, a function literal's parameter), and no edge for a
+method of a type the index does not hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexlib import open_engine, related
+from indexlib.api import Engine
+from tests.repokit import make_repo
+
+GIN_LIKE = {
+    "context.go": (
+        'package gin\n\nimport "net/http"\n\ntype Context struct {\n\twritermem responseWriter\n'
+        "\tRequest *http.Request\n}\n\nfunc (c *Context) Next() {}\n\nfunc (c *Context) Header(k string) {}\n"
+    ),
+    "response_writer.go": (
+        'package gin\n\nimport "net/http"\n\ntype responseWriter struct {\n\thttp.ResponseWriter\n\tsize int\n}\n\n'
+        "func (w *responseWriter) WriteHeaderNow() {}\n"
+    ),
+    "gin.go": (
+        'package gin\n\nimport "sync"\n\ntype Engine struct {\n\tpool sync.Pool\n}\n\n'
+        "func Default() *Engine { return &Engine{} }\n\n"
+        "func (engine *Engine) handle(c *Context) {\n\tc.Next()\n\tc.writermem.WriteHeaderNow()\n"
+        "\tc.writermem.Header()\n\tengine.pool.Get()\n}\n\n"
+        "func (engine *Engine) Use(f func(*Context)) {}\n"
+    ),
+    "params.go": "package gin\n\ntype Params []string\n\nfunc (ps Params) Get(name string) string { return name }\n",
+    "middleware_test.go": (
+        'package gin\n\nimport "testing"\n\nfunc TestUse(t *testing.T) {\n\tr := Default()\n'
+        "\tr.Use(func(c *Context) {\n\t\tc.Next()\n\t})\n}\n"
+    ),
+    "binding/binding.go": "package binding\n\nfunc Default(method string) string { return method }\n",
+    "binding/binding_test.go": (
+        'package binding\n\nimport "testing"\n\nfunc TestBindingDefault(t *testing.T) {\n\tDefault("GET")\n}\n'
+    ),
+    # A test type with a `Header` method: a name another type's call must not land on.
+    "writer_test.go": "package gin\n\ntype mockWriter struct{}\n\nfunc (m *mockWriter) Header() {}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def gin(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return open_engine(make_repo(tmp_path_factory.mktemp("gin"), GIN_LIKE) / ".qry")
+
+
+def _calls(engine: Engine, symbol: str, direction: str) -> list[tuple[str, str, bool]]:
+    edges = related(engine, symbol, callers=direction == "in", callees=direction == "out").related
+    return [(r.symbol, r.path, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == direction]
+
+
+def test_a_bare_call_is_to_its_own_packages_function(gin: Engine) -> None:
+    assert _calls(gin, "gin.go:Default", "in") == [("TestUse", "middleware_test.go", False)]
+    assert _calls(gin, "binding/binding.go:Default", "in") == [
+        ("TestBindingDefault", "binding/binding_test.go", False)
+    ]
+
+
+def test_a_call_through_a_typed_variable_is_that_types_method(gin: Engine) -> None:
+    """`c.Next()` with `c *Context` (a parameter, or a function literal's), `c.writermem.X()` by the
+    field's type; a method promoted from `http.ResponseWriter` or of `sync.Pool` makes no edge,
+    rather than one to every `Header` or `Get`."""
+    assert _calls(gin, "Engine.handle", "out") == [
+        ("Context.Next", "context.go", False),
+        ("responseWriter.WriteHeaderNow", "response_writer.go", False),
+    ]
+    assert sorted(_calls(gin, "Context.Next", "in")) == [
+        ("Engine.handle", "gin.go", False),
+        ("TestUse", "middleware_test.go", False),
+    ]
+    assert _calls(gin, "Params.Get", "in") == []
+    assert _calls(gin, "mockWriter.Header", "in") == []

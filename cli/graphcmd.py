@@ -8,6 +8,9 @@ from typing import Any, NamedTuple
 
 from cli.console import Env, Exit, guarded
 from cli.render import print_table, safe_line, to_json
+from indexlib.retrieval.bounds import SEARCH_BOUNDS
+
+RELATED_ROWS = SEARCH_BOUNDS.related_limit
 
 
 class RelatedArgs(NamedTuple):
@@ -22,6 +25,7 @@ class RelatedArgs(NamedTuple):
     workspace: str | None
     repos: list[str]
     json: bool
+    limit: int | None = None
 
 
 def related_command(env: Env, a: RelatedArgs) -> int:
@@ -68,9 +72,14 @@ def related_command(env: Env, a: RelatedArgs) -> int:
         )
         if res.truncated:
             env.err(
-                f"qry: note: more related nodes than the {len(rows)} listed"
-                " (hint: --callers or --callees, or a member's own name, narrows it)\n"
+                f"qry: note: more related nodes than the {len(rows)} listed (hint: --limit N lists up to"
+                f" {RELATED_ROWS.hi}; --callers, --callees or a member's own name narrows it)\n"
             )
+        elif not rows:
+            asked = (
+                "callers" if a.callers and not a.callees else "callees" if a.callees and not a.callers else ""
+            )
+            env.err(f"qry: note: no {asked or 'related nodes'} of {safe_line(n.symbol)} in the index\n")
         return Exit.OK
 
     return guarded(env, run, json_out=a.json)
@@ -89,7 +98,13 @@ def _related(a: RelatedArgs, *, callers: bool, callees: bool) -> Any:
         from indexlib import open_engine, related
 
         return related(
-            open_engine(a.index_dir), a.symbol, callers=callers, callees=callees, depth=a.depth, root=a.root
+            open_engine(a.index_dir),
+            a.symbol,
+            callers=callers,
+            callees=callees,
+            depth=a.depth,
+            limit=a.limit,
+            root=a.root,
         )
     from cli.wscmd import refuse_one_index_flags
     from indexlib import Federation, related_across, resolve_workspace
@@ -98,7 +113,9 @@ def _related(a: RelatedArgs, *, callers: bool, callees: bool) -> Any:
 
     ws = resolve_workspace(a.workspace)
     fed = Federation(ws.name, ws.members)
-    return related_across(fed, a.symbol, callers=callers, callees=callees, depth=a.depth, repos=a.repos)
+    return related_across(
+        fed, a.symbol, callers=callers, callees=callees, depth=a.depth, repos=a.repos, limit=a.limit
+    )
 
 
 def _where(c: Any) -> str:

@@ -23,6 +23,7 @@ from cli.optspec import repo_option
 from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SEARCH_BOUNDS
 
 _RELATED_DEPTH = SEARCH_BOUNDS.related_depth
+_RELATED_ROWS = SEARCH_BOUNDS.related_limit
 
 app = typer.Typer(
     name="qry",
@@ -276,13 +277,19 @@ def related_cmd(
         "Look in every index of workspace W (a name or a qry.toml): the one defining SYMBOL answers."
     ),
     repo: list[str] | None = _option(repo_option("With --workspace")),
+    limit: int = typer.Option(
+        _RELATED_ROWS.default,
+        "--limit",
+        metavar="N",
+        help=f"List at most N rows ({_RELATED_ROWS.lo}-{_RELATED_ROWS.hi}).",
+    ),
     json: bool = _json(),
     no_color: bool = _no_color(),
 ) -> None:
     """Show who calls a symbol, what it calls, its container, and a type's members."""
     from cli.graphcmd import RelatedArgs, related_command
 
-    args = RelatedArgs(symbol, callers, callees, depth, index_dir, root, workspace, repo or [], json)
+    args = RelatedArgs(symbol, callers, callees, depth, index_dir, root, workspace, repo or [], json, limit)
     _exit(related_command(_env(no_color), args))
 
 

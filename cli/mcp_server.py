@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 SEARCH_MODES = indexlib.SEARCH_MODES
 NODE_KINDS = tuple(k.value for k in indexlib.NodeKind)
 _TOP_K, _SNIPPET, _DEPTH = SERVED_BOUNDS.top_k, SERVED_BOUNDS.snippet_chars, SERVED_BOUNDS.related_depth
+_ROWS = SERVED_BOUNDS.related_limit
 assert SERVED_BOUNDS.budget_tokens is not None and SERVED_BOUNDS.query_chars is not None
 _BUDGET, _QUERY_CHARS = SERVED_BOUNDS.budget_tokens, SERVED_BOUNDS.query_chars
 
@@ -356,7 +357,13 @@ class QryTools:
         return out
 
     def get_related(
-        self, symbol: str, callers: bool = True, callees: bool = True, depth: int = 1, repo: str | None = None
+        self,
+        symbol: str,
+        callers: bool = True,
+        callees: bool = True,
+        depth: int = 1,
+        repo: str | None = None,
+        limit: int = _ROWS.default or _ROWS.lo,
     ) -> Any:
         """Callers, callees and parent of one symbol; in a workspace without `repo`, the repository
         that defines the name (or holds the uid: search hits carry uids of any of them) answers."""
@@ -373,16 +380,19 @@ class QryTools:
             f"call get_related again with depth between {_DEPTH.lo} and {_DEPTH.hi}; to go further, call "
             "get_related on a node it returned",
         )
+        limit = served_check(
+            "limit", limit, _ROWS, f"call get_related again with limit between {_ROWS.lo} and {_ROWS.hi}"
+        )
         if self.workspace and repo is None:  # the repository defining it answers (uid or name)
             from indexlib import related_across
 
             res: Any = related_across(
-                self.federation(), symbol.strip(), callers=callers, callees=callees, depth=depth
+                self.federation(), symbol.strip(), callers=callers, callees=callees, depth=depth, limit=limit
             )
             out: dict[str, Any] = _to_builtins(res)
         else:
             label, engine, _dir = self.target(repo)
-            res = related(engine, symbol.strip(), callers=callers, callees=callees, depth=depth)
+            res = related(engine, symbol.strip(), callers=callers, callees=callees, depth=depth, limit=limit)
             out = self._said(_to_builtins(res), label, repo)
         if res.ambiguous:
             out["hint"] = (
@@ -846,10 +856,19 @@ def build_server(tools: QryTools) -> Any:
             ),
         ] = _DEPTH.default or _DEPTH.lo,
         repo: RepoLabel = None,
+        limit: Annotated[
+            int,
+            Field(
+                description=f"List at most this many related nodes, {_ROWS.lo}..{_ROWS.hi}.",
+                json_schema_extra=bounds(_ROWS.lo, _ROWS.hi or _ROWS.lo),
+            ),
+        ] = _ROWS.default or _ROWS.lo,
     ) -> CallToolResult:
         return await run(
             "get_related",
-            lambda: tools.get_related(symbol, callers=callers, callees=callees, depth=depth, repo=repo),
+            lambda: tools.get_related(
+                symbol, callers=callers, callees=callees, depth=depth, repo=repo, limit=limit
+            ),
         )
 
     @server.tool(name="query_graph", title="Graph query", description=GRAPH_DOC, annotations=read_only)

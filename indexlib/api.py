@@ -207,7 +207,7 @@ class RelatedResult(msgspec.Struct, kw_only=True):
     candidates: list[SymbolMatch] = []
     ambiguous: bool = False
     closest: list[SymbolMatch] = []
-    truncated: bool = False  # more related nodes exist than the cap (50) lists
+    truncated: bool = False  # more related nodes exist than the limit (50 unless asked) lists
 
 
 def related(
@@ -217,7 +217,7 @@ def related(
     callers: bool = True,
     callees: bool = True,
     depth: int = 1,
-    cap: int = 50,
+    limit: int | None = None,
     root: str | None = None,
 ) -> RelatedResult:
     """Resolve `symbol` exactly (see definitions.py) and return its callers/callees (up to `depth`
@@ -233,6 +233,12 @@ def related(
     if not bound.lo <= depth <= (bound.hi or depth):
         raise UsageError(
             f"--depth must be between {bound.lo} and {bound.hi}, not {depth}", hint="e.g. --depth 2"
+        )
+    rows = SEARCH_BOUNDS.related_limit
+    cap = rows.default or rows.lo if limit is None else limit
+    if not rows.lo <= cap <= (rows.hi or cap):
+        raise UsageError(
+            f"--limit must be between {rows.lo} and {rows.hi}, not {cap}", hint=f"e.g. --limit {rows.hi}"
         )
     if not symbol.strip():
         raise UsageError("no symbol name given", hint="e.g. qry related parse_config")

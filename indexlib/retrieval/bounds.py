@@ -34,6 +34,7 @@ class SearchBounds(NamedTuple):
     rrf_k: Bound
     budget_tokens: Bound | None = None
     query_chars: Bound | None = None
+    related_limit: Bound = Bound(1, 1000, 50)  # rows `qry related` / `get_related` list
 
 
 SEARCH_BOUNDS = SearchBounds(
@@ -49,5 +50,8 @@ SEARCH_BOUNDS = SearchBounds(
 
 # An agent over the MCP server: a smaller answer (its context is the cost), a bounded budget and query.
 SERVED_BOUNDS = SEARCH_BOUNDS._replace(
-    top_k=Bound(1, 100, 10), budget_tokens=Bound(100, 100_000), query_chars=Bound(1, 2000)
+    top_k=Bound(1, 100, 10),
+    budget_tokens=Bound(100, 100_000),
+    query_chars=Bound(1, 2000),
+    related_limit=Bound(1, 200, 50),
 )

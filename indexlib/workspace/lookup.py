@@ -56,6 +56,7 @@ def related_across(
     callees: bool = True,
     depth: int = 1,
     repos: Sequence[str] = (),
+    limit: int | None = None,
 ) -> WorkspaceRelated:
     """`related` in the repository that defines `symbol` among those `repos` (regular expressions
     over the names, as `--repo`) keeps; ambiguous when several define it."""
@@ -64,7 +65,9 @@ def related_across(
     errors: list[RepoError] = []
     for m in kept:
         try:
-            got = related(fed.engine(m.name), symbol, callers=callers, callees=callees, depth=depth)
+            got = related(
+                fed.engine(m.name), symbol, callers=callers, callees=callees, depth=depth, limit=limit
+            )
         except UsageError:
             raise  # the symbol or the depth: the same answer from every repository
         except QryError as exc:  # this repository's index (missing, damaged): the others answer

@@ -9,6 +9,7 @@ import pytest
 
 from indexlib import (
     BuildOptions,
+    UsageError,
     GraphQueryError,
     SearchOptions,
     build_index,
@@ -97,6 +98,11 @@ def test_a_busy_class_keeps_its_members_and_says_it_was_cut(tmp_path: Path) -> N
     assert len(res.related) == 50 and res.truncated
     few = related(open_engine(tmp_path / ".qry"), "Hub.step_1")
     assert not few.truncated
+    # --limit lists more, up to its bound, and refuses what is out of it.
+    every = related(open_engine(tmp_path / ".qry"), "Hub", limit=100)
+    assert len(every.related) == 64 and not every.truncated
+    with pytest.raises(UsageError, match="--limit must be between 1 and 1000"):
+        related(open_engine(tmp_path / ".qry"), "Hub", limit=0)
 
 
 def test_a_partial_class_is_one_definition(tmp_path: Path) -> None:

@@ -106,7 +106,9 @@ def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None
     assert (props["snippet_chars"]["minimum"], props["snippet_chars"]["maximum"]) == (80, 4000)
     assert props["mode"]["enum"] == ["hybrid", "lexical", "semantic", "symbol"]
     assert tools["get_related"].input_schema["properties"]["depth"]["maximum"] == 4
-    assert {"symbol", "callers", "callees", "depth", "repo"} == set(tools["get_related"].input_schema["properties"])
+    assert {"symbol", "callers", "callees", "depth", "repo", "limit"} == set(
+        tools["get_related"].input_schema["properties"]
+    )
     assert {"query", "params", "repo"} == set(tools["query_graph"].input_schema["properties"])
     assert tools["search"].annotations is not None and tools["search"].annotations.read_only_hint
     assert tools["reindex"].annotations is not None and not tools["reindex"].annotations.read_only_hint
@@ -245,6 +247,8 @@ def test_snippet_chars_and_budget_bounds(server: Server) -> None:
 
 
 def test_depth_over_the_bound(server: Server) -> None:
+    rows = server.error("get_related", {"symbol": "parse_config", "limit": 500})
+    assert rows["code"] == "bound" and "limit" in rows["error"] and "200" in rows["error"], rows
     err = server.error("get_related", {"symbol": "parse_config", "depth": 9})
     assert err["code"] == "bound" and "depth" in err["error"] and "4" in err["error"]
     assert server.ok("resolve_symbol", {"name": "parse_config"})["definitions"]

@@ -9,9 +9,9 @@ import pytest
 
 from indexlib import (
     BuildOptions,
-    UsageError,
     GraphQueryError,
     SearchOptions,
+    UsageError,
     build_index,
     graph_query,
     open_engine,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from re import Pattern
 from typing import NamedTuple
@@ -99,13 +99,14 @@ def _display(abspath: str, cwd: str) -> str:
     return abspath if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
 
 
-def _find_index(req: GrepRequest, cwd: Path) -> Path | None:
+def _find_index(req: GrepRequest, cwd: Path, targets: Sequence[Path] = ()) -> Path | None:
     """The index directory to read, or None when grep scans.
 
     A directory named by `--index-dir` or `$QRY_INDEX_DIR` is the user's answer to "which index":
     it must be one, and `_open_index` reports it as `qry search` does when it is not. Only when none
-    is named and no `.qry` lies above `cwd` does grep scan. `--no-index` reads no index at all, so a
-    named one is not looked at (a `$QRY_INDEX_DIR` exported for other commands stays harmless).
+    is named and no `.qry` lies above `cwd`, nor above every PATH given (`qry grep x repo` from the
+    folder holding `repo/`), does grep scan. `--no-index` reads no index at all, so a named one is
+    not looked at (a `$QRY_INDEX_DIR` exported for other commands stays harmless).
     """
     if not req.use_index:
         return None
@@ -113,18 +114,22 @@ def _find_index(req: GrepRequest, cwd: Path) -> Path | None:
 
     if req.index_dir or os.environ.get(ENV_VAR):
         return resolve_index_dir(Path(req.index_dir) if req.index_dir else None)
-    return find_index(cwd)
+    found = find_index(cwd)
+    if found is None and targets:
+        above = {find_index(t if t.is_dir() else t.parent) for t in targets}
+        found = above.pop() if len(above) == 1 else None
+    return found
 
 
 def _open_index(
-    req: GrepRequest, cwd: Path, notice: Callable[[str], None]
+    req: GrepRequest, cwd: Path, notice: Callable[[str], None], targets: Sequence[Path] = ()
 ) -> tuple[Path | None, IndexRef | None]:
     """The indexed tree's root and its current index, or (None, None) when grep must scan.
 
     A named index goes through `Store.open` and `load` as a search's does, so a missing folder, a
     file, a folder that is no index and an index with no root yet are the same errors (exit 2) with
     the same hints; a found `.qry` always holds a HEAD (`find_index`)."""
-    index_dir = _find_index(req, cwd)
+    index_dir = _find_index(req, cwd, targets)
     if index_dir is None:
         if req.use_index:
             notice(NO_INDEX_NOTICE)
@@ -338,7 +343,10 @@ def run_grep(
     )
     run.show_path = not (len(paths) == 1 and len(named) == 1 and not named[0][1].is_dir())
     truncated = False
-    run.root, run.index = _open_index(req, cwd, notice if named else lambda _m: None)  # none: nothing to scan
+    targets = [t for _typed, t in named]
+    run.root, run.index = _open_index(
+        req, cwd, notice if named else lambda _m: None, targets
+    )  # none: nothing to scan
     try:
         for typed, target in named:
             if typed is not None and not target.is_dir():

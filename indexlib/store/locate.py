@@ -81,11 +81,25 @@ def resolve_index_dir(
                 " its first qry index was interrupted, or is still running",
                 hint=f"finish it: qry index {unpublished.parent}",
             )
-        raise IndexNotFound(
-            f"no qry index found in {origin.resolve()} or any parent directory",
-            hint=f"create one: qry index PATH (or set {ENV_VAR})",
+        below = _indexes_below(origin)
+        hint = (
+            f"an index is in {below[0]}: run from there, or pass --index-dir {below[0]}"
+            if below
+            else f"create one: qry index PATH (or set {ENV_VAR})"
         )
+        raise IndexNotFound(f"no qry index found in {origin.resolve()} or any parent directory", hint=hint)
     return found
+
+
+def _indexes_below(origin: Path) -> list[str]:
+    """The folders right under `origin` holding a published index (`qry index repo` run from the
+    folder above `repo`, then `qry search` there), as paths from the working directory; one
+    listing, no deeper walk."""
+    try:
+        folders = sorted(p for p in Path(origin).iterdir() if p.is_dir())
+    except OSError:
+        return []
+    return [os.path.relpath(p) for p in folders if (p / INDEX_DIRNAME / "HEAD").exists()]
 
 
 def _nearest_unpublished(start: Path) -> Path | None:

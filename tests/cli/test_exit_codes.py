@@ -127,6 +127,23 @@ def test_index_dir_pointing_nowhere(tmp_path: Path) -> None:
         assert_clean_stderr(run)
 
 
+def test_an_index_built_from_the_folder_above_is_found_or_named(tmp_path: Path) -> None:
+    """`qry index repo`, then `qry search` in the same folder: the error names the index below
+    (the hint said "create one", the command just run), and `qry grep X repo` reads it."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "billing.py").write_text("def charge():\n    return 1\n")
+    built = run_qry_process("index", "repo", "--embed", "none", cwd=tmp_path)
+    assert built.code == 0, built.describe()
+    search = run_qry_process("search", "charge", cwd=tmp_path)
+    assert (
+        search.code == 2
+        and "hint: an index is in repo: run from there, or pass --index-dir repo" in search.err
+    )
+    grep = run_qry_process("grep", "charge", "repo", cwd=tmp_path)
+    assert grep.code == 0 and grep.out == "repo/billing.py:1:def charge():\n", grep.describe()
+    assert "scanning" not in grep.err, grep.describe()
+
+
 def test_grep_refuses_a_named_index_dir_that_is_no_index_as_search_does(tmp_path: Path) -> None:
     """`qry grep X --index-dir /nonexistent` (or a file, an empty folder, the same in $QRY_INDEX_DIR)
     printed "no index found: scanning the tree" and exited 0: a named index must be one. Only with
@@ -384,7 +401,9 @@ def test_search_from_a_subfolder_prints_paths_from_there_as_rg_does(tmp_path: Pa
     (tmp_path / "lib" / "app").mkdir(parents=True)
     (tmp_path / "lib" / "app" / "base.py").write_text("def process_route(pattern):\n    return pattern\n")
     (tmp_path / "tools").mkdir()
-    (tmp_path / "tools" / "run.py").write_text("from lib.app.base import process_route\n\nprocess_route('x')\n")
+    (tmp_path / "tools" / "run.py").write_text(
+        "from lib.app.base import process_route\n\nprocess_route('x')\n"
+    )
     assert run_qry_process("index", ".", "--embed", "none", cwd=tmp_path).code == 0
     sub = tmp_path / "lib" / "app"
     files = run_qry_process("search", "process_route", "-l", cwd=sub)

@@ -485,8 +485,10 @@ def test_row_cap_and_truncated_flag() -> None:
     g = numbered_graph(1500)
     default = run_graph_query(g, "MATCH (n:function) RETURN n.name", {}, budget_ms=BIG_BUDGET)
     assert len(default.rows) == 100 and default.truncated is True
-    capped = run_graph_query(g, "MATCH (n:function) RETURN n.name LIMIT 5000", {}, budget_ms=BIG_BUDGET)
-    assert len(capped.rows) == 1000 and capped.truncated is True
+    most = run_graph_query(g, "MATCH (n:function) RETURN n.name LIMIT 1000", {}, budget_ms=BIG_BUDGET)
+    assert len(most.rows) == 1000 and most.truncated is True
+    with pytest.raises(GraphQueryError, match="limit_cap: LIMIT 5000 is over the cap of 1000 rows"):
+        run_graph_query(g, "MATCH (n:function) RETURN n.name LIMIT 5000", {}, budget_ms=BIG_BUDGET)
     exact = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 10 RETURN n.name LIMIT 10", {}, budget_ms=BIG_BUDGET)
     assert len(exact.rows) == 10 and exact.truncated is False
     fewer = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 3 RETURN n.name", {}, budget_ms=BIG_BUDGET)
@@ -497,6 +499,9 @@ def test_row_cap_and_truncated_flag() -> None:
     ] and ordered.truncated is False
     small = run_graph_query(g, "MATCH (n) RETURN n.name", {}, limit_default=7, limit_cap=5, budget_ms=BIG_BUDGET)
     assert len(small.rows) == 5 and small.truncated is True
+    with pytest.raises(GraphQueryError) as over:
+        run_graph_query(g, "MATCH (n) RETURN n.name LIMIT 6", {}, limit_cap=5, budget_ms=BIG_BUDGET)
+    assert over.value.code == "limit_cap" and "LIMIT 6 is over the cap of 5" in over.value.message
 
 
 def test_the_wall_clock_budget_aborts_a_dense_traversal() -> None:

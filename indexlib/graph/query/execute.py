@@ -363,9 +363,9 @@ def run_graph_query(
 ) -> GraphQueryResult:
     """Parse, validate and run one bounded query; raise GraphQueryError naming the broken rule.
 
-    LIMIT defaults to `limit_default` and is capped at `limit_cap`. `truncated` is true whenever more
-    rows existed than were returned (a LIMIT, the cap, or a start-node scan over SCAN_CAP nodes cut
-    them). The budget covers matching and projection (not parsing), checked in every matcher loop;
+    LIMIT defaults to `limit_default`; one over `limit_cap` is refused (`limit_cap`). `truncated` is
+    true whenever more rows existed than were returned (a LIMIT, or a start-node scan over SCAN_CAP
+    nodes cut them). The budget covers matching and projection (not parsing), checked in every matcher loop;
     `elapsed_ms` covers everything.
 
     Example:
@@ -379,6 +379,13 @@ def run_graph_query(
         analysis = analyse(query, params, max_depth=max_depth)
         skip = _count_value(query.skip, params, 0)
         limit = min(_count_value(query.limit, params, limit_default), limit_cap)
+        if query.limit is not None and _count_value(query.limit, params, 0) > limit_cap:
+            # Said, not cut silently: the truncation note would blame the LIMIT asked for.
+            fail(
+                "limit_cap",
+                f"LIMIT {_count_value(query.limit, params, 0)} is over the cap of {limit_cap} rows",
+                f"use LIMIT {limit_cap} or less, and SKIP to read the rows after them",
+            )
         # The budget starts after parsing, so the one-off grammar build (~50 ms) never times a query out.
         executor = _Executor(view, query, params, analysis, _Budget(budget_ms))
         rows, truncated = executor.rows(skip, limit)

@@ -35,6 +35,12 @@ GIN_LIKE = {
     "binding/binding_test.go": (
         'package binding\n\nimport "testing"\n\nfunc TestBindingDefault(t *testing.T) {\n\tDefault("GET")\n}\n'
     ),
+    # A method called on a composite literal: the literal's type's, not the interface `Render`.
+    "render/render.go": "package render\n\ntype Render interface {\n\tRender(w int) error\n}\n",
+    "render/json.go": "package render\n\ntype JSON struct {\n\tData any\n}\n\nfunc (r JSON) Render(w int) error { return nil }\n",
+    "render/render_test.go": (
+        'package render\n\nimport "testing"\n\nfunc TestRenderJSON(t *testing.T) {\n\t(JSON{1}).Render(0)\n}\n'
+    ),
     # A test type with a `Header` method: a name another type's call must not land on.
     "writer_test.go": "package gin\n\ntype mockWriter struct{}\n\nfunc (m *mockWriter) Header() {}\n",
 }
@@ -71,3 +77,7 @@ def test_a_call_through_a_typed_variable_is_that_types_method(gin: Engine) -> No
     ]
     assert _calls(gin, "Params.Get", "in") == []
     assert _calls(gin, "mockWriter.Header", "in") == []
+
+
+def test_a_method_called_on_a_composite_literal_is_the_literals_types(gin: Engine) -> None:
+    assert _calls(gin, "TestRenderJSON", "out") == [("JSON.Render", "render/json.go", False)]

@@ -18,8 +18,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # layout (FORMAT_VERSION): an index recorded by another parser version is read as it is, and its
 # next build parses every file again instead of reusing unchanged files' nodes. Bump on any change
 # to what a file parses into. 1: Kotlin, Swift, Scala, Lua, shell and Vue/Svelte parsed, and the
-# rest of format 8's parsing (an index of format 8 built before recorded no version).
-PARSER_VERSION = 1
+# rest of format 8's parsing (an index of format 8 built before recorded no version). 2: a Go call
+# on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`).
+PARSER_VERSION = 2
 
 
 def parse_file(

@@ -218,7 +218,23 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     target = normalize_target(src(callee))
     if language == "php":
         target = strip_sigils(target)
+    if language == "go" and callee.type == "selector_expression":
+        target = _go_literal_receiver(src, callee) or target
     return target, callee, False
+
+
+def _go_literal_receiver(src: Source, callee: Node) -> str:
+    """`(JSON{data}).Render` and `(&Server{}).Serve` call a method of the literal's type:
+    `JSON.Render` (written as is, the literal's braces would leave a bare `Render`, a type's name)."""
+    operand = callee.child_by_field_name("operand")
+    while operand is not None and operand.type in ("parenthesized_expression", "unary_expression"):
+        operand = operand.named_child(0) if operand.named_child_count else None
+    field = callee.child_by_field_name("field")
+    if operand is None or field is None or operand.type != "composite_literal":
+        return ""
+    kind = operand.child_by_field_name("type")
+    name = normalize_target(src(kind)) if kind is not None else ""
+    return f"{name}.{src(field)}" if name else ""
 
 
 # Macros of Rust's standard library: a call of one can only ever resolve to nothing.

@@ -39,6 +39,8 @@ RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECT
 _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
 
 
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
+
 def _symbol(n: Node) -> bool:
     """A definition a name or `PATH:LINE` may name: a definition kind, or a Vue or Svelte
     component, whose module node is the component (`VPSidebarItem`, named by its file)."""
@@ -94,8 +96,11 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
     found: list[Node] = []
     for stored in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP):
         n = stored.node
-        full = f"{module_of(n.path)}.{n.qualified_name.replace('::', '.')}"
-        if n.part == 0 and _symbol(n) and (same(full, dotted) or ends(full, "." + dotted)):
+        qualified = n.qualified_name.replace("::", ".")
+        fulls = [f"{module_of(n.path)}.{qualified}"]
+        if n.language == "go":  # `render.JSON`, `gin.Context`: Go qualifies by package, not file
+            fulls.append(f"{go_package(snap, n.path)}.{qualified}")
+        if n.part == 0 and _symbol(n) and any(same(f, dotted) or ends(f, "." + dotted) for f in fulls):
             found.append(n)
     if not found and "::" in text:
         # A Rust or C++ path names the crate, and a crate is rarely its folder's name
@@ -110,6 +115,16 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
         ]
     found.sort(key=lambda n: (n.path, n.start_line))
     return found
+
+
+def go_package(snap: Snapshot, path: str) -> str:
+    """The package a Go file's `package` clause names (its module node's text), else its folder's."""
+    for s in snap.nodes_in_file(path):
+        if s.node.kind == "module":
+            m = _GO_PACKAGE.search(s.node.text)
+            if m:
+                return m.group(1)
+    return path.rsplit("/", 2)[-2] if "/" in path else ""
 
 
 def is_qualified(name: str) -> bool:

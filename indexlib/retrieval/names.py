@@ -15,15 +15,17 @@ MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_s
 
 # `#` separates Ruby's `Klass#meth` but begins JavaScript's private `Ky.#retry`.
 _NAME_SEPARATOR = re.compile(r"::|->|(?<=[\w$])#|\\")
+# Go's method expression `(*Context).Next` (or `(Context).Next`) names the method `Context.Next`.
+_GO_METHOD_EXPRESSION = re.compile(r"^\(\*?([\w.]+)\)(?=\.)")
 
 
 def dotted(name: str) -> str:
     """A qualified name with every language's separator as a dot, without a leading one.
 
-    >>> [dotted(n) for n in ("std::fs::read", "obj->next", "Klass#meth", "\\Slim\\App", "a.b")]
-    ['std.fs.read', 'obj.next', 'Klass.meth', 'Slim.App', 'a.b']
+    >>> [dotted(n) for n in ("std::fs::read", "obj->next", "Klass#meth", "\\Slim\\App", "(*Context).Next")]
+    ['std.fs.read', 'obj.next', 'Klass.meth', 'Slim.App', 'Context.Next']
     """
-    return _NAME_SEPARATOR.sub(".", name).lstrip(".")
+    return _NAME_SEPARATOR.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name)).lstrip(".")
 
 
 def last_name_part(name: str) -> str:

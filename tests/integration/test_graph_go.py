@@ -81,3 +81,16 @@ def test_a_call_through_a_typed_variable_is_that_types_method(gin: Engine) -> No
 
 def test_a_method_called_on_a_composite_literal_is_the_literals_types(gin: Engine) -> None:
     assert _calls(gin, "TestRenderJSON", "out") == [("JSON.Render", "render/json.go", False)]
+
+
+def test_a_go_name_qualified_by_its_package_or_as_a_method_expression_resolves(gin: Engine) -> None:
+    """`gin.Context` (the root package's clause names it), `render.JSON` (the package is the folder,
+    the file `json.go`), and Go's method expression `(*Context).Next`."""
+    for name, where in (
+        ("gin.Context", ("Context", "context.go")),
+        ("render.JSON", ("JSON", "render/json.go")),
+        ("(*Context).Next", ("Context.Next", "context.go")),
+        ("gin.Context.Next", ("Context.Next", "context.go")),
+    ):
+        res = related(gin, name)
+        assert res.node is not None and (res.node.symbol, res.node.path) == where, (name, res)

@@ -46,10 +46,14 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     name holds its containers only. A workspace crate is often its project's name and its folder's
     (`grep_searcher` in `crates/searcher/`), and a facade crate re-exports it as a module
     (`grep::searcher`), so a qualifier, or one joined with the qualifiers before it that matched
-    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters."""
+    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters. A Go file at the
+    root of the tree is in the package its module is named after (`gin.Context` in `context.go`):
+    one lower-case qualifier, a Go package's spelling, names it."""
     qualifiers = [q for q in dotted(ident).split(".")[:-1] if q]
     if not qualifiers:
         return False
+    if "/" not in path and path.endswith(".go") and len(qualifiers) == 1 and qualifiers[0].islower():
+        return True  # `gin.Context`: a root Go file's package is the module's, which no folder names
     containers = {"".join(split_identifier(x)) for x in dotted(qualified_name).lower().split(".")[:-1]}
     folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
     pending = ""  # the qualifiers so far that matched nothing, joined

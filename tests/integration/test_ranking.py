@@ -44,7 +44,8 @@ def test_a_doc_sentence_finds_its_function_over_names_that_share_its_words(tmp_p
     assert "Do not display in help" in res.results[0].snippet.text
     assert any("quotes" in e for e in res.results[0].explain)
     off = open_engine(repo / ".qry").search(
-        "Do not display in help the environment variable name.", SearchOptions(signals=Signals().without("quote"))
+        "Do not display in help the environment variable name.",
+        SearchOptions(signals=Signals().without("quote")),
     )
     assert off.results[0].symbol == "Error.display_help", "the case needs the quote signal"
 
@@ -103,7 +104,9 @@ def test_a_word_in_backticks_weighs_as_code(tmp_path: Path) -> None:
     assert parse_query("wake `DelayQueue` when cleared").code_spans == ["DelayQueue"]
     res = engine.search("wake `DelayQueue` when cleared", SearchOptions())
     assert res.results[0].path == "src/delay_queue.rs", [h.path for h in res.results]
-    off = engine.search("wake `DelayQueue` when cleared", SearchOptions(signals=Signals().without("code_span")))
+    off = engine.search(
+        "wake `DelayQueue` when cleared", SearchOptions(signals=Signals().without("code_span"))
+    )
     assert off.results[0].path == "src/waker.rs"
 
 
@@ -135,7 +138,9 @@ def test_docs_and_tests_yield_to_code_unless_asked_for(tmp_path: Path) -> None:
 
 
 def test_no_evidence_no_result(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, {"a.js": "/** A short description for logs. */\nfunction describe() { return 1 }\n"})
+    repo = make_repo(
+        tmp_path, {"a.js": "/** A short description for logs. */\nfunction describe() { return 1 }\n"}
+    )
     res = open_engine(repo / ".qry").search("url_for", SearchOptions())
     assert res.results == []
     assert any(note.startswith("no result") for note in res.meta.notes)
@@ -238,7 +243,9 @@ def test_a_name_only_the_docs_spell_puts_the_docs_first(tmp_path: Path) -> None:
     written, as grep would show it; nodes spelling the name come before nodes holding one of its words
     (`sni`) or a near name (`is_ipv6_hostname`)."""
     docs = "# Extensions\n\n## `sni_hostname`\n\nThe server name to send in the TLS handshake.\n"
-    code = "def is_ipv6_hostname(hostname):\n    return ':' in hostname\n\n\ndef sni(host):\n    return host\n"
+    code = (
+        "def is_ipv6_hostname(hostname):\n    return ':' in hostname\n\n\ndef sni(host):\n    return host\n"
+    )
     repo = make_repo(tmp_path / "a", {"docs/extensions.md": docs, "net.py": code})
     assert top(repo, "sni_hostname")[0][1] == "docs/extensions.md"
     used = code + "\n\ndef connect(sni_hostname):\n    return sni(sni_hostname)\n"
@@ -253,7 +260,9 @@ def test_a_name_found_nowhere_says_when_indexed_files_changed_since(tmp_path: Pa
     files changed since, with or without results."""
     repo = make_repo(tmp_path, {"util.py": "def parse_header(raw):\n    return raw.split(':')\n"})
     engine = open_engine(repo / ".qry")
-    assert not any("changed since" in n for n in engine.search("frobnicate_payload", SearchOptions()).meta.notes)
+    assert not any(
+        "changed since" in n for n in engine.search("frobnicate_payload", SearchOptions()).meta.notes
+    )
     with (repo / "util.py").open("a") as f:
         f.write("\n\ndef frobnicate_payload(data):\n    return data\n")
     notes = engine.search("frobnicate_payload", SearchOptions()).meta.notes
@@ -336,16 +345,21 @@ def test_a_class_comes_before_its_constructor_and_is_shown_by_its_declaration(tm
     `class` line, not a member line holding more of the name's parts."""
     src = (
         "namespace Serilog.Events\n{\n    /// <summary>A log event.</summary>\n    public class LogEvent\n    {\n"
-        "        /// <summary>Construct a new <see cref=\"LogEvent\"/>.</summary>\n"
+        '        /// <summary>Construct a new <see cref="LogEvent"/>.</summary>\n'
         "        public LogEvent(int level)\n        {\n            Level = level;\n        }\n\n"
         "        public LogEvent Copy()\n        {\n            return new LogEvent(Level);\n        }\n"
         "    }\n}\n"
     )
     repo = make_repo(tmp_path, {"src/Events/LogEvent.cs": src})
     res = open_engine(repo / ".qry").search("LogEvent", SearchOptions())
-    assert [h.symbol for h in res.results[:2]] == ["Serilog.Events.LogEvent", "Serilog.Events.LogEvent.LogEvent"]
+    assert [h.symbol for h in res.results[:2]] == [
+        "Serilog.Events.LogEvent",
+        "Serilog.Events.LogEvent.LogEvent",
+    ]
     ctor = res.results[1]
-    assert "public LogEvent(int level)" in ctor.snippet.text, ctor.snippet  # its declaration, not only its doc
+    assert "public LogEvent(int level)" in ctor.snippet.text, (
+        ctor.snippet
+    )  # its declaration, not only its doc
 
 
 def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> None:
@@ -385,7 +399,7 @@ def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
     """A class's text holds its members' bodies as `...` and the line breaks they held: its snippet
     stops where they begin, instead of showing blank lines where the file has code."""
     src = (
-        "class Basket:\n    \"\"\"A shopping basket.\"\"\"\n\n    def __init__(self):\n        self.items = []\n"
+        'class Basket:\n    """A shopping basket."""\n\n    def __init__(self):\n        self.items = []\n'
         "        self.total = 0\n\n    def add(self, item):\n        self.items.append(item)\n"
     )
     repo = make_repo(tmp_path, {"shop.py": src})
@@ -447,16 +461,18 @@ def test_a_method_linked_by_its_name_alone_is_marked_ambiguous(tmp_path: Path) -
             "func (e *compError) Error() string { return e.msg }\n\n"
             "func (e *compError) Describe() string { return e.msg }\n",
             "run.go": "package app\n\nfunc run(err error, c *compError) string {\n"
-            "\tif err != nil {\n\t\treturn err.Error()\n\t}\n\treturn c.Describe()\n}\n",
+            "\tif err != nil {\n\t\treturn err.Error()\n\t}\n\treturn c.Describe()\n}\n\n"
+            "func guess(v any) string {\n\treturn v.(*compError).Describe()\n}\n",
         },
     )
     # `err.Error()` is the standard error interface's method: no edge to the only indexed `Error`.
     rel = related(open_engine(repo / ".qry"), "compError.Error")
     assert not [r for r in rel.related if r.symbol == "run"], rel.related
-    # `c.Describe()` has a receiver the index cannot type: the edge is kept, marked as a guess.
+    # `c.Describe()` with `c *compError` declared is that type's method; `v.(...).Describe()` on
+    # an `any` is a receiver the index cannot type: the edge is kept, marked as a guess.
     rel = related(open_engine(repo / ".qry"), "compError.Describe")
-    callers = [r for r in rel.related if r.symbol == "run"]
-    assert callers and all(r.ambiguous for r in callers), rel.related
+    callers = {r.symbol: r.ambiguous for r in rel.related if r.edge == "calls"}
+    assert callers == {"run": False, "guess": True}, rel.related
 
 
 def test_python_decorators_and_package_re_exports_are_calls(tmp_path: Path) -> None:
@@ -509,4 +525,19 @@ def test_a_query_naming_a_file_finds_that_file_and_no_missing_definition(tmp_pat
     )
     res = open_engine(repo / ".qry").search("md_docs.go", SearchOptions(explain=True))
     assert res.results[0].path == "doc/md_docs.go", [(h.path, h.explain) for h in res.results]
+    assert not any("no definition" in n for n in res.meta.notes), res.meta.notes
+
+
+def test_a_go_name_qualified_by_the_root_package_is_its_definition(tmp_path: Path) -> None:
+    """`gin.Context`: the root package's name is in no path, so the README's `*gin.Context` lines
+    came first and the struct was "no definition"."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "context.go": "package gin\n\n// Context carries a request.\ntype Context struct {\n\tKeys map[string]any\n}\n",
+            "README.md": '# Gin\n\nr.GET("/", func(c *gin.Context) {})\n\nUse gin.Context in every handler: gin.Context.\n',
+        },
+    )
+    res = open_engine(repo / ".qry").search("gin.Context", SearchOptions(explain=True))
+    assert (res.results[0].path, res.results[0].symbol) == ("context.go", "Context"), res.results
     assert not any("no definition" in n for n in res.meta.notes), res.meta.notes

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from cli.console import Env, Exit, guarded
 from cli.render import print_table, safe_line, to_json
-from indexlib.retrieval.bounds import SEARCH_BOUNDS
+from indexlib import SEARCH_BOUNDS
 
 RELATED_ROWS = SEARCH_BOUNDS.related_limit
 

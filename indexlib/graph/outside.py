@@ -8,10 +8,14 @@ is the file's top level, whose qualified name is `Type.name`, and whose family h
 container `Type` it may belong to. The rules of "may belong":
 
 - Go: a method belongs to a type of its own package (the same folder).
-- Elsewhere: the containers of that qualified name in the language family; code outside tests
-  never belongs to a type a test defines (`type Option<T> = ...` in a test is not `Option`); of
-  several, the nearest by path; still several (two same-named types equally near): none, since
-  guessing would list one type's methods under another.
+- Rust: an impl extends a type of its own crate (Cargo's layout), and none elsewhere when its own
+  file declares the type where no node was made of it (inside a macro).
+- A type the file names through a module (an import, `use std::ffi::OsStr`, or a path written in
+  the impl header, `impl From<E> for io::Error`) is that module's: one whose file is elsewhere is
+  not it.
+- Everywhere: code outside tests never belongs to a type a test defines (`type Option<T> = ...` in
+  a test is not `Option`); of several, the nearest by path; still several (two same-named types
+  equally near): none, since guessing would list one type's methods under another.
 
 Both directions use the one rule (`container_of` decides, `members_of` finds candidates by the
 qualified-name word and keeps those it assigns to the container), so `qry related` and the graph
@@ -33,8 +37,6 @@ OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member
 CANDIDATES_CAP = 500  # nodes read when looking for a type, or for its members in other files
 LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a Rust path from the own crate: no module to check
 CRATE_FOLDERS = frozenset({"src", "tests", "benches", "examples"})  # a Rust crate's folders under its root
-
-
 IMPL_HEADER = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?impl\b")
 IMPL_HEADER_LINES = 4  # an impl header (`impl<T>` / `Trait for Type<T>` / `where ...`) read this far
 

@@ -41,6 +41,7 @@ _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
 
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
+
 def _symbol(n: Node) -> bool:
     """A definition a name or `PATH:LINE` may name: a definition kind, or a Vue or Svelte
     component, whose module node is the component (`VPSidebarItem`, named by its file)."""

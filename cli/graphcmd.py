@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from cli.console import Env, Exit, guarded
-from cli.render import print_table, safe_line, to_json
+from cli.render import print_table, related_at, safe_line, to_json
 from indexlib import SEARCH_BOUNDS
 
 RELATED_ROWS = SEARCH_BOUNDS.related_limit
@@ -61,7 +61,7 @@ def related_command(env: Env, a: RelatedArgs) -> int:
                 ("<- " if r.direction == "in" else "-> ") + r.edge,
                 r.symbol,
                 r.kind,
-                f"{at}{r.path}:{r.start_line}",
+                f"{at}{r.path}:{related_at(r)}",
                 r.depth,
                 "ambiguous" if r.ambiguous else "",
             ]

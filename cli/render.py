@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import BRACED_BODY, Hit, SearchResult, shown_line, text_lines
+from indexlib import BRACED_BODY, Hit, Related, SearchResult, shown_line, text_lines
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -36,6 +36,12 @@ ROUTE_MEANING = {
 # break lines at, while qry, git and grep count lines by LF only).
 _LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # group 1: CR of CR LF
+
+
+def related_at(r: Related) -> int:
+    """The line a related row points at: for a caller, the call (where to read how it calls); for
+    anything else, the related definition's first line."""
+    return r.line if r.direction == "in" and r.edge == "calls" and r.line else r.start_line
 
 
 def _escape_control(m: re.Match[str]) -> str:
@@ -134,7 +140,7 @@ def render_plain(
             )
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"
-            out.append(f"  {arrow} {r.edge} {safe_line(r.symbol)} {safe_line(r.path)}:{r.start_line}")
+            out.append(f"  {arrow} {r.edge} {safe_line(r.symbol)} {safe_line(r.path)}:{related_at(r)}")
         if explain:
             out.extend(f"  # {safe_line(e)}" for e in h.explain)
     _warn_failed(env, result)
@@ -212,7 +218,7 @@ def render_table(env: Env, result: SearchResult, *, explain: bool = False, foote
         for r in h.related[:6]:
             arrow = "←" if r.direction == "in" else "→"
             cell.append(f"\n  {arrow} {r.edge} {safe_line(r.symbol)} ", style="green")
-            cell.append(f"{safe_line(r.path)}:{r.start_line}", style="dim")
+            cell.append(f"{safe_line(r.path)}:{related_at(r)}", style="dim")
         if len(h.related) > 6:
             cell.append(f"\n  … {len(h.related) - 6} more related", style="dim")
         if explain and h.explain:

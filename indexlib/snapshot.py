@@ -23,7 +23,7 @@ import indexlib.engines.lexical as lexical
 from indexlib.engines.lexical import LexicalSegment, StoredNode
 from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
-from indexlib.records import CHUNK_LINES, CONTAINER_KINDS, WINDOW_LINES, Node, NodeKind
+from indexlib.records import CHUNK_LINES, CONTAINER_KINDS, WINDOW_LINES, Node, NodeKind, Ref, RefKind
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
@@ -258,6 +258,10 @@ class Snapshot:
             nodes.sort(key=lambda s: (s.node.start_byte, s.node.part))
             self._by_path[path] = nodes
         return self._by_path[path]
+
+    def file_imports(self, path: str) -> list[Ref]:
+        """The imports a file makes (every node's `imports` references, as written)."""
+        return [r for s in self.nodes_in_file(path) for r in s.refs if r.kind == RefKind.IMPORTS]
 
     def first_part(self, node: Node) -> Node:
         """The definition a window of a split node belongs to: its part 0 (`node` itself when it is)."""

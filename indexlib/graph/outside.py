@@ -30,7 +30,7 @@ from indexlib.engines.lexical import StoredNode
 from indexlib.engines.lexterms import joined_name
 from indexlib.graph.family import closeness, family_of, same_folder
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
+from indexlib.records import CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member from another file
@@ -76,7 +76,6 @@ class OutsideMembers:
         self.snap = snap
         self._types: dict[tuple[str, str], list[StoredNode]] = {}
         self._of: dict[int, int] = {}
-        self._file_imports: dict[str, list[Ref]] = {}
 
     def container_of(self, node: Node) -> int:
         """The uid of the type `node` is a member of though defined at the top level of its file
@@ -116,7 +115,7 @@ class OutsideMembers:
         if node.language == "rust" and crate_of(node.path) != crate_of(type_.path):
             return False
         written = self._written(node)
-        for r in self._imports(node.path):
+        for r in self.snap.file_imports(node.path):
             target = r.target.replace("::", ".").split(".")
             if r.alias == written[0] or (not r.alias and target[-1] == written[0]):
                 written = target + written[1:]
@@ -163,13 +162,6 @@ class OutsideMembers:
             if m.kind == "module" and m.start_line <= node.start_line <= m.end_line:
                 return m
         return None
-
-    def _imports(self, path: str) -> list[Ref]:
-        if path not in self._file_imports:
-            self._file_imports[path] = [
-                r for s in self.snap.nodes_in_file(path) for r in s.refs if r.kind == RefKind.IMPORTS
-            ]
-        return self._file_imports[path]
 
     def _has_parent(self, node: Node) -> bool:
         if not node.parent_uid:

@@ -127,10 +127,7 @@ class Resolver:
 
     def _file_imports(self, path: str) -> list[Ref]:
         if path not in self._imports:
-            refs: list[Ref] = []
-            for s in self.snap.nodes_in_file(path):
-                refs.extend(r for r in s.refs if r.kind == RefKind.IMPORTS)
-            self._imports[path] = refs
+            self._imports[path] = self.snap.file_imports(path)
         return self._imports[path]
 
     def resolve(self, src: StoredNode, ref: Ref) -> tuple[list[int], bool]:

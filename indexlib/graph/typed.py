@@ -22,6 +22,7 @@ from indexlib.snapshot import Snapshot
 
 _FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
 EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
 BUILTIN_TYPES = frozenset(
@@ -128,6 +129,7 @@ class GoTypes:
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self._types: dict[tuple[str, str], list[StoredNode]] = {}
+        self._packages: dict[str, str] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
@@ -138,8 +140,8 @@ class GoTypes:
         if not declared:
             return None
         types = self._types_named(n, declared)
-        if not types:
-            return [] if "." in declared else None  # `sync.Pool`: a package the index does not hold
+        if not types:  # `sync.Pool`: the standard library's (no domain in its path), no edge
+            return [] if _standard(self._imported(n.path, declared.rpartition(".")[0])) else None
         holders = {t.node.qualified_name for t in types}
         outside = False
         for t in types:
@@ -165,20 +167,42 @@ class GoTypes:
         return ""
 
     def _types_named(self, n: Node, declared: str) -> list[StoredNode]:
-        """The container nodes a type name written in `n`'s file names: its own package's for a bare
-        name, a folder of that package name's for `pkg.Type`."""
-        key = (n.path.rsplit("/", 1)[0] if "/" in n.path else "", declared)
+        """The type nodes a type name written in `n`'s file names: its own package's for a bare
+        name; for `pkg.Type`, those of the package its file imports as `pkg` (the package clause
+        names it, and the folder ends the import path: `fs` of `.../internal/fs`, imported as
+        `filesystem`)."""
+        key = (n.path, declared)
         if key not in self._types:
             pkg, _, name = declared.rpartition(".")
+            path = self._imported(n.path, pkg) if pkg else ""
             self._types[key] = [
                 s
                 for s in self.snap.lookup("name_exact", name.lower(), limit=200)
                 if s.node.language == "go"
                 and (s.node.kind in CONTAINER_KINDS or s.node.kind == "type")  # `type Params []Param`
                 and s.node.name == name
-                and (_folder_name(s.node.path) == pkg if pkg else same_folder(s.node.path, n.path))
+                and (self._provides(s.node.path, path or pkg) if pkg else same_folder(s.node.path, n.path))
             ]
         return self._types[key]
+
+    def _imported(self, path: str, binding: str) -> str:
+        """The import path `path`'s file binds to `binding` (`net/http` for `http`), else ''."""
+        return next((r.target for r in self.snap.file_imports(path) if r.alias == binding), "")
+
+    def _provides(self, path: str, imported: str) -> bool:
+        """Whether the Go file `path` is in the package of import path `imported` (or of a package
+        named so when no import says which): its package clause is the path's last element, and
+        its folder ends the import path (a root package's folder is the module, which any does)."""
+        last = imported.rsplit("/", 1)[-1]
+        if self._package(path) != last:
+            return False
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        return not folder or f"/{imported}".endswith(f"/{folder}") or "/" not in imported
+
+    def _package(self, path: str) -> str:
+        if path not in self._packages:
+            self._packages[path] = go_package(self.snap, path)
+        return self._packages[path]
 
     def _embedded(self, container: Node) -> tuple[set[str], bool]:
         """The types a Go struct embeds (a line of its body that is a type alone: `RouterGroup`,
@@ -197,6 +221,16 @@ class GoTypes:
         return local, elsewhere
 
 
-def _folder_name(path: str) -> str:
-    parts = path.split("/")
-    return parts[-2] if len(parts) > 1 else ""
+def go_package(snap: Snapshot, path: str) -> str:
+    """The package a Go file's `package` clause names (its module node's text), else its folder's."""
+    for s in snap.nodes_in_file(path):
+        if s.node.kind == "module":
+            m = _PACKAGE.search(s.node.text)
+            if m:
+                return m.group(1)
+    return path.rsplit("/", 2)[-2] if "/" in path else ""
+
+
+def _standard(imported: str) -> bool:
+    """Whether an import path is the Go standard library's (`sync`, `net/http`: no domain)."""
+    return bool(imported) and "." not in imported.split("/", 1)[0]

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
     CONTAINER_KINDS,
@@ -37,9 +38,6 @@ from indexlib.snapshot import Snapshot
 # Definitions a name may resolve to; a Markdown section too (`API > Context`), ranked after code.
 RESOLVABLE_KINDS = frozenset(k.value for k in DEFINITION_KINDS) | {NodeKind.SECTION.value}
 _SYMBOL_KINDS = frozenset(k.value for k in DEFINITION_KINDS)
-
-
-_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
 
 def _symbol(n: Node) -> bool:
@@ -116,16 +114,6 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
         ]
     found.sort(key=lambda n: (n.path, n.start_line))
     return found
-
-
-def go_package(snap: Snapshot, path: str) -> str:
-    """The package a Go file's `package` clause names (its module node's text), else its folder's."""
-    for s in snap.nodes_in_file(path):
-        if s.node.kind == "module":
-            m = _GO_PACKAGE.search(s.node.text)
-            if m:
-                return m.group(1)
-    return path.rsplit("/", 2)[-2] if "/" in path else ""
 
 
 def is_qualified(name: str) -> bool:

@@ -35,6 +35,10 @@ GIN_LIKE = {
     "binding/binding_test.go": (
         'package binding\n\nimport "testing"\n\nfunc TestBindingDefault(t *testing.T) {\n\tDefault("GET")\n}\n'
     ),
+    # Another package of the module naming the root package's type as `gin.Context`.
+    "ginS/gins.go": (
+        'package ginS\n\nimport "github.com/gin-gonic/gin"\n\nfunc Wrap(c *gin.Context) {\n\tc.Next()\n}\n'
+    ),
     # A method called on a composite literal: the literal's type's, not the interface `Render`.
     "render/render.go": "package render\n\ntype Render interface {\n\tRender(w int) error\n}\n",
     "render/json.go": "package render\n\ntype JSON struct {\n\tData any\n}\n\nfunc (r JSON) Render(w int) error { return nil }\n",
@@ -74,6 +78,7 @@ def test_a_call_through_a_typed_variable_is_that_types_method(gin: Engine) -> No
     assert sorted(_calls(gin, "Context.Next", "in")) == [
         ("Engine.handle", "gin.go", False),
         ("TestUse", "middleware_test.go", False),
+        ("Wrap", "ginS/gins.go", False),  # `c *gin.Context`: the type of the package imported as `gin`
     ]
     assert _calls(gin, "Params.Get", "in") == []
     assert _calls(gin, "mockWriter.Header", "in") == []

@@ -344,9 +344,8 @@ def run_grep(
     run.show_path = not (len(paths) == 1 and len(named) == 1 and not named[0][1].is_dir())
     truncated = False
     targets = [t for _typed, t in named]
-    run.root, run.index = _open_index(
-        req, cwd, notice if named else lambda _m: None, targets
-    )  # none: nothing to scan
+    # No usable PATH: nothing to scan, so no notice that the tree is scanned.
+    run.root, run.index = _open_index(req, cwd, notice if named else lambda _m: None, targets)
     try:
         for typed, target in named:
             if typed is not None and not target.is_dir():

@@ -378,14 +378,15 @@ def run_graph_query(
     try:
         analysis = analyse(query, params, max_depth=max_depth)
         skip = _count_value(query.skip, params, 0)
-        limit = min(_count_value(query.limit, params, limit_default), limit_cap)
-        if query.limit is not None and _count_value(query.limit, params, 0) > limit_cap:
+        asked = _count_value(query.limit, params, limit_default)
+        if query.limit is not None and asked > limit_cap:
             # Said, not cut silently: the truncation note would blame the LIMIT asked for.
             fail(
                 "limit_cap",
-                f"LIMIT {_count_value(query.limit, params, 0)} is over the cap of {limit_cap} rows",
+                f"LIMIT {asked} is over the cap of {limit_cap} rows",
                 f"use LIMIT {limit_cap} or less, and SKIP to read the rows after them",
             )
+        limit = min(asked, limit_cap)
         # The budget starts after parsing, so the one-off grammar build (~50 ms) never times a query out.
         executor = _Executor(view, query, params, analysis, _Budget(budget_ms))
         rows, truncated = executor.rows(skip, limit)

@@ -130,6 +130,8 @@ class GoTypes:
         self.snap = snap
         self._types: dict[tuple[str, str], list[StoredNode]] = {}
         self._packages: dict[str, str] = {}
+        self._variables: dict[int, dict[str, str]] = {}
+        self._fields: dict[str, str] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
@@ -153,18 +155,29 @@ class GoTypes:
         return found or ([] if outside else None)
 
     def _type_of(self, n: Node, qualifier: str) -> str:
-        variables = variable_types(n)
+        """The declared type of `qualifier` in `n`: a variable's (`c`), or a field's of one (`c.w`)."""
+        if n.uid not in self._variables:  # read once per function, not once per call in it
+            self._variables[n.uid] = variable_types(n)
         head, _, rest = qualifier.partition(".")
-        declared = variables.get(head, "")
+        declared = self._variables[n.uid].get(head, "")
         if not declared or "." in rest or (rest and "." in declared):
             return ""
-        if not rest:
-            return declared
-        for s in self.snap.lookup("qsuffix", f"{declared}.{rest}".lower(), limit=20):
-            f = s.node
-            if f.language == "go" and f.kind == "constant" and f.qualified_name == f"{declared}.{rest}":
-                return field_type(f)
-        return ""
+        return self._field_type(f"{declared}.{rest}") if rest else declared
+
+    def _field_type(self, field: str) -> str:
+        """The type of struct field `Type.name` as declared, '' when the index holds no such field."""
+        if field not in self._fields:
+            self._fields[field] = next(
+                (
+                    field_type(s.node)
+                    for s in self.snap.lookup("qsuffix", field.lower(), limit=20)
+                    if s.node.language == "go"
+                    and s.node.kind == "constant"
+                    and s.node.qualified_name == field
+                ),
+                "",
+            )
+        return self._fields[field]
 
     def _types_named(self, n: Node, declared: str) -> list[StoredNode]:
         """The type nodes a type name written in `n`'s file names: its own package's for a bare

@@ -61,8 +61,8 @@ def ablation_runs(work: Path, out_dir: Path, ids: set[str]) -> dict[str, Path]:
     """In-process runs over the indexes run.py built: each signal off, and each stream alone."""
     sys.path.insert(0, str(REPO))
     import indexlib
-    from indexlib.retrieval.fusion import SIGNAL_NAMES, Signals
     from indexlib.retrieval.search import SearchOptions
+    from indexlib.retrieval.signals import SIGNAL_NAMES, Signals
 
     queries = [q for q in _queries() if q["id"] in ids]
     variants: dict[str, SearchOptions] = {"default (in-process)": SearchOptions(top_k=10)}

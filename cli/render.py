@@ -40,8 +40,8 @@ _TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029
 
 def related_at(r: Related) -> int:
     """The line a related row points at: for a caller, the call (where to read how it calls); for
-    anything else, the related definition's first line."""
-    return r.line if r.direction == "in" and r.edge == "calls" and r.line else r.start_line
+    anything else, the related definition's declaration (where a search hit of it points)."""
+    return r.line if r.direction == "in" and r.edge == "calls" and r.line else (r.decl_line or r.start_line)
 
 
 def _escape_control(m: re.Match[str]) -> str:

@@ -24,6 +24,7 @@ class NodeKind(StrEnum):
     TRAIT = "trait"
     TYPE = "type"  # a type alias or other named type: `type X = ...` (TS, Go, Rust)
     CONSTANT = "constant"  # a module-level constant or variable: `DEFAULT = 5`, `const K = ...`
+    FIELD = "field"  # a value member of a type: a Go struct field, a Kotlin, Swift or Scala property
     MODULE = "module"  # module-level remainder: code of a file outside any symbol
     SECTION = "section"  # a Markdown section, split by heading
     CHUNK = "chunk"  # a line window of a text file tree-sitter does not parse
@@ -40,8 +41,12 @@ DEFINITION_KINDS = frozenset(
         NodeKind.TRAIT,
         NodeKind.TYPE,
         NodeKind.CONSTANT,
+        NodeKind.FIELD,
     }
 )
+# Kinds that name a value, not code: ranking lets them yield to a function or type of their name,
+# and one line of one is too little text to embed. A field is ranked as a constant is.
+VALUE_KINDS = frozenset({NodeKind.CONSTANT, NodeKind.FIELD})
 CONTAINER_KINDS = frozenset(
     {NodeKind.CLASS, NodeKind.STRUCT, NodeKind.INTERFACE, NodeKind.ENUM, NodeKind.TRAIT}
 )
@@ -241,6 +246,7 @@ class Related(msgspec.Struct, kw_only=True):
     symbol: str
     via: str = ""  # uid of the hit this was reached from
     line: int = 0  # line of the reference (the call site, import or base-class list); 0 for contains
+    decl_line: int = 0  # the line the related node declares itself on (past its doc comment)
     depth: int = 1
     ambiguous: bool = False
 

@@ -44,7 +44,7 @@ import make_queries
 from metrics import METRIC_NAMES, Rank, first_relevant, summarize
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
-from indexlib.retrieval.fusion import SIGNAL_NAMES, Signals
+from indexlib.retrieval.signals import SIGNAL_NAMES, Signals
 
 REPO = corpora.HERE.parents[1]
 DOC = REPO / "docs" / "benchmarks.md"

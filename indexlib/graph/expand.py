@@ -42,6 +42,7 @@ class GraphNode(msgspec.Struct, frozen=True, kw_only=True):
     end_line: int
     signature: str = ""
     parent_uid: int = 0
+    decl_line: int = 0  # the line it declares itself on, below a doc comment its span holds (0: start_line)
 
 
 class GraphView(Protocol):
@@ -160,7 +161,7 @@ def expand(
 # Kinds whose members (`contains`, out) `qry related` lists: a type is called through its members, and
 # so is an object a constant holds (a JS object literal's methods, the members a module assigns to
 # `var res = ...`). A function's nested definitions are its code, not an API: not listed.
-MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "constant"})
+MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "constant", "field"})
 
 
 def members(view: GraphView, uid: int, *, skip: Collection[str], room: int) -> list[Related]:
@@ -275,6 +276,7 @@ def _related(
         symbol=node.qualified_name,
         via=uid_hex(via),
         line=edge.line if edge.kind != RefKind.CONTAINS else 0,
+        decl_line=node.decl_line or node.start_line,
         depth=level,
         ambiguous=edge.ambiguous,
     )

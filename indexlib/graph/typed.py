@@ -17,7 +17,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import same_folder
-from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 _FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
@@ -172,7 +172,7 @@ class GoTypes:
                     field_type(s.node)
                     for s in self.snap.lookup("qsuffix", field.lower(), limit=20)
                     if s.node.language == "go"
-                    and s.node.kind == "constant"
+                    and s.node.kind in VALUE_KINDS
                     and s.node.qualified_name == field
                 ),
                 "",

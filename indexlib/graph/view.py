@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping
 
 import msgspec
 
+from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
@@ -244,6 +245,7 @@ def to_graph_node(n: Node) -> GraphNode:
         end_line=n.end_line,
         signature=n.signature,
         parent_uid=n.parent_uid,
+        decl_line=declaration_line(n.text, n.start_line, n.signature),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from indexlib.analyzer import split_identifier
-from indexlib.records import Node, NodeKind
+from indexlib.records import VALUE_KINDS, Node, NodeKind
 
 __all__ = ["embedding_text", "worth_embedding"]
 
@@ -133,7 +133,7 @@ def worth_embedding(node: Node) -> bool:
     """
     if node.kind == NodeKind.MODULE:
         return not all(_IMPORT_BLOCK_LINE.fullmatch(line) for line in node.text.splitlines() if line.strip())
-    if node.kind == NodeKind.CONSTANT:
+    if node.kind in VALUE_KINDS:
         if node.doc.strip():
             return True
         lines = node.text.splitlines()

@@ -18,7 +18,7 @@ import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
 from indexlib.pathroles import is_test_code
-from indexlib.records import DEFINITION_KINDS, Provenance, StreamHit
+from indexlib.records import DEFINITION_KINDS, VALUE_KINDS, Provenance, StreamHit
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 from indexlib.retrieval.scope import (
@@ -29,6 +29,7 @@ from indexlib.retrieval.scope import (
     is_docs,
     path_names,
 )
+from indexlib.retrieval.signals import Signals
 
 CANDIDATE_CAP = 300
 
@@ -49,6 +50,7 @@ class Candidate(msgspec.Struct, kw_only=True):
     quote_share: float = 0.0  # share of the query's adjacent word pairs the node's text holds
     weak: bool = False  # a lexical-only match on function words alone: no evidence
     mentions: bool = False  # its text spells the query's multi-word identifier whole (`max_connections`)
+    literal: bool = False  # its text holds the code fragment the query is, as typed (spacing aside)
     generated: bool = False  # its file carries a generated-code marker: supporting code, like a test
     defines: str = ""  # set by apply_signals: "exact" / "spelled" when it defines the query identifier
     prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
@@ -175,84 +177,6 @@ def _set_provenance(p: Provenance, stream: str, rank: int, score: float) -> None
         p.symbol_rank, p.symbol_score = rank, score
 
 
-# Every post-fusion signal, in the order --explain lists them; all but `path` are on by default.
-SIGNAL_NAMES = (
-    "definition",
-    "path",
-    "tests",
-    "docs",
-    "saturation",
-    "dense_floor",
-    "remainder",
-    "quote",
-    "scope",
-    "evidence",
-    "code_span",
-    "mention",
-)
-
-
-class Signals(msgspec.Struct, frozen=True, kw_only=True):
-    """Switches and strengths of the post-fusion signals (all on by default; `--explain` shows them)."""
-
-    definition_boost: float = 1.0  # +100% for a definition whose name is the query identifier
-    constant_share: float = 0.5  # a constant or variable gets this share of the definition boost
-    path_boost: float = 0.25  # +25% when a query word names the file or a folder
-    # Tests, examples, vendored or generated code (by path, or a file's generated-code marker). Measured on the development set: x0.5 -> x0.3 cut the
-    # share of tests and docs in the top 10 from 0.075 to 0.046 on symbol queries at equal MRR.
-    test_penalty: float = 0.3
-    # Prose and project files (Markdown sections, text windows, docs/ and .github/ templates) for a
-    # question about code: x this, unless the query asks for docs.
-    docs_penalty: float = 0.5
-    file_saturation: float = 0.7  # each hit of a file past `saturation_after` is damped by this, compounding
-    # Hits of one file left alone before damping starts. Measured: damping from the 3rd hit cost 0.02
-    # MRR on concept queries (the answer often sits beside siblings of its file); from the 6th it
-    # costs 0.004 and still keeps one file from filling a page of 10.
-    saturation_after: int = 5
-    # Dense-only candidates below this cosine are dropped: no evidence. Calibrated on the development
-    # set (all-MiniLM-L6-v2, 128 tokens): the dense stream's top hit for nonsense words scores 0.25-0.36
-    # (p95 0.358), a gold hit 0.38 at its 5th percentile (median 0.62); 0.35 cost no MRR on any kind.
-    dense_floor: float = 0.35
-    # A module remainder (a file's imports and top-level statements) matches many words of a question
-    # without being its answer; measured: x0.7 lifts concept-query MRR@10 by ~0.003-0.005.
-    remainder_penalty: float = 0.7
-    # A node whose text holds most of a prose query's adjacent word pairs quotes it (a doc sentence, an
-    # error message): x(1 + quote_boost * share) when share >= quote_min. Measured on the development
-    # set: concept queries 0.931 -> 0.980 file MRR; a lower threshold (0.3-0.5) rewards partial overlap
-    # with other comments and cost 0.03-0.05 symbol MRR on the same questions asked without the doc.
-    quote_boost: float = 1.0
-    quote_min: float = 0.7
-    # A commit-style scope (`parser: ...`) naming a folder or file of the candidate's path: x(1 + this).
-    scope_boost: float = 0.3
-    # The same scope inside the BM25 stream: a node of a scoped file scores x(1 + this) there, so the
-    # scope's files reach the fused head at all (the boost above only reorders the head). Commit
-    # titles after a fixed commit, file MRR@10 change at 0.2 / 0.3 / 0.5: the development set
-    # +0.011 / +0.017 / +0.024; two repositories outside it, where a scope is often a feature whose
-    # change lands in a sibling crate or plugin, tokio -0.002 / -0.002 / -0.004, vite +0.008 / +0.005
-    # / 0.000. 0.3 gains where scopes are folders and costs little where they are not.
-    scope_bm25_boost: float = 0.3
-    # A word typed in backticks (`DelayQueue`, `--help`) is code: its BM25 weight x(1 + this).
-    # Commit titles, file MRR@10: the development set -0.001 (fix; concept-nodoc +0.002), tokio
-    # +0.012 and vite +0.003 at 0.5; at 1.0 the development set lost 0.007 and vite 0.010.
-    code_span_boost: float = 0.5
-    # A multi-word name typed as code (`max_connections`): the nodes spelling it whole (its definition,
-    # its uses) are what a user of grep expects before nodes holding only its words (`max`) or a near
-    # name the symbol stream guessed, above all when no definition has the name. x(1 + this).
-    mention_boost: float = 1.0
-    # The same name's joined term inside the BM25 stream: its weight x(1 + this) against its words',
-    # so the nodes spelling it reach the fused head the boost above reorders.
-    mention_bm25_boost: float = 3.0
-    # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
-    # switched off), because a word naming a folder boosts every node of that folder alike.
-    enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}
-
-    def without(self, name: str) -> "Signals":
-        return msgspec.structs.replace(self, enabled=self.enabled - {name})
-
-    def with_(self, name: str) -> "Signals":
-        return msgspec.structs.replace(self, enabled=self.enabled | {name})
-
-
 def _supporting(c: Candidate, wants_tests: bool = False, wants_generated: bool = False) -> bool:
     """Code supporting the work (tests, examples, vendored, generated), less what the query asks for."""
     if c.generated:
@@ -288,7 +212,7 @@ def _outranks_constants(cands: Sequence[Candidate], kinds: Mapping[int, str | No
     createInstance()` does not yield to the class `Ky` (another case) nor to a local function `ky`."""
     return any(
         kinds.get(c.uid) == "exact"
-        and c.kind != "constant"
+        and c.kind not in VALUE_KINDS
         and not (c.local or c.prototype or _constructor(c))
         for c in cands
     )
@@ -326,7 +250,7 @@ class _DefinitionContext(msgspec.Struct, frozen=True):
         # A bare name (`Engine`, not `StructValidator.Engine`) defined, as typed to the letter, at top
         # level as well as a member (typed in another case, `searcher`, scores decide).
         top_level = dotted(identifier) == last and any(
-            kinds.get(c.uid) is not None and not _nested(c) and c.kind != "constant" and c.name == last
+            kinds.get(c.uid) is not None and not _nested(c) and c.kind not in VALUE_KINDS and c.name == last
             for c in cands
         )
         shadowed = any(kinds.get(c.uid) == "exact" and not c.local for c in cands)
@@ -346,7 +270,7 @@ def _boost_definition(
     exact = defined == "exact"
     f = 1.0 + (signals.definition_boost if exact else signals.definition_boost / 2)
     if (
-        (c.kind == "constant" and ctx.outranked)
+        (c.kind in VALUE_KINDS and ctx.outranked)
         or (c.local and ctx.shadowed)
         or c.prototype
         or (c.deprecated and ctx.current)
@@ -471,8 +395,12 @@ def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, w
 
 
 def _boost_text_evidence(c: Candidate, identifier: str | None, signals: Signals) -> None:
-    """What the node's text showed (`search._read_evidence`): it spells the identifier whole, or it
-    quotes the question."""
+    """What the node's text showed (`search._read_evidence`): it spells the identifier whole, it holds
+    the code fragment asked for, or it quotes the question."""
+    if "literal" in signals.enabled and c.literal:
+        f = 1.0 + signals.literal_boost
+        c.score *= f
+        c.explain.append(f"holds the code as typed: x{f:g}")
     if "mention" in signals.enabled and c.mentions:
         f = 1.0 + signals.mention_boost
         c.score *= f

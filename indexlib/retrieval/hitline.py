@@ -9,36 +9,16 @@ from __future__ import annotations
 
 import re
 
+from indexlib.declaration import COMMENT_LINE, signature_line, text_lines
 from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, Hit
-from indexlib.retrieval.snippets import COMMENT_LINE
 
 __all__ = ["shown_line", "text_lines"]
-
-
-def text_lines(text: str) -> list[str]:
-    """Lines as git, grep and editors count them: split at LF only (a CR of CR LF is dropped by
-    `safe_text`); form feeds, vertical tabs and U+2028 stay inside their line (`str.splitlines`
-    would split there too and shift every later line number)."""
-    lines = text.split("\n")
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-_SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
 
 
 def _declaration_line(h: Hit, lines: list[str]) -> int | None:
     """Index of the snippet line that declares the hit (its signature's head, outside a comment),
     or None when the snippet does not show it."""
-    head = " ".join(_SIGNATURE_COMMENT.sub("", h.signature).split())[:40]
-    if not head:
-        return None
-    flat = [" ".join(line.split()) for line in lines]
-    starts = next((i for i, line in enumerate(flat) if line.startswith(head)), None)
-    if starts is not None:
-        return starts
-    return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
+    return signature_line(h.signature, lines)
 
 
 def _name_line(h: Hit, lines: list[str]) -> int | None:

@@ -8,6 +8,7 @@ string functions: no engine, no I/O.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from indexlib.analyzer import split_identifier
 
@@ -68,6 +69,35 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
 
 
 _SEPARATOR_SPELLINGS = r"(?:\.|::|->|#|\\)"
+
+
+_FRAGMENT_TOKEN = re.compile(r"[\w$]+|[^\w\s]")
+
+
+def fragment_pattern(text: str) -> re.Pattern[str] | None:
+    """A code fragment as code may space it: its tokens in order, any spacing around punctuation, some
+    between two words, no identifier character around it; None for fewer than two tokens. Smart
+    case, as the definition match: typed in lower case, any case.
+
+    >>> bool(fragment_pattern("cacheCleared := false").search("\\tcacheCleared:=false\\n"))
+    True
+    >>> bool(fragment_pattern("return &t, nil").search("return &tt, nil"))
+    False
+    """
+    tokens = _FRAGMENT_TOKEN.findall(text)
+    if len(tokens) < 2:
+        return None
+    body = re.escape(tokens[0])
+    for prev, tok in pairwise(tokens):
+        words = _IDENTIFIER_CHAR.match(prev[-1]) and _IDENTIFIER_CHAR.match(tok[0])
+        body += (r"\s+" if words else r"\s*") + re.escape(tok)
+    head = r"(?<![\w$])" if _IDENTIFIER_CHAR.match(tokens[0][0]) else ""
+    tail = r"(?![\w$])" if _IDENTIFIER_CHAR.match(tokens[-1][-1]) else ""
+    flags = re.IGNORECASE if text == text.lower() else 0
+    return re.compile(head + body + tail, flags)
+
+
+_IDENTIFIER_CHAR = re.compile(r"[\w$]")
 
 
 def spelling_pattern(name: str) -> re.Pattern[str] | None:

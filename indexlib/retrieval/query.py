@@ -69,6 +69,8 @@ KIND_ALIASES: dict[str, str] = {k.value: k.value for k in NodeKind} | {
     "alias": "type",
     "const": "constant",
     "var": "constant",
+    "property": "field",
+    "prop": "field",
     "doc": "section",
     "docs": "section",
 }

@@ -19,8 +19,9 @@ import msgspec
 
 from indexlib.errors import UsageError
 from indexlib.retrieval.bounds import DEFAULT_MODE, SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
-from indexlib.retrieval.fusion import CANDIDATE_CAP, Signals
+from indexlib.retrieval.fusion import CANDIDATE_CAP
 from indexlib.retrieval.query import Query
+from indexlib.retrieval.signals import Signals
 
 TERM_BOOST_MIN, TERM_BOOST_MAX = 0.01, 100.0  # SearchRequest.term_boosts: a factor, never 0 or unbounded
 LIBRARY, CLI, AGENT = "library", "cli", "agent"  # who asks: decides wording and which bounds apply

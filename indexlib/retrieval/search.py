@@ -33,7 +33,7 @@ from indexlib.retrieval.fusion import (
     rrf,
 )
 from indexlib.retrieval.hitline import shown_line
-from indexlib.retrieval.names import last_name_part, spelling_pattern
+from indexlib.retrieval.names import fragment_pattern, last_name_part, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
@@ -352,6 +352,7 @@ def _read_evidence(
       sentence quoted from a node's doc comment or body is the strongest evidence prose can give.
     - `weak` (lexical-only candidates): the node holds none of the query's content words, only function
       words (`url_for` matching the `for` of a comment), so it is no evidence at all.
+    - `literal` (code-fragment queries): the text holds the fragment as typed, spacing aside.
     """
     pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
     # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
@@ -361,11 +362,12 @@ def _read_evidence(
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
     # `module.exports`: its parts in a row (not `md_docs.go`, a file name, spelled in prose about it)
     spelled = spelling_pattern(name) if name and not names_a_file else None
-    if len(pairs) < 2 and not content and not mention and spelled is None:
+    literal = fragment_pattern(q.text) if route is Route.SIGNATURE and not q.phrases else None
+    if len(pairs) < 2 and not content and not mention and spelled is None and literal is None:
         return
     for c in cands:
         lexical_only = c.provenance.symbol_rank is None and c.provenance.vector_rank is None
-        if len(pairs) < 2 and not lexical_only and not mention and spelled is None:
+        if len(pairs) < 2 and not lexical_only and not mention and spelled is None and literal is None:
             continue
         stored = snap.node(c.uid)
         if stored is None:
@@ -380,6 +382,8 @@ def _read_evidence(
             c.mentions = mention in terms
         if spelled is not None and not c.mentions:
             c.mentions = spelled.search(n.text) is not None
+        if literal is not None:
+            c.literal = literal.search(n.text) is not None
 
 
 def _whole_name(q: Query, route: Route) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
+from indexlib.declaration import COMMENT_LINE
 from indexlib.records import Snippet
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.names import last_name_part
@@ -72,10 +73,6 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
         if len(words) > best_count:
             best, best_count = first, len(words)
     return best
-
-
-# A line that opens with a comment marker (`#`, `//`, `/*`, a doc block's `*`, `--`, a docstring).
-COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
 
 
 SIGNATURE_TOKENS = 4  # leading tokens of a signature that find its line in the node's text
@@ -150,21 +147,7 @@ def make_snippet(
     if len(text) <= width:
         lo, hi = 0, len(text)
     else:
-        anchor = match.start() if match else 0
-        # Centre the first match, but never start past what would leave the window short at the end.
-        lo = max(0, min(anchor - width // 3, len(text) - width))
-        if match is None:
-            lo = 0
-        # Snap to the start of the line if that costs little, and leaves the match in the window (a
-        # declaration under a long doc comment is the last line of its node).
-        line_start = text.rfind("\n", 0, lo) + 1
-        if lo - line_start <= width // 4 and (match is None or line_start + width >= match.end()):
-            lo = line_start
-        hi = min(len(text), lo + width)
-        line_end = text.rfind("\n", lo, hi)
-        must_show = match.end() if match else 0
-        if hi < len(text) and line_end > lo + width // 2 and line_end >= must_show:
-            hi = line_end + 1  # end on a whole line when we keep at least half the window
+        lo, hi = _window(text, match, width)
     excerpt = text[lo:hi]
     first_line = start_line + text.count("\n", 0, lo)
     body = excerpt.rstrip("\n")
@@ -176,6 +159,41 @@ def make_snippet(
     return Snippet(
         text=body, start_line=first_line, end_line=last_line, truncated=truncated, highlights=highlights
     )
+
+
+def _window(text: str, match: re.Match[str] | None, width: int) -> tuple[int, int]:
+    """The [lo, hi) of `text` (longer than `width`) a snippet shows: about `width` characters with the
+    match a third in, holding the whole line of the match when that line fits (the line a piped hit
+    is shown by, `path:line: text`, is then the file's line, not a cut one: `self.regex =
+    compile_path` without its `(path)`), starting and ending on whole lines where that costs little."""
+    anchor = match.start() if match else 0
+    # Centre the first match, but never start past what would leave the window short at the end.
+    lo = max(0, min(anchor - width // 3, len(text) - width)) if match else 0
+    must_show = 0
+    if match is not None:
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        line_end = len(text) if line_end < 0 else line_end
+        must_show = match.end()
+        if line_end - line_start <= width:  # the match's line fits: show all of it
+            lo = max(min(lo, line_start), line_end - width)
+            must_show = line_end
+    # Snap to the start of the line if that costs little, and leaves the match in the window (a
+    # declaration under a long doc comment is the last line of its node).
+    line_start = text.rfind("\n", 0, lo) + 1
+    if lo - line_start <= width // 4 and line_start + width >= must_show:
+        lo = line_start
+    hi = min(len(text), lo + width)
+    if hi >= len(text):
+        return lo, hi
+    line_end = text.rfind("\n", lo, hi)
+    if line_end > lo + width // 2 and line_end >= must_show:
+        return lo, line_end + 1  # end on a whole line when we keep at least half the window
+    rest = text.find("\n", hi)
+    rest = len(text) if rest < 0 else rest
+    if rest - hi <= width // 4:
+        return lo, rest  # finish the line cut short when little of it is left
+    return lo, hi
 
 
 def _own_block(

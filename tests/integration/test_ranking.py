@@ -13,8 +13,8 @@ import msgspec
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
-from indexlib.retrieval.fusion import Signals
 from indexlib.retrieval.query import Route, classify, parse_query
+from indexlib.retrieval.signals import Signals
 from tests.repokit import make_repo
 
 
@@ -175,6 +175,29 @@ def test_declarations_and_constants_are_findable(tmp_path: Path) -> None:
         assert (res.results[0].symbol, res.results[0].kind) == (name, kind), name
     assert top(repo, "Shape.area")[0][0] == "Shape.area"
     assert top(repo, "the area in square units")[0][0] == "Shape.area"
+
+
+def test_a_code_fragment_finds_the_function_holding_it_as_written(tmp_path: Path) -> None:
+    """`cacheCleared := false` is in one long function; small nodes named by its words (`ChunkCache`,
+    `cacheClear`) hold more of them for their length, and lead without the literal signal."""
+    loop = "\n".join(f"\t\tstep{i} := work({i})" for i in range(40))
+    repo = make_repo(
+        tmp_path,
+        {
+            "cache.go": "package m\n\n// ChunkCache caches chunks.\ntype ChunkCache struct {\n\tcleared bool\n}\n\n"
+            "// cacheClear clears the cache.\nfunc cacheClear(c *ChunkCache) {\n\tc.cleared = false\n}\n",
+            "matcher.go": f"package m\n\nfunc Loop() {{\n{loop}\n\t\tcacheCleared := false\n\t\t_ = cacheCleared\n}}\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("cacheCleared := false", SearchOptions(explain=True))
+    assert res.meta.route == "signature"
+    assert res.results[0].symbol == "Loop", [h.symbol for h in res.results]
+    assert "holds the code as typed: x3" in res.results[0].explain
+    assert res.results[0].line == 44  # shown by the line holding it
+    off = open_engine(repo / ".qry").search(
+        "cacheCleared := false", SearchOptions(signals=Signals().without("literal"))
+    )
+    assert off.results[0].symbol != "Loop", "the case needs the literal signal"
 
 
 def test_a_quoted_phrase_is_required_of_every_stream(tmp_path: Path) -> None:

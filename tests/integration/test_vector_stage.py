@@ -15,7 +15,7 @@ from indexlib import BuildOptions, SearchOptions, build_index, index_status, ope
 from indexlib.index.build.vectors import EMBED_BATCH
 from indexlib.index.embedcache import VectorCache, shared_cache_dir
 from indexlib.index.embedprogress import EmbedProgress, read_progress, write_progress
-from indexlib.retrieval.fusion import Signals
+from indexlib.retrieval.signals import Signals
 from indexlib.store.store import Store
 from tests.vectorkit import index_vectors
 

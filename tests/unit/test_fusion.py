@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit, is_deprecated
-from indexlib.retrieval.fusion import Candidate, Signals, apply_signals, rrf
+from indexlib.retrieval.fusion import Candidate, apply_signals, rrf
 from indexlib.retrieval.scope import scope_paths
+from indexlib.retrieval.signals import Signals
 
 
 def hits(*uids: int) -> list[StreamHit]:
@@ -56,18 +57,27 @@ def test_rrf_is_order_independent_and_loses_no_id(streams: dict[str, list[int]])
     assert {c.uid for c in a} == {u for v in streams.values() for u in v}
 
 
-def cand(uid: int, path: str, kind: str = "function", name: str = "f", score: float = 1.0,
-         bm25: bool = True, vscore: float | None = None) -> Candidate:
+def cand(
+    uid: int,
+    path: str,
+    kind: str = "function",
+    name: str = "f",
+    score: float = 1.0,
+    bm25: bool = True,
+    vscore: float | None = None,
+) -> Candidate:
     p = Provenance(bm25_rank=1 if bm25 else None, vector_score=vscore, vector_rank=1 if vscore else None)
     return Candidate(uid=uid, score=score, provenance=p, path=path, kind=kind, name=name, qualified_name=name)
 
 
 def test_definition_boost_puts_the_definition_first() -> None:
-    cs = [cand(1, "a.py", kind="module", name="a", score=1.0), cand(2, "b.py", name="parse_config", score=0.6)]
+    cs = [
+        cand(1, "a.py", kind="module", name="a", score=1.0),
+        cand(2, "b.py", name="parse_config", score=0.6),
+    ]
     out = apply_signals(cs, identifier="parse_config", query_words=["parse_config"])
     assert out[0].uid == 2
     assert any("definition" in e for e in out[0].explain)
-
 
 
 def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> None:
@@ -87,6 +97,7 @@ def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> Non
     assert [c.uid for c in out][:1] == [4]
     assert [c.uid for c in out].index(3) > [c.uid for c in out].index(1)
 
+
 def test_a_deprecated_definition_yields_to_a_current_one_of_its_name() -> None:
     """Overloads of one name, the older marked deprecated where declared: the current one is meant;
     alone, a deprecated definition keeps its whole boost."""
@@ -103,11 +114,15 @@ def test_a_deprecated_definition_yields_to_a_current_one_of_its_name() -> None:
 
 
 def test_deprecation_is_read_where_a_definition_is_declared() -> None:
-    assert is_deprecated("init", '@available(*, deprecated)\npublic init(name: String) {', "")
-    assert is_deprecated("OldClient", "// Deprecated: use NewClient.\nfunc OldClient() int {", "Deprecated: use NewClient.")
-    assert is_deprecated("load", "#[deprecated(since = \"2.0\")]\npub fn load() {}", "")
+    assert is_deprecated("init", "@available(*, deprecated)\npublic init(name: String) {", "")
+    assert is_deprecated(
+        "OldClient", "// Deprecated: use NewClient.\nfunc OldClient() int {", "Deprecated: use NewClient."
+    )
+    assert is_deprecated("load", '#[deprecated(since = "2.0")]\npub fn load() {}', "")
     assert is_deprecated("get", "/** @deprecated use fetch */\nget() {}", "@deprecated use fetch")
-    assert not is_deprecated("warn_deprecated", "def warn_deprecated():\n    warnings.warn('@Deprecated')", "")
+    assert not is_deprecated(
+        "warn_deprecated", "def warn_deprecated():\n    warnings.warn('@Deprecated')", ""
+    )
 
 
 def test_test_penalty_unless_query_asks_for_tests() -> None:
@@ -141,8 +156,12 @@ def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
     out = apply_signals(cs, identifier=None, query_words=[], signals=Signals(saturation_after=2))
     assert [c.uid for c in out] == [1, 2, 9, 3]
     assert any("hit 3 of a.py" in e for e in out[3].explain)
-    out = apply_signals([cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 7)], identifier=None,
-                        query_words=[], signals=Signals())
+    out = apply_signals(
+        [cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 7)],
+        identifier=None,
+        query_words=[],
+        signals=Signals(),
+    )
     assert [any("hit" in e for e in c.explain) for c in out] == [False] * 5 + [True]
 
 
@@ -162,7 +181,10 @@ def test_path_signal_is_off_by_default_and_can_be_switched_on() -> None:
     cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
     assert apply_signals(list(cs), identifier=None, query_words=["billing"])[0].uid == 1
     cs = [cand(1, "src/a.py", score=1.0), cand(2, "billing/b.py", score=0.9)]
-    assert apply_signals(cs, identifier=None, query_words=["billing"], signals=Signals().with_("path"))[0].uid == 2
+    assert (
+        apply_signals(cs, identifier=None, query_words=["billing"], signals=Signals().with_("path"))[0].uid
+        == 2
+    )
 
 
 def test_signals_can_be_switched_off() -> None:
@@ -172,8 +194,18 @@ def test_signals_can_be_switched_off() -> None:
 
 
 def test_is_test_path() -> None:
-    for p in ["tests/a.py", "pkg/foo_test.go", "src/a.test.ts", "x/test_y.py", "examples/demo.rs",
-              "node_modules/x/index.js", "FooTest.java", "conftest.py", "test.c", "src/tests.rs"]:
+    for p in [
+        "tests/a.py",
+        "pkg/foo_test.go",
+        "src/a.test.ts",
+        "x/test_y.py",
+        "examples/demo.rs",
+        "node_modules/x/index.js",
+        "FooTest.java",
+        "conftest.py",
+        "test.c",
+        "src/tests.rs",
+    ]:
         assert is_test_path(p), p
     for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py", "src/latest.c", "contest.c"]:
         assert not is_test_path(p), p
@@ -243,6 +275,10 @@ def test_a_module_constant_spelled_as_typed_leads_a_type_of_other_case_and_a_loc
     method.qualified_name = "Executor.Status"
     flag = cand(7, "flags.go", kind="constant", name="Status", score=0.7)
     assert [c.uid for c in apply_signals([method, flag], identifier="Status", query_words=[])] == [6, 7]
+    # A struct field of the name yields as a constant does (`Options.List bool` to `func List`).
+    field = cand(8, "options.go", kind="field", name="List", score=0.7)
+    field.qualified_name = "Options.List"
+    assert [c.uid for c in apply_signals([fn, field], identifier="List", query_words=[])] == [4, 8]
 
 
 def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
@@ -295,7 +331,9 @@ def test_a_scope_matches_from_a_word_boundary_of_a_name() -> None:
 def test_a_commit_scope_naming_examples_asks_for_examples() -> None:
     example = cand(1, "examples/view-constructor/github-view.js", score=1.0)
     lib = cand(2, "lib/view.js", score=0.9)
-    out = apply_signals([example, lib], identifier=None, query_words=["fix", "reference", "error"], scope="examples")
+    out = apply_signals(
+        [example, lib], identifier=None, query_words=["fix", "reference", "error"], scope="examples"
+    )
     assert [c.uid for c in out] == [1, 2], [c.explain for c in out]
     out = apply_signals(
         [cand(1, "examples/view-constructor/github-view.js", score=1.0), cand(2, "lib/view.js", score=0.9)],
@@ -304,3 +342,18 @@ def test_a_commit_scope_naming_examples_asks_for_examples() -> None:
         scope="view",
     )
     assert [c.uid for c in out] == [2, 1]
+
+
+def test_a_node_holding_the_code_fragment_as_typed_leads() -> None:
+    # `cacheCleared := false`: the long function holding it scores below the small nodes named by
+    # its words (`ChunkCache`); holding the fragment as typed is the stronger evidence.
+    def pair() -> list[Candidate]:
+        named = cand(1, "cache.go", kind="struct", name="ChunkCache", score=0.035)
+        holder = cand(2, "matcher.go", kind="method", name="Loop", score=0.0165)
+        holder.literal = True
+        return [named, holder]
+
+    out = apply_signals(pair(), identifier=None, query_words=["cacheCleared", ":=", "false"])
+    assert [c.uid for c in out] == [2, 1] and "holds the code as typed: x3" in out[0].explain
+    off = apply_signals(pair(), identifier=None, query_words=[], signals=Signals().without("literal"))
+    assert [c.uid for c in off] == [1, 2]

@@ -1006,8 +1006,8 @@ def test_go_types_and_constants() -> None:
         ("type", "Alias"),
         ("type", "ID"),
         ("struct", "Pair"),  # a struct, not also a `type`
-        ("constant", "Pair.A"),  # its fields, one node per name
-        ("constant", "Pair.B"),
+        ("field", "Pair.A"),  # its fields, one node per name
+        ("field", "Pair.B"),
         ("constant", "Pi"),
         ("constant", "Small"),
         ("constant", "Large"),

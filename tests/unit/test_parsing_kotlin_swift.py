@@ -103,7 +103,7 @@ def test_kotlin_definitions_kinds_and_containers() -> None:
     defs = table(parsed)
     assert defs["MAX_RETRIES"][:1] == ("constant",)
     assert defs["Adapter"][0] == "class"
-    assert defs["Adapter.count"] == ("constant", 14, 15, "Adapter")  # a property, with its doc line
+    assert defs["Adapter.count"] == ("field", 14, 15, "Adapter")  # a property, with its doc line
     assert defs["Adapter.fromJson"][0::3] == ("method", "Adapter")
     assert defs["Adapter.Companion"][0::3] == ("class", "Adapter")
     assert defs["Adapter.Companion.create"][0::3] == ("method", "Adapter.Companion")
@@ -136,18 +136,34 @@ def test_kotlin_references() -> None:
     assert ("Adapter", "Factory") in _refs(parsed, "implements")
 
 
+def test_a_member_declared_constant_is_a_constant_and_other_properties_are_fields() -> None:
+    kotlin = b"class Pool(val size: Int) {\n    val idle: Int = 0\n    companion object {\n"
+    kotlin += b"        @JvmStatic const val MAX = 8\n        val shared = Pool(1)\n    }\n}\nval DEFAULT = Pool(2)\n"
+    defs = table(parse_file("Pool.kt", kotlin, "kotlin"))
+    assert defs["Pool.idle"][0] == defs["Pool.Companion.shared"][0] == "field"
+    assert defs["Pool.Companion.MAX"][0] == defs["DEFAULT"][0] == "constant"
+    swift = b"struct Pool {\n    static let max = 8\n    static var made = 0\n    let size: Int\n}\n"
+    defs = table(parse_file("Pool.swift", swift, "swift"))
+    assert defs["Pool.max"][0] == "constant"
+    assert defs["Pool.made"][0] == defs["Pool.size"][0] == "field"
+    scala = b"class Pool(size: Int) {\n  final val Max = 8\n  var idle = 0\n}\n"
+    defs = table(parse_file("Pool.scala", scala, "scala"))
+    assert (defs["Pool.Max"][0], defs["Pool.idle"][0]) == ("constant", "field")
+
+
 def test_swift_definitions_kinds_and_containers() -> None:
     parsed = parse_file("Source/Core/Session.swift", SESSION_SWIFT, "swift")
     defs = table(parsed)
     assert defs["Session"][0] == "class"
+    # `static let` declares a constant of the type; a stored or computed property is a field.
     assert defs["Session.default"][0::3] == ("constant", "Session")  # `default` unquoted
     assert defs["Session.init"][0::3] == ("method", "Session")
     assert defs["Session.request"][0::3] == ("method", "Session")
-    assert defs["Point"][0] == "struct" and defs["Point.x"][0] == "constant"
+    assert defs["Point"][0] == "struct" and defs["Point.x"][0] == "field"
     assert defs["Method"][0] == "enum"
     assert defs["Method.get"][0] == defs["Method.post"][0] == "constant"  # each name of one `case`
     assert defs["Convertible"][0] == "interface"
-    assert defs["Convertible.asURL"][0] == "method" and defs["Convertible.name"][0] == "constant"
+    assert defs["Convertible.asURL"][0] == "method" and defs["Convertible.name"][0] == "field"
     # An extension's members belong to the type it extends, here declared in the same file.
     assert defs["Session.asURL"][0::3] == ("method", "Session")
     assert defs["Counter"][0] == "class" and defs["Handler"][0] == "type"
@@ -187,13 +203,17 @@ def test_a_kotlin_class_of_the_callers_package_needs_no_import(tmp_path: Path) -
     )
     (test / "AdapterFactoryTest.kt").write_text(
         "package com.example.json.reflect\n\nclass AdapterFactoryTest {\n"
-        "  fun builds() { val f = AdapterFactory(); Types.canonicalize(\"x\") }\n}\n"
+        '  fun builds() { val f = AdapterFactory(); Types.canonicalize("x") }\n}\n'
     )
     build_index(tmp_path, BuildOptions(embed="none"))
     engine = open_engine(tmp_path / ".qry")
     res = related(engine, "AdapterFactoryTest.builds", callers=False, callees=True, depth=1)
     callees = {(r.symbol, r.path, r.ambiguous) for r in res.related if r.direction == "out"}
-    assert ("AdapterFactory", "lib/src/main/java/com/example/json/reflect/AdapterFactory.kt", False) in callees
+    assert (
+        "AdapterFactory",
+        "lib/src/main/java/com/example/json/reflect/AdapterFactory.kt",
+        False,
+    ) in callees
     assert ("Types.canonicalize", "lib/src/main/java/com/example/json/reflect/Types.java", False) in callees
     assert not any(path.endswith("json/AdapterFactory.kt") for _s, path, _a in callees)
 
@@ -276,11 +296,9 @@ def test_receivers_named_after_their_type_and_kotlin_extensions(tmp_path: Path) 
     (src / "Sink.kt").write_text(
         "package okio\n\ninterface Sink {\n  fun write(source: Buffer, byteCount: Long)\n}\n"
     )
-    (src / "Moshi.kt").write_text(
-        "package okio\n\nclass Moshi {\n  fun adapter(type: String): Int = 1\n}\n"
-    )
+    (src / "Moshi.kt").write_text("package okio\n\nclass Moshi {\n  fun adapter(type: String): Int = 1\n}\n")
     (src / "Extensions.kt").write_text(
-        "package okio\n\n/** Deprecated. */\nfun Moshi.adapter(): Int = adapter(\"x\")\n"
+        'package okio\n\n/** Deprecated. */\nfun Moshi.adapter(): Int = adapter("x")\n'
     )
     (src / "Copier.kt").write_text(
         "package okio\n\nfun copy(sink: Sink, data: Buffer) {\n  sink.write(data, 1L)\n}\n"

@@ -7,8 +7,8 @@ What other languages index decides what these are: a container that holds method
 scopes); constants where other languages have them (module level, and class level as Rust's
 associated consts) are `constant`s; a C# property or event is code run on access (accessors), so
 it is a `method`. A Go struct's fields are its API (a Go type is configured by setting them, and
-they carry doc comments as declarations do), so they are `constant` members of the struct, as a
-C# `const` field is of its class; other fields are not definitions (Java fields, Python class
+they carry doc comments as declarations do), so they are `field` members of the struct (a C#
+`const` field is a `constant` of its class); other fields are not definitions (Java fields, Python class
 attributes, TS class properties, PHP properties).
 """
 
@@ -305,14 +305,14 @@ def test_go_struct_fields_are_members_of_their_struct() -> None:
     parsed = parse_file("command.go", COBRA_COMMAND, "go")
     assert table(parsed) == {
         "Command": ("struct", 3, 21, ""),
-        "Command.Use": ("constant", 5, 6, "Command"),
-        "Command.ValidArgsFunction": ("constant", 8, 10, "Command"),
-        "Command.RunE": ("constant", 12, 13, "Command"),
-        "Command.TraverseChildren": ("constant", 15, 15, "Command"),
-        "Command.minWidth": ("constant", 16, 16, "Command"),  # one node per name
-        "Command.maxWidth": ("constant", 16, 16, "Command"),
+        "Command.Use": ("field", 5, 6, "Command"),
+        "Command.ValidArgsFunction": ("field", 8, 10, "Command"),
+        "Command.RunE": ("field", 12, 13, "Command"),
+        "Command.TraverseChildren": ("field", 15, 15, "Command"),
+        "Command.minWidth": ("field", 16, 16, "Command"),  # one node per name
+        "Command.maxWidth": ("field", 16, 16, "Command"),
         # The embedded `*flagSet` is an `inherits` reference, not a field of a name.
-        "Command.ctx": ("constant", 18, 20, "Command"),  # its own fields are its text
+        "Command.ctx": ("field", 18, 20, "Command"),  # its own fields are its text
         "Command.Runnable": ("method", 23, 23, "Command"),
         "table": ("function", 25, 28, ""),  # an anonymous struct's fields are no definitions
     }

@@ -179,7 +179,11 @@ def test_invalid_utf8_never_raises() -> None:
         ("A.scala", "scala", b"object A {" * 2000 + b"def f() = g()" + b"}" * 2000),
         ("a.lua", "lua", b"local x = " + b"{" * 5000 + b"}" * 5000),
         ("a.sh", "bash", b"f() { " * 2000 + b"g; " + b"}; " * 2000),
-        ("A.vue", "vue", b"<template><div/></template>\n<script>\nlet x = " + b"[" * 5000 + b"]" * 5000 + b"\n</script>\n"),
+        (
+            "A.vue",
+            "vue",
+            b"<template><div/></template>\n<script>\nlet x = " + b"[" * 5000 + b"]" * 5000 + b"\n</script>\n",
+        ),
     ],
 )
 def test_deeply_nested_code_never_crashes(path: str, language: str, data: bytes) -> None:
@@ -243,6 +247,27 @@ def test_module_node_is_skipped_when_only_trivia() -> None:
     with_code = b"configure(3)\n\ndef f():\n    return 1\n"
     module = parse_file("a.py", with_code, "python").nodes[0]
     assert (module.kind, module.name, module.text) == ("module", "a", "configure(3)")
+
+
+def test_a_comment_ending_a_one_line_constant_or_field_is_its_own() -> None:
+    """It is part of the node (its line reads whole) and its doc when nothing above documents it."""
+    cases = [
+        ("a.py", "python", b"X = 1  # the x\n# about y\nY = 2  # more\n", {"X": "the x", "Y": "about y"}),
+        ("a.go", "go", b"package a\n\nconst Size int = 100 * 1024 // 100KB\n", {"Size": "100KB"}),
+        ("a.rs", "rust", b"enum E {\n    A, // the a\n    B,\n}\n", {"A": "the a", "B": ""}),
+        ("a.js", "javascript", b"export const J = 2 // the j\nlet k = 1\n", {"J": "", "k": ""}),
+    ]
+    for path, language, source, docs in cases:
+        nodes = [n for n in parse_file(path, source, language).nodes if n.kind in ("constant", "field")]
+        assert {n.name: n.doc for n in nodes} == docs, path
+        lines = source.decode().split("\n")
+        for n in nodes:  # a node whose line ends in a comment ends with its line, comment and all
+            if "//" in lines[n.end_line - 1] or "#" in lines[n.end_line - 1]:
+                assert n.text.split("\n")[-1].strip() == lines[n.end_line - 1].strip(), (path, n.name)
+    # `export const J = 2 // why` (no `;`) is one declaration: its `export const` is its own, not
+    # a module remainder's.
+    kinds = [(n.kind, n.text) for n in parse_file("a.js", b"export const J = 2 // why\n", "javascript").nodes]
+    assert kinds == [("constant", "export const J = 2 // why")]
 
 
 def test_doc_comments_need_to_touch_the_definition() -> None:

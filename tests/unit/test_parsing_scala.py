@@ -49,7 +49,7 @@ def test_scala_definitions() -> None:
     assert greeter.signature == "class Greeter(name: String) extends Actor with Logging"
     greet = node(parsed, "Greeter.greet")
     assert (greet.kind, greet.doc, greet.signature) == ("method", "Says hi.", "def greet(times: Int): String")
-    assert defs["Greeter.count"][0] == "constant"
+    assert defs["Greeter.count"][0] == "field"
     assert companion.signature == "object Greeter" and companion.start_line == 15
     assert defs["Greeter.props"][0] == "method"  # the companion object's member
     assert defs["Logging"][0] == "trait" and defs["Logging.log"][0] == "method"

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
+from indexlib.retrieval.names import fragment_pattern
 from indexlib.retrieval.query import Route, classify, identifier_of, parse_query, well_formed
 
 
@@ -21,6 +22,12 @@ def test_terms_phrases_prefixes_and_filters() -> None:
     assert q.paths == ["src/**"]
     assert q.excludes == ["tests/**"]
     assert q.text == "retry failed charge pars"
+
+
+def test_kind_filter_names_fields_and_properties() -> None:
+    assert parse_query("port kind:field").kinds == ["field"]
+    assert parse_query("port kind:property").kinds == ["field"]
+    assert parse_query("port kind:var").kinds == ["constant"]
 
 
 def test_a_long_flag_in_a_sentence_is_literal_text_not_an_exclusion() -> None:
@@ -264,3 +271,16 @@ def test_a_ruby_name_ending_in_bang_or_question_mark_is_an_identifier() -> None:
     for text in ("compile!", "Base.route!", "empty?"):
         q = parse_query(text)
         assert classify(q) is Route.IDENTIFIER and identifier_of(q) == text, text
+
+
+def test_a_code_fragment_matches_as_code_may_space_it() -> None:
+    pattern = fragment_pattern("cacheCleared := false")
+    assert pattern is not None
+    assert pattern.search("\tcacheCleared := false\n") and pattern.search("cacheCleared:=false")
+    assert not pattern.search("mycacheCleared := false") and not pattern.search("cachecleared := false")
+    words = fragment_pattern("return &t, nil")
+    assert words is not None and words.search("return  &t,nil") and not words.search("return &tt, nil")
+    assert not fragment_pattern("return&t,nil").search("returnx &t, nil")  # type: ignore[union-attr]
+    lower = fragment_pattern("media_type = none")  # typed in lower case: any case
+    assert lower is not None and lower.search("media_type = None")
+    assert fragment_pattern("parse") is None

@@ -32,6 +32,29 @@ def test_a_declaration_ending_its_node_stays_in_the_window() -> None:
     assert s.text.endswith("Use string") and s.end_line == 13, s
 
 
+def test_the_line_of_the_match_is_shown_whole_when_it_fits() -> None:
+    """The piped `path:line: text` is the snippet's line: a window ending inside it (the first match
+    of the line, `path` of `path_regex`, well before `compile_path`) would show a cut line."""
+    assign = "        self.path_regex, self.path_format, self.param_convertors = compile_path(path)"
+    text = (
+        "\n".join(f"        assert check_{i}(value), 'message number {i}'" for i in range(30)) + "\n" + assign
+    )
+    s = make_snippet(text, 1, ["compile_path"], 600)
+    assert s.text.split("\n")[-1] == assign and s.end_line == 31, s.text[-120:]
+    middle = (
+        "\n".join(f"x{i} = {i}" for i in range(80))
+        + "\n"
+        + assign
+        + "\n"
+        + "\n".join(f"y{i} = {i}" for i in range(80))
+    )
+    s = make_snippet(middle, 1, ["compile_path"], 200)
+    assert assign in s.text.split("\n"), s.text
+    long_line = "v = [" + ", ".join(str(i) for i in range(400)) + "] + compile_path(p)"
+    s = make_snippet("a = 1\n" + long_line, 1, ["compile_path"], 200)  # longer than the window: cut
+    assert "compile_path" in s.text and len(s.text) < 300 and s.truncated
+
+
 def test_a_stem_lights_up_the_inflected_word_bm25_matched() -> None:
     text = "\n".join(f"x{i} = {i}" for i in range(40)) + "\ndef register_blueprint(self, bp):\n    pass\n"
     s = make_snippet(text, 1, ["registered", "blueprints"], 120, stems=["regist", "blueprint"])
@@ -129,6 +152,10 @@ def test_a_name_spelled_whole_outweighs_a_line_holding_its_words_apart() -> None
     s = make_snippet(text, 1, ["SilenceUsage"], 160)
     assert "c.SilenceUsage" in s.text and "SilenceErrors" not in s.text
     # A dotted name: its whole spelling, not a comment holding both words.
-    module = "/**\n * Module exports.\n */\n" + "\n".join(f"var x{i} = {i};" for i in range(40)) + "\nmodule.exports = View;\n"
+    module = (
+        "/**\n * Module exports.\n */\n"
+        + "\n".join(f"var x{i} = {i};" for i in range(40))
+        + "\nmodule.exports = View;\n"
+    )
     s = make_snippet(module, 1, ["module.exports"], 120)
     assert "module.exports = View;" in s.text

@@ -16,7 +16,7 @@ def test_python_import_block_and_one_line_constant_are_trivial() -> None:
         "pkg/config.py",
         "import os\nfrom typing import (  # the names below\n    Any,\n    Mapping as M,\n)\n\n"
         "DEFAULT_PORT = 8080\n\n"
-        'RETRY_CODES = (\n    500,\n    502,\n)\n\n'
+        "RETRY_CODES = (\n    500,\n    502,\n)\n\n"
         "def load(path):\n    return os.environ.get(path)\n",
         "python",
     )
@@ -27,6 +27,18 @@ def test_python_import_block_and_one_line_constant_are_trivial() -> None:
     assert documented[("constant", "PORT")] is True  # its doc comment is worth a vector
     modules = [v for (kind, _n), v in got.items() if kind == "module"]
     assert modules == [False]
+
+
+def test_a_one_line_struct_field_is_trivial_as_a_one_line_constant_is() -> None:
+    got = _verdicts(
+        "server.go",
+        "package srv\n\ntype Server struct {\n\tAddr string\n\t// How long a request may take.\n"
+        "\tTimeout int\n}\n",
+        "go",
+    )
+    assert got[("field", "Addr")] is False
+    assert got[("field", "Timeout")] is True  # its doc comment is worth a vector
+    assert got[("struct", "Server")] is True
 
 
 def test_a_module_remainder_with_code_keeps_its_vector() -> None:

@@ -19,8 +19,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # next build parses every file again instead of reusing unchanged files' nodes. Bump on any change
 # to what a file parses into. 1: Kotlin, Swift, Scala, Lua, shell and Vue/Svelte parsed, and the
 # rest of format 8's parsing (an index of format 8 built before recorded no version). 2: a Go call
-# on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`).
-PARSER_VERSION = 2
+# on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`). 3: Go
+# struct fields and Kotlin, Swift and Scala properties in a type's body are `field`s, not `constant`s
+# (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s).
+PARSER_VERSION = 3
 
 
 def parse_file(

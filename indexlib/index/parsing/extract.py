@@ -38,12 +38,13 @@ Conventions (identical in every language):
   (kind `type`) and module-level constants and variables (kind `constant`), and the constants of a
   type where a language declares them there (Rust associated consts, Ruby constants in a class or
   module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Go struct
-  fields are `constant`s of their struct too (a Go type's API is its fields), and Rust enum variants
-  of their enum; other fields are not definitions; C# properties and events are `method`s (accessors
+  fields are `field`s of their struct (a Go type's API is its fields), and Rust enum variants
+  `constant`s of their enum; other fields are not definitions; C# properties and events are `method`s (accessors
   run code). Rust `macro_rules! name` is a `function` (qualified by no `mod`, as `#define`s are
   not); Ruby `attr_reader :a, :b`, `alias`, `alias_method` and `define_method` in a class body
-  define a `method` per name (rubydefs.py). Kotlin properties at top level or in a class or object
-  body are `constant`s, as Swift properties and enum cases are; Swift `init` is a method named
+  define a `method` per name (rubydefs.py). Kotlin properties at top level are `constant`s, in a
+  class or object body `field`s (a `const val` a `constant`), as Swift properties are (a `static
+  let` a `constant`) and Scala `val`/`var`s (a `final val` a `constant`); enum cases are `constant`s; Swift `init` is a method named
   `init` (kotlinswift.py).
 - JavaScript defined by statements (jsdefs.py): `Foo.prototype.m = function` is the method `Foo.m`,
   `res.send = function` the method `res.send` (its parent the module-level `res` or `Foo` when there

@@ -25,6 +25,7 @@ MAX_QUALIFIER_DEPTH = 32
 
 _FUNCTION = NodeKind.FUNCTION.value
 _METHOD = NodeKind.METHOD.value
+_FIELD = NodeKind.FIELD.value
 CONTAINER_VALUES = frozenset(kind.value for kind in CONTAINER_KINDS)
 _DEF_CAPTURES = {
     "function": _FUNCTION,
@@ -36,6 +37,7 @@ _DEF_CAPTURES = {
     "trait": NodeKind.TRAIT.value,
     "type": NodeKind.TYPE.value,
     "constant": NodeKind.CONSTANT.value,
+    "field": NodeKind.FIELD.value,
 }
 # When one syntax node is captured twice (`const f = () => 1` is a function and a module constant; a
 # Go `type_spec` of a struct is a struct and a type), the capture earlier in this order wins.
@@ -51,7 +53,11 @@ _CAPTURE_ORDER = (
     "impl",
     "type",
     "constant",
+    "field",
 )
+# A member the language declares constant, before its `=` or type: Kotlin `const val`, Swift
+# `static let`, Scala `final val`. Such a member is a `constant` of its type, not a `field`.
+_CONSTANT_MEMBER = re.compile(r"\bconst\b|\bstatic\s+let\b|\bfinal\s+(?:\w+\s+)*val\b")
 
 
 @dataclass(slots=True, eq=False)
@@ -255,7 +261,7 @@ def _outer(node: Node, spec: Spec) -> Node:
             "const_declaration",
             "var_declaration",
         ):
-            if _shared(parent, outer):  # `const a = () => 1, b = 2;`: the statement is shared
+            if _shared(parent, outer, spec.comments):  # `const a = () => 1, b = 2;`: the statement is shared
                 break
         elif kind == "expression_statement":
             if outer.type not in ("assignment_expression", "call_expression"):
@@ -267,12 +273,13 @@ def _outer(node: Node, spec: Spec) -> Node:
     return outer
 
 
-def _shared(declaration: Node, declarator: Node) -> bool:
+def _shared(declaration: Node, declarator: Node, comments: frozenset[str]) -> bool:
     """Whether a declaration statement declares more than `declarator`. A PHP `const_declaration`
     and a C# typed `variable_declaration` also hold modifiers and the type, so count declarators."""
     if declarator.type == "const_element" or declaration.child_by_field_name("type") is not None:
         return sum(1 for c in declaration.named_children if c.type == declarator.type) != 1
-    return declaration.named_child_count != 1
+    # A comment inside the statement (`export const J = 2 // why`, no `;`) declares nothing.
+    return sum(1 for c in declaration.named_children if c.type not in comments) != 1
 
 
 def _go_receiver(src: Source, node: Node) -> str:
@@ -459,6 +466,8 @@ def classify(src: Source, item: Item, language: str) -> None:
         item.qualifier = qualifier + item.extra_qualifier
         return
     kind = _DEF_CAPTURES[item.capture]
+    if kind == _FIELD and _CONSTANT_MEMBER.search(re.split(r"[=:\n]", src(item.node), maxsplit=1)[0]):
+        kind = NodeKind.CONSTANT.value
     if kind in (_FUNCTION, _METHOD):
         in_container = (parent is not None and not parent.is_scope and parent.kind in CONTAINER_VALUES) or (
             parent is not None and parent.capture == "impl"

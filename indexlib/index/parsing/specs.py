@@ -1,7 +1,7 @@
 """Per-language extraction tables: the tree-sitter query and the node types around a definition.
 
 Owns: for each grammar, the query whose captures name definitions (`@function`, `@method`, `@class`,
-`@struct`, `@interface`, `@enum`, `@trait`, `@type`, `@constant`), namespaces (`@scope`, Rust
+`@struct`, `@interface`, `@enum`, `@trait`, `@type`, `@constant`, a type's value member `@field`), namespaces (`@scope`, Rust
 `@impl`), call sites (`@call`) and imports (`@import`), plus which node types are comments, which
 parents belong to a definition's span (decorators, `export`, `template <...>`, the declaration
 around a lone declarator), which preceding siblings do (Rust attributes) and which comment opening
@@ -117,7 +117,7 @@ _GO = Spec(
     (type_spec) @type
     (type_alias) @type
     (method_elem) @method
-    (type_spec type: (struct_type (field_declaration_list (field_declaration name: (_)) @constant)))
+    (type_spec type: (struct_type (field_declaration_list (field_declaration name: (_)) @field)))
     (source_file (const_declaration (const_spec) @constant))
     (source_file (var_declaration (var_spec) @constant))
     (source_file (var_declaration (var_spec_list (var_spec) @constant)))
@@ -284,8 +284,8 @@ _PHP = Spec(
 # Kotlin: one `class_declaration` for classes, interfaces and enum classes (kotlinswift.py reads the
 # keyword); an `object`, a `companion object`, a secondary constructor (named as its class, as a
 # Java constructor is) and a class's properties are its members; a property
-# at top level or in a class or object body is a `constant` (a Kotlin type's API is its properties,
-# as a Go type's is its fields); statements in a function body are the function's.
+# at top level is a `constant`, one in a class or object body a `field` (a Kotlin type's API is its
+# properties, as a Go type's is its fields); statements in a function body are the function's.
 _KOTLIN = Spec(
     query="""
     (class_declaration) @class
@@ -295,7 +295,7 @@ _KOTLIN = Spec(
     (secondary_constructor) @function
     (type_alias) @type
     (source_file (property_declaration) @constant)
-    (class_body (property_declaration) @constant)
+    (class_body (property_declaration) @field)
     (enum_class_body (enum_entry) @constant)
     (call_expression) @call
     (import_header) @import
@@ -321,8 +321,8 @@ _SWIFT = Spec(
     (typealias_declaration) @type
     (associatedtype_declaration) @type
     (source_file (property_declaration) @constant)
-    (class_body (property_declaration) @constant)
-    (protocol_body (protocol_property_declaration) @constant)
+    (class_body (property_declaration) @field)
+    (protocol_body (protocol_property_declaration) @field)
     (enum_class_body (enum_entry) @constant)
     (call_expression) @call
     (import_declaration) @import
@@ -332,8 +332,8 @@ _SWIFT = Spec(
 )
 
 # Scala: classes, objects (a companion object shares its class's name), traits, Scala 3 enums and
-# their cases, `def`s (bodiless ones in traits), type members, and `val`/`var`s at top level or in
-# a template body as `constant`s, as Kotlin's properties are.
+# their cases, `def`s (bodiless ones in traits), type members, and `val`/`var`s at top level
+# (`constant`s) or in a template body (`field`s), as Kotlin's properties are.
 _SCALA = Spec(
     query="""
     (class_definition) @class
@@ -346,8 +346,8 @@ _SCALA = Spec(
     (type_definition) @type
     (compilation_unit (val_definition) @constant)
     (compilation_unit (var_definition) @constant)
-    (template_body (val_definition) @constant)
-    (template_body (var_definition) @constant)
+    (template_body (val_definition) @field)
+    (template_body (var_definition) @field)
     (simple_enum_case) @constant
     (full_enum_case) @constant
     (call_expression) @call

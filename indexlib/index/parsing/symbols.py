@@ -25,7 +25,7 @@ from indexlib.index.parsing.items import (
 from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, at_module_level, chain_top
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
-from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, NodeKind
+from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, VALUE_KINDS, NodeKind
 
 MAX_SIGNATURE_CHARS = 500
 
@@ -74,9 +74,9 @@ def name_definitions(
             item.doc = python_docstring(src, item.body)
         if not item.doc and comments:
             item.doc = clean_comment((src(c) for c in comments), language)
-        trailing = _trailing_doc(item.outer, spec) if not item.doc and language == "go" else None
+        trailing = _trailing_doc(item.outer, spec) if item.kind in VALUE_KINDS else None
         if trailing is not None:  # `Timeout time.Duration // how long to wait`
-            item.doc = clean_comment([src(trailing)], language)
+            item.doc = item.doc or clean_comment([src(trailing)], language)
             item.end = max(item.end, trailing.end_byte)
         item.start_line = lines.line_of(item.start)
         if item.owner is not None:
@@ -84,16 +84,24 @@ def name_definitions(
     return by_qualified
 
 
-# Go declarations of one line that a comment on the same line documents, as gofmt aligns them.
-_TRAILING_DOCUMENTED = frozenset({"field_declaration", "const_spec", "var_spec"})
-
-
 def _trailing_doc(outer: Node, spec: Spec) -> Node | None:
-    """The comment that ends the line of a one-line Go field or constant, when nothing above it
-    documents it: Go writes a field's doc after it as often as above it."""
-    if outer.type not in _TRAILING_DOCUMENTED or outer.start_point.row != outer.end_point.row:
+    """The comment that ends the line of a one-line constant or field: part of its node (its line is
+    then shown whole) and its doc when nothing above documents it, as Go writes a field's doc after
+    it as often as above it (`Timeout time.Duration // how long to wait`, Python `X = 1  # why`). A
+    statement that holds the declaration and ends with it (Python's `expression_statement`, a Go
+    `const` of one spec) is where the comment follows."""
+    if outer.start_point.row != outer.end_point.row:
         return None
-    following = outer.next_sibling
+    node = outer
+    while node.next_sibling is None and node.parent is not None and node.parent.end_byte == node.end_byte:
+        node = node.parent
+    following = node.next_sibling
+    if (
+        following is not None
+        and following.type in (",", ";")
+        and following.start_point.row == outer.end_point.row
+    ):
+        following = following.next_sibling  # Rust's `Batch, // why`: the comment follows the comma
     if following is None or following.type not in spec.comments:
         return None
     return following if following.start_point.row == outer.end_point.row else None
@@ -159,7 +167,7 @@ def member_holes(item: Item, data: bytes) -> list[tuple[int, int, str]]:
     holes: list[tuple[int, int, str]] = []
     for child in item.children:
         body = child.body
-        if body is None and child.kind == _CONSTANT:
+        if body is None and child.kind in VALUE_KINDS:
             body = constant_value(child.node)  # `MIME_TYPES = { ... }` in a class
         if body is None or body.end_byte <= body.start_byte:
             continue

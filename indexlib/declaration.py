@@ -1,0 +1,52 @@
+"""Where a node declares itself: the line of its signature, below the doc comment its span holds.
+
+Every surface that points at a definition by one line (a search hit's `line`, a related row of
+`qry related` and `--graph`) points at the same one, so an editor jumping there lands on the
+declaration, not on the first line of the comment above it. Pure; shared by retrieval and the graph.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["COMMENT_LINE", "declaration_line", "signature_line", "text_lines"]
+
+# A line that opens with a comment marker (`#`, `//`, `/*`, a doc block's `*`, `--`, a docstring).
+COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
+# A comment written after a signature's code (`Timeout int // why`): not part of its head.
+_SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
+SIGNATURE_HEAD_CHARS = 40  # the signature's head that finds its line: enough to tell lines apart
+DECLARATION_SCAN_LINES = 200  # how far below a node's first line its declaration is looked for
+
+
+def text_lines(text: str) -> list[str]:
+    """Lines as git, grep and editors count them: split at LF only (a CR of CR LF is dropped by
+    `safe_text`); form feeds, vertical tabs and U+2028 stay inside their line (`str.splitlines`
+    would split there too and shift every later line number)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def signature_line(signature: str, lines: list[str]) -> int | None:
+    """Index of the line of `lines` that declares a node with `signature` (its head, outside a
+    comment), or None when no line shows it."""
+    head = " ".join(_SIGNATURE_COMMENT.sub("", signature).split())[:SIGNATURE_HEAD_CHARS]
+    if not head:
+        return None
+    flat = [" ".join(line.split()) for line in lines]
+    starts = next((i for i, line in enumerate(flat) if line.startswith(head)), None)
+    if starts is not None:
+        return starts
+    return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
+
+
+def declaration_line(text: str, start_line: int, signature: str) -> int:
+    """The file line a node of `text` (starting at `start_line`) declares itself on: its signature's
+    line, else its first line of code (past the doc comment above it), else its first line."""
+    lines = text.split("\n", DECLARATION_SCAN_LINES)[:DECLARATION_SCAN_LINES]
+    found = signature_line(signature, lines)
+    if found is None:
+        found = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT_LINE.match(line)), 0)
+    return start_line + found

@@ -44,6 +44,10 @@ def query_notes(
     after an empty answer: it walks the manifest's file list.
     """
     notes: list[str] = []
+    if text.count('"') % 2:
+        notes.append(
+            "a quote is never closed: the words after it were read as one phrase (close it, or drop it)"
+        )
     piece = regex_syntax(text)
     if piece:
         notes.append(
@@ -73,13 +77,15 @@ def query_notes(
         *(f"-path:{g}" for g in dict.fromkeys(q.excludes)),
     ]
     named += [f"lang:{lang}" for lang in dict.fromkeys(q.langs)]
-    if len(notes) == alone and len(named) > 1:
+    if len(notes) == alone and named:
         kept = matching(files, q.paths) if q.paths else set(files)
         kept -= matching(kept, q.excludes)
         if q.langs:
             kept = {f for f in kept if files[f].language in q.langs}
-        if not kept:
+        if not kept and len(named) > 1:
             notes.append(f"the filters {' '.join(named)} together match no indexed file")
+        elif not kept:  # `-path:**`: an exclusion that leaves nothing
+            notes.append(f"the filter {named[0]} leaves no indexed file to search")
     window_note = _window_note(engine, opts, files)
     if window_note:
         notes.append(window_note)

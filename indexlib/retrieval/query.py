@@ -69,6 +69,7 @@ KIND_ALIASES: dict[str, str] = {k.value: k.value for k in NodeKind} | {
     "alias": "type",
     "const": "constant",
     "var": "constant",
+    "variable": "constant",
     "property": "field",
     "prop": "field",
     "doc": "section",
@@ -192,7 +193,8 @@ def normalize_kind(value: str) -> str:
     kind = KIND_ALIASES.get(value.lower())
     if kind is None:
         known = ", ".join(k.value for k in NodeKind)
-        raise UsageError(f"unknown kind {value!r}", hint=f"use one of: {known}")
+        aliases = ", ".join(f"{a} ({k})" for a, k in KIND_ALIASES.items() if a != k)
+        raise UsageError(f"unknown kind {value!r}", hint=f"use one of: {known}; or an alias: {aliases}")
     return kind
 
 

@@ -169,8 +169,10 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     return SearchResult(query=text, results=hits, meta=meta)
 
 
-# The search notes a person is told on stderr in every format (the others stay in --json's meta).
-TOLD_NOTES = ("no result", "left out results", "no definition named")
+# The search notes a person is told on stderr in every format (the others stay in --json's meta): also
+# that a question ran without its dense stream because the vectors are still coming or stopped part
+# way (the answer is lexical only, and a `qry index` finishes them), not a routine skip.
+TOLD_NOTES = ("no result", "left out results", "no definition named", "dense stream skipped: vectors")
 _BODY_KINDS = frozenset({"function", "method"})  # a definition inside one is local to its body
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 

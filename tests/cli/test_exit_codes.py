@@ -42,6 +42,14 @@ def test_filters_that_exclude_everything_exit_one(qry: RunQry) -> None:
     assert run.err == "qry: note: the filters path:python/** lang:go together match no indexed file\n"
 
 
+def test_an_exclusion_that_leaves_nothing_and_an_open_quote_are_said(qry: RunQry) -> None:
+    run = qry("search", "charge -path:**")
+    assert run.code == 1 and run.out == "", run.describe()
+    assert run.err == "qry: note: the filter -path:** leaves no indexed file to search\n"
+    quote = qry("search", '"zzqq never closed')
+    assert quote.code == 1 and quote.err.startswith("qry: note: a quote is never closed"), quote.describe()
+
+
 def test_related_and_graph_exit_codes(qry: RunQry) -> None:
     assert qry("related", "python/billing/gateway.py:Gateway.charge").code == 0
     missing = qry("related", "no_such_symbol_anywhere")

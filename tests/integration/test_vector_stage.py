@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 
 import indexlib.embedding as embed
-from indexlib import BuildOptions, SearchOptions, build_index, index_status, open_engine, verify_caches
+from indexlib import (
+    BuildOptions,
+    SearchOptions,
+    build_index,
+    index_status,
+    open_engine,
+    query_notes,
+    verify_caches,
+)
 from indexlib.index.build.vectors import EMBED_BATCH
 from indexlib.index.embedcache import VectorCache, shared_cache_dir
 from indexlib.index.embedprogress import EmbedProgress, read_progress, write_progress
@@ -126,6 +134,15 @@ def test_status_and_search_say_vectors_are_in_progress(tmp_path: Path, shared: P
     assert st.vectors_progress == "vectors in progress: 2/6 (33%), about 8 s left"
     res = open_engine(index_dir).search("advance the pipeline stage", SearchOptions())
     assert "dense stream skipped: vectors in progress: 2/6 (33%), about 8 s left" in res.meta.notes
+    # ... and a person is told, in every output format (the answer is lexical only for now).
+    told = query_notes(
+        open_engine(index_dir),
+        "advance the pipeline stage",
+        SearchOptions(),
+        found=True,
+        search_notes=res.meta.notes,
+    )
+    assert told == ["dense stream skipped: vectors in progress: 2/6 (33%), about 8 s left"]
     # A build that died mid-way: its pid is gone, and status says the vectors stopped.
     write_progress(cache_dir, EmbedProgress(pid=2**22 + 12345, root=report.root_id, done=2, total=6))
     stopped = index_status(index_dir).vectors_progress

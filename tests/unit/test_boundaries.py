@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "indexlib.pathroles",
         "indexlib.timeparse",
         "indexlib.gramtext",
+        "indexlib.declaration",
     ),
     ("indexlib.embedding",),
     ("indexlib.store",),

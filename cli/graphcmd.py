@@ -47,7 +47,9 @@ def related_command(env: Env, a: RelatedArgs) -> int:
             return Exit.ERROR
         if res.node is None:
             env.err(f"qry: no definition named {a.symbol!r}\n")
-            if res.closest:
+            if res.member:
+                env.err(f"  hint: {safe_line(res.member)} (a member, not a definition of its own)\n")
+            elif res.closest:
                 near = ", ".join(f"{safe_line(c.symbol)} ({_where(c)}:{c.start_line})" for c in res.closest)
                 env.err(f"  hint: the closest names: {near}\n")
             else:

@@ -15,6 +15,7 @@ from indexlib.records import Node, Related, SearchResult
 from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.filters import matching
+from indexlib.retrieval.notes import member_line
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import TOLD_NOTES, Engine
@@ -214,6 +215,9 @@ class RelatedResult(msgspec.Struct, kw_only=True):
     ambiguous: bool = False
     closest: list[SymbolMatch] = []
     truncated: bool = False  # more related nodes exist than the limit (50 unless asked) lists
+    # For a `Type.member` no definition has (a Python class attribute, a Java field): the type's line
+    # declaring it, `its class Response declares it at starlette/responses.py:32`.
+    member: str = ""
 
 
 def related(
@@ -257,7 +261,8 @@ def related(
         found = definitions.exact_definitions(snap, symbol)
     if not found:
         closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
-        return RelatedResult(query=symbol, node=None, closest=closest)
+        member = member_line(snap, symbol) or ""
+        return RelatedResult(query=symbol, node=None, closest=[] if member else closest, member=member)
     best = definitions.best_class(found, snap.is_generated)
     # Labelled as resolve_symbol labels them: a located name is "qualified", a bare one "exact".
     tier = (

@@ -11,8 +11,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 from indexlib.analyzer import split_identifier
-from indexlib.records import TYPO_SIMILARITY, StreamHit
+from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
+from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
+from indexlib.retrieval.names import dotted
 from indexlib.retrieval.request import SearchRequest
 from indexlib.snapshot import Snapshot
 
@@ -52,7 +54,10 @@ def answer_notes(
     if spelled_as_code and cands and not files and not any(c.defines for c in cands):
         # Only for a name spelled as code (`parse_config`, `ParseConfig`, `a.b`): a plain word
         # (`billing`) is a topic.
-        if any(c.mentions for c in cands[: opts.top_k]):
+        member = member_line(snap, name) if name is not None else None
+        if member is not None:
+            notes.append(f"no definition named {name!r}: {member}")
+        elif any(c.mentions for c in cands[: opts.top_k]):
             notes.append(f"no definition named {name!r}: the results spelling it come first")
         else:
             near = _misspelt(cands)
@@ -73,6 +78,26 @@ def answer_notes(
         # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
         notes.append("no result" + why_not)
     return notes
+
+
+MEMBER_TYPES = 3  # types of a name a `Type.member` query looks for the member in
+
+
+def member_line(snap: Snapshot, name: str) -> str | None:
+    """Where a type declares `member` of a `Type.member` query when the member is no definition of
+    its own (a Python class attribute, a Java field, a TS class property, a Rust struct field):
+    `its class Response declares it at starlette/responses.py:32`; None when no type of that name
+    declares it on a line of its own text (a declaration: the name, then `:`, `=`, `;` or `,`)."""
+    container, _, member = dotted(name).rpartition(".")
+    if not container or not member:
+        return None
+    declares = re.compile(rf"^[^\n#/*]*?(?<![\w$.]){re.escape(member)}\s*(?:[:=;,]|$)", re.MULTILINE)
+    for n in [n for n in exact_definitions(snap, container) if n.kind in CONTAINER_KINDS][:MEMBER_TYPES]:
+        found = declares.search(n.text)
+        if found is not None:
+            line = n.start_line + n.text.count("\n", 0, found.start())
+            return f"its {n.kind} {n.qualified_name} declares it at {n.path}:{line}"
+    return None
 
 
 def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:

@@ -200,6 +200,31 @@ def test_a_code_fragment_finds_the_function_holding_it_as_written(tmp_path: Path
     assert off.results[0].symbol != "Loop", "the case needs the literal signal"
 
 
+def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None:
+    """`Response.media_type` is a class attribute, `Arg.help` a struct field, `A.size` a Java field:
+    no definition of their own, so the note says which line of which type declares them."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "responses.py": "class Response:\n    media_type = None\n    charset: str = 'utf-8'\n\n"
+            "    def render(self):\n        return self.media_type\n\n\n"
+            "class HTMLResponse(Response):\n    media_type = 'text/html'\n",
+            "arg.rs": "pub struct Arg {\n    /// The id.\n    pub id: Id,\n    help: Option<String>,\n}\n",
+            "A.java": "class A {\n    // Not size: sized.\n    private int size = 0;\n}\n",
+        },
+    )
+    for query, where in [
+        ("Response.media_type", "its class Response declares it at responses.py:2"),
+        ("Response.charset", "its class Response declares it at responses.py:3"),
+        ("Arg.help", "its struct Arg declares it at arg.rs:4"),
+        ("A.size", "its class A declares it at A.java:3"),
+    ]:
+        res = open_engine(repo / ".qry").search(query, SearchOptions())
+        assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
+    res = open_engine(repo / ".qry").search("Response.status_code", SearchOptions())
+    assert not any("declares it" in n for n in res.meta.notes), res.meta.notes
+
+
 def test_a_quoted_phrase_is_required_of_every_stream(tmp_path: Path) -> None:
     """The symbol and dense streams match names and meaning; a phrase still has to be in each hit, and
     code writes a phrase's words joined as one name (`max_connections`, `maxConnections`)."""

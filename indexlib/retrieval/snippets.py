@@ -162,7 +162,7 @@ def make_snippet(
 
 
 def _window(text: str, match: re.Match[str] | None, width: int) -> tuple[int, int]:
-    """The [lo, hi) of `text` (longer than `width`) a snippet shows: about `width` characters with the
+    """The [lo, hi) of `text` (longer than `width`) a snippet shows: at most `width` characters with the
     match a third in, holding the whole line of the match when that line fits (the line a piped hit
     is shown by, `path:line: text`, is then the file's line, not a cut one: `self.regex =
     compile_path` without its `(path)`), starting and ending on whole lines where that costs little."""
@@ -189,10 +189,13 @@ def _window(text: str, match: re.Match[str] | None, width: int) -> tuple[int, in
     line_end = text.rfind("\n", lo, hi)
     if line_end > lo + width // 2 and line_end >= must_show:
         return lo, line_end + 1  # end on a whole line when we keep at least half the window
+    # Finish the line cut short when little of it is left, starting as much later (the width is a
+    # bound), as long as the window still starts at or before the match's line.
     rest = text.find("\n", hi)
     rest = len(text) if rest < 0 else rest
-    if rest - hi <= width // 4:
-        return lo, rest  # finish the line cut short when little of it is left
+    keep = text.rfind("\n", 0, match.start()) + 1 if match is not None else 0
+    if rest - hi <= width // 4 and lo + (rest - hi) <= keep:
+        return lo + (rest - hi), rest
     return lo, hi
 
 

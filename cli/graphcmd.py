@@ -50,7 +50,9 @@ def related_command(env: Env, a: RelatedArgs) -> int:
             if res.member:
                 env.err(f"  hint: {safe_line(res.member)} (a member, not a definition of its own)\n")
             elif res.closest:
-                near = ", ".join(f"{safe_line(c.symbol)} ({_where(c)}:{c.start_line})" for c in res.closest)
+                near = ", ".join(
+                    f"{safe_line(c.symbol)} ({_where(c)}:{c.decl_line or c.start_line})" for c in res.closest
+                )
                 env.err(f"  hint: the closest names: {near}\n")
             else:
                 env.err(f"  hint: qry search {safe_line(a.symbol)!r} finds where the words occur\n")
@@ -129,7 +131,9 @@ def _where(c: Any) -> str:
 def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repos: bool) -> None:
     env.err(f"qry: error: {symbol!r} names {len(candidates)} definitions\n")
     for c in candidates:
-        env.err(f"  {safe_line(c.symbol)}  {c.kind}  {_where(c)}:{c.start_line}  (uid {c.uid})\n")
+        env.err(
+            f"  {safe_line(c.symbol)}  {c.kind}  {_where(c)}:{c.decl_line or c.start_line}  (uid {c.uid})\n"
+        )
     first = candidates[0]
     if several_repos:
         env.err(
@@ -140,7 +144,9 @@ def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repo
     # Two definitions of one qualified name in one file (`def self.x` and `def x`) are told apart by
     # their line only: then the hint is `path:line`, which names one.
     alike = all(c.path == first.path and c.symbol == first.symbol for c in candidates)
-    example = f"{first.path}:{first.start_line}" if alike else f"{first.path}:{first.symbol}"
+    example = (
+        f"{first.path}:{first.decl_line or first.start_line}" if alike else f"{first.path}:{first.symbol}"
+    )
     env.err(
         f"  hint: qualify the name (module.name, Class.method, path:name or path:line such as "
         f"{safe_line(example)}) or pass one of the uids\n"

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from indexlib.declaration import declaration_line
 from indexlib.errors import UsageError
 from indexlib.records import Node, Related, SearchResult
 from indexlib.retrieval import definitions, streams
@@ -60,7 +61,7 @@ def query_notes(
     notes.extend(n for n in search_notes if n.startswith(TOLD_NOTES))
     if found:
         return notes
-    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes)
+    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
     if q.is_blank:
         notes.append(q.nothing_to_search()[0])
     files = engine.snapshot(opts.root).manifest.files
@@ -77,6 +78,15 @@ def query_notes(
         *(f"path:{g}" for g in dict.fromkeys(q.paths)),
         *(f"-path:{g}" for g in dict.fromkeys(q.excludes)),
     ]
+    kinds = {
+        k
+        for seg in engine.snapshot(opts.root).segments
+        for k in seg.lexical().terms_with_prefix("kind", "", 64)
+    }
+    for kind in dict.fromkeys(q.kinds):
+        if kind not in kinds:
+            here = ", ".join(sorted(kinds)) or "none"
+            notes.append(f"no indexed node is kind:{kind} (the index holds: {here})")
     named += [f"lang:{lang}" for lang in dict.fromkeys(q.langs)]
     if len(notes) == alone and named:
         kept = matching(files, q.paths) if q.paths else set(files)
@@ -145,6 +155,7 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
     doc: str = ""
     match: str  # exact | qualified | joined | fuzzy
     score: float
+    decl_line: int = 0  # the line it declares itself on, past its doc comment and annotations
 
 
 _TIER = {streams.EXACT: "exact", streams.QUALIFIED: "qualified", streams.JOINED: "joined"}
@@ -164,6 +175,7 @@ def _match(n: Node, match: str, score: float) -> SymbolMatch:
         doc=n.doc[:500],
         match=match,
         score=round(score, 4),
+        decl_line=declaration_line(n.text, n.start_line, n.signature),
     )
 
 

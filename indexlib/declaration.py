@@ -16,7 +16,14 @@ COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
 # A comment written after a signature's code (`Timeout int // why`): not part of its head.
 _SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
 SIGNATURE_HEAD_CHARS = 40  # the signature's head that finds its line: enough to tell lines apart
+MIN_OPENING_CHARS = 6  # a signature's first line, when it spans lines, is at least `def f(`
+# Annotations and decorators a signature opens with (`@Override public ...`): the line to point at
+# is the declaration's own, as an editor's outline shows it.
+_ANNOTATIONS = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)+")
 DECLARATION_SCAN_LINES = 200  # how far below a node's first line its declaration is looked for
+
+
+_NOT_CODE = re.compile(r"\s*(?:@|#\[)|" + COMMENT_LINE.pattern)  # a comment, a decorator, an attribute
 
 
 def text_lines(text: str) -> list[str]:
@@ -30,16 +37,22 @@ def text_lines(text: str) -> list[str]:
 
 
 def signature_line(signature: str, lines: list[str]) -> int | None:
-    """Index of the line of `lines` that declares a node with `signature` (its head, outside a
-    comment), or None when no line shows it."""
-    head = " ".join(_SIGNATURE_COMMENT.sub("", signature).split())[:SIGNATURE_HEAD_CHARS]
+    """Index of the line of `lines` that declares a node with `signature` (its head past any
+    annotations, outside a comment; a signature written over several lines is found by its first),
+    or None when no line shows it."""
+    bare = _ANNOTATIONS.sub("", _SIGNATURE_COMMENT.sub("", signature))
+    head = " ".join(bare.split())[:SIGNATURE_HEAD_CHARS]
     if not head:
         return None
     flat = [" ".join(line.split()) for line in lines]
     starts = next((i for i, line in enumerate(flat) if line.startswith(head)), None)
     if starts is not None:
         return starts
-    return next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
+    inside = next((i for i, line in enumerate(flat) if head in line and not COMMENT_LINE.match(line)), None)
+    if inside is not None:
+        return inside
+    opened = [i for i, line in enumerate(flat) if len(line) >= MIN_OPENING_CHARS and head.startswith(line)]
+    return opened[0] if opened else None
 
 
 def declaration_line(text: str, start_line: int, signature: str) -> int:
@@ -48,5 +61,5 @@ def declaration_line(text: str, start_line: int, signature: str) -> int:
     lines = text.split("\n", DECLARATION_SCAN_LINES)[:DECLARATION_SCAN_LINES]
     found = signature_line(signature, lines)
     if found is None:
-        found = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT_LINE.match(line)), 0)
+        found = next((i for i, line in enumerate(lines) if line.strip() and not _NOT_CODE.match(line)), 0)
     return start_line + found

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from indexlib.analyzer import split_identifier
+from indexlib.declaration import COMMENT_LINE
 from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
@@ -87,17 +88,54 @@ def member_line(snap: Snapshot, name: str) -> str | None:
     """Where a type declares `member` of a `Type.member` query when the member is no definition of
     its own (a Python class attribute, a Java field, a TS class property, a Rust struct field):
     `its class Response declares it at starlette/responses.py:32`; None when no type of that name
-    declares it on a line of its own text (a declaration: the name, then `:`, `=`, `;` or `,`)."""
+    declares it (`_declaring_line`)."""
     container, _, member = dotted(name).rpartition(".")
     if not container or not member:
         return None
-    declares = re.compile(rf"^[^\n#/*]*?(?<![\w$.]){re.escape(member)}\s*(?:[:=;,]|$)", re.MULTILINE)
     for n in [n for n in exact_definitions(snap, container) if n.kind in CONTAINER_KINDS][:MEMBER_TYPES]:
-        found = declares.search(n.text)
-        if found is not None:
-            line = n.start_line + n.text.count("\n", 0, found.start())
-            return f"its {n.kind} {n.qualified_name} declares it at {n.path}:{line}"
+        at = _declaring_line(n.text, member, enum=n.kind == "enum")
+        if at is not None:
+            return f"its {n.kind} {n.qualified_name} declares it at {n.path}:{n.start_line + at}"
     return None
+
+
+_DOC_QUOTES = ('"""', "'''")
+
+
+def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None:
+    """Index of the line of a type's text that declares `member` as a statement of the type's body:
+    at the body's indentation (not a method's parameter on a line of its own), outside a docstring,
+    the name after nothing but modifier and type words (`private final int size`, `pub id: Id`),
+    then `:`, `=`, `;`, `,` or the line's end (an enum constant also `(` or `{`: `DOUBLE {`)."""
+    ends = r"[:=;,({]" if enum else r"[:=;,]"
+    declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?{re.escape(member)}\s*(?:{ends}|$)")
+    lines = text.split("\n")
+    header = _header(lines)
+    body = _body_indent(lines[header + 1 :])
+    in_doc = False
+    for i, line in enumerate(lines[header + 1 :], header + 1):
+        if sum(line.count(q) for q in _DOC_QUOTES) % 2:
+            in_doc = not in_doc
+            continue
+        if in_doc or len(line) - len(line.lstrip()) != body:
+            continue
+        if declares.match(line):
+            return i
+    return None
+
+
+def _header(lines: list[str]) -> int:
+    """Index of a type's header line: past the doc comment and annotations its text opens with."""
+    return next((i for i, line in enumerate(lines) if line.strip() and not _NOT_HEADER.match(line)), 0)
+
+
+_NOT_HEADER = re.compile(r"\s*(?:@|#\[)|" + COMMENT_LINE.pattern)
+
+
+def _body_indent(lines: list[str]) -> int:
+    """The indentation of a type's body: of the first non-blank line after its header."""
+    first = next((line for line in lines if line.strip()), "")
+    return len(first) - len(first.lstrip())
 
 
 def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:

@@ -440,6 +440,16 @@ _SIGNATURE_HINTS = re.compile(
 )
 
 
+# A statement, not a sentence, though its words read as English (`if content_type is not None:`,
+# `for chunk in response.iter_bytes():`, `return self._request`): a lower-case statement keyword
+# first (a sentence starts in upper case), then a block opener or terminator ending it, a comparison
+# or assignment operator, or a single dotted expression after `return`.
+CODE_STATEMENT = re.compile(
+    r"^\s*(?:if|elif|while|for|with|return|raise|assert|await|yield|throw|case|except|unless)\s"
+    r"(?:.*(?:[:;{]\s*$|==|!=|:=|&&|\|\|)|\s*[\w$]+(?:\.[\w$]+)+(?:\(.*\))?;?\s*$)"
+)
+
+
 # A prose word: letters only, maybe capitalised, maybe ending in sentence punctuation (`notation.`,
 # `lex:`). Identifiers (`get_flag`, `parseConfig`, `a.b`) and code punctuation are not.
 _PROSE_WORD = re.compile(r"^[(\"'`]?[A-Za-z][a-z]*(?:'[a-z]+)?[)\"'`]?[.,;:!?]?$")
@@ -475,7 +485,7 @@ def classify(q: Query) -> Route:
         return Route.NATURAL
     if len(words) == 1 and not q.phrases and _IDENT.match(words[0]) and not _regex_escape(words[0]):
         return Route.IDENTIFIER
-    if DEFINITION_START.search(q.text):
+    if DEFINITION_START.search(q.text) or CODE_STATEMENT.search(q.text):
         return Route.SIGNATURE
     if (
         len(words) <= 4

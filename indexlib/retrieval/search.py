@@ -11,6 +11,7 @@ Does not own: the request and its bounds (request.py, bounds.py), the decisions 
 filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
 """
 
+import re
 import time
 from collections.abc import Callable
 from itertools import pairwise
@@ -296,6 +297,9 @@ def _rank(
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
     head = cands[: max(40, opts.top_k * (PER_FILE_HEAD if opts.per_file else 4))]
+    literal = fragment_pattern(q.text) if p.route is Route.SIGNATURE and not q.phrases else None
+    if literal is not None:  # a node holding the code as typed joins the head wherever BM25 put it
+        head += [c for c in cands[len(head) :] if _holds(snap, c.uid, literal)]
     # Whether a definition is local to a function matters only for one named as the query names:
     # its parent is read for those alone, not for every candidate of a question.
     named = identifier_of(q, p.route)
@@ -333,8 +337,10 @@ def _rank(
         ranked_cands = boost_paths(
             ranked_cands, set(files), 1.0 + opts.signals.scope_boost, "in the file named"
         )
+    # A kind filter leaves definitions of the name out: "no definition named" would be false.
+    asked = None if q.kinds else name
     meta.notes.extend(
-        answer_notes(snap, name, ranked_cands, opts, head=bool(head), streams=ranked, files=files)
+        answer_notes(snap, asked, ranked_cands, opts, head=bool(head), streams=ranked, files=files)
     )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
@@ -386,6 +392,11 @@ def _read_evidence(
             c.mentions = spelled.search(n.text) is not None
         if literal is not None:
             c.literal = literal.search(n.text) is not None
+
+
+def _holds(snap: Snapshot, uid: int, pattern: re.Pattern[str]) -> bool:
+    stored = snap.node(uid)
+    return stored is not None and pattern.search(stored.node.text) is not None
 
 
 def _whole_name(q: Query, route: Route) -> str:

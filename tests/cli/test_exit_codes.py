@@ -50,6 +50,17 @@ def test_an_exclusion_that_leaves_nothing_and_an_open_quote_are_said(qry: RunQry
     assert quote.code == 1 and quote.err.startswith("qry: note: a quote is never closed"), quote.describe()
 
 
+def test_a_kind_filter_is_said_when_no_node_has_it_and_hides_no_definition(qry: RunQry) -> None:
+    run = qry("search", "charge", "--kind", "type")
+    assert run.code == 1 and run.out == "", run.describe()
+    assert run.err.startswith("qry: note: no indexed node is kind:type (the index holds: chunk, class,"), (
+        run.err
+    )
+    # The definition exists, of another kind: no "no definition named" claim.
+    other = qry("search", "retry_failed_charge", "--kind", "class")
+    assert "no definition named" not in other.err, other.describe()
+
+
 def test_related_and_graph_exit_codes(qry: RunQry) -> None:
     assert qry("related", "python/billing/gateway.py:Gateway.charge").code == 0
     missing = qry("related", "no_such_symbol_anywhere")

@@ -200,6 +200,24 @@ def test_a_code_fragment_finds_the_function_holding_it_as_written(tmp_path: Path
     assert off.results[0].symbol != "Loop", "the case needs the literal signal"
 
 
+def test_a_python_condition_is_code_and_found_past_the_head(tmp_path: Path) -> None:
+    """`if content_type is not None:` reads as English words but is a statement; the one function
+    holding it ranks below eighty short ones holding all its words (BM25 rank 81), past the fused head
+    a short answer reads: it joins the head for holding the code as typed."""
+    short = "".join(
+        f"def kind_{i}(content_type, kind):\n    if content_type is not kind:\n        return None\n\n\n"
+        for i in range(80)
+    )
+    body = "".join(f"    step_{i} = work({i})\n" for i in range(40))
+    target = f"def lexer_for(response):\n{body}    content_type = response.headers.get('type')\n"
+    target += "    if content_type is not None:\n        return content_type\n"
+    repo = make_repo(tmp_path, {"kinds.py": short, "main.py": target})
+    res = open_engine(repo / ".qry").search("if content_type is not None:", SearchOptions(top_k=2))
+    assert res.meta.route == "signature"
+    assert res.results[0].symbol == "lexer_for", [h.symbol for h in res.results]
+    assert res.results[0].line == 43
+
+
 def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None:
     """`Response.media_type` is a class attribute, `Arg.help` a struct field, `A.size` a Java field:
     no definition of their own, so the note says which line of which type declares them."""
@@ -223,6 +241,29 @@ def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None
         assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
     res = open_engine(repo / ".qry").search("Response.status_code", SearchOptions())
     assert not any("declares it" in n for n in res.meta.notes), res.meta.notes
+
+
+def test_a_parameter_a_local_or_a_docstring_line_is_no_member_of_the_type(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "client.py": 'class Client:\n    """A client.\n\n    >>> response = client.get(url)\n    """\n\n'
+            "    timeout = 5\n\n    def nonce(self, count: int, seed: bytes) -> bytes:\n        return seed\n\n"
+            "    def __init__(\n        self,\n        verify: bool = True,\n    ) -> None:\n        self.verify = verify\n",
+            "Policy.java": "/**\n * Policies.\n */\npublic enum Policy {\n  /** Doubles. */\n  DOUBLE {\n"
+            "    @Override public Object read() { return 1; }\n  },\n  LONG;\n}\n",
+        },
+    )
+    for query in ("Client.response", "Client.seed", "Client.verify"):
+        res = open_engine(repo / ".qry").search(query, SearchOptions())
+        assert not any("declares it" in n for n in res.meta.notes), (query, res.meta.notes)
+    for query, where in [
+        ("Client.timeout", "its class Client declares it at client.py:7"),
+        ("Policy.DOUBLE", "its enum Policy declares it at Policy.java:6"),
+        ("Policy.LONG", "its enum Policy declares it at Policy.java:9"),
+    ]:
+        res = open_engine(repo / ".qry").search(query, SearchOptions())
+        assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
 
 
 def test_a_quoted_phrase_is_required_of_every_stream(tmp_path: Path) -> None:

@@ -695,10 +695,14 @@ def build_server(tools: QryTools) -> Any:
         is_error, text = await tools.call(tool, fn)
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
 
-    def bounds(lo: int, hi: int) -> dict[str, Any]:
-        # Advertised in the schema so a model sees them; checked by QryTools so a violation gets our
-        # message (rule + fix) instead of a generic validation error.
-        return {"minimum": lo, "maximum": hi}
+    def bounded(description: str, lo: int, hi: int | None) -> Any:
+        """An integer parameter's field: its range `lo..hi` said in its description and advertised in
+        the schema so a model sees it; QryTools checks it, so a violation gets our message (rule +
+        fix) instead of a generic validation error."""
+        top = lo if hi is None else hi
+        return Field(
+            description=f"{description}, {lo}..{top}.", json_schema_extra={"minimum": lo, "maximum": top}
+        )
 
     Filter = str | list[str] | None
     RepoFilter = Annotated[
@@ -716,13 +720,8 @@ def build_server(tools: QryTools) -> Any:
         query: Annotated[
             str, Field(description="What to look for: an identifier, a signature or a question.")
         ],
-        top_k: Annotated[
-            int,
-            Field(
-                description=f"How many results, {_TOP_K.lo}..{_TOP_K.hi}.",
-                json_schema_extra=bounds(_TOP_K.lo, _TOP_K.hi or _TOP_K.lo),
-            ),
-        ] = _TOP_K.default or _TOP_K.lo,
+        top_k: Annotated[int, bounded("How many results", _TOP_K.lo, _TOP_K.hi)] = _TOP_K.default
+        or _TOP_K.lo,
         mode: Annotated[
             mode_names,
             Field(
@@ -738,11 +737,7 @@ def build_server(tools: QryTools) -> Any:
             Filter, Field(description="Only these node kinds: " + ", ".join(NODE_KINDS) + ".")
         ] = None,
         snippet_chars: Annotated[
-            int,
-            Field(
-                description=f"Characters of source per result, {_SNIPPET.lo}..{_SNIPPET.hi}.",
-                json_schema_extra=bounds(_SNIPPET.lo, _SNIPPET.hi or _SNIPPET.lo),
-            ),
+            int, bounded("Characters of source per result", _SNIPPET.lo, _SNIPPET.hi)
         ] = _SNIPPET.default or _SNIPPET.lo,
         budget_tokens: Annotated[
             int | None,
@@ -791,18 +786,10 @@ def build_server(tools: QryTools) -> Any:
         lang: Annotated[Filter, Field(description="Only this language, e.g. python.")] = None,
         glob: Annotated[Filter, Field(description="ripgrep globs: '*.py', '!tests/'.")] = None,
         max_lines: Annotated[
-            int,
-            Field(
-                description=f"At most this many matching lines, 1..{lim.grep_lines_max}.",
-                json_schema_extra=bounds(1, lim.grep_lines_max),
-            ),
+            int, bounded("At most this many matching lines", 1, lim.grep_lines_max)
         ] = lim.grep_lines_default,
         max_bytes: Annotated[
-            int,
-            Field(
-                description=f"At most this many bytes of line text, 1..{lim.grep_bytes_max}.",
-                json_schema_extra=bounds(1, lim.grep_bytes_max),
-            ),
+            int, bounded("At most this many bytes of line text", 1, lim.grep_bytes_max)
         ] = lim.grep_bytes_default,
         repo: RepoFilter = None,
     ) -> CallToolResult:
@@ -827,13 +814,7 @@ def build_server(tools: QryTools) -> Any:
     )
     async def resolve_symbol(
         name: Annotated[str, Field(description="A name (parse_config) or qualified name (Server.handle).")],
-        limit: Annotated[
-            int,
-            Field(
-                description=f"At most this many definitions, 1..{lim.symbols_max}.",
-                json_schema_extra=bounds(1, lim.symbols_max),
-            ),
-        ] = 10,
+        limit: Annotated[int, bounded("At most this many definitions", 1, lim.symbols_max)] = 10,
         repo: Annotated[
             str | None,
             Field(description="Over a workspace: only this repository (default: every one)."),
@@ -848,20 +829,11 @@ def build_server(tools: QryTools) -> Any:
         symbol: Annotated[str, Field(description="A name, a qualified name, or a 16-hex uid.")],
         callers: Annotated[bool, Field(description="Include callers (who calls it).")] = True,
         callees: Annotated[bool, Field(description="Include callees (what it calls).")] = True,
-        depth: Annotated[
-            int,
-            Field(
-                description=f"How many call steps to walk, {_DEPTH.lo}..{_DEPTH.hi}.",
-                json_schema_extra=bounds(_DEPTH.lo, _DEPTH.hi or _DEPTH.lo),
-            ),
-        ] = _DEPTH.default or _DEPTH.lo,
+        depth: Annotated[int, bounded("How many call steps to walk", _DEPTH.lo, _DEPTH.hi)] = _DEPTH.default
+        or _DEPTH.lo,
         repo: RepoLabel = None,
         limit: Annotated[
-            int,
-            Field(
-                description=f"List at most this many related nodes, {_ROWS.lo}..{_ROWS.hi}.",
-                json_schema_extra=bounds(_ROWS.lo, _ROWS.hi or _ROWS.lo),
-            ),
+            int, bounded("List at most this many related nodes", _ROWS.lo, _ROWS.hi)
         ] = _ROWS.default or _ROWS.lo,
     ) -> CallToolResult:
         return await run(
@@ -892,11 +864,7 @@ def build_server(tools: QryTools) -> Any:
     async def route(
         question: Annotated[str, Field(description="The question, in words or identifiers.")],
         limit: Annotated[
-            int,
-            Field(
-                description=f"At most this many repositories, 1..{ROUTE_SERVED_LIMIT_MAX}.",
-                json_schema_extra=bounds(1, ROUTE_SERVED_LIMIT_MAX),
-            ),
+            int, bounded("At most this many repositories", 1, ROUTE_SERVED_LIMIT_MAX)
         ] = ROUTE_DEFAULT_LIMIT,
         mode: Annotated[
             mode_names,

@@ -46,7 +46,8 @@ def query_notes(
     after an empty answer: it walks the manifest's file list.
     """
     notes: list[str] = []
-    if text.count('"') % 2:
+    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    if q.open_quote:
         notes.append(
             "a quote is never closed: the words after it were read as one phrase (close it, or drop it)"
         )
@@ -61,10 +62,10 @@ def query_notes(
     notes.extend(n for n in search_notes if n.startswith(TOLD_NOTES))
     if found:
         return notes
-    q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
     if q.is_blank:
         notes.append(q.nothing_to_search()[0])
-    files = engine.snapshot(opts.root).manifest.files
+    snap = engine.snapshot(opts.root)
+    files = snap.manifest.files
     alone = len(notes)
     for glob in dict.fromkeys(q.paths):
         if not matching(files, [glob]):
@@ -78,15 +79,12 @@ def query_notes(
         *(f"path:{g}" for g in dict.fromkeys(q.paths)),
         *(f"-path:{g}" for g in dict.fromkeys(q.excludes)),
     ]
-    kinds = {
-        k
-        for seg in engine.snapshot(opts.root).segments
-        for k in seg.lexical().terms_with_prefix("kind", "", 64)
-    }
-    for kind in dict.fromkeys(q.kinds):
-        if kind not in kinds:
-            here = ", ".join(sorted(kinds)) or "none"
-            notes.append(f"no indexed node is kind:{kind} (the index holds: {here})")
+    if q.kinds:  # read only when a kind was asked for: every segment's `kind` terms
+        kinds = {k for seg in snap.segments for k in seg.lexical().terms_with_prefix("kind", "", 64)}
+        for kind in dict.fromkeys(q.kinds):
+            if kind not in kinds:
+                here = ", ".join(sorted(kinds)) or "none"
+                notes.append(f"no indexed node is kind:{kind} (the index holds: {here})")
     named += [f"lang:{lang}" for lang in dict.fromkeys(q.langs)]
     if len(notes) == alone and named:
         kept = matching(files, q.paths) if q.paths else set(files)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMMENT_LINE", "declaration_line", "signature_line", "text_lines"]
+__all__ = ["COMMENT_LINE", "declaration_line", "first_code_line", "signature_line", "text_lines"]
 
 # A line that opens with a comment marker (`#`, `//`, `/*`, a doc block's `*`, `--`, a docstring).
 COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
@@ -60,6 +60,10 @@ def declaration_line(text: str, start_line: int, signature: str) -> int:
     line, else its first line of code (past the doc comment above it), else its first line."""
     lines = text.split("\n", DECLARATION_SCAN_LINES)[:DECLARATION_SCAN_LINES]
     found = signature_line(signature, lines)
-    if found is None:
-        found = next((i for i, line in enumerate(lines) if line.strip() and not _NOT_CODE.match(line)), 0)
-    return start_line + found
+    return start_line + (first_code_line(lines) if found is None else found)
+
+
+def first_code_line(lines: list[str]) -> int:
+    """Index of the first line of code: past the doc comment, decorators and attributes a node's text
+    opens with (0 when there is none)."""
+    return next((i for i, line in enumerate(lines) if line.strip() and not _NOT_CODE.match(line)), 0)

@@ -1,8 +1,9 @@
 """What a definition's first line declares: `func (s *Server) Handle(w ...` -> `Server.Handle`. Pure.
 
-Owns: recognising a query that opens as a definition does (a declaring keyword first) and reading the
-name it declares, so a signature query asks the symbol stream for that name and the definition
-signal boosts it. Does not own: routing (query.py's `classify` uses `DEFINITION_START` as one cue).
+Owns: recognising a query that opens as a definition does (a declaring keyword first) or as a code
+statement does (`if x is not None:`), and reading the name a definition declares, so a signature
+query asks the symbol stream for that name and the definition signal boosts it. Does not own: routing
+(query.py's `classify` uses `DEFINITION_START` and `CODE_STATEMENT` as cues).
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ DEFINITION_START = re.compile(
     r"(?:def|func|fn|fun|function|class|struct|interface|impl|public|private|protected|static|async|"
     r"const|let|var|val|pub|type|enum|trait|void|export)\s+[\w(*&]"
 )
+# A statement, not a sentence, though its words read as English (`if content_type is not None:`,
+# `for chunk in response.iter_bytes():`, `return self._request`): a lower-case statement keyword
+# first (a sentence starts in upper case), then a block opener or terminator ending it, a comparison
+# or assignment operator, or a single dotted expression after `return`.
+CODE_STATEMENT = re.compile(
+    r"^\s*(?:if|elif|while|for|with|return|raise|assert|await|yield|throw|case|except|unless)\s"
+    r"(?:.*(?:[:;{]\s*$|==|!=|:=|&&|\|\|)|\s*[\w$]+(?:\.[\w$]+)+(?:\(.*\))?;?\s*$)"
+)
+
+
 # What a definition's first line declares. A Go method names its receiver's type first:
 # `func (s *Server) Handle(` declares `Server.Handle`.
 _GO_METHOD = re.compile(

@@ -15,12 +15,6 @@ from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, Hit
 __all__ = ["shown_line", "text_lines"]
 
 
-def _declaration_line(h: Hit, lines: list[str]) -> int | None:
-    """Index of the snippet line that declares the hit (its signature's head, outside a comment),
-    or None when the snippet does not show it."""
-    return signature_line(h.signature, lines)
-
-
 def _name_line(h: Hit, lines: list[str]) -> int | None:
     """Index of the first snippet line outside a comment that spells the hit's name as a whole word,
     as the snippet's own window finds a declaration its signature does not spell as written (a Go
@@ -43,7 +37,7 @@ def shown_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
     A line an earlier hit of the file was shown by (`shown`, file line numbers: a member, then its
     class matched in that member) gives way to the declaration, else to the next best line."""
     lines = text_lines(h.snippet.text)
-    sig = _declaration_line(h, lines)
+    sig = signature_line(h.signature, lines)  # the snippet line declaring it, if shown
     if h.provenance.named:
         named = sig if sig is not None else _name_line(h, lines)
         if named is not None:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from indexlib.analyzer import split_identifier
-from indexlib.declaration import COMMENT_LINE
+from indexlib.declaration import first_code_line
 from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
@@ -110,7 +110,7 @@ def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None
     ends = r"[:=;,({]" if enum else r"[:=;,]"
     declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?{re.escape(member)}\s*(?:{ends}|$)")
     lines = text.split("\n")
-    header = _header(lines)
+    header = first_code_line(lines)
     body = _body_indent(lines[header + 1 :])
     in_doc = False
     for i, line in enumerate(lines[header + 1 :], header + 1):
@@ -122,14 +122,6 @@ def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None
         if declares.match(line):
             return i
     return None
-
-
-def _header(lines: list[str]) -> int:
-    """Index of a type's header line: past the doc comment and annotations its text opens with."""
-    return next((i for i, line in enumerate(lines) if line.strip() and not _NOT_HEADER.match(line)), 0)
-
-
-_NOT_HEADER = re.compile(r"\s*(?:@|#\[)|" + COMMENT_LINE.pattern)
 
 
 def _body_indent(lines: list[str]) -> int:

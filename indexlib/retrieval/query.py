@@ -15,7 +15,7 @@ import msgspec
 from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
 from indexlib.records import NodeKind
-from indexlib.retrieval.declared import DEFINITION_START, declared_name
+from indexlib.retrieval.declared import CODE_STATEMENT, DEFINITION_START, declared_name
 
 MAX_QUERY_CHARS = 4096  # longer text is cut: BM25 over 100 kB of terms helps nobody and costs time
 
@@ -104,6 +104,7 @@ class Query(msgspec.Struct, kw_only=True):
     exclude_repos: list[str] = []
     scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
     code_spans: list[str] = []  # text typed in backticks (`Semaphore`, `--help`): code, not prose
+    open_quote: bool = False  # a phrase's quote is never closed: the rest of the query is the phrase
 
     @property
     def is_blank(self) -> bool:
@@ -198,6 +199,18 @@ def normalize_kind(value: str) -> str:
     return kind
 
 
+def _add_phrase(q: Query, shown: list[str], phrase: str, *, typed: str, negated: bool) -> None:
+    """A `"quoted phrase"` (`-"..."` leaves it out); `typed` as written, to know a quote never closed."""
+    bare = typed.lstrip("-")
+    q.open_quote = q.open_quote or len(bare) < 2 or not bare.endswith('"')
+    phrase = phrase.strip()
+    if phrase and negated:
+        q.negated.append(phrase)
+    elif phrase:
+        q.phrases.append(phrase)
+        shown.append(phrase)
+
+
 def parse_query(
     raw: str,
     *,
@@ -234,13 +247,7 @@ def parse_query(
                 q.negated.append(bare)
                 continue
         if quoted is not None:
-            phrase = quoted.strip()
-            if phrase:
-                if neg:
-                    q.negated.append(phrase)
-                else:
-                    q.phrases.append(phrase)
-                    shown.append(phrase)
+            _add_phrase(q, shown, quoted, typed=m.group(0), negated=bool(neg))
             continue
         if bare is None:
             continue
@@ -437,16 +444,6 @@ _SIGNATURE_HINTS = re.compile(
     r"^\s*(?:def|func|fn|fun|function|class|struct|interface|impl|public|private|protected|static|async|"
     r"const|let|var|val|pub|type|enum|trait|void|export)\s+[\w(*&]"
     r"|\w\(|\w<\w|->|=>|::|[{};*&=\[\]]|\w:\s*\w"
-)
-
-
-# A statement, not a sentence, though its words read as English (`if content_type is not None:`,
-# `for chunk in response.iter_bytes():`, `return self._request`): a lower-case statement keyword
-# first (a sentence starts in upper case), then a block opener or terminator ending it, a comparison
-# or assignment operator, or a single dotted expression after `return`.
-CODE_STATEMENT = re.compile(
-    r"^\s*(?:if|elif|while|for|with|return|raise|assert|await|yield|throw|case|except|unless)\s"
-    r"(?:.*(?:[:;{]\s*$|==|!=|:=|&&|\|\|)|\s*[\w$]+(?:\.[\w$]+)+(?:\(.*\))?;?\s*$)"
 )
 
 

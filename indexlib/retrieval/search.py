@@ -324,7 +324,7 @@ def _rank(
     for c in head:
         c.generated = snap.is_generated(c.path)
     files = named_files(snap, q.text) if p.route is Route.IDENTIFIER else []
-    _read_evidence(snap, q, p.route, head, names_a_file=bool(files))
+    _read_evidence(snap, q, p.route, head, names_a_file=bool(files), literal=literal)
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
@@ -352,7 +352,13 @@ def _rank(
 
 
 def _read_evidence(
-    snap: Snapshot, q: Query, route: Route, cands: list[Candidate], *, names_a_file: bool = False
+    snap: Snapshot,
+    q: Query,
+    route: Route,
+    cands: list[Candidate],
+    *,
+    names_a_file: bool = False,
+    literal: re.Pattern[str] | None = None,
 ) -> None:
     """Read each candidate's text for what the engines' scores do not say.
 
@@ -360,7 +366,8 @@ def _read_evidence(
       sentence quoted from a node's doc comment or body is the strongest evidence prose can give.
     - `weak` (lexical-only candidates): the node holds none of the query's content words, only function
       words (`url_for` matching the `for` of a comment), so it is no evidence at all.
-    - `literal` (code-fragment queries): the text holds the fragment as typed, spacing aside.
+    - `literal` (code-fragment queries): the text holds the fragment as typed, spacing aside
+      (`literal`: the query's `fragment_pattern`, None for other routes).
     """
     pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
     # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
@@ -370,7 +377,6 @@ def _read_evidence(
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
     # `module.exports`: its parts in a row (not `md_docs.go`, a file name, spelled in prose about it)
     spelled = spelling_pattern(name) if name and not names_a_file else None
-    literal = fragment_pattern(q.text) if route is Route.SIGNATURE and not q.phrases else None
     if len(pairs) < 2 and not content and not mention and spelled is None and literal is None:
         return
     for c in cands:

@@ -24,6 +24,13 @@ def test_terms_phrases_prefixes_and_filters() -> None:
     assert q.text == "retry failed charge pars"
 
 
+def test_a_phrase_quote_never_closed_is_known() -> None:
+    assert parse_query('"never closed here').open_quote
+    assert parse_query('retry -"open').open_quote
+    assert not parse_query('"closed" retry').open_quote
+    assert not parse_query('print("hello').open_quote  # a quote inside a word opens no phrase
+
+
 def test_kind_filter_names_fields_and_properties() -> None:
     assert parse_query("port kind:field").kinds == ["field"]
     assert parse_query("port kind:property").kinds == ["field"]

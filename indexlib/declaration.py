@@ -2,14 +2,24 @@
 
 Every surface that points at a definition by one line (a search hit's `line`, a related row of
 `qry related` and `--graph`) points at the same one, so an editor jumping there lands on the
-declaration, not on the first line of the comment above it. Pure; shared by retrieval and the graph.
+declaration, not on the first line of the comment above it, nor on the attributes or annotations
+written above it (`@Override`, C# `[Fact]`, Rust and PHP `#[...]`), which the parser keeps out of a
+signature too. Pure; shared by parsing, retrieval and the graph.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["COMMENT_LINE", "declaration_line", "first_code_line", "signature_line", "text_lines"]
+__all__ = [
+    "COMMENT_LINE",
+    "attribute_line",
+    "bare_signature",
+    "declaration_line",
+    "first_code_line",
+    "signature_line",
+    "text_lines",
+]
 
 # A line that opens with a comment marker (`#`, `//`, `/*`, a doc block's `*`, `--`, a docstring).
 COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
@@ -17,13 +27,57 @@ COMMENT_LINE = re.compile(r"\s*(?:#|//|/\*|\*|--|\"\"\"|\'\'\')")
 _SIGNATURE_COMMENT = re.compile(r"\s(?:#|//|/\*)\s.*")
 SIGNATURE_HEAD_CHARS = 40  # the signature's head that finds its line: enough to tell lines apart
 MIN_OPENING_CHARS = 6  # a signature's first line, when it spans lines, is at least `def f(`
-# Annotations and decorators a signature opens with (`@Override public ...`): the line to point at
-# is the declaration's own, as an editor's outline shows it.
-_ANNOTATIONS = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)+")
+
+# The attributes and annotations a declaration opens with, which say how it is built or checked, not
+# what it is: the line to point at is the declaration's own, as an editor's outline shows it.
+# Arguments in parentheses (one level nested: `[TypeConverter(typeof(X))]`), strings in them.
+_ARGS = r"\((?:[^()\"]|\"[^\"]*\"|\((?:[^()\"]|\"[^\"]*\")*\))*\)"
+# Java, Kotlin, Swift, Python, TypeScript: `@Override`, `@get:JvmStatic`, `@app.route("/")`,
+# Kotlin's `@set:[Inject]`.
+_AT = r"@[\w.:]+(?:\[[^\]\n]*\])?(?:" + _ARGS + r")?"
+# Rust and PHP 8: `#[derive(Debug)]`, `#[Route('/x')]`, Rust's inner `#![allow(x)]`.
+_HASH = r"#!?\[(?:[^\[\]\"]|\"[^\"]*\"|\[[^\]]*\])*\]"
+# C#: `[Fact]`, `[Obsolete("x")]`, `[return: NotNull]`, `[Theory, InlineData(1)]`: names, each with
+# its arguments, in brackets. Not an indexer (`this[int i]`) or an array type (`int[] a`), which do
+# not open the line, nor a list (`[1, 2]`, `[x for x in y]`), which holds no such names.
+_NAMED = r"(?:\w+\s*:\s*)?[A-Za-z_][\w.]*(?:<[^<>\n]*>)?(?:" + _ARGS + r")?"
+_BRACKETED = r"\[\s*" + _NAMED + r"(?:\s*,\s*" + _NAMED + r")*\s*\]"
+# One attribute, ended where the declaration or the next attribute starts (not `[Symbol.iterator]()`).
+_ATTRIBUTE = r"(?:" + _AT + "|" + _HASH + "|" + _BRACKETED + r")(?=\s|$|[\[@#])"
+_LEADING_ATTRIBUTES = re.compile(r"\s*(?:" + _ATTRIBUTE + r"\s*)+")
+_ATTRIBUTE_LINE = re.compile(r"\s*(?:" + _ATTRIBUTE + r"\s*)+$")
+# Longer lines are code, not attributes: they are not scanned (the patterns backtrack on hostile ones).
+MAX_ATTRIBUTE_LINE_CHARS = 1000
+# PHP's opening tag alone on its line (`<?php`): markup before the file's first line of code.
+_OPEN_TAG = re.compile(r"\s*<\?(?:php)?\s*$", re.IGNORECASE)
 DECLARATION_SCAN_LINES = 200  # how far below a node's first line its declaration is looked for
 
 
-_NOT_CODE = re.compile(r"\s*(?:@|#\[)|" + COMMENT_LINE.pattern)  # a comment, a decorator, an attribute
+def attribute_line(line: str) -> bool:
+    """Whether `line` holds attributes or annotations and nothing else (`@Override`, `[Fact]`,
+    `#[derive(Debug)]`): it belongs to the declaration below it.
+
+    >>> [attribute_line(s) for s in ("  [Fact]", "[Pure] public int X()", "public int this[int i]")]
+    [True, False, False]
+    """
+    return len(line) <= MAX_ATTRIBUTE_LINE_CHARS and _ATTRIBUTE_LINE.match(line) is not None
+
+
+def bare_signature(signature: str) -> str:
+    """`signature` past the attributes it opens with and without a comment written after its code:
+    what the declaration's own line starts with.
+
+    >>> bare_signature('[MessageTemplateFormatMethod("t")] public void Information(string t)')
+    'public void Information(string t)'
+    """
+    bare = _SIGNATURE_COMMENT.sub("", signature)
+    lead = _LEADING_ATTRIBUTES.match(bare[:MAX_ATTRIBUTE_LINE_CHARS])
+    return bare[lead.end() :] if lead is not None else bare
+
+
+def _not_code(line: str) -> bool:
+    """A comment, a line of attributes or decorators, or PHP's opening tag: not a declaration's line."""
+    return COMMENT_LINE.match(line) is not None or attribute_line(line) or _OPEN_TAG.match(line) is not None
 
 
 def text_lines(text: str) -> list[str]:
@@ -40,8 +94,7 @@ def signature_line(signature: str, lines: list[str]) -> int | None:
     """Index of the line of `lines` that declares a node with `signature` (its head past any
     annotations, outside a comment; a signature written over several lines is found by its first),
     or None when no line shows it."""
-    bare = _ANNOTATIONS.sub("", _SIGNATURE_COMMENT.sub("", signature))
-    head = " ".join(bare.split())[:SIGNATURE_HEAD_CHARS]
+    head = " ".join(bare_signature(signature).split())[:SIGNATURE_HEAD_CHARS]
     if not head:
         return None
     flat = [" ".join(line.split()) for line in lines]
@@ -65,5 +118,5 @@ def declaration_line(text: str, start_line: int, signature: str) -> int:
 
 def first_code_line(lines: list[str]) -> int:
     """Index of the first line of code: past the doc comment, decorators and attributes a node's text
-    opens with (0 when there is none)."""
-    return next((i for i, line in enumerate(lines) if line.strip() and not _NOT_CODE.match(line)), 0)
+    opens with, and a PHP file's opening tag (0 when there is none)."""
+    return next((i for i, line in enumerate(lines) if line.strip() and not _not_code(line)), 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexlib import BuildOptions, build_index, open_engine, related
-from indexlib.declaration import declaration_line
+from indexlib.declaration import attribute_line, declaration_line
 
 
 def test_the_declaration_is_below_the_doc_comment() -> None:
@@ -18,6 +18,48 @@ def test_the_declaration_is_below_the_doc_comment() -> None:
         declaration_line("@property\ndef path(self) -> str:\n    return p", 5, "def path(self) -> str") == 6
     )
     assert declaration_line("// only a comment", 3, "") == 3
+
+
+def test_attribute_lines_are_not_the_declaration() -> None:
+    """C# `[Attr]`, PHP 8 and Rust `#[attr]` lines are skipped as Java's `@Annotation`s are, whether
+    the signature holds them (an index made before they were left out of it) or not."""
+    cs = '/// <summary>Writes.</summary>\n[MessageTemplateFormatMethod("t")]\npublic void Information(string t)\n{\n}'
+    assert declaration_line(cs, 861, "public void Information(string t)") == 863
+    assert (
+        declaration_line(cs, 861, '[MessageTemplateFormatMethod("t")] public void Information(string t)')
+        == 863
+    )
+    assert declaration_line(cs, 861, "") == 863  # without a signature: the first line of code
+    php = "/**\n * Doc.\n */\n#[Pure]\n#[Deprecated(reason: 'x')]\npublic function f(): int\n{ ... }"
+    assert declaration_line(php, 10, "#[Pure] #[Deprecated(reason: 'x')] public function f(): int") == 15
+    assert declaration_line(php, 10, "") == 15
+    rust = "/// A batch.\n#[derive(Debug, Clone)]\n#![allow(dead_code)]\npub struct Batch {"
+    assert declaration_line(rust, 1, "") == 4
+    assert declaration_line("<?php\n\nnamespace App;\n", 1, "") == 3  # a PHP file: past its opening tag
+
+
+def test_an_indexer_an_array_type_or_a_list_is_no_attribute() -> None:
+    assert (
+        attribute_line("    [Fact]")
+        and attribute_line("[return: NotNull]")
+        and attribute_line("[A, B(1)][C]")
+    )
+    assert attribute_line("[TypeConverter(typeof(Foo))]") and attribute_line(
+        "@app.route('/x', methods=['GET'])"
+    )
+    for code in (
+        "    public int this[int index] => index;",
+        "    public int[] Levels() => new int[0];",
+        "[Pure] public int Count() => 1;",  # an attribute on the declaration's own line
+        "[1, 2, 3]",
+        "[x for x in items]",
+        "[Symbol.iterator]() {",
+        "[key: string]: unknown;",
+        "[typeof(LoggerSinkConfiguration)] = lc => lc.WriteTo,",
+    ):
+        assert not attribute_line(code), code
+    indexer = "/// <summary>By index.</summary>\npublic int this[int index] => index;"
+    assert declaration_line(indexer, 5, "public int this[int index]") == 6
 
 
 def test_related_rows_point_at_the_declaration_not_the_comment_above(tmp_path: Path) -> None:

@@ -162,6 +162,14 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
 # What stands in for a member's body elided in its container's text: a braced body, a C#
 # expression body, any other (an indented Python or Ruby body).
 BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
+# A line holding nothing but the edge of a block (`{`, `}`, `});`, `end`) or an elided body: it opens
+# or finishes what the lines around it hold and says nothing of its own, so no window of a node
+# starts with it and no hit is shown by it.
+BLOCK_EDGE_LINE = re.compile(
+    r"\s*(?:end|[{}\[\]()]+[;,]?|"
+    + "|".join(re.escape(m) for m in (BRACED_BODY, EXPRESSION_BODY, OTHER_BODY))
+    + r")\s*$"
+)
 
 
 # A definition, module remainder or section longer than WINDOW_LINES non-blank lines is indexed as

@@ -41,3 +41,21 @@ def test_line_index() -> None:
     assert [lines.start_of(line) for line in (1, 2, 3, 4, 5)] == [0, 2, 5, 6, 10]
     assert LineIndex(b"").line_count == 1
     assert LineIndex(b"no newline").line_count == 1
+
+
+def test_a_window_takes_the_block_edges_after_it() -> None:
+    """guzzle's SetCookie: the class's 200th non-blank line was its last method's header, and the
+    method's elided body `{ ... }` and the class's `}` were a part of their own, a search hit with
+    nothing to show (`{ ... }`, blank lines, `}`). A window takes the edges after it."""
+    members = "".join(
+        f"    public function get{i}()\n    {{\n        return {i};\n    }}\n\n" for i in range(9)
+    )
+    data = f"<?php\n\nclass SetCookie\n{{\n{members}}}\n".encode()
+    # 2 + 9 * 2 non-blank lines once bodies are elided: a window of 19 ends at the last header.
+    parts = [n for n in parse_file("SetCookie.php", data, "php", window_lines=19).nodes if n.kind == "class"]
+    assert [(n.part, n.start_line, n.end_line) for n in parts] == [(0, 3, 3 + 2 + 9 * 5)]
+    assert parts[0].text.rstrip().endswith("    public function get8()\n    { ... }\n\n\n\n}")
+    # Split further, no part starts at an edge of a block.
+    parts = [n for n in parse_file("SetCookie.php", data, "php", window_lines=5).nodes if n.kind == "class"]
+    assert len(parts) > 2
+    assert all(not n.text.lstrip().startswith(("{", "}")) for n in parts), [n.text[:20] for n in parts]

@@ -227,7 +227,7 @@ def test_java_javadoc_and_annotations_are_in_the_node() -> None:
     assert (add.start_line, add.end_line, add.signature) == (
         8,
         10,
-        "@Transactional public void add(Item item)",
+        "public void add(Item item)",  # the declaration's line, past the annotation line
     )
 
 
@@ -787,7 +787,7 @@ def test_php_interface_and_abstract_methods() -> None:
             "abstract class Base {\n    @Override\n    protected abstract void draw(Graphics g);\n}\n",
             "method",
             "Base.draw",
-            "@Override protected abstract void draw(Graphics g)",
+            "protected abstract void draw(Graphics g)",
         ),
         (
             "Base.cs",
@@ -795,7 +795,7 @@ def test_php_interface_and_abstract_methods() -> None:
             "abstract class Base {\n    [Obsolete]\n    public abstract void Draw(Graphics g);\n}\n",
             "method",
             "Base.Draw",
-            "[Obsolete] public abstract void Draw(Graphics g)",
+            "public abstract void Draw(Graphics g)",
         ),
         (
             "Base.php",
@@ -803,7 +803,7 @@ def test_php_interface_and_abstract_methods() -> None:
             "<?php\nabstract class Base {\n    #[Pure]\n    abstract public function draw(): void;\n}\n",
             "method",
             "Base.draw",
-            "#[Pure] abstract public function draw(): void",
+            "abstract public function draw(): void",
         ),
         (
             "lib.rs",
@@ -819,6 +819,78 @@ def test_bodiless_signature_spans_its_lines(
     path: str, language: str, source: str, kind: str, qualified: str, signature: str
 ) -> None:
     assert node(parse(path, language, source), kind, qualified).signature == signature
+
+
+@pytest.mark.parametrize(
+    ("path", "language", "source", "kind", "qualified", "signature"),
+    [
+        (  # C#: attribute lines above a method, a record without a body (its signature was `[Serializable]`)
+            "Log.cs",
+            "csharp",
+            'class Log {\n    /// <summary>Writes.</summary>\n    [MessageTemplateFormatMethod("t")]\n'
+            '    [Obsolete("x"), CLSCompliant(false)]\n    public void Information(string t) { }\n}\n',
+            "method",
+            "Log.Information",
+            "public void Information(string t)",
+        ),
+        (
+            "P.cs",
+            "csharp",
+            "[Serializable]\npublic record Point(int X, int Y);\n",
+            "class",
+            "Point",
+            "public record Point(int X, int Y)",
+        ),
+        (  # an attribute on the declaration's own line is part of that line
+            "X.cs",
+            "csharp",
+            "class X {\n    [Pure] public int Count() => 1;\n}\n",
+            "method",
+            "X.Count",
+            "[Pure] public int Count()",
+        ),
+        (  # an array type is no attribute
+            "A.cs",
+            "csharp",
+            "class A {\n    public int[] Levels() { return null; }\n}\n",
+            "method",
+            "A.Levels",
+            "public int[] Levels()",
+        ),
+        (
+            "Route.php",
+            "php",
+            "<?php\n#[Attribute]\nfinal class Route {\n    #[Pure]\n    #[Deprecated(reason: 'x')]\n"
+            "    public function match(string $p): bool { return true; }\n}\n",
+            "method",
+            "Route.match",
+            "public function match(string $p): bool",
+        ),
+        (
+            "Route.php",
+            "php",
+            "<?php\n#[Attribute]\nfinal class Route {\n}\n",
+            "class",
+            "Route",
+            "final class Route",
+        ),
+        (  # Rust's attributes were never in its signatures: unchanged
+            "lib.rs",
+            "rust",
+            "#[derive(Debug)]\n#[non_exhaustive]\npub struct Batch {\n    size: usize,\n}\n",
+            "struct",
+            "Batch",
+            "pub struct Batch",
+        ),
+    ],
+)
+def test_a_signature_starts_past_the_attribute_lines_above_it(
+    path: str, language: str, source: str, kind: str, qualified: str, signature: str
+) -> None:
+    """As a Python signature starts past its decorators, and as the line a hit is shown by is the
+    declaration's: `[Fact]`, `#[Pure]`, `@Override` lines say how a definition is built or checked."""
+    found = node(parse(path, language, source), kind, qualified)
+    assert found.signature == signature
 
 
 # --------------------------------------------------------------------------------------------------

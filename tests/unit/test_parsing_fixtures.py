@@ -318,7 +318,7 @@ def test_java_overloads_and_bases() -> None:
     assert service.doc == "Charges customers and retries failed charges."
     first, second = by_qualified(parsed)[("method", "BillingService.charge")]
     assert first.uid != second.uid
-    assert first.signature == "@Override public Receipt charge(String customerId, long amountCents)"
+    assert first.signature == "public Receipt charge(String customerId, long amountCents)"  # past `@Override`
     assert second.signature == "public Receipt charge(String customerId)"
     assert (first.doc, second.doc) == ("Charge a customer once.", "Charge in the default currency.")
     assert symbol(parsed, "method", "BillingService.BillingService").parent_uid == service.uid

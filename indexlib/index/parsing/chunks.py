@@ -17,7 +17,7 @@ from itertools import accumulate
 from pathlib import PurePosixPath
 
 from indexlib.index.parsing.ids import content_hash, node_uid
-from indexlib.records import CHUNK_LINES, Node, NodeKind
+from indexlib.records import BLOCK_EDGE_LINE, CHUNK_LINES, Node, NodeKind
 
 # Text files (and code whose parse failed) become windows of this many lines, overlapping so that a
 # passage cut by one window boundary is whole in the next.
@@ -78,9 +78,9 @@ def finish(draft: Draft, path: str, language: str, window_lines: int, lines: Lin
 
     Lines are counted without blank ones, so a class whose long methods were elided to blank lines,
     or a module remainder spread over a long file, stays one node while its content is small. Each
-    window holds `window_lines` non-blank lines, starts and ends on a non-blank line, and keeps the
-    draft's kind, names, signature, doc and parent; its lines, bytes and text are its own, and it is
-    part 0, 1, 2, ... of the draft.
+    window holds `window_lines` non-blank lines and the block edges after them (`_past_block_edges`),
+    starts and ends on a non-blank line, and keeps the draft's kind, names, signature, doc and parent;
+    its lines, bytes and text are its own, and it is part 0, 1, 2, ... of the draft.
     """
     window = max(window_lines, 1)
     span = draft.end_line - draft.start_line + 1
@@ -108,7 +108,7 @@ def finish(draft: Draft, path: str, language: str, window_lines: int, lines: Lin
             if count == window:
                 break
             end += 1
-        end = min(end, last_row)
+        end = _past_block_edges(rows, min(end, last_row), window)
         while end > first and not filled[end]:
             end -= 1
         piece = draft.text[offsets[first] : offsets[end + 1] - 1]
@@ -129,6 +129,17 @@ def finish(draft: Draft, path: str, language: str, window_lines: int, lines: Lin
         )
         first = end + 1
     return nodes
+
+
+def _past_block_edges(rows: list[str], end: int, most: int) -> int:
+    """The last row of a window ending at `end`, taken on over the blank rows and block edges that
+    follow it (`}`, `end`, a brace or an elided body `{ ... }` below a header; at most `most` rows):
+    they belong to what the window holds, and a window of them alone would be a part with nothing
+    to show (a class's last part holding only its last method's `{ ... }` and its own `}`)."""
+    last = min(len(rows) - 1, end + most)
+    while end < last and (not rows[end + 1].strip() or BLOCK_EDGE_LINE.match(rows[end + 1])):
+        end += 1
+    return end
 
 
 def _whole(draft: Draft, path: str, language: str) -> Node:

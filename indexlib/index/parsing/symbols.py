@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from indexlib.declaration import attribute_line
 from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
@@ -307,12 +308,13 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
     if node.type == "enum_variant":
         return _variant_signature(node, data)
     body = item.body
+    header_end = body.start_byte if body is not None and body.start_byte >= start else node.end_byte
+    start = _past_annotation_lines(data, start, header_end)  # `@Override`, `[Fact]` lines above it
     if body is not None and body.start_byte >= start:
         raw = data[start : body.start_byte]
     elif item.kind in _CALLABLES:
         raw = data[start : node.end_byte]  # a bodiless declaration: the whole header, however wrapped
     else:
-        start = _past_annotation_lines(data, start, node.end_byte)  # `@Retention(RUNTIME)` above
         end = data.find(b"\n", start, node.end_byte)
         raw = data[start : end if end != -1 else node.end_byte]
     if body is None:
@@ -370,19 +372,24 @@ def _macro_signature(raw: bytes) -> str:
 _COMMENTED_HEADERS = frozenset({"kotlin", "swift", "scala"})
 _LUA_COMMENT = re.compile(r"--[^\n]*")
 _C_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.DOTALL | re.MULTILINE)
-# A line holding only annotations or attributes: `@JvmField`, `@Retention(RUNTIME)`, `@get:JvmStatic`.
-_ANNOTATION_LINE = re.compile(rb"[ \t]*(?:@[\w.:]+(?:\[[^\]\n]*\])?(?:\([^\n]*\))?[ \t]*)+\r?\n")
 
 
 def _past_annotation_lines(data: bytes, start: int, end: int) -> int:
-    """Where a declaration's first line is, past whole lines of annotations above it (when some of
-    the declaration follows them)."""
+    """Where a declaration's first line is, past whole lines of annotations or attributes above it
+    (`@Override`, `@Retention(RUNTIME)`, C# `[Fact]`, PHP `#[Pure]`; `declaration.attribute_line`),
+    when some of the declaration follows them: a signature is the declaration's own line, as Python's
+    (past its decorators) and Rust's (past its `#[...]`) are, and as the line a hit is shown by is."""
     at = start
     while True:
-        match = _ANNOTATION_LINE.match(data, at, end)
-        if match is None or match.end() >= end:
+        line_end = data.find(b"\n", at, end)
+        if line_end == -1 or not attribute_line(data[at:line_end].decode("utf-8", "replace")):
             return at
-        at = match.end()
+        if _NON_BLANK.search(data, line_end + 1, end) is None:
+            return at  # nothing of the declaration follows: these are not its attributes
+        at = line_end + 1
+
+
+_NON_BLANK = re.compile(rb"\S")
 
 
 # A Ruby comment: from a `#` at a line's start or after a blank (not `#{` interpolation) to its end.

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import BRACED_BODY, Hit, Related, SearchResult, shown_line, text_lines
+from indexlib import BRACED_BODY, Hit, Related, SearchResult, printed_lines, text_lines
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -112,14 +112,12 @@ def render_plain(
     """
     out: list[str] = []
     stale = 0
-    shown: dict[str, set[int]] = {}
+    # The search chose each line (`h.line`); only a line another hit of the file holds moves it.
+    printed = printed_lines(result.results)
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
         lines = text_lines(h.snippet.text)
-        seen = frozenset(shown.get(h.path, ()))
-        # The search chose the line (`h.line`); only a line an earlier hit of the file took moves it.
-        at = h.line - h.snippet.start_line if h.line and h.line not in seen else shown_line(h, seen)
-        shown.setdefault(h.path, set()).add(h.snippet.start_line + at)
+        at = printed[i] - h.snippet.start_line
         stale += h.stale
         if context is None:
             line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(as_written(lines[at]))}"

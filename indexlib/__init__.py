@@ -57,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "query_notes": "indexlib.api",
     "with_query_notes": "indexlib.api",
     "parse_when": "indexlib.timeparse",
+    "printed_lines": "indexlib.retrieval.hitline",
     "shown_line": "indexlib.retrieval.hitline",
     "text_lines": "indexlib.retrieval.hitline",
     "BRACED_BODY": "indexlib.records",
@@ -171,7 +172,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         SearchResult,
     )
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
-    from indexlib.retrieval.hitline import shown_line, text_lines
+    from indexlib.retrieval.hitline import printed_lines, shown_line, text_lines
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine
     from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult

@@ -1,5 +1,6 @@
 """The line a search hit is shown by: its declaration when the query names it, else the snippet line
-holding the most query words. Pure.
+holding the most query words; and, over a list of hits, the lines they are printed by, no two of a
+file the same. Pure.
 
 Every surface shows a hit by one line (the piped `path:line:`, the table's highlighted row, the JSON
 `line`), so the choice is made once, here, from the hit itself.
@@ -8,11 +9,13 @@ Every surface shows a hit by one line (the piped `path:line:`, the table's highl
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
 
-from indexlib.declaration import COMMENT_LINE, signature_line, text_lines
-from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, Hit
+from indexlib.declaration import COMMENT_LINE, attribute_line, first_code_line, signature_line, text_lines
+from indexlib.records import BLOCK_EDGE_LINE, Hit, NodeKind
 
-__all__ = ["shown_line", "text_lines"]
+__all__ = ["crowded_hits", "printed_lines", "shown_line", "text_lines"]
 
 
 def _name_line(h: Hit, lines: list[str]) -> int | None:
@@ -28,45 +31,137 @@ def _name_line(h: Hit, lines: list[str]) -> int | None:
     )
 
 
-def shown_line(h: Hit, shown: frozenset[int] = frozenset()) -> int:
+def shown_line(h: Hit, shown: Container[int] = frozenset()) -> int:
     """Index (into the snippet's lines) of the line a hit is shown by: its declaration when the query
     spells its name (a class is shown by `class RouteGroup`, not by the member line holding more of
     the name's parts); else the highlighted line matching the most different query words (among
-    equals, code from the declaration on before the doc comment above it, then the first); else the
-    first line that is not blank (a vector-only hit shares no word with the query).
-    A line an earlier hit of the file was shown by (`shown`, file line numbers: a member, then its
-    class matched in that member) gives way to the declaration, else to the next best line."""
+    equals, code from the declaration on before the doc comment above it); else the declaration, or
+    the first line of code, or the first line with something to show (a hit matched by its path or
+    name alone, or by its vector, may hold no query word: a PHP method is not shown by the `/**`
+    opening its doc comment, a PHP file by its `<?php`).
+    A line in `shown` (file line numbers: lines other hits of the file are shown by) gives way to
+    the declaration, else to the next best line; when every line is in `shown`, the best one."""
+    free = _free_line(h, shown)
+    if free is None:
+        free = _free_line(h, frozenset())
+    return 0 if free is None else free
+
+
+def _free_line(h: Hit, taken: Container[int]) -> int | None:
+    """`shown_line` among the snippet lines whose file lines are not in `taken`; None when none is."""
     lines = text_lines(h.snippet.text)
+    start = h.snippet.start_line
     sig = signature_line(h.signature, lines)  # the snippet line declaring it, if shown
     if h.provenance.named:
         named = sig if sig is not None else _name_line(h, lines)
-        if named is not None:
+        if named is not None and start + named not in taken:
             return named
     ranked = _ranked_lines(h, lines, sig)
-    if sig is not None and h.snippet.start_line + ranked[0] in shown:
+    if sig is not None and start + ranked[0] in taken and start + sig not in taken:
         return sig
-    return next((i for i in ranked if h.snippet.start_line + i not in shown), ranked[0])
+    return next((i for i in ranked if start + i not in taken), None)
 
 
-# A blank line, one that only closes a block, or an elided body: nothing to show a hit by.
+# Nothing to show a hit by: a blank line, a comment's bare delimiter (`/**`, `*/`, `"""`), or a file's
+# markup (`<?php`, `?>`, a `#!` line; not Rust's `#![...]`).
 _NOTHING_TO_SHOW = re.compile(
-    r"\s*(?:end|[}\])]+[;,]?|"
-    + "|".join(re.escape(m) for m in (BRACED_BODY, EXPRESSION_BODY, OTHER_BODY))
-    + r")?\s*$"
+    r"\s*(?:(?:/\*\*?|\*/?|\"\"\"|'''|//|#|--)\s*|<\?(?:php)?\s*|\?>\s*|#!(?!\[).*)?$", re.IGNORECASE
 )
 
 
 def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
     """Snippet lines best first: highlighted ones by the query words they hold, then the other lines
-    that are not blank."""
+    with something to show (`_nothing_to_show`); among equals, code from the declaration (else from
+    the first line of code) on before the doc comment and attributes above it. A module has no
+    declaration: its lines keep their order (a Python module's docstring, a Go file's package
+    comment, say what it is)."""
     words: dict[int, set[str]] = {}
     for a, b in h.snippet.highlights:
         matched = h.snippet.text[a:b]
         parts = {p.lower() for p in re.split(r"[^0-9A-Za-z]+|(?<=[a-z0-9])(?=[A-Z])", matched) if p}
         # A name spelled whole (`module.exports`) counts itself too: above its words apart.
         words.setdefault(h.snippet.text.count("\n", 0, a), set()).update(parts | {matched.lower()})
+    if sig is not None:
+        code = sig
+    else:
+        code = 0 if h.kind == NodeKind.MODULE else first_code_line(lines)
     # The most query words first (a quoted sentence's line in the doc comment, not the code below
     # it holding one of them); among equals, code from the declaration on before the doc above it.
-    best = sorted(words, key=lambda i: (-len(words[i]), sig is None or i < sig, i))
-    rest = [i for i, line in enumerate(lines) if not _NOTHING_TO_SHOW.match(line) and i not in best]
+    best = sorted(words, key=lambda i: (-len(words[i]), i < code, i))
+    rest = sorted(
+        (i for i, line in enumerate(lines) if i not in words and not _nothing_to_show(line)),
+        key=lambda i: (i < code, i),
+    )
     return best + rest or [0]
+
+
+def _nothing_to_show(line: str) -> bool:
+    """A line a hit holding no query word in it is not shown by: `_NOTHING_TO_SHOW`, a block's edge,
+    or attributes alone (`[Fact]` says how a test is run, not which one it is)."""
+    return (
+        _NOTHING_TO_SHOW.match(line) is not None
+        or BLOCK_EDGE_LINE.match(line) is not None
+        or attribute_line(line)
+    )
+
+
+def printed_lines(hits: Sequence[Hit]) -> list[int]:
+    """The file line each hit is printed by: the line the search chose (`Hit.line`) unless another
+    hit of its file holds it, then `shown_line` past the lines held. The lines of a hit nested in
+    another are the inner one's (a class matched in its member's line, or in its member's doc comment
+    or body, gives way when the member is a hit too, whichever ranks first); a line two hits of one
+    span would share, the better ranked one's. So no two hits of a file print the same `path:line`
+    while their snippets have another line to show, and a class is not shown by its member's lines."""
+    return [line for line, _free in _placed(hits)]
+
+
+def crowded_hits(hits: Sequence[Hit]) -> list[int]:
+    """Indexes of the hits that gave way (as `printed_lines` reads them) to no line of their snippet
+    holding a query word or their declaration: what their snippet matched is other hits' lines (an
+    interface matched in the doc comment of its member, a hit above it), and it is cut again."""
+    return [i for i, (_line, free) in enumerate(_placed(hits)) if not free]
+
+
+def _telling(h: Hit, at: int) -> bool:
+    """Whether snippet line `at` says why `h` is a hit: it holds a query word, or declares `h`."""
+    text = h.snippet.text
+    if any(text.count("\n", 0, a) == at for a, _b in h.snippet.highlights):
+        return True
+    return signature_line(h.signature, text_lines(text)) == at
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """The lines of a file a hit gives way on: those other hits are printed by, and every line of
+    the hits nested in it (placed before it), its member's doc comment and body as much as its
+    declaration."""
+
+    printed: set[int]
+    nested: tuple[tuple[int, int], ...]
+
+    def __contains__(self, line: object) -> bool:
+        if not isinstance(line, int):
+            return False
+        return line in self.printed or any(a <= line <= b for a, b in self.nested)
+
+
+def _placed(hits: Sequence[Hit]) -> list[tuple[int, bool]]:
+    """(file line printed by, whether it was free) per hit; hits placed innermost first."""
+    printed: dict[str, set[int]] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
+    out: list[tuple[int, bool]] = [(0, True)] * len(hits)
+    for i in sorted(range(len(hits)), key=lambda i: (hits[i].end_line - hits[i].start_line, i)):
+        h = hits[i]
+        start, span = h.snippet.start_line, (h.start_line, h.end_line)
+        inside = tuple(s for s in spans.get(h.path, ()) if span[0] <= s[0] <= s[1] <= span[1] and s != span)
+        taken = _Held(printed.setdefault(h.path, set()), inside)
+        chosen = h.line if h.line else start + shown_line(h)
+        free = chosen not in taken
+        if not free:
+            at = _free_line(h, taken)
+            free = at is not None and _telling(h, at)
+            chosen = start + at if at is not None else chosen
+        printed[h.path].add(chosen)
+        spans.setdefault(h.path, []).append(span)
+        out[i] = (chosen, free)
+    return out

@@ -8,7 +8,8 @@ the result's notes and contributes nothing; the others still answer (partial res
 The model is loaded only when the dense stream runs, so lexical and symbol queries never import ONNX.
 
 Does not own: the request and its bounds (request.py, bounds.py), the decisions of the plan (plan.py),
-filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), snippets.
+filters (filters.py), the streams (streams.py), fusion and signals (fusion.py), hits and their
+snippets (hits.py, snippets.py).
 """
 
 import re
@@ -21,7 +22,7 @@ from typing import Any
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_deprecated, is_prototype
-from indexlib.retrieval import definitions, streams
+from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
@@ -33,14 +34,13 @@ from indexlib.retrieval.fusion import (
     ranked_scores,
     rrf,
 )
-from indexlib.retrieval.hitline import shown_line
+from indexlib.retrieval.hits import hit_of, set_lines
 from indexlib.retrieval.names import fragment_pattern, last_name_part, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
 from indexlib.retrieval.scope import scope_paths
-from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 
@@ -159,8 +159,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
         except Exception as exc:
             meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
     _mark_stale(snap, hits)
-    for h in hits:
-        h.line = h.snippet.start_line + shown_line(h)
+    set_lines(snap, q, opts, hits)
     if opts.budget_tokens is not None:
         from indexlib.retrieval.budget import pack
 
@@ -346,7 +345,7 @@ def _rank(
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)
     # A definition the query names (or misspells by a typo) is shown from its declaration.
     return [
-        _to_hit(snap, c, q, opts, name if c.defines else c.name if c.provenance.named else None)
+        hit_of(snap, c, q, opts, name if c.defines else c.name if c.provenance.named else None)
         for c in top_of(ranked_cands, opts.top_k, per_file=opts.per_file, key=lambda c: c.path)
     ]
 
@@ -443,38 +442,6 @@ def _rerank(
         c.explain.append(f"reranked by {opts.reranker.name}: position {rank}")
     meta.notes.append(f"reranked the top {len(head)} with {opts.reranker.name}")
     return out + cands[RERANK_DEPTH:]
-
-
-def _to_hit(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares: str | None) -> Hit:
-    stored = snap.node(c.uid)
-    assert stored is not None
-    window = stored.node
-    # A window of a split definition answers as the definition (its uid, its whole span); its
-    # snippet is the window holding the match, or the first part when the query names it.
-    first = snap.first_part(window)
-    n = definitions.whole(snap, first)
-    shown = first if declares else window
-    snippet = make_snippet(
-        shown.text,
-        shown.start_line,
-        streams.words_for_snippets(q),
-        opts.snippet_chars,
-        indent=snap.first_line_indent(shown),
-        hidden_lines=snap.hidden_lines(shown),
-        stems=streams.stems_for_snippets(q),
-        declares=declares,
-        signature=shown.signature,
-    )
-    rec = snap.manifest.files.get(n.path)
-    return Hit.of_node(
-        n,
-        score=c.score,
-        snippet=snippet,
-        provenance=c.provenance,
-        explain=c.explain if opts.explain else [],
-        last_changed=n.changed_at or (rec.changed_at if rec else None),
-        generated=bool(rec and rec.generated),
-    )
 
 
 def _apply_recency(snap: Snapshot, cands: list[Candidate]) -> None:

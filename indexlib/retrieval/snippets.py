@@ -2,8 +2,9 @@
 
 Owns: choosing which part of a node's text a result shows, and flagging truncation. A snippet is the
 token lever after top-k: callers choose its width (bounds.py: 80..4000 chars), and a reader
-always knows whether they saw the whole node. Vector-only hits, which may share no word with the query,
-fall back to the head of the node, where the signature and doc comment are.
+always knows whether they saw the whole node. Hits holding no query word (found by their vector, or by
+their path or name alone) fall back to their declaration, with as much of the doc comment above it as
+fits, else to the head of the node.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
-from indexlib.declaration import COMMENT_LINE
+from indexlib.declaration import COMMENT_LINE, bare_signature
 from indexlib.records import Snippet
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.names import last_name_part
@@ -82,7 +83,7 @@ def _declaration(text: str, name: str, signature: str = "") -> re.Match[str] | N
     """Where the node declares itself: its signature's first tokens (`class HTTPError<T = unknown>`),
     else the first whole-word `name` (its last part: `Slim\\App` -> `App`) on a line that is not a
     comment (the doc comment above a constructor names its class too), else the first one anywhere."""
-    tokens = signature.split()[:SIGNATURE_TOKENS]
+    tokens = bare_signature(signature).split()[:SIGNATURE_TOKENS]  # past `[Fact]`, `@Override`
     if tokens:
         found = re.search(r"\s+".join(re.escape(t) for t in tokens), text)
         if found is not None:
@@ -125,7 +126,9 @@ def make_snippet(
     query asked for when this node defines it: the window opens on its declaration (the line holding
     the first tokens of `signature`, else the first code line spelling the name as a whole word),
     not on a member whose line holds more of its parts (`collectRoutes(): RouteGroupInterface` for
-    `RouteGroup`) or on prose naming it in the doc comment.
+    `RouteGroup`) or on prose naming it in the doc comment. Without a match the window opens on the
+    line holding the first tokens of `signature`, when one does (a long doc comment above a method
+    would otherwise fill it), else at the node's head.
 
     >>> s = make_snippet("a\\nb\\ndef charge():\\n  pass\\n", 10, ["charge"], 80)
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
@@ -134,16 +137,18 @@ def make_snippet(
     width = max(MIN_CHARS, min(MAX_CHARS, width))
     pattern = _word_pattern(words, stems)
     text = indent + text
+    match = _declaration(text, declares, signature) if declares else None
+    if match is None and pattern:
+        match = _best_match(text, pattern)
+    if match is None and signature:  # no query word in it: its declaration, not a long doc above it
+        match = _declaration(text, "", signature)
     if hidden_lines:
-        block, block_line, cut = _own_block(text, start_line, pattern, frozenset(hidden_lines))
+        block, block_line, cut = _own_block(text, start_line, match, frozenset(hidden_lines))
         if cut:
             inner = make_snippet(
                 block, block_line, words, width, stems=stems, declares=declares, signature=signature
             )
             return msgspec.structs.replace(inner, truncated=True)
-    match = _declaration(text, declares, signature) if declares else None
-    if match is None and pattern:
-        match = _best_match(text, pattern)
     if len(text) <= width:
         lo, hi = 0, len(text)
     else:
@@ -200,11 +205,11 @@ def _window(text: str, match: re.Match[str] | None, width: int) -> tuple[int, in
 
 
 def _own_block(
-    text: str, start_line: int, pattern: re.Pattern[str] | None, hidden: frozenset[int]
+    text: str, start_line: int, match: re.Match[str] | None, hidden: frozenset[int]
 ) -> tuple[str, int, bool]:
-    """The run of lines of `text` that holds the best match (`_best_match`; else the first run),
-    leaving out the blank lines that stand for other nodes' code; returns (block text, its first
-    line, cut anything)."""
+    """The run of lines of `text` that holds `match` (the declaration asked for, else the best
+    match; without one the first run), leaving out the blank lines that stand for other nodes' code;
+    returns (block text, its first line, cut anything)."""
     lines = text.split("\n")
     runs: list[tuple[int, int]] = []  # [first, last] indexes into `lines` of each run of own lines
     for i, line in enumerate(lines):
@@ -218,7 +223,6 @@ def _own_block(
     if not runs:
         return text, start_line, False
     chosen = runs[0]
-    match = _best_match(text, pattern) if pattern else None
     if match is not None:
         at = text.count("\n", 0, match.start())
         chosen = next((r for r in runs if r[0] <= at <= r[1]), chosen)

@@ -3,6 +3,7 @@ declaration, whatever line holds more of the name's parts."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.cli.clikit import run_qry_process
@@ -140,3 +141,202 @@ def test_a_constant_of_a_block_is_shown_by_its_name_not_its_doc_comment(tmp_path
     assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
     res = run_qry_process("search", "ShellCompDirectiveNoFileComp", "-k", "1", cwd=tmp_path)
     assert res.out.startswith("completions.go:9: ShellCompDirectiveNoFileComp\t"), res.describe()
+
+
+LOGGER_CS = """namespace Demo;
+
+/// <summary>Writes events.</summary>
+public class Logger
+{
+    /// <summary>
+    /// Write an information event.
+    /// </summary>
+    [MessageTemplateFormatMethod("messageTemplate")]
+    public void Information(string messageTemplate)
+    {
+        Write(messageTemplate);
+    }
+
+    /// <summary>
+    /// Write an information event with an exception.
+    /// </summary>
+    [MessageTemplateFormatMethod("messageTemplate")]
+    public void Information(Exception? exception, string messageTemplate)
+    {
+        Write(messageTemplate);
+    }
+
+    /// <summary>Whether the level is on.</summary>
+    [CustomDefaultMethodImplementation]
+    public bool IsEnabled(int level) => level > 0;
+
+    public int this[int index] => index;
+
+    void Write(string messageTemplate) { }
+}
+"""
+
+TESTS_CS = """namespace Demo.Tests;
+
+public class JsonFormatterTests
+{
+    [Fact]
+    public void JsonFormattedEventsIncludeTimestamp()
+    {
+        new Logger().Information("x");
+    }
+}
+"""
+
+ROUTE_PHP = """<?php
+
+namespace App;
+
+/**
+ * A route.
+ */
+#[Attribute]
+final class Route
+{
+    /**
+     * Match a path.
+     */
+    #[Pure]
+    public function matchPath(string $path): bool
+    {
+        return true;
+    }
+}
+"""
+
+
+def test_attribute_lines_are_not_the_line_a_definition_is_shown_by(tmp_path: Path) -> None:
+    """serilog: `qry search Logger.Information` printed each overload by the same attribute line
+    `[MessageTemplateFormatMethod("messageTemplate")]`, so they could not be told apart; a test by
+    its `[Fact]`. C# `[...]` and PHP 8 `#[...]` lines are skipped as Java's `@Override` is: in the
+    hit's line, its signature and the related rows."""
+    (tmp_path / "Logger.cs").write_text(LOGGER_CS)
+    (tmp_path / "Tests.cs").write_text(TESTS_CS)
+    (tmp_path / "Route.php").write_text(ROUTE_PHP)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "Logger.Information", "-k", "2", cwd=tmp_path)
+    assert sorted(line.split("\t", 1)[1].strip() for line in res.out.splitlines()) == [
+        "public void Information(Exception? exception, string messageTemplate)",
+        "public void Information(string messageTemplate)",
+    ], res.describe()
+    res = run_qry_process("search", "JsonFormattedEventsIncludeTimestamp", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("Tests.cs:6: "), res.describe()
+    res = run_qry_process("search", "IsEnabled", "-k", "1", "--json", cwd=tmp_path)
+    (found,) = json.loads(res.out)["results"]
+    assert (found["line"], found["signature"]) == (26, "public bool IsEnabled(int level)"), res.describe()
+    res = run_qry_process("search", "matchPath", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("Route.php:15: App.Route.matchPath\t    public function matchPath("), (
+        res.describe()
+    )
+    res = run_qry_process("search", "Route", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("Route.php:9: App.Route\tfinal class Route"), res.describe()
+    # `related` rows and their candidates point at the declarations too.
+    res = run_qry_process("related", "Write", "--json", cwd=tmp_path)
+    callers = {(r["symbol"], r["decl_line"]) for r in json.loads(res.out)["related"] if r["edge"] == "calls"}
+    assert callers == {("Demo.Logger.Information", 10), ("Demo.Logger.Information", 19)}, res.describe()
+    res = run_qry_process("related", "Logger.Information", cwd=tmp_path)
+    assert "Logger.cs:10 " in res.err and "Logger.cs:19 " in res.err, res.describe()
+
+
+POOL_PHP = """<?php
+
+namespace GuzzleHttp;
+
+use GuzzleHttp\\Promise\\EachPromise;
+
+/**
+ * Sends an iterator of requests concurrently using a capped pool size.
+ */
+class Pool implements PromisorInterface
+{
+    /**
+     * @param ClientInterface $client   Client used to send the requests.
+     * @param array|\\Iterator $requests Requests or functions that return
+     *                                  requests to send concurrently.
+     * @param array           $config   Associative array of options
+     *                                  - concurrency: (int) Maximum number of
+     *                                    requests to send concurrently
+     */
+    public function __construct(ClientInterface $client, $requests, array $config = [])
+    {
+        $this->each = new EachPromise($requests, $config);
+    }
+
+    /**
+     * Get promise
+     */
+    public function promise(): PromiseInterface
+    {
+        return $this->each->promise();
+    }
+}
+"""
+
+
+def test_members_and_files_found_by_name_alone_are_shown_by_their_code(tmp_path: Path) -> None:
+    """guzzle: `qry search Pool` showed `Pool.php:1 <?php` for the file and each method by the `/**`
+    opening its doc comment (the methods hold no word of the query: their path and name matched)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "Pool.php").write_text(POOL_PHP)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "Pool", "-k", "4", cwd=tmp_path)
+    rows = {line.split("\t", 1)[0]: line.split("\t", 1)[1] for line in res.out.splitlines()}
+    assert rows == {
+        "src/Pool.php:10: GuzzleHttp.Pool": "class Pool implements PromisorInterface",
+        "src/Pool.php:3: Pool": "namespace GuzzleHttp;",
+        "src/Pool.php:20: GuzzleHttp.Pool.__construct": (
+            "    public function __construct(ClientInterface $client, $requests, array $config = [])"
+        ),
+        "src/Pool.php:28: GuzzleHttp.Pool.promise": "    public function promise(): PromiseInterface",
+    }, res.describe()
+    # A snippet too narrow for the doc comment above the declaration opens on the declaration.
+    res = run_qry_process("search", "Pool", "-k", "4", "--snippet-chars", "120", cwd=tmp_path)
+    assert "src/Pool.php:20: GuzzleHttp.Pool.__construct\t" in res.out, res.describe()
+
+
+SELF_LOG_CS = """namespace Demo.Debugging;
+
+/// <summary>Writes diagnostics about the logging pipeline itself.</summary>
+public static class SelfLog
+{
+    static Action<string>? _output;
+
+    public static void Enable(Action<string> output)
+    {
+        _output = output;
+    }
+
+    class SelfLogFailureListener : ILoggingFailureListener
+    {
+        public void OnLoggingFailed(object sender, string message)
+        {
+            var o = _output;
+            o?.Invoke($"{sender}: logging failed: {message}");
+        }
+    }
+}
+"""
+
+
+def test_no_two_hits_print_the_same_line_when_a_class_shows_only_its_members(tmp_path: Path) -> None:
+    """serilog: the class `SelfLog`, matched in the outline line of its nested class, was printed by
+    that line (`SelfLog.cs:80`), which the nested class, a hit above it, was printed by too: its
+    snippet had no other line. It is cut again at its own declaration."""
+    (tmp_path / "SelfLog.cs").write_text(SELF_LOG_CS)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process(
+        "search", "where is a failed logging written to the self log", "-k", "5", cwd=tmp_path
+    )
+    located = {line.split("\t", 1)[0] for line in res.out.splitlines()}
+    assert {
+        "SelfLog.cs:15: Demo.Debugging.SelfLog.SelfLogFailureListener.OnLoggingFailed",
+        "SelfLog.cs:13: Demo.Debugging.SelfLog.SelfLogFailureListener",
+        "SelfLog.cs:4: Demo.Debugging.SelfLog",
+    } <= located, res.describe()
+    where = [line.split(" ", 1)[0] for line in res.out.splitlines()]
+    assert len(set(where)) == len(where), res.describe()

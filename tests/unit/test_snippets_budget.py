@@ -73,6 +73,23 @@ def test_head_fallback_without_match() -> None:
     assert s.truncated
 
 
+def test_without_a_match_the_window_opens_on_the_declaration() -> None:
+    """guzzle's `RetryMiddleware::__construct`: found by its name alone, its snippet was the head of
+    its long doc comment, without the declaration to show it by."""
+    doc = "    /**\n" + "".join(
+        f"     * @param callable $p{i} What the handler does with it.\n" for i in range(12)
+    )
+    text = (
+        doc
+        + "     */\n    public function __construct(callable $decider)\n    {\n        $this->d = $decider;\n    }"
+    )
+    s = make_snippet(
+        text, 33, ["RetryMiddleware"], 300, signature="public function __construct(callable $decider)"
+    )
+    assert "public function __construct(callable $decider)" in s.text and s.highlights == []
+    assert make_snippet(text, 33, ["RetryMiddleware"], 300).start_line == 33  # no signature: the head
+
+
 def test_short_node_is_whole_and_not_truncated() -> None:
     s = make_snippet("def f():\n    return 1\n", 5, ["f"], 600)
     assert not s.truncated and s.start_line == 5 and s.end_line == 6

@@ -371,6 +371,11 @@ def apply_signals(
     out.sort(key=lambda c: (-c.score, c.uid))
     if "saturation" in signals.enabled:
         _saturate(out, signals)
+    if "mention" in signals.enabled and identifier and not any(c.defines for c in out):
+        # Nothing defines the name: the places spelling it are the answer, as grep's lines would
+        # be, so each comes before any node holding only its words (a test asserting on a
+        # `CURLOPT_SSL_VERIFYPEER` over another file's `verify_peer`), in score order (stable sort).
+        out.sort(key=lambda c: not c.mentions)
     return out
 
 

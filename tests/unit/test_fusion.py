@@ -80,6 +80,31 @@ def test_definition_boost_puts_the_definition_first() -> None:
     assert any("definition" in e for e in out[0].explain)
 
 
+def test_a_name_nothing_defines_puts_every_node_spelling_it_first() -> None:
+    """No definition: a test spelling `CURLOPT_SSL_VERIFYPEER` comes before code holding only its
+    words, whatever the test penalty; among those spelling it and those not, scores decide."""
+    words = ["curlopt", "ssl", "verifypeer"]
+
+    def cands() -> list[Candidate]:
+        cs = [
+            cand(1, "src/factory.php", score=1.0),
+            cand(2, "src/stream.php", score=0.9),
+            cand(3, "tests/FactoryTest.php", score=0.6),
+            cand(4, "tests/OtherTest.php", score=0.5),
+            cand(5, "src/options.php", score=0.4),
+        ]
+        for c in cs:
+            c.mentions = c.uid in (1, 3, 4)
+        return cs
+
+    out = apply_signals(cands(), identifier="CURLOPT_SSL_VERIFYPEER", query_words=words)
+    assert [c.uid for c in out] == [1, 3, 4, 2, 5]
+    # Something defines it: scores alone order the rest (the test penalty applies again).
+    defined = [*cands(), cand(6, "src/consts.php", kind="constant", name="CURLOPT_SSL_VERIFYPEER")]
+    out = apply_signals(defined, identifier="CURLOPT_SSL_VERIFYPEER", query_words=words)
+    assert [c.uid for c in out][2:] == [2, 5, 3, 4]
+
+
 def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> None:
     # Mentions in code score higher before the signals; the only definition lives in fixtures/.
     def cands() -> list[Candidate]:

@@ -331,6 +331,8 @@ def apply_signals(
     # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,
     # not supporting text to rank below code holding its words.
     code_spells = any(c.mentions and not is_docs(c.path, c.kind) and not _supporting(c) for c in cands)
+    # So with a code fragment only tests or docs hold as typed (`new Client(['base_uri'`, an example).
+    code_holds = any(c.literal and not is_docs(c.path, c.kind) and not _supporting(c) for c in cands)
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -352,9 +354,19 @@ def apply_signals(
             c.explain.append(f"module remainder: x{f:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
-            if (defined is not None and not ctx.in_code) or (c.mentions and not code_spells):
-                where = "defined" if defined is not None and not ctx.in_code else "spelled"
-                c.explain.append(f"{role}, but the identifier is {where} only there: x1")
+            if (
+                (defined is not None and not ctx.in_code)
+                or (c.mentions and not code_spells)
+                or (c.literal and not code_holds)
+            ):
+                where = (
+                    "the identifier is defined"
+                    if defined is not None and not ctx.in_code
+                    else "the identifier is spelled"
+                    if c.mentions and not code_spells
+                    else "the code is held as typed"
+                )
+                c.explain.append(f"{role}, but {where} only there: x1")
                 out.append(c)
                 continue
             c.score *= signals.test_penalty
@@ -364,6 +376,7 @@ def apply_signals(
             and not wants_docs
             and is_docs(c.path, c.kind)
             and (code_spells or not c.mentions)
+            and (code_holds or not c.literal)
         ):
             c.score *= signals.docs_penalty
             c.explain.append(f"docs, not code: x{signals.docs_penalty:g}")

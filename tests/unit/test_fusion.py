@@ -176,6 +176,30 @@ def test_generated_code_ranks_as_supporting_code() -> None:
                                    for e in out[0].explain)  # fmt: skip
 
 
+def test_a_fragment_only_tests_and_docs_hold_is_not_penalised_there() -> None:
+    """`new Client(['base_uri'` is held as typed by a test and a doc's example, by no code: they are
+    the answer, as rg's lines would be. Once code holds it too, they yield to it again."""
+
+    def cands() -> list[Candidate]:
+        cs = [
+            cand(1, "src/Client.php", name="buildUri", score=0.035),
+            cand(2, "tests/ClientTest.php", name="testSend", score=0.016),
+            cand(3, "docs/quickstart.rst", kind="section", name="quickstart.rst", score=0.012),
+        ]
+        cs[1].literal = cs[2].literal = True
+        return cs
+
+    out = apply_signals(cands(), identifier=None, query_words=["new", "client", "base_uri"])
+    assert [c.uid for c in out] == [2, 3, 1], [(c.uid, c.explain) for c in out]
+    assert "test/example/vendored path, but the code is held as typed only there: x1" in out[0].explain
+    held = cands()
+    held[0].literal = True
+    out = apply_signals(held, identifier=None, query_words=["new", "client", "base_uri"])
+    assert out[0].uid == 1, [(c.uid, c.explain) for c in out]
+    assert "test/example/vendored path: x0.3" in next(c for c in out if c.uid == 2).explain
+    assert "docs, not code: x0.5" in next(c for c in out if c.uid == 3).explain
+
+
 def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:
     cs = [cand(i, "a.py", score=1.0 - i / 100) for i in range(1, 4)] + [cand(9, "b.py", score=0.9)]
     out = apply_signals(cs, identifier=None, query_words=[], signals=Signals(saturation_after=2))

@@ -354,18 +354,8 @@ def apply_signals(
             c.explain.append(f"module remainder: x{f:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
-            if (
-                (defined is not None and not ctx.in_code)
-                or (c.mentions and not code_spells)
-                or (c.literal and not code_holds)
-            ):
-                where = (
-                    "the identifier is defined"
-                    if defined is not None and not ctx.in_code
-                    else "the identifier is spelled"
-                    if c.mentions and not code_spells
-                    else "the code is held as typed"
-                )
+            where = _only_there(c, defined is not None and not ctx.in_code, code_spells, code_holds)
+            if where:
                 c.explain.append(f"{role}, but {where} only there: x1")
                 out.append(c)
                 continue
@@ -390,6 +380,19 @@ def apply_signals(
         # `CURLOPT_SSL_VERIFYPEER` over another file's `verify_peer`), in score order (stable sort).
         out.sort(key=lambda c: not c.mentions)
     return out
+
+
+def _only_there(c: Candidate, defined_only_there: bool, code_spells: bool, code_holds: bool) -> str:
+    """Why a test, example or generated node is the answer itself and keeps its score ("" if not):
+    the only definitions of the identifier are there, or no code spells the identifier, or none
+    holds the code fragment as typed, and this one does."""
+    if defined_only_there:
+        return "the identifier is defined"
+    if c.mentions and not code_spells:
+        return "the identifier is spelled"
+    if c.literal and not code_holds:
+        return "the code is held as typed"
+    return ""
 
 
 def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, words: set[str]) -> None:

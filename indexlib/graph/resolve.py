@@ -14,6 +14,9 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
    candidate is kept and the edge is marked `ambiguous`, never silently picked. A C or C++ prototype
    (a declaration without a body) is not a candidate beside its body.
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
+A PHP class or function name is read as PHP reads it instead (phpnames.py): it means one fully
+qualified name, through the file's namespace and `use` imports, so its tier is that name's
+definitions (a static method a class inherits: its base's), and none when the index has none.
 
 Does not own: edges in either direction or containment (view.py builds them from what this resolves),
 traversal (expand.py).
@@ -21,7 +24,6 @@ traversal (expand.py).
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Collection
 from functools import lru_cache
@@ -30,7 +32,9 @@ from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.family import closeness, family_of, may_share_a_type, same_folder, same_package
 from indexlib.graph.outside import OutsideMembers
+from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
@@ -39,6 +43,7 @@ from indexlib.snapshot import Snapshot
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
+MAX_ANCESTRY = 8  # base classes walked up for a static method a PHP class inherits
 REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
@@ -48,62 +53,6 @@ IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "
 
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
 CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
-
-
-def split_target(target: str) -> tuple[str, str]:
-    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo")."""
-    t = target.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
-    t = re.sub(r"\(.*$", "", t)
-    if "." in t:
-        q, _, last = t.rpartition(".")
-        return q, last
-    return "", t
-
-
-def anchored(module: str, importer: str) -> str:
-    """A relative path import (`./Foo.vue`, `../../app/utils`, a sourced `./lib.sh`) as the path it
-    names from the index's root, marked by a leading `/` (`/src/app/utils`); any other import as
-    written. Resolved against the importer's folder, it names one file, not every file ending so."""
-    m = module.strip().strip("\"'<>").replace("\\", "/")
-    if not m.startswith(("./", "../")):
-        return module
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), m))
-    return module if joined.startswith("..") else "/" + joined
-
-
-def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -> bool:
-    """Does file `path` implement import target `module` (`billing.retry`, `/src/retry` (`anchored`),
-    `net/http`)?
-
-    Python-style dotted modules and path imports name a file (or a package's `__init__`/`index`/`mod`
-    file, its extension and a TypeScript `.d` aside); an anchored path names exactly one; with
-    `package_dirs` (Go) a slash-separated import may name the file's directory.
-    """
-    m = module.strip().strip("\"'<>").replace("\\", "/")
-    if not m:
-        return False
-    p = path.rsplit(".", 1)[0]  # drop the extension
-    p = p.removesuffix(".d")  # `types.d.ts` declares module `types`
-    if p.endswith(("/__init__", "/index", "/mod")):
-        p = p.rsplit("/", 1)[0]
-    if m.startswith("/") and not m.startswith("//"):
-        return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
-    m = m.lstrip("./")
-    # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
-    m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)
-    if "/" in m:
-        target = re.sub(r"\.\w+$", "", m)  # ./retry.js -> retry
-    else:
-        target = m.replace(".", "/")
-    if not target:
-        return False
-    if p == target or p.endswith("/" + target):
-        return True
-    if "/" in m and package_dirs:  # Go: an import path names a package directory
-        directory = p.rsplit("/", 1)[0] if "/" in p else ""
-        last = target.rsplit("/", 1)[-1]
-        return directory == last or directory.endswith("/" + last)
-    return False
 
 
 class Resolver:
@@ -118,6 +67,7 @@ class Resolver:
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
+        self.php = PhpNames(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -138,6 +88,8 @@ class Resolver:
         if not last:
             return [], False
         n = src.node
+        if n.language == "php":
+            qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
         called = ref.alias if ref.kind == RefKind.CALLS and ref.alias else last  # `opt()` calls `option`
         family = family_of(n.language)
@@ -153,6 +105,8 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         if not cands:
             return [], False
+        if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
+            return self._php(n, ref, qualifier, last, cands, imports)
         own_container = (
             self._container(n) if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
         )
@@ -176,12 +130,7 @@ class Resolver:
             return [], False
         for tier in tiers:
             if tier:
-                # A C function's header prototype and its body are one function: the call is the body's.
-                bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
-                ranked = sorted(
-                    {c.node.uid: c for c in bodies or tier}.values(),
-                    key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
-                )
+                ranked = _ranked(n, tier)
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
@@ -189,6 +138,54 @@ class Resolver:
                     not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
                 )
         return [], False
+
+    def _php(
+        self, n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], imports: list[Ref]
+    ) -> tuple[list[int], bool]:
+        """A PHP class or function name: the definitions of the one name PHP reads it as
+        (phpnames.py), else a static method the class inherits from a base the index holds; nothing
+        for a class or function the index does not hold."""
+        ns = self.php.namespace(n, ref.line)
+        uses = [r for r in imports if r.alias]
+        written = ("\\" if ref.target.startswith("\\") else "") + (qualifier or last)
+        tiers: list[list[StoredNode]] = []
+        if qualifier:  # `Utils::currentTime()`: that class's method, else the one it inherits
+            cls = expand(written, ns, uses)[0]
+            tiers.append([c for c in cands if c.node.qualified_name.lower() == f"{cls}.{last.lower()}"])
+            if not tiers[0]:
+                tiers.append(self._php_inherited(cls, cands))
+        else:  # `new Client()`, `extends Base`, `helper()`: the one class, or the function PHP falls back to
+            for i, name in enumerate(expand(written, ns, uses, function=True)):
+                tiers.append(
+                    [
+                        c
+                        for c in cands
+                        if c.node.qualified_name.lower() == name and (i == 0 or c.node.kind == "function")
+                    ]
+                )
+        for tier in tiers:
+            if tier:
+                uids = [c.node.uid for c in _ranked(n, tier)[:MAX_CANDIDATES]]
+                return uids, len(uids) > 1
+        return [], False
+
+    def _php_inherited(self, cls: str, cands: list[StoredNode]) -> list[StoredNode]:
+        """Candidates that are members of the nearest ancestor of PHP class `cls` (a fully qualified,
+        lowercase name) holding any: `Child::create()` calls the `create` that `Base` defines."""
+        holders = frozenset(
+            s.node.uid
+            for s in self.snap.lookup("qsuffix", cls, limit=REOPENED_CAP)
+            if s.node.kind in CONTAINER_KINDS and s.node.qualified_name.lower() == cls and s.node.part == 0
+        )
+        seen: set[int] = set(holders)
+        for _ in range(MAX_ANCESTRY):
+            bases = self._base_containers(holders) - seen
+            found = [c for c in cands if self._member_of(c.node, bases)]
+            if found or not bases:
+                return found
+            seen |= bases
+            holders = frozenset(bases)
+        return []
 
     def _tiers(
         self,
@@ -409,6 +406,16 @@ class Resolver:
             if first is not None:
                 out.append(first)
         return out
+
+
+def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
+    """One tier's candidates, once each, nearest `n` first. A C function's header prototype and its
+    body are one function: the call is the body's."""
+    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
+    return sorted(
+        {c.node.uid: c for c in bodies or tier}.values(),
+        key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
+    )
 
 
 def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:

@@ -21,8 +21,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # rest of format 8's parsing (an index of format 8 built before recorded no version). 2: a Go call
 # on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`). 3: Go
 # struct fields and Kotlin, Swift and Scala properties in a type's body are `field`s, not `constant`s
-# (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s).
-PARSER_VERSION = 3
+# (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s). 4: a PHP name
+# written fully qualified (`\App\Utils::now()`, `extends \Exception`) keeps its leading backslash
+# in the reference's target (`\App.Utils.now`), as PHP reads it apart from a relative name.
+PARSER_VERSION = 4
 
 
 def parse_file(

@@ -16,7 +16,8 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
 A PHP class or function name is read as PHP reads it instead (phpnames.py): it means one fully
 qualified name, through the file's namespace and `use` imports, so its tier is that name's
-definitions (a static method a class inherits: its base's), and none when the index has none.
+definitions (a static method a class inherits: its base's), and none when the index has none. A
+Ruby constant (`< Base`, `Base.settings`) is first the one its lexical nesting finds (rubyconst.py).
 
 Does not own: edges in either direction or containment (view.py builds them from what this resolves),
 traversal (expand.py).
@@ -30,10 +31,12 @@ from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
-from indexlib.graph.family import closeness, family_of, may_share_a_type, same_folder, same_package
+from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.outside import OutsideMembers
+from indexlib.graph.parts import PARTS_CAP, TypeParts
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.rubyconst import lexical
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
@@ -44,7 +47,6 @@ GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Execut
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 MAX_ANCESTRY = 8  # base classes walked up for a static method a PHP class inherits
-REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
@@ -63,11 +65,11 @@ class Resolver:
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
-        self._containers: dict[int, frozenset[int]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
         self.php = PhpNames(snap)
+        self.parts = TypeParts(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -118,19 +120,24 @@ class Resolver:
             if r.alias == head
             or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
-        own = self._reopened(own_container)
+        own = self.parts.parts(own_container)
         # `c.Next()` with `c *Context` declared (Go): Context's method, or none for `sync.Pool`'s.
         typed = (
             self.go_types.through(n, qualifier, cands)
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
-        tiers = [typed] if typed is not None else self._tiers(n, qualifier, last, head, cands, bound, own)
+        # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
+        scoped = lexical(n, ref, qualifier, last, cands) if n.language == "ruby" else []
+        tiers: list[list[StoredNode]] | None = [typed] if typed is not None else [scoped] if scoped else None
+        if tiers is None:
+            tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
         for tier in tiers:
             if tier:
-                ranked = _ranked(n, tier)
+                # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
+                ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
@@ -174,7 +181,7 @@ class Resolver:
         lowercase name) holding any: `Child::create()` calls the `create` that `Base` defines."""
         holders = frozenset(
             s.node.uid
-            for s in self.snap.lookup("qsuffix", cls, limit=REOPENED_CAP)
+            for s in self.snap.lookup("qsuffix", cls, limit=PARTS_CAP)
             if s.node.kind in CONTAINER_KINDS and s.node.qualified_name.lower() == cls and s.node.part == 0
         )
         seen: set[int] = set(holders)
@@ -328,29 +335,8 @@ class Resolver:
             for r in container.refs:
                 if r.kind == RefKind.INHERITS:
                     for base in self.resolve(container, r)[0]:
-                        out.update(self._reopened(base))
+                        out.update(self.parts.parts(base))
         return out
-
-    def _reopened(self, container_uid: int) -> frozenset[int]:
-        """Every node of the container `container_uid` (none: empty): itself, and the other nodes of
-        its qualified name and kind, a class reopened in another file or a partial class."""
-        if not container_uid:
-            return frozenset()
-        if container_uid not in self._containers:
-            stored = self.snap.node(container_uid)
-            same = {container_uid}
-            if stored is not None and stored.node.kind in CONTAINER_KINDS:
-                c = stored.node
-                same.update(
-                    s.node.uid
-                    for s in self.snap.lookup("name_exact", c.name.lower(), limit=REOPENED_CAP)
-                    if s.node.qualified_name == c.qualified_name
-                    and s.node.kind == c.kind
-                    and family_of(s.node.language) == family_of(c.language)
-                    and may_share_a_type(c.language, c.path, s.node.path)
-                )
-            self._containers[container_uid] = frozenset(same)
-        return self._containers[container_uid]
 
     def _is_container(self, uid: int) -> bool:
         parent = self.snap.node(uid)

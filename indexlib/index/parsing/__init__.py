@@ -22,8 +22,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`). 3: Go
 # struct fields and Kotlin, Swift and Scala properties in a type's body are `field`s, not `constant`s
 # (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s). 4: a Ruby
-# constant in `class << self` is a constant of its class.
-PARSER_VERSION = 4
+# constant in `class << self` is a constant of its class. 5: a PHP name written fully qualified
+# (`\App\Utils::now()`, `extends \Exception`) keeps its leading backslash in the reference's target
+# (`\App.Utils.now`), as PHP reads it apart from a relative name.
+PARSER_VERSION = 5
 
 
 def parse_file(

@@ -11,17 +11,23 @@ minus own-repository search per kind for each rule: the keep share and cap, only
 the router's confidence as a merge weight, and three statistics of the query's terms as more router
 evidence (CORI belief; idf-weighted coverage of the terms by each index's vocabulary; a
 document-frequency language model, each index's share of documents holding each term smoothed
-half-and-half with the workspace's, against the workspace's).
+half-and-half with the workspace's, against the workspace's), and each repository's commit history
+up to its snapshot (`--from-git`'s clone: the last HISTORY_TITLES commit subjects; the reciprocal-
+rank vote share of the best HISTORY_HITS of them by BM25, added to the confidence). The dev set's
+`fix` queries are titles of commits made after the snapshot, so the history read never holds them.
 
-    python bench/route_replay.py --from-git /work/.mirror --work /work/eval/work-ws
+    python bench/route_replay.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx]
 
-Reuses workspace_bench's snapshot trees and indexes (lexical, `--embed none`).
+Reuses workspace_bench's snapshot trees and indexes (lexical, or with `--embed onnx` the default
+hybrid mode's).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
+import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -31,11 +37,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import workspace_bench as wb
 
+HISTORY_TITLES = 2000
+HISTORY_HITS = 10
+_WORD = re.compile(r"[a-z0-9]+")
 Feats = dict[str, dict[str, float]]  # repo -> feature -> value
 Score = Callable[[dict[str, float]], float]
 
 
-def capture(work: Path, git_dirs: list[str]) -> list[dict[str, Any]]:
+def capture(work: Path, git_dirs: list[str], embed: str = "none") -> list[dict[str, Any]]:
     from indexlib import Engine, SearchRequest
     from indexlib.workspace.collection import idf_boosts, idf_terms
     from indexlib.workspace.config import Member
@@ -44,7 +53,7 @@ def capture(work: Path, git_dirs: list[str]) -> list[dict[str, Any]]:
 
     dv_run, _ = wb._deveval()
     queries = dv_run.load_all_queries(str(wb.DEVEVAL / "queries"))
-    idx = wb.prepare(work, git_dirs, queries, "none")
+    idx = wb.prepare(work, git_dirs, queries, embed)
     corpus_of = {q["snapshot"]: q["corpus"] for q in queries}
     feds = {
         nd: Federation(
@@ -110,6 +119,46 @@ def features(rec: dict[str, Any]) -> Feats:
     return out
 
 
+def history_titles(git_dirs: list[str], queries: list[dict[str, Any]]) -> dict[str, list[list[str]]]:
+    """corpus -> its last HISTORY_TITLES non-merge commit subjects at the snapshot, as word lists."""
+    out: dict[str, list[list[str]]] = {}
+    for q in queries:
+        if q["corpus"] in out:
+            continue
+        for base in git_dirs:
+            d = Path(base) / q["repo"].replace("/", "+") / "repo"
+            args = ["git", "-C", str(d), "log", "--no-merges", "--format=%s", f"-{HISTORY_TITLES}"]
+            got = subprocess.run([*args, q["snapshot_commit"]], capture_output=True, text=True, check=False)
+            if got.returncode == 0:
+                out[q["corpus"]] = [_WORD.findall(t.lower()) for t in got.stdout.splitlines()]
+                break
+    return out
+
+
+def history_votes(text: str, titles: dict[str, list[list[str]]]) -> dict[str, float]:
+    """repo -> its share of 1/rank over the best HISTORY_HITS titles of the pool by BM25 (k1 1.2, b 0.75)."""
+    from indexlib.retrieval.query import FUNCTION_WORDS
+
+    docs = [(repo, words) for repo, ts in titles.items() for words in ts]
+    avg = sum(len(w) for _r, w in docs) / max(len(docs), 1)
+    terms = {t for t in _WORD.findall(text.lower()) if len(t) > 1 and t not in FUNCTION_WORDS}
+    df = {t: sum(t in w for _r, w in docs) for t in terms}
+    scored = []
+    for i, (_repo, words) in enumerate(docs):
+        s = 0.0
+        for t in terms & set(words):
+            tf = words.count(t)
+            idf = math.log(1 + (len(docs) - df[t] + 0.5) / (df[t] + 0.5))
+            s += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len(words) / avg))
+        if s > 0:
+            scored.append((-s, i))
+    vote: dict[str, float] = defaultdict(float)
+    for rank, (_s, i) in enumerate(sorted(scored)[:HISTORY_HITS], start=1):
+        vote[docs[i][0]] += 1 / rank
+    total = sum(vote.values()) or 1.0
+    return {r: vote[r] / total for r in titles}
+
+
 def replay(rec: dict[str, Any], feats: Feats, score: Score, *, keep: float, cap: int, prior: float) -> float:
     """File MRR@10 of the routed search under one rule."""
     from indexlib import SearchRequest
@@ -149,6 +198,13 @@ def rules() -> dict[str, tuple[Score, float, int, float]]:
     out["CORI belief alone"] = (lambda v: v["cori"] - 0.5, 1.0, 1, 0.0)
     out["coverage alone"] = (lambda v: v["cov"], 1.0, 1, 0.0)
     out["language model alone"] = (lambda v: math.exp(v["lm"]), 1.0, 1, 0.0)
+    for w in (0.3, 0.5, 0.8):
+        out[f"(confidence + {w} x history) / {1 + w}"] = (
+            lambda v, w=w: (v["conf"] + w * v["hist"]) / (1 + w),
+            0.5,
+            3,
+            0.0,
+        )
     for w in (0.1, 0.3, 1.0):
         out[f"confidence + {w} x coverage"] = (lambda v, w=w: v["conf"] + w * v["cov"], 0.5, 3, 0.0)
         out[f"confidence x exp({w} x lm)"] = (
@@ -164,10 +220,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", default="/work/eval/work-ws")
     ap.add_argument("--from-git", action="append", default=[])
+    ap.add_argument(
+        "--embed", default="none", help="none (lexical indexes) or onnx (hybrid, the default mode)"
+    )
     args = ap.parse_args()
     _r, dv_score = wb._deveval()
-    recs = capture(Path(args.work), args.from_git)
+    recs = capture(Path(args.work), args.from_git, args.embed)
     feats = [features(rec) for rec in recs]
+    titles = history_titles(args.from_git, [rec["q"] for rec in recs])
+    for rec, f in zip(recs, feats, strict=True):
+        for repo, share in history_votes(rec["q"]["query"], titles).items():
+            if repo in f:
+                f[repo]["hist"] = share
+    for f in feats:
+        for v in f.values():
+            v.setdefault("hist", 0.0)
     own = [float(dv_score.metrics(rec["q"], rec["own"])["file_MRR"]) for rec in recs]
     split: dict[str, list[float]] = defaultdict(list)
     for rec, f, o in zip(recs, feats, own, strict=True):

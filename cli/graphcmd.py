@@ -141,11 +141,16 @@ def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repo
             "or pass one of the uids\n"
         )
         return
-    # Two definitions of one qualified name in one file (`def self.x` and `def x`) are told apart by
-    # their line only: then the hint is `path:line`, which names one.
-    alike = all(c.path == first.path and c.symbol == first.symbol for c in candidates)
+    # The example must name one of them: `path:name` unless another candidate has that name in a
+    # file that path names too (`def self.call` and `def call` in one class), then `path:line`.
+    clash = any(
+        c is not first
+        and c.symbol == first.symbol
+        and (c.path == first.path or c.path.endswith("/" + first.path))
+        for c in candidates
+    )
     example = (
-        f"{first.path}:{first.decl_line or first.start_line}" if alike else f"{first.path}:{first.symbol}"
+        f"{first.path}:{first.decl_line or first.start_line}" if clash else f"{first.path}:{first.symbol}"
     )
     env.err(
         f"  hint: qualify the name (module.name, Class.method, path:name or path:line such as "

@@ -82,7 +82,7 @@ SEARCH_OPTIONS: tuple[Opt, ...] = (
         ("--files-with-matches", "-l"),
         bool,
         False,
-        "Print only the paths of the files with hits, best first, one per line.",
+        "Print only the paths of the files with hits, best first, one per line (-k counts files).",
     ),
     Opt(
         "snippet_chars",

@@ -102,4 +102,6 @@ def module_stem(target: str) -> str:
 
 
 def last_component(target: str) -> str:
-    return target.replace("::", ".").rsplit(".", 1)[-1].lower()
+    """The name a reference target calls or extends, lowercased: `a.b.Run` -> `run`; a PHP name
+    written fully qualified (`\\Exception`) is its name without the backslash."""
+    return target.replace("::", ".").rsplit(".", 1)[-1].lstrip("\\").lower()

@@ -14,6 +14,10 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
    candidate is kept and the edge is marked `ambiguous`, never silently picked. A C or C++ prototype
    (a declaration without a body) is not a candidate beside its body.
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
+A PHP class or function name is read as PHP reads it instead (phpnames.py): it means one fully
+qualified name, through the file's namespace and `use` imports, so its tier is that name's
+definitions (a static method a class inherits: its base's), and none when the index has none. A
+Ruby constant (`< Base`, `Base.settings`) is first the one its lexical nesting finds (rubyconst.py).
 
 Does not own: edges in either direction or containment (view.py builds them from what this resolves),
 traversal (expand.py).
@@ -21,16 +25,19 @@ traversal (expand.py).
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Collection
 from functools import lru_cache
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
-from indexlib.graph.family import closeness, family_of, may_share_a_type, same_folder, same_package
+from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.outside import OutsideMembers
+from indexlib.graph.parts import PARTS_CAP, TypeParts
+from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.rubyconst import lexical
+from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
@@ -39,7 +46,7 @@ from indexlib.snapshot import Snapshot
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
-REOPENED_CAP = 200  # same-named nodes read to find the other nodes of a reopened container
+MAX_ANCESTRY = 8  # base classes walked up for a static method a PHP class inherits
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
@@ -50,62 +57,6 @@ SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
 CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
 
 
-def split_target(target: str) -> tuple[str, str]:
-    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo")."""
-    t = target.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
-    t = re.sub(r"\(.*$", "", t)
-    if "." in t:
-        q, _, last = t.rpartition(".")
-        return q, last
-    return "", t
-
-
-def anchored(module: str, importer: str) -> str:
-    """A relative path import (`./Foo.vue`, `../../app/utils`, a sourced `./lib.sh`) as the path it
-    names from the index's root, marked by a leading `/` (`/src/app/utils`); any other import as
-    written. Resolved against the importer's folder, it names one file, not every file ending so."""
-    m = module.strip().strip("\"'<>").replace("\\", "/")
-    if not m.startswith(("./", "../")):
-        return module
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), m))
-    return module if joined.startswith("..") else "/" + joined
-
-
-def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -> bool:
-    """Does file `path` implement import target `module` (`billing.retry`, `/src/retry` (`anchored`),
-    `net/http`)?
-
-    Python-style dotted modules and path imports name a file (or a package's `__init__`/`index`/`mod`
-    file, its extension and a TypeScript `.d` aside); an anchored path names exactly one; with
-    `package_dirs` (Go) a slash-separated import may name the file's directory.
-    """
-    m = module.strip().strip("\"'<>").replace("\\", "/")
-    if not m:
-        return False
-    p = path.rsplit(".", 1)[0]  # drop the extension
-    p = p.removesuffix(".d")  # `types.d.ts` declares module `types`
-    if p.endswith(("/__init__", "/index", "/mod")):
-        p = p.rsplit("/", 1)[0]
-    if m.startswith("/") and not m.startswith("//"):
-        return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
-    m = m.lstrip("./")
-    # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
-    m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)
-    if "/" in m:
-        target = re.sub(r"\.\w+$", "", m)  # ./retry.js -> retry
-    else:
-        target = m.replace(".", "/")
-    if not target:
-        return False
-    if p == target or p.endswith("/" + target):
-        return True
-    if "/" in m and package_dirs:  # Go: an import path names a package directory
-        directory = p.rsplit("/", 1)[0] if "/" in p else ""
-        last = target.rsplit("/", 1)[-1]
-        return directory == last or directory.endswith("/" + last)
-    return False
-
-
 class Resolver:
     """Resolves references over one Snapshot, caching what it looks up; one instance per query."""
 
@@ -114,10 +65,11 @@ class Resolver:
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
-        self._containers: dict[int, frozenset[int]] = {}
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
+        self.php = PhpNames(snap)
+        self.parts = TypeParts(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -138,6 +90,8 @@ class Resolver:
         if not last:
             return [], False
         n = src.node
+        if n.language == "php":
+            qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
         called = ref.alias if ref.kind == RefKind.CALLS and ref.alias else last  # `opt()` calls `option`
         family = family_of(n.language)
@@ -153,6 +107,8 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         if not cands:
             return [], False
+        if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
+            return self._php(n, ref, qualifier, last, cands, imports)
         own_container = (
             self._container(n) if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
         )
@@ -164,24 +120,24 @@ class Resolver:
             if r.alias == head
             or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
         ]
-        own = self._reopened(own_container)
+        own = self.parts.parts(own_container)
         # `c.Next()` with `c *Context` declared (Go): Context's method, or none for `sync.Pool`'s.
         typed = (
             self.go_types.through(n, qualifier, cands)
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
-        tiers = [typed] if typed is not None else self._tiers(n, qualifier, last, head, cands, bound, own)
+        # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
+        scoped = lexical(n, ref, qualifier, last, cands) if n.language == "ruby" else []
+        tiers: list[list[StoredNode]] | None = [typed] if typed is not None else [scoped] if scoped else None
+        if tiers is None:
+            tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
         for tier in tiers:
             if tier:
-                # A C function's header prototype and its body are one function: the call is the body's.
-                bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
-                ranked = sorted(
-                    {c.node.uid: c for c in bodies or tier}.values(),
-                    key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
-                )
+                # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
+                ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
@@ -189,6 +145,54 @@ class Resolver:
                     not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
                 )
         return [], False
+
+    def _php(
+        self, n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], imports: list[Ref]
+    ) -> tuple[list[int], bool]:
+        """A PHP class or function name: the definitions of the one name PHP reads it as
+        (phpnames.py), else a static method the class inherits from a base the index holds; nothing
+        for a class or function the index does not hold."""
+        ns = self.php.namespace(n, ref.line)
+        uses = [r for r in imports if r.alias]
+        written = ("\\" if ref.target.startswith("\\") else "") + (qualifier or last)
+        tiers: list[list[StoredNode]] = []
+        if qualifier:  # `Utils::currentTime()`: that class's method, else the one it inherits
+            cls = expand(written, ns, uses)[0]
+            tiers.append([c for c in cands if c.node.qualified_name.lower() == f"{cls}.{last.lower()}"])
+            if not tiers[0]:
+                tiers.append(self._php_inherited(cls, cands))
+        else:  # `new Client()`, `extends Base`, `helper()`: the one class, or the function PHP falls back to
+            for i, name in enumerate(expand(written, ns, uses, function=True)):
+                tiers.append(
+                    [
+                        c
+                        for c in cands
+                        if c.node.qualified_name.lower() == name and (i == 0 or c.node.kind == "function")
+                    ]
+                )
+        for tier in tiers:
+            if tier:
+                uids = [c.node.uid for c in _ranked(n, tier)[:MAX_CANDIDATES]]
+                return uids, len(uids) > 1
+        return [], False
+
+    def _php_inherited(self, cls: str, cands: list[StoredNode]) -> list[StoredNode]:
+        """Candidates that are members of the nearest ancestor of PHP class `cls` (a fully qualified,
+        lowercase name) holding any: `Child::create()` calls the `create` that `Base` defines."""
+        holders = frozenset(
+            s.node.uid
+            for s in self.snap.lookup("qsuffix", cls, limit=PARTS_CAP)
+            if s.node.kind in CONTAINER_KINDS and s.node.qualified_name.lower() == cls and s.node.part == 0
+        )
+        seen: set[int] = set(holders)
+        for _ in range(MAX_ANCESTRY):
+            bases = self._base_containers(holders) - seen
+            found = [c for c in cands if self._member_of(c.node, bases)]
+            if found or not bases:
+                return found
+            seen |= bases
+            holders = frozenset(bases)
+        return []
 
     def _tiers(
         self,
@@ -331,29 +335,8 @@ class Resolver:
             for r in container.refs:
                 if r.kind == RefKind.INHERITS:
                     for base in self.resolve(container, r)[0]:
-                        out.update(self._reopened(base))
+                        out.update(self.parts.parts(base))
         return out
-
-    def _reopened(self, container_uid: int) -> frozenset[int]:
-        """Every node of the container `container_uid` (none: empty): itself, and the other nodes of
-        its qualified name and kind, a class reopened in another file or a partial class."""
-        if not container_uid:
-            return frozenset()
-        if container_uid not in self._containers:
-            stored = self.snap.node(container_uid)
-            same = {container_uid}
-            if stored is not None and stored.node.kind in CONTAINER_KINDS:
-                c = stored.node
-                same.update(
-                    s.node.uid
-                    for s in self.snap.lookup("name_exact", c.name.lower(), limit=REOPENED_CAP)
-                    if s.node.qualified_name == c.qualified_name
-                    and s.node.kind == c.kind
-                    and family_of(s.node.language) == family_of(c.language)
-                    and may_share_a_type(c.language, c.path, s.node.path)
-                )
-            self._containers[container_uid] = frozenset(same)
-        return self._containers[container_uid]
 
     def _is_container(self, uid: int) -> bool:
         parent = self.snap.node(uid)
@@ -409,6 +392,16 @@ class Resolver:
             if first is not None:
                 out.append(first)
         return out
+
+
+def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
+    """One tier's candidates, once each, nearest `n` first. A C function's header prototype and its
+    body are one function: the call is the body's."""
+    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
+    return sorted(
+        {c.node.uid: c for c in bodies or tier}.values(),
+        key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
+    )
 
 
 def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:

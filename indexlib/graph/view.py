@@ -122,37 +122,24 @@ class SnapshotGraph:
             return []
         n = src.node
         if kind == RefKind.CONTAINS:
-            outside = self._resolver.outside
-            if direction == "in":
-                container = outside.container_of(n)
-                if not container and n.parent_uid and self.snap.node(n.parent_uid) is not None:
-                    container = n.parent_uid
-                return [Edge(src=container, dst=uid, kind=kind, line=n.start_line)] if container else []
-            members = self.snap.lookup("parent", f"{uid:016x}", limit=MAX_CALLERS)
-            inside = sorted(
-                (
-                    Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line)
-                    for m in members
-                    if m.node.part == 0
-                ),
-                key=lambda e: (e.line, e.dst),
-            )
-            # Members defined in other files (a Go method in another file of the package) follow,
-            # by file and line.
-            elsewhere = sorted(outside.members_of(n), key=lambda m: (m.node.path, m.node.start_line))
-            return inside + [
-                Edge(src=uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in elsewhere
-            ]
+            return self._containment(src, direction)
         if kind in (RefKind.IMPLEMENTS, RefKind.INHERITS) and n.kind == "method":
             return self._method_links(src, kind, direction)
         if direction == "out":
             edges: dict[tuple[int, int], Edge] = {}
-            # A definition split into windows (a 1,500-line shell function) calls from all of them.
-            parts = self.snap.later_parts(n) if n.kind in CALLABLE else []
-            for ref in [r for part in (src, *parts) for r in part.refs]:
+            # A definition split into windows (a 1,500-line shell function) calls from all of them;
+            # a type declared in parts has the bases every part names (its home speaks for it).
+            typed = kind in (RefKind.INHERITS, RefKind.IMPLEMENTS)
+            refs = [
+                (part, r)
+                for part in (self._as_one(src) if typed else [src])
+                for w in (part, *(self.snap.later_parts(part.node) if n.kind in CALLABLE else []))
+                for r in w.refs
+            ]
+            for part, ref in refs:
                 if ref.kind != kind:
                     continue
-                targets, ambiguous = self.resolve(src, ref)
+                targets, ambiguous = self.resolve(part, ref)
                 for t in targets:
                     key = (t, ref.line)
                     if key not in edges:
@@ -183,15 +170,59 @@ class SnapshotGraph:
                     continue
                 targets, ambiguous = self.resolve(caller, ref)
                 if uid in targets:
-                    by = self.snap.first_part(caller.node).uid  # a call from a window is its definition's
+                    # A call from a window is its definition's; a base named by a part of a type
+                    # declared in parts is the type's (a call stays where it is written).
+                    by_node = self.snap.first_part(caller.node)
+                    by = self._resolver.parts.home(by_node) if kind != RefKind.CALLS else by_node.uid
                     key = (by, ref.line)
                     result.setdefault(
                         key, Edge(src=by, dst=uid, kind=kind, line=ref.line, ambiguous=ambiguous)
                     )
         return sorted(result.values(), key=lambda e: (e.src, e.line))
 
+    def _as_one(self, src: StoredNode) -> list[StoredNode]:
+        """The nodes whose references are `src`'s: itself, with the other parts of a type declared
+        in parts when `src` is its home, and none when `src` is another part (parts.py)."""
+        parts = self._resolver.parts
+        if parts.home(src.node) != src.node.uid:
+            return []
+        others = (self.snap.node(u) for u in parts.others(src.node))
+        return [src, *(o for o in others if o is not None)]
+
+    def _containment(self, src: StoredNode, direction: str) -> list[Edge]:
+        """`contains` edges: in, the container of `n` (its parent in its file, the type it belongs to
+        though defined outside it, or the home of a type declared in parts); out, `n`'s members in
+        source order, then those defined in other files (a Go method in another file of the
+        package, a member another part of a partial class declares) by file and line."""
+        n, kind = src.node, RefKind.CONTAINS.value
+        outside, parts = self._resolver.outside, self._resolver.parts
+        if direction == "in":
+            container = outside.container_of(n) or n.parent_uid
+            holder = self.snap.node(container) if container else None
+            if holder is None:
+                return []
+            return [Edge(src=parts.home(holder.node), dst=n.uid, kind=kind, line=n.start_line)]
+        own = self._as_one(src)
+        members = [
+            m
+            for part in own
+            for m in self.snap.lookup("parent", f"{part.node.uid:016x}", limit=MAX_CALLERS)
+            if m.node.part == 0
+        ]
+        inside = sorted((m for m in members if m.node.path == n.path), key=lambda m: m.node.start_line)
+        elsewhere = [m for m in members if m.node.path != n.path] + (outside.members_of(n) if own else [])
+        elsewhere.sort(key=lambda m: (m.node.path, m.node.start_line))
+        return [
+            Edge(src=n.uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in inside + elsewhere
+        ]
+
     def _members_named(self, container_uid: int, name: str) -> list[StoredNode]:
-        members = self.snap.lookup("parent", f"{container_uid:016x}", limit=MAX_CALLERS)
+        """The methods named `name` of a container, in any of its parts."""
+        members = [
+            m
+            for part in self._resolver.parts.parts(container_uid)
+            for m in self.snap.lookup("parent", f"{part:016x}", limit=MAX_CALLERS)
+        ]
         return [m for m in members if m.node.kind == "method" and m.node.name == name and m.node.part == 0]
 
     def _method_links(self, src: StoredNode, kind: str, direction: str) -> list[Edge]:
@@ -205,18 +236,15 @@ class SnapshotGraph:
         if parent is None or parent.node.kind not in CONTAINER_KINDS:
             return []
         edges: list[Edge] = []
+        home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's
         if direction == "out":
-            for ref in parent.refs:
-                if ref.kind != kind:
-                    continue
-                targets, ambiguous = self.resolve(parent, ref)
-                for base in targets:
-                    for m in self._members_named(base, n.name):
-                        edges.append(
-                            Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=ambiguous)
-                        )
+            for e in self.edges(home, (kind,), "out"):
+                for m in self._members_named(e.dst, n.name):
+                    edges.append(
+                        Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=e.ambiguous)
+                    )
         else:
-            for e in self._compute(parent.node.uid, kind, "in"):
+            for e in self.edges(home, (kind,), "in"):
                 for m in self._members_named(e.src, n.name):
                     if m.node.uid != n.uid:
                         edges.append(
@@ -253,8 +281,9 @@ def related_of(
     snap: Snapshot, uid: int, *, callers: bool, callees: bool, depth: int, cap: int = 50
 ) -> tuple[list[Related], bool]:
     """The neighbourhood of one node for `qry related`, and whether `cap` cut it: callers and/or
-    callees up to depth, plus the parent container and, for a type, its members when both are asked
-    for (`--callers` means only callers: a container or a member is neither). A struct or class is
+    callees (calls, and a module's imports) up to depth, plus, when both are asked for, the parent
+    container, bases and overrides either way and, for a type, its members (`--callers` means only
+    callers: a container, a member, a subclass or an overriding method is none). A struct or class is
     rarely called itself (Rust calls `Searcher::new`, not `Searcher`), so without its members its
     answer would often be empty; a busy class's callers (tests, mostly) keep at most half of `cap`
     from its members."""
@@ -262,7 +291,9 @@ def related_of(
     directions = tuple(d for d, on in zip(both, (callers, callees), strict=True) if on) or both
     view = SnapshotGraph(snap)
     node = view.node(uid)
-    with_members = len(directions) == 2 and node is not None and node.kind in MEMBER_KINDS
+    both_ways = len(directions) == 2
+    with_members = both_ways and node is not None and node.kind in MEMBER_KINDS
+    hierarchy = (RefKind.INHERITS.value, RefKind.IMPLEMENTS.value) if both_ways else ()
     owned = members(view, uid, skip=(), room=cap + 1) if with_members else []
     room = cap - min(len(owned), cap // 2)
     walked = {
@@ -271,14 +302,9 @@ def related_of(
             [uid],
             depth=depth,
             cap=room + 1,  # one more than fits says whether there were more
-            kinds=(
-                RefKind.CALLS.value,
-                RefKind.INHERITS.value,
-                RefKind.IMPLEMENTS.value,
-                RefKind.IMPORTS.value,
-            ),
+            kinds=(RefKind.CALLS.value, *hierarchy, RefKind.IMPORTS.value),
             directions=(d,),
-            include_parent=d == "in" and len(directions) == 2,
+            include_parent=d == "in" and both_ways,
         ).get(uid, [])
         for d in directions
     }

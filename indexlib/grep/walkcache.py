@@ -51,7 +51,7 @@ GLOBS_CACHE_NAME = "grep-walk-globs.msgpack"  # the last listing made with `-g` 
 # 9: no size limit, files skipped by name listed, `-g` overrides, a file rejected only for a NUL in
 # rg's first buffer (8: generated files are searched; 7: files no language claims are listed; 6:
 # ctimes, the root's exclude file)
-_VERSION = 9
+_VERSION = 10
 NO_SIZE_LIMIT = 1 << 62  # the walk's size test: grep reads any size (content.MAX_BYTES warns)
 # Files discovery skips by their name alone, which rg searches (lock files, `*.min.js`, `*.map`).
 _BY_NAME = frozenset({SkipReason.LOCK_FILE.value, SkipReason.MINIFIED.value})
@@ -243,6 +243,10 @@ def _walk_and_save(
     record = WalkRecord()
     above = _above(str(root))
     sources, complete = _walk(root, no_ignore, globs, record, on_refused)
+    # In `rg --sort path`'s order: by path components, so a folder's files come before a file named
+    # as the folder plus a suffix (`rack/protection/base.rb`, then `rack/protection.rb`), where the
+    # code-point order of whole paths, the index's, puts `.` before `/`.
+    sources.sort(key=lambda s: s.path.split("/"))
     out = [
         WalkedFile(s.path, s.abspath, s.size, s.mtime_ns, s.language, s.unhidden, s.ctime_ns) for s in sources
     ]

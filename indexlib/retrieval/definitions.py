@@ -14,11 +14,11 @@ container when the file is parsed, so a name names the implementation) or search
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import msgspec
 
+from indexlib.graph.parts import home_part
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
@@ -203,13 +203,11 @@ def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_ge
 
 def _one_of_parts(nodes: list[Node]) -> list[Node]:
     """One type declared in parts (a C# `partial class`, a Ruby class reopened in another file, a
-    Scala class and its companion object) is one definition: the part in the file named after it,
-    a class before an object, else the first, answers for all."""
+    Scala class and its companion object) is one definition: the part the graph calls its home
+    (graph/parts.py: the part in the file named after it, a class before an object, else the first)
+    answers for all, so the edges to the type are its."""
     if len(nodes) < 2 or len({(n.language, n.kind, n.qualified_name) for n in nodes}) > 1:
         return nodes
     if nodes[0].kind not in CONTAINER_KINDS:
         return nodes
-    named = [n for n in nodes if n.path.rsplit("/", 1)[-1].split(".")[0].lower() == n.name.lower()]
-    # A Scala class and its companion object share a name: the class is the type meant.
-    classes = [n for n in named or nodes if not re.search(rf"\bobject\s+{re.escape(n.name)}\b", n.signature)]
-    return [(classes or named or nodes)[0]]
+    return [home_part(nodes)]

@@ -331,6 +331,8 @@ def apply_signals(
     # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,
     # not supporting text to rank below code holding its words.
     code_spells = any(c.mentions and not is_docs(c.path, c.kind) and not _supporting(c) for c in cands)
+    # So with a code fragment only tests or docs hold as typed (`new Client(['base_uri'`, an example).
+    code_holds = any(c.literal and not is_docs(c.path, c.kind) and not _supporting(c) for c in cands)
     out: list[Candidate] = []
     for c in cands:
         p = c.provenance
@@ -352,9 +354,9 @@ def apply_signals(
             c.explain.append(f"module remainder: x{f:g}")
         if "tests" in signals.enabled and _supporting(c, wants_tests, wants_generated):
             role = "generated code" if c.generated else "test/example/vendored path"
-            if (defined is not None and not ctx.in_code) or (c.mentions and not code_spells):
-                where = "defined" if defined is not None and not ctx.in_code else "spelled"
-                c.explain.append(f"{role}, but the identifier is {where} only there: x1")
+            where = _only_there(c, defined is not None and not ctx.in_code, code_spells, code_holds)
+            if where:
+                c.explain.append(f"{role}, but {where} only there: x1")
                 out.append(c)
                 continue
             c.score *= signals.test_penalty
@@ -364,6 +366,7 @@ def apply_signals(
             and not wants_docs
             and is_docs(c.path, c.kind)
             and (code_spells or not c.mentions)
+            and (code_holds or not c.literal)
         ):
             c.score *= signals.docs_penalty
             c.explain.append(f"docs, not code: x{signals.docs_penalty:g}")
@@ -371,7 +374,25 @@ def apply_signals(
     out.sort(key=lambda c: (-c.score, c.uid))
     if "saturation" in signals.enabled:
         _saturate(out, signals)
+    if "mention" in signals.enabled and identifier and not any(c.defines for c in out):
+        # Nothing defines the name: the places spelling it are the answer, as grep's lines would
+        # be, so each comes before any node holding only its words (a test asserting on a
+        # `CURLOPT_SSL_VERIFYPEER` over another file's `verify_peer`), in score order (stable sort).
+        out.sort(key=lambda c: not c.mentions)
     return out
+
+
+def _only_there(c: Candidate, defined_only_there: bool, code_spells: bool, code_holds: bool) -> str:
+    """Why a test, example or generated node is the answer itself and keeps its score ("" if not):
+    the only definitions of the identifier are there, or no code spells the identifier, or none
+    holds the code fragment as typed, and this one does."""
+    if defined_only_there:
+        return "the identifier is defined"
+    if c.mentions and not code_spells:
+        return "the identifier is spelled"
+    if c.literal and not code_holds:
+        return "the code is held as typed"
+    return ""
 
 
 def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, words: set[str]) -> None:

@@ -46,10 +46,12 @@ def answer_notes(
     head: bool,
     streams: Mapping[str, list[StreamHit]],
     files: Sequence[str] = (),
+    phrases: Sequence[str] = (),
 ) -> list[str]:
     """The notes for one ranked answer: `name` is the identifier the query typed (None for prose),
     `head` whether fusion had candidates, `streams` what each stream found, `files` the indexed files
-    the query names by file name (then no "no definition" note: the file is what was asked for)."""
+    the query names by file name (then no "no definition" note: the file is what was asked for),
+    `phrases` the query's quoted phrases (each one required, so each one a cause of a miss)."""
     notes: list[str] = []
     spelled_as_code = name is not None and len(split_identifier(name)) > 1
     if spelled_as_code and cands and not files and not any(c.defines for c in cands):
@@ -75,7 +77,7 @@ def answer_notes(
             else "no indexed file holds the query's words, and none is close enough in meaning"
         )
         notes.append("no result: " + why + edited_since(snap))
-    elif not head and (why_not := _why_nothing(snap, opts) + edited_since(snap)):
+    elif not head and (why_not := _why_nothing(snap, opts, phrases) + edited_since(snap)):
         # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
         notes.append("no result" + why_not)
     return notes
@@ -108,7 +110,9 @@ def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None
     the name after nothing but modifier and type words (`private final int size`, `pub id: Id`),
     then `:`, `=`, `;`, `,` or the line's end (an enum constant also `(` or `{`: `DOUBLE {`)."""
     ends = r"[:=;,({]" if enum else r"[:=;,]"
-    declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?{re.escape(member)}\s*(?:{ends}|$)")
+    # PHP spells a property with `$` where it is declared and not where it is used (`$this->stack`).
+    member = member.removeprefix("$")
+    declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?\$?{re.escape(member)}\s*(?:{ends}|$)")
     lines = text.split("\n")
     header = first_code_line(lines)
     body = _body_indent(lines[header + 1 :])
@@ -125,18 +129,27 @@ def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None
 
 
 def _body_indent(lines: list[str]) -> int:
-    """The indentation of a type's body: of the first non-blank line after its header."""
-    first = next((line for line in lines if line.strip()), "")
+    """The indentation of a type's body: of the first line after its header holding more than an
+    opening brace (C# and PHP put a type's `{` on a line of its own, at the header's indentation)."""
+    first = next((line for line in lines if line.strip() not in ("", "{")), "")
     return len(first) - len(first.lstrip())
 
 
-def _why_nothing(snap: Snapshot, opts: SearchRequest) -> str:
+def _why_nothing(snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = ()) -> str:
     """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
-    plain miss (no indexed file holds the words)."""
+    plain miss (no indexed file holds the words). A quoted phrase is such a reason: a pasted commit
+    title or error message quotes words (`Avoid "method redefined" warnings`) that the code may not
+    hold in that order, and the quotes made them a requirement."""
     if not snap.manifest.files:
         return ": the index holds no files (qry index PATH indexes a folder)"
     if opts.mode == "symbol":
         return ": no definition's name matches (--mode symbol matches names only)"
+    if phrases:
+        quoted = ", ".join(f'"{p}"' for p in phrases)
+        return (
+            f": no indexed text holds {quoted} as written (quotes require the words in that order;"
+            " without them, the words are searched)"
+        )
     return ""
 
 

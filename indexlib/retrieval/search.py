@@ -339,7 +339,9 @@ def _rank(
     # A kind filter leaves definitions of the name out: "no definition named" would be false.
     asked = None if q.kinds else name
     meta.notes.extend(
-        answer_notes(snap, asked, ranked_cands, opts, head=bool(head), streams=ranked, files=files)
+        answer_notes(
+            snap, asked, ranked_cands, opts, head=bool(head), streams=ranked, files=files, phrases=q.phrases
+        )
     )
     if opts.reranker is not None:
         ranked_cands = _rerank(snap, q, ranked_cands, opts, meta)

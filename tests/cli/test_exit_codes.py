@@ -50,6 +50,19 @@ def test_an_exclusion_that_leaves_nothing_and_an_open_quote_are_said(qry: RunQry
     assert quote.code == 1 and quote.err.startswith("qry: note: a quote is never closed"), quote.describe()
 
 
+def test_a_quoted_phrase_no_text_holds_is_said(qry: RunQry) -> None:
+    """A pasted title quoting words the code never holds in that order (`Retry "declined twice"
+    charges`) finds nothing: stderr names the phrase, since the quotes, not the words, made it a miss."""
+    words = qry("search", "retry declined charge twice")
+    assert words.code == 0, words.describe()
+    run = qry("search", 'retry "declined twice" charge')
+    assert run.code == 1 and run.out == "", run.describe()
+    assert run.err == (
+        'qry: note: no result: no indexed text holds "declined twice" as written (quotes require the'
+        " words in that order; without them, the words are searched)\n"
+    )
+
+
 def test_a_kind_filter_is_said_when_no_node_has_it_and_hides_no_definition(qry: RunQry) -> None:
     run = qry("search", "charge", "--kind", "type")
     assert run.code == 1 and run.out == "", run.describe()

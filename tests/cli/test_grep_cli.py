@@ -313,6 +313,26 @@ def test_text_files_of_types_qry_does_not_parse_are_searched_as_ripgrep_does(
     assert _side_by_side(tmp_path, [], *args)[1] == rg
 
 
+@needs_rg
+def test_files_come_in_ripgreps_path_order(tmp_path: Path) -> None:
+    """rg --sort path orders by path components: `rack/protection/base.rb` before `rack/protection.rb`
+    (code-point order of whole paths, the index's, puts `.` before `/`). Without and with an index
+    (the walk cache keeps the order)."""
+    for rel in (
+        "rack/protection.rb",
+        "rack/protection/base.rb",
+        "rack/protection-x.rb",
+        "rack/protection0.rb",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("def call\n")
+    rg, qry = _side_by_side(tmp_path, [], "def")
+    assert qry == rg and rg[1].index("protection/base.rb") < rg[1].index("protection.rb:"), (rg, qry)
+    assert run_qry_process("index", "--embed", "none", "-q", ".", cwd=tmp_path).code == 0
+    for _ in range(2):  # the second run reads the walk cache
+        assert _side_by_side(tmp_path, [], "def")[1] == rg
+
+
 def test_help_names_values_as_ripgrep_does(qry: RunQry) -> None:
     """The help showed typer's type names: `-A, --after-context <int>`, `-g, --glob <list[str]>`,
     `--index-dir <str>`, and the usage `qry grep [OPTIONS] pattern paths`."""

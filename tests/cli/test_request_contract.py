@@ -59,7 +59,7 @@ def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], 
 def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) -> None:
     """The hint for `-charge` alone says to quote it; doing so searches for the word with its dash (a
     phrase, required of every hit): `"-memory"` finds the `in-memory` of a comment, `"-charge"` is
-    in no file (exit 1, no error)."""
+    in no file (exit 1, no error, a note naming the phrase)."""
     hint = qry("search", "--", "-charge").err.splitlines()[1]
     assert hint.endswith("""qry search -- '"-charge"'"""), hint
     quoted = qry("search", "-k", "3", "--json", "--", '"-memory"')
@@ -67,7 +67,8 @@ def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) 
     hits = json.loads(quoted.out)["results"]
     assert hits and all("-memory" in h["snippet"]["text"] for h in hits), quoted.describe()
     absent = qry("search", "-k", "3", "--", '"-charge"')
-    assert absent.code == 1 and absent.err == "" and absent.out == "", absent.describe()
+    assert absent.code == 1 and absent.out == "", absent.describe()
+    assert absent.err.startswith('qry: note: no result: no indexed text holds "-charge" as written'), absent.err
 
 
 def test_a_query_of_filters_only_is_the_same_error_on_the_typer_path(repo: Path, qry: RunQry) -> None:

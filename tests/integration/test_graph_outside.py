@@ -119,6 +119,55 @@ def test_a_cpp_method_defined_beside_its_header_is_the_class_member(tmp_path: Pa
     assert _edges(engine, "src/shape.cpp:Shape.area", "contains", "in") == [("Shape", "include/shape.h")]
 
 
+PARTIAL = {
+    "Capturing/Converter.cs": (
+        "namespace App.Capturing\n{\n    partial class Converter\n    {\n"
+        "        public int Convert(int x) { return new DepthLimiter().Limit(x); }\n    }\n}\n"
+    ),
+    "Capturing/DepthLimiter.cs": (  # the part naming the interface is not the one answering
+        "namespace App.Capturing\n{\n    partial class Converter : IFactory\n    {\n"
+        "        class DepthLimiter\n        {\n            public int Limit(int x) { return x; }\n        }\n\n"
+        "        public int Twice(int x) { return Convert(x) * 2; }\n    }\n}\n"
+    ),
+    "Core/IFactory.cs": "namespace App.Capturing\n{\n    interface IFactory\n    {\n    }\n}\n",
+    "Core/Logger.cs": (
+        "namespace App.Core\n{\n    class Logger\n    {\n"
+        "        public object Make() { return new Converter(); }\n    }\n}\n"
+    ),
+    # Two types of one name that are not `partial` are two types (two projects), not one.
+    "One/Options.cs": "namespace App\n{\n    class Options\n    {\n        public int A() { return 1; }\n    }\n}\n",
+    "Two/Options.cs": "namespace App\n{\n    class Options\n    {\n        public int B() { return 2; }\n    }\n}\n",
+}
+
+
+def test_a_csharp_partial_class_is_one_type_with_the_members_of_every_part(tmp_path: Path) -> None:
+    engine = _index(tmp_path, PARTIAL)
+    home = "Capturing/Converter.cs:App.Capturing.Converter"
+    assert _edges(engine, home, "contains", "out") == [
+        ("App.Capturing.Converter.Convert", "Capturing/Converter.cs"),
+        ("App.Capturing.Converter.DepthLimiter", "Capturing/DepthLimiter.cs"),
+        ("App.Capturing.Converter.Twice", "Capturing/DepthLimiter.cs"),
+    ]
+    # Each member's container is the type, answered by its part in Converter.cs, whichever part holds it.
+    for member in ("Converter.DepthLimiter", "Converter.Twice", "Converter.Convert"):
+        assert _edges(engine, member, "contains", "in") == [
+            ("App.Capturing.Converter", "Capturing/Converter.cs")
+        ]
+    # A call to the type (`new Converter()`) is one edge to it, not an ambiguous one to each part.
+    callers = [r for r in related(engine, home).related if r.edge == "calls" and r.direction == "in"]
+    assert [(r.symbol, r.ambiguous) for r in callers] == [("App.Core.Logger.Make", False)]
+    assert _edges(engine, "Converter.Twice", "calls", "out") == [
+        ("App.Capturing.Converter.Convert", "Capturing/Converter.cs")
+    ]
+    assert _edges(engine, home, "implements", "out") == [("App.Capturing.IFactory", "Core/IFactory.cs")]
+    assert _edges(engine, "IFactory", "implements", "in") == [
+        ("App.Capturing.Converter", "Capturing/Converter.cs")
+    ]
+    assert _edges(engine, "One/Options.cs:App.Options", "contains", "out") == [
+        ("App.Options.A", "One/Options.cs")
+    ]
+
+
 def test_related_of_a_busy_function_still_lists_what_it_calls(tmp_path: Path) -> None:
     """Sixty callers must not fill all fifty rows: the callees keep their share, and the answer
     says it was cut."""

@@ -219,8 +219,9 @@ def test_a_python_condition_is_code_and_found_past_the_head(tmp_path: Path) -> N
 
 
 def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None:
-    """`Response.media_type` is a class attribute, `Arg.help` a struct field, `A.size` a Java field:
-    no definition of their own, so the note says which line of which type declares them."""
+    """`Response.media_type` is a class attribute, `Arg.help` a struct field, `A.size` a Java field,
+    `Cache._templates` a C# field, `Handlers::$stack` a PHP property: no definition of their own, so the
+    note says which line of which type declares them."""
     repo = make_repo(
         tmp_path,
         {
@@ -229,9 +230,17 @@ def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None
             "class HTMLResponse(Response):\n    media_type = 'text/html'\n",
             "arg.rs": "pub struct Arg {\n    /// The id.\n    pub id: Id,\n    help: Option<String>,\n}\n",
             "A.java": "class A {\n    // Not size: sized.\n    private int size = 0;\n}\n",
+            # C# and PHP open a type's body on a line of its own; PHP declares a property with `$`.
+            "Cache.cs": "namespace N\n{\n    class Cache\n    {\n        readonly Hashtable _templates = new();\n"
+            "        public Cache() { }\n    }\n}\n",
+            "Handlers.php": "<?php\nnamespace G;\n\nclass Handlers\n{\n    /** @var array */\n    private $stack = [];\n"
+            "\n    public function push($h) { $this->stack[] = $h; }\n}\n",
         },
     )
     for query, where in [
+        ("Cache._templates", "its class N.Cache declares it at Cache.cs:5"),
+        ("Handlers::$stack", "its class G.Handlers declares it at Handlers.php:7"),
+        ("Handlers.stack", "its class G.Handlers declares it at Handlers.php:7"),
         ("Response.media_type", "its class Response declares it at responses.py:2"),
         ("Response.charset", "its class Response declares it at responses.py:3"),
         ("Arg.help", "its struct Arg declares it at arg.rs:4"),

@@ -80,6 +80,31 @@ def test_definition_boost_puts_the_definition_first() -> None:
     assert any("definition" in e for e in out[0].explain)
 
 
+def test_a_name_nothing_defines_puts_every_node_spelling_it_first() -> None:
+    """No definition: a test spelling `CURLOPT_SSL_VERIFYPEER` comes before code holding only its
+    words, whatever the test penalty; among those spelling it and those not, scores decide."""
+    words = ["curlopt", "ssl", "verifypeer"]
+
+    def cands() -> list[Candidate]:
+        cs = [
+            cand(1, "src/factory.php", score=1.0),
+            cand(2, "src/stream.php", score=0.9),
+            cand(3, "tests/FactoryTest.php", score=0.6),
+            cand(4, "tests/OtherTest.php", score=0.5),
+            cand(5, "src/options.php", score=0.4),
+        ]
+        for c in cs:
+            c.mentions = c.uid in (1, 3, 4)
+        return cs
+
+    out = apply_signals(cands(), identifier="CURLOPT_SSL_VERIFYPEER", query_words=words)
+    assert [c.uid for c in out] == [1, 3, 4, 2, 5]
+    # Something defines it: scores alone order the rest (the test penalty applies again).
+    defined = [*cands(), cand(6, "src/consts.php", kind="constant", name="CURLOPT_SSL_VERIFYPEER")]
+    out = apply_signals(defined, identifier="CURLOPT_SSL_VERIFYPEER", query_words=words)
+    assert [c.uid for c in out][2:] == [2, 5, 3, 4]
+
+
 def test_a_definition_found_only_in_tests_or_fixtures_still_comes_first() -> None:
     # Mentions in code score higher before the signals; the only definition lives in fixtures/.
     def cands() -> list[Candidate]:
@@ -149,6 +174,30 @@ def test_generated_code_ranks_as_supporting_code() -> None:
     out = apply_signals(cands(), identifier="NewChecker", query_words=["NewChecker"])
     assert out[0].uid == 1 and any("generated code, but the identifier is defined only there" in e
                                    for e in out[0].explain)  # fmt: skip
+
+
+def test_a_fragment_only_tests_and_docs_hold_is_not_penalised_there() -> None:
+    """`new Client(['base_uri'` is held as typed by a test and a doc's example, by no code: they are
+    the answer, as rg's lines would be. Once code holds it too, they yield to it again."""
+
+    def cands() -> list[Candidate]:
+        cs = [
+            cand(1, "src/Client.php", name="buildUri", score=0.035),
+            cand(2, "tests/ClientTest.php", name="testSend", score=0.016),
+            cand(3, "docs/quickstart.rst", kind="section", name="quickstart.rst", score=0.012),
+        ]
+        cs[1].literal = cs[2].literal = True
+        return cs
+
+    out = apply_signals(cands(), identifier=None, query_words=["new", "client", "base_uri"])
+    assert [c.uid for c in out] == [2, 3, 1], [(c.uid, c.explain) for c in out]
+    assert "test/example/vendored path, but the code is held as typed only there: x1" in out[0].explain
+    held = cands()
+    held[0].literal = True
+    out = apply_signals(held, identifier=None, query_words=["new", "client", "base_uri"])
+    assert out[0].uid == 1, [(c.uid, c.explain) for c in out]
+    assert "test/example/vendored path: x0.3" in next(c for c in out if c.uid == 2).explain
+    assert "docs, not code: x0.5" in next(c for c in out if c.uid == 3).explain
 
 
 def test_file_saturation_damps_hits_of_a_file_past_the_allowance() -> None:

@@ -529,7 +529,7 @@ def test_php() -> None:
     assert bases(parsed) == {
         ("App.Billing.BillingService", "inherits", "BaseService"),
         ("App.Billing.BillingService", "implements", "ChargeHandler"),
-        ("App.Billing.BillingService", "implements", "Countable"),
+        ("App.Billing.BillingService", "implements", "\\Countable"),  # written `\Countable`: PHP's own
     }
     found = calls(parsed)
     assert {

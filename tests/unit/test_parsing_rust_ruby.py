@@ -82,6 +82,29 @@ def test_a_ruby_module_holding_only_classes_is_a_namespace() -> None:
     }
 
 
+def test_a_ruby_constant_of_the_singleton_class_is_a_constant_of_its_class() -> None:
+    """`class << self` holds constants as a class body does (`CALLERS_TO_IGNORE`): without a node,
+    a search for the name found only the method spelled alike in lower case."""
+    source = b"""module Sinatra
+  class Base
+    class << self
+      CALLERS_TO_IGNORE = [ # :nodoc:
+        /a/,
+      ]
+      def callers_to_ignore
+        CALLERS_TO_IGNORE
+      end
+    end
+  end
+end
+"""
+    assert table(parse_file("base.rb", source, "ruby")) == {
+        "Sinatra.Base": ("class", 2, 11, ""),
+        "Sinatra.Base.CALLERS_TO_IGNORE": ("constant", 4, 6, "Sinatra.Base"),
+        "Sinatra.Base.callers_to_ignore": ("method", 7, 9, "Sinatra.Base"),
+    }
+
+
 def test_ruby_accessors_aliases_and_defined_methods_are_methods() -> None:
     source = b"""class Request
   class << self

@@ -21,11 +21,14 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # rest of format 8's parsing (an index of format 8 built before recorded no version). 2: a Go call
 # on a composite literal (`(JSON{data}).Render(w)`) names the literal's type (`JSON.Render`). 3: Go
 # struct fields and Kotlin, Swift and Scala properties in a type's body are `field`s, not `constant`s
-# (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s). 4: a signature
-# starts past the attribute and annotation lines above the declaration in every language (C# `[Fact]`,
-# PHP and Rust `#[...]`, Java `@Override`), and a window of a long definition takes the closing lines
-# after it (`{ ... }`, `}`) instead of leaving them to a part of their own.
-PARSER_VERSION = 4
+# (a Kotlin `const val`, Swift `static let` and Scala `final val` stay `constant`s). 4: a Ruby
+# constant in `class << self` is a constant of its class. 5: a PHP name written fully qualified
+# (`\App\Utils::now()`, `extends \Exception`) keeps its leading backslash in the reference's target
+# (`\App.Utils.now`), as PHP reads it apart from a relative name. 6: a signature starts past the
+# attribute and annotation lines above the declaration in every language (C# `[Fact]`, PHP and Rust
+# `#[...]`, Java `@Override`), and a window of a long definition takes the block edges after it
+# (`{ ... }`, `}`) instead of leaving them to a part of their own.
+PARSER_VERSION = 6
 
 
 def parse_file(

@@ -15,7 +15,7 @@ import msgspec
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift
-from indexlib.index.parsing.text import Source, collapse, normalize_target, split_name, strip_sigils
+from indexlib.index.parsing.text import Source, absolute, collapse, normalize_target, split_name, strip_sigils
 from indexlib.records import NodeKind, Ref, RefKind
 
 # Children of a base-type list that are not base types.
@@ -37,7 +37,7 @@ def _type_targets(src: Source, nodes: Iterable[Node]) -> list[str]:
             continue
         if node.type == "primary_constructor_base_type":
             node = node.child_by_field_name("type") or node
-        target = strip_sigils(normalize_target(src(node)))
+        target = absolute(src(node), strip_sigils(normalize_target(src(node))))
         if target:
             targets.append(target)
     return targets
@@ -165,7 +165,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
             callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
         else:
             callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
-        return normalize_target(src(callee)), callee, False
+        return absolute(src(callee), normalize_target(src(callee))), callee, False
     if kind == "command":  # shell: `deploy "$tag"` calls deploy; `source lib.sh` imports lib.sh
         name = node.child_by_field_name("name")
         word = src(name) if name is not None else ""
@@ -196,7 +196,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
         text = (src(obj) + "." if obj is not None else "") + src(name)
-        return strip_sigils(normalize_target(text)), name, False
+        return absolute(text, strip_sigils(normalize_target(text))), name, False
     if kind == "call" and language == "ruby":
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
@@ -217,7 +217,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         return _first_string(src, node.child_by_field_name("arguments")), callee, True
     target = normalize_target(src(callee))
     if language == "php":
-        target = strip_sigils(target)
+        target = absolute(src(callee), strip_sigils(target))
     if language == "go" and callee.type == "selector_expression":
         target = _go_literal_receiver(src, callee) or target
     return target, callee, False

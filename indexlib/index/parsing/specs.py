@@ -247,6 +247,7 @@ _RUBY = Spec(
     (program (assignment left: (constant)) @constant)
     (class body: (body_statement (assignment left: (constant)) @constant))
     (module body: (body_statement (assignment left: (constant)) @constant))
+    (singleton_class body: (body_statement (assignment left: (constant)) @constant))
     (call) @call
     """
     + "".join(

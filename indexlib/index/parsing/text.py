@@ -96,6 +96,13 @@ def strip_sigils(target: str) -> str:
     return target.replace("$", "").replace("@", "")
 
 
+def absolute(written: str, target: str) -> str:
+    """A PHP name written fully qualified (`\\App\\Utils::now()`, `extends \\Exception`) keeps its
+    leading backslash (`\\App.Utils.now`): PHP reads it from the global namespace, while the same
+    name written without it is relative to the file's namespace (graph/phpnames.py)."""
+    return "\\" + target if target and written.lstrip().startswith("\\") else target
+
+
 def collapse(text: str) -> str:
     return " ".join(text.split())
 

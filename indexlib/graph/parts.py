@@ -1,0 +1,118 @@
+"""One type declared in parts: a C# `partial class` spread over files, a Ruby class reopened in
+another file. Which nodes are parts of one type, and which part stands for it (its home).
+
+Why: files are parsed alone, so each part is a node of its own, and each holds the members written
+in it. Read as separate types, `PropertyValueConverter` lacked the `DepthLimiter` class its other
+file declares, and a call to (or a subclass of) a class reopened in a test helper was an edge
+marked ambiguous between two nodes of one class. The graph instead reads the parts as the one type
+they are: every edge to a part lands on the home (`home`), the home's members and bases are those
+of every part (its own members first, then the others' by file), a member's container is the home,
+and another part, as a node of the graph, contains nothing and extends nothing (so both directions
+of an edge agree). Calls stay where they are written: a call from a class body of another part is
+that part's.
+
+The home is the part `qry related` answers with (retrieval/definitions.py asks `home_part` too):
+outside tests and generated code first, then the part in the file named after the type
+(`PropertyValueConverter.cs`), a class before a Scala companion object, else the first by path.
+
+Which types are in parts (`in_parts`): a C# type declared `partial` (every part of one must be, and
+two non-partial types of one name are two projects' types), and every Ruby class or module (Ruby
+reopens any class anywhere). Elsewhere a same-named type is another type (two Go packages' types are
+told apart by folder, a Rust type is declared once), so no other language's nodes are merged here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.graph.family import family_of, may_share_a_type
+from indexlib.pathroles import is_test_path
+from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.snapshot import Snapshot
+
+PARTS_CAP = 200  # same-named nodes read to find the other parts of a type
+PARTIAL = re.compile(r"\bpartial\b")
+
+
+def in_parts(n: Node) -> bool:
+    """Whether `n` is a type whose parts may lie in several files: a C# `partial` type, a Ruby class."""
+    if n.kind not in CONTAINER_KINDS or n.part != 0:
+        return False
+    if n.language == "ruby":
+        return True
+    return n.language == "csharp" and bool(PARTIAL.search(n.signature.split("{", 1)[0]))
+
+
+def _never_generated(_path: str) -> bool:
+    return False
+
+
+def home_part(parts: Sequence[Node], generated: Callable[[str], bool] = _never_generated) -> Node:
+    """The part that stands for a type declared in `parts` (see the module docstring for the order)."""
+
+    def key(n: Node) -> tuple[bool, bool, bool, bool, str, int]:
+        named = n.path.rsplit("/", 1)[-1].split(".")[0].lower() == n.name.lower()
+        companion = bool(re.search(rf"\bobject\s+{re.escape(n.name)}\b", n.signature))
+        return (is_test_path(n.path), generated(n.path), not named, companion, n.path, n.start_line)
+
+    return min(parts, key=key)
+
+
+class TypeParts:
+    """The parts of containers and their homes, cached per snapshot read."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self._parts: dict[int, frozenset[int]] = {}
+        self._home: dict[int, int] = {}
+
+    def parts(self, container_uid: int) -> frozenset[int]:
+        """Every node of the container `container_uid` (none: empty): itself, and the other nodes of
+        its qualified name and kind its language lets share a type (a class reopened in another file,
+        a partial class; a Go type's build-tagged twins in its folder)."""
+        if not container_uid:
+            return frozenset()
+        if container_uid not in self._parts:
+            stored = self.snap.node(container_uid)
+            same = {container_uid}
+            if stored is not None and stored.node.kind in CONTAINER_KINDS:
+                c = stored.node
+                same.update(
+                    s.node.uid
+                    for s in self.snap.lookup("name_exact", c.name.lower(), limit=PARTS_CAP)
+                    if s.node.qualified_name == c.qualified_name
+                    and s.node.kind == c.kind
+                    and family_of(s.node.language) == family_of(c.language)
+                    and may_share_a_type(c.language, c.path, s.node.path)
+                )
+            self._parts[container_uid] = frozenset(same)
+        return self._parts[container_uid]
+
+    def home(self, n: Node) -> int:
+        """The uid of the part standing for the type `n` is a part of; `n`'s own for anything else."""
+        if not in_parts(n):
+            return n.uid
+        if n.uid not in self._home:
+            nodes = [s.node for s in (self.snap.node(u) for u in self.parts(n.uid)) if s is not None]
+            nodes = [p for p in nodes if in_parts(p)] or [n]  # a C# part not declared partial is apart
+            home = home_part(nodes, self.snap.is_generated).uid
+            for p in nodes:
+                self._home[p.uid] = home
+            self._home.setdefault(n.uid, home)
+        return self._home[n.uid]
+
+    def others(self, n: Node) -> list[int]:
+        """The uids of the other parts of the type whose home is `n` ([] when `n` is not its home)."""
+        if not in_parts(n) or self.home(n) != n.uid:
+            return []
+        return sorted(u for u, h in self._home.items() if h == n.uid and u != n.uid)
+
+    def as_home(self, stored: StoredNode) -> StoredNode:
+        """`stored`, or the home part standing for the type it is a part of."""
+        home = self.home(stored.node)
+        return stored if home == stored.node.uid else (self.snap.node(home) or stored)
+
+
+__all__ = ["TypeParts", "home_part", "in_parts"]

@@ -1,0 +1,68 @@
+"""Reference targets as written, read: the qualifier and name of a call (`split_target`), and the
+file an import names (`anchored`, `module_path_matches`). Pure string rules, kept apart from the
+resolver (resolve.py), which applies them against a snapshot's definitions.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+
+def split_target(target: str) -> tuple[str, str]:
+    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo")."""
+    t = target.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+    t = re.sub(r"\(.*$", "", t)
+    if "." in t:
+        q, _, last = t.rpartition(".")
+        return q, last
+    return "", t
+
+
+def anchored(module: str, importer: str) -> str:
+    """A relative path import (`./Foo.vue`, `../../app/utils`, a sourced `./lib.sh`) as the path it
+    names from the index's root, marked by a leading `/` (`/src/app/utils`); any other import as
+    written. Resolved against the importer's folder, it names one file, not every file ending so."""
+    m = module.strip().strip("\"'<>").replace("\\", "/")
+    if not m.startswith(("./", "../")):
+        return module
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), m))
+    return module if joined.startswith("..") else "/" + joined
+
+
+def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -> bool:
+    """Does file `path` implement import target `module` (`billing.retry`, `/src/retry` (`anchored`),
+    `net/http`)?
+
+    Python-style dotted modules and path imports name a file (or a package's `__init__`/`index`/`mod`
+    file, its extension and a TypeScript `.d` aside); an anchored path names exactly one; with
+    `package_dirs` (Go) a slash-separated import may name the file's directory.
+    """
+    m = module.strip().strip("\"'<>").replace("\\", "/")
+    if not m:
+        return False
+    p = path.rsplit(".", 1)[0]  # drop the extension
+    p = p.removesuffix(".d")  # `types.d.ts` declares module `types`
+    if p.endswith(("/__init__", "/index", "/mod")):
+        p = p.rsplit("/", 1)[0]
+    if m.startswith("/") and not m.startswith("//"):
+        return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
+    m = m.lstrip("./")
+    # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
+    m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)
+    if "/" in m:
+        target = re.sub(r"\.\w+$", "", m)  # ./retry.js -> retry
+    else:
+        target = m.replace(".", "/")
+    if not target:
+        return False
+    if p == target or p.endswith("/" + target):
+        return True
+    if "/" in m and package_dirs:  # Go: an import path names a package directory
+        directory = p.rsplit("/", 1)[0] if "/" in p else ""
+        last = target.rsplit("/", 1)[-1]
+        return directory == last or directory.endswith("/" + last)
+    return False
+
+
+__all__ = ["anchored", "module_path_matches", "split_target"]

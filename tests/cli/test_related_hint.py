@@ -1,0 +1,37 @@
+"""`qry related` on an ambiguous name: the spelling its hint suggests names one definition."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.cli.clikit import run_qry_process
+from tests.repokit import make_repo
+
+FILES = {
+    # `def call` and `def self.call` in one class: `base.rb:App.Base.call` names both.
+    "lib/app/base.rb": (
+        "module App\n  class Base\n    def call(env)\n      env\n    end\n\n"
+        "    def self.call(env)\n      new.call(env)\n    end\n  end\nend\n"
+    ),
+    "lib/guard/base.rb": "module Guard\n  class Base\n    def call(env)\n      env\n    end\n  end\nend\n",
+    "lib/a.rb": "def helper\n  1\nend\n",
+    "lib/b.rb": "def helper\n  2\nend\n",
+}
+
+
+def test_the_hint_of_an_ambiguous_name_names_one_definition(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, FILES)
+    for name in ("Base.call", "lib/app/base.rb:App.Base.call"):
+        ambiguous = run_qry_process("related", name, cwd=repo)
+        assert ambiguous.code == 2, ambiguous.describe()
+        hint = re.search(r"such as (\S+)\)", ambiguous.err)
+        assert hint is not None, ambiguous.err
+        assert hint.group(1) == "lib/app/base.rb:3", ambiguous.err  # the first candidate, by its line
+        picked = run_qry_process("related", hint.group(1), cwd=repo)
+        assert picked.code == 0, picked.describe()
+        assert picked.err.startswith("App.Base.call (method) lib/app/base.rb:3-5"), picked.err
+    # Candidates of one name in different files keep the `path:name` example, which names one.
+    other = run_qry_process("related", "helper", cwd=repo)
+    assert other.code == 2 and "such as lib/a.rb:helper)" in other.err, other.describe()
+    assert run_qry_process("related", "lib/a.rb:helper", cwd=repo).code == 0

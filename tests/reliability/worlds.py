@@ -48,9 +48,16 @@ class World:
     git_times: bool = False  # the repository has history and the build reads node times from it
 
     def fresh(self) -> Path:
-        """A working copy of the pristine index (the state just before the run we interrupt)."""
+        """A working copy of the pristine index (the state just before the run we interrupt).
+
+        The last copy is renamed aside before it is deleted: once, deleting it in place failed with
+        ENOTEMPTY on a segment's `tantivy` folder (a file appeared while it was emptied; which
+        process wrote it was not found), and what the next run needs is a new copy at this path,
+        whatever becomes of the old one."""
         if self.work.exists():
-            shutil.rmtree(self.work)
+            aside = self.work.with_name(f"{self.work.name}.old-{time.monotonic_ns()}")
+            self.work.rename(aside)
+            shutil.rmtree(aside, ignore_errors=True)
         shutil.copytree(self.pristine, self.work)
         return self.work
 

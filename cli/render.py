@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import BRACED_BODY, Hit, Related, SearchResult, printed_lines, text_lines
+from indexlib import BRACED_BODY, Hit, Related, SearchResult, shown_line, text_lines
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -92,6 +92,14 @@ def _location(h: Hit) -> str:
 _ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
 
 
+def _printed_at(h: Hit, count: int) -> int:
+    """Index of the snippet line `h` is printed by: the search's `line` (placed so no two hits of a
+    file share one, as the JSON says it), or the hit's own choice when its line is not in the
+    snippet (a hit built by hand, or by a server too old to place it)."""
+    at = h.line - h.snippet.start_line
+    return at if h.line and 0 <= at < count else shown_line(h)
+
+
 def as_written(line: str) -> str:
     """A snippet line as the file has it, `path:line:` being a promise: a member's body elided in
     its container's text (`public JsonToken peek() { ... }`) is shown as the line that opens it."""
@@ -112,12 +120,10 @@ def render_plain(
     """
     out: list[str] = []
     stale = 0
-    # The search chose each line (`h.line`); only a line another hit of the file holds moves it.
-    printed = printed_lines(result.results)
     for i, h in enumerate(result.results):
         path = safe_line(h.path)
         lines = text_lines(h.snippet.text)
-        at = printed[i] - h.snippet.start_line
+        at = _printed_at(h, len(lines))
         stale += h.stale
         if context is None:
             line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(as_written(lines[at]))}"

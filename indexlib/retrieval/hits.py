@@ -17,13 +17,13 @@ import msgspec
 from indexlib.records import Hit, Node, Snippet
 from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.fusion import Candidate
-from indexlib.retrieval.hitline import crowded_hits, shown_line
+from indexlib.retrieval.hitline import crowded_hits, printed_lines, shown_line
 from indexlib.retrieval.query import Query
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
 
-__all__ = ["hit_of", "set_lines"]
+__all__ = ["hit_of", "place_lines", "set_lines"]
 
 
 def hit_of(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares: str | None) -> Hit:
@@ -62,7 +62,7 @@ def _snippet(snap: Snapshot, shown: Node, q: Query, opts: SearchRequest, declare
 
 
 def set_lines(snap: Snapshot, q: Query, opts: SearchRequest, hits: list[Hit]) -> None:
-    """Set each hit's `line` (hitline.shown_line); a hit whose snippet holds no line that other hits
+    """Set each hit's `line` (hitline.shown_line, then `place_lines`); a hit whose snippet holds no line that other hits
     of its file are not shown by (`crowded_hits`) gets a snippet cut at its declaration first, from
     its first part (the whole definition's head). Once each: a cut moves the lines others give way to."""
     for h in hits:
@@ -78,3 +78,12 @@ def set_lines(snap: Snapshot, q: Query, opts: SearchRequest, hits: list[Hit]) ->
             snippet = _snippet(snap, stored.node, q, opts, stored.node.name)
             hits[i] = msgspec.structs.replace(h, snippet=snippet)
             hits[i].line = snippet.start_line + shown_line(hits[i])
+    place_lines(hits)
+
+
+def place_lines(hits: list[Hit]) -> None:
+    """Set each hit's `line` to the one it is printed by (`printed_lines`: no two hits of a file on
+    one line), so the JSON `line` and the piped `path:line` are the same line; again after hits are
+    left out (a budget), which frees the lines they held."""
+    for h, line in zip(hits, printed_lines(hits), strict=True):
+        h.line = line

@@ -34,7 +34,7 @@ from indexlib.retrieval.fusion import (
     ranked_scores,
     rrf,
 )
-from indexlib.retrieval.hits import hit_of, set_lines
+from indexlib.retrieval.hits import hit_of, place_lines, set_lines
 from indexlib.retrieval.names import fragment_pattern, last_name_part, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
@@ -165,6 +165,8 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 
         hits, left_out = pack(hits, opts.budget_tokens)
         meta.truncated_by_budget = left_out
+        if left_out:
+            place_lines(hits)
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=hits, meta=meta)
 

@@ -340,3 +340,18 @@ def test_no_two_hits_print_the_same_line_when_a_class_shows_only_its_members(tmp
     } <= located, res.describe()
     where = [line.split(" ", 1)[0] for line in res.out.splitlines()]
     assert len(set(where)) == len(where), res.describe()
+
+
+def test_the_json_line_is_the_line_a_hit_is_printed_by(tmp_path: Path) -> None:
+    """A class matched in its member's lines gives way to the member (a hit too): the line it is
+    printed by then is not the one it chose alone, and `--json`'s `line` must say the printed one,
+    or an agent reading the JSON opens another line than a person reading the pipe."""
+    (tmp_path / "shop.py").write_text(SHOP)
+    (tmp_path / "SelfLog.cs").write_text(SELF_LOG_CS)
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    for query in ("apply coupon discount", "where is a failed logging written to the self log"):
+        piped = run_qry_process("search", query, "-k", "8", cwd=tmp_path)
+        as_json = run_qry_process("search", query, "-k", "8", "--json", cwd=tmp_path)
+        printed = [line.split(": ", 1)[0] for line in piped.out.splitlines()]
+        said = [f"{h['path']}:{h['line']}" for h in json.loads(as_json.out)["results"]]
+        assert len(printed) >= 2 and printed == said, piped.describe() + as_json.describe()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import re
 import subprocess
 import sys
@@ -191,7 +192,10 @@ def rules() -> dict[str, tuple[Score, float, int, float]]:
     conf: Score = lambda v: v["conf"]  # noqa: E731
     out: dict[str, tuple[Score, float, int, float]] = {"default (keep 0.5, up to 3)": (conf, 0.5, 3, 0.0)}
     out |= {
-        f"keep {k}, up to {c}": (conf, k, c, 0.0) for k in (0.3, 0.5) for c in (3, 5) if (k, c) != (0.5, 3)
+        f"keep {k}, up to {c}": (conf, k, c, 0.0)
+        for k in (0.1, 0.2, 0.25, 0.3, 0.4, 0.5)
+        for c in (3, 5)
+        if (k, c) != (0.5, 3)
     }
     out["the best only"] = (conf, 1.0, 1, 0.0)
     out |= {f"confidence as merge weight, P {p}": (conf, 0.5, 3, p) for p in (0.5, 1.0, 2.0)}
@@ -223,9 +227,15 @@ def main() -> None:
     ap.add_argument(
         "--embed", default="none", help="none (lexical indexes) or onnx (hybrid, the default mode)"
     )
+    ap.add_argument("--recs", help="a pickle of the capture: read if it exists, else written after capturing")
     args = ap.parse_args()
     _r, dv_score = wb._deveval()
-    recs = capture(Path(args.work), args.from_git, args.embed)
+    if args.recs and Path(args.recs).exists():
+        recs = pickle.loads(Path(args.recs).read_bytes())
+    else:
+        recs = capture(Path(args.work), args.from_git, args.embed)
+        if args.recs:
+            Path(args.recs).write_bytes(pickle.dumps(recs))
     feats = [features(rec) for rec in recs]
     titles = history_titles(args.from_git, [rec["q"] for rec in recs])
     for rec, f in zip(recs, feats, strict=True):

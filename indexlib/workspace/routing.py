@@ -30,7 +30,10 @@ from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, que
 from indexlib.workspace import repofilter
 from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
-ROUTE_KEEP = 0.5  # keep repositories scoring at least this share of the best one
+# Keep repositories scoring at least this share of the best one. In the default hybrid mode the
+# dense stream votes for several repositories, so the owner of a question the router is unsure of is
+# often second at 0.3-0.5 of the best, and merging it costs little when the best owns the answer.
+ROUTE_KEEP = 0.3
 ROUTE_MAX = 3
 
 

@@ -4,7 +4,7 @@ Owns: building the router's pool from a workspace (one cached profile per index;
 be read is left out with a note), the content evidence (one fan-out over the pool, whose best hits
 route/content.py combines with the profile scores; `content=False` routes by the profiles alone; the query's repo filters narrow the pool first),
 and the rule for which routed repositories a routed search keeps: those within ROUTE_KEEP of the best
-confidence, at most ROUTE_MAX. When nothing routes (no term tells the repositories apart), the search
+confidence (ROUTE_KEEP_LEXICAL for a lexical search), at most ROUTE_MAX. When nothing routes (no term tells the repositories apart), the search
 runs over the whole workspace and says so.
 
 The content fan-out is the search being routed, at CONTENT_HITS results: its mode, filters and model
@@ -30,10 +30,13 @@ from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, que
 from indexlib.workspace import repofilter
 from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
 
-# Keep repositories scoring at least this share of the best one. In the default hybrid mode the
-# dense stream votes for several repositories, so the owner of a question the router is unsure of is
-# often second at 0.3-0.5 of the best, and merging it costs little when the best owns the answer.
+# Keep repositories scoring at least this share of the best one. When the routed search's vote holds
+# the dense stream, it spreads the confidence (the question's meaning is near several repositories'
+# code), so the owner of a question the router is unsure of is often second at 0.3-0.5 of the best,
+# and merging it costs little when the best owns the answer; a lexical vote is sharper, and keeping
+# more there lets other repositories' word matches in.
 ROUTE_KEEP = 0.3
+ROUTE_KEEP_LEXICAL = 0.5
 ROUTE_MAX = 3
 
 
@@ -97,7 +100,8 @@ def choose(
 ) -> tuple[list[str], list[str]]:
     """The repositories a routed search of `opts` keeps (best first; empty when nothing routes) and
     the notes."""
-    keep = ROUTE_KEEP if keep is None else keep
+    if keep is None:
+        keep = ROUTE_KEEP_LEXICAL if opts is not None and opts.mode == "lexical" else ROUTE_KEEP
     routed = route_members(fed, text, limit=ROUTE_MAX, opts=opts)
     best = routed.routes[0].confidence if routed.routes else 0.0
     chosen = [r.repo for r in routed.routes if r.confidence >= keep * best and r.confidence > 0]

@@ -13,6 +13,7 @@ import re
 
 from indexlib.declaration import attribute_line
 from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing import tails
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import (
@@ -173,7 +174,8 @@ def member_holes(item: Item, data: bytes) -> list[tuple[int, int, str]]:
         if body is None or body.end_byte <= body.start_byte:
             continue
         body_bytes = data[body.start_byte : body.start_byte + 8]
-        holes.append((_body_start(body), body.end_byte, elision_marker(body_bytes)))
+        # A body the grammar runs on past its member (tails.py) is elided only to the member's end.
+        holes.append((_body_start(body), min(body.end_byte, child.end), elision_marker(body_bytes)))
     return holes
 
 
@@ -214,8 +216,14 @@ def leading_comments(
         start = sibling.start_byte
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
+    floor: int | None = None  # comments taken from the tail of the definition above: no deeper
     if sibling is not None and sibling.type in spec.trailing_comments:
         sibling = _trailing_comment(sibling, spec) or sibling
+    elif sibling is not None and sibling.type not in spec.comments:
+        tail = tails.tail_comment(sibling, spec.comments, data)  # Scala: in the block above (tails.py)
+        if tail is not None:
+            floor = tails.indentation(data, sibling.start_byte)
+            sibling = tail
     if sibling is None and outer.parent is not None and outer.parent.type == "body_statement":
         # Ruby: a comment above the first statement of a body is the body's sibling, not the statement's.
         sibling = outer.parent.prev_sibling
@@ -228,6 +236,8 @@ def leading_comments(
             row -= 1
         if not _starts_line(data, sibling.start_byte):
             break
+        if floor is not None and tails.indentation(data, sibling.start_byte) > floor:
+            break  # the block's own comment, above the outdented ones
         if end_row < row - 1 and (comments or not _detached_doc(sibling, spec, data)):
             break
         if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):

@@ -29,7 +29,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # `#[...]`, Java `@Override`), and a window of a long definition takes the block edges after it
 # (`{ ... }`, `}`) instead of leaving them to a part of their own. 7: a definition ends at its last
 # code, not over the blank lines and outdented comments its grammar's block runs on to (a Scala
-# `def a =` with its body on the next line held `def b`'s doc comment, which is `b`'s again).
+# `def a =` with its body on the next line held `def b`'s doc comment, which is `b`'s again), and a
+# signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`).
 PARSER_VERSION = 7
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from indexlib.declaration import attribute_line
+from indexlib.declaration import MAX_ATTRIBUTE_RUN_CHARS, attribute_lines
 from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing import tails
 from indexlib.index.parsing.chunks import Draft, LineIndex
@@ -386,17 +386,15 @@ _C_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.DOTALL | re.MULTI
 
 def _past_annotation_lines(data: bytes, start: int, end: int) -> int:
     """Where a declaration's first line is, past whole lines of annotations or attributes above it
-    (`@Override`, `@Retention(RUNTIME)`, C# `[Fact]`, PHP `#[Pure]`; `declaration.attribute_line`),
-    when some of the declaration follows them: a signature is the declaration's own line, as Python's
-    (past its decorators) and Rust's (past its `#[...]`) are, and as the line a hit is shown by is."""
-    at = start
-    while True:
-        line_end = data.find(b"\n", at, end)
-        if line_end == -1 or not attribute_line(data[at:line_end].decode("utf-8", "replace")):
-            return at
-        if _NON_BLANK.search(data, line_end + 1, end) is None:
-            return at  # nothing of the declaration follows: these are not its attributes
-        at = line_end + 1
+    (`@Override`, `@Retention(RUNTIME)`, C# `[Fact]`, PHP `#[Pure]`, and `@Deprecated(` with its
+    arguments on the lines below; `declaration.attribute_lines`), when some of the declaration
+    follows them: a signature is the declaration's own line, as Python's (past its decorators) and
+    Rust's (past its `#[...]`) are, and as the line a hit is shown by is."""
+    head = data[start : min(end, start + MAX_ATTRIBUTE_RUN_CHARS)].decode("utf-8", "surrogateescape")
+    past = start + len(head[: attribute_lines(head)].encode("utf-8", "surrogateescape"))
+    if past == start or _NON_BLANK.search(data, past, end) is None:
+        return start  # nothing of the declaration follows: these are not its attributes
+    return past
 
 
 _NON_BLANK = re.compile(rb"\S")

@@ -30,7 +30,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # (`{ ... }`, `}`) instead of leaving them to a part of their own. 7: a definition ends at its last
 # code, not over the blank lines and outdented comments its grammar's block runs on to (a Scala
 # `def a =` with its body on the next line held `def b`'s doc comment, which is `b`'s again), and a
-# signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`).
+# signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`), and a
+# Kotlin extension on a type parameter is its bound's (`fun <S : Sink> S.w()` -> `Sink.w`), a Swift
+# extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s.
 PARSER_VERSION = 7
 
 

@@ -352,3 +352,28 @@ def test_related_lists_an_extension_on_a_bounded_type_parameter(tmp_path: Path) 
     res = related(open_engine(tmp_path / ".qry"), "BufferedSink")
     members = {r.symbol for r in res.related if r.edge == "contains"}
     assert {"BufferedSink.write", "BufferedSink.writeUShort", "BufferedSink.flushed"} <= members
+
+
+DIAGNOSTIC_SWIFT = b"""final class Box<Value> {
+    #if canImport(Darwin)
+    private let lock = 1
+    #elseif os(Linux)
+    #warning("a slower lock (see \\"Lock\\")")
+    private let lock = 2
+    #else
+    #error("needs a lock")
+    #endif
+
+    func read() -> Int {
+        return 1
+    }
+}
+"""
+
+
+def test_a_swift_compiler_diagnostic_in_a_type_keeps_the_type_whole() -> None:
+    """Alamofire's `Protected`: `#error(...)` in an `#else` branch of a class body made the grammar end
+    the class at its first line, its members top-level definitions."""
+    defs = table(parse_file("Source/Core/Protected.swift", DIAGNOSTIC_SWIFT, "swift"))
+    assert defs["Box"][:3] == ("class", 1, 14)
+    assert defs["Box.lock"][0::3] == ("field", "Box") and defs["Box.read"][:4] == ("method", 11, 13, "Box")

@@ -32,7 +32,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # `def a =` with its body on the next line held `def b`'s doc comment, which is `b`'s again), and a
 # signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`), and a
 # Kotlin extension on a type parameter is its bound's (`fun <S : Sink> S.w()` -> `Sink.w`), a Swift
-# extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s.
+# extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s, and Swift's
+# `#error(...)` in a type's body no longer ends the type.
 PARSER_VERSION = 7
 
 

@@ -210,6 +210,13 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
 # class body ended the type there (Alamofire's `AFError` lost its cases). Each branch of a Swift
 # conditional must parse on its own, so the directive lines alone are blanked and every branch kept.
 _SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif)\b[^\n]*", re.MULTILINE)
+# A compiler diagnostic (`#error("needs a lock")`, `#warning(...)`) in a type's body is no statement to
+# the grammar either: the type ended there (Alamofire's `Protected` lost its members). It is blanked
+# from the line's `#` to the diagnostic's closing parenthesis on that line; a message spanning lines
+# is left as written.
+_SWIFT_DIAGNOSTIC = re.compile(
+    rb"^[ \t]*(#(?:error|warning)[ \t]*\((?:[^\n\"]|\"(?:[^\"\\\n]|\\.)*\")*?\))", re.MULTILINE
+)
 # Kotlin's grammar ends a class at a line break before its primary constructor's keyword
 # (`class Adapter<T>` / `private constructor(...)`), and its members became top-level functions;
 # without the keyword and its modifiers (blanked) it reads the parameter list on the next line.
@@ -225,7 +232,10 @@ _SKIPPED_LINE = re.compile(rb"^\s*(?:$|//|/\*|\*|@[\w.:]+(?:\([^)]*\))?\s*$)")
 def parse_view(data: bytes, language: str) -> bytes | None:
     """`data` without what the grammar misreads (module comment above), or None when it has none."""
     if language == "swift":
-        return _blank(data, [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)])
+        spans = [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)]
+        if b"#error" in data or b"#warning" in data:
+            spans += [m.span(1) for m in _SWIFT_DIAGNOSTIC.finditer(data)]
+        return _blank(data, sorted(spans))
     if language == "kotlin" and b"constructor" in data:
         spans = [m.span(1) for m in _SPLIT_CONSTRUCTOR.finditer(data) if _after_header(data, m.start())]
         return _blank(data, spans)

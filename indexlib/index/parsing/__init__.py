@@ -27,8 +27,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # (`\App.Utils.now`), as PHP reads it apart from a relative name. 6: a signature starts past the
 # attribute and annotation lines above the declaration in every language (C# `[Fact]`, PHP and Rust
 # `#[...]`, Java `@Override`), and a window of a long definition takes the block edges after it
-# (`{ ... }`, `}`) instead of leaving them to a part of their own.
-PARSER_VERSION = 6
+# (`{ ... }`, `}`) instead of leaving them to a part of their own. 7: a Scala member access without
+# arguments (`Lib.size`, `OParser.builder[Config]`) is a call reference (a call of a parameterless `def`).
+PARSER_VERSION = 7
 
 
 def parse_file(

@@ -62,6 +62,13 @@ class RefKind(StrEnum):
     IMPLEMENTS = "implements"
 
 
+# The `alias` of a `calls` Ref written as a member access without arguments (Scala `Lib.size`,
+# `OParser.builder[Config]`): Scala calls a parameterless `def` so (uniform access), but the same
+# syntax reads a `val`, so the reference is a call only when its name resolves to a function or
+# method, never to a field or a type (graph/resolve.py).
+UNIFORM_ACCESS = "<access>"
+
+
 # The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an
 # earlier one at any depth: `index/discover/ignore.py`). Here, not there, so the grep walk cache can
 # name them without loading discovery (and pathspec) on a cache hit.

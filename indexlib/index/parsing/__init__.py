@@ -33,7 +33,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`), and a
 # Kotlin extension on a type parameter is its bound's (`fun <S : Sink> S.w()` -> `Sink.w`), a Swift
 # extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s, and Swift's
-# `#error(...)` in a type's body no longer ends the type.
+# `#error(...)` in a type's body no longer ends the type, and a Scala member access without
+# arguments (`Lib.size`, `OParser.builder[Config]`) is a call reference (a call of a parameterless `def`).
 PARSER_VERSION = 7
 
 

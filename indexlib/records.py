@@ -159,6 +159,9 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
     segment: str = ""
 
 
+# What stands in for a secret in stored text (index/redact.py replaces each before parsing).
+REDACTED = "[REDACTED]"
+
 # What stands in for a member's body elided in its container's text: a braced body, a C#
 # expression body, any other (an indented Python or Ruby body).
 BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."

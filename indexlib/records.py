@@ -270,6 +270,9 @@ class Snippet(msgspec.Struct, kw_only=True):
     end_line: int
     truncated: bool
     highlights: list[tuple[int, int]] = []  # character spans within `text` that matched query terms
+    # Lines of the excerpt whose text is not the file's: a nested definition's body elided (`...`,
+    # `{ ... }`) and the line breaks it kept (retrieval/elision.py); `path:line:` output skips them.
+    elided: list[int] = []
 
 
 class Hit(msgspec.Struct, kw_only=True):

@@ -26,7 +26,7 @@ from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
 from indexlib.records import (
     CHUNK_LINES,
-    CONTAINER_KINDS,
+    OTHER_BODY,
     REDACTED,
     WINDOW_LINES,
     Node,
@@ -309,22 +309,31 @@ class Snapshot:
         return out
 
     def hidden_lines(self, node: Node) -> frozenset[int]:
-        """The lines of `node`'s span that other nodes own: for a module remainder, every other node's
-        (its text keeps only their line breaks); for a container, its members' (their bodies are
-        elided to `{ ... }` and the line breaks they held). Empty for a node with nothing nested."""
-        if node.kind != NodeKind.MODULE and node.kind not in CONTAINER_KINDS:
+        """For a module remainder, the lines other nodes own (its text keeps only their line breaks,
+        so it has nothing of its own there); empty for any other node, whose text elides only the
+        bodies of the definitions nested in it (`nested`, retrieval/elision.py)."""
+        if node.kind != NodeKind.MODULE:
             return frozenset()
         lines: set[int] = set()
         for stored in self.nodes_in_file(node.path):
             other = stored.node
-            if other.kind == NodeKind.MODULE or other.uid == node.uid:
-                continue
-            if (
-                node.kind == NodeKind.MODULE
-                or node.start_line <= other.start_line <= other.end_line <= node.end_line
-            ):
+            if other.kind != NodeKind.MODULE and other.uid != node.uid:
                 lines.update(range(other.start_line, other.end_line + 1))
         return frozenset(lines)
+
+    def nested(self, node: Node) -> list[Node]:
+        """The nodes of `node`'s file inside its span (none for a module remainder, whose span is
+        the file's): the definitions whose bodies its text elides, and theirs. A text holding no
+        elision marker elides nothing, and its file's nodes are not fetched."""
+        if node.kind == NodeKind.MODULE or OTHER_BODY not in node.text:  # in every marker
+            return []
+        return [
+            other
+            for stored in self.nodes_in_file(node.path)
+            if (other := stored.node).kind != NodeKind.MODULE
+            and other.uid != node.uid
+            and node.start_line <= other.start_line <= other.end_line <= node.end_line
+        ]
 
     def first_line_indent(self, node: Node) -> str:
         """The whitespace before `node` on its first line, read from the source file ("" when unknown).

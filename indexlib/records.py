@@ -166,6 +166,9 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
     segment: str = ""
 
 
+# What stands in for a secret in stored text (index/redact.py replaces each before parsing).
+REDACTED = "[REDACTED]"
+
 # What stands in for a member's body elided in its container's text: a braced body, a C#
 # expression body, any other (an indented Python or Ruby body).
 BRACED_BODY, EXPRESSION_BODY, OTHER_BODY = "{ ... }", "=> ...", "..."
@@ -274,6 +277,9 @@ class Snippet(msgspec.Struct, kw_only=True):
     end_line: int
     truncated: bool
     highlights: list[tuple[int, int]] = []  # character spans within `text` that matched query terms
+    # Lines of the excerpt whose text is not the file's: a nested definition's body elided (`...`,
+    # `{ ... }`) and the line breaks it kept (retrieval/elision.py); `path:line:` output skips them.
+    elided: list[int] = []
 
 
 class Hit(msgspec.Struct, kw_only=True):

@@ -18,7 +18,7 @@ import itertools
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import indexlib.engines.lexical as lexical
 from indexlib.engines.lexical import LexicalSegment, StoredNode
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from indexlib.engines.vectors import VectorSegment
 
 _INDENT_CHECK = 32  # characters of a node's first line its file line must go on with
+_INDENT_READ = 256  # bytes read before a node's offset to find its line's start
 
 
 # Tantivy files whose damage can panic the reader (term dictionaries, fast fields); checked on open.
@@ -357,7 +358,9 @@ class Snapshot:
                 st = os.fstat(f.fileno())
                 if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
                     return ""
-                line = next(itertools.islice(f, node.start_line - 1, None), b"")
+                line = _line_at(f, node.start_byte, head)
+                if line is None:  # the offset is the redacted text's: find the line by its number
+                    line = next(itertools.islice(f, node.start_line - 1, None), b"")
         except OSError:
             return ""
         rest = line.lstrip(b" \t")
@@ -379,3 +382,18 @@ class Snapshot:
     @property
     def node_count(self) -> int:
         return sum(rec.nodes for rec in self.manifest.files.values())
+
+
+def _line_at(f: BinaryIO, offset: int, head: bytes) -> bytes | None:
+    """The start of the file line holding byte `offset`, through `head`, when the file holds `head`
+    at `offset` after blanks only (a seek and one short read, where finding the line by its number
+    reads the file up to it); None otherwise, with `f` back at its start."""
+    before = max(0, offset - _INDENT_READ)
+    f.seek(before)
+    data = f.read(offset - before + len(head))
+    f.seek(0)
+    line_start = data.rfind(b"\n", 0, offset - before) + 1
+    if line_start == 0 and before > 0:
+        return None  # a longer run than was read: not only blanks
+    line = data[line_start:]
+    return line if line.lstrip(b" \t") == head else None

@@ -39,7 +39,8 @@ def related_command(env: Env, a: RelatedArgs) -> int:
             env.out(to_json(res) + "\n")
             if res.ambiguous:
                 return Exit.ERROR
-            return Exit.OK if res.node else Exit.NO_MATCH
+            # As grep: a definition with nothing related (no callers of it, say) found nothing.
+            return Exit.OK if res.node and res.related else Exit.NO_MATCH
         if res.ambiguous:
             _say_ambiguous(
                 env, a.symbol, res.candidates, several_repos=repo is None and a.workspace is not None
@@ -84,7 +85,7 @@ def related_command(env: Env, a: RelatedArgs) -> int:
                 "callers" if a.callers and not a.callees else "callees" if a.callees and not a.callers else ""
             )
             env.err(f"qry: note: no {asked or 'related nodes'} of {safe_line(n.symbol)} in the index\n")
-        return Exit.OK
+        return Exit.OK if rows else Exit.NO_MATCH
 
     return guarded(env, run, json_out=a.json)
 

@@ -590,7 +590,8 @@ Over a workspace (the server started with --workspace or --server): every hit al
 `repo` (or repo:REGEX / -repo:REGEX in `query`) narrows the repositories searched, `route` true
 searches only those the route tool would pick, and meta says which indexes answered.
 Returns {query, results: [{uid, path, start_line, end_line, kind, symbol, language, score, signature,
-snippet: {text, start_line, end_line, truncated}, related: [callers/callees of the hit], stale,
+snippet: {text, start_line, end_line, truncated, elided (lines whose text is an elided nested body,
+not the file's)}, related: [callers/callees of the hit], stale,
 generated (the file is generated code: change its generator)}],
 meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens to fit the answer
 into your context: whole results are packed in rank order and meta.truncated_by_budget counts the

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from cli.console import Env
-from indexlib import BRACED_BODY, Hit, Related, SearchResult, shown_line, text_lines
+from indexlib import Hit, Related, SearchResult, as_written, shown_line, text_lines
 
 _JSON = msgspec.json.Encoder()
 ROOT_ID_CHARS = 12  # a root id in text output (git's short ids are as long); JSON carries the full id
@@ -88,10 +88,6 @@ def _location(h: Hit) -> str:
     return f"{safe_line(h.path)}:{h.start_line}-{h.end_line}"
 
 
-# The elision that stands for a member's body in its container's text (`f() { ... }`).
-_ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
-
-
 def _printed_at(h: Hit, count: int) -> int:
     """Index of the snippet line `h` is printed by: the search's `line` (placed so no two hits of a
     file share one, as the JSON says it), or the hit's own choice when its line is not in the
@@ -100,10 +96,18 @@ def _printed_at(h: Hit, count: int) -> int:
     return at if h.line and 0 <= at < count else shown_line(h)
 
 
-def as_written(line: str) -> str:
-    """A snippet line as the file has it, `path:line:` being a promise: a member's body elided in
-    its container's text (`public JsonToken peek() { ... }`) is shown as the line that opens it."""
-    return _ELIDED_BODY.sub("{", line)
+def _context_rows(h: Hit, count: int, at: int, context: int) -> list[int]:
+    """Indexes of the snippet lines a -C block prints: the line `at` and up to `context` lines either
+    side, leaving out the lines whose text is not the file's (`Snippet.elided`: the body of a
+    definition nested in the hit, elided to `...` or `{ ... }`, and the blank lines it kept).
+    Every printed `path:line:text` is then line `line` of the file, as rg -C prints it, and a
+    program reading it (an editor's quickfix list, a grep) never meets text the file does not hold;
+    the gap in line numbers, like rg's, and the header's START-END say what was left out. The lines
+    counted are the printed ones, so an outline's -C N shows N members' lines either side."""
+    elided = set(h.snippet.elided)
+    shown = [j for j in range(count) if h.snippet.start_line + j not in elided or j == at]
+    here = shown.index(at)
+    return shown[max(0, here - context) : here + context + 1]
 
 
 def render_plain(
@@ -136,11 +140,11 @@ def render_plain(
             out.append(
                 f"{_location(h)}\t{safe_line(h.kind)}\t{safe_line(h.symbol)}\t{h.score:.4f}{tag}{mark}"
             )
-            lo, hi = max(0, at - context), min(len(lines), at + context + 1)
             # Every line is `PATH:LINE:TEXT`, as a program splitting on `:` expects; the header's
             # START-END says how much of the node the lines leave out.
             out.extend(
-                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}" for j in range(lo, hi)
+                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}"
+                for j in _context_rows(h, len(lines), at, context)
             )
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"

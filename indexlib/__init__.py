@@ -59,6 +59,7 @@ _EXPORTS: dict[str, str] = {
     "parse_when": "indexlib.timeparse",
     "printed_lines": "indexlib.retrieval.hitline",
     "shown_line": "indexlib.retrieval.hitline",
+    "as_written": "indexlib.retrieval.elision",
     "text_lines": "indexlib.retrieval.hitline",
     "BRACED_BODY": "indexlib.records",
     "EXPRESSION_BODY": "indexlib.records",
@@ -172,6 +173,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         SearchResult,
     )
     from indexlib.retrieval.bounds import SEARCH_BOUNDS, SEARCH_MODES, SERVED_BOUNDS, Bound
+    from indexlib.retrieval.elision import as_written
     from indexlib.retrieval.hitline import printed_lines, shown_line, text_lines
     from indexlib.retrieval.request import SearchOptions, SearchRequest, bound_error, served_check
     from indexlib.retrieval.search import Engine

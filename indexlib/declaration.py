@@ -14,6 +14,7 @@ import re
 __all__ = [
     "COMMENT_LINE",
     "attribute_line",
+    "attribute_lines",
     "bare_signature",
     "declaration_line",
     "first_code_line",
@@ -48,6 +49,10 @@ _LEADING_ATTRIBUTES = re.compile(r"\s*(?:" + _ATTRIBUTE + r"\s*)+")
 _ATTRIBUTE_LINE = re.compile(r"\s*(?:" + _ATTRIBUTE + r"\s*)+$")
 # Longer lines are code, not attributes: they are not scanned (the patterns backtrack on hostile ones).
 MAX_ATTRIBUTE_LINE_CHARS = 1000
+# One attribute and the blanks after it on its line, past the blank lines and indentation before it.
+_ONE_ATTRIBUTE = re.compile(r"\s*" + _ATTRIBUTE + r"[ \t]*")
+# How much of a declaration's head is scanned for the attributes above it, lines of arguments included.
+MAX_ATTRIBUTE_RUN_CHARS = 4000
 # PHP's opening tag alone on its line (`<?php`): markup before the file's first line of code.
 _OPEN_TAG = re.compile(r"\s*<\?(?:php)?\s*$", re.IGNORECASE)
 DECLARATION_SCAN_LINES = 200  # how far below a node's first line its declaration is looked for
@@ -61,6 +66,28 @@ def attribute_line(line: str) -> bool:
     [True, False, False]
     """
     return len(line) <= MAX_ATTRIBUTE_LINE_CHARS and _ATTRIBUTE_LINE.match(line) is not None
+
+
+def attribute_lines(text: str) -> int:
+    """Length of the whole lines of attributes and annotations `text` opens with, an annotation's
+    arguments written over lines of their own included (`@Deprecated(` / `message = "x",` / `)`):
+    where the declaration's first line starts, 0 when no line of attributes opens `text`. A line
+    that holds the declaration after its attributes (`@Override public void f()`) is its line.
+
+    >>> text = '@Deprecated(\\n  message = "x",\\n)\\n@JvmStatic fun size() = 1'
+    >>> text[attribute_lines(text) :]
+    '@JvmStatic fun size() = 1'
+    """
+    head = text[:MAX_ATTRIBUTE_RUN_CHARS]
+    at = cut = 0
+    while True:
+        found = _ONE_ATTRIBUTE.match(head, at)
+        if found is None:
+            return cut
+        at = found.end()
+        ending = 2 if head.startswith("\r\n", at) else 1 if head.startswith("\n", at) else 0
+        if ending:
+            at = cut = at + ending
 
 
 def bare_signature(signature: str) -> str:
@@ -119,4 +146,14 @@ def declaration_line(text: str, start_line: int, signature: str) -> int:
 def first_code_line(lines: list[str]) -> int:
     """Index of the first line of code: past the doc comment, decorators and attributes a node's text
     opens with, and a PHP file's opening tag (0 when there is none)."""
-    return next((i for i, line in enumerate(lines) if line.strip() and not _not_code(line)), 0)
+    at = 0
+    while at < len(lines):
+        if lines[at].strip() and not _not_code(lines[at]):
+            below = "\n".join(lines[at : at + DECLARATION_SCAN_LINES])
+            skipped = below.count("\n", 0, attribute_lines(below))  # `@Deprecated(` over lines
+            if not skipped or at + skipped >= len(lines):
+                return at
+            at += skipped
+            continue
+        at += 1
+    return 0

@@ -62,6 +62,13 @@ class RefKind(StrEnum):
     IMPLEMENTS = "implements"
 
 
+# The `alias` of a `calls` Ref written as a member access without arguments (Scala `Lib.size`,
+# `OParser.builder[Config]`): Scala calls a parameterless `def` so (uniform access), but the same
+# syntax reads a `val`, so the reference is a call only when its name resolves to a function or
+# method, never to a field or a type (graph/resolve.py).
+UNIFORM_ACCESS = "<access>"
+
+
 # The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an
 # earlier one at any depth: `index/discover/ignore.py`). Here, not there, so the grep walk cache can
 # name them without loading discovery (and pathspec) on a cache hit.
@@ -158,6 +165,9 @@ class StreamHit(msgspec.Struct, frozen=True, kw_only=True):
     score: float
     segment: str = ""
 
+
+# What stands in for a secret in stored text (index/redact.py replaces each before parsing).
+REDACTED = "[REDACTED]"
 
 # What stands in for a member's body elided in its container's text: a braced body, a C#
 # expression body, any other (an indented Python or Ruby body).
@@ -267,6 +277,9 @@ class Snippet(msgspec.Struct, kw_only=True):
     end_line: int
     truncated: bool
     highlights: list[tuple[int, int]] = []  # character spans within `text` that matched query terms
+    # Lines of the excerpt whose text is not the file's: a nested definition's body elided (`...`,
+    # `{ ... }`) and the line breaks it kept (retrieval/elision.py); `path:line:` output skips them.
+    elided: list[int] = []
 
 
 class Hit(msgspec.Struct, kw_only=True):

@@ -14,23 +14,34 @@ Does not own: ranking (fusion.py, search.py), or writing anything (index/, store
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import indexlib.engines.lexical as lexical
 from indexlib.engines.lexical import LexicalSegment, StoredNode
 from indexlib.engines.lexical import Query as LexQuery
 from indexlib.errors import IndexCorrupt
-from indexlib.records import CHUNK_LINES, CONTAINER_KINDS, WINDOW_LINES, Node, NodeKind, Ref, RefKind
+from indexlib.records import (
+    CHUNK_LINES,
+    OTHER_BODY,
+    REDACTED,
+    WINDOW_LINES,
+    Node,
+    NodeKind,
+    Ref,
+    RefKind,
+)
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
 
 if TYPE_CHECKING:
     from indexlib.engines.vectors import VectorSegment
 
-_INDENT_READ = 256  # bytes read before a node to find its line's indentation
+_INDENT_CHECK = 32  # characters of a node's first line its file line must go on with
+_INDENT_READ = 256  # bytes read before a node's offset to find its line's start
 
 
 # Tantivy files whose damage can panic the reader (term dictionaries, fast fields); checked on open.
@@ -299,52 +310,63 @@ class Snapshot:
         return out
 
     def hidden_lines(self, node: Node) -> frozenset[int]:
-        """The lines of `node`'s span that other nodes own: for a module remainder, every other node's
-        (its text keeps only their line breaks); for a container, its members' (their bodies are
-        elided to `{ ... }` and the line breaks they held). Empty for a node with nothing nested."""
-        if node.kind != NodeKind.MODULE and node.kind not in CONTAINER_KINDS:
+        """For a module remainder, the lines other nodes own (its text keeps only their line breaks,
+        so it has nothing of its own there); empty for any other node, whose text elides only the
+        bodies of the definitions nested in it (`nested`, retrieval/elision.py)."""
+        if node.kind != NodeKind.MODULE:
             return frozenset()
         lines: set[int] = set()
         for stored in self.nodes_in_file(node.path):
             other = stored.node
-            if other.kind == NodeKind.MODULE or other.uid == node.uid:
-                continue
-            if (
-                node.kind == NodeKind.MODULE
-                or node.start_line <= other.start_line <= other.end_line <= node.end_line
-            ):
+            if other.kind != NodeKind.MODULE and other.uid != node.uid:
                 lines.update(range(other.start_line, other.end_line + 1))
         return frozenset(lines)
+
+    def nested(self, node: Node) -> list[Node]:
+        """The nodes of `node`'s file inside its span (none for a module remainder, whose span is
+        the file's): the definitions whose bodies its text elides, and theirs. A text holding no
+        elision marker elides nothing, and its file's nodes are not fetched."""
+        if node.kind == NodeKind.MODULE or OTHER_BODY not in node.text:  # in every marker
+            return []
+        return [
+            other
+            for stored in self.nodes_in_file(node.path)
+            if (other := stored.node).kind != NodeKind.MODULE
+            and other.uid != node.uid
+            and node.start_line <= other.start_line <= other.end_line <= node.end_line
+        ]
 
     def first_line_indent(self, node: Node) -> str:
         """The whitespace before `node` on its first line, read from the source file ("" when unknown).
 
         Node text starts at the node's first character (a method's `def`, not its indentation). Only a
-        file unchanged since the root (size and mtime as recorded) is read, and only if the bytes at
-        the node's offset are its text, so a snippet never shows what the file does not hold.
+        file unchanged since the root (size and mtime as recorded) is read, and only if its line holds
+        the node's text after the whitespace, so a snippet never shows what the file does not hold.
+        The line is found by its number, not by `start_byte`: redaction replaces secrets before
+        parsing, so byte offsets count the redacted text (a node after a shortened secret would be
+        looked for bytes away from where it is), while line numbers are the file's (redact.py).
         """
         rec = self.manifest.files.get(node.path)
-        if rec is None or node.start_byte <= 0:
+        if rec is None or node.start_line < 1:
             return ""
-        head = node.text[:32].encode("utf-8")
+        # The text the file's line must go on with: the first line, up to any redaction in it.
+        head = node.text.split("\n", 1)[0].split(REDACTED, 1)[0][:_INDENT_CHECK].encode("utf-8")
+        if not head:
+            return ""
         try:
             with open(Path(self.manifest.source_root) / node.path, "rb") as f:
                 st = os.fstat(f.fileno())
                 if st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns:
                     return ""
-                before = max(0, node.start_byte - _INDENT_READ)
-                f.seek(before)
-                data = f.read(node.start_byte - before + len(head))
+                line = _line_at(f, node.start_byte, head)
+                if line is None:  # the offset is the redacted text's: find the line by its number
+                    line = next(itertools.islice(f, node.start_line - 1, None), b"")
         except OSError:
             return ""
-        prefix, at = data[: node.start_byte - before], data[node.start_byte - before :]
-        line_start = prefix.rfind(b"\n") + 1
-        if line_start == 0 and before > 0:
-            return ""  # a longer run than we read: not indentation
-        indent = prefix[line_start:]
-        if at != head or indent.strip(b" \t"):
+        rest = line.lstrip(b" \t")
+        if not rest.startswith(head):
             return ""
-        return indent.decode("ascii")
+        return line[: len(line) - len(rest)].decode("ascii")
 
     def iter_live_nodes(self) -> Iterator[tuple[SegmentHandle, StoredNode]]:
         """Every live node (used by compaction, status and evaluation, not by queries)."""
@@ -360,3 +382,18 @@ class Snapshot:
     @property
     def node_count(self) -> int:
         return sum(rec.nodes for rec in self.manifest.files.values())
+
+
+def _line_at(f: BinaryIO, offset: int, head: bytes) -> bytes | None:
+    """The start of the file line holding byte `offset`, through `head`, when the file holds `head`
+    at `offset` after blanks only (a seek and one short read, where finding the line by its number
+    reads the file up to it); None otherwise, with `f` back at its start."""
+    before = max(0, offset - _INDENT_READ)
+    f.seek(before)
+    data = f.read(offset - before + len(head))
+    f.seek(0)
+    line_start = data.rfind(b"\n", 0, offset - before) + 1
+    if line_start == 0 and before > 0:
+        return None  # a longer run than was read: not only blanks
+    line = data[line_start:]
+    return line if line.lstrip(b" \t") == head else None

@@ -15,10 +15,15 @@ The home is the part `qry related` answers with (retrieval/definitions.py asks `
 outside tests and generated code first, then the part in the file named after the type
 (`PropertyValueConverter.cs`), a class before a Scala companion object, else the first by path.
 
-Which types are in parts (`in_parts`): a C# type declared `partial` (every part of one must be, and
-two non-partial types of one name are two projects' types), and every Ruby class or module (Ruby
-reopens any class anywhere). Elsewhere a same-named type is another type (two Go packages' types are
-told apart by folder, a Rust type is declared once), so no other language's nodes are merged here.
+Which types are in parts (`in_parts`, `one_type`): a C# type declared `partial` (every part of one
+must be, and two non-partial types of one name are two projects' types), every Ruby class or module
+(Ruby reopens any class anywhere), and a Scala class, trait or enum with its companion object (the
+object of its name in its file, whose members are the type's static side: `OParser.builder` is as
+much OParser's as `OParser#parse`). Elsewhere a same-named type is another type (two Go packages'
+types are told apart by folder, a Rust type is declared once, a Kotlin `expect object` and each
+`actual` one are per-platform definitions, two Python modules' classes are two classes), so no other
+language's nodes are merged here. A Kotlin `companion object` is written inside its class, so it is
+already one of the class's members.
 """
 
 from __future__ import annotations
@@ -37,12 +42,24 @@ PARTIAL = re.compile(r"\bpartial\b")
 
 
 def in_parts(n: Node) -> bool:
-    """Whether `n` is a type whose parts may lie in several files: a C# `partial` type, a Ruby class."""
+    """Whether `n` is a type that may be declared in parts: a C# `partial` type, a Ruby class (parts
+    in several files), a Scala class, trait, enum or object (with its companion, in one file)."""
     if n.kind not in CONTAINER_KINDS or n.part != 0:
         return False
-    if n.language == "ruby":
+    if n.language in ("ruby", "scala"):
         return True
     return n.language == "csharp" and bool(PARTIAL.search(n.signature.split("{", 1)[0]))
+
+
+def one_type(a: Node, b: Node) -> bool:
+    """Whether `a` and `b` are parts of one type: both `in_parts` and of one qualified name, and of
+    one kind in files that may share it (C#, Ruby), or in one file (a Scala companion pair: Scala
+    allows no two same-named types in one scope besides a type and its object)."""
+    if a.qualified_name != b.qualified_name or a.language != b.language or not (in_parts(a) and in_parts(b)):
+        return False
+    if a.language == "scala":
+        return a.path == b.path
+    return a.kind == b.kind and may_share_a_type(a.language, a.path, b.path)
 
 
 def _never_generated(_path: str) -> bool:
@@ -71,7 +88,7 @@ class TypeParts:
     def parts(self, container_uid: int) -> frozenset[int]:
         """Every node of the container `container_uid` (none: empty): itself, and the other nodes of
         its qualified name and kind its language lets share a type (a class reopened in another file,
-        a partial class; a Go type's build-tagged twins in its folder)."""
+        a partial class; a Go type's build-tagged twins in its folder), and a Scala type's companion."""
         if not container_uid:
             return frozenset()
         if container_uid not in self._parts:
@@ -82,10 +99,13 @@ class TypeParts:
                 same.update(
                     s.node.uid
                     for s in self.snap.lookup("name_exact", c.name.lower(), limit=PARTS_CAP)
-                    if s.node.qualified_name == c.qualified_name
-                    and s.node.kind == c.kind
-                    and family_of(s.node.language) == family_of(c.language)
-                    and may_share_a_type(c.language, c.path, s.node.path)
+                    if one_type(c, s.node)
+                    or (
+                        s.node.qualified_name == c.qualified_name
+                        and s.node.kind == c.kind
+                        and family_of(s.node.language) == family_of(c.language)
+                        and may_share_a_type(c.language, c.path, s.node.path)
+                    )
                 )
             self._parts[container_uid] = frozenset(same)
         return self._parts[container_uid]
@@ -96,7 +116,7 @@ class TypeParts:
             return n.uid
         if n.uid not in self._home:
             nodes = [s.node for s in (self.snap.node(u) for u in self.parts(n.uid)) if s is not None]
-            nodes = [p for p in nodes if in_parts(p)] or [n]  # a C# part not declared partial is apart
+            nodes = [p for p in nodes if one_type(n, p)] or [n]  # a C# part not declared partial is apart
             home = home_part(nodes, self.snap.is_generated).uid
             for p in nodes:
                 self._home[p.uid] = home
@@ -115,4 +135,4 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-__all__ = ["TypeParts", "home_part", "in_parts"]
+__all__ = ["TypeParts", "home_part", "in_parts", "one_type"]

@@ -14,6 +14,8 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
    candidate is kept and the edge is marked `ambiguous`, never silently picked. A C or C++ prototype
    (a declaration without a body) is not a candidate beside its body.
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
+A Scala member access without arguments (`Lib.size`, marked `UNIFORM_ACCESS`) is a call of a
+parameterless `def`, so its candidates are functions and methods only: reading a `val` is no call.
 A PHP class or function name is read as PHP reads it instead (phpnames.py): it means one fully
 qualified name, through the file's namespace and `use` imports, so its tier is that name's
 definitions (a static method a class inherits: its base's), and none when the index has none. A
@@ -40,7 +42,15 @@ from indexlib.graph.rubyconst import lexical
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind, is_component, is_prototype
+from indexlib.records import (
+    CONTAINER_KINDS,
+    UNIFORM_ACCESS,
+    Node,
+    Ref,
+    RefKind,
+    is_component,
+    is_prototype,
+)
 from indexlib.snapshot import Snapshot
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
@@ -93,7 +103,8 @@ class Resolver:
         if n.language == "php":
             qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
-        called = ref.alias if ref.kind == RefKind.CALLS and ref.alias else last  # `opt()` calls `option`
+        access = ref.alias == UNIFORM_ACCESS  # Scala `Lib.size`: a call only of a `def`
+        called = ref.alias if ref.kind == RefKind.CALLS and ref.alias and not access else last  # `opt()`
         family = family_of(n.language)
         exact_case = n.language not in CASE_INSENSITIVE
         cands = [
@@ -105,6 +116,8 @@ class Resolver:
         ]
         if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
+        elif access:  # reading a `val` or naming an object or type is no call
+            cands = [c for c in cands if c.node.kind in ("function", "method")]
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
@@ -138,12 +151,15 @@ class Resolver:
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
                 ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
-                uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
-                return uids, len(uids) > 1 or (
-                    not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
-                )
+                guess = not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
+                if access and guess:
+                    # `xs.toList` on a value of unknown type, mostly a library collection's: only a
+                    # `def` in the caller's own file is likely enough to be the one read.
+                    ranked = [c for c in ranked if c.node.path == n.path]
+                uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
+                return uids, len(uids) > 1 or guess
         return [], False
 
     def _php(

@@ -314,8 +314,10 @@ def related_of(
     keep_in = max(room // 2, room - len(outs)) if outs else room
     out = ins[:keep_in] + outs[: room - min(len(ins), keep_in)]
     cut = len(out) < len(ins) + len(outs)
-    listed = {r.uid for r in out}
-    rest = [r for r in owned if r.uid not in listed]
+    # A member that also calls (or extends) its type is listed both ways: `Widget.clone` returning
+    # `Widget()` is a caller and one of the members, and leaving either row out hides it there.
+    listed = {(r.uid, r.edge, r.direction) for r in out}
+    rest = [r for r in owned if (r.uid, r.edge, r.direction) not in listed]
     fits = cap - len(out)
     out += rest[:fits]
     return out, cut or len(rest) > fits

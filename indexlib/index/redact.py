@@ -32,10 +32,11 @@ import re
 # `_RULES` keeps its name here: bench/redact_fp.py reads the table and `_find` through this module.
 from indexlib.index.redactrules import RULES as _RULES
 from indexlib.index.redactrules import Rule
+from indexlib.records import REDACTED
 
 __all__ = ["PLACEHOLDER", "redact", "redact_path"]
 
-PLACEHOLDER = "[REDACTED]"
+PLACEHOLDER = REDACTED
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 

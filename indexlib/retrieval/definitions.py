@@ -18,11 +18,10 @@ from collections.abc import Callable
 
 import msgspec
 
-from indexlib.graph.parts import home_part
+from indexlib.graph.parts import home_part, one_type
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
-    CONTAINER_KINDS,
     DEFINITION_KINDS,
     Node,
     NodeKind,
@@ -198,16 +197,16 @@ def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_ge
     if not nodes:
         return []
     best = min(preference(n, generated) for n in nodes)
-    return _one_of_parts([n for n in nodes if preference(n, generated) == best])
+    return _one_of_parts([n for n in nodes if preference(n, generated) == best], generated)
 
 
-def _one_of_parts(nodes: list[Node]) -> list[Node]:
+def _one_of_parts(nodes: list[Node], generated: Callable[[str], bool]) -> list[Node]:
     """One type declared in parts (a C# `partial class`, a Ruby class reopened in another file, a
     Scala class and its companion object) is one definition: the part the graph calls its home
     (graph/parts.py: the part in the file named after it, a class before an object, else the first)
-    answers for all, so the edges to the type are its."""
-    if len(nodes) < 2 or len({(n.language, n.kind, n.qualified_name) for n in nodes}) > 1:
+    answers for all, so the edges to the type are its. Same-named types of other languages, or in
+    other files (two Python modules' `Pool`, a Kotlin `expect object` and its `actual`s), are as
+    many definitions, so the name is ambiguous."""
+    if len(nodes) < 2 or not all(one_type(nodes[0], n) for n in nodes[1:]):
         return nodes
-    if nodes[0].kind not in CONTAINER_KINDS:
-        return nodes
-    return [home_part(nodes)]
+    return [home_part(nodes, generated)]

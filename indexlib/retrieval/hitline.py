@@ -48,15 +48,20 @@ def shown_line(h: Hit, shown: Container[int] = frozenset()) -> int:
 
 
 def _free_line(h: Hit, taken: Container[int]) -> int | None:
-    """`shown_line` among the snippet lines whose file lines are not in `taken`; None when none is."""
+    """`shown_line` among the snippet lines whose file lines are not in `taken`; None when none is.
+    A line whose text is not the file's (`Snippet.elided`: `def helper(xs): String = ...` in the
+    outline of the function holding it) is never one: `path:line:` promises the file's line."""
     lines = text_lines(h.snippet.text)
     start = h.snippet.start_line
+    elided = frozenset(h.snippet.elided)
     sig = signature_line(h.signature, lines)  # the snippet line declaring it, if shown
+    if sig is not None and start + sig in elided:
+        sig = None
     if h.provenance.named:
         named = sig if sig is not None else _name_line(h, lines)
-        if named is not None and start + named not in taken:
+        if named is not None and start + named not in taken and start + named not in elided:
             return named
-    ranked = _ranked_lines(h, lines, sig)
+    ranked = [i for i in _ranked_lines(h, lines, sig) if start + i not in elided] or [0]
     if sig is not None and start + ranked[0] in taken and start + sig not in taken:
         return sig
     return next((i for i in ranked if start + i not in taken), None)

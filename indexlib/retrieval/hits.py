@@ -16,6 +16,7 @@ import msgspec
 
 from indexlib.records import Hit, Node, Snippet
 from indexlib.retrieval import definitions, streams
+from indexlib.retrieval.elision import elided_lines
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.hitline import crowded_hits, printed_lines, shown_line
 from indexlib.retrieval.query import Query
@@ -55,6 +56,7 @@ def _snippet(snap: Snapshot, shown: Node, q: Query, opts: SearchRequest, declare
         opts.snippet_chars,
         indent=snap.first_line_indent(shown),
         hidden_lines=snap.hidden_lines(shown),
+        elided=elided_lines(shown, snap.nested(shown)),
         stems=streams.stems_for_snippets(q),
         declares=declares,
         signature=shown.signature,

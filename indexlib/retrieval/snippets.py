@@ -107,6 +107,7 @@ def make_snippet(
     *,
     indent: str = "",
     hidden_lines: Collection[int] = (),
+    elided: Collection[int] = (),
     stems: Sequence[str] = (),
     declares: str | None = None,
     signature: str = "",
@@ -119,9 +120,13 @@ def make_snippet(
 
     `indent` is what the file holds before the node's first character on its first line (a method's
     `def` starts at its indentation), so the first line reads as it does in the file. `hidden_lines`
-    are lines of the file other nodes own (a module remainder's text keeps their line breaks but not
-    their code): a blank text line there is not a blank line of the file, so the snippet keeps to the
-    run of the node's own lines that holds the match and never shows those lines. `stems` are the
+    are the lines of the file other nodes own when the node is a module remainder (its text keeps
+    their line breaks but not their code): a blank text line there is not a blank line of the file,
+    so the snippet keeps to the run of the node's own lines that holds the match and never shows
+    those lines. `elided` are the lines of a definition whose text is not the file's (the bodies of
+    the definitions nested in it, elision.py): they stay in the text, so a class reads as its outline
+    from one member to the next however long their bodies were (cutting at them left a class at its
+    first member), and the snippet names those it spans (`Snippet.elided`). `stems` are the
     query words' stems: a word starting with one counts as a match too. `declares` is the name the
     query asked for when this node defines it: the window opens on its declaration (the line holding
     the first tokens of `signature`, else the first code line spelling the name as a whole word),
@@ -162,7 +167,12 @@ def make_snippet(
         highlights = [(m.start(), m.end()) for m in pattern.finditer(body)][:64]
     truncated = lo > 0 or hi < len(text.rstrip("\n"))
     return Snippet(
-        text=body, start_line=first_line, end_line=last_line, truncated=truncated, highlights=highlights
+        text=body,
+        start_line=first_line,
+        end_line=last_line,
+        truncated=truncated,
+        highlights=highlights,
+        elided=sorted(line for line in elided if first_line <= line <= last_line),
     )
 
 

@@ -76,6 +76,13 @@ def test_a_kind_filter_is_said_when_no_node_has_it_and_hides_no_definition(qry: 
 
 def test_related_and_graph_exit_codes(qry: RunQry) -> None:
     assert qry("related", "python/billing/gateway.py:Gateway.charge").code == 0
+    # A definition with nothing of the kind asked for found nothing, as grep: exit 1 and a note.
+    for args in ((), ("--json",)):
+        none = qry("related", "python/billing/gateway.py:Gateway.charge", "--callees", *args)
+        assert none.code == 1, none.describe()
+        assert (
+            '"related":[]' in none.out if args else "qry: note: no callees of Gateway.charge" in none.err
+        ), none.describe()
     missing = qry("related", "no_such_symbol_anywhere")
     assert missing.code == 1 and "no definition named" in missing.err
     ambiguous = qry("related", "charge")

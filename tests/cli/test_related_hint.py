@@ -34,4 +34,6 @@ def test_the_hint_of_an_ambiguous_name_names_one_definition(tmp_path: Path) -> N
     # Candidates of one name in different files keep the `path:name` example, which names one.
     other = run_qry_process("related", "helper", cwd=repo)
     assert other.code == 2 and "such as lib/a.rb:helper)" in other.err, other.describe()
-    assert run_qry_process("related", "lib/a.rb:helper", cwd=repo).code == 0
+    # It names one definition, which nothing calls: found, with nothing related (exit 1, as grep).
+    one = run_qry_process("related", "lib/a.rb:helper", cwd=repo)
+    assert one.code == 1 and one.err.startswith("helper (function) lib/a.rb:1-3\n"), one.describe()

@@ -123,6 +123,73 @@ def test_a_partial_class_is_one_definition(tmp_path: Path) -> None:
     assert [c.path for c in res.candidates] == ["Capturing/DepthLimiter.cs"]
 
 
+@pytest.mark.parametrize(
+    ("files", "name"),
+    [
+        ({"a/pool.py": "class Pool:\n    def take(self):\n        return 1\n"}, "Pool"),
+        ({"a/Pool.kt": "package a\nobject Pool {\n  fun take(): Int = 1\n}\n"}, "Pool"),
+    ],
+)
+def test_same_named_types_in_two_files_are_ambiguous(
+    tmp_path: Path, files: dict[str, str], name: str
+) -> None:
+    """Two Python modules' `class Pool` (or two Kotlin packages' `object Pool`) are two types, not
+    parts of one: `related Pool` guesses neither, as `related Pool.take` does not."""
+    for path, text in files.items():
+        for folder in ("a", "b"):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            (tmp_path / path.replace("a/", f"{folder}/", 1)).write_text(
+                text.replace("package a", f"package {folder}")
+            )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    for symbol in (name, f"{name}.take"):
+        res = related(engine, symbol)
+        assert res.ambiguous and res.node is None, (symbol, res)
+        assert [c.path.split("/")[0] for c in res.candidates] == ["a", "b"]
+
+
+def test_a_scala_type_and_its_companion_object_are_one_answer(tmp_path: Path) -> None:
+    """A Scala class (or trait) and its companion object are one type: the class answers, with the
+    members of both, and a companion's member names the class as its container."""
+    (tmp_path / "Parser.scala").write_text(
+        "class Parser(n: Int) {\n  def parse(): Int = n\n}\n"
+        'object Parser {\n  def builder: Parser = new Parser(1)\n  def usage(): String = "u"\n}\n'
+        "trait Mode\nobject Mode {\n  case object One extends Mode\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "Parser")
+    assert not res.ambiguous and res.node is not None and res.node.start_line == 1, res
+    members = [r.symbol for r in res.related if r.edge == "contains"]
+    assert members == ["Parser.parse", "Parser.builder", "Parser.usage"], res.related
+    assert [c.start_line for c in res.candidates] == [4]
+    container = [
+        (r.symbol, r.start_line) for r in related(engine, "Parser.builder").related if r.edge == "contains"
+    ]
+    assert container == [("Parser", 1)]
+    mode = related(engine, "Mode")
+    assert not mode.ambiguous and mode.node is not None and mode.node.kind == "trait", mode
+    assert [r.symbol for r in mode.related if r.edge == "contains"] == ["Mode.One"]
+
+
+def test_a_member_calling_its_class_is_listed_as_a_member_too(tmp_path: Path) -> None:
+    """`Widget.clone` returns `Widget()`: it is a caller of the class and one of its members, and
+    `related Widget` lists both rows."""
+    (tmp_path / "w.py").write_text(
+        "class Widget:\n    def clone(self):\n        return Widget()\n\n    def size(self):\n        return 1\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    rows = [
+        (r.direction, r.edge, r.symbol) for r in related(open_engine(tmp_path / ".qry"), "Widget").related
+    ]
+    assert rows == [
+        ("in", "calls", "Widget.clone"),
+        ("out", "contains", "Widget.clone"),
+        ("out", "contains", "Widget.size"),
+    ]
+
+
 def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
     """A class too long for one node is split into windows; `related` gives its whole span."""
     body = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(150))

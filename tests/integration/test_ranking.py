@@ -493,9 +493,11 @@ def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: P
     assert rel.node is not None and rel.node.path == "load.go" and not rel.ambiguous, rel
 
 
-def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
+def test_a_class_snippet_is_its_outline_and_names_the_lines_that_are_not_the_files(tmp_path: Path) -> None:
     """A class's text holds its members' bodies as `...` and the line breaks they held: its snippet
-    stops where they begin, instead of showing blank lines where the file has code."""
+    is the outline, every member (stopping at the first body's blank lines showed one member of a
+    class), and `elided` names the lines where the file has code the snippet does not show; every
+    other line is the file's."""
     src = (
         'class Basket:\n    """A shopping basket."""\n\n    def __init__(self):\n        self.items = []\n'
         "        self.total = 0\n\n    def add(self, item):\n        self.items.append(item)\n"
@@ -503,7 +505,11 @@ def test_a_class_snippet_keeps_to_its_own_lines(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, {"shop.py": src})
     hit = open_engine(repo / ".qry").search("Basket", SearchOptions()).results[0]
     assert hit.symbol == "Basket" and hit.snippet.start_line == 1, hit
-    assert hit.snippet.end_line == 5 and "\n\n\n" not in hit.snippet.text, hit.snippet
+    assert hit.snippet.end_line == 9 and "    def add(self, item):" in hit.snippet.text, hit.snippet
+    assert hit.snippet.elided == [5, 6, 9], hit.snippet
+    file_lines = src.splitlines()
+    for i, text in enumerate(hit.snippet.text.split("\n"), start=1):
+        assert i in hit.snippet.elided or text == file_lines[i - 1], (i, text)
 
 
 def test_no_result_says_why(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexlib import BuildOptions, build_index, open_engine, related
-from indexlib.declaration import attribute_line, declaration_line
+from indexlib.declaration import attribute_line, declaration_line, first_code_line
 
 
 def test_the_declaration_is_below_the_doc_comment() -> None:
@@ -36,6 +36,16 @@ def test_attribute_lines_are_not_the_declaration() -> None:
     rust = "/// A batch.\n#[derive(Debug, Clone)]\n#![allow(dead_code)]\npub struct Batch {"
     assert declaration_line(rust, 1, "") == 4
     assert declaration_line("<?php\n\nnamespace App;\n", 1, "") == 3  # a PHP file: past its opening tag
+
+
+def test_an_annotation_over_several_lines_is_not_the_declaration() -> None:
+    """`@Deprecated(` with its arguments on the lines below it, as okio writes one: the declaration is
+    the line after its closing parenthesis, with a signature (the annotation past or in it) or not."""
+    kotlin = '/** Size. */\n@Deprecated(\n  message = "moved to val",\n  level = DeprecationLevel.ERROR,\n)\nfun size()'
+    assert declaration_line(kotlin, 10, "fun size()") == 15
+    assert declaration_line(kotlin, 10, '@Deprecated( message = "moved to val", ) fun size()') == 15
+    assert declaration_line(kotlin, 10, "") == 15
+    assert first_code_line(["@Generated(", '    "x") int size()']) == 0  # the declaration's line is in it
 
 
 def test_an_indexer_an_array_type_or_a_list_is_no_attribute() -> None:

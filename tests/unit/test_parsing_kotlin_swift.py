@@ -309,3 +309,71 @@ def test_receivers_named_after_their_type_and_kotlin_extensions(tmp_path: Path) 
     assert ("Sink.write", "src/main/kotlin/okio/Sink.kt") in {(r.symbol, r.path) for r in res.related}
     member = related(engine, "Moshi.adapter", callers=True, callees=False, depth=1)
     assert member.node is not None and member.node.path == "src/main/kotlin/okio/Moshi.kt"
+
+
+EXTENSIONS_KT = b"""interface BufferedSink { fun write(b: Int) }
+
+inline fun <S : BufferedSink> S.writeUShort(s: Int): S {
+  write(s); write(s)
+  return this
+}
+fun <T> T.flushed(): T where T : BufferedSink, T : Closeable = this
+fun <T : BufferedSink?> T?.orEmpty() = 1
+fun <K, M : Map<K, Int>> M.total() = 1
+fun <T> T.anything() = 1
+"""
+
+EXTENSIONS_SWIFT = b"""struct HTTPHeader { let name: String }
+
+extension [HTTPHeader] {
+    func index(of name: String) -> Int? { nil }
+}
+extension [String: Int] { func total() -> Int { 0 } }
+extension Int? { func orZero() -> Int { 0 } }
+extension Array where Element == HTTPHeader { func names() -> [String] { [] } }
+"""
+
+
+def test_an_extension_on_a_type_parameter_or_sugared_type_names_the_type() -> None:
+    """okio's `fun <S : BufferedSink> S.writeUShort` extends `BufferedSink` (the bound, in `<...>` or
+    a `where` clause), not a type named `S`; Alamofire's `extension [HTTPHeader]` extends `Array`, as
+    `extension Array where Element == HTTPHeader` does (`[K: V]` is `Dictionary`, `T?` `Optional`)."""
+    kotlin = table(parse_file("Unsigned.kt", EXTENSIONS_KT, "kotlin"))
+    for name in ("writeUShort", "flushed", "orEmpty"):
+        assert kotlin[f"BufferedSink.{name}"][0] == "method", name
+    assert "Map.total" in kotlin and "T.anything" in kotlin  # an unbounded parameter: as written
+    swift = table(parse_file("HTTPHeaders.swift", EXTENSIONS_SWIFT, "swift"))
+    assert {"Array.index", "Dictionary.total", "Optional.orZero", "Array.names"} <= set(swift)
+
+
+def test_related_lists_an_extension_on_a_bounded_type_parameter(tmp_path: Path) -> None:
+    (tmp_path / "Unsigned.kt").write_bytes(EXTENSIONS_KT)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    res = related(open_engine(tmp_path / ".qry"), "BufferedSink")
+    members = {r.symbol for r in res.related if r.edge == "contains"}
+    assert {"BufferedSink.write", "BufferedSink.writeUShort", "BufferedSink.flushed"} <= members
+
+
+DIAGNOSTIC_SWIFT = b"""final class Box<Value> {
+    #if canImport(Darwin)
+    private let lock = 1
+    #elseif os(Linux)
+    #warning("a slower lock (see \\"Lock\\")")
+    private let lock = 2
+    #else
+    #error("needs a lock")
+    #endif
+
+    func read() -> Int {
+        return 1
+    }
+}
+"""
+
+
+def test_a_swift_compiler_diagnostic_in_a_type_keeps_the_type_whole() -> None:
+    """Alamofire's `Protected`: `#error(...)` in an `#else` branch of a class body made the grammar end
+    the class at its first line, its members top-level definitions."""
+    defs = table(parse_file("Source/Core/Protected.swift", DIAGNOSTIC_SWIFT, "swift"))
+    assert defs["Box"][:3] == ("class", 1, 14)
+    assert defs["Box.lock"][0::3] == ("field", "Box") and defs["Box.read"][:4] == ("method", 11, 13, "Box")

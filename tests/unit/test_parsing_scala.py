@@ -82,3 +82,69 @@ def test_related_names_the_class_not_its_companion_object(tmp_path: Path) -> Non
     build_index(tmp_path, BuildOptions(embed="none"))
     res = related(open_engine(tmp_path / ".qry"), "Path", callers=True, callees=True, depth=1)
     assert res.node is not None and (res.node.start_line, res.node.kind) == (5, "class")
+
+
+# `def a =` with its body on the next line: the grammar's `indented_block` runs on to `def b`, holding
+# the blank line and `b`'s doc comment; Scala 3's indented template body does the same.
+INDENTED_BODIES = b"""object P {
+  def a(x: Int): Int =
+    x + 1
+
+  /** Doc of b. */
+  def b(y: Int): Int = y
+
+  def c(z: Int): Int =
+    z * 2
+    // c's own note, in its body
+  // Doc of d.
+  def d: Int = 3
+
+  class Inner:
+    def m = 1
+
+  /** Doc of Other. */
+  class Other
+}
+"""
+
+
+def test_an_indented_body_ends_before_the_next_definitions_doc_comment() -> None:
+    parsed = parse_file("P.scala", INDENTED_BODIES, "scala")
+    defs = table(parsed)
+    assert defs["P.a"][1:3] == (2, 3) and defs["P.b"][1:3] == (5, 6)
+    assert node(parsed, "P.b").doc == "Doc of b." and node(parsed, "P.a").text == "def a(x: Int): Int =\n    x + 1"
+    assert defs["P.c"][1:3] == (8, 10) and node(parsed, "P.c").doc == ""
+    assert defs["P.d"][1:3] == (11, 12) and node(parsed, "P.d").doc == "Doc of d."
+    assert defs["P.Inner"][1:3] == (14, 15) and defs["P.Other"][1:3] == (17, 18)
+    assert node(parsed, "P.Other").doc == "Doc of Other."
+    # The object's outline elides a body only up to its member's end: `b`'s doc comment stays.
+    assert "  /** Doc of b. */\n  def b(y: Int): Int = ...\n" in node(parsed, "P").text
+
+
+def test_a_parameterless_def_read_without_parentheses_is_called(tmp_path: Path) -> None:
+    """Scala calls a parameterless `def` as a member access (`Lib.size`, `Lib.builder[String]`):
+    that is a call edge, while reading a `val` (`Lib.limit`) or naming an object (`Lib.Inner`) is not."""
+    (tmp_path / "Lib.scala").write_text(
+        "object Lib {\n  def builder[C]: Int = 1\n  def size: Int = 2\n  def run(): Int = 3\n"
+        "  val limit: Int = 4\n  object Inner { def x: Int = 5 }\n}\n"
+        "object Use {\n  def main(): Int = Lib.builder[String] + Lib.size + Lib.run() + Lib.limit\n"
+        "  def other(): Int = Lib.Inner.x + Lib.builder[Int].hashCode()\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    callees = related(engine, "Use.main", callers=False, callees=True, depth=1)
+    assert {r.symbol for r in callees.related} == {"Lib.builder", "Lib.size", "Lib.run"}
+    callers = related(engine, "Lib.builder", callers=True, callees=False, depth=1)
+    assert [(r.symbol, r.line) for r in callers.related] == [("Use.main", 9), ("Use.other", 10)]
+    other = related(engine, "Use.other", callers=False, callees=True, depth=1)
+    assert {r.symbol for r in other.related} == {"Lib.Inner.x", "Lib.builder"}
+
+
+def test_a_member_access_is_one_call_reference() -> None:
+    """The callee of a call (`Lib.run()`) and the member type arguments apply to are read once, and
+    an assignment's left side (a setter) is no call."""
+    parsed = parse_file(
+        "Use.scala", b"object Use { def m(): Unit = { Lib.run(); Lib.builder[Int]; x.y = 2 } }\n", "scala"
+    )
+    calls = sorted((r.target, r.alias) for r in parsed.refs if r.kind == "calls")
+    assert calls == [("Lib.builder", "<access>"), ("Lib.run", "")]

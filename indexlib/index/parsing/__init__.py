@@ -27,8 +27,15 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # (`\App.Utils.now`), as PHP reads it apart from a relative name. 6: a signature starts past the
 # attribute and annotation lines above the declaration in every language (C# `[Fact]`, PHP and Rust
 # `#[...]`, Java `@Override`), and a window of a long definition takes the block edges after it
-# (`{ ... }`, `}`) instead of leaving them to a part of their own.
-PARSER_VERSION = 6
+# (`{ ... }`, `}`) instead of leaving them to a part of their own. 7: a definition ends at its last
+# code, not over the blank lines and outdented comments its grammar's block runs on to (a Scala
+# `def a =` with its body on the next line held `def b`'s doc comment, which is `b`'s again), and a
+# signature starts past an annotation whose arguments span lines (`@Deprecated(` ... `)`), and a
+# Kotlin extension on a type parameter is its bound's (`fun <S : Sink> S.w()` -> `Sink.w`), a Swift
+# extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s, and Swift's
+# `#error(...)` in a type's body no longer ends the type, and a Scala member access without
+# arguments (`Lib.size`, `OParser.builder[Config]`) is a call reference (a call of a parameterless `def`).
+PARSER_VERSION = 7
 
 
 def parse_file(

@@ -87,11 +87,12 @@ from indexlib.index.parsing.references import (
     require_alias,
 )
 from indexlib.index.parsing.remainder import is_trivia, remainder_draft
+from indexlib.index.parsing.scalaaccess import access_target, is_access
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
 from indexlib.index.parsing.text import Source, normalize_target
+from indexlib.records import UNIFORM_ACCESS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
-from indexlib.records import NodeKind, Ref, RefKind
 
 
 @dataclass(slots=True)
@@ -215,7 +216,8 @@ def _refs(
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     for node in caps.get("call", ()):
-        target, name_node, is_import = call_target(src, node, language)
+        access = is_access(language, node)  # Scala `Lib.size`: a call when it names a `def`
+        target, name_node, is_import = (access_target if access else call_target)(src, node, language)
         if not target:
             continue
         anchor = name_node if name_node is not None else node
@@ -224,7 +226,7 @@ def _refs(
         if is_import:
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
-            add(owner, calls, target, line)
+            add(owner, calls, target, line, UNIFORM_ACCESS if access else "")
     for node in caps.get("decorator", ()):
         # `@pass_context` applies a function without calling it: as much a call as `@command()`.
         add(

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs
+from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
@@ -344,7 +344,7 @@ def collect_items(
             outer = _outer(spanned, spec) if not is_scope else node
             if language == "ruby":
                 outer = rubydefs.wrapping_call(outer)  # `private def x`, `private attr_reader :x`
-            start, end = outer.start_byte, outer.end_byte
+            start, end = outer.start_byte, tails.content_end(outer, spec.comments, src.data)
             while end > start and src.data[end - 1 : end] in (b"\n", b"\r"):
                 end -= 1  # a directive (`#define`) owns its newline; the node ends on its last line
             if node.type in ("file_scoped_namespace_declaration",) or (

@@ -35,6 +35,8 @@ _KOTLIN_NAME_CHILD = {
 _KOTLIN_BODIES = frozenset({"function_body", "class_body", "enum_class_body"})
 _KOTLIN_KEYWORD_KINDS = {"interface": "interface", "enum": "enum"}
 _SWIFT_PROPERTIES = frozenset({"property_declaration", "protocol_property_declaration"})
+# The types Swift's sugar spells: `[T]` is `Array<T>`, `[K: V]` `Dictionary<K, V>`, `T?` `Optional<T>`.
+_SWIFT_SUGAR = {"array_type": "Array", "dictionary_type": "Dictionary", "optional_type": "Optional"}
 
 
 def _child(node: Node, node_type: str) -> Node | None:
@@ -69,6 +71,8 @@ def _written_names(src: Source, node: Node, capture: str, language: str) -> list
         name = node.child_by_field_name("name")
         if name is None:
             return []
+        if capture == "impl" and name.type in _SWIFT_SUGAR:  # `extension [Header]` extends Array
+            return [_SWIFT_SUGAR[name.type]]
         return split_name(src(name)) if capture == "impl" else [src(name)]  # `extension Foo.Bar`
     if kind == "property_declaration":
         declared = _child(node, "variable_declaration")  # `val (a, b) = pair` declares no one name
@@ -108,14 +112,43 @@ def capture_of(node: Node, capture: str, language: str) -> str:
 
 
 def receiver(src: Source, node: Node, language: str) -> str:
-    """The type a Kotlin extension function or property extends (`fun List<T>.second()` -> `List`)."""
+    """The type a Kotlin extension function or property extends (`fun List<T>.second()` -> `List`);
+    for a type parameter, its bound (`fun <S : BufferedSink> S.writeUShort()` -> `BufferedSink`)."""
     if language != "kotlin":
         return ""
     written = node.child_by_field_name("receiver")
     if written is None:
         return ""
     kind = _child(written, "user_type") or _child(written, "nullable_type") or written
-    return normalize_target(src(kind)).removesuffix("?")
+    name = normalize_target(src(kind)).removesuffix("?")
+    bound = _bound(src, node, name) if "." not in name else None
+    return normalize_target(src(bound)).removesuffix("?") if bound is not None else name
+
+
+_BOUNDS = frozenset({"user_type", "nullable_type"})
+
+
+def _bound(src: Source, node: Node, name: str) -> Node | None:
+    """The upper bound the declaration gives its type parameter `name`: in `<S : X>`, else the first
+    `where S : X`. None for no such parameter or one without a bound (`fun <T> T.x()`, any type)."""
+    parameters = _child(node, "type_parameters")
+    for parameter in parameters.named_children if parameters is not None else []:
+        written = _child(parameter, "type_identifier")
+        if written is not None and src(written) == name:
+            return next((c for c in parameter.named_children if c.type in _BOUNDS), None) or _where(
+                src, node, name
+            )
+    return None
+
+
+def _where(src: Source, node: Node, name: str) -> Node | None:
+    """The first bound a `where` clause gives `name` (`where T : Sink, T : Closeable` -> `Sink`)."""
+    constraints = _child(node, "type_constraints")
+    for constraint in constraints.named_children if constraints is not None else []:
+        written = _child(constraint, "type_identifier")
+        if written is not None and src(written) == name:
+            return next((c for c in constraint.named_children if c.type in _BOUNDS), None)
+    return None
 
 
 def callee(node: Node) -> Node | None:
@@ -177,6 +210,13 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
 # class body ended the type there (Alamofire's `AFError` lost its cases). Each branch of a Swift
 # conditional must parse on its own, so the directive lines alone are blanked and every branch kept.
 _SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif)\b[^\n]*", re.MULTILINE)
+# A compiler diagnostic (`#error("needs a lock")`, `#warning(...)`) in a type's body is no statement to
+# the grammar either: the type ended there (Alamofire's `Protected` lost its members). It is blanked
+# from the line's `#` to the diagnostic's closing parenthesis on that line; a message spanning lines
+# is left as written.
+_SWIFT_DIAGNOSTIC = re.compile(
+    rb"^[ \t]*(#(?:error|warning)[ \t]*\((?:[^\n\"]|\"(?:[^\"\\\n]|\\.)*\")*?\))", re.MULTILINE
+)
 # Kotlin's grammar ends a class at a line break before its primary constructor's keyword
 # (`class Adapter<T>` / `private constructor(...)`), and its members became top-level functions;
 # without the keyword and its modifiers (blanked) it reads the parameter list on the next line.
@@ -192,7 +232,10 @@ _SKIPPED_LINE = re.compile(rb"^\s*(?:$|//|/\*|\*|@[\w.:]+(?:\([^)]*\))?\s*$)")
 def parse_view(data: bytes, language: str) -> bytes | None:
     """`data` without what the grammar misreads (module comment above), or None when it has none."""
     if language == "swift":
-        return _blank(data, [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)])
+        spans = [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)]
+        if b"#error" in data or b"#warning" in data:
+            spans += [m.span(1) for m in _SWIFT_DIAGNOSTIC.finditer(data)]
+        return _blank(data, sorted(spans))
     if language == "kotlin" and b"constructor" in data:
         spans = [m.span(1) for m in _SPLIT_CONSTRUCTOR.finditer(data) if _after_header(data, m.start())]
         return _blank(data, spans)

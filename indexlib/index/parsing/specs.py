@@ -334,7 +334,9 @@ _SWIFT = Spec(
 
 # Scala: classes, objects (a companion object shares its class's name), traits, Scala 3 enums and
 # their cases, `def`s (bodiless ones in traits), type members, and `val`/`var`s at top level
-# (`constant`s) or in a template body (`field`s), as Kotlin's properties are.
+# (`constant`s) or in a template body (`field`s), as Kotlin's properties are. A member access
+# without arguments (`Lib.size`, `OParser.builder[Config]`) may call a parameterless `def`, so it is
+# read as a call site too (references.py says which are, resolve.py keeps those naming a `def`).
 _SCALA = Spec(
     query="""
     (class_definition) @class
@@ -353,6 +355,8 @@ _SCALA = Spec(
     (full_enum_case) @constant
     (call_expression) @call
     (instance_expression) @call
+    (field_expression) @call
+    (generic_function) @call
     (import_declaration) @import
     """,
     comments=frozenset({"comment", "block_comment"}),

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-from indexlib.declaration import attribute_line
+from indexlib.declaration import MAX_ATTRIBUTE_RUN_CHARS, attribute_lines
 from indexlib.engines.treesitter import Deadline, Node
+from indexlib.index.parsing import tails
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import (
@@ -173,7 +174,8 @@ def member_holes(item: Item, data: bytes) -> list[tuple[int, int, str]]:
         if body is None or body.end_byte <= body.start_byte:
             continue
         body_bytes = data[body.start_byte : body.start_byte + 8]
-        holes.append((_body_start(body), body.end_byte, elision_marker(body_bytes)))
+        # A body the grammar runs on past its member (tails.py) is elided only to the member's end.
+        holes.append((_body_start(body), min(body.end_byte, child.end), elision_marker(body_bytes)))
     return holes
 
 
@@ -214,8 +216,14 @@ def leading_comments(
         start = sibling.start_byte
         row = sibling.start_point.row
         sibling = sibling.prev_sibling
+    floor: int | None = None  # comments taken from the tail of the definition above: no deeper
     if sibling is not None and sibling.type in spec.trailing_comments:
         sibling = _trailing_comment(sibling, spec) or sibling
+    elif sibling is not None and sibling.type not in spec.comments:
+        tail = tails.tail_comment(sibling, spec.comments, data)  # Scala: in the block above (tails.py)
+        if tail is not None:
+            floor = tails.indentation(data, sibling.start_byte)
+            sibling = tail
     if sibling is None and outer.parent is not None and outer.parent.type == "body_statement":
         # Ruby: a comment above the first statement of a body is the body's sibling, not the statement's.
         sibling = outer.parent.prev_sibling
@@ -228,6 +236,8 @@ def leading_comments(
             row -= 1
         if not _starts_line(data, sibling.start_byte):
             break
+        if floor is not None and tails.indentation(data, sibling.start_byte) > floor:
+            break  # the block's own comment, above the outdented ones
         if end_row < row - 1 and (comments or not _detached_doc(sibling, spec, data)):
             break
         if data[sibling.start_byte : sibling.start_byte + 3] in (b"//!", b"/*!"):
@@ -376,17 +386,15 @@ _C_COMMENT = re.compile(r"/\*.*?\*/|(?:^|(?<=\s))//[^\n]*", re.DOTALL | re.MULTI
 
 def _past_annotation_lines(data: bytes, start: int, end: int) -> int:
     """Where a declaration's first line is, past whole lines of annotations or attributes above it
-    (`@Override`, `@Retention(RUNTIME)`, C# `[Fact]`, PHP `#[Pure]`; `declaration.attribute_line`),
-    when some of the declaration follows them: a signature is the declaration's own line, as Python's
-    (past its decorators) and Rust's (past its `#[...]`) are, and as the line a hit is shown by is."""
-    at = start
-    while True:
-        line_end = data.find(b"\n", at, end)
-        if line_end == -1 or not attribute_line(data[at:line_end].decode("utf-8", "replace")):
-            return at
-        if _NON_BLANK.search(data, line_end + 1, end) is None:
-            return at  # nothing of the declaration follows: these are not its attributes
-        at = line_end + 1
+    (`@Override`, `@Retention(RUNTIME)`, C# `[Fact]`, PHP `#[Pure]`, and `@Deprecated(` with its
+    arguments on the lines below; `declaration.attribute_lines`), when some of the declaration
+    follows them: a signature is the declaration's own line, as Python's (past its decorators) and
+    Rust's (past its `#[...]`) are, and as the line a hit is shown by is."""
+    head = data[start : min(end, start + MAX_ATTRIBUTE_RUN_CHARS)].decode("utf-8", "surrogateescape")
+    past = start + len(head[: attribute_lines(head)].encode("utf-8", "surrogateescape"))
+    if past == start or _NON_BLANK.search(data, past, end) is None:
+        return start  # nothing of the declaration follows: these are not its attributes
+    return past
 
 
 _NON_BLANK = re.compile(rb"\S")

@@ -1,0 +1,79 @@
+"""Which lines of a definition's text are not the file's (the bodies of what is nested in it), and a
+class's snippet as its whole outline, whatever its members' bodies left behind."""
+
+from __future__ import annotations
+
+from indexlib.index.parsing import parse_file
+from indexlib.records import Node
+from indexlib.retrieval.elision import as_written, elided_lines
+from indexlib.retrieval.snippets import make_snippet
+from tests.parsekit import node
+
+
+def _elided(path: str, source: str, language: str, qualified: str) -> tuple[Node, list[int], list[str]]:
+    """The node, its elided lines, and its printed lines that are claimed to be the file's but are not."""
+    parsed = parse_file(path, source.encode(), language)
+    n = node(parsed, qualified)
+    lines = elided_lines(n, [m for m in parsed.nodes if m.kind != "module"])
+    file_lines = source.splitlines()
+    text_lines = n.text.split("\n")
+    wrong = [
+        f"{n.start_line + i}: {t!r}"
+        for i, t in enumerate(text_lines)
+        if n.start_line + i not in lines and not file_lines[n.start_line + i - 1].endswith(as_written(t))
+    ]
+    return n, sorted(lines), wrong
+
+
+SCALA = """object Runner {
+  def run(): Unit = {
+    def helper(xs: List[String]): String = xs match {
+      case a :: Nil => a
+      case _        => ""
+    }
+    println(helper(Nil))
+  }
+  override def renderingMode: RenderingMode = RenderingMode.TwoColumns
+  def one(): Int = { 1 }
+}
+"""
+
+
+def test_the_lines_an_elided_body_leaves_are_not_the_files() -> None:
+    """scopt: `def helper(...): String = ...` (the file goes on `= xs match {`), its body's blank lines and
+    a one-line braced body (`{ ... }`, not the file's `{ 1 }`) are elided; a head whose braced body goes on
+    past its line is the file's line as `as_written` prints it (`def run(): Unit = {`)."""
+    _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner.run")
+    assert lines == [3, 4, 5, 6] and wrong == []
+    _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner")
+    assert 2 not in lines and {3, 4, 5, 6, 7, 9, 10} <= set(lines) and wrong == [], lines
+    _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner.run.helper")
+    assert lines == [] and wrong == []
+
+
+PYTHON = """class Widget:
+    def render(self):
+        x = 1
+        return x
+
+    def close(self):
+        return 2
+
+    @property
+    def size(self): return 3
+"""
+
+
+def test_python_bodies_and_one_line_bodies_are_elided_decorators_and_heads_are_not() -> None:
+    _n, lines, wrong = _elided("a.py", PYTHON, "python", "Widget")
+    assert lines == [3, 4, 7, 10] and wrong == [], lines
+
+
+def test_a_class_outline_goes_on_past_a_member_with_a_multi_line_body() -> None:
+    """The blank lines `render`'s body left are not where the outline ends: `close` is in it too."""
+    parsed = parse_file("a.py", PYTHON.encode(), "python")
+    widget = node(parsed, "Widget")
+    elided = elided_lines(widget, [m for m in parsed.nodes if m.kind != "module"])
+    s = make_snippet(widget.text, widget.start_line, ["Widget"], 4000, elided=elided, declares="Widget")
+    assert "def close(self):" in s.text and "def size(self)" in s.text and not s.truncated, s
+    assert (s.start_line, s.end_line, s.elided) == (1, 10, [3, 4, 7, 10])

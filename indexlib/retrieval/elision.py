@@ -22,6 +22,9 @@ from indexlib.records import BRACED_BODY, Node
 
 __all__ = ["as_written", "elided_lines"]
 
+# How deep `elided_lines` follows definitions nested in definitions; past it, a line counts as elided.
+MAX_NESTING = 32
+
 # The elision that stands for a member's body at the end of its opening line (`f() { ... }`).
 _ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
 
@@ -97,15 +100,17 @@ class _Check:
         at = line - n.start_line
         return lines[at] if 0 <= at < len(lines) else None
 
-    def written(self, n: Node, line: int) -> str | None:
+    def written(self, n: Node, line: int, depth: int = 0) -> str | None:
         """File line `line` as `n`'s text prints it (from where `n` starts on its first line), or
-        None when that text is not the file's."""
+        None when that text is not the file's, or when telling would take more than MAX_NESTING
+        definitions nested in each other (a generated or hostile file: such a line is not printed
+        rather than checked through a thousand levels)."""
         text = self.text_line(n, line)
-        if text is None:
+        if text is None or depth > MAX_NESTING:
             return None
         shown = as_written(text)
         for child in self.spanning(n, line):
-            theirs = self.written(child, line)
+            theirs = self.written(child, line, depth + 1)
             if theirs is None:
                 return None
             if not (shown.endswith(theirs) if line == child.start_line else shown == theirs):

@@ -77,3 +77,16 @@ def test_a_class_outline_goes_on_past_a_member_with_a_multi_line_body() -> None:
     s = make_snippet(widget.text, widget.start_line, ["Widget"], 4000, elided=elided, declares="Widget")
     assert "def close(self):" in s.text and "def size(self)" in s.text and not s.truncated, s
     assert (s.start_line, s.end_line, s.elided) == (1, 10, [3, 4, 7, 10])
+
+
+def test_definitions_nested_past_the_bound_count_as_elided_not_as_a_recursion_error() -> None:
+    """A generated or hostile file nests a thousand functions: the check stops at MAX_NESTING
+    levels (the lines it cannot tell are left out, never printed unchecked) instead of recursing
+    into a RecursionError that would fail the whole search."""
+    from indexlib.retrieval.elision import MAX_NESTING
+
+    depth = 1500
+    source = "function deep() {\n" + "function g() {\n" * depth + "}\n" * (depth + 1)
+    n, lines, wrong = _elided("deep.js", source, "javascript", "deep")
+    assert wrong == [] and n.start_line == 1
+    assert lines and min(lines) >= 2 and len(lines) >= depth - MAX_NESTING

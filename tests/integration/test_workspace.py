@@ -13,7 +13,7 @@ import pytest
 from indexlib import BuildOptions, Federation, Member, SearchRequest, UsageError, build_index, open_engine
 from indexlib.workspace import config
 from indexlib.workspace.federate import merge_hits
-from indexlib.workspace.routing import route_members, routed_search
+from indexlib.workspace.routing import probe_request, route_members, routed_search
 from tests.cli.clikit import run_qry_process
 
 REPOS = {
@@ -382,6 +382,17 @@ def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: di
     assert nothing.meta.routed is None and any("whole workspace" in n for n in nothing.meta.notes)
 
 
+def test_a_routes_rationale_names_the_line_search_prints(repos: dict[str, Path]) -> None:
+    """`first: PATH:LINE` was the node's first line (the doc comment above `func RefreshToken`), not
+    the line `qry search` shows the hit by (JSON `line`)."""
+    fed = _fed(repos)
+    question = "refresh token"
+    first = fed.search(question, probe_request(None)).results[0]
+    assert first.repo == "auth" and first.line != first.start_line  # a hit its comment opens
+    route = route_members(fed, question).routes[0]
+    assert route.repo == "auth" and f"(first: {first.path}:{first.line})" in route.rationale, route.rationale
+
+
 def test_repo_filters_choose_which_indexes_are_asked(repos: dict[str, Path]) -> None:
     fed = _fed(repos)
     only = fed.search("retry repo:^bill", SearchRequest())
@@ -497,7 +508,7 @@ def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dic
     assert route_members(fed, "with backoff", content=False).routes == []
     r = route_members(fed, "with backoff")
     assert [x.repo for x in r.routes] == ["billing"] and r.routes[0].content_share == 1.0
-    assert "billing/retry.py:1" in r.routes[0].rationale
+    assert "billing/retry.py:2" in r.routes[0].rationale  # the docstring's line, which search prints
     assert routed_search(fed, "with backoff", SearchRequest()).meta.routed == ["billing"]
 
 

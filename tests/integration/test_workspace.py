@@ -627,6 +627,107 @@ def test_cli_workspace_errors(tmp_path: Path, repos: dict[str, Path]) -> None:
         assert r.code == 2 and r.err.startswith("qry: error: ") and "Traceback" not in r.err, r.describe()
 
 
+def test_a_config_file_that_is_not_utf8_is_an_error_not_a_traceback(
+    tmp_path: Path, repos: dict[str, Path]
+) -> None:
+    """The trial: a qry.toml or workspaces.toml of bytes that are not UTF-8 ended in a
+    UnicodeDecodeError traceback and exit 1 (`_read_toml` caught only OSError and TOMLDecodeError)."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    folder = tmp_path / "bt"
+    folder.mkdir()
+    (folder / "qry.toml").write_bytes(b"\xff\xfe")
+    (tmp_path / "cfg" / "qry").mkdir(parents=True)
+    user = tmp_path / "cfg" / "qry" / "workspaces.toml"
+    user.write_bytes(b"\xff")
+    for args, file in (
+        (("search", "-w", str(folder), "retry"), folder / "qry.toml"),
+        (("grep", "retry", "--workspace", str(folder / "qry.toml")), folder / "qry.toml"),
+        (("workspace", "list"), user),
+        (("workspace", "add", "w", str(repos["web"])), user),
+        (("search", "-w", "team", "retry"), user),
+    ):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and "Traceback" not in r.err, r.describe()
+        assert r.err.startswith(f"qry: error: {file} is not valid UTF-8 (byte 0xff at offset 0)"), (
+            r.describe()
+        )
+        assert "hint: TOML files are UTF-8" in r.err, r.describe()
+    assert user.read_bytes() == b"\xff"  # `add` did not write over what it could not read
+
+
+def test_paths_the_system_refuses_to_look_up_are_usage_errors(
+    tmp_path: Path, xdg: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path too long to look up raised OSError from `is_file` (Python 3.11) out of `resolve` and
+    `add`; a git HEAD or commondir that is not UTF-8 or not a file raised out of `git_head`."""
+    from indexlib.workspace.federate import git_head
+
+    monkeypatch.chdir(tmp_path)
+    long = "a/" * 3000
+    with pytest.raises(UsageError, match="no workspace"):
+        config.resolve(long + "x.toml")
+    with pytest.raises(UsageError, match=r"cannot look at .*: File name too long"):
+        config.add("w", [Path(long)])
+    git = tmp_path / "repo" / ".git"
+    git.mkdir(parents=True)
+    (git / "HEAD").write_bytes(b"\xff\xfe")
+    assert git_head(tmp_path / "repo") is None
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "commondir").mkdir()  # not a file: read as no common dir
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "refs" / "heads" / "main").write_text("abc123\n")
+    assert git_head(tmp_path / "repo") == "abc123"
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / ".git").write_bytes(b"gitdir: \xff")
+    assert git_head(tmp_path / "wt") is None
+
+
+def test_a_workspace_with_no_indexes_is_the_same_error_for_every_command_and_is_listed(
+    tmp_path: Path, repos: dict[str, Path]
+) -> None:
+    """The trial: after removing w2's only repository, search, route and related said "has no
+    indexes" (exit 2) but grep exited 1 (read as "no match"), verify 0 with nothing checked, status
+    and index 0 with a header or nothing; and `qry workspace list` did not show w2 at all."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    assert run_qry_process("workspace", "add", "w2", str(repos["web"]), cwd=tmp_path, env=env).code == 0
+    assert run_qry_process("workspace", "remove", "w2", "web", cwd=tmp_path, env=env).code == 0
+    for args in (
+        ("search", "-w", "w2", "x"),
+        ("route", "-w", "w2", "x"),
+        ("related", "x", "-w", "w2"),
+        ("grep", "--workspace", "w2", "x"),
+        ("verify", "-w", "w2"),
+        ("status", "-w", "w2"),
+        ("index", "--workspace", "w2"),
+        ("gc", "-w", "w2"),
+    ):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and r.out == "", r.describe()
+        assert (
+            r.err
+            == "qry: error: workspace 'w2' has no indexes\n  hint: add one: qry workspace add w2 PATH...\n"
+        ), r.describe()
+    for args in (("workspace", "list"), ("workspace", "list", "w2")):
+        listed = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert listed.code == 0 and listed.out.splitlines()[1:] == ["w2\t\t\t(no indexes)\t\t"], (
+            listed.describe()
+        )
+
+
+def test_a_qry_toml_without_repos_says_to_add_them_to_that_file(tmp_path: Path, xdg: Path) -> None:
+    """Its hint was `qry workspace add org PATH...`, which writes the user's file, not this one."""
+    toml = tmp_path / "org" / "qry.toml"
+    toml.parent.mkdir()
+    toml.write_text('[workspace]\nname = "org"\n')
+    with pytest.raises(UsageError, match="workspace 'org' has no indexes") as raised:
+        config.resolve(str(toml.parent))
+    assert (
+        raised.value.hint
+        == f'add the repositories to {toml}: [[workspace.repos]] with path = "FOLDER" for each'
+    )
+    assert config.resolve(str(toml), empty_ok=True).members == []  # `qry workspace list` shows it
+
+
 def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Path], xdg: Path) -> None:
     from cli.mcp_server import QryTools
     from indexlib import UsageError

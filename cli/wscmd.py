@@ -152,7 +152,9 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
 
 
 def _state_word(st: Any) -> str:
-    """One word for `qry workspace list`: what a search or grep of this index will meet."""
+    """One word for `qry workspace list`: what a search or grep of this index will meet (BROKEN when
+    its root or a file the root lists is missing or of the wrong size, as a search's open finds it;
+    damage that keeps a file's size is found by its checksum, by `qry verify`)."""
     if not st.present:
         return "MISSING"
     if st.error:

@@ -122,6 +122,31 @@ def test_a_stale_index_is_flagged(tmp_path: Path) -> None:
     assert not gone.present and gone.root is None and not gone.stale
 
 
+def test_workspace_list_says_broken_for_an_index_every_search_refuses(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: a segment's tables.msgpack cut to 100 bytes made every search of the index exit 2
+    (`index file ... tables.msgpack is damaged`, hint `check them: qry workspace list W`) while that
+    list said `ok`: it read the root's manifest only, not the sizes the search's open checks."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    copy = tmp_path / "web"
+    shutil.copytree(repos["web"], copy)
+    assert run_qry_process("workspace", "add", "W", str(copy), cwd=tmp_path, env=env).code == 0
+    (tables,) = (copy / ".qry" / "segments").glob("*/tables.msgpack")
+    with tables.open("r+b") as f:
+        f.truncate(100)
+    search = run_qry_process("search", "-w", "W", "render", cwd=tmp_path, env=env)
+    assert search.code == 2 and "tables.msgpack is damaged" in search.err, search.describe()
+    listed = run_qry_process("workspace", "list", "W", cwd=tmp_path, env=env)
+    row = listed.out.splitlines()[1].split("\t")
+    assert row[3].startswith("BROKEN: index file segments/"), listed.describe()
+    assert "tables.msgpack is damaged: 100 bytes" in row[3], listed.describe()
+    assert row[4] and row[5] == "2", row  # the root it could read is still dated and counted
+    as_json = run_qry_process("workspace", "list", "W", "--json", cwd=tmp_path, env=env)
+    (state,) = json.loads(as_json.out)[0]["repos"]
+    assert "tables.msgpack is damaged" in state["error"] and state["root"]
+
+
 def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
     """A rank-1 hit that matched weakly falls behind another index's strong hits in the same stream."""
     opts = SearchRequest(top_k=10)

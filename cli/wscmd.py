@@ -127,7 +127,9 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
     from cli.render import print_table, timestamp
     from indexlib import load_workspaces, member_state, resolve_workspace
 
-    found = [resolve_workspace(name)] if name else list(load_workspaces().values())
+    # A workspace with no indexes is listed (as `(no indexes)`), not refused: it is what the user's
+    # file holds, and the "known workspaces" hint of other commands names it.
+    found = [resolve_workspace(name, empty_ok=True)] if name else list(load_workspaces().values())
     states = {(w.name, m.name): member_state(m) for w in found for m in w.members}
     if json:
         records = [
@@ -138,6 +140,8 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
         return Exit.OK
     rows = []
     for w in found:
+        if not w.members:
+            rows.append([w.name, "", "", "(no indexes)", "", ""])
         for m in w.members:
             st = states[(w.name, m.name)]
             state = _state_word(st)
@@ -148,7 +152,9 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
 
 
 def _state_word(st: Any) -> str:
-    """One word for `qry workspace list`: what a search or grep of this index will meet."""
+    """One word for `qry workspace list`: what a search or grep of this index will meet (BROKEN when
+    its root or a file the root lists is missing or of the wrong size, as a search's open finds it;
+    damage that keeps a file's size is found by its checksum, by `qry verify`)."""
     if not st.present:
         return "MISSING"
     if st.error:

@@ -53,6 +53,14 @@ MAX_ATTRIBUTE_LINE_CHARS = 1000
 _ONE_ATTRIBUTE = re.compile(r"\s*" + _ATTRIBUTE + r"[ \t]*")
 # How much of a declaration's head is scanned for the attributes above it, lines of arguments included.
 MAX_ATTRIBUTE_RUN_CHARS = 4000
+# Whole lines of comments and blank lines after an attribute, up to and including their last line
+# ending: a `// why` between `@Deprecated` and `@SuppressWarnings("x")` is written about the
+# declaration below, not part of it. A line comment (`//`, `#` but not Rust's and PHP's `#[`), or
+# block comments (`/* ... */`, over lines or not) with nothing else on their line (`/* x */ int f()`
+# is the declaration's own line).
+_COMMENT_RUN = re.compile(
+    r"(?:[ \t]*(?://[^\r\n]*|#(?![!\[])[^\r\n]*|(?:/\*(?:[^*]|\*(?!/))*\*/[ \t]*)+)?\r?\n)+"
+)
 # PHP's opening tag alone on its line (`<?php`): markup before the file's first line of code.
 _OPEN_TAG = re.compile(r"\s*<\?(?:php)?\s*$", re.IGNORECASE)
 DECLARATION_SCAN_LINES = 200  # how far below a node's first line its declaration is looked for
@@ -74,14 +82,26 @@ def attribute_lines(text: str) -> int:
     where the declaration's first line starts, 0 when no line of attributes opens `text`. A line
     that holds the declaration after its attributes (`@Override public void f()`) is its line.
 
+    Comment lines and blank lines after an attribute line are stepped over too (`@Deprecated` /
+    `// why` / `@SuppressWarnings("x")`): they are no more the declaration's line than the
+    attributes are. A comment before the first attribute is not (0 stays "no attributes").
+
     >>> text = '@Deprecated(\\n  message = "x",\\n)\\n@JvmStatic fun size() = 1'
     >>> text[attribute_lines(text) :]
     '@JvmStatic fun size() = 1'
+    >>> text = '@Deprecated\\n// why\\n\\n@SuppressWarnings("x")\\nvoid f()'
+    >>> text[attribute_lines(text) :]
+    'void f()'
     """
     head = text[:MAX_ATTRIBUTE_RUN_CHARS]
     at = cut = 0
     while True:
         found = _ONE_ATTRIBUTE.match(head, at)
+        if found is None and at:  # past an attribute: the rest of its line and the lines below, if comments
+            comments = _COMMENT_RUN.match(head, at)
+            if comments is not None:
+                at = cut = comments.end()
+                continue
         if found is None:
             return cut
         at = found.end()

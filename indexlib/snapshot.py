@@ -36,6 +36,7 @@ from indexlib.records import (
 )
 from indexlib.store.manifest import Manifest, SegmentEntry
 from indexlib.store.store import Store, vectors_dirname
+from indexlib.store.verify import check_openable
 
 if TYPE_CHECKING:
     from indexlib.engines.vectors import VectorSegment
@@ -131,30 +132,16 @@ class Snapshot:
     @classmethod
     def open(cls, store: Store, root: str | None = None) -> Snapshot:
         root_id, manifest = store.load(root)
-        problems = store.check_sizes(manifest)
-        if problems:
-            first = problems[0]
-            raise IndexCorrupt(
-                f"index file {first.path} is damaged: {first.detail}"
-                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
-                hint="run `qry verify` for the full list, then `qry index --rebuild`",
+        check_openable(store, root_id, manifest)
+        handles = [
+            SegmentHandle(
+                store=store,
+                entry=entry,
+                directory=store.segment_dir(entry.id),
+                dead_paths=manifest.tombstones.get(entry.id, []),
             )
-        handles = []
-        for entry in manifest.segments:
-            directory = store.segment_dir(entry.id)
-            if not directory.is_dir():
-                raise IndexCorrupt(
-                    f"segment {entry.id} named by root {root_id[:12]} is missing",
-                    hint="run `qry verify`, then `qry index --rebuild`",
-                )
-            handles.append(
-                SegmentHandle(
-                    store=store,
-                    entry=entry,
-                    directory=directory,
-                    dead_paths=manifest.tombstones.get(entry.id, []),
-                )
-            )
+            for entry in manifest.segments
+        ]
         return cls(store=store, root_id=root_id, manifest=manifest, segments=handles)
 
     # -- lookups --------------------------------------------------------------------------------

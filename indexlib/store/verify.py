@@ -1,7 +1,7 @@
 """Verification: a root's files checked against what its manifest records.
 
 Owns: the full check of a root (`qry verify`: the manifest file, then every file of every segment by
-existence, size and checksum), the cheap open-time check (sizes only), and the check of one segment's
+existence, size and checksum), the cheap open-time check (sizes only: `check_openable`), and the check of one segment's
 files before a writer or reader trusts their bytes.
 
 Does not own: how files are compared (files.py) or what is done about a problem (callers decide).
@@ -84,3 +84,25 @@ def check_contents(
         return [Problem(path=label, kind="missing", detail="segment directory is missing")]
     entries = [e for e in seg.files if e.name.startswith(prefix) and e.name.endswith(suffixes or "")]
     return compare(seg_dir, entries, label=label, checksums=True, extras=False)
+
+
+def check_openable(store: Store, root_id: str, manifest: Manifest) -> None:
+    """IndexCorrupt naming the first damage `Snapshot.open` refuses a root for, before any engine
+    opens: a file its segments list that is missing or not of its recorded size, a segment folder
+    that is missing. One stat per listed file and no read (the checksums of Tantivy's term and fast
+    files and of the vectors are taken later, when a search first opens them): cheap enough for
+    every open, and for `qry workspace list` to say what a search of the index will meet."""
+    problems = check_sizes(store, manifest)
+    if problems:
+        first = problems[0]
+        raise IndexCorrupt(
+            f"index file {first.path} is damaged: {first.detail}"
+            + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""),
+            hint="run `qry verify` for the full list, then `qry index --rebuild`",
+        )
+    for entry in manifest.segments:
+        if not store.segment_dir(entry.id).is_dir():
+            raise IndexCorrupt(
+                f"segment {entry.id} named by root {root_id[:12]} is missing",
+                hint="run `qry verify`, then `qry index --rebuild`",
+            )

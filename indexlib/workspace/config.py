@@ -66,9 +66,16 @@ def index_dir_of(path: Path) -> Path:
     """`path` itself when it is an index (holds HEAD), else `path/.qry`; an error if neither exists.
 
     The error's hint is a command that works: `qry index FILE` or `qry index MISSING` would fail, so
-    a file points at its repository (or its folder) and a missing path says it is missing.
+    a file points at its repository (or its folder) and a missing path says it is missing; a path
+    the system refuses to look up (too long, a loop of links) says why.
     """
-    path = path.expanduser().resolve()
+    try:
+        return _index_dir_of(path.expanduser().resolve())
+    except OSError as exc:
+        raise UsageError(f"cannot look at {path}: {exc.strerror}", hint="check the path") from exc
+
+
+def _index_dir_of(path: Path) -> Path:
     if (path / "HEAD").is_file():
         return path
     if (path / INDEX_DIRNAME / "HEAD").is_file():
@@ -97,11 +104,18 @@ def label_of(index: Path) -> str:
 
 
 def _read_toml(path: Path) -> dict[str, object]:
+    """The file's tables; any way it cannot be read or parsed is a UsageError naming it (tomllib
+    decodes the bytes as UTF-8 before parsing, so a file in another encoding fails there)."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}", hint="check the path") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{path} is not valid UTF-8 (byte {exc.object[exc.start]:#04x} at offset {exc.start})",
+            hint="TOML files are UTF-8: save it as UTF-8, or fix or remove it",
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path} is not valid TOML: {exc}", hint="fix or remove the file") from exc
 
@@ -174,28 +188,56 @@ def load_folder(path: Path) -> Workspace:
     return Workspace(str(name), check_members(members, str(file)), file)
 
 
-def resolve(spec: str) -> Workspace:
+def resolve(spec: str, *, empty_ok: bool = False) -> Workspace:
     """`--workspace SPEC`: a name in the user's file, else a qry.toml or a folder holding one.
 
     A SPEC that is not a workspace name (it holds a `/` or ends in `.toml`) is read as a path first,
-    so a broken user file does not stand in the way of a qry.toml named outright."""
+    so a broken user file does not stand in the way of a qry.toml named outright. A workspace with
+    no indexes is an error (`require_indexes`) unless `empty_ok` (`qry workspace list`, which shows
+    it): every command over it would otherwise check, grep or build nothing and call that success."""
+    ws = _find(spec)
+    return ws if empty_ok else require_indexes(ws)
+
+
+def require_indexes(ws: Workspace) -> Workspace:
+    """`ws` if it names an index; else the error every command over it gives, its hint saying where
+    to add one: `qry workspace add` writes the user's file, so a qry.toml's own `repos` for one."""
+    if ws.members:
+        return ws
+    if ws.source is not None and ws.source != user_file():  # a qry.toml (by any name)
+        hint = f'add the repositories to {ws.source}: [[workspace.repos]] with path = "FOLDER" for each'
+    else:
+        hint = f"add one: qry workspace add {ws.name} PATH..."
+    raise UsageError(f"workspace {ws.name!r} has no indexes", hint=hint)
+
+
+def _find(spec: str) -> Workspace:
     if not spec.strip():
         raise UsageError(
             "the workspace name is empty", hint="pass --workspace NAME (see: qry workspace list)"
         )
     p = Path(spec).expanduser()
-    if not _NAME.match(spec) and (p.is_file() or (p / FOLDER_FILE).is_file()):
+    if not _NAME.match(spec) and _names_a_folder_file(p):
         return load_folder(p)
     known = load_user()
     if spec in known:
         return known[spec]
-    if p.is_file() or (p / FOLDER_FILE).is_file():
+    if _names_a_folder_file(p):
         return load_folder(p)
     names = ", ".join(sorted(known)) or "none yet"
     raise UsageError(
         f"no workspace {spec!r}",
         hint=f"known workspaces: {names}; create one: qry workspace add {spec} PATH...",
     )
+
+
+def _names_a_folder_file(p: Path) -> bool:
+    """Whether `p` is a file or a folder holding a qry.toml; a path the system refuses to look up
+    (too long, a loop) is none: `is_file` raises for those on Python 3.11."""
+    try:
+        return p.is_file() or (p / FOLDER_FILE).is_file()
+    except OSError:
+        return False
 
 
 def _quote(s: str) -> str:

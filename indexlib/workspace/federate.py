@@ -457,8 +457,8 @@ def git_head(folder: Path) -> str | None:
     for d in (folder, *folder.parents):
         dot = d / ".git"
         if dot.is_file():  # a worktree or submodule: "gitdir: PATH"
-            text = dot.read_text(errors="replace").strip()
-            if not text.startswith("gitdir:"):
+            text = _git_file(dot)
+            if text is None or not text.startswith("gitdir:"):
                 return None
             gitdir = (d / text[7:].strip()).resolve()
         elif dot.is_dir():
@@ -469,26 +469,31 @@ def git_head(folder: Path) -> str | None:
     return None
 
 
-def _resolve_head(gitdir: Path) -> str | None:
+def _git_file(path: Path) -> str | None:
+    """A small file of git's, stripped; None when it cannot be read or is not UTF-8 (a damaged
+    repository reads as one whose HEAD is unknown, never as an error of the search)."""
     try:
-        head = (gitdir / "HEAD").read_text().strip()
-    except OSError:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _resolve_head(gitdir: Path) -> str | None:
+    head = _git_file(gitdir / "HEAD")
+    if head is None:
         return None
     if not head.startswith("ref:"):
         return head or None
     ref = head[4:].strip()
     common = gitdir
-    if (gitdir / "commondir").is_file():
-        common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
+    shared = _git_file(gitdir / "commondir")
+    if shared is not None:
+        common = (gitdir / shared).resolve()
     for base in (gitdir, common):
-        try:
-            return (base / ref).read_text().strip() or None
-        except OSError:
-            pass
-    try:
-        for line in (common / "packed-refs").read_text().splitlines():
-            if line.endswith(" " + ref):
-                return line.split(" ", 1)[0]
-    except OSError:
-        pass
+        found = _git_file(base / ref)
+        if found is not None:
+            return found or None
+    for line in (_git_file(common / "packed-refs") or "").splitlines():
+        if line.endswith(" " + ref):
+            return line.split(" ", 1)[0]
     return None

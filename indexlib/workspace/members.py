@@ -1,10 +1,11 @@
 """What each index of a workspace holds now, for `qry workspace list`: is it there, how old is its
 root, is it behind its repository.
 
-Owns: reading one member's current root (its manifest only: no engine, no Tantivy) and comparing
-the commit it was built from with the repository's HEAD (`federate.git_head`: files, no git
-process). A member whose index is missing or unreadable is described, never an error: the list is
-where a user goes to find out which entry is broken.
+Owns: reading one member's current root (its manifest, and a stat of each file it lists, as a
+search's open does: no engine, no Tantivy, no file read) and comparing the commit it was built from
+with the repository's HEAD (`federate.git_head`: files, no git process). A member whose index is
+missing, unreadable or refused by that check is described, never an error: the list is where a
+user goes to find out which entry is broken.
 """
 
 from __future__ import annotations
@@ -48,17 +49,26 @@ class MemberState(msgspec.Struct, kw_only=True):
 
 
 def member_state(member: Member) -> MemberState:
+    """What `qry workspace list` says of a member: its root's manifest, and the check a search's
+    open makes before it uses the index (`check_openable`: every file the root lists is there with
+    its recorded size), so a root every search refuses is BROKEN here too, not `ok`."""
     from indexlib.store.store import Store
+    from indexlib.store.verify import check_openable
 
     state = MemberState(name=member.name, index=str(member.index), present=(member.index / "HEAD").is_file())
     if not state.present:
         return state
     try:
-        root_id, manifest = Store.open(member.index).load()
+        store = Store.open(member.index)
+        root_id, manifest = store.load()
     except QryError as exc:
         state.error = exc.message
         return state
     state.root, state.published_at, state.files = root_id, manifest.created_at, len(manifest.files)
+    try:
+        check_openable(store, root_id, manifest)  # what a search's open refuses (a stat per file)
+    except QryError as exc:
+        state.error = exc.message
     folder = member.index.parent if member.index.name == INDEX_DIRNAME else Path(manifest.source_root)
     state.source_root, state.indexed_commit = str(folder), manifest.git_commit
     state.folder_gone = not folder.is_dir()

@@ -81,7 +81,9 @@ def route_members(
     probe_opts = probe_request(opts)
     probe = fed.search(text, probe_opts)
     notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
-    hits = [(h.repo, f"{h.path}:{h.start_line}") for h in probe.results]
+    # The line each hit is shown by (`qry search` prints it, JSON `line`), not its node's first line
+    # (often the `/**` of its doc comment); start_line only for a hit that carries no line.
+    hits = [(h.repo, f"{h.path}:{h.line or h.start_line}") for h in probe.results]
     result = combine(by_profile, hits, limit=limit, considered=len(members))
     result.notes[:0] = notes
     if not result.routes and not result.notes:

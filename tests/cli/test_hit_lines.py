@@ -355,3 +355,20 @@ def test_the_json_line_is_the_line_a_hit_is_printed_by(tmp_path: Path) -> None:
         printed = [line.split(": ", 1)[0] for line in piped.out.splitlines()]
         said = [f"{h['path']}:{h['line']}" for h in json.loads(as_json.out)["results"]]
         assert len(printed) >= 2 and printed == said, piped.describe() + as_json.describe()
+
+
+def test_a_comment_between_annotations_is_not_the_line_a_method_is_shown_by(tmp_path: Path) -> None:
+    """The trial's `A.java` (as gson's `JsonReader.setLenient`, shown by :332 for 335): a `//` line
+    between `@Deprecated` and `@SuppressWarnings` ended the annotations, so the hit was printed by
+    the comment's line 4 and signed `// why it is deprecated @SuppressWarnings("x") public void ...`."""
+    (tmp_path / "A.java").write_text(
+        'class A {\n  /** Doc. */\n  @Deprecated\n  // why it is deprecated\n  @SuppressWarnings("x")\n'
+        "  public void frobnicate(int n) {}\n}\n"
+    )
+    assert run_qry_process("index", ".", "--embed", "none", "-q", cwd=tmp_path).code == 0
+    res = run_qry_process("search", "frobnicate", "-k", "1", cwd=tmp_path)
+    assert res.out.startswith("A.java:6: A.frobnicate\t  public void frobnicate(int n)"), res.describe()
+    (found,) = json.loads(run_qry_process("search", "frobnicate", "-k", "1", "--json", cwd=tmp_path).out)[
+        "results"
+    ]
+    assert (found["line"], found["signature"]) == (6, "public void frobnicate(int n)")

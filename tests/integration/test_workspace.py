@@ -13,7 +13,7 @@ import pytest
 from indexlib import BuildOptions, Federation, Member, SearchRequest, UsageError, build_index, open_engine
 from indexlib.workspace import config
 from indexlib.workspace.federate import merge_hits
-from indexlib.workspace.routing import route_members, routed_search
+from indexlib.workspace.routing import probe_request, route_members, routed_search
 from tests.cli.clikit import run_qry_process
 
 REPOS = {
@@ -120,6 +120,31 @@ def test_a_stale_index_is_flagged(tmp_path: Path) -> None:
     assert state.stale and state.files == 1 and state.root == res.meta.indexes[0].root
     gone = member_state(Member("gone", tmp_path / "nowhere" / ".qry"))
     assert not gone.present and gone.root is None and not gone.stale
+
+
+def test_workspace_list_says_broken_for_an_index_every_search_refuses(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: a segment's tables.msgpack cut to 100 bytes made every search of the index exit 2
+    (`index file ... tables.msgpack is damaged`, hint `check them: qry workspace list W`) while that
+    list said `ok`: it read the root's manifest only, not the sizes the search's open checks."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    copy = tmp_path / "web"
+    shutil.copytree(repos["web"], copy)
+    assert run_qry_process("workspace", "add", "W", str(copy), cwd=tmp_path, env=env).code == 0
+    (tables,) = (copy / ".qry" / "segments").glob("*/tables.msgpack")
+    with tables.open("r+b") as f:
+        f.truncate(100)
+    search = run_qry_process("search", "-w", "W", "render", cwd=tmp_path, env=env)
+    assert search.code == 2 and "tables.msgpack is damaged" in search.err, search.describe()
+    listed = run_qry_process("workspace", "list", "W", cwd=tmp_path, env=env)
+    row = listed.out.splitlines()[1].split("\t")
+    assert row[3].startswith("BROKEN: index file segments/"), listed.describe()
+    assert "tables.msgpack is damaged: 100 bytes" in row[3], listed.describe()
+    assert row[4] and row[5] == "2", row  # the root it could read is still dated and counted
+    as_json = run_qry_process("workspace", "list", "W", "--json", cwd=tmp_path, env=env)
+    (state,) = json.loads(as_json.out)[0]["repos"]
+    assert "tables.msgpack is damaged" in state["error"] and state["root"]
 
 
 def test_merge_ranks_each_stream_across_indexes(repos: dict[str, Path]) -> None:
@@ -382,6 +407,17 @@ def test_route_picks_the_repository_and_routed_search_searches_only_it(repos: di
     assert nothing.meta.routed is None and any("whole workspace" in n for n in nothing.meta.notes)
 
 
+def test_a_routes_rationale_names_the_line_search_prints(repos: dict[str, Path]) -> None:
+    """`first: PATH:LINE` was the node's first line (the doc comment above `func RefreshToken`), not
+    the line `qry search` shows the hit by (JSON `line`)."""
+    fed = _fed(repos)
+    question = "refresh token"
+    first = fed.search(question, probe_request(None)).results[0]
+    assert first.repo == "auth" and first.line != first.start_line  # a hit its comment opens
+    route = route_members(fed, question).routes[0]
+    assert route.repo == "auth" and f"(first: {first.path}:{first.line})" in route.rationale, route.rationale
+
+
 def test_repo_filters_choose_which_indexes_are_asked(repos: dict[str, Path]) -> None:
     fed = _fed(repos)
     only = fed.search("retry repo:^bill", SearchRequest())
@@ -497,7 +533,7 @@ def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dic
     assert route_members(fed, "with backoff", content=False).routes == []
     r = route_members(fed, "with backoff")
     assert [x.repo for x in r.routes] == ["billing"] and r.routes[0].content_share == 1.0
-    assert "billing/retry.py:1" in r.routes[0].rationale
+    assert "billing/retry.py:2" in r.routes[0].rationale  # the docstring's line, which search prints
     assert routed_search(fed, "with backoff", SearchRequest()).meta.routed == ["billing"]
 
 
@@ -614,6 +650,107 @@ def test_cli_workspace_errors(tmp_path: Path, repos: dict[str, Path]) -> None:
     ):
         r = run_qry_process(*args, cwd=tmp_path, env=env)
         assert r.code == 2 and r.err.startswith("qry: error: ") and "Traceback" not in r.err, r.describe()
+
+
+def test_a_config_file_that_is_not_utf8_is_an_error_not_a_traceback(
+    tmp_path: Path, repos: dict[str, Path]
+) -> None:
+    """The trial: a qry.toml or workspaces.toml of bytes that are not UTF-8 ended in a
+    UnicodeDecodeError traceback and exit 1 (`_read_toml` caught only OSError and TOMLDecodeError)."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    folder = tmp_path / "bt"
+    folder.mkdir()
+    (folder / "qry.toml").write_bytes(b"\xff\xfe")
+    (tmp_path / "cfg" / "qry").mkdir(parents=True)
+    user = tmp_path / "cfg" / "qry" / "workspaces.toml"
+    user.write_bytes(b"\xff")
+    for args, file in (
+        (("search", "-w", str(folder), "retry"), folder / "qry.toml"),
+        (("grep", "retry", "--workspace", str(folder / "qry.toml")), folder / "qry.toml"),
+        (("workspace", "list"), user),
+        (("workspace", "add", "w", str(repos["web"])), user),
+        (("search", "-w", "team", "retry"), user),
+    ):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and "Traceback" not in r.err, r.describe()
+        assert r.err.startswith(f"qry: error: {file} is not valid UTF-8 (byte 0xff at offset 0)"), (
+            r.describe()
+        )
+        assert "hint: TOML files are UTF-8" in r.err, r.describe()
+    assert user.read_bytes() == b"\xff"  # `add` did not write over what it could not read
+
+
+def test_paths_the_system_refuses_to_look_up_are_usage_errors(
+    tmp_path: Path, xdg: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path too long to look up raised OSError from `is_file` (Python 3.11) out of `resolve` and
+    `add`; a git HEAD or commondir that is not UTF-8 or not a file raised out of `git_head`."""
+    from indexlib.workspace.federate import git_head
+
+    monkeypatch.chdir(tmp_path)
+    long = "a/" * 3000
+    with pytest.raises(UsageError, match="no workspace"):
+        config.resolve(long + "x.toml")
+    with pytest.raises(UsageError, match=r"cannot look at .*: File name too long"):
+        config.add("w", [Path(long)])
+    git = tmp_path / "repo" / ".git"
+    git.mkdir(parents=True)
+    (git / "HEAD").write_bytes(b"\xff\xfe")
+    assert git_head(tmp_path / "repo") is None
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "commondir").mkdir()  # not a file: read as no common dir
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "refs" / "heads" / "main").write_text("abc123\n")
+    assert git_head(tmp_path / "repo") == "abc123"
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / ".git").write_bytes(b"gitdir: \xff")
+    assert git_head(tmp_path / "wt") is None
+
+
+def test_a_workspace_with_no_indexes_is_the_same_error_for_every_command_and_is_listed(
+    tmp_path: Path, repos: dict[str, Path]
+) -> None:
+    """The trial: after removing w2's only repository, search, route and related said "has no
+    indexes" (exit 2) but grep exited 1 (read as "no match"), verify 0 with nothing checked, status
+    and index 0 with a header or nothing; and `qry workspace list` did not show w2 at all."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    assert run_qry_process("workspace", "add", "w2", str(repos["web"]), cwd=tmp_path, env=env).code == 0
+    assert run_qry_process("workspace", "remove", "w2", "web", cwd=tmp_path, env=env).code == 0
+    for args in (
+        ("search", "-w", "w2", "x"),
+        ("route", "-w", "w2", "x"),
+        ("related", "x", "-w", "w2"),
+        ("grep", "--workspace", "w2", "x"),
+        ("verify", "-w", "w2"),
+        ("status", "-w", "w2"),
+        ("index", "--workspace", "w2"),
+        ("gc", "-w", "w2"),
+    ):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and r.out == "", r.describe()
+        assert (
+            r.err
+            == "qry: error: workspace 'w2' has no indexes\n  hint: add one: qry workspace add w2 PATH...\n"
+        ), r.describe()
+    for args in (("workspace", "list"), ("workspace", "list", "w2")):
+        listed = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert listed.code == 0 and listed.out.splitlines()[1:] == ["w2\t\t\t(no indexes)\t\t"], (
+            listed.describe()
+        )
+
+
+def test_a_qry_toml_without_repos_says_to_add_them_to_that_file(tmp_path: Path, xdg: Path) -> None:
+    """Its hint was `qry workspace add org PATH...`, which writes the user's file, not this one."""
+    toml = tmp_path / "org" / "qry.toml"
+    toml.parent.mkdir()
+    toml.write_text('[workspace]\nname = "org"\n')
+    with pytest.raises(UsageError, match="workspace 'org' has no indexes") as raised:
+        config.resolve(str(toml.parent))
+    assert (
+        raised.value.hint
+        == f'add the repositories to {toml}: [[workspace.repos]] with path = "FOLDER" for each'
+    )
+    assert config.resolve(str(toml), empty_ok=True).members == []  # `qry workspace list` shows it
 
 
 def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Path], xdg: Path) -> None:

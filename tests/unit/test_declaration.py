@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexlib import BuildOptions, build_index, open_engine, related
-from indexlib.declaration import attribute_line, declaration_line, first_code_line
+from indexlib.declaration import attribute_line, attribute_lines, declaration_line, first_code_line
 
 
 def test_the_declaration_is_below_the_doc_comment() -> None:
@@ -46,6 +46,22 @@ def test_an_annotation_over_several_lines_is_not_the_declaration() -> None:
     assert declaration_line(kotlin, 10, '@Deprecated( message = "moved to val", ) fun size()') == 15
     assert declaration_line(kotlin, 10, "") == 15
     assert first_code_line(["@Generated(", '    "x") int size()']) == 0  # the declaration's line is in it
+
+
+def test_comment_and_blank_lines_between_annotations_are_not_the_declaration() -> None:
+    """A `// why` between `@Deprecated` and `@SuppressWarnings` (gson's `JsonReader.setLenient`)
+    stopped the scan: the node was shown by the comment's line, 3 lines above its declaration."""
+    java = (
+        '/** Doc. */\n@Deprecated\n// why it is deprecated\n\n@SuppressWarnings("x")\npublic void f(int n) {}'
+    )
+    assert declaration_line(java, 2, "public void f(int n)") == 7
+    assert declaration_line(java, 2, "") == 7
+    assert attribute_lines("@A\n/* over\n   lines */\n#[b]\n// last\nfn f()") == len(
+        "@A\n/* over\n   lines */\n#[b]\n// last\n"
+    )
+    # Comments before any attribute, or code after a comment on the declaration's line, stay.
+    assert attribute_lines("// c\n@A\nvoid f()") == 0
+    assert attribute_lines("@A\n/* x */ void f()") == len("@A\n")
 
 
 def test_an_indexer_an_array_type_or_a_list_is_no_attribute() -> None:

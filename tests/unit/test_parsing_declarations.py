@@ -898,6 +898,57 @@ def test_bodiless_signature_spans_its_lines(
             "Box.size",
             '@Generated( "x") int size()',
         ),
+        (  # a `//` comment between annotations (the trial's, as gson's `JsonReader.setLenient`)
+            "A.java",
+            "java",
+            'class A {\n  /** Doc. */\n  @Deprecated\n  // why it is deprecated\n  @SuppressWarnings("x")\n'
+            "  public void frobnicate(int n) {}\n}\n",
+            "method",
+            "A.frobnicate",
+            "public void frobnicate(int n)",
+        ),
+        (  # a comment after the last annotation, a blank line and a block comment between them
+            "Box.kt",
+            "kotlin",
+            'class Box {\n  @JvmStatic\n\n  /* kept for Java */\n  @Deprecated("x")\n  // gone in 2.0\n'
+            "  fun size() = 1\n}\n",
+            "method",
+            "Box.size",
+            "fun size()",
+        ),
+        (
+            "X.cs",
+            "csharp",
+            'class X {\n    [Fact]\n    // flaky on CI\n    [Trait("a", "b")]\n    public void Runs() { }\n}\n',
+            "method",
+            "X.Runs",
+            "public void Runs()",
+        ),
+        (
+            "Route.php",
+            "php",
+            "<?php\nfinal class Route {\n    #[Pure]\n    // why\n    # and why not\n"
+            "    #[Deprecated(reason: 'x')]\n    public function match(string $p): bool { return true; }\n}\n",
+            "method",
+            "Route.match",
+            "public function match(string $p): bool",
+        ),
+        (  # a Rust item's attributes with a comment between them
+            "lib.rs",
+            "rust",
+            "#[derive(Debug)]\n// exhaustive once stable\n#[non_exhaustive]\npub struct Batch {\n    size: usize,\n}\n",
+            "struct",
+            "Batch",
+            "pub struct Batch",
+        ),
+        (  # a comment before any annotation is the doc, not skipped as one: the declaration's own line
+            "B.java",
+            "java",
+            "class B {\n  @Override /* inline */ public int size() { return 1; }\n}\n",
+            "method",
+            "B.size",
+            "@Override /* inline */ public int size()",
+        ),
         (  # Rust's attributes were never in its signatures: unchanged
             "lib.rs",
             "rust",

@@ -35,7 +35,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # extension of `[T]`, `[K: V]`, `T?` is `Array`'s, `Dictionary`'s, `Optional`'s, and Swift's
 # `#error(...)` in a type's body no longer ends the type, and a Scala member access without
 # arguments (`Lib.size`, `OParser.builder[Config]`) is a call reference (a call of a parameterless `def`).
-PARSER_VERSION = 7
+# 8: a signature starts past comment and blank lines between or after the annotations and attributes
+# above a declaration too (`@Deprecated` / `// why` / `@SuppressWarnings("x")` / `public void f()`
+# was signed `// why @SuppressWarnings("x") public void f()` and shown by the comment's line).
+PARSER_VERSION = 8
 
 
 def parse_file(

@@ -81,7 +81,7 @@ INDEX_OPTIONS: tuple[Opt, ...] = (
         ("--workspace", "-w"),
         str,
         None,
-        "Update every index of workspace W, each from the folder it was built from.",
+        "Update every index of workspace W, each from the folder it describes.",
         metavar="W",
     ),
     repo_option("With --workspace"),

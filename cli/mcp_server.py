@@ -466,7 +466,7 @@ class QryTools:
         return _to_builtins(route_workspace(fed, question, limit=limit, opts=opts))
 
     def reindex(self, repo: str | None = None) -> Any:
-        """Re-index the folder the index was built from, embedding as it was built (in a workspace,
+        """Re-index the folder the index describes, embedding as it was built (in a workspace,
         the repository `repo`, or the first)."""
         from indexlib import BuildOptions, IndexNotFound, build_index
 
@@ -481,10 +481,8 @@ class QryTools:
             source, embed = index_dir.parent, "onnx"
         else:
             manifest = engine.snapshot().manifest
-            source = Path(manifest.source_root)
+            source = Path(manifest.source_root)  # the folder holding a `.qry`, wherever it was built
             embed = BuildOptions.embed_for(manifest.model.model_id if manifest.model else None)
-        if label is not None and index_dir.name == ".qry":
-            source = index_dir.parent  # the folder holding the workspace entry's index
         report = build_index(source, BuildOptions(index_dir=index_dir, embed=embed))
         out: dict[str, Any] = self._said(report.to_builtins(), label, repo)
         out["elapsed"] = round(report.elapsed, 3)

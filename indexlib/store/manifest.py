@@ -11,6 +11,7 @@ tombstoned simply by the path now naming another segment.
 """
 
 import gc
+import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -156,7 +157,7 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     git_commit: str | None
     git_branch: str | None
     model: ModelInfo | None
-    source_root: str
+    source_root: str  # as built; `Store.load` gives the folder it describes now (`source_root_of`)
     settings: dict[str, str] = {}
     skipped_files: list[SkippedFile] = []  # the first SKIPPED_LIST_CAP of them, by path
 
@@ -171,6 +172,39 @@ class _VersionOnly(msgspec.Struct):
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _DECODER = msgspec.json.Decoder(Manifest)
 _VERSION_DECODER = msgspec.json.Decoder(_VersionOnly)
+
+
+#: The `settings` key saying whether the build's index was the source root's own `.qry` ("true") or
+#: an index kept elsewhere ("false"); roots of older builds lack it.
+IN_ROOT_SETTING = "index_in_root"
+
+
+def source_root_of(manifest: Manifest, index_dir: Path) -> str:
+    """The folder whose files the index at `index_dir` describes: the one place this is decided.
+
+    An index built as its repository's own `.qry` belongs to the folder holding it, wherever that
+    folder is now: a repository copied or moved with its `.qry` is read (stale checks, snippets, git
+    HEAD, grep, the next build) at its new place, not at the path recorded when it was built, which
+    may be gone or hold other text. An index kept elsewhere (`--index-dir`: not named `.qry`, or
+    recorded as not the source's own) describes the recorded root. A root without the record (an older
+    build) counts as its folder's own when named `.qry`, the rule workspaces always used. The recorded
+    string is kept when it names the same folder, so paths printed stay as they were.
+    """
+    recorded = manifest.source_root
+    index = Path(os.path.abspath(index_dir))
+    if index.name != INDEX_DIRNAME or manifest.settings.get(IN_ROOT_SETTING, "true") != "true":
+        return recorded
+    folder = str(index.parent)
+    if folder == recorded or os.path.realpath(folder) == os.path.realpath(recorded):
+        return recorded
+    return folder
+
+
+def placed(manifest: Manifest, index_dir: Path) -> Manifest:
+    """`manifest` as read from `index_dir`: its `source_root` is `source_root_of` it, so every
+    reader of an opened index (`Store.load`) reads the files of the same folder."""
+    root = source_root_of(manifest, index_dir)
+    return manifest if root == manifest.source_root else msgspec.structs.replace(manifest, source_root=root)
 
 
 def encode_manifest(manifest: Manifest) -> bytes:

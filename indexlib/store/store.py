@@ -71,6 +71,7 @@ from indexlib.store.manifest import (
     SegmentEntry,
     decode_manifest,
     encode_manifest,
+    placed,
     rebuild_hint,
     root_id_of,
 )
@@ -229,7 +230,8 @@ class Store:
         return matches[0]
 
     def load(self, root_id: str | None = None) -> tuple[str, Manifest]:
-        """(root id, manifest) of `root_id` (a full id or unique prefix) or, if None, of HEAD.
+        """(root id, manifest) of `root_id` (a full id or unique prefix) or, if None, of HEAD; its
+        `source_root` is the folder the index describes now, wherever it was built (`placed`).
 
         Raises IndexNotFound before the first publish, IndexCorrupt if the manifest file is missing,
         truncated or altered, FormatVersionError if another format version wrote it.
@@ -247,7 +249,7 @@ class Store:
                     f"root {rid[:12]} is not in this index: `qry gc` removed it, or it never existed here",
                     hint=COLLECTED_HINT,
                 )
-        return rid, self._load_exact(rid)
+        return rid, placed(self._load_exact(rid), self.path)
 
     def _load_exact(self, rid: str) -> Manifest:
         return decode_manifest(self._read_root(rid), where=f"root {rid}")

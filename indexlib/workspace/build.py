@@ -1,7 +1,7 @@
 """`qry index --workspace W`: bring every index of a workspace up to date, one after another.
 
 Owns: the loop over a workspace's members that the repo filters keep, each rebuilt incrementally
-from the folder its index describes (members.source_folder: the folder holding a `.qry`) into the
+from the folder its index describes (members.source_folder: the folder holding a `.qry`, wherever it is now) into the
 index it names, with the same build options, so a broken index can be rebuilt (`--rebuild`) too. One repository that cannot be built (its folder gone, its index unreadable
 or locked by another `qry index`) is reported and the others are still built: a workspace is many
 independent indexes, and one broken entry must not leave the rest stale. Builds run in turn, not at

@@ -24,14 +24,19 @@ __all__ = ["MemberCheck", "MemberState", "member_state", "source_folder", "verif
 
 
 def source_folder(member: Member) -> Path:
-    """The folder a member's index describes: the one holding it when it is a `.qry` (what the user
-    added, even if the index was copied there from another folder and still records that one), else
-    the source root its manifest records (a QryError when it cannot be read)."""
-    if member.index.name == INDEX_DIRNAME:
-        return member.index.parent
+    """The folder a member's index describes, as every reader of the index sees it (`Store.load`
+    decides: the folder holding a repository's own `.qry`, even one copied or moved there), so a
+    workspace's grep and build read the files its search does. A `.qry` whose root cannot be read
+    is its folder's, so `qry index --workspace W --rebuild` can still rebuild it; another index
+    that cannot be read is a QryError."""
     from indexlib.store.store import Store
 
-    return Path(Store.open(member.index).load()[1].source_root)
+    try:
+        return Path(Store.open(member.index).load()[1].source_root)
+    except QryError:
+        if member.index.name != INDEX_DIRNAME:
+            raise
+        return member.index.parent
 
 
 class MemberState(msgspec.Struct, kw_only=True):
@@ -69,7 +74,7 @@ def member_state(member: Member) -> MemberState:
         check_openable(store, root_id, manifest)  # what a search's open refuses (a stat per file)
     except QryError as exc:
         state.error = exc.message
-    folder = member.index.parent if member.index.name == INDEX_DIRNAME else Path(manifest.source_root)
+    folder = Path(manifest.source_root)
     state.source_root, state.indexed_commit = str(folder), manifest.git_commit
     state.folder_gone = not folder.is_dir()
     if manifest.git_commit and not state.folder_gone:

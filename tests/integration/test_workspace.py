@@ -1088,7 +1088,7 @@ def test_qry_status_and_gc_with_a_workspace_answer_per_index(repos: dict[str, Pa
     web, gone = tmp_path / "web", tmp_path / "gone"
     shutil.copytree(repos["web"], web)
     shutil.copytree(repos["billing"], gone)
-    shutil.rmtree(web / ".qry")  # a copied index names its original folder: index the copy itself
+    shutil.rmtree(web / ".qry")  # the copy gets an index of its own
     assert run_qry_process("index", str(web), "--embed", "none", "-q", cwd=tmp_path, env=env).code == 0
     assert run_qry_process("workspace", "add", "s", str(web), str(gone), cwd=tmp_path, env=env).code == 0
     (web / "new_module.py").write_text("def fresh():\n    return 1\n")

@@ -26,6 +26,7 @@ from indexlib.store.manifest import (
     VectorInfo,
     encode_manifest,
     root_id_of,
+    source_root_of,
 )
 from indexlib.store.store import Store, vectors_dirname
 
@@ -240,7 +241,10 @@ def test_add_files_refuses_non_attachments_and_uncommitted_segments(store: Store
 
 def test_publish_load_round_trip(store: Store) -> None:
     seg = put_segment(store, "a", seg_files("a"))
-    manifest = make_manifest([seg], git_commit="deadbeef", settings={"k": "v"})
+    # built in the folder holding the index: `load` gives back the manifest as published
+    manifest = make_manifest(
+        [seg], git_commit="deadbeef", settings={"k": "v"}, source_root=str(store.path.parent)
+    )
     rid = store.publish(manifest)
     assert store.head() == rid
     assert (store.path / "HEAD").read_text() == rid + "\n"
@@ -299,7 +303,7 @@ def test_crash_after_root_written_before_head_replaced_keeps_old_head(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seg = put_segment(store, "a", seg_files("a"))
-    old = make_manifest([seg])
+    old = make_manifest([seg], source_root=str(store.path.parent))
     old_id = store.publish(old)
     seg_b = put_segment(store, "b", seg_files("b"))
 
@@ -548,3 +552,25 @@ def test_roots_after_gc_list_no_ghost_of_a_removed_parent(store: Store) -> None:
     listed = store.roots()
     assert [r.id for r in listed] == [ids[2]]
     assert all(r.error == "" for r in listed)
+
+
+def test_source_root_of_follows_a_repos_own_qry_not_an_index_kept_elsewhere(tmp_path: Path) -> None:
+    built = tmp_path / "built"
+    (built / "sub").mkdir(parents=True)
+    (tmp_path / "alias").symlink_to(built)
+    own = make_manifest([], source_root=str(built), settings={"index_in_root": "true"})
+    assert source_root_of(own, tmp_path / "moved" / ".qry") == str(tmp_path / "moved")
+    assert source_root_of(own, tmp_path / "alias" / ".qry") == str(built)  # the same folder: as recorded
+    assert source_root_of(own, tmp_path / "moved" / "idx") == str(built)  # not named .qry
+    elsewhere = make_manifest([], source_root=str(built), settings={"index_in_root": "false"})
+    assert source_root_of(elsewhere, tmp_path / "moved" / ".qry") == str(built)
+    older = make_manifest([], source_root=str(built))  # no record: a `.qry` is its folder's
+    assert source_root_of(older, tmp_path / "moved" / ".qry") == str(tmp_path / "moved")
+
+
+def test_load_gives_the_folder_holding_a_moved_index(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "a" / ".qry", create=True)
+    with store.writer():
+        store.publish(make_manifest([], source_root=str(tmp_path / "a")))
+    os.rename(tmp_path / "a", tmp_path / "b")
+    assert Store.open(tmp_path / "b" / ".qry").load()[1].source_root == str(tmp_path / "b")

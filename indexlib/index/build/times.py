@@ -21,6 +21,8 @@ from indexlib.index.build.parse import Spill
 from indexlib.index.build.plan import Plan, Previous
 from indexlib.index.discover import SourceFile
 from indexlib.index.parsing import PARSER_VERSION
+from indexlib.store.locate import default_index_dir
+from indexlib.store.manifest import IN_ROOT_SETTING
 from indexlib.workers import ForkPool, Pending, start_pool
 
 if TYPE_CHECKING:
@@ -129,6 +131,13 @@ def _git(root: Path, *args: str) -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
+def _in_root(root: Path, opts: BuildOptions) -> bool:
+    """Whether the build writes `root`'s own `.qry` (also as `--index-dir ROOT/.qry`): recorded so a
+    reader knows the index follows `root` when it is moved or copied (`source_root_of`)."""
+    own = default_index_dir(root)
+    return opts.index_dir is None or opts.index_dir.resolve() == own.resolve()
+
+
 def source_state(
     root: Path, opts: BuildOptions, prev: Previous, plan: Plan, times_from: str, report: BuildReport
 ) -> SourceState:
@@ -142,6 +151,7 @@ def source_state(
         "times": times_from,
         "embed": str(opts.embed),
         "parser": str(PARSER_VERSION),
+        IN_ROOT_SETTING: str(_in_root(root, opts)).lower(),
     }
     manifest = prev.manifest
     if manifest is not None and not plan.to_parse and "times" in manifest.settings:

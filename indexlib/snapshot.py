@@ -329,9 +329,10 @@ class Snapshot:
         Node text starts at the node's first character (a method's `def`, not its indentation). Only a
         file unchanged since the root (size and mtime as recorded) is read, and only if its line holds
         the node's text after the whitespace, so a snippet never shows what the file does not hold.
-        The line is found by its number, not by `start_byte`: redaction replaces secrets before
-        parsing, so byte offsets count the redacted text (a node after a shortened secret would be
-        looked for bytes away from where it is), while line numbers are the file's (redact.py).
+        The line is looked for at `start_byte` first (one short read), then by its number: redaction
+        replaces secrets before parsing, so byte offsets count the redacted text (a node after a
+        shortened secret is bytes away from where its offset says), while line numbers are the
+        file's (redact.py).
         """
         rec = self.manifest.files.get(node.path)
         if rec is None or node.start_line < 1:

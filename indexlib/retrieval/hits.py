@@ -64,9 +64,10 @@ def _snippet(snap: Snapshot, shown: Node, q: Query, opts: SearchRequest, declare
 
 
 def set_lines(snap: Snapshot, q: Query, opts: SearchRequest, hits: list[Hit]) -> None:
-    """Set each hit's `line` (hitline.shown_line, then `place_lines`); a hit whose snippet holds no line that other hits
-    of its file are not shown by (`crowded_hits`) gets a snippet cut at its declaration first, from
-    its first part (the whole definition's head). Once each: a cut moves the lines others give way to."""
+    """Set each hit's `line` (hitline.shown_line, then `place_lines`); a hit whose snippet holds no
+    line that other hits of its file are not shown by (`crowded_hits`) gets a snippet cut at its
+    declaration first, from its first part (the whole definition's head). Once each: a cut moves the
+    lines others give way to."""
     for h in hits:
         h.line = h.snippet.start_line + shown_line(h)
     cut: set[int] = set()

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import pickle
 import re
 import subprocess
 import sys
@@ -230,12 +229,7 @@ def main() -> None:
     ap.add_argument("--recs", help="a pickle of the capture: read if it exists, else written after capturing")
     args = ap.parse_args()
     _r, dv_score = wb._deveval()
-    if args.recs and Path(args.recs).exists():
-        recs = pickle.loads(Path(args.recs).read_bytes())
-    else:
-        recs = capture(Path(args.work), args.from_git, args.embed)
-        if args.recs:
-            Path(args.recs).write_bytes(pickle.dumps(recs))
+    recs = wb.cached(args.recs or "", lambda: capture(Path(args.work), args.from_git, args.embed))
     feats = [features(rec) for rec in recs]
     titles = history_titles(args.from_git, [rec["q"] for rec in recs])
     for rec, f in zip(recs, feats, strict=True):

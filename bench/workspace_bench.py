@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,17 @@ def _deveval() -> tuple[Any, Any]:
     import score as dv_score
 
     return dv_run, dv_score
+
+
+def cached(path: str, make: Callable[[], Any]) -> Any:
+    """What `make()` returns, pickled at `path` once and read from there after (no file when `path`
+    is empty): the captures the replay benchmarks run many rules over take minutes to make."""
+    if path and Path(path).is_file():
+        return pickle.loads(Path(path).read_bytes())
+    made = make()
+    if path:
+        Path(path).write_bytes(pickle.dumps(made))
+    return made
 
 
 def prepare(

@@ -27,7 +27,6 @@ snapshot trees and indexes.
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -172,12 +171,7 @@ def main() -> None:
     ap.add_argument("--recs", default="", help="a file of captured answers: read if it exists, else written")
     args = ap.parse_args()
     _run, dv_score = wb._deveval()
-    if args.recs and Path(args.recs).is_file():
-        recs = pickle.loads(Path(args.recs).read_bytes())
-    else:
-        recs = capture(Path(args.work), args.from_git, args.embed)
-        if args.recs:
-            Path(args.recs).write_bytes(pickle.dumps(recs))
+    recs = wb.cached(args.recs or "", lambda: capture(Path(args.work), args.from_git, args.embed))
     runs: dict[str, Callable[[dict[str, Any]], list[dict[str, Any]]]] = {"own": lambda rec: rec["own"]}
     for name, fn in rules().items():
         runs[name] = lambda rec, fn=fn: [wb._row(h.path, h, h.repo, rec["q"]["corpus"]) for h in fn(rec)]

@@ -8,7 +8,9 @@ blank, or what follows the body, not the file's text. Which lines those are is n
 here from the nested definitions' own texts, which hold their bodies: a line of the container is the
 file's when it spells what the nested definition's text spells there (that one's own nested bodies
 checked the same way). So the answer is exact whatever the body's language or marker, and needs no
-file read (a file changed since the index still gets the indexed text's answer).
+file read (a file changed since the index still gets the indexed text's answer). A nested definition
+whose body is on its last line (`def mode: Int = 42`, `int size() { return n; }`) gives that line
+back whole: its own text holds the file's line, so the line is restored rather than left out.
 Does not own: cutting the snippet (snippets.py) or printing it (cli/render.py leaves these lines out
 of `path:line:text` output).
 """
@@ -17,16 +19,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from indexlib.records import BRACED_BODY, Node
 
-__all__ = ["as_written", "elided_lines"]
+__all__ = ["Outline", "as_written", "elided_lines", "outline_lines"]
 
 # How deep `elided_lines` follows definitions nested in definitions; past it, a line counts as elided.
 MAX_NESTING = 32
 
 # The elision that stands for a member's body at the end of its opening line (`f() { ... }`).
 _ELIDED_BODY = re.compile(re.escape(BRACED_BODY) + "$")
+# What is left of a line after a one-line definition's head: its elided body, nothing else.
+_ONLY_MARKER = re.compile(r"[\s{=>]*\.\.\.[\s};]*")
+
+
+class Outline(NamedTuple):
+    """Lines of a definition's text that are not the file's: `elided` to leave out, `restored` (file
+    line -> the file's text of it) to show instead of the outline's."""
+
+    elided: frozenset[int]
+    restored: dict[int, str]
 
 
 def as_written(line: str) -> str:
@@ -49,6 +62,11 @@ def elided_lines(node: Node, nested: Sequence[Node]) -> frozenset[int]:
     inside `node` spanning it has that line as the file has it and `node`'s text spells the same: the
     whole line, or, on the nested one's first line, its end (what precedes the nested definition on
     the line is `node`'s own text)."""
+    return outline_lines(node, nested).elided
+
+
+def outline_lines(node: Node, nested: Sequence[Node]) -> Outline:
+    """`elided_lines`, less the lines a one-line nested definition gives back (`Outline.restored`)."""
     inner = [
         n
         for n in nested
@@ -57,11 +75,18 @@ def elided_lines(node: Node, nested: Sequence[Node]) -> frozenset[int]:
         and node.start_line <= n.start_line <= n.end_line <= node.end_line
     ]
     if not inner:
-        return frozenset()
+        return Outline(frozenset(), {})
     check = _Check(inner)
-    return frozenset(
-        line for line in range(node.start_line, node.end_line + 1) if check.written(node, line) is None
-    )
+    elided: set[int] = set()
+    restored: dict[int, str] = {}
+    for line in range(node.start_line, node.end_line + 1):
+        if check.written(node, line) is None:
+            whole = check.restored(node, line)
+            if whole is None:
+                elided.add(line)
+            else:
+                restored[line] = whole
+    return Outline(frozenset(elided), restored)
 
 
 class _Check:
@@ -116,6 +141,25 @@ class _Check:
             if not (shown.endswith(theirs) if line == child.start_line else shown == theirs):
                 return None
         return shown
+
+    def restored(self, n: Node, line: int) -> str | None:
+        """The file's line `line` where `n`'s text ends a nested definition there with its body elided
+        (`def mode: Int = ...` for the file's `def mode: Int = 42`): that definition's own line, after
+        `n`'s indentation on its first line. None unless exactly one definition spans the line and
+        ends on it, it is the file's there, and `n`'s line is its line up to nothing but the elision."""
+        kids = self.spanning(n, line)
+        text = self.text_line(n, line)
+        if len(kids) != 1 or text is None or kids[0].end_line != line:
+            return None
+        theirs = self.written(kids[0], line)
+        if theirs is None:
+            return None
+        head = text.lstrip() if line == kids[0].start_line else text
+        pairs = enumerate(zip(head, theirs, strict=False))
+        same = next((i for i, (a, b) in pairs if a != b), min(len(head), len(theirs)))
+        if not head[:same].strip() or not _ONLY_MARKER.fullmatch(head[same:]):
+            return None
+        return text[: len(text) - len(head)] + theirs
 
 
 def _within(inner: Node, outer: Node) -> bool:

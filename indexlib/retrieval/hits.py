@@ -16,7 +16,7 @@ import msgspec
 
 from indexlib.records import Hit, Node, Snippet
 from indexlib.retrieval import definitions, streams
-from indexlib.retrieval.elision import elided_lines
+from indexlib.retrieval.elision import outline_lines
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.hitline import crowded_hits, printed_lines, shown_line
 from indexlib.retrieval.query import Query
@@ -49,14 +49,21 @@ def hit_of(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares
 
 
 def _snippet(snap: Snapshot, shown: Node, q: Query, opts: SearchRequest, declares: str | None) -> Snippet:
+    outline = outline_lines(shown, snap.nested(shown))
+    text = shown.text
+    if outline.restored:
+        lines = text.split("\n")
+        for line, whole in outline.restored.items():
+            lines[line - shown.start_line] = whole
+        text = "\n".join(lines)
     return make_snippet(
-        shown.text,
+        text,
         shown.start_line,
         streams.words_for_snippets(q),
         opts.snippet_chars,
         indent=snap.first_line_indent(shown),
         hidden_lines=snap.hidden_lines(shown),
-        elided=elided_lines(shown, snap.nested(shown)),
+        elided=outline.elided,
         stems=streams.stems_for_snippets(q),
         declares=declares,
         signature=shown.signature,

@@ -63,7 +63,8 @@ def _printed_lines_are_the_files(out: str, root: Path) -> list[str]:
 
 def test_context_lines_are_the_files_lines_never_an_elided_body(tmp_path: Path) -> None:
     """A nested function's body is elided in its container's text (`...`, blank lines, `= ...`):
-    those lines are not the file's and -C leaves them out, as rg -C prints only lines of the file."""
+    those lines are not the file's and -C leaves them out, as rg -C prints only lines of the file;
+    a member whose body is on its last line is restored from its own text instead."""
     root = _indexed(tmp_path, {"a.py": NESTED_PY, "A.scala": NESTED_SCALA})
     for query in ("outer", "run", "Widget", "Setup", "helper"):
         res = run_qry_process("search", query, "-C", "10", cwd=root)
@@ -75,6 +76,14 @@ def test_context_lines_are_the_files_lines_never_an_elided_body(tmp_path: Path) 
         "a.py:11:    def inner(a):",
         "a.py:14:    return inner(3)",
     ], outer.describe()
+    # A member on one line is given back whole from its own text, not left out of its class.
+    setup = run_qry_process("search", "Setup", "-k", "1", "-C", "10", cwd=root)
+    assert setup.out.splitlines()[1:] == [
+        "A.scala:1:abstract class Setup {",
+        "A.scala:2:  def mode: Int = 42",
+        'A.scala:3:  def name: String = "x"',
+        "A.scala:4:}",
+    ], setup.describe()
     run = run_qry_process("search", "run", "-k", "1", "-C", "10", cwd=root)
     assert "A.scala:6:  def run(): Unit = {" in run.out and "A.scala:11:    println(helper(Nil))" in run.out
     # The one-line output (`path:line: symbol<TAB>text`) shows each hit by a line the file holds.

@@ -5,22 +5,26 @@ from __future__ import annotations
 
 from indexlib.index.parsing import parse_file
 from indexlib.records import Node
-from indexlib.retrieval.elision import as_written, elided_lines
+from indexlib.retrieval.elision import as_written, elided_lines, outline_lines
 from indexlib.retrieval.snippets import make_snippet
 from tests.parsekit import node
 
 
 def _elided(path: str, source: str, language: str, qualified: str) -> tuple[Node, list[int], list[str]]:
-    """The node, its elided lines, and its printed lines that are claimed to be the file's but are not."""
+    """The node, its elided lines, and its printed lines (restored ones as restored) that are claimed
+    to be the file's but are not."""
     parsed = parse_file(path, source.encode(), language)
     n = node(parsed, qualified)
-    lines = elided_lines(n, [m for m in parsed.nodes if m.kind != "module"])
+    lines, restored = outline_lines(n, [m for m in parsed.nodes if m.kind != "module"])
+    assert lines == elided_lines(n, [m for m in parsed.nodes if m.kind != "module"])
+    assert not lines & restored.keys()
     file_lines = source.splitlines()
     text_lines = n.text.split("\n")
     wrong = [
         f"{n.start_line + i}: {t!r}"
         for i, t in enumerate(text_lines)
-        if n.start_line + i not in lines and not file_lines[n.start_line + i - 1].endswith(as_written(t))
+        if n.start_line + i not in lines
+        and not file_lines[n.start_line + i - 1].endswith(restored.get(n.start_line + i, as_written(t)))
     ]
     return n, sorted(lines), wrong
 
@@ -40,13 +44,19 @@ SCALA = """object Runner {
 
 
 def test_the_lines_an_elided_body_leaves_are_not_the_files() -> None:
-    """scopt: `def helper(...): String = ...` (the file goes on `= xs match {`), its body's blank lines and
-    a one-line braced body (`{ ... }`, not the file's `{ 1 }`) are elided; a head whose braced body goes on
-    past its line is the file's line as `as_written` prints it (`def run(): Unit = {`)."""
+    """scopt: `def helper(...): String = ...` (the file goes on `= xs match {`) and its body's blank
+    lines are elided; a head whose braced body goes on past its line is the file's line as `as_written`
+    prints it (`def run(): Unit = {`); a definition on one line (`def one(): Int = { 1 }`, an expression
+    body) is restored from its own text, so an outline printed as file lines keeps it."""
     _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner.run")
     assert lines == [3, 4, 5, 6] and wrong == []
-    _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner")
-    assert 2 not in lines and {3, 4, 5, 6, 7, 9, 10} <= set(lines) and wrong == [], lines
+    n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner")
+    assert lines == [3, 4, 5, 6, 7, 8] and wrong == [], lines
+    _e, restored = outline_lines(n, [m for m in parse_file("A.scala", SCALA.encode(), "scala").nodes])
+    assert restored == {
+        9: "  override def renderingMode: RenderingMode = RenderingMode.TwoColumns",
+        10: "  def one(): Int = { 1 }",
+    }
     _n, lines, wrong = _elided("A.scala", SCALA, "scala", "Runner.run.helper")
     assert lines == [] and wrong == []
 
@@ -64,9 +74,30 @@ PYTHON = """class Widget:
 """
 
 
-def test_python_bodies_and_one_line_bodies_are_elided_decorators_and_heads_are_not() -> None:
+def test_python_bodies_are_elided_a_decorated_one_liner_is_restored_heads_are_kept() -> None:
     _n, lines, wrong = _elided("a.py", PYTHON, "python", "Widget")
-    assert lines == [3, 4, 7, 10] and wrong == [], lines
+    assert lines == [3, 4, 7] and wrong == [], lines
+
+
+JAVA = """class Counter {
+    private int n;
+    public int size() { return n; }
+    int twice() { return n * 2; } int thrice() { return n * 3; }
+    public void add() {
+        n++;
+    }
+}
+"""
+
+
+def test_a_one_line_member_is_restored_two_on_one_line_are_not() -> None:
+    """A Java getter on one line reads as the file's line in its class's outline; a line holding two
+    members, or a member whose body goes on, is not restored (its head alone is not the file's line)."""
+    _n, lines, wrong = _elided("Counter.java", JAVA, "java", "Counter")
+    assert lines == [4, 6, 7] and wrong == [], lines
+    parsed = parse_file("Counter.java", JAVA.encode(), "java")
+    _e, restored = outline_lines(node(parsed, "Counter"), parsed.nodes)
+    assert restored == {3: "    public int size() { return n; }"}
 
 
 def test_a_class_outline_goes_on_past_a_member_with_a_multi_line_body() -> None:
@@ -76,7 +107,7 @@ def test_a_class_outline_goes_on_past_a_member_with_a_multi_line_body() -> None:
     elided = elided_lines(widget, [m for m in parsed.nodes if m.kind != "module"])
     s = make_snippet(widget.text, widget.start_line, ["Widget"], 4000, elided=elided, declares="Widget")
     assert "def close(self):" in s.text and "def size(self)" in s.text and not s.truncated, s
-    assert (s.start_line, s.end_line, s.elided) == (1, 10, [3, 4, 7, 10])
+    assert (s.start_line, s.end_line, s.elided) == (1, 10, [3, 4, 7])
 
 
 def test_definitions_nested_past_the_bound_count_as_elided_not_as_a_recursion_error() -> None:

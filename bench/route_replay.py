@@ -15,6 +15,8 @@ half-and-half with the workspace's, against the workspace's), and each repositor
 up to its snapshot (`--from-git`'s clone: the last HISTORY_TITLES commit subjects; the reciprocal-
 rank vote share of the best HISTORY_HITS of them by BM25, added to the confidence). The dev set's
 `fix` queries are titles of commits made after the snapshot, so the history read never holds them.
+Last, identifier coverage: only the question's code-like words (backticked, camelCase, snake_case,
+dotted, ALL_CAPS, a capitalised word not first), each index's idf-weighted share of those it holds.
 
     python bench/route_replay.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx]
 
@@ -40,6 +42,7 @@ import workspace_bench as wb
 HISTORY_TITLES = 2000
 HISTORY_HITS = 10
 _WORD = re.compile(r"[a-z0-9]+")
+_CODE_WORD = re.compile(r"`[^`]+`|[\w$]+(?:\.[\w$]+)*")
 Feats = dict[str, dict[str, float]]  # repo -> feature -> value
 Score = Callable[[dict[str, float]], float]
 
@@ -91,6 +94,22 @@ def capture(work: Path, git_dirs: list[str], embed: str = "none") -> list[dict[s
     return recs
 
 
+def identifier_terms(text: str) -> list[str]:
+    """The analysed joined forms of the question's code-like words (as the index spells them)."""
+    from indexlib.analyzer import split_identifier
+
+    out: list[str] = []
+    for i, m in enumerate(_CODE_WORD.finditer(text)):
+        tok = m.group(0)
+        if tok.startswith("`"):
+            out += ["".join(split_identifier(w)).lower() for w in re.findall(r"[\w$]+", tok)]
+        elif "." in tok:
+            out.append(".".join("".join(split_identifier(s)).lower() for s in tok.split(".")))
+        elif len(split_identifier(tok)) > 1 or (tok.isupper() and len(tok) > 1) or (i and tok[:1].isupper()):
+            out.append("".join(split_identifier(tok)).lower())
+    return [t for t in dict.fromkeys(out) if t]
+
+
 def features(rec: dict[str, Any]) -> Feats:
     from indexlib.workspace import collection
 
@@ -101,6 +120,8 @@ def features(rec: dict[str, Any]) -> Feats:
     idf = {t: collection.tantivy_idf(n_all, df_all[t]) for t in terms}
     total = sum(idf.values()) or 1.0
     cori = collection.weights(stats)
+    code = [t for t in identifier_terms(rec["q"]["query"]) if df_all.get(t, 0) > 0]
+    code_total = sum(idf[t] for t in code)
     out: Feats = {}
     for repo, (docs, df) in stats.items():
         lm = 0.0
@@ -115,6 +136,7 @@ def features(rec: dict[str, Any]) -> Feats:
             "cov": sum(idf[t] for t, f in df.items() if f > 0) / total,
             "lm": lm,
             "cori": cori.get(repo, 1.0),
+            "ident": sum(idf[t] for t in code if df.get(t, 0) > 0) / code_total if code_total else -1.0,
         }
     return out
 
@@ -216,6 +238,14 @@ def rules() -> dict[str, tuple[Score, float, int, float]]:
             3,
             0.0,
         )
+    for w in (0.4, 1.0):
+        for keep in (0.3, 0.5):
+            out[f"(confidence + {w} x identifiers) / {1 + w}, keep {keep}"] = (
+                lambda v, w=w: v["conf"] if v["ident"] < 0 else (v["conf"] + w * v["ident"]) / (1 + w),
+                keep,
+                3,
+                0.0,
+            )
     return out
 
 

@@ -48,6 +48,13 @@ def _indexed(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
+def _context_of_first(root: Path, query: str) -> list[str]:
+    """The `path:line:text` lines `-C 10` prints for the first hit of `query`."""
+    res = run_qry_process("search", query, "-k", "1", "-C", "10", cwd=root)
+    assert res.code == 0, res.describe()
+    return res.out.splitlines()[1:]
+
+
 def _printed_lines_are_the_files(out: str, root: Path) -> list[str]:
     """The `path:line:text` lines of -C output whose text is not line `line` of `path`."""
     wrong = []
@@ -70,20 +77,18 @@ def test_context_lines_are_the_files_lines_never_an_elided_body(tmp_path: Path) 
         res = run_qry_process("search", query, "-C", "10", cwd=root)
         assert res.code == 0, res.describe()
         assert _printed_lines_are_the_files(res.out, root) == [], res.describe()
-    outer = run_qry_process("search", "outer", "-k", "1", "-C", "10", cwd=root)
-    assert outer.out.splitlines()[1:] == [
+    assert _context_of_first(root, "outer") == [
         "a.py:10:def outer():",
         "a.py:11:    def inner(a):",
         "a.py:14:    return inner(3)",
-    ], outer.describe()
+    ]
     # A member on one line is given back whole from its own text, not left out of its class.
-    setup = run_qry_process("search", "Setup", "-k", "1", "-C", "10", cwd=root)
-    assert setup.out.splitlines()[1:] == [
+    assert _context_of_first(root, "Setup") == [
         "A.scala:1:abstract class Setup {",
         "A.scala:2:  def mode: Int = 42",
         'A.scala:3:  def name: String = "x"',
         "A.scala:4:}",
-    ], setup.describe()
+    ]
     run = run_qry_process("search", "run", "-k", "1", "-C", "10", cwd=root)
     assert "A.scala:6:  def run(): Unit = {" in run.out and "A.scala:11:    println(helper(Nil))" in run.out
     # The one-line output (`path:line: symbol<TAB>text`) shows each hit by a line the file holds.
@@ -104,13 +109,12 @@ def test_a_class_outline_goes_on_past_a_member_with_a_multi_line_body(tmp_path: 
     snippet = widget["snippet"]
     assert "def close(self):" in snippet["text"] and not snippet["truncated"], snippet
     assert (snippet["start_line"], snippet["end_line"]) == (1, 7), snippet
-    context = run_qry_process("search", "Widget", "-k", "1", "-C", "10", cwd=root)
-    assert context.out.splitlines()[1:] == [
+    assert _context_of_first(root, "Widget") == [
         "a.py:1:class Widget:",
         "a.py:2:    def render(self):",
         "a.py:5:",
         "a.py:6:    def close(self):",
-    ], context.describe()
+    ]
 
 
 CLIENT = """class Client:

@@ -38,9 +38,11 @@ _NOT_A_SECRET_RE = re.compile(
     | ^[a-z][a-z0-9+.-]*:// | ^arn: | ^(?:\.{0,2}|~)/  # URLs, ARNs, paths
     """
 )
-# A value made only of letters (words joined by `_`, `-`, `.`) is a name or an identifier in practice
-# (`"next_marker"`, `"GITHUB_TOKEN"`, `"Incorrect"`); real keys and most passwords carry digits or symbols.
-_IDENTIFIER_VALUE_RE = re.compile(r"[A-Za-z]+(?:[_.\-][A-Za-z]+)*")
+# A value made only of letters (words joined by `_`, `-`, `.`, a private name's leading or trailing
+# underscores) is a name or an identifier in practice (`"next_marker"`, `"GITHUB_TOKEN"`, `"Incorrect"`,
+# `"_sa_default"`, `` `_sa.create_engine.json_serializer` ``); real keys and most passwords carry
+# digits or symbols.
+_IDENTIFIER_VALUE_RE = re.compile(r"_*[A-Za-z]+(?:[_.\-]+[A-Za-z]+)*_*")
 _CODE_PUNCT_RE = re.compile(r"[()\[\]{}<>$.]")
 _HAS_DIGIT_RE = re.compile(r"\d")
 _HAS_LETTER_RE = re.compile(r"[A-Za-z]")

@@ -297,12 +297,13 @@ _BACKSLASH_NAME = re.compile(r"\\?(?:[A-Z]\w*\\)+[A-Za-z_]\w*")
 
 def regex_syntax(text: str) -> str | None:
     """The first piece of `text` that reads as regular-expression syntax (`.*`, `\\w`, `[a-z]`, `^`),
-    or None. `qry search` takes such a query as words: callers say so and point to `qry grep`.
+    or None. `qry search` takes such a query as words: callers say so and point to `qry grep`. Filter
+    tokens are not words: a `path:` glob (`path:src/*.c`) and a `repo:` regex mean what they say.
 
-    >>> regex_syntax("def .*_request"), regex_syntax("parse config")
-    ('.*', None)
+    >>> regex_syntax("def .*_request"), regex_syntax("parse config"), regex_syntax("x path:a/*.c")
+    ('.*', None, None)
     """
-    m = _REGEX_SYNTAX.search(_BACKSLASH_NAME.sub("", text.strip()))
+    m = _REGEX_SYNTAX.search(_BACKSLASH_NAME.sub("", without_filters(text).strip()))
     return m.group(0) if m else None
 
 

@@ -291,3 +291,12 @@ def test_a_code_fragment_matches_as_code_may_space_it() -> None:
     lower = fragment_pattern("media_type = none")  # typed in lower case: any case
     assert lower is not None and lower.search("media_type = None")
     assert fragment_pattern("parse") is None
+
+
+def test_a_filter_glob_is_not_taken_for_regex_syntax_in_the_words() -> None:
+    from indexlib.retrieval.query import regex_syntax
+
+    # `path:` takes a glob and `repo:` a regex: neither is the words the note is about.
+    assert regex_syntax("Item path:cJSON_Utils.*") is None
+    assert regex_syntax("retry -repo:^web$ lang:c") is None
+    assert regex_syntax("def .*_request path:src/*.py") == ".*"

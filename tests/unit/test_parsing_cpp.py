@@ -274,6 +274,15 @@ def test_c_typedef_of_a_scalar_is_a_type() -> None:
     assert kinds(parsed) == [("type", "ticket_t"), ("type", "node_ptr")]
 
 
+def test_a_named_struct_in_a_typedef_is_signed_as_written() -> None:
+    # `struct cJSON` alone would be the head of the member line `struct cJSON *next;` too, and the
+    # hit was shown by that member instead of its declaration.
+    source = "typedef struct cJSON\n{\n    struct cJSON *next;\n} cJSON;\ntypedef enum level { LOW } level;\n"
+    parsed = parse("cjson.h", "c", source)
+    assert node(parsed, "struct", "cJSON").signature == "typedef struct cJSON"
+    assert node(parsed, "enum", "level").signature == "typedef enum level"
+
+
 # --------------------------------------------------------------------------------------------------
 # (e) A class's name means the class
 

@@ -38,7 +38,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 8: a signature starts past comment and blank lines between or after the annotations and attributes
 # above a declaration too (`@Deprecated` / `// why` / `@SuppressWarnings("x")` / `public void f()`
 # was signed `// why @SuppressWarnings("x") public void f()` and shown by the comment's line).
-PARSER_VERSION = 8
+# 9: a C/C++ struct, union or enum named in a typedef is signed as written (`typedef struct cJSON`,
+# not `struct cJSON`, the head of its member line `struct cJSON *next;` too).
+PARSER_VERSION = 9
 
 
 def parse_file(

@@ -311,6 +311,10 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
     elif node.type == "assignment_expression" and item.alias_of is None:
         start = chain_top(node).start_byte  # the first name of `a.x = a.y = function (v)`: the chain
+    elif node.type in SPECIFIERS and item.outer.type == "type_definition" and node.child_by_field_name("name"):
+        # `typedef struct cJSON {`: signed as written, so the declaration is found by its signature
+        # and not by a member line `struct cJSON *next;` that `struct cJSON` alone is the head of.
+        start = item.outer.start_byte
     if node.type in MACROS:
         return _macro_signature(data[start : node.end_byte])
     if node.type == "macro_definition":  # its rules are its body

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from indexlib.engines.treesitter import Deadline
 from indexlib.index.parsing import parse_file
 from indexlib.index.parsing.decorations import blank_macros
 from indexlib.records import ParsedFile
@@ -129,6 +130,41 @@ def test_all_caps_types_keep_their_declarations() -> None:
     parsed = parse("win.c", "c", source)
     assert node(parsed, "function", "get_value").signature == "DWORD get_value(void)"
     assert node(parsed, "function", "open_thing").signature == "static HANDLE open_thing(void)"
+
+
+EXPORT_THEN_NAMESPACE = b"""#define LIB_END_EXPORT
+struct buffer { int size; };
+LIB_END_EXPORT
+
+namespace detail {
+inline int limit() { return 64; }
+}
+"""
+
+
+def test_a_statement_macro_is_blanked_when_the_copy_without_every_macro_parses_worse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """fmt's base.h: the copy without every macro parsed as one ERROR over the whole file, so the
+    file was read as written, where `FMT_END_EXPORT` alone on its line before `namespace detail {`
+    made a function named `namespace` of the namespace and `namespace.to_string_view` of its
+    members. The copy with only the statement macros blanked is a third choice."""
+    from indexlib.index.parsing import preproc
+
+    real = preproc.blank_macros
+
+    def worse(data: bytes, deadline: Deadline | None = None) -> bytes | None:
+        copy = real(data, deadline)
+        assert copy is not None
+        return copy.replace(b"size; }", b"size;  ")  # an unclosed struct: an ERROR to the end
+
+    monkeypatch.setattr(preproc, "blank_macros", worse)
+    parsed = parse("base.h", "cpp", EXPORT_THEN_NAMESPACE.decode())
+    assert kinds(parsed) == [
+        ("constant", "LIB_END_EXPORT"),
+        ("struct", "buffer"),
+        ("function", "detail.limit"),
+    ]
 
 
 def test_blanking_keeps_offsets_comments_strings_and_directives() -> None:

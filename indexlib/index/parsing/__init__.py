@@ -39,7 +39,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # above a declaration too (`@Deprecated` / `// why` / `@SuppressWarnings("x")` / `public void f()`
 # was signed `// why @SuppressWarnings("x") public void f()` and shown by the comment's line).
 # 9: a C/C++ struct, union or enum named in a typedef is signed as written (`typedef struct cJSON`,
-# not `struct cJSON`, the head of its member line `struct cJSON *next;` too).
+# not `struct cJSON`, the head of its member line `struct cJSON *next;` too), and a C/C++ file whose
+# copy without macros parses worse than as written is read without its statement macros alone when
+# that parses better (fmt's base.h: `FMT_END_EXPORT` / `namespace detail {` was a function `namespace`).
 PARSER_VERSION = 9
 
 

@@ -130,6 +130,21 @@ def blank_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
     >>> blank_macros(b"class FOO_API Widget {};\\nFOO_API int f() FOO_NOEXCEPT;\\n")
     b'class         Widget {};\\n        int f()             ;\\n'
     """
+    return _blanked(data, deadline, decorations=True)
+
+
+def blank_statement_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
+    """`data` with only its statement macros blanked (`FOO_END_EXPORT` alone on its line); None when
+    it has none. The fewer edits of the two copies: what a grammar reads when the copy without the
+    decorations too parses worse than the file as written.
+
+    >>> blank_statement_macros(b"#define FOO_API\\nFOO_API int f();\\nFOO_END\\nint g();\\n")
+    b'#define FOO_API\\nFOO_API int f();\\n       \\nint g();\\n'
+    """
+    return _blanked(data, deadline, decorations=False)
+
+
+def _blanked(data: bytes, deadline: Deadline | None, *, decorations: bool) -> bytes | None:
     if not _CAPS_WORD.search(data):
         return None
     code = code_mask(data)
@@ -141,7 +156,7 @@ def blank_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
         deadline.check("macros")
     statements = _statement_macros(code, bodies, caps)
     spans = [(start, end) for start, end, ended in statements if not ended]
-    words = decoration_words(data, code, bodies, caps)
+    words = decoration_words(data, code, bodies, caps) if decorations else frozenset()
     if deadline is not None:
         deadline.check("macros")
     # A word this file defines to nothing or to specifiers stays a decoration before a `(` too:

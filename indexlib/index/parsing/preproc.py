@@ -24,7 +24,7 @@ import re
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, parse
 from indexlib.index.parsing import kotlinswift
-from indexlib.index.parsing.decorations import blank_macros
+from indexlib.index.parsing.decorations import blank_macros, blank_statement_macros
 from indexlib.index.parsing.text import blank
 
 # Languages `blank_inactive` knows: C# blanks all its directives (`#region`, `#pragma`, `#nullable`
@@ -107,7 +107,8 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
     error, and kept only when its parse is less damaged (fewer bytes under ERROR nodes, then fewer
     MISSING ones). C and C++: the copy without decoration macros (decorations.py) is parsed first
     when there is one, since the file as written often parses without an error but wrongly (`class
-    FOO_API Widget {` as a function); it is kept unless it is more damaged than the file as written."""
+    FOO_API Widget {` as a function); it is kept unless it is more damaged than the file as written,
+    and then the copy without only its statement macros is kept if it is the less damaged of those two."""
     if language in kotlinswift.LANGUAGES:
         view = kotlinswift.parse_view(data, language)
         if view is not None:
@@ -115,9 +116,12 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
     if language in DECORATED:
         undecorated = blank_macros(data, deadline)
         if undecorated is not None:
-            return _less_damaged(
+            tree, parsed = _less_damaged(
                 parse(undecorated, language, deadline), undecorated, data, language, deadline
             )
+            if parsed is data:
+                return _fewer_edits(tree, data, language, deadline)
+            return tree, parsed
     tree = parse(data, language, deadline)
     if language not in PREPROCESSED or not tree.root_node.has_error:
         return tree, data
@@ -140,6 +144,20 @@ def _less_damaged(
     if damage(written.root_node) < damage(tree.root_node):
         return written, data
     return tree, parsed
+
+
+def _fewer_edits(written: Tree, data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:
+    """(`written`, `data`), or the copy of `data` without its statement macros alone when that parses
+    less damaged. fmt's base.h: its copy without every macro was one ERROR over the whole file,
+    while as written `FMT_END_EXPORT` alone on its line made a function named `namespace` of the
+    `namespace detail {` after it."""
+    statements = blank_statement_macros(data, deadline)
+    if statements is None:
+        return written, data
+    tree = parse(statements, language, deadline)
+    if damage(tree.root_node) < damage(written.root_node):
+        return tree, statements
+    return written, data
 
 
 def damage(root: Node) -> tuple[int, int]:

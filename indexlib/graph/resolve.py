@@ -293,9 +293,9 @@ class Resolver:
     def _bare_name_tiers(
         self, n: Node, cands: list[StoredNode], own: frozenset[int]
     ) -> list[list[StoredNode]]:
-        """A bare name calls a function or a class, never another object's method; in languages with
-        an implicit `this` it may call a method of its own class. Nested functions are visible only
-        inside the function that holds them."""
+        """A bare name calls a function or a class, never another object's method (nor a Lua table's
+        function); in languages with an implicit `this` it may call a method of its own class. Nested
+        functions are visible only inside the function that holds them."""
         implicit_this = n.language in IMPLICIT_THIS
         cands = [
             c
@@ -308,6 +308,10 @@ class Resolver:
                 or self._is_container(c.node.parent_uid)
             )
         ]
+        if n.language == "lua":
+            # `function lume.fn()` is a field of the table `lume`, reached only as `lume.fn`: a bare
+            # `fn(v)` calls a local or a global (lume's `lume.map` calls its parameter `fn`).
+            cands = [c for c in cands if c.node.parent_uid or "." not in c.node.qualified_name]
         tiers = [
             [c for c in cands if self._member_of(c.node, own)],
             [c for c in cands if c.node.path == n.path],

@@ -90,3 +90,51 @@ def test_lua_assigned_functions_self_calls_and_file_local_tables(tmp_path: Path)
     res = related(open_engine(tmp_path / ".qry"), "lua/view/float.lua:M.mount", callers=False, callees=True, depth=1)
     callees = {(r.symbol, r.path, r.ambiguous) for r in res.related if r.direction == "out"}
     assert callees == {("M.layout", "lua/view/float.lua", False), ("M.load", "lua/view/float.lua", False)}
+
+
+# lume's private helpers are all written this way: `local iteratee = function(x)`.
+LOCALS = b"""local lume = {}
+
+--- Does nothing.
+local noop = function()
+end
+
+-- Returns its argument.
+local identity = function(x)
+  return x
+end
+
+function lume.fn(fn, ...)
+  return function() return fn(...) end
+end
+
+function lume.map(t, fn)
+  fn = identity(fn)
+  local rtn = {}
+  for k, v in pairs(t) do rtn[k] = fn(v) end
+  noop()
+  return rtn
+end
+
+return lume
+"""
+
+
+def test_a_function_held_by_a_file_local_is_a_definition_from_local_on() -> None:
+    parsed = parse_file("lume.lua", LOCALS, "lua")
+    defs = table(parsed)
+    assert defs["noop"][:3] == ("function", 3, 5) and defs["identity"][:3] == ("function", 7, 10)
+    identity = node(parsed, "identity")
+    assert (identity.signature, identity.doc) == ("local identity = function(x)", "Returns its argument.")
+    assert identity.text.startswith("-- Returns its argument.\nlocal identity")
+
+
+def test_a_bare_call_never_reaches_a_function_of_a_table(tmp_path: Path) -> None:
+    """`fn(v)` in `lume.map` calls its parameter: `lume.fn` is reached only as `lume.fn`."""
+    (tmp_path / "lume.lua").write_bytes(LOCALS)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    res = related(open_engine(tmp_path / ".qry"), "lume.map", callers=False, callees=True, depth=1)
+    assert {(r.symbol, r.ambiguous) for r in res.related if r.direction == "out"} == {
+        ("identity", False),
+        ("noop", False),
+    }

@@ -41,7 +41,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 9: a C/C++ struct, union or enum named in a typedef is signed as written (`typedef struct cJSON`,
 # not `struct cJSON`, the head of its member line `struct cJSON *next;` too), and a C/C++ file whose
 # copy without macros parses worse than as written is read without its statement macros alone when
-# that parses better (fmt's base.h: `FMT_END_EXPORT` / `namespace detail {` was a function `namespace`).
+# that parses better (fmt's base.h: `FMT_END_EXPORT` / `namespace detail {` was a function `namespace`),
+# and a Lua function held by a file-level local (`local iteratee = function(x)`) is a definition.
 PARSER_VERSION = 9
 
 

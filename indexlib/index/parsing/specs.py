@@ -381,11 +381,13 @@ _LUA = Spec(
     query="""
     (function_declaration) @function
     (chunk (assignment_statement (expression_list value: (function_definition))) @function)
+    (chunk (variable_declaration (assignment_statement (expression_list value: (function_definition))) @function))
     (field name: (identifier) value: (function_definition)) @function
     (function_call) @call
     """,
     comments=frozenset({"comment"}),
     line_comment=("--",),
+    wrappers=frozenset({"variable_declaration"}),  # `local f = function() end`: from `local` on
 )
 
 SPECS: dict[str, Spec] = {

@@ -309,9 +309,17 @@ def signature_of(item: Item, data: bytes, language: str) -> str:
         lead = _shared_lead(node, data)  # `public const int Max = 3`, `final public const B = 2`
     elif node.type == "variable_declarator" and node.parent is not None:
         start = node.parent.start_byte  # `const sleep = (ms) =>`, `const Foo = class`
+    elif (
+        node.type == "assignment_statement"
+        and node.parent is not None
+        and node.parent.type == "variable_declaration"
+    ):
+        start = node.parent.start_byte  # Lua `local noop = function()`
     elif node.type == "assignment_expression" and item.alias_of is None:
         start = chain_top(node).start_byte  # the first name of `a.x = a.y = function (v)`: the chain
-    elif node.type in SPECIFIERS and item.outer.type == "type_definition" and node.child_by_field_name("name"):
+    elif (
+        node.type in SPECIFIERS and item.outer.type == "type_definition" and node.child_by_field_name("name")
+    ):
         # `typedef struct cJSON {`: signed as written, so the declaration is found by its signature
         # and not by a member line `struct cJSON *next;` that `struct cJSON` alone is the head of.
         start = item.outer.start_byte

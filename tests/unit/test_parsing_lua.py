@@ -47,6 +47,7 @@ return M
 def test_lua_files_are_code() -> None:
     assert detect_language("lua/plugin/init.lua") == "lua"
     assert detect_language("bin/tool", b"#!/usr/bin/env lua\n") == "lua"
+    assert detect_language("rockspecs/luarocks-3.11.1-1.rockspec") == "lua"  # was left out
 
 
 def test_lua_definitions_and_references() -> None:

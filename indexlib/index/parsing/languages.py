@@ -65,6 +65,7 @@ _EXTENSIONS: dict[str, str] = {
     ".sbt": "scala",  # sbt and Mill builds are Scala
     ".mill": "scala",
     ".lua": "lua",
+    ".rockspec": "lua",  # a LuaRocks package description is Lua assignments (`dependencies = {...}`)
     ".sh": "bash",  # shell scripts: their functions are definitions, the commands they run calls
     ".bash": "bash",
     ".zsh": "bash",

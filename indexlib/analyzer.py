@@ -14,6 +14,8 @@ Term policy (the contract between the index side and the query side):
 - an identifier that splits into several parts emits its *joined* form first (the parts concatenated
   without separators, so `parse_config`, `parseConfig`, `ParseConfig` and `parse-config` all give
   `parseconfig`), then each part: `parseconfig parse config`. A one-part identifier emits just that part.
+  Between the two, a snake_case identifier emits the joined form of each chunk that is several words
+  itself (`cJSON_Parse`: `cjsonparse cjson c json parse`), so `cJSON` finds it as written.
 - a dotted name (`os.path.join`) emits the whole chain (each segment in its joined form) and, when it
   has three or more segments, each adjacent pair (`os.path`, `path.join`), then the terms of every
   segment. Emitting the chain makes a qualified-name query (`os.path.join`) match that exact spelling with
@@ -58,6 +60,9 @@ _TOKEN_RE = re.compile(r"[\w$]++(?:\.[\w$]++)*+")
 # Word parts over ASCII: an acronym that ends where a capitalised word starts (`HTTP` in `HTTPServer`),
 # a capitalised or lower-case word, a trailing acronym, or a digit run.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# What separates the chunks of a snake_case identifier whose chunks may be camelCase (`cJSON_Parse`).
+_CHUNK_SEP_RE = re.compile(r"[_$]+")
 
 # Runs of letters and digits (not `_`): pg_trgm's notion of a word.
 _ALNUM_RUN_RE = re.compile(r"[^\W_]+")
@@ -117,7 +122,27 @@ def _segment_terms(segment: str) -> tuple[str, list[str]]:
     joined = "".join(parts)
     if len(joined) > MAX_TERM_CHARS:
         return joined, parts
-    return joined, [joined, *parts]
+    return joined, [joined, *_chunk_forms(segment, joined), *parts]
+
+
+def _chunk_forms(segment: str, joined: str) -> list[str]:
+    """The joined forms of the `_`- or `$`-separated chunks of `segment` that are several words
+    themselves: `cJSON_Parse` -> `cjson`, `SDL_CreateWindow` -> `createwindow`. A prefixed C API
+    names its prefix and its verb in camel case, and a reader searches for either as written
+    (`cJSON`, `CreateWindow`), whose joined form is one term: without these, only its parts matched.
+
+    >>> _chunk_forms("cJSON_Parse", "cjsonparse"), _chunk_forms("parse_config", "parseconfig")
+    (['cjson'], [])
+    """
+    if "_" not in segment and "$" not in segment:
+        return []
+    out: list[str] = []
+    for chunk in _CHUNK_SEP_RE.split(segment):
+        parts = split_identifier(chunk)
+        form = "".join(parts)
+        if len(parts) > 1 and form != joined and form not in out and len(form) <= MAX_TERM_CHARS:
+            out.append(form)
+    return out
 
 
 def _token_terms(token: str) -> tuple[str, ...]:

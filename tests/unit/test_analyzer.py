@@ -92,6 +92,25 @@ def test_query_forms_meet_the_index_terms_of_a_definition() -> None:
     assert "parseconfig" in set(code_terms("function parseConfig() {}")) & set(query_terms("parse_config"))
 
 
+def test_a_camel_case_chunk_of_a_snake_case_name_is_a_term_of_its_own() -> None:
+    """`cJSON_Parse`, `SDL_CreateWindow`: a prefixed C API's prefix and verb are searched for as
+    written (`cJSON`, `CreateWindow`), whose joined form is one query term; the parts stay adjacent."""
+    assert code_terms("cJSON_Parse(x)") == ["cjsonparse", "cjson", "c", "json", "parse", "x"]
+    assert "cjson" in set(code_terms("cJSON *cJSON_Parse(const char *value)")) & set(query_terms("cJSON"))
+    assert "createwindow" in set(code_terms("SDL_CreateWindow(t)")) & set(query_terms("CreateWindow"))
+    # Chunks of one word each add nothing: `parse_config` is its joined form and its parts.
+    assert code_terms("parse_config") == ["parseconfig", "parse", "config"]
+    assert code_terms("a.test_parseConfig") == [
+        "a.testparseconfig",
+        "a",
+        "testparseconfig",
+        "parseconfig",
+        "test",
+        "parse",
+        "config",
+    ]
+
+
 def test_query_terms_are_unique_and_join_adjacent_words_only() -> None:
     assert query_terms("retry retry") == ["retry", "retryretry"]
     assert query_terms("read file") == ["read", "file", "readfile"]

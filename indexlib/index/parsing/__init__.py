@@ -43,7 +43,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # copy without macros parses worse than as written is read without its statement macros alone when
 # that parses better (fmt's base.h: `FMT_END_EXPORT` / `namespace detail {` was a function `namespace`),
 # and a Lua function held by a file-level local (`local iteratee = function(x)`) is a definition.
-PARSER_VERSION = 9
+# 10: a snake_case identifier's chunks that are camelCase themselves are terms of their own
+# (`cJSON_Parse` -> `cjsonparse cjson c json parse`), so `cJSON` finds it as written.
+PARSER_VERSION = 10
 
 
 def parse_file(

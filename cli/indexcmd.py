@@ -99,6 +99,13 @@ def summary_line(report: Any) -> str:
     if repaired:
         more = f" and {len(repaired) - 1} more" if len(repaired) > 1 else ""
         parts.append(f", rebuilt damaged index files from the source ({repaired[0]}{more})")
+    if getattr(report, "trimmed_roots", 0):
+        from indexlib import AUTO_KEEP_RUNS
+
+        kept = f"the last {AUTO_KEEP_RUNS} runs are kept"
+        parts.append(
+            f", {plural(report.trimmed_roots, 'old root')} removed ({kept}; qry gc --keep N keeps fewer)"
+        )
     parts.append(f" in {report.elapsed:.2f} s")
     parts.append(f" -> root {report.root_id[:ROOT_ID_CHARS]}" + ("" if report.published else " (unchanged)"))
     if getattr(report, "background_pid", 0):
@@ -157,6 +164,8 @@ def _run(env: Env, path: Path | None, v: dict[str, Any]) -> int:
         env.out(msgspec.json.encode(report.to_builtins()).decode() + "\n")
     elif not v.get("quiet"):
         env.err(summary_line(report) + "\n")
+    for note in getattr(report, "notes", []):
+        env.err(f"qry: note: {note}\n")
     return Exit.OK
 
 

@@ -20,7 +20,7 @@ from cli.console import Env, Exit, guarded
 from cli.options import OPTION_BY_DEST as O
 from cli.options import Opt
 from cli.optspec import repo_option
-from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SEARCH_BOUNDS
+from indexlib import KEEP_RUNS, ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SEARCH_BOUNDS
 
 _RELATED_DEPTH = SEARCH_BOUNDS.related_depth
 _RELATED_ROWS = SEARCH_BOUNDS.related_limit
@@ -223,7 +223,7 @@ def roots_cmd(
 @app.command("gc")
 def gc_cmd(
     keep: int = typer.Option(
-        5,
+        KEEP_RUNS,
         "--keep",
         metavar="N",
         help="How many recent index runs to keep (HEAD is always kept; a run with vectors is two roots).",

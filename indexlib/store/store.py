@@ -464,8 +464,9 @@ class Store:
 
     # -- gc -----------------------------------------------------------------------------------------
 
-    def gc(self, keep: int = 5, *, wait: float = 0.0) -> GcReport:
-        """Delete what the roots of HEAD's newest `keep` index runs do not use; HEAD is always kept.
+    def gc(self, keep: int | None = None, *, wait: float = 0.0) -> GcReport:
+        """Delete what the roots of HEAD's newest `keep` index runs (default gc.KEEP_RUNS) do not
+        use; HEAD is always kept.
 
         `keep` counts index runs, not roots: a build with vectors publishes two roots (the lexical
         one, then the same files with vectors attached), and both belong to its run.
@@ -476,9 +477,9 @@ class Store:
         tmp/ is cleaned. A reader that read HEAD just before two publishes and a gc with keep=1 could
         lose its root; keep >= 2 closes that window for one publish.
         """
-        from indexlib.store.gc import collect
+        from indexlib.store.gc import KEEP_RUNS, collect
 
-        return collect(self, keep, wait=wait)
+        return collect(self, KEEP_RUNS if keep is None else keep, wait=wait)
 
     def discard_staging(self) -> None:
         """Remove everything in tmp/ (staging and trash of failed or killed runs). Call under the

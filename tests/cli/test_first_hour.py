@@ -165,6 +165,36 @@ def test_gc_keep_one_leaves_no_ghost_root(tmp_path: Path) -> None:
     assert "1970-01-01" not in text and "missing" not in text, text
 
 
+def test_a_build_keeps_the_last_runs_by_itself_and_says_what_it_removed(tmp_path: Path) -> None:
+    """Every full rewrite left one more copy of the index until someone ran `qry gc`: once the index
+    holds more than 2 x AUTO_KEEP_RUNS roots, a build keeps HEAD's last AUTO_KEEP_RUNS runs, removes
+    the other roots (those from before a `--rebuild` too) and the segments only they used, and its
+    summary says so."""
+    from indexlib import AUTO_KEEP_RUNS, Store
+
+    repo = _write(
+        tmp_path / "repo", {"a.py": "def one():\n    return 0\n", "b.py": "def two():\n    return 2\n"}
+    )
+    for i in range(2 * AUTO_KEEP_RUNS):
+        (repo / "a.py").write_text(f"def one():\n    return {i}\n")
+        build_index(repo, BuildOptions(embed="none", rebuild=i == AUTO_KEEP_RUNS))
+    store = Store.open(repo / ".qry")
+    assert len(store.roots()) == 2 * AUTO_KEEP_RUNS  # not past the bound yet: nothing removed
+    segments = {p.name for p in store.segments_dir.iterdir()}
+    (repo / "a.py").write_text("def one():\n    return 'last'\n")
+    run = _q(repo, "index", ".", "--embed", "none")
+    removed = AUTO_KEEP_RUNS + 1
+    assert run.code == 0 and f"{removed} old roots removed (the last 10 runs are kept" in run.err, (
+        run.describe()
+    )
+    roots = json.loads(_q(repo, "roots", "--json").out)
+    assert len(roots) == AUTO_KEEP_RUNS and all(r["error"] == "" for r in roots), roots
+    left = {p.name for p in store.segments_dir.iterdir()}
+    assert len(left - segments) == 1 and len(left) < len(segments), (segments, left)
+    assert _q(repo, "search", "one", "--json").code == 0
+    assert "removed" not in _q(repo, "index", ".", "--embed", "none").err  # nothing changed: no run
+
+
 # -- snippets: the first line keeps its indentation; no line the file does not have ----------------
 
 SNIPPET_REPO = {

@@ -100,6 +100,8 @@ def build_index(
             if failure is not None:
                 raise failure from exc
             raise
+        if report.published:
+            _trim_history(store, report)
         if opts.background and opts.embed != "none":
             from indexlib.index.background import start_vector_worker
 
@@ -107,6 +109,20 @@ def build_index(
             # vectors follow this root before any other writer's.
             report.background_pid = start_vector_worker(store, index_dir, opts)
     return report
+
+
+def _trim_history(store: Store, report: BuildReport) -> None:
+    """Keep HEAD's last gc.AUTO_KEEP_RUNS index runs (under the build's writer lock). A trim the file
+    system refuses leaves the index as it was: the build it follows has published, so it is a note."""
+    from indexlib.store.gc import trim
+
+    try:
+        done = trim(store)
+    except QryError as exc:
+        report.notes.append(f"old roots not removed: {exc.message}")
+        return
+    if done is not None:
+        report.trimmed_roots = len(done.removed_roots)
 
 
 @contextmanager

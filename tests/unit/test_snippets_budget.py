@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexlib.records import Hit, Snippet
+from indexlib.records import Hit, Related, Snippet
 from indexlib.retrieval.budget import pack
 from indexlib.retrieval.snippets import make_snippet
 
@@ -125,7 +126,7 @@ def hit(path: str, a: int, b: int, text: str = "x" * 100) -> Hit:
 
 def test_budget_packs_whole_results_and_skips_overlaps() -> None:
     hs = [hit("a.py", 1, 10), hit("a.py", 5, 12), hit("b.py", 1, 3), hit("c.py", 1, 3, "y" * 4000)]
-    kept, left = pack(hs, 200)
+    kept, left = pack(hs, 300)
     assert [h.path for h in kept] == ["a.py", "b.py"]
     assert left == 2
 
@@ -133,6 +134,40 @@ def test_budget_packs_whole_results_and_skips_overlaps() -> None:
 def test_budget_always_keeps_the_best_hit() -> None:
     kept, left = pack([hit("a.py", 1, 3, "z" * 8000), hit("b.py", 1, 3)], 50)
     assert [h.path for h in kept] == ["a.py"] and left == 1
+
+
+def _hit_as_served(i: int) -> Hit:
+    """A hit shaped as a real one: a snippet of indented code (JSON escapes its quotes and line
+    breaks) and callers in its `related` rows, each row a dozen fields."""
+    code = "".join(f'    value_{j} = parse("key {j}", strict=True)\n' for j in range(12))
+    callers = [
+        Related(
+            uid=f"{j:016x}",
+            edge="calls",
+            direction="in",
+            path=f"src/pkg/caller_{j}.py",
+            start_line=j,
+            end_line=j + 9,
+            kind="function",
+            symbol=f"caller_{j}",
+            via=f"{i:016x}",
+            line=j + 3,
+            decl_line=j,
+        )
+        for j in range(5)
+    ]
+    h = hit(f"src/pkg/module_{i}.py", 10, 22, code)
+    h.uid, h.signature, h.related = f"{i:016x}", f"def handler_{i}(request, *, strict=True)", callers
+    return h
+
+
+def test_packed_results_fit_the_budget_as_the_json_an_agent_reads() -> None:
+    """The budget is what a model pays for: the results' JSON, 4 characters a token, stays within it
+    whenever more than the one hit always kept is packed (it was 1.5-1.9 times over on real code)."""
+    for budget in (1500, 3000, 6000):
+        kept, left = pack([_hit_as_served(i) for i in range(20)], budget)
+        assert len(kept) > 1 and left == 20 - len(kept)
+        assert len(msgspec.json.encode(kept)) / 4 <= budget, (budget, len(kept))
 
 
 def test_indent_restores_the_first_line_as_the_file_has_it() -> None:

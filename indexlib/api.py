@@ -20,6 +20,7 @@ from indexlib.retrieval.notes import member_line
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import TOLD_NOTES, Engine
+from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 from indexlib.store.manifest import FileRecord
 
@@ -159,7 +160,10 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
 _TIER = {streams.EXACT: "exact", streams.QUALIFIED: "qualified", streams.JOINED: "joined"}
 
 
-def _match(n: Node, match: str, score: float) -> SymbolMatch:
+def _match(snap: Snapshot, n: Node, match: str, score: float) -> SymbolMatch:
+    """`n` as a definition an agent is pointed at: its whole span, every window of a definition too
+    long for one node included (`definitions.whole`), as `related` and search give it."""
+    n = definitions.whole(snap, n)
     return SymbolMatch(
         uid=f"{n.uid:016x}",
         symbol=n.qualified_name,
@@ -188,26 +192,19 @@ def resolve_symbol(
     snap = engine.snapshot(root)
     located = definitions.located(snap, name.strip())
     if located:
-        return [_match(n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
+        return [_match(snap, n, "qualified", QUALIFIED_SCORE) for n in located[: max(limit, 1)]]
     q = parse_query(name)
     hits = streams.symbol_stream(snap, q, [], max(limit, 1) * 4)
-    found: list[tuple[float, tuple[bool, ...], int, SymbolMatch]] = []
+    found: list[tuple[float, tuple[bool, ...], int, Node]] = []
     for i, h in enumerate(hits):
         stored = snap.node(h.uid)
         if stored is None or stored.node.part != 0:
             continue
-        n = stored.node
         # Within a tier, as `related` picks: code that does the work before tests, examples and docs.
-        found.append(
-            (
-                -h.score,
-                definitions.preference(n, snap.is_generated),
-                i,
-                _match(n, _TIER.get(h.score, "fuzzy"), h.score),
-            )
-        )
-    found.sort(key=lambda t: t[:3])
-    return [m for *_, m in found[:limit]]
+        found.append((h.score, definitions.preference(stored.node, snap.is_generated), i, stored.node))
+    found.sort(key=lambda t: (-t[0], t[1], t[2]))
+    # Matched last, for the kept ones only: a long definition's span reads the windows after it.
+    return [_match(snap, n, _TIER.get(score, "fuzzy"), score) for score, _p, _i, n in found[:limit]]
 
 
 QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a qualified-name match
@@ -282,11 +279,11 @@ def related(
     )
     if len(best) > 1:
         return RelatedResult(
-            query=symbol, node=None, candidates=[_match(n, *tier) for n in best], ambiguous=True
+            query=symbol, node=None, candidates=[_match(snap, n, *tier) for n in best], ambiguous=True
         )
-    node = _match(definitions.whole(snap, best[0]), *tier)
+    node = _match(snap, best[0], *tier)
     rel, truncated = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
-    others = [_match(n, *tier) for n in found if n is not best[0]]
+    others = [_match(snap, n, *tier) for n in found if n is not best[0]]
     return RelatedResult(query=symbol, node=node, related=rel, candidates=others, truncated=truncated)
 
 

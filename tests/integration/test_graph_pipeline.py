@@ -16,6 +16,7 @@ from indexlib import (
     graph_query,
     open_engine,
     related,
+    resolve_symbol,
 )
 
 
@@ -208,6 +209,25 @@ def test_a_class_split_into_parts_is_related_whole(tmp_path: Path) -> None:
         hit = next(h for h in engine.search(text, SearchOptions(top_k=20)).results if h.symbol == "Big")
         assert (hit.uid, hit.start_line, hit.end_line) == (res.node.uid, 1, 450), (text, hit)
     assert related(engine, res.node.uid).related
+
+
+def test_resolve_symbol_and_candidates_give_a_split_class_whole(tmp_path: Path) -> None:
+    """`resolve_symbol` (the MCP tool) and an ambiguous name's candidates spanned only a split
+    definition's first window (gson's TypeAdapter: 30-270 of 30-323) while `related` and search gave
+    the whole: an agent reading the lines it was told missed the end of the class."""
+    body = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(150))
+    (tmp_path / "big.py").write_text("class Big:\n" + body)
+    (tmp_path / "other.py").write_text("class Big:\n" + body)
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    whole = {("big.py", 1, 450), ("other.py", 1, 450)}
+    for name, want in (("Big", whole), ("big.py:Big", {("big.py", 1, 450)})):
+        spans = {
+            (m.path, m.start_line, m.end_line) for m in resolve_symbol(engine, name) if m.kind == "class"
+        }
+        assert spans == want, name
+    res = related(engine, "Big")
+    assert res.ambiguous and {(c.start_line, c.end_line) for c in res.candidates} == {(1, 450)}, res
 
 
 def test_a_javascript_private_method_has_its_callers(tmp_path: Path) -> None:

@@ -587,8 +587,9 @@ lang:go, path:'src/**', kind:function, -path:tests/**.
 Over a workspace (the server started with --workspace or --server): every hit also has `repo`,
 `repo` (or repo:REGEX / -repo:REGEX in `query`) narrows the repositories searched, `route` true
 searches only those the route tool would pick, and meta says which indexes answered.
-Returns {query, results: [{uid, path, start_line, end_line, kind, symbol, language, score, signature,
-snippet: {text, start_line, end_line, truncated, elided (lines whose text is an elided nested body,
+Returns {query, results: [{uid, path, line (the line to open: the declaration or the line holding
+the query's words, as `qry search` prints path:line), start_line, end_line, kind, symbol, language,
+score, signature, snippet: {text, start_line, end_line, truncated, elided (lines whose text is an elided nested body,
 not the file's)}, related: [callers/callees of the hit], stale,
 generated (the file is generated code: change its generator)}],
 meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens to fit the answer
@@ -618,20 +619,21 @@ Who calls a symbol, what it calls, and its parent container, walking the call gr
 steps; for a class, struct, interface, enum or trait also its members (edge contains, direction
 out). `symbol` is a name, a qualified name (`BillingService.retryFailedCharge`) or a 16-hex uid from
 search/resolve_symbol. Returns {query, node, related: [{edge, direction ("in" = caller, "out" =
-callee), symbol, kind, path, start_line, end_line, depth, ambiguous}], candidates, ambiguous}.
+callee), symbol, kind, path, start_line, end_line, line (the call site, import or base list; 0 for
+contains), decl_line (the line it declares itself on), depth, ambiguous}], candidates, ambiguous}.
 When several definitions match equally, nothing is guessed: `ambiguous` is true and `candidates`
 lists them; call again with one candidate's uid."""
 
-GRAPH_DOC = """\
+# The labels are the node kinds, listed from NodeKind so a new kind is named here too.
+GRAPH_DOC = f"""\
 Run a read-only, bounded openCypher-style query over the code graph.
 Shape: MATCH / OPTIONAL MATCH <pattern> [WHERE ...] RETURN ... [ORDER BY ...] [SKIP n] [LIMIT n].
-Node labels: function, method, class, struct, interface, enum, trait, module, section, chunk, node
-(any). Relationship types: calls, imports, contains, inherits, implements. Node properties: uid, name,
-qualified_name, kind, path, language, start_line, end_line, signature; relationship properties: kind,
+Node labels: {", ".join(NODE_KINDS)}, node (any).
+Relationship types: calls, imports, contains, inherits, implements. Node properties: uid, name, qualified_name, kind, path, language, start_line, end_line, signature; relationship properties: kind,
 line, ambiguous. Variable length needs a bound of at most 4 (*1..3). LIMIT defaults to 100, at most
 1000; 2 s budget. Pass values as $parameters in `params`, never spliced into the text.
-Example: MATCH (f:function {name: $name})<-[:calls*1..2]-(g) RETURN g.qualified_name, g.path LIMIT 20
-with params {"name": "parse_config"}. Returns {columns, rows, truncated, elapsed_ms}. Writes
+Example: MATCH (f:function {{name: $name}})<-[:calls*1..2]-(g) RETURN g.qualified_name, g.path LIMIT 20
+with params {{"name": "parse_config"}}. Returns {{columns, rows, truncated, elapsed_ms}}. Writes
 (CREATE, MERGE, SET, DELETE, ...), unknown labels and unbounded * are rejected with the rule's name."""
 
 STATUS_DOC = """\
@@ -743,6 +745,7 @@ def build_server(tools: QryTools) -> Any:
             Field(
                 description=f"Fit the answer into about this many tokens ({_BUDGET.lo}..{_BUDGET.hi}): "
                 "whole results are kept in rank order; meta.truncated_by_budget counts those left out.",
+                json_schema_extra={"minimum": _BUDGET.lo, "maximum": _BUDGET.hi},
             ),
         ] = None,
         since: Annotated[

@@ -114,6 +114,24 @@ def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None
     assert tools["reindex"].annotations is not None and not tools["reindex"].annotations.read_only_hint
 
 
+def test_descriptions_name_what_an_agent_acts_on(server: Server) -> None:
+    """A model calls from the descriptions alone: query_graph's listed every node label but `type`,
+    `constant` and `field` (the profile accepts them), search's hit fields left out `line` (the line to
+    open, as `path:line:` prints it), and budget_tokens advertised no range while the others do."""
+    from indexlib.graph.query.profile import NODE_LABELS
+
+    tools = {t.name: t for t in server.portal.call(server.session.list_tools).tools}
+    graph = tools["query_graph"].description or ""
+    labels = re.search(r"Node labels: ([^.]*)\.", graph)
+    assert labels is not None, graph
+    named = {w.strip().split(" ")[0] for w in labels.group(1).replace("\n", " ").split(",")}
+    assert named == set(NODE_LABELS), named ^ set(NODE_LABELS)
+    assert re.search(r"\bline\b", (tools["search"].description or "").split("Returns", 1)[1])
+    assert re.search(r"\bline\b", (tools["get_related"].description or "").split("Returns", 1)[1])
+    budget = tools["search"].input_schema["properties"]["budget_tokens"]
+    assert (budget["minimum"], budget["maximum"]) == (100, 100_000), budget
+
+
 # -- each tool answers for real ----------------------------------------------------------------------
 
 

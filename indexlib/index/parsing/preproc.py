@@ -125,13 +125,7 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
     tree = parse(data, language, deadline)
     if language not in PREPROCESSED or not tree.root_node.has_error:
         return tree, data
-    blanked = blank_inactive(data, language)
-    if blanked is None:
-        return tree, data
-    other = parse(blanked, language, deadline)
-    if damage(other.root_node) < damage(tree.root_node):
-        return other, blanked
-    return tree, data
+    return _better(tree, data, blank_inactive(data, language), language, deadline)
 
 
 def _less_damaged(
@@ -151,13 +145,20 @@ def _fewer_edits(written: Tree, data: bytes, language: str, deadline: Deadline) 
     less damaged. fmt's base.h: its copy without every macro was one ERROR over the whole file,
     while as written `FMT_END_EXPORT` alone on its line made a function named `namespace` of the
     `namespace detail {` after it."""
-    statements = blank_statement_macros(data, deadline)
-    if statements is None:
-        return written, data
-    tree = parse(statements, language, deadline)
-    if damage(tree.root_node) < damage(written.root_node):
-        return tree, statements
-    return written, data
+    return _better(written, data, blank_statement_macros(data, deadline), language, deadline)
+
+
+def _better(
+    tree: Tree, data: bytes, copy: bytes | None, language: str, deadline: Deadline
+) -> tuple[Tree, bytes]:
+    """(`tree`, `data`), or the parse of `copy` (an edited copy of `data`; None: there is none)
+    when that is less damaged."""
+    if copy is None:
+        return tree, data
+    other = parse(copy, language, deadline)
+    if damage(other.root_node) < damage(tree.root_node):
+        return other, copy
+    return tree, data
 
 
 def damage(root: Node) -> tuple[int, int]:

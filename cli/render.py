@@ -96,6 +96,16 @@ def _printed_at(h: Hit, count: int) -> int:
     return at if h.line and 0 <= at < count else shown_line(h)
 
 
+# After a line the snippet shows only part of (`Snippet.cut`: longer than the snippet's width), as
+# rg's `--max-columns-preview` marks what it leaves out: a program reading `path:line:text` can tell
+# the text is not the whole line.
+CUT_MARK = " [... line cut]"
+
+
+def _cut_mark(h: Hit, at: int) -> str:
+    return CUT_MARK if h.snippet.start_line + at in h.snippet.cut else ""
+
+
 def _context_rows(h: Hit, count: int, at: int, context: int) -> list[int]:
     """Indexes of the snippet lines a -C block prints: the line `at` and up to `context` lines either
     side, leaving out the lines whose text is not the file's (`Snippet.elided`: the body of a
@@ -130,8 +140,8 @@ def render_plain(
         at = _printed_at(h, len(lines))
         stale += h.stale
         if context is None:
-            line = f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{safe_text(as_written(lines[at]))}"
-            out.append(line)
+            text = safe_text(as_written(lines[at])) + _cut_mark(h, at)
+            out.append(f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{text}")
         else:
             if i:
                 out.append("--")
@@ -143,7 +153,7 @@ def render_plain(
             # Every line is `PATH:LINE:TEXT`, as a program splitting on `:` expects; the header's
             # START-END says how much of the node the lines leave out.
             out.extend(
-                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}"
+                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}{_cut_mark(h, j)}"
                 for j in _context_rows(h, len(lines), at, context)
             )
         for r in h.related:

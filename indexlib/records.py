@@ -280,6 +280,9 @@ class Snippet(msgspec.Struct, kw_only=True):
     # Lines of the excerpt whose text is not the file's: a nested definition's body elided (`...`,
     # `{ ... }`) and the line breaks it kept (retrieval/elision.py); `path:line:` output skips them.
     elided: list[int] = []
+    # Lines the excerpt shows only part of: its first, starting mid-line, or its last, ending mid-line
+    # (a line longer than the width); `path:line:` output marks them, the text is not the whole line.
+    cut: list[int] = []
 
 
 class Hit(msgspec.Struct, kw_only=True):

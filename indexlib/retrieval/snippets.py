@@ -166,6 +166,9 @@ def make_snippet(
     if pattern:
         highlights = [(m.start(), m.end()) for m in pattern.finditer(body)][:64]
     truncated = lo > 0 or hi < len(text.rstrip("\n"))
+    partial = [first_line] if lo > 0 and text[lo - 1] != "\n" else []
+    if hi < len(text) and text[hi] != "\n" and not excerpt.endswith("\n") and last_line not in partial:
+        partial.append(last_line)
     return Snippet(
         text=body,
         start_line=first_line,
@@ -173,6 +176,7 @@ def make_snippet(
         truncated=truncated,
         highlights=highlights,
         elided=sorted(line for line in elided if first_line <= line <= last_line),
+        cut=partial,
     )
 
 

@@ -137,3 +137,25 @@ def test_a_node_after_a_redacted_secret_keeps_its_first_lines_indentation(tmp_pa
     res = run_qry_process("search", "Client.after", "-k", "1", "-C", "1", cwd=root)
     assert "a.py:10:    def after(self):" in res.out.splitlines(), res.describe()
     assert "AKIA" not in res.out and "wJalr" not in res.out
+
+
+def test_a_line_longer_than_the_snippet_says_it_is_cut(tmp_path: Path) -> None:
+    """Plain TEXT is the line as the file has it: one the snippet shows only part of ends with
+    CUT_MARK (one-line and -C output), and the JSON snippet lists it in `cut`."""
+    from cli.render import CUT_MARK
+
+    long_line = "    message = '" + "lorem ipsum dolor " * 40 + "tailword'"
+    body = "def handler(x):\n" + long_line + "\n" + "".join(f"    y{i} = x + {i}\n" for i in range(40))
+    root = _indexed(tmp_path, {"m.py": body + "    return message\n"})
+    piped = run_qry_process("search", "tailword", cwd=root)
+    assert piped.code == 0 and piped.out.startswith("m.py:2: handler\t"), piped.describe()
+    text = piped.out.splitlines()[0].split("\t", 1)[1]
+    assert text.endswith(CUT_MARK) and long_line.endswith(text.removesuffix(CUT_MARK)), text
+    assert len(text) < len(long_line)
+    block = run_qry_process("search", "tailword", "-C", "1", cwd=root).out.splitlines()
+    assert block[1].startswith("m.py:2:") and block[1].endswith(CUT_MARK), block
+    assert block[2] == "m.py:3:    y0 = x + 0", block  # a whole line: no mark
+    hit = json.loads(run_qry_process("search", "tailword", "--json", cwd=root).out)["results"][0]
+    assert hit["snippet"]["cut"] == [2] and hit["line"] == 2, hit["snippet"]
+    whole = run_qry_process("search", "handler", cwd=root).out.splitlines()[0]
+    assert whole == "m.py:1: handler\tdef handler(x):", whole

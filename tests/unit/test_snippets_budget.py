@@ -54,6 +54,11 @@ def test_the_line_of_the_match_is_shown_whole_when_it_fits() -> None:
     long_line = "v = [" + ", ".join(str(i) for i in range(400)) + "] + compile_path(p)"
     s = make_snippet("a = 1\n" + long_line, 1, ["compile_path"], 200)  # longer than the window: cut
     assert "compile_path" in s.text and len(s.text) < 300 and s.truncated
+    assert s.cut == [2], s  # and it says so: the line starts before the excerpt does
+    s = make_snippet(long_line + "\nb = 2\n", 1, ["v"], 200)
+    assert s.start_line == s.end_line == 1 and s.cut == [1], s  # ends mid-line
+    s = make_snippet(middle, 1, ["compile_path"], 200)
+    assert s.cut == [], s  # whole lines only
 
 
 def test_a_stem_lights_up_the_inflected_word_bm25_matched() -> None:
@@ -108,6 +113,11 @@ def test_snippet_stays_inside_the_node(text: str, words: list[str], width: int) 
     assert len(s.text) <= width
     assert 1 <= s.start_line <= s.end_line
     assert s.end_line <= 1 + text.count("\n")
+    # A line not listed in `cut` is shown whole: its first and last lines are the text's own lines.
+    lines, shown = text.split("\n"), s.text.split("\n")
+    for at, line in ((s.start_line, shown[0]), (s.end_line, shown[-1])):
+        if at not in s.cut:
+            assert line == lines[at - 1], (at, s)
 
 
 def hit(path: str, a: int, b: int, text: str = "x" * 100) -> Hit:

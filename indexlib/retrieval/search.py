@@ -195,7 +195,7 @@ def exclusion_note(removed: list[str]) -> str:
 
 def _empty(text: str, meta: SearchMeta, t0: float, note: str) -> SearchResult:
     meta.notes.append(note)
-    meta.elapsed_ms = (time.perf_counter() - t0) * 1000
+    meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=[], meta=meta)
 
 

@@ -111,7 +111,7 @@ def test_search_json_with_options_fills_what_they_promise(qry: RunQry) -> None:
 
 
 def test_empty_result_is_still_a_search_result(qry: RunQry) -> None:
-    run = qry("search", "zzqqxxnothing", "--json")
+    run = qry("search", "charge path:no/such/dir/**", "--json")
     assert run.code == 1, run.describe()
     result = decode_exact(one_line(run), SearchResult)
     assert result.results == [] and result.meta.total_candidates == 0
@@ -185,6 +185,10 @@ def test_roots_related_graph_json(qry: RunQry, root_id: str) -> None:
     )
     assert gq.columns == ["f.name", "f.start_line"] and len(gq.rows) == 3 and gq.truncated
     assert all(isinstance(a, str) and isinstance(b, int) for a, b in gq.rows)
+    # Milliseconds to two decimals everywhere, an empty search's and a graph query's too.
+    empty = msgspec.json.decode(one_line(qry("search", "charge path:no/such/dir/**", "--json")))
+    for ms in (gq.elapsed_ms, empty["meta"]["elapsed_ms"]):
+        assert ms == round(ms, 2), ms
 
 
 def _field_names(cls: Any) -> set[str]:

@@ -396,7 +396,7 @@ def run_graph_query(
         columns=[item.column for item in query.items],
         rows=rows,
         truncated=truncated or executor.scan_capped,
-        elapsed_ms=(time.perf_counter() - started) * 1000.0,
+        elapsed_ms=round((time.perf_counter() - started) * 1000.0, 2),
     )
 
 

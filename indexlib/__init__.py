@@ -106,8 +106,8 @@ _EXPORTS: dict[str, str] = {
     "WorkspaceRelated": "indexlib.workspace.lookup",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
-    "KEEP_RUNS": "indexlib.store.gc",
-    "AUTO_KEEP_RUNS": "indexlib.store.gc",
+    "KEEP_RUNS": "indexlib.keep",
+    "AUTO_KEEP_RUNS": "indexlib.keep",
     "ROUTE_LIMIT_MAX": "indexlib.route.score",
     "ROUTE_SERVED_LIMIT_MAX": "indexlib.route.score",
     # on a Ray cluster (the [cluster] extra; Ray is imported only when these run)
@@ -164,6 +164,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.grep.lines import context_groups, match_spans
     from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
     from indexlib.index.build import BuildOptions, BuildReport, build_index, check_source_root
+    from indexlib.keep import AUTO_KEEP_RUNS, KEEP_RUNS
     from indexlib.records import (
         BRACED_BODY,
         EXPRESSION_BODY,
@@ -181,7 +182,6 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.retrieval.search import Engine
     from indexlib.route.score import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, ROUTE_SERVED_LIMIT_MAX, RouteResult
     from indexlib.status import Status, index_status, verify_caches, verify_index
-    from indexlib.store.gc import AUTO_KEEP_RUNS, KEEP_RUNS
     from indexlib.store.locate import default_index_dir, resolve_index_dir
     from indexlib.store.store import Store
     from indexlib.timeparse import parse_when

@@ -5,7 +5,7 @@ vectors belongs to its parent's run), and the removal order that keeps every roo
 (other roots first, then unused segments and attachments, then tmp/), each directory renamed into
 tmp/ before it is deleted.
 
-Also owns the bound on history a build keeps by itself (`trim`, AUTO_KEEP_RUNS): without it every
+Also owns applying the bound on history a build keeps by itself (`trim`, keep.AUTO_KEEP_RUNS): without it every
 full rewrite (a `--rebuild`, a compaction, a new parser version) left one more copy of the index on
 disk until someone ran `qry gc` (sqlalchemy after six runs: 313 MiB for a 120 MiB index).
 
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from indexlib.errors import QryError, index_writes
+from indexlib.keep import AUTO_KEEP_RUNS, KEEP_RUNS
 from indexlib.store.atomic import fsync_dir
 from indexlib.store.files import tree_size
 from indexlib.store.layout import delete, is_attachment, rmtree
@@ -29,13 +30,6 @@ from indexlib.store.manifest import Manifest
 
 if TYPE_CHECKING:
     from indexlib.store.store import Store
-
-
-# `qry gc`'s default: the index runs it keeps (a run with vectors is two roots).
-KEEP_RUNS = 5
-# The index runs a build keeps once the index holds more than twice as many roots (`trim`): twice
-# `qry gc`'s, so `--root` reaches at least the last ten runs and a full rewrite's copies are bounded.
-AUTO_KEEP_RUNS = 10
 
 
 class GcReport(msgspec.Struct, kw_only=True):

@@ -465,7 +465,7 @@ class Store:
     # -- gc -----------------------------------------------------------------------------------------
 
     def gc(self, keep: int | None = None, *, wait: float = 0.0) -> GcReport:
-        """Delete what the roots of HEAD's newest `keep` index runs (default gc.KEEP_RUNS) do not
+        """Delete what the roots of HEAD's newest `keep` index runs (default keep.KEEP_RUNS) do not
         use; HEAD is always kept.
 
         `keep` counts index runs, not roots: a build with vectors publishes two roots (the lexical
@@ -477,7 +477,8 @@ class Store:
         tmp/ is cleaned. A reader that read HEAD just before two publishes and a gc with keep=1 could
         lose its root; keep >= 2 closes that window for one publish.
         """
-        from indexlib.store.gc import KEEP_RUNS, collect
+        from indexlib.keep import KEEP_RUNS
+        from indexlib.store.gc import collect
 
         return collect(self, KEEP_RUNS if keep is None else keep, wait=wait)
 

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "indexlib.timeparse",
         "indexlib.gramtext",
         "indexlib.declaration",
+        "indexlib.keep",
     ),
     ("indexlib.embedding",),
     ("indexlib.store",),

@@ -127,7 +127,7 @@ class BuildReport(msgspec.Struct):
     reparsed: bool = False  # every file parsed again: the previous root's parser version was another
     background_pid: int = 0  # the detached worker computing vectors (`BuildOptions.background`)
     repaired: list[str] = msgspec.field(default_factory=list)  # damaged index files rebuilt from the source
-    trimmed_roots: int = 0  # roots of runs past gc.AUTO_KEEP_RUNS this build removed
+    trimmed_roots: int = 0  # roots of runs past keep.AUTO_KEEP_RUNS this build removed
     notes: list[str] = msgspec.field(default_factory=list)
 
     @property

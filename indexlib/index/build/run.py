@@ -112,7 +112,7 @@ def build_index(
 
 
 def _trim_history(store: Store, report: BuildReport) -> None:
-    """Keep HEAD's last gc.AUTO_KEEP_RUNS index runs (under the build's writer lock). A trim the file
+    """Keep HEAD's last keep.AUTO_KEEP_RUNS index runs (under the build's writer lock). A trim the file
     system refuses leaves the index as it was: the build it follows has published, so it is a note."""
     from indexlib.store.gc import trim
 

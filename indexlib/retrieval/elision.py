@@ -23,9 +23,9 @@ from typing import NamedTuple
 
 from indexlib.records import BRACED_BODY, Node
 
-__all__ = ["Outline", "as_written", "elided_lines", "outline_lines"]
+__all__ = ["Outline", "as_written", "outline_lines"]
 
-# How deep `elided_lines` follows definitions nested in definitions; past it, a line counts as elided.
+# How deep `outline_lines` follows definitions nested in definitions; past it, a line counts as elided.
 MAX_NESTING = 32
 
 # The elision that stands for a member's body at the end of its opening line (`f() { ... }`).
@@ -41,11 +41,20 @@ class Outline(NamedTuple):
     elided: frozenset[int]
     restored: dict[int, str]
 
+    def apply(self, text: str, start_line: int) -> str:
+        """`text` (a node's, from `start_line`) with each restored line in place of the outline's."""
+        if not self.restored:
+            return text
+        lines = text.split("\n")
+        for line, whole in self.restored.items():
+            lines[line - start_line] = whole
+        return "\n".join(lines)
+
 
 def as_written(line: str) -> str:
     """A snippet line as `path:line:` prints it: a member's braced body elided at the end of the line
     that opens it (`public JsonToken peek() { ... }`) is shown as that line, ending in its `{`, which
-    is the file's line when the body goes on past it (`elided_lines` tells when it does not).
+    is the file's line when the body goes on past it (`outline_lines` tells when it does not).
 
     >>> as_written("  public JsonToken peek() throws IOException { ... }")
     '  public JsonToken peek() throws IOException {'
@@ -53,20 +62,16 @@ def as_written(line: str) -> str:
     return _ELIDED_BODY.sub("{", line)
 
 
-def elided_lines(node: Node, nested: Sequence[Node]) -> frozenset[int]:
+def outline_lines(node: Node, nested: Sequence[Node]) -> Outline:
     """The file lines of `node` whose text in `node.text`, as `as_written` prints it, is not the
-    file's line; `nested` are the nodes of its file inside its span (its members, theirs, and any
-    other; those that are parts of `node`'s own definition are ignored).
+    file's line: those it restores from a nested definition's own text, and the rest, elided;
+    `nested` are the nodes of its file inside its span (its members, theirs, and any other; those
+    that are parts of `node`'s own definition are ignored).
 
     A line inside a nested definition's span is the file's when every nested definition directly
     inside `node` spanning it has that line as the file has it and `node`'s text spells the same: the
     whole line, or, on the nested one's first line, its end (what precedes the nested definition on
     the line is `node`'s own text)."""
-    return outline_lines(node, nested).elided
-
-
-def outline_lines(node: Node, nested: Sequence[Node]) -> Outline:
-    """`elided_lines`, less the lines a one-line nested definition gives back (`Outline.restored`)."""
     inner = [
         n
         for n in nested

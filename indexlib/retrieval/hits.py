@@ -50,14 +50,8 @@ def hit_of(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares
 
 def _snippet(snap: Snapshot, shown: Node, q: Query, opts: SearchRequest, declares: str | None) -> Snippet:
     outline = outline_lines(shown, snap.nested(shown))
-    text = shown.text
-    if outline.restored:
-        lines = text.split("\n")
-        for line, whole in outline.restored.items():
-            lines[line - shown.start_line] = whole
-        text = "\n".join(lines)
     return make_snippet(
-        text,
+        outline.apply(shown.text, shown.start_line),
         shown.start_line,
         streams.words_for_snippets(q),
         opts.snippet_chars,

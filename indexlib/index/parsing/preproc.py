@@ -119,9 +119,13 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
             tree, parsed = _less_damaged(
                 parse(undecorated, language, deadline), undecorated, data, language, deadline
             )
-            if parsed is data:
-                return _fewer_edits(tree, data, language, deadline)
-            return tree, parsed
+            if parsed is not data:
+                return tree, parsed
+            # The copy without every macro parsed worse than the file as written (fmt's base.h: one
+            # ERROR over the whole file), where a statement macro alone on its line still misleads the
+            # grammar (`FMT_END_EXPORT` then `namespace detail {` read as a function `namespace`): the
+            # copy without only those is kept when it parses less damaged.
+            return _better(tree, data, blank_statement_macros(data, deadline), language, deadline)
     tree = parse(data, language, deadline)
     if language not in PREPROCESSED or not tree.root_node.has_error:
         return tree, data
@@ -134,31 +138,20 @@ def _less_damaged(
     """(`tree`, `parsed`), or the parse of `data` as written when `tree` is the more damaged one."""
     if not tree.root_node.has_error:
         return tree, parsed
-    written = parse(data, language, deadline)
-    if damage(written.root_node) < damage(tree.root_node):
-        return written, data
-    return tree, parsed
-
-
-def _fewer_edits(written: Tree, data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:
-    """(`written`, `data`), or the copy of `data` without its statement macros alone when that parses
-    less damaged. fmt's base.h: its copy without every macro was one ERROR over the whole file,
-    while as written `FMT_END_EXPORT` alone on its line made a function named `namespace` of the
-    `namespace detail {` after it."""
-    return _better(written, data, blank_statement_macros(data, deadline), language, deadline)
+    return _better(tree, parsed, data, language, deadline)
 
 
 def _better(
-    tree: Tree, data: bytes, copy: bytes | None, language: str, deadline: Deadline
+    tree: Tree, parsed: bytes, other: bytes | None, language: str, deadline: Deadline
 ) -> tuple[Tree, bytes]:
-    """(`tree`, `data`), or the parse of `copy` (an edited copy of `data`; None: there is none)
-    when that is less damaged."""
-    if copy is None:
-        return tree, data
-    other = parse(copy, language, deadline)
-    if damage(other.root_node) < damage(tree.root_node):
-        return other, copy
-    return tree, data
+    """(`tree`, `parsed`), or the parse of `other` (another version of the same file; None: there is
+    none) when that is less damaged."""
+    if other is None:
+        return tree, parsed
+    theirs = parse(other, language, deadline)
+    if damage(theirs.root_node) < damage(tree.root_node):
+        return theirs, other
+    return tree, parsed
 
 
 def damage(root: Node) -> tuple[int, int]:

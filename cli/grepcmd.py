@@ -51,7 +51,7 @@ def parse_grep_args(argv: Sequence[str]) -> tuple[str | None, list[str], dict[st
 def grep_command(env: Env, pattern: str | None, args: Sequence[str], values: dict[str, Any]) -> int:
     """Run a grep. With `-e` (`values["regexp"]`) those are the patterns and `pattern`, if given, is
     the first PATH (Typer reads the first positional as PATTERN), as rg reads `rg -e X PATH`."""
-    json_out = bool(values.get("json"))
+    json_out = bool(values.get("json") or values.get("jsonl"))  # a program reads the error as a record
     patterns = list(values.get("regexp") or [])
     if patterns:
         args = [pattern, *args] if pattern is not None else list(args)

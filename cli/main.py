@@ -556,7 +556,9 @@ def main(argv: list[str] | None = None) -> None:
         dashed = next((a for a in args if re.match(r"-(path|repo):.", a)), None)
         if dashed is not None:  # `-path:tests/**` read as the short options -p -a -t -h ...
             hint = f"an exclusion filter that starts with a dash goes after `--`: qry {sub} ... -- {dashed}"
-        code = report_error(Env(), UsageError(exc.format_message(), hint=hint), json_out="--json" in args)
+        code = report_error(
+            Env(), UsageError(exc.format_message(), hint=hint), json_out="--json" in args or "--jsonl" in args
+        )
     raise SystemExit(code if isinstance(code, int) else Exit.OK)
 
 

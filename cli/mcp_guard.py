@@ -5,14 +5,18 @@ forever): malformed JSON gets JSON-RPC's -32700 Parse error; a message that is n
 object, is larger than `MAX_MESSAGE_BYTES` or nested deeper than `MAX_JSON_DEPTH` gets -32600 Invalid
 Request (100k-deep params used to take the SDK's parser past its recursion limit, silently); lone
 surrogates (`"\\ud800"`, valid JSON but not UTF-8) become U+FFFD, as query text does on the command
-line, so the call is answered. Does not own: the protocol itself, or writing the replies
+line, so the call is answered; a `tools/call` naming an argument its tool does not take (`limit` for
+`top_k`) gets a tool error naming it and the nearest argument, where the SDK would drop it and answer
+as if it were never sent. Does not own: the protocol itself, or writing the replies
 (`cli/mcp_server.py` wires this into the SDK's stdio transport).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = ["MAX_JSON_DEPTH", "MAX_MESSAGE_BYTES", "guard_line"]
@@ -64,8 +68,37 @@ def _clean(value: Any) -> tuple[Any, bool]:
     return value, False
 
 
-def guard_line(line: str) -> tuple[str | None, str | None]:
+def _unknown_arguments(
+    message: dict[str, Any], known: Mapping[str, frozenset[str]], msg_id: Any
+) -> str | None:
+    """The tool-error reply (a `CallToolResult` with `isError`, its text the usage error's JSON) to a
+    `tools/call` whose arguments name one its tool does not take; None when every argument is known."""
+    params = message.get("params")
+    if message.get("method") != "tools/call" or msg_id is None or not isinstance(params, dict):
+        return None
+    name, args = params.get("name"), params.get("arguments")
+    takes = known.get(name) if isinstance(name, str) else None
+    if takes is None or not isinstance(args, dict):
+        return None  # an unknown tool or malformed arguments: the SDK's own error says so
+    extra = sorted(str(k) for k in args if k not in takes)
+    if not extra:
+        return None
+    near = difflib.get_close_matches(extra[0], sorted(takes), n=1)
+    error = {
+        "isError": True,
+        "error": f"{name} takes no argument {', '.join(repr(k) for k in extra)}",
+        "hint": (f"did you mean {near[0]!r}? " if near else "") + f"{name} takes: {', '.join(sorted(takes))}",
+        "code": "usage",
+    }
+    text = json.dumps(error, ensure_ascii=False)
+    result = {"content": [{"type": "text", "text": text}], "isError": True}
+    return json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result}, ensure_ascii=False)
+
+
+def guard_line(line: str, known: Mapping[str, frozenset[str]] | None = None) -> tuple[str | None, str | None]:
     """(the line to hand to the SDK, or None; a JSON-RPC error reply to send back, or None).
+
+    `known` maps each tool to the arguments it takes (from its input schema).
 
     >>> guard_line('{"jsonrpc": "2.0", "id": 1, "method": "ping"}')[1] is None
     True
@@ -95,4 +128,7 @@ def guard_line(line: str) -> tuple[str | None, str | None]:
     ):
         return None, _reply(INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message object", msg_id)
     cleaned, changed = _clean(message)
+    refused = _unknown_arguments(cleaned, known or {}, msg_id)
+    if refused is not None:
+        return None, refused
     return (json.dumps(cleaned, ensure_ascii=False) if changed else text), None

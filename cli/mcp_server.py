@@ -988,11 +988,12 @@ class _Wire:
     of a library cannot corrupt the wire.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, known: dict[str, frozenset[str]]) -> None:
         import os
 
         import anyio
 
+        self._known = known  # each tool's arguments, which the guard checks a call's against
         sys.stdout.flush()
         self._in = os.fdopen(os.dup(0), "rb", buffering=0)
         self._out = os.fdopen(os.dup(1), "wb", buffering=0)
@@ -1017,7 +1018,7 @@ class _Wire:
             line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
             if line is None:
                 raise StopAsyncIteration
-            forward, reply = guard_line(line)
+            forward, reply = guard_line(line, self._known)
             if reply is not None:
                 await self.write(reply + "\n")
             if forward is not None:
@@ -1057,7 +1058,10 @@ async def _serve_stdio(server: Any) -> None:
     """Serve `server` (an MCPServer) on the guarded wire; ends when the client closes stdin."""
     from mcp.server.stdio import stdio_server
 
-    wire: Any = _Wire()
+    known = {
+        t.name: frozenset((t.input_schema or {}).get("properties", {})) for t in await server.list_tools()
+    }
+    wire: Any = _Wire(known)
     async with stdio_server(stdin=wire, stdout=wire) as (read_stream, write_stream):
         low = server._lowlevel_server  # the SDK's MCPServer.run_stdio_async does exactly this
         await low.run(read_stream, write_stream, low.create_initialization_options())

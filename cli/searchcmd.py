@@ -42,7 +42,7 @@ _FLAGS = ("explain", "diffuse", "recency")
 
 
 def search_command(env: Env, query: str, values: dict[str, Any]) -> int:
-    json_out = bool(values.get("json"))
+    json_out = bool(values.get("json") or values.get("jsonl"))  # a program reads the error as a record
     return guarded(env, lambda: _run(env, query, values), json_out=json_out)
 
 

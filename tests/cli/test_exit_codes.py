@@ -234,6 +234,16 @@ def test_usage_errors_follow_the_error_contract_too(qry: RunQry) -> None:
     assert run.err.splitlines()[1] == "  hint: see: qry search --help"
     obj = msgspec.json.decode(run.out)
     assert obj["isError"] is True and obj["code"] == "usage"
+    # --jsonl: the same object as the stream's one line, so a program reading records sees the error
+    for args in (
+        ("search", "charge", "--jsonl", "--top-k", "many"),  # refused by the option parser
+        ("search", "charge", "--jsonl", "--top-k", "0"),  # refused by the request's bounds
+        ("grep", "(unclosed", "--jsonl"),
+    ):
+        lines = qry(*args)
+        assert lines.code == 2 and lines.err.startswith("qry: error: "), lines.describe()
+        (line,) = lines.out.splitlines()
+        assert msgspec.json.decode(line)["isError"] is True, line
     for args in (("search", "charge", "--no-such-option"), ("related",), ("no-such-command",)):
         other = qry(*args)
         assert other.code == 2 and other.err.startswith("qry: error: ") and "  hint: see: qry" in other.err

@@ -296,6 +296,17 @@ def test_bad_arguments_and_library_errors_are_tool_errors(server: Server) -> Non
     assert server.ok("index_status")["files"] > 0
 
 
+def test_an_argument_the_tool_does_not_take_is_an_error_naming_the_nearest(server: Server) -> None:
+    """The SDK drops unknown arguments and answers as if they were not sent (`top-k: 1` gave ten
+    hits): the call is refused, naming the argument, the nearest one and all the tool takes."""
+    err = server.error("search", {"query": "charge", "top-k": 1})
+    assert err["code"] == "usage" and "'top-k'" in err["error"]
+    assert err["hint"].startswith("did you mean 'top_k'?") and "snippet_chars" in err["hint"]
+    err = server.error("get_related", {"symbol": "charge", "caller": True, "depht": 2})
+    assert "'caller', 'depht'" in err["error"] and "callers" in err["hint"]
+    assert server.ok("search", {"query": "charge", "top_k": 1})["results"]
+
+
 # -- answers come from the newest root, without a restart --------------------------------------------
 
 

@@ -322,6 +322,28 @@ def test_parameters_of_other_types_are_rejected(code: Code) -> None:
     assert info.value.code == "param_type"
 
 
+def test_a_property_equal_to_a_list_is_an_error_naming_in(code: Code) -> None:
+    """A property holds one value, so `= $names` with a list (or `{name: $names}`) would match nothing:
+    the error says so and shows the IN form, which matches any of the list."""
+    names = {"names": ["charge", "log"]}
+    for query, target in (
+        ("MATCH (n:function {name: $names}) RETURN n.path", "n.name"),
+        ("MATCH (:function {name: $names}) RETURN 1", "n.name"),
+        ("MATCH (n) WHERE n.name = $names RETURN n.path", "n.name"),
+        ("MATCH (n) WHERE ['a', 'b'] <> n.path RETURN n.path", "n.path"),
+    ):
+        with pytest.raises(GraphQueryError) as info:
+            run(code, query, names)
+        assert info.value.code == "param_type", query
+        assert "list" in info.value.message and f"WHERE {target} IN" in info.value.hint, query
+    assert run(
+        code, "MATCH (n) WHERE n.name IN $names RETURN n.qualified_name ORDER BY n.start_line", names
+    ) == [
+        ["billing.pay.charge"],
+        ["billing.pay.log"],
+    ]
+
+
 # --------------------------------------------------------------------------------------------------
 # Rejected forms: one case each, each with its rule code, a message naming it and a hint.
 
@@ -489,15 +511,23 @@ def test_row_cap_and_truncated_flag() -> None:
     assert len(most.rows) == 1000 and most.truncated is True
     with pytest.raises(GraphQueryError, match="limit_cap: LIMIT 5000 is over the cap of 1000 rows"):
         run_graph_query(g, "MATCH (n:function) RETURN n.name LIMIT 5000", {}, budget_ms=BIG_BUDGET)
-    exact = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 10 RETURN n.name LIMIT 10", {}, budget_ms=BIG_BUDGET)
+    exact = run_graph_query(
+        g, "MATCH (n:function) WHERE n.start_line <= 10 RETURN n.name LIMIT 10", {}, budget_ms=BIG_BUDGET
+    )
     assert len(exact.rows) == 10 and exact.truncated is False
-    fewer = run_graph_query(g, "MATCH (n:function) WHERE n.start_line <= 3 RETURN n.name", {}, budget_ms=BIG_BUDGET)
+    fewer = run_graph_query(
+        g, "MATCH (n:function) WHERE n.start_line <= 3 RETURN n.name", {}, budget_ms=BIG_BUDGET
+    )
     assert len(fewer.rows) == 3 and fewer.truncated is False
-    ordered = run_graph_query(g, "MATCH (n) RETURN n.name ORDER BY n.name DESC SKIP 1490", {}, budget_ms=BIG_BUDGET)
+    ordered = run_graph_query(
+        g, "MATCH (n) RETURN n.name ORDER BY n.name DESC SKIP 1490", {}, budget_ms=BIG_BUDGET
+    )
     assert [r[0] for r in ordered.rows] == [
         f"f{i:05d}" for i in range(10, 0, -1)
     ] and ordered.truncated is False
-    small = run_graph_query(g, "MATCH (n) RETURN n.name", {}, limit_default=7, limit_cap=5, budget_ms=BIG_BUDGET)
+    small = run_graph_query(
+        g, "MATCH (n) RETURN n.name", {}, limit_default=7, limit_cap=5, budget_ms=BIG_BUDGET
+    )
     assert len(small.rows) == 5 and small.truncated is True
     with pytest.raises(GraphQueryError) as over:
         run_graph_query(g, "MATCH (n) RETURN n.name LIMIT 6", {}, limit_cap=5, budget_ms=BIG_BUDGET)

@@ -133,6 +133,47 @@ def _check_params(query: GraphQuery, params: Mapping[str, object]) -> None:
                 f"parameter ${name} is a {type(value).__name__}",
                 "parameters are strings, numbers, booleans, null, or lists of those",
             )
+    _check_list_equality(query, params)
+
+
+def _is_list(expr: Expr, params: Mapping[str, object]) -> bool:
+    return isinstance(expr, ListExpr) or (
+        isinstance(expr, Param) and isinstance(params.get(expr.name), list | tuple)
+    )
+
+
+def _shown(value: Expr) -> str:
+    return f"${value.name}" if isinstance(value, Param) else "[...]"
+
+
+def _list_hint(target: str, value: Expr) -> str:
+    return f"to match any of several values write WHERE {target} IN {_shown(value)}"
+
+
+def _check_list_equality(query: GraphQuery, params: Mapping[str, object]) -> None:
+    """Every property is one value, so a property equal to a list can never hold: such a query would
+    answer no rows without saying why (a list parameter bound where `IN` was meant)."""
+    for clause in query.matches:
+        for path in clause.paths:
+            for pattern in [*path.nodes, *path.rels]:
+                for key, value in pattern.props:
+                    if _is_list(value, params):
+                        var = pattern.var or "n"
+                        fail(
+                            "param_type",
+                            f"{{{key}: {_shown(value)}}} matches one value against a list, which never holds",
+                            _list_hint(f"{var}.{key}", value),
+                        )
+        for sub in _walk(clause.where) if clause.where is not None else ():
+            if isinstance(sub, Compare) and sub.op in ("=", "<>"):
+                for prop, other in ((sub.left, sub.right), (sub.right, sub.left)):
+                    if isinstance(prop, Prop) and _is_list(other, params):
+                        target = f"{prop.var}.{prop.key}"
+                        fail(
+                            "param_type",
+                            f"{target} {sub.op} {_shown(other)} compares one value with a list, which never holds",
+                            _list_hint(target, other),
+                        )
 
 
 def _check_return(query: GraphQuery, var_kinds: dict[str, str]) -> tuple[bool, list[str]]:

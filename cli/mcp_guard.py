@@ -8,7 +8,7 @@ surrogates (`"\\ud800"`, valid JSON but not UTF-8) become U+FFFD, as query text 
 line, so the call is answered; a `tools/call` naming an argument its tool does not take (`limit` for
 `top_k`) gets a tool error naming it and the nearest argument, where the SDK would drop it and answer
 as if it were never sent. Does not own: the protocol itself, or writing the replies
-(`cli/mcp_server.py` wires this into the SDK's stdio transport).
+(`cli/mcp_wire.py` wires this into the SDK's stdio transport).
 """
 
 from __future__ import annotations

@@ -226,7 +226,7 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
         )
         asked = [a["repo"] for a in json.loads(picked.out)["meta"]["indexes"]]
         assert picked.code == 0 and asked == ["web"], picked.describe()
-        from cli.mcp_server import QryTools
+        from cli.mcp_tools import QryTools
 
         agent = QryTools(three[0].index, server=url).search("RefreshToken", top_k=3)  # qry mcp --server
         assert agent["results"][0]["repo"] == "auth" and agent["meta"]["workspace"] == "three"

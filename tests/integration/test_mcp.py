@@ -29,7 +29,7 @@ import anyio.to_thread
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from cli.mcp_server import Limits, QryTools
+from cli.mcp_tools import Limits, QryTools
 from indexlib import BuildOptions, build_index
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -754,7 +754,7 @@ def test_a_qry_toml_without_repos_says_to_add_them_to_that_file(tmp_path: Path, 
 
 
 def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Path], xdg: Path) -> None:
-    from cli.mcp_server import QryTools
+    from cli.mcp_tools import QryTools
     from indexlib import UsageError
 
     config.add("team", list(repos.values()))
@@ -774,7 +774,7 @@ def test_mcp_route_tool_over_a_workspace_and_over_one_index(repos: dict[str, Pat
 
 
 def test_mcp_search_tool_over_a_workspace(repos: dict[str, Path], xdg: Path) -> None:
-    from cli.mcp_server import QryTools
+    from cli.mcp_tools import QryTools
 
     config.add("team", list(repos.values()))
     tools = QryTools(repos["billing"] / ".qry", workspace="team")
@@ -894,7 +894,7 @@ def test_cli_index_updates_every_index_of_a_workspace(tmp_path: Path) -> None:
 def test_mcp_grep_names_what_it_could_not_search_and_route_needs_the_indexes(
     repos: dict[str, Path], xdg: Path, tmp_path: Path
 ) -> None:
-    from cli.mcp_server import QryTools
+    from cli.mcp_tools import QryTools
 
     gone = tmp_path / "gone"
     shutil.copytree(repos["auth"], gone)
@@ -909,7 +909,7 @@ def test_mcp_grep_names_what_it_could_not_search_and_route_needs_the_indexes(
 
 
 def test_mcp_one_index_tools_pick_the_repository_of_a_workspace(repos: dict[str, Path], xdg: Path) -> None:
-    from cli.mcp_server import QryTools
+    from cli.mcp_tools import QryTools
 
     config.add("team", list(repos.values()))  # billing first
     tools = QryTools(repos["billing"] / ".qry", workspace="team")

@@ -55,7 +55,7 @@ ENGINE_IMPORTERS: dict[str, tuple[str, ...]] = {
     "tree_sitter": ("indexlib.engines.treesitter",),
     "tree_sitter_language_pack": ("indexlib.engines.treesitter",),
     "lark": ("indexlib.graph.query.grammar",),
-    "mcp": ("cli.mcp_server",),
+    "mcp": ("cli.mcp_server", "cli.mcp_wire"),
     "ray": ("indexlib.cluster.connect",),
     "typer": ("cli",),
     "rich": ("cli",),

@@ -155,7 +155,8 @@ def _check_list_equality(query: GraphQuery, params: Mapping[str, object]) -> Non
     answer no rows without saying why (a list parameter bound where `IN` was meant)."""
     for clause in query.matches:
         for path in clause.paths:
-            for pattern in [*path.nodes, *path.rels]:
+            patterns: list[NodePattern | RelPattern] = [*path.nodes, *path.rels]
+            for pattern in patterns:
                 for key, value in pattern.props:
                     if _is_list(value, params):
                         var = pattern.var or "n"

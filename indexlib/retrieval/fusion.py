@@ -56,6 +56,8 @@ class Candidate(msgspec.Struct, kw_only=True):
     prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
     deprecated: bool = False  # marked deprecated where declared (`records.is_deprecated`)
     local: bool = False  # defined inside a function or method body: visible there only
+    private: bool = False  # declared private where defined (`records.is_private`)
+    overrides: bool = False  # marked as overriding an inherited method (`records.is_override`)
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:
@@ -374,12 +376,43 @@ def apply_signals(
     out.sort(key=lambda c: (-c.score, c.uid))
     if "saturation" in signals.enabled:
         _saturate(out, signals)
+    if "definition" in signals.enabled:
+        _declaring_first(out)
     if "mention" in signals.enabled and identifier and not any(c.defines for c in out):
         # Nothing defines the name: the places spelling it are the answer, as grep's lines would
         # be, so each comes before any node holding only its words (a test asserting on a
         # `CURLOPT_SSL_VERIFYPEER` over another file's `verify_peer`), in score order (stable sort).
         out.sort(key=lambda c: not c.mentions)
     return out
+
+
+def _declaring_first(out: list[Candidate]) -> None:
+    """Among definitions of the identifier as typed that rank alike by role (the same docs, test,
+    prototype, deprecated, local and nesting standing), the one declaring the name for callers comes
+    first: a method marked as overriding yields its place to the one it overrides, a private one to
+    one that is not. `qry search peek` in a JSON library means the reader's `peek()`, not a tree
+    reader's override of it nor a writer's private helper whose short body BM25 favours. Only those
+    places are refilled (in score order within each standing), so no other hit moves."""
+
+    def role(c: Candidate) -> tuple[bool, ...]:
+        return (is_docs(c.path, c.kind), _supporting(c), c.prototype, c.deprecated, c.local, _nested(c))
+
+    def standing(c: Candidate) -> tuple[bool, bool]:
+        return (c.private, c.overrides)
+
+    groups: dict[tuple[bool, ...], list[int]] = {}
+    for i, c in enumerate(out):
+        if c.defines == "exact":
+            groups.setdefault(role(c), []).append(i)
+    for slots in groups.values():
+        held = [out[i] for i in slots]
+        if len({standing(c) for c in held}) < 2:
+            continue
+        for i, c in zip(slots, sorted(held, key=standing), strict=True):
+            if out[i] is not c and any(standing(c)):
+                why = "private" if c.private else "an override"
+                c.explain.append(f"{why}: after the name's other definitions")
+            out[i] = c
 
 
 def _only_there(c: Candidate, defined_only_there: bool, code_spells: bool, code_holds: bool) -> str:

@@ -21,7 +21,16 @@ from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.errors import QryError, UsageError
-from indexlib.records import Hit, SearchMeta, SearchResult, StreamHit, is_deprecated, is_prototype
+from indexlib.records import (
+    Hit,
+    SearchMeta,
+    SearchResult,
+    StreamHit,
+    is_deprecated,
+    is_override,
+    is_private,
+    is_prototype,
+)
 from indexlib.retrieval import streams
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
@@ -318,6 +327,8 @@ def _rank(
             )
             c.prototype = is_prototype(n.language, n.kind, n.text)
             c.deprecated = is_deprecated(n.name, n.text, n.doc)
+            c.private = is_private(n.name, n.text)
+            c.overrides = is_override(n.name, n.text)
             if joined and n.parent_uid and "".join(split_identifier(n.name)) == joined:
                 parent = snap.node(n.parent_uid)
                 c.local = parent is not None and parent.node.kind in _BODY_KINDS

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexlib.pathroles import is_test_code, is_test_path
-from indexlib.records import Provenance, StreamHit, is_deprecated
+from indexlib.records import Provenance, StreamHit, is_deprecated, is_override, is_private
 from indexlib.retrieval.fusion import Candidate, apply_signals, rrf
 from indexlib.retrieval.scope import scope_paths
 from indexlib.retrieval.signals import Signals
@@ -136,6 +136,48 @@ def test_a_deprecated_definition_yields_to_a_current_one_of_its_name() -> None:
     mention = cand(3, "Main.swift", kind="module", name="Main", score=1.5)
     out = apply_signals([alone, mention], identifier="init", query_words=["init"])
     assert out[0].uid == 1 and any("x2" in e for e in out[0].explain if "definition" in e)
+
+
+def test_the_declaring_definition_comes_before_overrides_and_private_ones() -> None:
+    """Methods named as the query, each a member: the declaring one first, then an override of it,
+    then a private helper of the name, whatever their fused scores; the places they hold are
+    refilled, so the module between them stays where it was."""
+
+    def member(uid: int, path: str, score: float) -> Candidate:
+        c = cand(uid, path, kind="method", name="peek", score=score)
+        c.qualified_name = f"{path.split('.')[0]}.peek"
+        return c
+
+    helper, override, api = (
+        member(1, "Writer.java", 1.0),
+        member(2, "TreeReader.java", 0.9),
+        member(3, "Reader.java", 0.5),
+    )
+    helper.private, override.overrides = True, True
+    between = cand(
+        4, "Peeks.java", kind="function", name="peeks", score=0.7 * (1 + Signals().definition_boost)
+    )
+    out = apply_signals([helper, override, between, api], identifier="peek", query_words=["peek"])
+    assert [c.uid for c in out] == [3, 2, 4, 1]
+    assert any("private" in e for e in out[3].explain)  # moved, so --explain says why
+    # a test's public definition does not take the place of a private one in code
+    test = cand(5, "src/test/ReaderTest.java", kind="method", name="peek", score=0.1)
+    test.qualified_name = "ReaderTest.peek"
+    out = apply_signals([member(1, "Writer.java", 1.0), test], identifier="peek", query_words=["peek"])
+    out[0].private = True
+    assert [c.uid for c in apply_signals(out, identifier="peek", query_words=["peek"])] == [1, 5]
+
+
+def test_private_and_override_are_read_on_the_declaring_line() -> None:
+    assert is_private("peek", "  private int peek() {")
+    assert is_private("peek", "fileprivate func peek() -> Token")
+    assert is_private("x", "private[this] def x = 1")
+    assert not is_private("x", "private(set) var x = 0")  # a private setter: the getter is public
+    assert not is_private("peek", "/** Not private. */\npublic Token peek() {")
+    assert is_override("peek", "@Override\npublic JsonToken peek() throws IOException {")
+    assert is_override("Peek", "public override JsonToken Peek()")
+    assert is_override("peek", "void peek() const override;")
+    assert not is_override("peek", "def peek(self):\n    return override(self)")
 
 
 def test_deprecation_is_read_where_a_definition_is_declared() -> None:

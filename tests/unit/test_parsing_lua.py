@@ -139,3 +139,18 @@ def test_a_bare_call_never_reaches_a_function_of_a_table(tmp_path: Path) -> None
         ("identity", False),
         ("noop", False),
     }
+
+
+def test_a_function_under_a_string_key_is_named_by_the_key_when_it_is_a_name() -> None:
+    """`t["close"] = function` is `t.close`; under a key that is no name (a busted-style test title,
+    a computed index) it is no definition, where each was one more definition named `t`."""
+    source = b"""local t = {}
+t["close"] = function() end
+t.ui["open"] = function() end
+t["parses numbers"] = function() assert(true) end
+t[1] = function() end
+return t
+"""
+    parsed = parse_file("t.lua", source, "lua")
+    defined = [(n.qualified_name, n.start_line) for n in parsed.nodes if n.kind == "function"]
+    assert defined == [("t.close", 2), ("t.ui.open", 3)]

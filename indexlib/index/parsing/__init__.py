@@ -45,7 +45,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # and a Lua function held by a file-level local (`local iteratee = function(x)`) is a definition.
 # 10: a snake_case identifier's chunks that are camelCase themselves are terms of their own
 # (`cJSON_Parse` -> `cjsonparse cjson c json parse`), so `cJSON` finds it as written.
-PARSER_VERSION = 10
+# 11: a Lua function assigned to a string key (`t["close"] = function`) is t.close; one whose key is
+# no name (`tests["parses numbers"]`) is no definition (each was one more definition named `t`).
+PARSER_VERSION = 11
 
 
 def parse_file(

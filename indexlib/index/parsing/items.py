@@ -111,6 +111,8 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if kind == "assignment_statement" and language == "lua":  # `M.greet = function(name)`
         names = node.named_child(0) if node.named_child_count else None
         target = names.child_by_field_name("name") if names is not None else None
+        if target is not None and target.type == "bracket_index_expression":
+            return _lua_keyed_name(src, target)
         return split_name(src(target).replace(":", ".")) if target is not None else []
     if kind == "assignment":  # a Python module-level `NAME = ...`
         return [src(node.child_by_field_name("left"))]
@@ -200,6 +202,22 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
             return accessors
         return node.child_by_field_name("value")
     return node.child_by_field_name("body")
+
+
+def _lua_keyed_name(src: Source, target: Node) -> list[str]:
+    """`t["close"] = function` defines t.close, as `t.close = function` does; a key that is no name
+    (`tests["parses numbers"]`, `t[i]`) names nothing, where the table's own name (`t`) was taken
+    and every such function became one more definition of the table."""
+    table, key = target.child_by_field_name("table"), target.child_by_field_name("field")
+    if table is None or key is None or key.type != "string" or table.type not in _LUA_TABLES:
+        return []
+    content = next((c for c in key.named_children if c.type == "string_content"), None)
+    word = src(content) if content is not None else ""
+    return [*split_name(src(table)), word] if _LUA_NAME.fullmatch(word) else []
+
+
+_LUA_TABLES = frozenset({"identifier", "dot_index_expression"})
+_LUA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _lua_table_path(src: Source, field: Node) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,12 +91,18 @@ def _index_dir_of(path: Path) -> Path:
         hint = (
             f"pass the folder of its repository: {around.parent}"
             if around is not None
-            else f"pass a repository folder; index this file's folder first: qry index {path.parent}"
+            else f"pass a repository folder; index this file's folder first: qry index {_sh(path.parent)}"
         )
         raise UsageError(f"{path} is a file, not a repository folder or an index directory", hint=hint)
     raise UsageError(
-        f"no qry index at {path}", hint=f"index it first: qry index {path}, or pass its .qry folder"
+        f"no qry index at {path}", hint=f"index it first: qry index {_sh(path)}, or pass its .qry folder"
     )
+
+
+def _sh(path: Path | str) -> str:
+    """`path` as a hint's command must spell it for a shell (`'my repos/api'`): a hint is run as
+    printed, and a path with a space would otherwise name two arguments."""
+    return shlex.quote(str(path))
 
 
 def label_of(index: Path) -> str:
@@ -266,7 +273,11 @@ def save_user(workspaces: dict[str, Workspace]) -> Path:
 
 
 def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace:
-    """Add indexes (repository folders or index directories) to a workspace, creating it if needed."""
+    """Add indexes (repository folders or index directories) to a workspace, creating it if needed.
+
+    An index already there keeps its place and, without `name`, its label: re-adding is how a
+    moved index is refreshed, and the label the user chose (often because the folder's name is
+    not one) must not turn back into the folder's name."""
     check_name(workspace)
     if name is not None and len(paths) != 1:
         raise UsageError("--name labels one index", hint="add the indexes one at a time to name them")
@@ -274,19 +285,19 @@ def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace
     ws = all_ws.setdefault(workspace, Workspace(workspace))
     for p in paths:
         index = index_dir_of(p)
-        label = name or label_of(index)
+        at = next((i for i, m in enumerate(ws.members) if m.index == index), None)
+        label = name or (ws.members[at].name if at is not None else label_of(index))
         if name is None and not _NAME.match(label):
             raise UsageError(
                 f"the folder name {label!r} is not allowed as a repository label",
-                hint=f"label it: qry workspace add {workspace} {p} --name LABEL (letters, digits, '.', '_', '-')",
+                hint=f"label it: qry workspace add {workspace} {_sh(p)} --name LABEL (letters, digits, '.', '_', '-')",
             )
         check_name(label, "repository")
         if any(m.name == label and m.index != index for m in ws.members):
             raise UsageError(
                 f"workspace {workspace!r} would label two indexes {label!r}",
-                hint=f"add this one on its own with another label: qry workspace add {workspace} {p} --name OTHER",
+                hint=f"add this one on its own with another label: qry workspace add {workspace} {_sh(p)} --name OTHER",
             )
-        at = next((i for i, m in enumerate(ws.members) if m.index == index), None)
         if at is None:
             ws.members.append(Member(label, index))
         else:  # already there: relabelled in place, so the workspace's order stays
@@ -323,15 +334,28 @@ def remove(workspace: str, repos: list[str]) -> Workspace | None:
 
 
 def members_of_dirs(paths: list[str]) -> list[Member]:
-    """`--index-dir` given several times: each index labelled by its folder (made unique by a suffix)."""
+    """`--index-dir` given several times: each index labelled by its folder (made unique by a suffix).
+
+    There is no `--name` here, so a folder whose name is not a label (`owner+repo`, `my repo`) is
+    labelled with each character a label cannot hold as '-' rather than refused."""
     out: list[Member] = []
     for p in paths:
         index = index_dir_of(Path(p))
-        label, n = label_of(index), 2
+        base = label_like(label_of(index))
+        label, n = base, 2
         while any(m.name == label for m in out):
-            label, n = f"{label_of(index)}-{n}", n + 1
+            label, n = f"{base}-{n}", n + 1
         out.append(Member(label, index))
     return check_members(out, "--index-dir")
+
+
+def label_like(name: str) -> str:
+    """`name` as a repository label: the characters a label cannot hold become '-', and it starts
+    with a letter or digit (`owner+web` -> `owner-web`; nothing usable: `repo`)."""
+    if _NAME.match(name):
+        return name
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", name).lstrip("._-")[:64]
+    return cleaned or "repo"
 
 
 # The names indexlib's public API exports.

@@ -1104,3 +1104,56 @@ def test_qry_status_and_gc_with_a_workspace_answer_per_index(repos: dict[str, Pa
     collected = run_qry_process("gc", "-w", "s", cwd=tmp_path, env=env)
     assert collected.code == 2 and collected.err.startswith("web: removed "), collected.describe()
     assert "gone: error: " in collected.err
+
+
+def test_re_adding_an_index_without_name_keeps_its_label(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path
+) -> None:
+    """The trial: `qry workspace add w square+okio --name okio`, then `qry workspace add w square+okio`
+    failed with "the folder name 'square+okio' is not allowed", and for an allowed folder name the
+    re-add silently put back the folder's name over the label the user chose. Re-adding keeps the
+    entry (its place, and its label unless --name gives a new one)."""
+    odd = tmp_path / "owner+web"
+    shutil.copytree(repos["web"], odd)
+    config.add("team", [odd], name="web")
+    config.add("team", [repos["billing"]], name="bill")
+    assert [m.name for m in config.add("team", [odd]).members] == ["web", "bill"]
+    assert [m.name for m in config.add("team", [repos["billing"], odd]).members] == ["web", "bill"]
+    assert [m.name for m in config.add("team", [repos["billing"]], name="b2").members] == ["web", "b2"]
+
+
+def test_hints_quote_the_paths_they_name(repos: dict[str, Path], xdg: Path, tmp_path: Path) -> None:
+    """The trial: `qry workspace add w "noidx dir"` hinted `qry index /tmp/.../noidx dir`, which
+    indexes a folder named `noidx` (and fails); a path in a hint's command is shell-quoted."""
+    spaced = tmp_path / "my repos" / "no index"
+    spaced.mkdir(parents=True)
+    with pytest.raises(UsageError) as none:
+        config.add("team", [spaced])
+    assert f"qry index '{spaced.resolve()}'" in none.value.hint, none.value.hint
+    web = tmp_path / "my repos" / "web"
+    shutil.copytree(repos["web"], web)
+    config.add("team", [web])
+    other = tmp_path / "my repos" / "other" / "web"
+    shutil.copytree(repos["web"], other)
+    with pytest.raises(UsageError) as twice:
+        config.add("team", [other])
+    assert f"qry workspace add team '{other}' --name OTHER" in twice.value.hint, twice.value.hint
+    odd = tmp_path / "my repos" / "a+b"
+    shutil.copytree(repos["web"], odd)
+    with pytest.raises(UsageError) as label:
+        config.add("team", [odd])
+    assert f"qry workspace add team '{odd}' --name LABEL" in label.value.hint, label.value.hint
+
+
+def test_index_dirs_whose_folder_names_are_not_labels_still_search(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: `qry search x --index-dir sinatra+sinatra --index-dir encode+httpx` failed with
+    "--index-dir: repository name 'sinatra+sinatra' is not allowed", and there is no --name to fix
+    it with: the label of an --index-dir is its folder's name with what a label cannot hold made '-'."""
+    a, b = tmp_path / "owner+web", tmp_path / "my auth"
+    shutil.copytree(repos["web"], a)
+    shutil.copytree(repos["auth"], b)
+    assert [m.name for m in config.members_of_dirs([str(a), str(b)])] == ["owner-web", "my-auth"]
+    r = run_qry_process("search", "render_page", "--index-dir", str(a), "--index-dir", str(b), cwd=tmp_path)
+    assert r.code == 0 and r.out.startswith("owner-web:web/render.py:"), r.describe()

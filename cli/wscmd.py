@@ -66,7 +66,20 @@ def render_workspace(
     env: Env, result: Any, *, fmt: str, explain: bool = False, context: int | None = None
 ) -> None:
     """JSON and JSONL print the library's records (each hit with its `repo`); the other formats put the
-    repository before the path (`repo:path:line:text`) through the one-index renderer."""
+    repository before the path (`repo:path:line:text`) through the one-index renderer.
+
+    The notes go to stderr as a one-index search's do: those it tells in every format (what a `-word`
+    left out, no result) as `qry: note:` whatever the format; the rest (an index that failed or is
+    stale) as `qry: warning:`, except beside --json, whose `meta` holds them: JSONL has no `meta`,
+    and a program reading it must still learn that an index did not answer."""
+    from indexlib import SearchMeta, SearchResult, is_told_note
+
+    meta = result.meta
+    for note in meta.notes:
+        if is_told_note(note):
+            env.err(f"qry: note: {safe_line(note)}\n")
+        elif fmt != "json":
+            env.err(f"qry: warning: {safe_line(note)}\n")
     if fmt == "json":
         env.out(to_json(result) + "\n")
         return
@@ -74,11 +87,6 @@ def render_workspace(
         for hit in result.results:
             env.out(to_json(hit) + "\n")
         return
-    from indexlib import SearchMeta, SearchResult
-
-    meta = result.meta
-    for note in meta.notes:
-        env.err(f"qry: warning: {safe_line(note)}\n")
     hits = [msgspec.structs.replace(h, path=f"{h.repo}:{h.path}") for h in result.results]
     flat = SearchMeta(
         root=f"workspace {meta.workspace}",

@@ -94,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "Federation": "indexlib.workspace.federate",
     "WorkspaceResult": "indexlib.workspace.federate",
     "RepoHit": "indexlib.workspace.federate",
+    "is_told_note": "indexlib.workspace.federate",
     "route_workspace": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
     "search_workspace": "indexlib.workspace.routing",
@@ -196,7 +197,7 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
         workspace_config_file,
         workspace_remove,
     )
-    from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult
+    from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult, is_told_note
     from indexlib.workspace.grep import grep_members
     from indexlib.workspace.lookup import WorkspaceRelated, related_across
     from indexlib.workspace.members import member_state, verify_member

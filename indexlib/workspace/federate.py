@@ -74,6 +74,7 @@ from indexlib.workspace.config import Member
 MERGES = ("stream", "cori", "rank")
 DEFAULT_MERGE = "stream"
 STREAMS = ("bm25", "symbol", "vector")
+EXCLUDED_NOTE = "left out results"  # search.exclusion_note's opening: what a `-word` removed
 MAX_FANOUT_THREADS = 4  # indexes queried at once; each query is mostly Tantivy (GIL released) and numpy
 
 
@@ -327,15 +328,24 @@ def assemble(
     return WorkspaceResult(query=text, results=[h for h in top if isinstance(h, RepoHit)], meta=meta)
 
 
+def is_told_note(note: str) -> bool:
+    """Whether a person is told `note` in every output format (on stderr beside JSON, as a one-index
+    search tells its TOLD_NOTES), not only where the format has room for notes."""
+    return note.startswith((*TOLD_NOTES, "no indexed file matches"))
+
+
 def shared_told_notes(answered: Sequence[IndexAnswer]) -> list[str]:
-    """The notes a one-index search tells a person (TOLD_NOTES: what a `-word` left out, ...; filters
-    that match no file) that every index answering reported alike: said once for the workspace,
-    where each index's copy sits in `meta.indexes` only."""
+    """The notes a one-index search tells a person (TOLD_NOTES; filters that match no file), said
+    once for the workspace, where each index's copy sits in `meta.indexes` only. Most hold for the
+    workspace only when every index answering reported them alike (`no result` from one index is
+    not the workspace's); what a `-word` left out is true of the workspace when it is of any index
+    (its text names only the words typed, so every index words it alike)."""
     if not answered:
         return []
     first, rest = answered[0], answered[1:]
-    told = (*TOLD_NOTES, "no indexed file matches")
-    return [n for n in first.notes if n.startswith(told) and all(n in a.notes for a in rest)]
+    shared = [n for n in first.notes if is_told_note(n) and all(n in a.notes for a in rest)]
+    left_out = [n for a in answered for n in a.notes if n.startswith(EXCLUDED_NOTE)]
+    return list(dict.fromkeys([*shared, *left_out]))
 
 
 def imputed(answers: Sequence[IndexAnswer]) -> dict[str, float]:

@@ -1157,3 +1157,33 @@ def test_index_dirs_whose_folder_names_are_not_labels_still_search(
     assert [m.name for m in config.members_of_dirs([str(a), str(b)])] == ["owner-web", "my-auth"]
     r = run_qry_process("search", "render_page", "--index-dir", str(a), "--index-dir", str(b), cwd=tmp_path)
     assert r.code == 0 and r.out.startswith("owner-web:web/render.py:"), r.describe()
+
+
+def test_an_exclusion_that_left_out_results_in_one_index_is_said_for_the_workspace(
+    repos: dict[str, Path],
+) -> None:
+    """The trial: `qry search "cookie -session" -w w` left results out in one repository and said
+    nothing (a one-index search names the words on stderr): the note was kept only when every index
+    reported it, and an index where `-session` removed nothing has no such note."""
+    res = _fed(repos).search("render -retry", SearchRequest(top_k=5))
+    assert any(n.startswith("left out results containing retry") for n in res.meta.notes), res.meta.notes
+    assert sum(n.startswith("left out results") for n in res.meta.notes) == 1
+
+
+def test_workspace_notes_reach_stderr_in_every_format(repos: dict[str, Path], tmp_path: Path) -> None:
+    """The trial: with --jsonl (no meta) a member index that failed was not reported anywhere, and
+    with --json or --jsonl the notes a one-index search says on stderr in every format (a `-word`
+    that left results out, no result) were not said. A failed index is a warning in every format
+    but --json (where meta.indexes and meta.partial say it), a told note a note in every format."""
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["auth"], gone)
+    shutil.rmtree(gone / ".qry" / "segments")
+    dirs = ["--index-dir", str(repos["web"]), "--index-dir", str(repos["billing"]), "--index-dir", str(gone)]
+    for fmt in ([], ["--json"], ["--jsonl"], ["-l"], ["-C", "1"]):
+        r = run_qry_process("search", "render -retry", *dirs, *fmt, cwd=tmp_path)
+        assert r.code == 0 and "Traceback" not in r.err, r.describe()
+        assert "qry: note: left out results containing retry" in r.err, (fmt, r.describe())
+        failed = "qry: warning: gone: index failed:" in r.err
+        assert failed == (fmt != ["--json"]), (fmt, r.describe())
+    jsonl = run_qry_process("search", "render", *dirs, "--jsonl", cwd=tmp_path)
+    assert all("repo" in json.loads(x) for x in jsonl.out.splitlines()), jsonl.describe()

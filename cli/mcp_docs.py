@@ -56,7 +56,8 @@ RESOLVE_DOC = """\
 Find the definitions a name refers to: exact names (case-insensitive), qualified suffixes
 (`Server.handle`), then close spellings. Returns {query, definitions: [{uid, symbol, name, kind, path,
 start_line, end_line, language, signature, doc, match, score}]}; `match` is exact, qualified, joined
-(retry_failed_charge ~ retryFailedCharge) or fuzzy. Use a returned uid with get_related."""
+(retry_failed_charge ~ retryFailedCharge) or fuzzy. Use a returned uid with get_related. Over a
+workspace each definition has its `repo`, and `errors` names repositories whose index could not be read."""
 
 RELATED_DOC = """\
 Who calls a symbol, what it calls, and its parent container, walking the call graph up to `depth`

@@ -312,7 +312,7 @@ class QryTools:
 
     def resolve_symbol(self, name: str, limit: int = 10, repo: str | None = None) -> Any:
         """Definitions by name; in a workspace without `repo`, those of every repository, best first,
-        each with its `repo`."""
+        each with its `repo`, and in `errors` the repositories whose index could not be read."""
         from indexlib import resolve_symbol
 
         if not name or not name.strip():
@@ -324,15 +324,16 @@ class QryTools:
         limit = _check(
             "limit", limit, 1, lim.symbols_max, f"pass limit between 1 and {lim.symbols_max} (default 10)"
         )
-        if self.workspace and repo is None:
-            found = [
-                (d.score, i, {**_to_builtins(d), "repo": m.name})
-                for i, m in enumerate(self.federation().members)
-                for d in resolve_symbol(self.federation().engine(m.name), name.strip(), limit=limit)
-            ]
-            found.sort(key=lambda t: (-t[0], t[1]))
-            matches: Any = [d for _s, _i, d in found[:limit]]
-            out: dict[str, Any] = {"query": name, "definitions": matches}
+        if self.workspace and repo is None:  # an index that cannot be read is named in `errors`
+            from indexlib import resolve_across
+
+            found, errors = resolve_across(self.federation(), name.strip(), limit=limit)
+            matches: Any = found
+            out: dict[str, Any] = {
+                "query": name,
+                "definitions": _to_builtins(matches),
+                "errors": _to_builtins(errors),
+            }
         else:
             label, engine, _dir = self.target(repo)
             matches = resolve_symbol(engine, name.strip(), limit=limit)

@@ -104,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "verify_member": "indexlib.workspace.members",
     "verify_index": "indexlib.status",
     "related_across": "indexlib.workspace.lookup",
+    "resolve_across": "indexlib.workspace.lookup",
     "WorkspaceRelated": "indexlib.workspace.lookup",
     "RouteResult": "indexlib.route.score",
     "ROUTE_DEFAULT_LIMIT": "indexlib.route.score",
@@ -199,6 +200,6 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     )
     from indexlib.workspace.federate import Federation, RepoHit, WorkspaceResult, is_told_note
     from indexlib.workspace.grep import grep_members
-    from indexlib.workspace.lookup import WorkspaceRelated, related_across
+    from indexlib.workspace.lookup import WorkspaceRelated, related_across, resolve_across
     from indexlib.workspace.members import member_state, verify_member
     from indexlib.workspace.routing import require_an_answer, route_workspace, routed_search, search_workspace

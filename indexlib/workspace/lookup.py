@@ -17,14 +17,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-from indexlib.api import CLOSEST_NAMES, RelatedResult, SymbolMatch, related
+from indexlib.api import CLOSEST_NAMES, RelatedResult, SymbolMatch, related, resolve_symbol
 from indexlib.errors import QryError, UsageError
 from indexlib.retrieval.query import check_repo_pattern
 from indexlib.workspace import repofilter
 from indexlib.workspace.config import Member
 from indexlib.workspace.federate import Federation
 
-__all__ = ["RepoError", "RepoSymbolMatch", "WorkspaceRelated", "related_across"]
+__all__ = ["RepoError", "RepoSymbolMatch", "WorkspaceRelated", "related_across", "resolve_across"]
 
 
 class RepoSymbolMatch(SymbolMatch, kw_only=True):
@@ -75,11 +75,7 @@ def related_across(
             continue
         answers.append((m, got))
     if not answers and errors:
-        first = errors[0]
-        raise QryError(
-            f"no repository of workspace {fed.name!r} could be read ({first.repo}: {first.error})",
-            hint=f"qry workspace list {fed.name} shows each index's state",
-        )
+        raise _none_readable(fed, errors)
     defining = [(m, r) for m, r in answers if r.node is not None or r.ambiguous]
     if len(defining) == 1:
         m, r = defining[0]
@@ -104,6 +100,38 @@ def related_across(
     )
     return WorkspaceRelated(
         query=symbol, node=None, closest=[c for _s, _i, c in closest[:CLOSEST_NAMES]], errors=errors
+    )
+
+
+def resolve_across(
+    fed: Federation, name: str, *, limit: int = 10
+) -> tuple[list[RepoSymbolMatch], list[RepoError]]:
+    """The definitions `name` names in every repository, best first (ties in workspace order), each
+    with its `repo`, and the repositories whose index could not be read: a missing or damaged index
+    leaves its definitions out, as it leaves its hits out of a workspace search, not the answer."""
+    found: list[tuple[float, int, RepoSymbolMatch]] = []
+    errors: list[RepoError] = []
+    for i, m in enumerate(fed.members):
+        try:
+            got = resolve_symbol(fed.engine(m.name), name, limit=limit)
+        except UsageError:
+            raise  # the name itself: the same answer from every repository
+        except QryError as exc:
+            errors.append(RepoError(repo=m.name, error=exc.message))
+            continue
+        found.extend((d.score, i, _tag(m.name, d)) for d in got)
+    if len(errors) == len(fed.members):
+        raise _none_readable(fed, errors)
+    found.sort(key=lambda t: (-t[0], t[1]))
+    return [d for _s, _i, d in found[:limit]], errors
+
+
+def _none_readable(fed: Federation, errors: list[RepoError]) -> QryError:
+    """The error when no repository could be asked: an empty answer would read as "not defined"."""
+    first = errors[0]
+    return QryError(
+        f"no repository of workspace {fed.name!r} could be read ({first.repo}: {first.error})",
+        hint=f"qry workspace list {fed.name} shows each index's state",
     )
 
 

@@ -1187,3 +1187,20 @@ def test_workspace_notes_reach_stderr_in_every_format(repos: dict[str, Path], tm
         assert failed == (fmt != ["--json"]), (fmt, r.describe())
     jsonl = run_qry_process("search", "render", *dirs, "--jsonl", cwd=tmp_path)
     assert all("repo" in json.loads(x) for x in jsonl.out.splitlines()), jsonl.describe()
+
+
+def test_mcp_resolve_symbol_over_a_workspace_answers_from_the_indexes_it_can_read(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path
+) -> None:
+    """The trial: with one repository's index deleted, `resolve_symbol` over the workspace failed
+    whole (`index_not_found`) where search, grep and get_related answer from the others and name it."""
+    from cli.mcp_tools import QryTools
+
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["auth"], gone)
+    config.add("g", [gone, repos["web"]])
+    shutil.rmtree(gone / ".qry")
+    out = QryTools(repos["web"] / ".qry", workspace="g").resolve_symbol("render_page")
+    assert [(d["repo"], d["symbol"]) for d in out["definitions"]][:1] == [("web", "render_page")]
+    assert [e["repo"] for e in out["errors"]] == ["gone"] and "no qry index" in out["errors"][0]["error"]
+    assert QryTools(repos["web"] / ".qry", workspace="g").resolve_symbol("nothing_like_it")["errors"]

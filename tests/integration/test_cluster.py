@@ -239,3 +239,40 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
         server.server_close()
     gone = run_qry_process("search", "x", "--server", url, cwd=tmp_path)
     assert gone.code == 2 and "cannot reach" in gone.err, gone.describe()
+
+
+def test_ctrl_c_with_embedding_calls_in_flight_prints_nothing_from_ray(
+    local_ray: Any, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The trial: Ctrl-C during `qry index --cluster local` printed `qry: interrupted`, then on stdout
+    (in colour, into a file too) `(raylet) Task _ModelHolder.embed failed. There are 3 retries
+    remaining ... killed by ray.kill` per queued call: close() killed actors with calls in flight.
+    Closed while a KeyboardInterrupt unwinds, the embedder ends the Ray connection instead. Runs
+    last in the module: it reconnects for the fixture's shutdown."""
+    import signal
+    import threading
+
+    from indexlib.cluster.rayembed import RayEmbedder
+    from indexlib.embedding import HashEmbedder
+
+    class Slow(HashEmbedder):
+        def embed(self, texts: Any) -> Any:
+            time.sleep(2)
+            return super().embed(texts)
+
+    texts = [f"retry charge number {i} " * 40 for i in range(400)]  # many chunks: calls queue up
+    embedder = RayEmbedder(local_ray, HashEmbedder(), Slow, actors=2)
+    timer = threading.Timer(4.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            try:
+                embedder.embed(texts)
+            finally:
+                embedder.close()
+        time.sleep(3)  # Ray's error listener prints what it is told within about a second
+        out, err = capfd.readouterr()
+        assert "raylet" not in out + err and "retries remaining" not in out + err, out + err
+    finally:
+        timer.cancel()
+        connect("local:2")

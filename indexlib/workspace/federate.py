@@ -308,12 +308,8 @@ def assemble(
     meta = WorkspaceMeta(workspace=workspace, elapsed_ms=0.0, merge=merge, indexes=[a for a, _ in answers])
     meta.partial = any(not a.ok for a, _ in answers)
     meta.notes.extend(shared_told_notes([a for a, _ in answers if a.ok]))
+    meta.notes.extend(_imputed_note([a.repo for a, _ in answers if a.repo in filled]))
     for a, _ in answers:
-        if a.repo in filled:
-            meta.notes.append(
-                f"{a.repo}: no vectors (qry index --embed onnx): its hits are scored as if the dense"
-                " stream agreed with its others"
-            )
         if not a.ok:
             meta.notes.append(f"{a.repo}: index failed: {a.error}")
         elif a.stale:
@@ -364,6 +360,14 @@ def imputed(answers: Sequence[IndexAnswer]) -> dict[str, float]:
         if missing and own > 0:
             out[a.repo] = (own + sum(a.weights.get(s, 1.0) for s in missing)) / own
     return out
+
+
+def _imputed_note(repos: Sequence[str]) -> list[str]:
+    """One note naming every index `imputed` scaled (none: no note): a workspace of many lexical
+    indexes beside one with vectors would otherwise print a line per index before every answer."""
+    its = "its" if len(repos) == 1 else "their"
+    said = f"no vectors (qry index --embed onnx): {its} hits are scored as if the dense stream agreed"
+    return [f"{', '.join(repos)}: {said} with {its} others"] if repos else []
 
 
 def _ranks(h: Hit, bm25_scale: float = 1.0) -> dict[str, tuple[int, float]]:

@@ -70,3 +70,15 @@ def test_the_merge_scales_the_lexical_indexs_hits_and_says_so() -> None:
     assert by_repo["hyb"] == pytest.approx(hyb.score * ratio, rel=1e-4)
     assert any(n.startswith("lex: no vectors") for n in result.meta.notes), result.meta.notes
     assert not any(n.startswith("hyb:") for n in result.meta.notes)
+
+
+def test_the_indexes_without_vectors_are_named_in_one_note() -> None:
+    """The trial: a workspace of five `--embed none` indexes beside one with vectors printed five
+    `qry: warning: X: no vectors ...` lines before every hybrid search's answer: one note names them all."""
+    answers = [(_answer(r, unavailable=["vector"]), []) for r in ("a", "b", "c")]
+    answers.append((_answer("hyb", unavailable=[]), []))
+    notes = assemble("w", "q", answers, SearchRequest(top_k=5)).meta.notes
+    assert [n for n in notes if "no vectors" in n] == [
+        "a, b, c: no vectors (qry index --embed onnx): their hits are scored as if the dense stream"
+        " agreed with their others"
+    ], notes

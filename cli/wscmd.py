@@ -191,6 +191,11 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
             f"--limit must be between 1 and {ROUTE_LIMIT_MAX}, not {limit}",
             hint=f"e.g. --limit {ROUTE_DEFAULT_LIMIT}",
         )
+    if not question.strip():  # said here: the request's own check would hint at `qry search`
+        raise UsageError(
+            "the question is empty",
+            hint='say what to route, e.g. qry route "where is the token refreshed" -w W',
+        )
     if v.get("workspace") is None and not v.get("index_dir"):
         raise UsageError("no repositories to route between", hint="pass --workspace W or --index-dir DIR ...")
     fed = _federation(v)

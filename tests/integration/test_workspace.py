@@ -1204,3 +1204,16 @@ def test_mcp_resolve_symbol_over_a_workspace_answers_from_the_indexes_it_can_rea
     assert [(d["repo"], d["symbol"]) for d in out["definitions"]][:1] == [("web", "render_page")]
     assert [e["repo"] for e in out["errors"]] == ["gone"] and "no qry index" in out["errors"][0]["error"]
     assert QryTools(repos["web"] / ".qry", workspace="g").resolve_symbol("nothing_like_it")["errors"]
+
+
+def test_an_empty_route_question_hints_at_route(repos: dict[str, Path], tmp_path: Path) -> None:
+    """The trial: `qry route "" -w w` answered `the query is empty` with the hint `qry search
+    parse_config`, another command; it names the question and a route to run instead."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    assert run_qry_process("workspace", "add", "t", str(repos["web"]), cwd=tmp_path, env=env).code == 0
+    for q in ("", "   "):
+        r = run_qry_process("route", q, "-w", "t", cwd=tmp_path, env=env)
+        assert r.code == 2 and r.err.startswith("qry: error: the question is empty\n"), r.describe()
+        assert "hint: say what to route, e.g. qry route " in r.err and "qry search" not in r.err
+    js = run_qry_process("route", "", "-w", "t", "--json", cwd=tmp_path, env=env)
+    assert js.code == 2 and json.loads(js.out)["error"] == "the question is empty", js.describe()

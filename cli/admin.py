@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -187,8 +188,19 @@ def _status_workspace(env: Env, workspace: str, index_dir: Path | None, root: st
     for r in bad:
         env.err(f"qry: {r['repo']}: {r['error']}\n")
     if bad:
-        env.err(f"  hint: qry index --workspace {workspace} --repo '^{bad[0]['repo']}$' builds it\n")
+        env.err(f"  hint: {_build_hint(workspace, [r['repo'] for r in bad])}\n")
     return Exit.ERROR if bad else Exit.OK
+
+
+def _build_hint(workspace: str, repos: list[str], *, rebuild: bool = False) -> str:
+    """The one command that builds every index named (`--repo '^(a|b)$'`): a hint naming only the
+    first sent the user round again for each of the others. A label's `.` is escaped, as `--repo`
+    reads a regular expression."""
+    labels = [r.replace(".", "\\.") for r in repos]
+    pattern = labels[0] if len(labels) == 1 else f"({'|'.join(labels)})"
+    flag = " --rebuild" if rebuild else ""
+    command = f"qry index --workspace {shlex.quote(workspace)}{flag} --repo '^{pattern}$'"
+    return f"{'rebuild' if rebuild else 'build'} {'it' if len(repos) == 1 else 'them'}: {command}"
 
 
 def _gc_workspace(
@@ -262,7 +274,7 @@ def _verify_workspace(env: Env, workspace: str, index_dir: Path | None, root: st
         if c.ok:
             env.err(f"ok: {c.repo}: every file matches its checksum\n")
     if bad:
-        env.err(f"  hint: rebuild it: qry index --workspace {workspace} --rebuild --repo '^{bad[0].repo}$'\n")
+        env.err(f"  hint: {_build_hint(workspace, [c.repo for c in bad], rebuild=True)}\n")
     return Exit.ERROR if bad else Exit.OK
 
 

@@ -1073,7 +1073,8 @@ def test_qry_verify_with_a_workspace_checks_every_index(repos: dict[str, Path], 
     assert got.code == 2 and "Traceback" not in got.err, got.describe()
     assert "ok: web: every file matches its checksum" in got.err
     assert "qry: auth: checksum: segments/" in got.err and "qry: gone: " in got.err, got.describe()
-    assert "--rebuild --repo '^auth$'" in got.err
+    # one command rebuilds both: the hint used to name only the first, sending the user round again
+    assert "hint: rebuild them: qry index --workspace v --rebuild --repo '^(auth|gone)$'" in got.err
     as_json = json.loads(run_qry_process("verify", "-w", "v", "--json", cwd=tmp_path, env=env).out)
     assert not as_json["ok"] and [(r["repo"], r["ok"]) for r in as_json["repos"]] == [
         ("web", True),

@@ -182,7 +182,9 @@ def load_user() -> dict[str, Workspace]:
 
 def load_folder(path: Path) -> Workspace:
     """The workspace of a `qry.toml` (or of the folder holding one); paths are relative to its folder."""
-    file = path / FOLDER_FILE if path.is_dir() else path
+    # absolute: the indexes it names are reported (and an MCP server or `qry serve` reads them)
+    # from wherever the command runs, not relative to the folder it was started in
+    file = Path(os.path.abspath(path / FOLDER_FILE if path.is_dir() else path))
     data = _read_toml(file)
     body = data.get("workspace")
     if not isinstance(body, dict):
@@ -278,6 +280,8 @@ def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace
     An index already there keeps its place and, without `name`, its label: re-adding is how a
     moved index is refreshed, and the label the user chose (often because the folder's name is
     not one) must not turn back into the folder's name."""
+    if not _NAME.match(workspace):
+        _refuse_folder_file(workspace)
     check_name(workspace)
     if name is not None and len(paths) != 1:
         raise UsageError("--name labels one index", hint="add the indexes one at a time to name them")
@@ -310,6 +314,7 @@ def remove(workspace: str, repos: list[str]) -> Workspace | None:
     """Remove repositories (by label or path) from a workspace, or the whole workspace when none are named."""
     all_ws = load_user()
     if workspace not in all_ws:
+        _refuse_folder_file(workspace)
         raise UsageError(f"no workspace {workspace!r}", hint="see: qry workspace list")
     ws = all_ws[workspace]
     if not repos:
@@ -331,6 +336,18 @@ def remove(workspace: str, repos: list[str]) -> Workspace | None:
         ws.members = keep
     save_user(all_ws)
     return ws
+
+
+def _refuse_folder_file(spec: str) -> None:
+    """A qry.toml named where the user's file is edited: it is read, never written, so say that
+    (not "no workspace", which reads as if `-w SPEC` would fail too)."""
+    p = Path(spec).expanduser()
+    if _names_a_folder_file(p):
+        file = p / FOLDER_FILE if p.is_dir() else p
+        raise UsageError(
+            f"{file} is a {FOLDER_FILE}: qry reads it, read only, and edits only its own workspaces",
+            hint=f"edit its [[workspace.repos]] tables, or name a workspace of {user_file()}",
+        )
 
 
 def members_of_dirs(paths: list[str]) -> list[Member]:

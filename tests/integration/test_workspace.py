@@ -1218,3 +1218,24 @@ def test_an_empty_route_question_hints_at_route(repos: dict[str, Path], tmp_path
         assert "hint: say what to route, e.g. qry route " in r.err and "qry search" not in r.err
     js = run_qry_process("route", "", "-w", "t", "--json", cwd=tmp_path, env=env)
     assert js.code == 2 and json.loads(js.out)["error"] == "the question is empty", js.describe()
+
+
+def test_a_qry_toml_named_by_a_relative_path_lists_absolute_indexes_and_is_not_edited(
+    repos: dict[str, Path], xdg: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trial: `-w org` (a folder holding a qry.toml, named from its parent) listed and reported
+    its indexes as `sinatra+sinatra/.qry`, relative to wherever the command ran; and `qry workspace
+    remove ./org/qry.toml ky` answered "no workspace './org/qry.toml'" as if it did not exist."""
+    org = tmp_path / "org"
+    org.mkdir()
+    (org / "qry.toml").write_text('[workspace]\nname = "org"\n[[workspace.repos]]\npath = "../web"\n')
+    shutil.copytree(repos["web"], tmp_path / "web")
+    monkeypatch.chdir(tmp_path)
+    ws = config.resolve("org")
+    assert [m.index for m in ws.members] == [tmp_path / "web" / ".qry"], ws.members
+    for spec in ("org", "./org/qry.toml"):
+        with pytest.raises(UsageError) as err:
+            config.remove(spec, ["web"])
+        assert "read only" in err.value.message and "[[workspace.repos]]" in err.value.hint, err.value
+    with pytest.raises(UsageError, match="read only"):
+        config.add("./org/qry.toml", [repos["auth"]])

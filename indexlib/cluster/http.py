@@ -43,6 +43,7 @@ WIRE_OPTIONS = frozenset(
         "recency",
         "caller",
         "for_program",
+        "per_file",
     }
 )
 CALLERS = ("library", "cli", "agent")
@@ -214,6 +215,8 @@ def remote_search(url: str, query: str, opts: SearchRequest, *, route: bool = Fa
             "--root names a publish root of one index, not of a served workspace", hint="leave out --root"
         )
     options = {f: getattr(opts, f) for f in sorted(WIRE_OPTIONS)}
+    if not opts.per_file:  # sent only for -l, so a server from before it knew the field still answers
+        del options["per_file"]
     body = json.dumps({"query": query, "options": options, "route": route}).encode()
     req = urllib.request.Request(
         url.rstrip("/") + "/search", data=body, headers={"Content-Type": "application/json"}

@@ -232,6 +232,19 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
         assert agent["results"][0]["repo"] == "auth" and agent["meta"]["workspace"] == "three"
         none = run_qry_process("search", "retry repo:nothing", "--server", url, cwd=tmp_path)
         assert none.code == 2 and "no repository of workspace 'three'" in none.err, none.describe()
+        # -l -k N: the N best files, as a local workspace search gives them (the trial: the server
+        # was not told per_file, so two hits in one file gave one path)
+        files = run_qry_process(
+            "search", "retry charge render", "--server", url, "-l", "-k", "3", cwd=tmp_path
+        )
+        local = run_qry_process(
+            "search", "retry charge render", *(a for m in three for a in ("--index-dir", str(m.index))),
+            "-l", "-k", "3", cwd=tmp_path,
+        )  # fmt: skip
+        assert files.code == 0 and len(files.out.splitlines()) == 3, files.describe()
+        assert [x.split(":", 1)[1] for x in files.out.splitlines()] == [
+            x.split(":", 1)[1] for x in local.out.splitlines()
+        ], (files.describe(), local.describe())
         bad = run_qry_process("search", "x", "--server", url, "--top-k", "0", cwd=tmp_path)
         assert bad.code == 2 and bad.err.startswith("qry: error:"), bad.describe()
     finally:

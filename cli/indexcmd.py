@@ -183,16 +183,24 @@ def _run_workspace(env: Env, path: Path | None, v: dict[str, Any]) -> int:
         )
     ws = resolve_workspace(str(v["workspace"]))
     show = env.stderr_tty and not v.get("quiet") and not v.get("json")
+
     with progress_reporter(env, enabled=show) as progress:
+
+        def said(d: Any) -> None:  # as each build ends: a Ctrl-C later keeps what was built on screen
+            if d.error is not None:
+                progress.say(f"qry: {d.repo}: {d.error}")
+            elif not v.get("quiet") and not v.get("json") and d.report is not None:
+                progress.say(f"{d.repo}: {summary_line(d.report)}")
+
         done = build_members(
-            ws.name, ws.members, _options(v, None), repos=list(v.get("repo") or []), progress=progress
+            ws.name,
+            ws.members,
+            _options(v, None),
+            repos=list(v.get("repo") or []),
+            progress=progress,
+            on_done=said,
         )
     if v.get("json"):  # each report as `qry index --json` prints it (with `elapsed`)
         records = [msgspec.structs.asdict(d) | {"report": d.report and d.report.to_builtins()} for d in done]
         env.out(msgspec.json.encode(records).decode() + "\n")
-    for d in done:
-        if d.error is not None:
-            env.err(f"qry: {d.repo}: {d.error}\n")
-        elif not v.get("quiet") and not v.get("json") and d.report is not None:
-            env.err(f"{d.repo}: {summary_line(d.report)}\n")
     return Exit.ERROR if any(d.error is not None for d in done) else Exit.OK

@@ -10,13 +10,35 @@ from cli.console import Env
 _LABELS = {"parse": "parsing", "write": "writing segment", "compact": "compacting", "embed": "embedding"}
 
 
+class Reporter:
+    """The `(stage, done, total)` callback a build reports to, and `say`, which prints a line on
+    stderr while the bar runs: written past Rich's live display, a line would be drawn over by the
+    bar's next refresh (`qry index -w` says each repository as its build ends)."""
+
+    def __init__(self, update: Callable[[str, int, int], None], print_line: Callable[[str], None]) -> None:
+        self._update = update
+        self._print = print_line
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        self._update(stage, done, total)
+
+    def say(self, line: str) -> None:
+        self._print(line)
+
+
 @contextmanager
-def progress_reporter(env: Env, *, enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
-    """Yield a `(stage, done, total)` callback; a no-op when disabled (pipes, CI, --json)."""
+def progress_reporter(env: Env, *, enabled: bool) -> Iterator[Reporter]:
+    """Yield a Reporter; its callback is a no-op when disabled (pipes, CI, --json)."""
     if not enabled:
-        yield lambda _stage, _done, _total: None
+
+        def plain(line: str) -> None:
+            env.err(line + "\n")
+            env.stderr.flush()
+
+        yield Reporter(lambda _stage, _done, _total: None, plain)
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
     console = Console(file=env.stderr)
@@ -35,4 +57,4 @@ def progress_reporter(env: Env, *, enabled: bool) -> Iterator[Callable[[str, int
                 tasks[stage] = bar.add_task(_LABELS.get(stage, stage), total=max(total, 1))
             bar.update(tasks[stage], completed=done, total=max(total, 1))
 
-        yield update
+        yield Reporter(update, lambda line: bar.console.print(escape(line), highlight=False, soft_wrap=True))

@@ -10,7 +10,7 @@ once: each already spreads embedding over every core.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -42,9 +42,11 @@ def build_members(
     *,
     repos: Sequence[str] = (),
     progress: Progress | None = None,
+    on_done: Callable[[MemberBuild], None] | None = None,
 ) -> list[MemberBuild]:
     """Build each member `repos` (regular expressions, as `repo:`) keep, in workspace order;
-    `progress` hears each build's stages."""
+    `progress` hears each build's stages, and `on_done` each build's end: a caller says what was
+    built as it is, so a long run shows progress and a Ctrl-C leaves what was already said."""
     opts.check()
     kept = repofilter.select(workspace, members, [check_repo_pattern(r) for r in repos])
     out: list[MemberBuild] = []
@@ -58,4 +60,6 @@ def build_members(
             done.report = build_index(root, one, progress=progress)
         except QryError as exc:
             done.error = f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+        if on_done is not None:
+            on_done(done)
     return out

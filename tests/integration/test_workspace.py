@@ -1239,3 +1239,35 @@ def test_a_qry_toml_named_by_a_relative_path_lists_absolute_indexes_and_is_not_e
         assert "read only" in err.value.message and "[[workspace.repos]]" in err.value.hint, err.value
     with pytest.raises(UsageError, match="read only"):
         config.add("./org/qry.toml", [repos["auth"]])
+
+
+def test_qry_index_workspace_says_each_repository_as_its_build_ends(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: Ctrl-C of `qry index -w w` after five of six builds printed only `qry: interrupted`:
+    the summary lines were held back to the end, so what was built (and, on a long build of
+    embedding indexes, any sign of progress) was never said. Each line is said when its build ends."""
+    import sys
+
+    from tests.cli.clikit import cli_env
+
+    env = cli_env({"XDG_CONFIG_HOME": str(tmp_path / "cfg")})
+    copies = [tmp_path / name for name in ("web", "auth")]
+    for name, copy in zip(("web", "auth"), copies, strict=True):
+        shutil.copytree(repos[name], copy)
+    assert run_qry_process("workspace", "add", "t", *map(str, copies), cwd=tmp_path, env=env).code == 0
+    code = (
+        "import sys, indexlib.workspace.build as b; real = b.build_index; calls = []\n"
+        "def second_interrupted(*a, **k):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) > 1: raise KeyboardInterrupt\n"
+        "    return real(*a, **k)\n"
+        "b.build_index = second_interrupted\n"
+        "sys.argv = ['qry', 'index', '-w', 't', '--embed', 'none']\n"
+        "from cli.entry import run; run()"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
+    assert proc.returncode == 130 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("web: indexed ") and proc.stderr.endswith("qry: interrupted\n"), proc.stderr

@@ -53,6 +53,25 @@ def _local_cpus(address: str) -> int | None:
     return int(cpus)
 
 
+def _quiet_sigterm() -> None:
+    """SIGTERM (systemd's or docker's stop, `kill`) ends this process as an exit, not as a crash.
+
+    Ray's driver installs a handler that prints a six-line stack dump (`*** SIGTERM received ...`)
+    before dying, so every stop of `qry serve` read as a crash. SIGTERM instead raises SystemExit
+    with the shell's status for it (128 + 15) in the main thread: `finally` blocks run and Ray shuts
+    down at exit, as after Ctrl-C. Only from the main thread, where Python may set handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def connect(address: str) -> Any:
     """An initialised `ray` module connected to ADDRESS (reusing a connection this process already has).
 
@@ -82,6 +101,7 @@ def connect(address: str) -> Any:
             "authentication needs its token in ~/.ray/auth_token or RAY_AUTH_TOKEN",
             code="cluster",
         ) from exc
+    _quiet_sigterm()
     if ray.cluster_resources().get("CPU", 0) < 1:
         ray.shutdown()
         raise QryError(

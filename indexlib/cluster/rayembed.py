@@ -95,12 +95,12 @@ class RayEmbedder:
         return gather_chunks(len(texts), chunks, parts)
 
     def close(self) -> None:
-        """End the actors. Closed while a Ctrl-C unwinds the build (calls still in flight), it ends
+        """End the actors. Closed while a Ctrl-C (or a SIGTERM, connect.py) unwinds the build (calls still in flight), it ends
         this process's Ray connection instead: killing an actor with calls queued makes Ray print a
         `(raylet) Task ... failed ... will be retried` line per call on stdout, coloured even into a
         file, after `qry: interrupted`; a shutdown stops the driver's listener first, and the job's
         actors end with it (on a joined cluster too: they belong to this driver's job)."""
-        if self._actors and isinstance(sys.exc_info()[1], KeyboardInterrupt):
+        if self._actors and isinstance(sys.exc_info()[1], KeyboardInterrupt | SystemExit):
             self._actors = []
             self.ray.shutdown()
             return

@@ -254,6 +254,34 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
     assert gone.code == 2 and "cannot reach" in gone.err, gone.describe()
 
 
+def test_sigterm_stops_qry_serve_as_an_exit_not_a_crash(three: list[Member], tmp_path: Path) -> None:
+    """The trial: `kill PID` (as systemd or docker stop it) of `qry serve` printed Ray's six-line
+    `*** SIGTERM received ... PC: @ ... __poll` dump, which reads as a crash; it exits with 143, quietly."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.cli.clikit import cli_env
+
+    env = cli_env({"XDG_CONFIG_HOME": str(tmp_path / "cfg")})
+    folders = [str(m.index.parent) for m in three]
+    assert run_qry_process("workspace", "add", "t", *folders, cwd=tmp_path, env=env).code == 0
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "-w", "t", "--cluster", "local:1", "--port", "0"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # said once the server listens
+        assert "qry serve: workspace t" in first, first
+        proc.send_signal(signal.SIGTERM)
+        rest = proc.stderr.read()
+        assert proc.wait(60) == 143 and "SIGTERM received" not in rest and "Traceback" not in rest, rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_ctrl_c_with_embedding_calls_in_flight_prints_nothing_from_ray(
     local_ray: Any, capfd: pytest.CaptureFixture[str]
 ) -> None:

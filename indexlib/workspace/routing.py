@@ -17,6 +17,7 @@ still routed by a lexical fan-out, so it loads no model.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import msgspec
@@ -121,8 +122,11 @@ def routed_search(
 ) -> WorkspaceResult:
     """`qry search --route`: route over `fed`, then search the repositories kept with `search`
     (`fed.search` by default; `qry serve` routes locally and searches on its actors)."""
+    t0 = time.perf_counter()
     chosen, notes = choose(fed, text, opts, keep=keep)
     result = (search or fed.search)(text, opts, merge=merge, only=chosen or None)
+    # the whole of it: the routing (itself a search of every repository) and the routed search
+    result.meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     if chosen:
         result.meta.routed = chosen
     else:

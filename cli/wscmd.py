@@ -133,7 +133,7 @@ def workspace_remove_command(env: Env, name: str, repos: list[str], json: bool) 
 
 def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
     from cli.render import print_table, timestamp
-    from indexlib import load_workspaces, member_state, resolve_workspace
+    from indexlib import load_workspaces, member_state, resolve_workspace, workspace_config_file
 
     # A workspace with no indexes is listed (as `(no indexes)`), not refused: it is what the user's
     # file holds, and the "known workspaces" hint of other commands names it.
@@ -156,6 +156,8 @@ def workspace_list_command(env: Env, name: str | None, json: bool) -> int:
             when = timestamp(st.published_at) if st.published_at else ""
             rows.append([w.name, m.name, str(m.index), state, when, f"{st.files:,}" if st.root else ""])
     print_table(env, "workspaces", ["workspace", "repo", "index", "state", "published", "files"], rows)
+    if not found:  # the header alone tells a new user nothing
+        env.err(f"qry: note: no workspaces yet in {workspace_config_file()}: qry workspace add W PATH...\n")
     return Exit.OK
 
 

@@ -1292,3 +1292,14 @@ def test_a_routed_search_counts_the_routing_in_its_time(
     monkeypatch.setattr(routing, "choose", slow_choose)
     res = routed_search(_fed(repos), "refresh the session token", SearchRequest())
     assert res.meta.routed == ["auth"] and res.meta.elapsed_ms >= 300, res.meta.elapsed_ms
+
+
+def test_workspace_list_with_none_says_how_to_make_one(tmp_path: Path) -> None:
+    """The trial: the first `qry workspace list` printed a header and nothing else, exit 0: a new
+    user learns nothing. The header stays (a program reads it), and stderr says how to add one."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    r = run_qry_process("workspace", "list", cwd=tmp_path, env=env)
+    assert r.code == 0 and r.out.startswith("workspace\trepo\t") and len(r.out.splitlines()) == 1
+    assert "no workspaces yet" in r.err and "qry workspace add W PATH" in r.err, r.describe()
+    js = run_qry_process("workspace", "list", "--json", cwd=tmp_path, env=env)
+    assert js.code == 0 and json.loads(js.out) == [] and js.err == "", js.describe()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from cli.console import Env, Exit, guarded
@@ -92,7 +93,7 @@ def _run(env: Env, patterns: list[str], args: list[str], v: dict[str, Any]) -> i
         hidden=bool(v.get("hidden")),
         no_ignore=bool(v.get("no_ignore")),
         use_index=not v.get("no_index"),
-        index_dir=v.get("index_dir"),
+        index_dir=_one_index_dir(v),
     )
     fmt = "json" if v.get("json") else "jsonl" if v.get("jsonl") else "plain"
     printer = _Printer(env, v, fmt, before, after, _colour(env, v))
@@ -121,7 +122,7 @@ def _run(env: Env, patterns: list[str], args: list[str], v: dict[str, Any]) -> i
         env.err(f"qry: warning: {path}: {why}\n  hint: {SKIPPED_HINT}\n")
 
     try:
-        if v.get("workspace") is not None:
+        if v.get("workspace") is not None or len(_index_dirs(v)) > 1:
             summary = _grep_workspace(request, printer, v, notice, on_error)
         elif v.get("repo") or any(a.startswith(("repo:", "-repo:")) and not os.path.exists(a) for a in args):
             raise UsageError(
@@ -156,12 +157,29 @@ def _is_workspace(name: str) -> bool:
         return False
 
 
-def _grep_workspace(request: Any, printer: _Printer, v: dict[str, Any], notice: Any, on_error: Any) -> Any:
-    from cli.wscmd import refuse_one_index_flags
-    from indexlib import grep_members, resolve_workspace
+def _index_dirs(v: dict[str, Any]) -> list[str]:
+    """`--index-dir` values: none, one (a string, as tests pass it), or several."""
+    raw = v.get("index_dir") or []
+    return [str(raw)] if isinstance(raw, str | Path) else [str(d) for d in raw]
 
-    refuse_one_index_flags(v.get("index_dir"))
-    ws = resolve_workspace(str(v["workspace"]))
+
+def _one_index_dir(v: dict[str, Any]) -> str | None:
+    dirs = _index_dirs(v)
+    return dirs[0] if len(dirs) == 1 else None
+
+
+def _grep_workspace(request: Any, printer: _Printer, v: dict[str, Any], notice: Any, on_error: Any) -> Any:
+    """A workspace's repositories, or the indexes of `--index-dir` given several times (each
+    labelled by its folder, as `qry search` labels them): the last alone would be grepped, and,
+    run outside its tree, the working directory instead."""
+    from cli.wscmd import refuse_one_index_flags
+    from indexlib import Workspace, grep_members, members_of_dirs, resolve_workspace
+
+    if v.get("workspace") is not None:
+        refuse_one_index_flags(v.get("index_dir"))
+        ws = resolve_workspace(str(v["workspace"]))
+    else:
+        ws = Workspace("index-dirs", members_of_dirs(_index_dirs(v)))
 
     def on_repo(name: str) -> None:
         printer.repo = name

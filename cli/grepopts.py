@@ -76,9 +76,9 @@ GREP_OPTIONS: tuple[Opt, ...] = (
     Opt(
         "index_dir",
         ("--index-dir",),
-        str,
+        list,
         None,
-        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR).",
+        "The index directory (default: nearest .qry, or $QRY_INDEX_DIR); repeat it to grep several, as --workspace does.",
         metavar="DIR",
     ),
     # -w is ripgrep's --word-regexp, so the workspace has only its long name here.
@@ -90,7 +90,7 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         "Grep every repository of workspace W, each from its indexed root (repo:path:line:text; -w is --word-regexp, as in rg).",
         metavar="W",
     ),
-    repo_option("With --workspace"),
+    repo_option("With --workspace or several --index-dir"),
 )
 
 GREP_OPTION_BY_DEST = {o.dest: o for o in GREP_OPTIONS}

@@ -348,7 +348,7 @@ def grep_cmd(
     json: bool = _gopt("json"),
     jsonl: bool = _gopt("jsonl"),
     no_color: bool = _gopt("no_color"),
-    index_dir: str | None = _gopt("index_dir"),
+    index_dir: list[str] | None = _gopt("index_dir"),
     workspace: str | None = _gopt("workspace"),
     repo: list[str] | None = _gopt("repo"),
 ) -> None:

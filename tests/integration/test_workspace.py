@@ -1303,3 +1303,24 @@ def test_workspace_list_with_none_says_how_to_make_one(tmp_path: Path) -> None:
     assert "no workspaces yet" in r.err and "qry workspace add W PATH" in r.err, r.describe()
     js = run_qry_process("workspace", "list", "--json", cwd=tmp_path, env=env)
     assert js.code == 0 and json.loads(js.out) == [] and js.err == "", js.describe()
+
+
+def test_cli_grep_with_index_dir_repeated_greps_each_as_search_does(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: `qry grep PATTERN --index-dir A --index-dir B` kept the last one only, and, run
+    outside B's tree, grepped the whole working directory instead; `qry search` and `qry route`
+    take --index-dir repeated as several indexes, so grep does too (as a workspace grep)."""
+    dirs = ["--index-dir", str(repos["billing"]), "--index-dir", str(repos["web"] / ".qry")]
+    r = run_qry_process("grep", r"def \w*render", *dirs, cwd=tmp_path)
+    assert r.code == 0 and r.out.splitlines() == [
+        "billing:billing/invoice.py:2:    def render_invoice(self, lines):",
+        "web:web/render.py:1:def render_page(template, context):",
+        "web:web/render.py:6:def retry_render(template):",
+    ], r.describe()
+    picked = run_qry_process("grep", "render", *dirs, "--repo", "^web$", "-c", cwd=tmp_path)
+    assert picked.out == "web:web/render.py:3\n", picked.describe()
+    one = run_qry_process("grep", "def render_page", "--index-dir", str(repos["web"]), cwd=repos["web"])
+    assert one.out == "web/render.py:1:def render_page(template, context):\n", one.describe()
+    both = run_qry_process("grep", "x", *dirs, "--workspace", "w", cwd=tmp_path)
+    assert both.code == 2 and "exclude each other" in both.err, both.describe()

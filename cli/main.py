@@ -535,9 +535,13 @@ def main(argv: list[str] | None = None) -> None:
     """
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
+    from cli.wscmd import refuse_repeated_index_dir
+    from indexlib import UsageError
+
     args = sys.argv[1:] if argv is None else argv
     command = click_command()
     try:
+        refuse_repeated_index_dir(args)
         code = command.main(args, prog_name="qry", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
@@ -547,9 +551,12 @@ def main(argv: list[str] | None = None) -> None:
     except NoArgsIsHelpError as exc:  # `qry` alone: the help text on stderr and status 2, as Click does
         sys.stderr.write(exc.ctx.get_help() + "\n" if exc.ctx else "")
         code = Exit.ERROR
+    except UsageError as exc:  # refuse_repeated_index_dir: said before Click parses the line
+        from cli.console import report_error
+
+        code = report_error(Env(), exc, json_out="--json" in args or "--jsonl" in args)
     except ClickException as exc:
         from cli.console import report_error
-        from indexlib import UsageError
 
         sub = next((a for a in args if not a.startswith("-")), "")
         hint = f"see: qry {sub} --help" if sub in getattr(command, "commands", {}) else "see: qry --help"

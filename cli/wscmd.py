@@ -30,6 +30,27 @@ def refuse_one_index_flags(index_dir: object, root: str | None = None) -> None:
         )
 
 
+# The commands whose --index-dir names the one index they read (search, route and grep take several).
+ONE_INDEX_COMMANDS = frozenset({"related", "status", "roots", "gc", "verify", "graph", "mcp"})
+
+
+def refuse_repeated_index_dir(args: list[str]) -> None:
+    """A UsageError when a command that reads one index is given `--index-dir` more than once:
+    Click keeps the last value, so `qry related X --index-dir A --index-dir B` answered from B alone,
+    silently, where `qry search` takes the same line as two indexes."""
+    from indexlib import UsageError
+
+    words = args[: args.index("--")] if "--" in args else args
+    sub = next((a for a in words if not a.startswith("-")), "")
+    given = sum(a == "--index-dir" or a.startswith("--index-dir=") for a in words)
+    if sub in ONE_INDEX_COMMANDS and given > 1:
+        raise UsageError(
+            f"qry {sub} reads one index: --index-dir was given {given} times",
+            hint="pass one; several indexes are a workspace: qry workspace add W DIR..., then -w W "
+            "(search, route and grep also take --index-dir repeated)",
+        )
+
+
 def _federation(v: dict[str, Any]) -> Any:
     from cli.searchcmd import index_dirs
     from indexlib import Federation, members_of_dirs, resolve_workspace

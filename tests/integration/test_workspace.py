@@ -1324,3 +1324,17 @@ def test_cli_grep_with_index_dir_repeated_greps_each_as_search_does(
     assert one.out == "web/render.py:1:def render_page(template, context):\n", one.describe()
     both = run_qry_process("grep", "x", *dirs, "--workspace", "w", cwd=tmp_path)
     assert both.code == 2 and "exclude each other" in both.err, both.describe()
+
+
+def test_a_command_of_one_index_refuses_index_dir_given_twice(repos: dict[str, Path], tmp_path: Path) -> None:
+    """The trial: `qry related Cookie --index-dir A --index-dir B` answered from B alone, silently,
+    where search, route and grep take --index-dir repeated as several indexes; the commands that
+    read one index say so instead of dropping all but the last."""
+    two = ["--index-dir", str(repos["web"]), "--index-dir", str(repos["auth"])]
+    for args in (("related", "render_page"), ("status",), ("verify",), ("graph", "MATCH (f) RETURN f.name")):
+        r = run_qry_process(*args, *two, cwd=tmp_path)
+        assert r.code == 2 and "Traceback" not in r.err, r.describe()
+        assert r.err.startswith(f"qry: error: qry {args[0]} reads one index: --index-dir was given 2 times"), r.describe()
+        assert "qry workspace add" in r.err, r.describe()
+    one = run_qry_process("related", "render_page", "--index-dir", str(repos["web"]), cwd=tmp_path)
+    assert one.code == 0, one.describe()

@@ -259,7 +259,7 @@ class QryTools:
     ) -> Any:
         """Every matching line (exact, like rg), within the line, byte and time bounds; over the
         workspace's repositories when the server was started with one."""
-        from indexlib import GrepRequest, Store, bounded_grep, grep_members
+        from indexlib import GrepRequest
 
         lim = self.limits
         if not pattern:
@@ -285,6 +285,20 @@ class QryTools:
         req = GrepRequest(
             pattern=pattern, args=args, fixed=fixed, ignore_case=ignore_case, word=word, globs=_as_list(glob)
         )
+        try:
+            return self._grep(req, repo, max_lines, max_bytes)
+        except UsageError as exc:  # the pattern's error speaks of qry grep's -F: an agent passes fixed
+            if exc.hint and "use -F" in exc.hint:
+                raise UsageError(
+                    exc.message, hint="grep takes Python `re` syntax; pass fixed=true for a literal string"
+                ) from None
+            raise
+
+    def _grep(self, req: Any, repo: str | list[str] | None, max_lines: int, max_bytes: int) -> Any:
+        """The grep tool's search, its arguments checked: the workspace's repositories or the one index."""
+        from indexlib import Store, bounded_grep, grep_members
+
+        lim = self.limits
         bounds: dict[str, Any] = {"max_lines": max_lines, "max_bytes": max_bytes, "seconds": lim.grep_seconds}
         if self.workspace:
             fed = self.federation()  # the workspace the server resolved once, as search uses it

@@ -194,7 +194,10 @@ def test_grep_is_exhaustive_and_bounded(server: Server) -> None:
     assert py["lines"] and all(ln["path"].endswith(".py") for ln in py["lines"])
     err = server.error("grep", {"pattern": "charge", "max_lines": 5000})
     assert err["code"] == "bound" and "max_lines must be between 1 and 2000" in err["error"]
-    assert server.error("grep", {"pattern": "a("})["error"].startswith("invalid regular expression")
+    bad = server.error("grep", {"pattern": "a("})
+    assert bad["error"].startswith("invalid regular expression")
+    # the trial: the hint said qry grep's `-F`, which an agent cannot pass; it names the argument
+    assert "fixed=true" in bad["hint"] and "-F" not in bad["hint"], bad
 
 
 def test_grep_time_bound_truncates(server: Server) -> None:

@@ -8,6 +8,7 @@ Does not own: opening or creating the index (`store.py`).
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -47,6 +48,15 @@ def open_hint(named: Path) -> str:
     if found is not None:
         return f"pass --index-dir {found} (the index around that file), or leave --index-dir out"
     return "point --index-dir at an index folder made by qry index (REPO/.qry), or at REPO itself"
+
+
+def create_hint(index_dir: Path) -> str:
+    """How to make the index that is missing at `index_dir`, as a command that works: read from a
+    workspace or an MCP server, the generic `qry index PATH` left the user to work out which PATH
+    (and a folder with a space in it must be quoted)."""
+    if index_dir.name == INDEX_DIRNAME:
+        return f"create one: qry index {shlex.quote(str(index_dir.parent))}"
+    return f"create one: qry index FOLDER --index-dir {shlex.quote(str(index_dir))}"
 
 
 def resolve_index_dir(

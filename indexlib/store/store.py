@@ -61,7 +61,7 @@ from indexlib.store.layout import (
     rmtree,
     vectors_dirname,
 )
-from indexlib.store.locate import open_hint
+from indexlib.store.locate import create_hint, open_hint
 from indexlib.store.lock import holds_writer_lock, writer_lock
 from indexlib.store.manifest import (
     FORMAT_VERSION,
@@ -116,7 +116,7 @@ class Store:
                 raise UsageError(
                     f"{store.path} is a file, not an index directory", hint=open_hint(store.path)
                 )
-            raise IndexNotFound(f"no qry index at {store.path}", hint="create one: qry index PATH")
+            raise IndexNotFound(f"no qry index at {store.path}", hint=create_hint(store.path))
         store._check_layout()
         return store
 

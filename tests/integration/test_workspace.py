@@ -10,7 +10,16 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from indexlib import BuildOptions, Federation, Member, SearchRequest, UsageError, build_index, open_engine
+from indexlib import (
+    BuildOptions,
+    Federation,
+    Member,
+    QryError,
+    SearchRequest,
+    UsageError,
+    build_index,
+    open_engine,
+)
 from indexlib.workspace import config
 from indexlib.workspace.federate import merge_hits
 from indexlib.workspace.routing import probe_request, route_members, routed_search
@@ -1049,7 +1058,9 @@ def test_qry_related_with_a_workspace(repos: dict[str, Path], tmp_path: Path) ->
     assert word.code == 2 and "hint: -w is --word-regexp here" in word.err, word.describe()
     assert "--workspace team" in word.err
     alone = run_qry_process("related", "render_page", "--repo", "web", cwd=repos["web"], env=env)
-    assert alone.code == 2 and "--repo chooses among a workspace's repositories" in alone.err, alone.describe()
+    assert alone.code == 2 and "--repo chooses among a workspace's repositories" in alone.err, (
+        alone.describe()
+    )
 
 
 def test_qry_verify_with_a_workspace_checks_every_index(repos: dict[str, Path], tmp_path: Path) -> None:
@@ -1101,7 +1112,10 @@ def test_qry_status_and_gc_with_a_workspace_answer_per_index(repos: dict[str, Pa
     assert rows[1][rows[0].index("changed")] == "1"  # the new file, not indexed yet
     assert "qry: gone: " in status.err and "--repo '^gone$'" in status.err, status.describe()
     as_json = json.loads(run_qry_process("status", "-w", "s", "--json", cwd=tmp_path, env=env).out)
-    assert [(r["repo"], r["status"] is not None) for r in as_json["repos"]] == [("web", True), ("gone", False)]
+    assert [(r["repo"], r["status"] is not None) for r in as_json["repos"]] == [
+        ("web", True),
+        ("gone", False),
+    ]
     collected = run_qry_process("gc", "-w", "s", cwd=tmp_path, env=env)
     assert collected.code == 2 and collected.err.startswith("web: removed "), collected.describe()
     assert "gone: error: " in collected.err
@@ -1334,7 +1348,28 @@ def test_a_command_of_one_index_refuses_index_dir_given_twice(repos: dict[str, P
     for args in (("related", "render_page"), ("status",), ("verify",), ("graph", "MATCH (f) RETURN f.name")):
         r = run_qry_process(*args, *two, cwd=tmp_path)
         assert r.code == 2 and "Traceback" not in r.err, r.describe()
-        assert r.err.startswith(f"qry: error: qry {args[0]} reads one index: --index-dir was given 2 times"), r.describe()
+        assert r.err.startswith(
+            f"qry: error: qry {args[0]} reads one index: --index-dir was given 2 times"
+        ), r.describe()
         assert "qry workspace add" in r.err, r.describe()
     one = run_qry_process("related", "render_page", "--index-dir", str(repos["web"]), cwd=tmp_path)
     assert one.code == 0, one.describe()
+
+
+def test_a_missing_member_index_names_the_command_that_makes_it(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: a workspace search with one repository's `.qry` deleted warned `hx: index failed:
+    no qry index at /tmp/wstrial/my repos/hx/.qry (create one: qry index PATH)`: which PATH, and one
+    with a space in it unquoted. The hint is the command, with the folder quoted."""
+    gone = tmp_path / "my repos" / "gone"
+    shutil.copytree(repos["auth"], gone)
+    fed = Federation("t", [Member("web", repos["web"] / ".qry"), Member("gone", gone / ".qry")])
+    shutil.rmtree(gone / ".qry")
+    res = fed.search("render", SearchRequest())
+    bad = next(a for a in res.meta.indexes if a.repo == "gone")
+    assert bad.error and f"create one: qry index '{gone}'" in bad.error, bad.error
+    elsewhere = tmp_path / "idx"
+    with pytest.raises(QryError) as err:
+        open_engine(elsewhere).search("render", SearchRequest())
+    assert err.value.hint == f"create one: qry index FOLDER --index-dir {elsewhere}", err.value.hint

@@ -69,6 +69,12 @@ def route_members(
             notes.append(f"{m.name}: not routed: {exc.message}")
         except OSError as exc:
             notes.append(f"{m.name}: not routed: {exc}")
+    if members and not pool:  # nothing to score: not "no route" (exit 1), the error a search gives
+        raise QryError(
+            f"no index of workspace {fed.name!r} answered: {notes[0].replace(': not routed:', ':', 1)}",
+            hint=f"check them: qry workspace list {fed.name}",
+            code="no_index_answered",
+        )
     # The profiles are scored on the words searched for: not on filters (`repo:core` would route to
     # every repository with "repo" or "core" in its README) nor on the words a `-word` leaves out.
     words = parse_query(text).text

@@ -1373,3 +1373,20 @@ def test_a_missing_member_index_names_the_command_that_makes_it(
     with pytest.raises(QryError) as err:
         open_engine(elsewhere).search("render", SearchRequest())
     assert err.value.hint == f"create one: qry index FOLDER --index-dir {elsewhere}", err.value.hint
+
+
+def test_route_over_a_workspace_of_unreadable_indexes_is_an_error(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: `qry route cookie -w gh`, every index of gh gone, exited 1 ("no route") after
+    `the profiles tell no repository apart`, where `qry search -w gh` exits 2 saying no index
+    answered: it is the same error, with the hint to look at the workspace."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    gone = tmp_path / "gone"
+    shutil.copytree(repos["web"], gone)
+    assert run_qry_process("workspace", "add", "gh", str(gone), cwd=tmp_path, env=env).code == 0
+    shutil.rmtree(gone / ".qry")
+    for args in (("route", "render page", "-w", "gh"), ("search", "render page", "-w", "gh", "--route")):
+        r = run_qry_process(*args, cwd=tmp_path, env=env)
+        assert r.code == 2 and r.err.startswith("qry: error: no index of workspace 'gh'"), r.describe()
+        assert "hint: check them: qry workspace list gh" in r.err and "Traceback" not in r.err, r.describe()

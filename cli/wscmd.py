@@ -108,7 +108,15 @@ def render_workspace(
         for hit in result.results:
             env.out(to_json(hit) + "\n")
         return
-    hits = [msgspec.structs.replace(h, path=f"{h.repo}:{h.path}") for h in result.results]
+    # the related nodes too: calls do not cross repositories, so they are in the hit's
+    hits = [
+        msgspec.structs.replace(
+            h,
+            path=f"{h.repo}:{h.path}",
+            related=[msgspec.structs.replace(r, path=f"{h.repo}:{r.path}") for r in h.related],
+        )
+        for h in result.results
+    ]
     flat = SearchMeta(
         root=f"workspace {meta.workspace}",
         published_at=0,

@@ -1390,3 +1390,15 @@ def test_route_over_a_workspace_of_unreadable_indexes_is_an_error(
         r = run_qry_process(*args, cwd=tmp_path, env=env)
         assert r.code == 2 and r.err.startswith("qry: error: no index of workspace 'gh'"), r.describe()
         assert "hint: check them: qry workspace list gh" in r.err and "Traceback" not in r.err, r.describe()
+
+
+def test_related_rows_of_a_workspace_hit_name_its_repository(repos: dict[str, Path], tmp_path: Path) -> None:
+    """The trial: `qry search handle_request -w w --graph` printed the hit as `httpx:httpx/...:91`
+    and its callers as `  <- calls X httpx/_client.py:1014`, a path of no repository: every path a
+    workspace search prints carries the repository it is in (the related nodes are in the hit's)."""
+    dirs = ["--index-dir", str(repos["web"]), "--index-dir", str(repos["billing"])]
+    for fmt in ([], ["-C", "0"]):
+        r = run_qry_process("search", "render_page", *dirs, "--graph", "-k", "1", *fmt, cwd=tmp_path)
+        related = [x for x in r.out.splitlines() if x.startswith("  <- ")]
+        assert r.code == 0 and related, r.describe()
+        assert all(" web:web/render.py:" in x for x in related), r.describe()

@@ -315,7 +315,8 @@ def remove(workspace: str, repos: list[str]) -> Workspace | None:
     all_ws = load_user()
     if workspace not in all_ws:
         _refuse_folder_file(workspace)
-        raise UsageError(f"no workspace {workspace!r}", hint="see: qry workspace list")
+        names = ", ".join(sorted(all_ws)) or "none yet"
+        raise UsageError(f"no workspace {workspace!r}", hint=f"known workspaces: {names}")
     ws = all_ws[workspace]
     if not repos:
         del all_ws[workspace]

@@ -1308,6 +1308,15 @@ def test_a_routed_search_counts_the_routing_in_its_time(
     assert res.meta.routed == ["auth"] and res.meta.elapsed_ms >= 300, res.meta.elapsed_ms
 
 
+def test_removing_from_an_unknown_workspace_names_the_known_ones(repos: dict[str, Path], xdg: Path) -> None:
+    """The trial: `qry workspace remove nows` hinted `see: qry workspace list` where `-w nows`
+    elsewhere names the workspaces there are: a typo is then seen at once."""
+    config.add("team", [repos["web"]])
+    with pytest.raises(UsageError) as err:
+        config.remove("taem", [])
+    assert err.value.hint == "known workspaces: team", err.value.hint
+
+
 def test_workspace_list_with_none_says_how_to_make_one(tmp_path: Path) -> None:
     """The trial: the first `qry workspace list` printed a header and nothing else, exit 0: a new
     user learns nothing. The header stays (a program reads it), and stderr says how to add one."""

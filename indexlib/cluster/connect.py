@@ -13,6 +13,11 @@ from indexlib.errors import QryError, UsageError
 
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # a local instance's object store: parse results are small
 HINT = "pip install 'qry-search[cluster]' (Ray), or leave out --cluster to run on this machine alone"
+UNREACHABLE_HINT = (
+    "start one (ray start --head) or use --cluster local; a cluster with token "
+    "authentication needs its token in ~/.ray/auth_token or RAY_AUTH_TOKEN"
+)
+REACH_TIMEOUT_S = 5.0  # a head node on any network answers a TCP connect well within this
 
 
 def ray_module() -> Any:
@@ -72,6 +77,25 @@ def _quiet_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
+def _check_reachable(address: str) -> None:
+    """A QryError, within seconds, when nothing accepts a connection at HOST:PORT (or
+    ray://HOST:PORT): `ray.init` would retry its GCS connection 20 times, about 35 s each, more
+    than ten minutes with only Ray's own C++ warnings on stderr. `auto` (and anything without a
+    port) is left to Ray, which answers it at once."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise QryError(
+            f"cannot reach the Ray cluster at {address!r}: {why}", hint=UNREACHABLE_HINT, code="cluster"
+        ) from None
+
+
 def connect(address: str) -> Any:
     """An initialised `ray` module connected to ADDRESS (reusing a connection this process already has).
 
@@ -92,14 +116,13 @@ def connect(address: str) -> Any:
     ray = ray_module()
     if ray.is_initialized():
         return ray
+    if not local:
+        _check_reachable(address)
     try:
         ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise QryError(
-            f"cannot reach the Ray cluster at {address!r}: {exc}",
-            hint="start one (ray start --head) or use --cluster local; a cluster with token "
-            "authentication needs its token in ~/.ray/auth_token or RAY_AUTH_TOKEN",
-            code="cluster",
+            f"cannot reach the Ray cluster at {address!r}: {exc}", hint=UNREACHABLE_HINT, code="cluster"
         ) from exc
     _quiet_sigterm()
     if ray.cluster_resources().get("CPU", 0) < 1:

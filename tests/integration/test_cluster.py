@@ -256,6 +256,24 @@ def test_http_server_and_qry_search_server(local_ray: Any, three: list[Member], 
     assert gone.code == 2 and "cannot reach" in gone.err, gone.describe()
 
 
+def test_an_unreachable_cluster_address_is_an_error_at_once(three: list[Member], tmp_path: Path) -> None:
+    """The trial: `qry serve -w w --cluster nohost:1` (or `127.0.0.1:1`, nothing listening) said
+    nothing for over ten minutes: Ray retries its GCS connection 20 times, about 35 s each, printing
+    only its own C++ warnings. An address nothing answers at is an error within seconds."""
+    import time as clock
+
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    folders = [str(m.index.parent) for m in three]
+    assert run_qry_process("workspace", "add", "t", *folders, cwd=tmp_path, env=env).code == 0
+    for address in ("127.0.0.1:1", "nohost.invalid:6379", "ray://127.0.0.1:1"):
+        for args in (("serve", "-w", "t", "--port", "0"), ("index", folders[0], "--embed", "none")):
+            t0 = clock.monotonic()
+            r = run_qry_process(*args, "--cluster", address, cwd=tmp_path, env=env, timeout=60)
+            assert r.code == 2 and clock.monotonic() - t0 < 30, r.describe()
+            assert r.err.startswith(f"qry: error: cannot reach the Ray cluster at '{address}'"), r.describe()
+            assert "gcs_client" not in r.err and "Traceback" not in r.err, r.describe()
+
+
 def test_sigterm_stops_qry_serve_as_an_exit_not_a_crash(three: list[Member], tmp_path: Path) -> None:
     """The trial: `kill PID` (as systemd or docker stop it) of `qry serve` printed Ray's six-line
     `*** SIGTERM received ... PC: @ ... __poll` dump, which reads as a crash; it exits with 143, quietly."""

@@ -94,6 +94,12 @@ def _index_dir_of(path: Path) -> Path:
             else f"pass a repository folder; index this file's folder first: qry index {_sh(path.parent)}"
         )
         raise UsageError(f"{path} is a file, not a repository folder or an index directory", hint=hint)
+    around = find_index(path)
+    if around is not None:  # `qry index SUBFOLDER` would make a second, nested index
+        raise UsageError(
+            f"{path} is inside the indexed repository {around.parent}, not a repository folder",
+            hint=f"pass the folder of its repository: {_sh(around.parent)}",
+        )
     raise UsageError(
         f"no qry index at {path}", hint=f"index it first: qry index {_sh(path)}, or pass its .qry folder"
     )

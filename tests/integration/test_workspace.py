@@ -1411,3 +1411,14 @@ def test_related_rows_of_a_workspace_hit_name_its_repository(repos: dict[str, Pa
         related = [x for x in r.out.splitlines() if x.startswith("  <- ")]
         assert r.code == 0 and related, r.describe()
         assert all(" web:web/render.py:" in x for x in related), r.describe()
+
+
+def test_adding_a_subfolder_of_an_indexed_repository_points_at_the_repository(
+    repos: dict[str, Path], xdg: Path
+) -> None:
+    """The trial: `qry workspace add w4 sinatra/lib` hinted `qry index sinatra/lib`, which would
+    make a second, nested index; the subfolder's repository has one: the hint names it."""
+    with pytest.raises(UsageError) as err:
+        config.add("team", [repos["web"] / "web"])
+    assert "is inside the indexed repository" in err.value.message, err.value
+    assert err.value.hint == f"pass the folder of its repository: {repos['web'].resolve()}", err.value.hint

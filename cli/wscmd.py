@@ -101,6 +101,8 @@ def render_workspace(
             env.err(f"qry: note: {safe_line(note)}\n")
         elif fmt != "json":
             env.err(f"qry: warning: {safe_line(note)}\n")
+    if meta.routed and fmt not in ("json", "table"):  # those say it: meta.routed, the footer
+        env.err(f"qry: note: routed to {safe_line(', '.join(meta.routed))}\n")
     if fmt == "json":
         env.out(to_json(result) + "\n")
         return

@@ -1422,3 +1422,16 @@ def test_adding_a_subfolder_of_an_indexed_repository_points_at_the_repository(
         config.add("team", [repos["web"] / "web"])
     assert "is inside the indexed repository" in err.value.message, err.value
     assert err.value.hint == f"pass the folder of its repository: {repos['web'].resolve()}", err.value.hint
+
+
+def test_a_routed_search_says_where_it_searched_in_every_format(
+    repos: dict[str, Path], tmp_path: Path
+) -> None:
+    """The trial: `qry search Q -w w --route` piped (or -l, --jsonl) never said which repositories the
+    router chose: only the table's footer and --json's meta.routed did. Now stderr says it too."""
+    dirs = [a for name in REPOS for a in ("--index-dir", str(repos[name]))]
+    for fmt in ([], ["-l"], ["--jsonl"], ["-C", "1"]):
+        r = run_qry_process("search", "refresh the session token", *dirs, "--route", *fmt, cwd=tmp_path)
+        assert r.code == 0 and "qry: note: routed to auth\n" in r.err, (fmt, r.describe())
+    js = run_qry_process("search", "refresh the session token", *dirs, "--route", "--json", cwd=tmp_path)
+    assert "routed to" not in js.err and json.loads(js.out)["meta"]["routed"] == ["auth"], js.describe()

@@ -49,7 +49,7 @@ def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], 
     message, hint = NOTHING_TO_SEARCH[query]
     assert run.err.startswith(f"qry: error: {message}\n"), run.describe()
     assert f"  hint: {hint}" in run.err and "Traceback" not in run.err
-    if fmt == ("--json",):
+    if fmt in (("--json",), ("--jsonl",)):  # the error object is the output's one record
         err = msgspec.json.decode(run.out)
         assert err["isError"] is True and err["code"] == "usage"
     else:

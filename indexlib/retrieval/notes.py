@@ -16,6 +16,7 @@ from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.names import dotted
+from indexlib.retrieval.query import term_prefix
 from indexlib.retrieval.request import SearchRequest
 from indexlib.snapshot import Snapshot
 
@@ -47,11 +48,13 @@ def answer_notes(
     streams: Mapping[str, list[StreamHit]],
     files: Sequence[str] = (),
     phrases: Sequence[str] = (),
+    prefixes: Sequence[str] = (),
 ) -> list[str]:
     """The notes for one ranked answer: `name` is the identifier the query typed (None for prose),
     `head` whether fusion had candidates, `streams` what each stream found, `files` the indexed files
     the query names by file name (then no "no definition" note: the file is what was asked for),
-    `phrases` the query's quoted phrases (each one required, so each one a cause of a miss)."""
+    `phrases` the query's quoted phrases (each one required, so each one a cause of a miss), and
+    `prefixes` its `word*` prefixes (required when nothing else is searched for)."""
     notes: list[str] = []
     spelled_as_code = name is not None and len(split_identifier(name)) > 1
     if spelled_as_code and cands and not files and not any(c.defines for c in cands):
@@ -77,7 +80,7 @@ def answer_notes(
             else "no indexed file holds the query's words, and none is close enough in meaning"
         )
         notes.append("no result: " + why + edited_since(snap))
-    elif not head and (why_not := _why_nothing(snap, opts, phrases) + edited_since(snap)):
+    elif not head and (why_not := _why_nothing(snap, opts, phrases, prefixes) + edited_since(snap)):
         # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
         notes.append("no result" + why_not)
     return notes
@@ -135,7 +138,9 @@ def _body_indent(lines: list[str]) -> int:
     return len(first) - len(first.lstrip())
 
 
-def _why_nothing(snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = ()) -> str:
+def _why_nothing(
+    snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = (), prefixes: Sequence[str] = ()
+) -> str:
     """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
     plain miss (no indexed file holds the words). A quoted phrase is such a reason: a pasted commit
     title or error message quotes words (`Avoid "method redefined" warnings`) that the code may not
@@ -144,6 +149,10 @@ def _why_nothing(snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = (
         return ": the index holds no files (qry index PATH indexes a folder)"
     if opts.mode == "symbol":
         return ": no definition's name matches (--mode symbol matches names only)"
+    unknown = [p for p in prefixes if not _starts_a_term(snap, p)]
+    if unknown:
+        shown = ", ".join(f"{p}*" for p in unknown)
+        return f": no indexed name or word starts with {shown} (a word ending in * is a prefix)"
     if phrases:
         quoted = ", ".join(f'"{p}"' for p in phrases)
         return (
@@ -151,6 +160,12 @@ def _why_nothing(snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = (
             " without them, the words are searched)"
         )
     return ""
+
+
+def _starts_a_term(snap: Snapshot, prefix: str) -> bool:
+    """Whether an indexed name part, word or whole name starts with `prefix` (as search expands it)."""
+    fields = ("name_terms", "body_terms", "name_exact")
+    return bool(snap.terms_with_prefix(fields, term_prefix(prefix), 1))
 
 
 def _misspelt(ranked: Sequence[Candidate]) -> str | None:

@@ -510,3 +510,10 @@ def identifier_of(q: Query, route: Route | None = None) -> str | None:
     if route is Route.SIGNATURE:
         return declared_name(q.text)
     return None
+
+
+def term_prefix(prefix: str) -> str:
+    """A typed prefix as the index's terms can start with it: lower case, without the separators it
+    ends in (`required_*`, `Foo.*` -> `required`, `foo`), which no analysed term holds."""
+    lowered = prefix.lower()
+    return lowered.rstrip("_-.:/$#@") or lowered

@@ -353,7 +353,15 @@ def _rank(
     asked = None if q.kinds else name
     meta.notes.extend(
         answer_notes(
-            snap, asked, ranked_cands, opts, head=bool(head), streams=ranked, files=files, phrases=q.phrases
+            snap,
+            asked,
+            ranked_cands,
+            opts,
+            head=bool(head),
+            streams=ranked,
+            files=files,
+            phrases=q.phrases,
+            prefixes=q.prefixes,
         )
     )
     if opts.reranker is not None:

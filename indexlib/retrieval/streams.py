@@ -21,7 +21,7 @@ from indexlib.engines.lexterms import trigram_terms
 from indexlib.records import NAME_SPELLED_SCORE, Node, StreamHit
 from indexlib.retrieval.declared import declared_name
 from indexlib.retrieval.names import dotted
-from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify
+from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, term_prefix
 from indexlib.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def bm25_query(
             if parsed is not None:
                 must.append(("must", parsed))
     for prefix in q.prefixes:
-        expanded = snap.terms_with_prefix(("name_terms", "body_terms"), prefix.lower(), 32)
+        expanded = snap.terms_with_prefix(("name_terms", "body_terms"), term_prefix(prefix), 32)
         if expanded:
             exp = sorted(expanded)[:64]
             sub = lexical.boolean(
@@ -105,8 +105,10 @@ def bm25_query(
                 ]
             )
             (must if not terms else should).append(("must" if not terms else "should", sub))
-        else:
+        elif not terms:  # the prefix is the whole query: nothing holds it, nothing is found
             must.append(("must", lexical.term("uid", "\x00no-such-term")))
+        # Beside words, a prefix no term starts with adds nothing, as a word no node holds: it does
+        # not empty the answer (`override required_*` found nothing before `required` was read).
     must_not: list[tuple[str, lexical.Query]] = []
     for neg in q.negated:
         negs = [t for t in query_terms(neg) if _quote(t)]

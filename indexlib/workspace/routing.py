@@ -29,7 +29,7 @@ from indexlib.route.content import CONTENT_HITS, combine
 from indexlib.route.profile import profile
 from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, query_terms, route
 from indexlib.workspace import repofilter
-from indexlib.workspace.federate import DEFAULT_MERGE, Federation, WorkspaceResult
+from indexlib.workspace.federate import DEFAULT_MERGE, Federation, RepoHit, WorkspaceResult
 
 # Keep repositories scoring at least this share of the best one. When the routed search's vote holds
 # the dense stream, it spreads the confidence (the question's meaning is near several repositories'
@@ -91,12 +91,21 @@ def route_members(
     # The line each hit is shown by (`qry search` prints it, JSON `line`), not its node's first line
     # (often the `/**` of its doc comment); start_line only for a hit that carries no line.
     hits = [(h.repo, f"{h.path}:{h.line or h.start_line}") for h in probe.results]
+    if not any(_holds_a_word(h) for h in probe.results):
+        # Vectors always have nearest neighbours: when no hit holds a word of the question (`xqzvbn`,
+        # every word a typo), they are no evidence of a repository (one routed at 0.77 by them).
+        hits = []
     result = combine(by_profile, hits, limit=limit, considered=len(members))
     result.notes[:0] = notes
     if not result.routes and not result.notes:
         result.notes.append("no repository matched the question: no profile term and no search hit")
     result.content_mode = probe_opts.mode
     return result
+
+
+def _holds_a_word(h: RepoHit) -> bool:
+    """Whether a hit was found by its words (BM25) or its name, not by its vector alone."""
+    return h.provenance.bm25_rank is not None or h.provenance.symbol_rank is not None
 
 
 def _has_content_terms(text: str) -> bool:

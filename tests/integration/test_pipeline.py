@@ -72,6 +72,23 @@ def test_phrase_and_prefix(polyglot_lexical: Path) -> None:
     assert pre.results and any("backoff" in h.symbol.lower() for h in pre.results)
 
 
+def test_a_prefix_no_term_starts_with_is_said_alone_and_ignored_beside_words(polyglot_lexical: Path) -> None:
+    """`retry_*` is read as the prefix `retry` (no analysed term ends in `_`); beside words, a prefix
+    nothing starts with adds nothing, as an unknown word does (it emptied the answer, silently);
+    alone, the empty answer says which prefix found nothing."""
+    engine = open_engine(polyglot_lexical / ".qry")
+    words = engine.search("failed charge", SearchOptions(top_k=5)).results
+    assert words
+    assert [h.uid for h in engine.search("failed charge xyzzy*", SearchOptions(top_k=5)).results] == [
+        h.uid for h in words
+    ]
+    separated = engine.search("backoff retry_*", SearchOptions(top_k=5)).results
+    assert separated and any("retry" in h.symbol.lower() for h in separated)
+    alone = engine.search("xyzzy*", SearchOptions())
+    assert not alone.results
+    assert any("no indexed name or word starts with xyzzy*" in n for n in alone.meta.notes), alone.meta.notes
+
+
 def test_snippets_are_bounded(polyglot_lexical: Path) -> None:
     res = open_engine(polyglot_lexical / ".qry").search("charge", SearchOptions(snippet_chars=80, top_k=20))
     assert res.results

@@ -576,6 +576,33 @@ def test_a_hybrid_route_over_indexes_with_vectors_shares_one_query_model(tmp_pat
     assert len(loaded) == 1  # every engine of the workspace asks the one model of the process
 
 
+def test_a_question_no_repository_holds_a_word_of_routes_nowhere(tmp_path: Path) -> None:
+    """Vectors always have nearest neighbours, so gibberish got a repository at 0.77 confidence from
+    dense hits alone: with no hit holding a word of the question, nothing routes, and a routed
+    search searches the whole workspace, saying so."""
+    for name in REPOS:
+        repo = tmp_path / name
+        for rel, text in REPOS[name].items():
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            (repo / rel).write_text(text)
+        build_index(repo, BuildOptions(embed="hash", git_times=False))
+    fed = Federation("h", [Member(n, tmp_path / n / ".qry") for n in REPOS])
+    hybrid = SearchRequest(mode="hybrid")
+    # The test embedder hashes words into buckets: a made-up word that lands where a node's words do
+    # is what a real model does with any text, a neighbour found by its vector alone.
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    gibberish = next(
+        w for w in (f"zzq{a}{b}" for a in letters for b in letters) if fed.search(w, hybrid).results
+    )
+    probe = fed.search(gibberish, hybrid)
+    assert all(h.provenance.bm25_rank is None and h.provenance.symbol_rank is None for h in probe.results)
+    routed = route_members(fed, gibberish, opts=hybrid)
+    assert routed.routes == [] and routed.notes, routed  # a note says why nothing routed
+    res = routed_search(fed, gibberish, hybrid)
+    assert res.meta.routed is None and any("whole workspace" in n for n in res.meta.notes)
+    assert route_members(fed, "refresh the session token", opts=hybrid).routes[0].repo == "auth"
+
+
 def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_path: Path) -> None:
     env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     add = run_qry_process("workspace", "add", "team", *map(str, repos.values()), cwd=tmp_path, env=env)

@@ -14,7 +14,7 @@ per query kind file MRR@10 of each dev-set query searched in its own repository'
 from __future__ import annotations
 
 import argparse
-import os
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -36,7 +36,9 @@ def union_tree(work: Path, trees: dict[str, Path], corpus_of: dict[str, str], no
         if into.exists():
             continue
         into.parent.mkdir(parents=True, exist_ok=True)
-        os.system(f"cp -al '{tree}' '{into}.part' && mv '{into}.part' '{into}'")
+        part = into.with_name(into.name + ".part")
+        subprocess.run(["cp", "-al", str(tree), str(part)], check=True)
+        part.rename(into)
     return root
 
 

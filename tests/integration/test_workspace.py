@@ -559,7 +559,8 @@ def test_routing_asks_the_indexes_in_the_mode_of_the_search_it_routes(repos: dic
     assert route_members(fed, "with backoff", content=False).content_mode is None
 
 
-def test_a_hybrid_route_over_indexes_with_vectors_shares_one_query_model(tmp_path: Path) -> None:
+def _hashed_workspace(tmp_path: Path) -> Federation:
+    """REPOS written under `tmp_path` and indexed with the test embedder's vectors, as one workspace."""
     for name in REPOS:
         repo = tmp_path / name
         for rel, text in REPOS[name].items():
@@ -567,6 +568,11 @@ def test_a_hybrid_route_over_indexes_with_vectors_shares_one_query_model(tmp_pat
             (repo / rel).write_text(text)
         build_index(repo, BuildOptions(embed="hash", git_times=False))
     fed = Federation("h", [Member(n, tmp_path / n / ".qry") for n in REPOS])
+    return fed
+
+
+def test_a_hybrid_route_over_indexes_with_vectors_shares_one_query_model(tmp_path: Path) -> None:
+    fed = _hashed_workspace(tmp_path)
     r = route_members(fed, "refresh the session token", opts=SearchRequest(mode="hybrid"))
     assert r.content_mode == "hybrid" and r.routes[0].repo == "auth"
     res = routed_search(fed, "refresh the session token", SearchRequest(mode="hybrid"))
@@ -580,13 +586,7 @@ def test_a_question_no_repository_holds_a_word_of_routes_nowhere(tmp_path: Path)
     """Vectors always have nearest neighbours, so gibberish got a repository at 0.77 confidence from
     dense hits alone: with no hit holding a word of the question, nothing routes, and a routed
     search searches the whole workspace, saying so."""
-    for name in REPOS:
-        repo = tmp_path / name
-        for rel, text in REPOS[name].items():
-            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-            (repo / rel).write_text(text)
-        build_index(repo, BuildOptions(embed="hash", git_times=False))
-    fed = Federation("h", [Member(n, tmp_path / n / ".qry") for n in REPOS])
+    fed = _hashed_workspace(tmp_path)
     hybrid = SearchRequest(mode="hybrid")
     # The test embedder hashes words into buckets: a made-up word that lands where a node's words do
     # is what a real model does with any text, a neighbour found by its vector alone.

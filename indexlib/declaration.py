@@ -177,3 +177,38 @@ def first_code_line(lines: list[str]) -> int:
             continue
         at += 1
     return 0
+
+
+def _declaring(name: str, text: str) -> tuple[str, str]:
+    """(what precedes the declaration's line, that line up to `name`, or whole when `name` is not on
+    it): the line past the doc comment and attributes a node's text opens with, which a doc comment
+    mentioning the name (`/** peek is private */`) must not stand for."""
+    lines = text_lines(text)
+    if not lines:
+        return "", ""
+    at = first_code_line(lines)
+    line = lines[at]
+    cut = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) if name else None
+    return "\n".join(lines[:at]), line[: cut.start()] if cut else line
+
+
+def is_private(name: str, text: str) -> bool:
+    """A definition declared `private` (or Swift's `fileprivate`) on its declaring line: Java, C#,
+    Kotlin, Scala, Swift, PHP and TypeScript members. Where a definition of the same name is not
+    private, that one is what a search for the name is after (the API a caller uses)."""
+    return bool(_PRIVATE.search(_declaring(name, text)[1]))
+
+
+def is_override(name: str, text: str) -> bool:
+    """A method marked as overriding an inherited one: Java's `@Override` among its annotations, or
+    the `override` modifier on its declaring line (Kotlin, C#, Scala, Swift, TypeScript; C++ after
+    the parameters). The method it overrides declares the name: a search for the name puts it first."""
+    above, _head = _declaring(name, text)
+    lines = text_lines(text)
+    line = lines[first_code_line(lines)] if lines else ""
+    return bool(_OVERRIDE_ANNOTATION.search(above) or _OVERRIDE.search(line))
+
+
+_PRIVATE = re.compile(r"(?<![\w$@#])(?:file)?private\b(?!\s*[:(=])")
+_OVERRIDE_ANNOTATION = re.compile(r"@Override\b")
+_OVERRIDE = re.compile(r"(?<![\w$@#])override\b(?!\s*[:(=])")

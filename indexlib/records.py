@@ -227,36 +227,6 @@ _DEPRECATED = re.compile(
 _DEPRECATED_DOC = re.compile(r"@deprecated\b|^Deprecated:", re.MULTILINE)
 
 
-def is_private(name: str, text: str) -> bool:
-    """A definition declared `private` (or Swift's `fileprivate`) on the line that names it: Java, C#,
-    Kotlin, Scala, Swift, PHP and TypeScript members. Where a definition of the same name is not
-    private, that one is what a search for the name is after (the API a caller uses); the line alone
-    is read, so a doc comment saying "private" does not count."""
-    at = text.find(name)
-    if at <= 0:
-        return False
-    return bool(_PRIVATE.search(text[text.rfind("\n", 0, at) + 1 : at]))
-
-
-_PRIVATE = re.compile(r"(?<![\w$@#])(?:file)?private\b(?!\s*[:(=])")
-
-
-def is_override(name: str, text: str) -> bool:
-    """A method marked as overriding an inherited one: Java's `@Override` above it, or the `override`
-    modifier on the line naming it (Kotlin, C#, Scala, Swift, TypeScript, C++ after the parameters).
-    The method it overrides declares the name; a search for the name puts that one first."""
-    at = text.find(name)
-    if at <= 0:
-        return False
-    line_end = text.find("\n", at)
-    line = text[text.rfind("\n", 0, at) + 1 : line_end if line_end >= 0 else len(text)]
-    return bool(_OVERRIDE_ANNOTATION.search(text[:at]) or _OVERRIDE.search(line))
-
-
-_OVERRIDE_ANNOTATION = re.compile(r"@Override\b")
-_OVERRIDE = re.compile(r"(?<![\w$@#])override\b(?!\s*[:(=])")
-
-
 # The symbol stream's score of a name spelled as the query spells it (joined words, a qualified
 # suffix or the exact name score above it); fuzzy matches score their similarity, below 1.
 NAME_SPELLED_SCORE = 3.0

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
+from indexlib.declaration import is_override, is_private
 from indexlib.errors import QryError, UsageError
 from indexlib.records import (
     Hit,
@@ -27,8 +28,6 @@ from indexlib.records import (
     SearchResult,
     StreamHit,
     is_deprecated,
-    is_override,
-    is_private,
     is_prototype,
 )
 from indexlib.retrieval import streams

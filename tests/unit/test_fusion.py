@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from indexlib.declaration import is_override, is_private
 from indexlib.pathroles import is_test_code, is_test_path
-from indexlib.records import Provenance, StreamHit, is_deprecated, is_override, is_private
+from indexlib.records import Provenance, StreamHit, is_deprecated
 from indexlib.retrieval.fusion import Candidate, apply_signals, rrf
 from indexlib.retrieval.scope import scope_paths
 from indexlib.retrieval.signals import Signals
@@ -174,6 +175,11 @@ def test_private_and_override_are_read_on_the_declaring_line() -> None:
     assert is_private("x", "private[this] def x = 1")
     assert not is_private("x", "private(set) var x = 0")  # a private setter: the getter is public
     assert not is_private("peek", "/** Not private. */\npublic Token peek() {")
+    # the declaring line, not a doc comment that mentions the name first
+    assert is_private(
+        "peek", '/**\n * Returns peek\'s value.\n */\n@SuppressWarnings("x")\nprivate int peek() {'
+    )
+    assert not is_override("peek", "/** Peek; subclasses override it. */\npublic Token peek() {")
     assert is_override("peek", "@Override\npublic JsonToken peek() throws IOException {")
     assert is_override("Peek", "public override JsonToken Peek()")
     assert is_override("peek", "void peek() const override;")

@@ -369,9 +369,10 @@ def check_repo_pattern(pattern: str) -> str:
     try:
         re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
+        # Said without `repo:`: the same pattern comes from `--repo` and the MCP `repo` argument too.
         raise UsageError(
-            f"repo:{pattern} is not a valid regular expression ({exc})",
-            hint="repo: takes a regular expression over repository names, e.g. repo:^core$",
+            f"{pattern!r} is not a valid regular expression for repository names ({exc})",
+            hint="repo: and --repo take a regular expression over repository names: repo:^core$, --repo '^core$'",
         ) from None
     return pattern
 

@@ -443,6 +443,10 @@ def test_repo_filters_choose_which_indexes_are_asked(repos: dict[str, Path]) -> 
     assert "billing, auth, web" in err.value.hint
     with pytest.raises(UsageError, match="not a valid regular expression"):
         fed.search("retry repo:(", SearchRequest())
+    with pytest.raises(UsageError) as given_as_option:  # --repo '(' was said as `repo:(`
+        fed.search("retry", SearchRequest(repos=["("]))
+    assert given_as_option.value.message.startswith("'(' is not a valid regular expression")
+    assert "--repo" in (given_as_option.value.hint or "")
     # One index has no repository name to match: an error, not a filter that silently keeps all.
     with pytest.raises(UsageError, match="choose among a workspace's repositories"):
         open_engine(repos["web"] / ".qry").search("retry repo:web", SearchRequest())

@@ -179,34 +179,24 @@ def first_code_line(lines: list[str]) -> int:
     return 0
 
 
-def _declaring(name: str, text: str) -> tuple[str, str]:
-    """(what precedes the declaration's line, that line up to `name`, or whole when `name` is not on
-    it): the line past the doc comment and attributes a node's text opens with, which a doc comment
-    mentioning the name (`/** peek is private */`) must not stand for."""
+def declared_standing(name: str, text: str) -> tuple[bool, bool]:
+    """(private, overrides) of the definition `name` whose text is `text`, read in one pass over its
+    lines: `private` (or Swift's `fileprivate`) before the name on its declaring line (Java, C#,
+    Kotlin, Scala, Swift, PHP, TypeScript members); overriding by Java's `@Override` among its
+    annotations or an `override` modifier on that line (Kotlin, C#, Scala, Swift, TypeScript; C++
+    after the parameters). The declaring line is the one past the doc comment and attributes a
+    node's text opens with, which a doc comment naming the method (`/** peek is private */`) must
+    not stand for. Where a same-named definition is neither, that one is what a search for the name
+    is after: the API a caller uses, the method an override overrides."""
     lines = text_lines(text)
     if not lines:
-        return "", ""
+        return False, False
     at = first_code_line(lines)
     line = lines[at]
     cut = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) if name else None
-    return "\n".join(lines[:at]), line[: cut.start()] if cut else line
-
-
-def is_private(name: str, text: str) -> bool:
-    """A definition declared `private` (or Swift's `fileprivate`) on its declaring line: Java, C#,
-    Kotlin, Scala, Swift, PHP and TypeScript members. Where a definition of the same name is not
-    private, that one is what a search for the name is after (the API a caller uses)."""
-    return bool(_PRIVATE.search(_declaring(name, text)[1]))
-
-
-def is_override(name: str, text: str) -> bool:
-    """A method marked as overriding an inherited one: Java's `@Override` among its annotations, or
-    the `override` modifier on its declaring line (Kotlin, C#, Scala, Swift, TypeScript; C++ after
-    the parameters). The method it overrides declares the name: a search for the name puts it first."""
-    above, _head = _declaring(name, text)
-    lines = text_lines(text)
-    line = lines[first_code_line(lines)] if lines else ""
-    return bool(_OVERRIDE_ANNOTATION.search(above) or _OVERRIDE.search(line))
+    head = line[: cut.start()] if cut else line
+    above = "\n".join(lines[:at])
+    return bool(_PRIVATE.search(head)), bool(_OVERRIDE_ANNOTATION.search(above) or _OVERRIDE.search(line))
 
 
 _PRIVATE = re.compile(r"(?<![\w$@#])(?:file)?private\b(?!\s*[:(=])")

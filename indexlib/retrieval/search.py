@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from indexlib.analyzer import code_terms, query_terms, split_identifier
-from indexlib.declaration import is_override, is_private
+from indexlib.declaration import declared_standing
 from indexlib.errors import QryError, UsageError
 from indexlib.records import (
     Hit,
@@ -309,8 +309,9 @@ def _rank(
     literal = fragment_pattern(q.text) if p.route is Route.SIGNATURE and not q.phrases else None
     if literal is not None:  # a node holding the code as typed joins the head wherever BM25 put it
         head += [c for c in cands[len(head) :] if _holds(snap, c.uid, literal)]
-    # Whether a definition is local to a function matters only for one named as the query names:
-    # its parent is read for those alone, not for every candidate of a question.
+    # Whether a definition is local to a function, private or an override matters only for one named
+    # as the query names: its parent and declaring line are read for those alone, not for every
+    # candidate of a question.
     named = identifier_of(q, p.route)
     joined = "".join(split_identifier(last_name_part(named))) if named else ""
     for c in head:
@@ -326,9 +327,10 @@ def _rank(
             )
             c.prototype = is_prototype(n.language, n.kind, n.text)
             c.deprecated = is_deprecated(n.name, n.text, n.doc)
-            c.private = is_private(n.name, n.text)
-            c.overrides = is_override(n.name, n.text)
-            if joined and n.parent_uid and "".join(split_identifier(n.name)) == joined:
+            named_so = bool(joined) and "".join(split_identifier(n.name)) == joined
+            if named_so:  # only a definition named as the query can yield to a same-named one
+                c.private, c.overrides = declared_standing(n.name, n.text)
+            if named_so and n.parent_uid:
                 parent = snap.node(n.parent_uid)
                 c.local = parent is not None and parent.node.kind in _BODY_KINDS
     head = [c for c in head if c.path]

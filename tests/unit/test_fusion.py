@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from indexlib.declaration import is_override, is_private
+from indexlib.declaration import declared_standing
 from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit, is_deprecated
 from indexlib.retrieval.fusion import Candidate, apply_signals, rrf
@@ -167,6 +167,14 @@ def test_the_declaring_definition_comes_before_overrides_and_private_ones() -> N
     out = apply_signals([member(1, "Writer.java", 1.0), test], identifier="peek", query_words=["peek"])
     out[0].private = True
     assert [c.uid for c in apply_signals(out, identifier="peek", query_words=["peek"])] == [1, 5]
+
+
+def is_private(name: str, text: str) -> bool:
+    return declared_standing(name, text)[0]
+
+
+def is_override(name: str, text: str) -> bool:
+    return declared_standing(name, text)[1]
 
 
 def test_private_and_override_are_read_on_the_declaring_line() -> None:

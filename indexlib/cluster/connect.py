@@ -88,12 +88,49 @@ def _check_reachable(address: str) -> None:
     if not sep or not port.isdigit():
         return
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S) as conn:
+            speaks = _speaks_grpc(conn)
     except OSError as exc:
         why = exc.strerror or str(exc) or type(exc).__name__
         raise QryError(
             f"cannot reach the Ray cluster at {address!r}: {why}", hint=UNREACHABLE_HINT, code="cluster"
         ) from None
+    if not speaks:
+        raise QryError(
+            f"cannot reach the Ray cluster at {address!r}: something listens there, but it is not a Ray "
+            "head node (it does not answer gRPC)",
+            hint="give the address `ray start --head` printed (HOST:6379 by default), or ray://HOST:10001 for a Ray client",
+            code="cluster",
+        )
+
+
+def _speaks_grpc(conn: Any) -> bool:
+    """Whether the peer on `conn` answers an HTTP/2 connection preface with a SETTINGS frame, as
+    every gRPC server does at once (a Ray head's GCS and a Ray client server both are one).
+
+    Something else listening at the address (a web server, a database) accepts the TCP connection,
+    and `ray.init` then waits on its handshake for minutes. A cluster with TLS on (RAY_USE_TLS)
+    expects a TLS hello instead, so it is not probed."""
+    import os
+
+    if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+        return True
+    conn.sendall(_H2_PREFACE + _H2_EMPTY_SETTINGS)
+    head = b""
+    try:
+        while len(head) < 9:
+            got = conn.recv(9 - len(head))
+            if not got:
+                break
+            head += got
+    except TimeoutError:
+        return False
+    return len(head) == 9 and head[3] == _H2_SETTINGS
+
+
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_H2_SETTINGS = 0x4  # the frame type a server's first frame must have
+_H2_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # length 0, SETTINGS, no flags, stream 0
 
 
 def connect(address: str) -> Any:

@@ -274,6 +274,31 @@ def test_an_unreachable_cluster_address_is_an_error_at_once(three: list[Member],
             assert "gcs_client" not in r.err and "Traceback" not in r.err, r.describe()
 
 
+def test_an_address_where_something_else_listens_is_an_error_at_once(tmp_path: Path) -> None:
+    """The trial: `--cluster HOST:PORT` where a web server listens hung in `ray.init` for minutes
+    (the TCP connect succeeds; Ray then waits on a gRPC handshake that never comes)."""
+    import http.server
+    import threading
+    import time as clock
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "a.py").write_text("def f():\n    return 1\n")
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        t0 = clock.monotonic()
+        r = run_qry_process(
+            "index", "repo", "--embed", "none", "--cluster", address, cwd=tmp_path, timeout=60
+        )
+        assert r.code == 2 and clock.monotonic() - t0 < 30, r.describe()
+        assert "not a Ray head node" in r.err and "Traceback" not in r.err, r.describe()
+        assert not (tmp_path / "repo" / ".qry").exists(), "a refused build published nothing"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_sigterm_stops_qry_serve_as_an_exit_not_a_crash(three: list[Member], tmp_path: Path) -> None:
     """The trial: `kill PID` (as systemd or docker stop it) of `qry serve` printed Ray's six-line
     `*** SIGTERM received ... PC: @ ... __poll` dump, which reads as a crash; it exits with 143, quietly."""

@@ -292,6 +292,8 @@ def add(workspace: str, paths: list[Path], name: str | None = None) -> Workspace
     if name is not None and len(paths) != 1:
         raise UsageError("--name labels one index", hint="add the indexes one at a time to name them")
     all_ws = load_user()
+    if workspace not in all_ws:
+        _refuse_shadowing(workspace)
     ws = all_ws.setdefault(workspace, Workspace(workspace))
     for p in paths:
         index = index_dir_of(p)
@@ -354,6 +356,17 @@ def _refuse_folder_file(spec: str) -> None:
         raise UsageError(
             f"{file} is a {FOLDER_FILE}: qry reads it, read only, and edits only its own workspaces",
             hint=f"edit its [[workspace.repos]] tables, or name a workspace of {user_file()}",
+        )
+
+
+def _refuse_shadowing(name: str) -> None:
+    """A new workspace of the user's file named as a folder here that holds a qry.toml: `-w NAME`
+    reads the user's file first, so from then on it would stop reading that qry.toml, unsaid."""
+    if _names_a_folder_file(Path(name)):
+        raise UsageError(
+            f"{name!r} is a folder here holding a {FOLDER_FILE}: a workspace of that name would stand "
+            f"in its place for -w {name}",
+            hint=f"name the workspace otherwise, or edit ./{name}/{FOLDER_FILE}'s [[workspace.repos]] tables",
         )
 
 

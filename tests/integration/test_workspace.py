@@ -1284,6 +1284,13 @@ def test_a_qry_toml_named_by_a_relative_path_lists_absolute_indexes_and_is_not_e
         assert "read only" in err.value.message and "[[workspace.repos]]" in err.value.hint, err.value
     with pytest.raises(UsageError, match="read only"):
         config.add("./org/qry.toml", [repos["auth"]])
+    # a new workspace of the user's file named `org` here would stand in the qry.toml's place for -w org
+    with pytest.raises(UsageError, match=r"holding a qry\.toml") as err:
+        config.add("org", [repos["auth"]])
+    assert "name the workspace otherwise" in err.value.hint, err.value
+    assert config.resolve("org").source == org / "qry.toml"
+    monkeypatch.chdir(org)  # elsewhere the name is free
+    assert [m.name for m in config.add("org", [repos["auth"]]).members] == ["auth"]
 
 
 def test_qry_index_workspace_says_each_repository_as_its_build_ends(

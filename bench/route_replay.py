@@ -17,6 +17,9 @@ rank vote share of the best HISTORY_HITS of them by BM25, added to the confidenc
 `fix` queries are titles of commits made after the snapshot, so the history read never holds them.
 Last, identifier coverage: only the question's code-like words (backticked, camelCase, snake_case,
 dotted, ALL_CAPS, a capitalised word not first), each index's idf-weighted share of those it holds.
+And stream agreement (hybrid captures): each index's share of 1/position over its own best 10 hits
+that both its BM25 and its dense stream rank within AGREE_DEPTH (words and meaning pointing at the
+same code, where a neighbour's code shares only the words).
 
     python bench/route_replay.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx]
 
@@ -41,6 +44,7 @@ import workspace_bench as wb
 
 HISTORY_TITLES = 2000
 HISTORY_HITS = 10
+AGREE_DEPTH = 5
 _WORD = re.compile(r"[a-z0-9]+")
 _CODE_WORD = re.compile(r"`[^`]+`|[\w$]+(?:\.[\w$]+)*")
 Feats = dict[str, dict[str, float]]  # repo -> feature -> value
@@ -122,6 +126,8 @@ def features(rec: dict[str, Any]) -> Feats:
     cori = collection.weights(stats)
     code = [t for t in identifier_terms(rec["q"]["query"]) if df_all.get(t, 0) > 0]
     code_total = sum(idf[t] for t in code)
+    agree = {a.repo: _agreement(hits) for a, hits in rec["answers"] if a.ok}
+    agree_total = sum(agree.values())
     out: Feats = {}
     for repo, (docs, df) in stats.items():
         lm = 0.0
@@ -137,8 +143,20 @@ def features(rec: dict[str, Any]) -> Feats:
             "lm": lm,
             "cori": cori.get(repo, 1.0),
             "ident": sum(idf[t] for t in code if df.get(t, 0) > 0) / code_total if code_total else -1.0,
+            "agree": agree.get(repo, 0.0) / agree_total if agree_total else 0.0,
         }
     return out
+
+
+def _agreement(hits: list[Any]) -> float:
+    """Sum of 1/position over the best 10 hits that BM25 and the dense stream both rank in AGREE_DEPTH."""
+    both = [
+        1.0 / pos
+        for pos, h in enumerate(hits[:10], start=1)
+        if (h.provenance.bm25_rank or AGREE_DEPTH + 1) <= AGREE_DEPTH
+        and (h.provenance.vector_rank or AGREE_DEPTH + 1) <= AGREE_DEPTH
+    ]
+    return sum(both)
 
 
 def history_titles(git_dirs: list[str], queries: list[dict[str, Any]]) -> dict[str, list[list[str]]]:
@@ -246,6 +264,13 @@ def rules() -> dict[str, tuple[Score, float, int, float]]:
                 3,
                 0.0,
             )
+    for w in (0.3, 1.0):
+        out[f"(confidence + {w} x agreement) / {1 + w}"] = (
+            lambda v, w=w: (v["conf"] + w * v["agree"]) / (1 + w),
+            0.3,
+            3,
+            0.0,
+        )
     return out
 
 

@@ -4,7 +4,8 @@ Owns: building the router's pool from a workspace (one cached profile per index;
 be read is left out with a note), the content evidence (one fan-out over the pool, whose best hits
 route/content.py combines with the profile scores; `content=False` routes by the profiles alone; the query's repo filters narrow the pool first),
 and the rule for which routed repositories a routed search keeps: those within ROUTE_KEEP of the best
-confidence (ROUTE_KEEP_LEXICAL for a lexical search), at most ROUTE_MAX. When nothing routes (no term tells the repositories apart), the search
+confidence (ROUTE_KEEP_LEXICAL when the vote was lexical: `--mode lexical`, or indexes without
+vectors), at most ROUTE_MAX. When nothing routes (no term tells the repositories apart), the search
 runs over the whole workspace and says so.
 
 The content fan-out is the search being routed, at CONTENT_HITS results: its mode, filters and model
@@ -18,18 +19,19 @@ still routed by a lexical fan-out, so it loads no model.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import msgspec
 
 from indexlib.errors import QryError
+from indexlib.retrieval.bounds import DEFAULT_MODE
 from indexlib.retrieval.query import FUNCTION_WORDS, parse_query
 from indexlib.retrieval.request import SearchRequest
 from indexlib.route.content import CONTENT_HITS, combine
 from indexlib.route.profile import profile
 from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, query_terms, route
 from indexlib.workspace import repofilter
-from indexlib.workspace.federate import DEFAULT_MERGE, Federation, RepoHit, WorkspaceResult
+from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, RepoHit, WorkspaceResult
 
 # Keep repositories scoring at least this share of the best one. When the routed search's vote holds
 # the dense stream, it spreads the confidence (the question's meaning is near several repositories'
@@ -99,8 +101,15 @@ def route_members(
     result.notes[:0] = notes
     if not result.routes and not result.notes:
         result.notes.append("no repository matched the question: no profile term and no search hit")
-    result.content_mode = probe_opts.mode
+    result.content_mode = voted_mode(probe_opts.mode, probe.meta.indexes)
     return result
+
+
+def voted_mode(mode: str, answers: Sequence[IndexAnswer]) -> str:
+    """The mode whose hits voted: `mode`, except a hybrid search that no index ran vectors for
+    (every index built with `--embed none`) voted as a lexical one, and is kept as one (`choose`)."""
+    dense = any(a.ok and a.weights.get("vector", 0.0) > 0 and "vector" not in a.unavailable for a in answers)
+    return "lexical" if mode == DEFAULT_MODE and not dense else mode
 
 
 def _holds_a_word(h: RepoHit) -> bool:
@@ -118,9 +127,10 @@ def choose(
 ) -> tuple[list[str], list[str]]:
     """The repositories a routed search of `opts` keeps (best first; empty when nothing routes) and
     the notes."""
-    if keep is None:
-        keep = ROUTE_KEEP_LEXICAL if opts is not None and opts.mode == "lexical" else ROUTE_KEEP
     routed = route_members(fed, text, limit=ROUTE_MAX, opts=opts)
+    if keep is None:
+        mode = routed.content_mode or (opts or SearchRequest()).mode
+        keep = ROUTE_KEEP_LEXICAL if mode == "lexical" else ROUTE_KEEP
     best = routed.routes[0].confidence if routed.routes else 0.0
     chosen = [r.repo for r in routed.routes if r.confidence >= keep * best and r.confidence > 0]
     return chosen, [f"route: {n}" for n in routed.notes]

@@ -649,7 +649,9 @@ def test_cli_workspace_commands_search_and_route(repos: dict[str, Path], tmp_pat
         "route", "refresh", "session", "token", "-w", "team", "--json", cwd=tmp_path, env=env
     )
     assert json.loads(routed.out)["routes"][0]["repo"] == "auth", routed.describe()
-    assert json.loads(routed.out)["content_mode"] == "hybrid"  # as `qry search --route` would search
+    # The search `qry search --route` would run is hybrid, but no index of `team` has vectors: the
+    # hits that voted are lexical ones, and the routed search keeps repositories as a lexical one does.
+    assert json.loads(routed.out)["content_mode"] == "lexical"
     lexical = run_qry_process(
         "route", "refresh session token", "-w", "team", "-m", "lexical", "--json", cwd=tmp_path, env=env
     )

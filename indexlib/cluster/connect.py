@@ -145,6 +145,9 @@ def connect(address: str) -> Any:
     local = address == "local" or address.startswith("local:")
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
     if local:
+        # "local" starts a new instance: without an address Ray joins one already running on the
+        # machine (`ray start`, RAY_ADDRESS) and then refuses the CPU count.
+        kwargs["address"] = "local"
         kwargs["num_cpus"] = _local_cpus(address)
         kwargs["object_store_memory"] = OBJECT_STORE_BYTES
     else:

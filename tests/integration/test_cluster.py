@@ -274,6 +274,21 @@ def test_an_unreachable_cluster_address_is_an_error_at_once(three: list[Member],
             assert "gcs_client" not in r.err and "Traceback" not in r.err, r.describe()
 
 
+def test_a_local_cluster_is_a_new_instance_whatever_ray_address_says(tmp_path: Path) -> None:
+    """The trial: `--cluster local:2` on a machine where `ray start --head` had run failed with Ray's
+    "When connecting to an existing cluster, num_cpus and num_gpus must not be provided": without
+    an address Ray joins the cluster it finds (its session file, RAY_ADDRESS) instead of starting one."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "a.py").write_text("def f():\n    return 1\n")
+    r = run_qry_process(
+        "index", "repo", "--embed", "none", "--cluster", "local:1", "--json",
+        cwd=tmp_path, env={"RAY_ADDRESS": "127.0.0.1:1"}, timeout=120,
+    )  # fmt: skip
+    assert r.code == 0, r.describe()
+    out = json.loads(r.out)
+    assert out["published"] and out["nodes_total"] == 1 and "cluster_connect" in out["timings"], r.describe()
+
+
 def test_an_address_where_something_else_listens_is_an_error_at_once(tmp_path: Path) -> None:
     """The trial: `--cluster HOST:PORT` where a web server listens hung in `ray.init` for minutes
     (the TCP connect succeeds; Ray then waits on a gRPC handshake that never comes)."""

@@ -138,6 +138,23 @@ def test_typescript_namespaces_and_interfaces() -> None:
         ("Billing.Api.Client", "inherits", "Closable"),
     }
 
+def test_typescript_dollar_is_a_letter_of_names() -> None:
+    # zod: `interface $ZodType` was named `ZodType`, and `core.$constructor(...)` called `core.constructor`.
+    source = b"""export interface $ZodType extends _$ZodType {}
+export class $ZodError extends $Base {}
+export const $ZodString = core.$constructor("$ZodString", (inst) => { new $Thing(); user$.pipe(); });
+"""
+    parsed = parse_file("schemas.ts", source, "typescript")
+    assert {name for name in table(parsed)} == {"$ZodType", "$ZodError", "$ZodString"}
+    assert {t for t, _ in refs(parsed, "inherits")} == {"_$ZodType", "$Base"}
+    assert {"core.$constructor", "$Thing", "user$.pipe"} <= {t for t, _ in refs(parsed, "calls")}
+
+
+def test_php_dollar_stays_a_sigil() -> None:
+    parsed = parse_file("a.php", b"<?php\nfunction run() { $this->client->send(); }\n", "php")
+    assert "this.client.send" in {t for t, _ in refs(parsed, "calls")}
+
+
 
 def test_go_embedding_and_generic_receivers() -> None:
     source = b"""package store

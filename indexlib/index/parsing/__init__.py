@@ -47,7 +47,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # (`cJSON_Parse` -> `cjsonparse cjson c json parse`), so `cJSON` finds it as written.
 # 11: a Lua function assigned to a string key (`t["close"] = function`) is t.close; one whose key is
 # no name (`tests["parses numbers"]`) is no definition (each was one more definition named `t`).
-PARSER_VERSION = 11
+# 12: in JavaScript, TypeScript and components' scripts `$` is a letter of a name, not a sigil:
+# `interface $ZodType` was `ZodType`, and `core.$constructor(...)` called `core.constructor`.
+PARSER_VERSION = 12
 
 
 def parse_file(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
+from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.specs import Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
 from indexlib.records import CONTAINER_KINDS, NodeKind
@@ -154,7 +155,7 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if language == "lua":  # `function M.greet()`, `function M:method()`: members of M
         return split_name(text.replace(":", "."))
     if language == "php" or kind in ("class_declaration", "interface_declaration"):
-        return split_name(text) or [text]
+        return split_name(text, language in DOLLAR_LANGUAGES) or [text]
     return [text]
 
 

@@ -54,7 +54,7 @@ def member_names(parts: list[str]) -> list[str]:
 
 def assignment_names(src: Source, node: Node) -> list[str]:
     """The name an `object.member = ...` assignment defines."""
-    return member_names(split_name(src(node.child_by_field_name("left"))))
+    return member_names(split_name(src(node.child_by_field_name("left")), dollar=True))
 
 
 # Statements a module-level definition may be written in.
@@ -181,7 +181,7 @@ def binds_import(src: Source, declarator: Node, language: str = "javascript") ->
 def _callee(src: Source, call: Node) -> str:
     """The last name of a call's function: `Object.defineProperty` -> `defineProperty`."""
     function = call.child_by_field_name("function")
-    parts = split_name(src(function)) if function is not None else []
+    parts = split_name(src(function), dollar=True) if function is not None else []
     return parts[-1] if parts else ""
 
 
@@ -232,7 +232,7 @@ def property_names(src: Source, node: Node) -> list[str]:
     name = _string_name(src, args[1])
     if not name or property_body(src, node) is None:
         return []
-    return member_names([*split_name(src(args[0])), name])
+    return member_names([*split_name(src(args[0]), dollar=True), name])
 
 
 def _pair_names(src: Source, pair: Node) -> list[str]:
@@ -249,7 +249,7 @@ def _pair_names(src: Source, pair: Node) -> list[str]:
     descriptor = pair.child_by_field_name("value")
     if not name or descriptor is None or _accessor(src, descriptor) is None:
         return []
-    return member_names([*split_name(src(args[0])), name])
+    return member_names([*split_name(src(args[0]), dollar=True), name])
 
 
 def property_body(src: Source, node: Node) -> Node | None:

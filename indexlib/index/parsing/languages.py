@@ -18,6 +18,9 @@ CODE_LANGUAGES = frozenset(
         "php", "kotlin", "swift", "scala", "vue", "svelte", "bash", "lua",
     }
 )  # fmt: skip
+# Languages in which `$` is a letter of a name (zod's `$constructor`, jQuery's `$`, RxJS's `user$`);
+# elsewhere it is a sigil (PHP `$this`, Ruby `$global`, shell) or macro syntax (Rust `$crate`).
+DOLLAR_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "vue", "svelte"})
 MARKDOWN = "markdown"
 TEXT = "text"  # any other text worth searching: chunked into line windows
 

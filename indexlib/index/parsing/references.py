@@ -15,6 +15,7 @@ import msgspec
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift
+from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import Source, absolute, collapse, normalize_target, split_name, strip_sigils
 from indexlib.records import NodeKind, Ref, RefKind
 
@@ -30,14 +31,14 @@ _STRING_TYPES = frozenset(
 _INTERFACE_NAME = re.compile(r"I[A-Z]")
 
 
-def _type_targets(src: Source, nodes: Iterable[Node]) -> list[str]:
+def _type_targets(src: Source, nodes: Iterable[Node], dollar: bool = False) -> list[str]:
     targets: list[str] = []
     for node in nodes:
         if node.type in _NOT_A_BASE:
             continue
         if node.type == "primary_constructor_base_type":
             node = node.child_by_field_name("type") or node
-        target = absolute(src(node), strip_sigils(normalize_target(src(node))))
+        target = absolute(src(node), normalize_target(src(node), dollar))
         if target:
             targets.append(target)
     return targets
@@ -48,6 +49,7 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
     inherits, implements = RefKind.INHERITS.value, RefKind.IMPLEMENTS.value
     found: list[tuple[str, str]] = []
     node_type = node.type
+    dollar = language in DOLLAR_LANGUAGES
     if language in kotlinswift.LANGUAGES:
         return kotlinswift.base_refs(src, node, kind, language)
     if language == "python":
@@ -60,24 +62,24 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
         if child_type == "class_heritage":
             for clause in child.named_children:
                 if clause.type == "extends_clause":
-                    found += [(inherits, t) for t in _type_targets(src, clause.named_children)]
+                    found += [(inherits, t) for t in _type_targets(src, clause.named_children, dollar)]
                 elif clause.type == "implements_clause":
-                    found += [(implements, t) for t in _type_targets(src, clause.named_children)]
+                    found += [(implements, t) for t in _type_targets(src, clause.named_children, dollar)]
                 else:
-                    found += [(inherits, t) for t in _type_targets(src, [clause])]
+                    found += [(inherits, t) for t in _type_targets(src, [clause], dollar)]
         elif child_type in ("extends_type_clause", "extends_interfaces", "base_class_clause"):
-            found += [(inherits, t) for t in _type_targets(src, _flatten_type_list(child))]
+            found += [(inherits, t) for t in _type_targets(src, _flatten_type_list(child), dollar)]
         elif child_type == "superclass":
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+            found += [(inherits, t) for t in _type_targets(src, child.named_children, dollar)]
         elif child_type == "super_interfaces":
-            found += [(implements, t) for t in _type_targets(src, _flatten_type_list(child))]
+            found += [(implements, t) for t in _type_targets(src, _flatten_type_list(child), dollar)]
         elif child_type == "base_clause":  # PHP: extends
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+            found += [(inherits, t) for t in _type_targets(src, child.named_children, dollar)]
         elif child_type == "class_interface_clause":  # PHP: implements
-            found += [(implements, t) for t in _type_targets(src, child.named_children)]
+            found += [(implements, t) for t in _type_targets(src, child.named_children, dollar)]
         elif child_type == "base_list":  # C#: classes and interfaces are not told apart by syntax
             # An interface extends; a struct only implements; a class implements `IName`s.
-            for target in _type_targets(src, child.named_children):
+            for target in _type_targets(src, child.named_children, dollar):
                 if kind == NodeKind.INTERFACE.value:
                     found.append((inherits, target))
                 elif kind == NodeKind.STRUCT.value or _INTERFACE_NAME.match(target.rsplit(".", 1)[-1]):
@@ -86,10 +88,10 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
                     found.append((inherits, target))
         elif child_type == "extends_clause":  # Scala: `extends Base with Mixin`, mixins implemented
             written = [t for t in child.children_by_field_name("type") if t.is_named]
-            targets = _type_targets(src, written)
+            targets = _type_targets(src, written, dollar)
             found += [(inherits if i == 0 else implements, t) for i, t in enumerate(targets)]
         elif child_type == "trait_bounds" and node_type == "trait_item":
-            found += [(inherits, t) for t in _type_targets(src, child.named_children)]
+            found += [(inherits, t) for t in _type_targets(src, child.named_children, dollar)]
     if language == "go" and node_type == "type_spec":
         found += _go_embedded(src, node)
     return found
@@ -155,6 +157,7 @@ def _first_string(src: Source, node: Node | None) -> str:
 def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | None, bool]:
     """(target, the node naming the callee, is_import) for one call-site capture."""
     kind = node.type
+    dollar = language in DOLLAR_LANGUAGES
     if language in kotlinswift.LANGUAGES:
         callee = kotlinswift.callee(node)
         return (normalize_target(src(callee)) if callee is not None else ""), callee, False
@@ -165,7 +168,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
             callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
         else:
             callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
-        return absolute(src(callee), normalize_target(src(callee))), callee, False
+        return absolute(src(callee), normalize_target(src(callee), dollar)), callee, False
     if kind == "command":  # shell: `deploy "$tag"` calls deploy; `source lib.sh` imports lib.sh
         name = node.child_by_field_name("name")
         word = src(name) if name is not None else ""
@@ -215,7 +218,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         return "", None, False
     if loads_module(src, node, language):
         return _first_string(src, node.child_by_field_name("arguments")), callee, True
-    target = normalize_target(src(callee))
+    target = normalize_target(src(callee), dollar)
     if language == "php":
         target = absolute(src(callee), strip_sigils(target))
     if language == "go" and callee.type == "selector_expression":
@@ -362,10 +365,8 @@ def _js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
             elif part.type == "named_imports":
                 for specifier in part.named_children:
                     if specifier.type == "import_specifier":
-                        bound = specifier.child_by_field_name("alias") or specifier.child_by_field_name(
-                            "name"
-                        )
-                        pairs.append((source, src(bound)))
+                        name = specifier.child_by_field_name("name")
+                        pairs.append((source, src(specifier.child_by_field_name("alias") or name)))
     return pairs or [(source, "")]
 
 

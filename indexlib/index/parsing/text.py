@@ -37,26 +37,33 @@ class Source:
 
 
 _SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
+_SIMPLE_DOLLAR_TARGET = re.compile(r"[A-Za-z_$][\w.$]*")
 _TRAILING_NAME = re.compile(r"[\w.]+$")
+_TRAILING_DOLLAR_NAME = re.compile(r"[\w.$]+$")
 _LONG_CALLEE = 1000
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
-def normalize_target(text: str) -> str:
+def normalize_target(text: str, dollar: bool = False) -> str:
     """A callee or type as written, minus arguments, generics, sigils and whitespace; "." separated.
+    With `dollar` (languages.DOLLAR_LANGUAGES), `$` is part of a name, not a sigil.
 
     >>> normalize_target("self.client.get(url).json"), normalize_target("std::make_unique<Foo>")
     ('self.client.get.json', 'std.make_unique')
+    >>> normalize_target("core.$constructor<T>", dollar=True), normalize_target("$this->run")
+    ('core.$constructor', 'this.run')
     """
-    if _SIMPLE_TARGET.fullmatch(text):
+    if (_SIMPLE_DOLLAR_TARGET if dollar else _SIMPLE_TARGET).fullmatch(text):
         return text[:MAX_TARGET_CHARS]
     if len(text) > _LONG_CALLEE:
         # A function literal called in place, or a chain with long arguments: only the trailing
         # name chain (`}).then` -> `then`) means anything, and scanning it all would be quadratic.
-        tail = _TRAILING_NAME.search(text[-MAX_TARGET_CHARS:].replace("::", ".").replace("->", "."))
+        trailing = _TRAILING_DOLLAR_NAME if dollar else _TRAILING_NAME
+        tail = trailing.search(text[-MAX_TARGET_CHARS:].replace("::", ".").replace("->", "."))
         return tail.group(0).strip(".") if tail else ""
     text = text.replace("::", ".").replace("->", ".").replace("?.", ".").replace("\\", ".")
     out: list[str] = []
+    letters = "_.$" if dollar else "_."
     depth = 0  # inside (), [] or {}
     angle = 0  # inside <...> generics
     previous = ""
@@ -73,7 +80,7 @@ def normalize_target(text: str) -> str:
             angle -= 1
         elif angle:
             pass
-        elif char.isalnum() or char in "_." or (char == "#" and previous in ("", ".")):
+        elif char.isalnum() or char in letters or (char == "#" and previous in ("", ".")):
             out.append(char)  # `this.#retry`: a JavaScript private name keeps its `#`
         if not char.isspace():
             previous = char
@@ -153,6 +160,6 @@ def python_string(src: Source, node: Node) -> str:
     return ""
 
 
-def split_name(text: str) -> list[str]:
-    """A written name as components: `a::b::C` -> ["a", "b", "C"]."""
-    return [part for part in normalize_target(text).split(".") if part]
+def split_name(text: str, dollar: bool = False) -> list[str]:
+    """A written name as components: `a::b::C` -> ["a", "b", "C"] (`dollar`: as normalize_target)."""
+    return [part for part in normalize_target(text, dollar).split(".") if part]

@@ -5,9 +5,9 @@ walking, when it can prove the answer is the same as last time; otherwise it wal
 
 Why this is exact. A walk's listing depends on (1) the names in every directory it listed, (2) the
 stat of every file it saw (size limit, regular file or not), (3) the bytes of ignore files and of
-extension-less files (their shebang decides the language), and (4) the ignore files above the root
-and the root's own `.git/info/exclude` (the walk never lists `.git`, so no recorded folder covers
-it). (1) changes the directory's mtime (creating, deleting or renaming an entry updates it), and (2)
+files with no extension (`shebang_decides`: their shebang decides the language), and (4) the ignore
+files above the root and the root's own `.git/info/exclude` (the walk never lists `.git`, so no
+recorded folder covers it). (1) changes the directory's mtime (creating, deleting or renaming an entry updates it), and (2)
 and (3) change the file's stat. So the saved listing stands when every recorded directory and file
 stat is unchanged, and so do the ignore files above the root and the root's exclude file. A stat
 here is (size,) mtime and ctime, all in nanoseconds: any write, chmod or rename sets ctime to now,
@@ -48,10 +48,12 @@ __all__ = ["CACHE_NAME", "GLOBS_CACHE_NAME", "cached_walk"]
 
 CACHE_NAME = "grep-walk.msgpack"
 GLOBS_CACHE_NAME = "grep-walk-globs.msgpack"  # the last listing made with `-g` globs
-# 9: no size limit, files skipped by name listed, `-g` overrides, a file rejected only for a NUL in
-# rg's first buffer (8: generated files are searched; 7: files no language claims are listed; 6:
-# ctimes, the root's exclude file)
-_VERSION = 10
+# 11: a file whose name's last dot starts no extension (`node 0.6.21 should install`) is read for a
+# shebang, as one with no dot is (10: files in rg --sort path's order; 9: no size limit, files
+# skipped by name listed, `-g` overrides, a file rejected only for a NUL in rg's first buffer; 8:
+# generated files are searched; 7: files no language claims are listed; 6: ctimes, the root's
+# exclude file)
+_VERSION = 11
 NO_SIZE_LIMIT = 1 << 62  # the walk's size test: grep reads any size (content.MAX_BYTES warns)
 # Files discovery skips by their name alone, which rg searches (lock files, `*.min.js`, `*.map`).
 _BY_NAME = frozenset({SkipReason.LOCK_FILE.value, SkipReason.MINIFIED.value})
@@ -231,14 +233,14 @@ def _walk_and_save(
     Why not save then: making a folder or a file readable again changes its ctime, not the mtime
     this cache checks, so a saved listing would hide it (and say nothing) for as long as it stood."""
     from indexlib.index.discover import WalkRecord
-    from indexlib.index.parsing.languages import detect_language
+    from indexlib.index.parsing.languages import detect_language, shebang_decides
 
     def by_name(path: str) -> bool:
         """Whether an edit leaves the file's classification alone: its language comes from its name
-        (or, with an extension no language claims, is "" whatever its bytes; only an extension-less
-        file is read for a shebang); an ignore file's edit does not."""
+        (or, with an extension no language claims, is "" whatever its bytes; only a file with no
+        extension is read for a shebang); an ignore file's edit does not."""
         name = path.rsplit("/", 1)[-1]
-        return name not in IGNORE_FILES and (detect_language(path) is not None or "." in name.lstrip("."))
+        return name not in IGNORE_FILES and (detect_language(path) is not None or not shebang_decides(name))
 
     record = WalkRecord()
     above = _above(str(root))

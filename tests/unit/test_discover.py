@@ -96,6 +96,19 @@ def test_extensionless_script_is_detected_by_shebang(tmp_path: Path) -> None:
     assert isinstance(items["bin/blob"], Skipped)
 
 
+def test_script_named_as_a_sentence_is_detected_by_shebang(tmp_path: Path) -> None:
+    # nvm's tests: what follows the last dot of such a name is no extension, and was taken for one
+    # (33 of nvm's test scripts were skipped as unsupported).
+    write(tmp_path, "test/node 0.6.21 should install 0.6.21-pre", "#!/bin/sh\nnvm install 0.6.21\n")
+    write(tmp_path, "test/Running 'nvm use iojs' uses latest io.js version", "#!/bin/sh\nnvm use iojs\n")
+    write(tmp_path, "test/notes.weird", "#!/bin/sh\necho not read: .weird is an extension\n")
+    items = {i.path: i for i in run(tmp_path)}
+    assert isinstance(items["test/node 0.6.21 should install 0.6.21-pre"], SourceFile)
+    assert isinstance(items["test/Running 'nvm use iojs' uses latest io.js version"], SourceFile)
+    assert items["test/Running 'nvm use iojs' uses latest io.js version"].language == "bash"
+    assert isinstance(items["test/notes.weird"], Skipped)
+
+
 # --- ignore rules ---------------------------------------------------------------------------------
 
 

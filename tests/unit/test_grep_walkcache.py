@@ -81,6 +81,11 @@ def _shebang(root: Path) -> None:
     _bump(root / "script")
 
 
+def _shebang_in_a_sentence(root: Path) -> None:
+    (root / "uses io.js version").write_text("#!/bin/sh\nnvm use iojs\n")
+    _bump(root / "uses io.js version")
+
+
 def _grow_past_limit(root: Path) -> None:
     (root / "top.py").write_bytes(b"x = 1\n" * 200_000)
     _bump(root / "top.py")
@@ -111,6 +116,7 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "same-size-and-mtime": _same_size_and_mtime,
     "dot-ignore": _add_dot_ignore,
     "shebang": _shebang,
+    "shebang-in-a-sentence": _shebang_in_a_sentence,
     "too-large": _grow_past_limit,
     "ignore-above": _ignore_above,
     "unsupported-edit": _edit_unsupported,
@@ -128,6 +134,7 @@ def test_cached_walk_equals_a_fresh_walk_after(change: str, tmp_path: Path) -> N
     (root / ".git" / "info").mkdir(parents=True)
     (root / ".git" / "info" / "exclude").write_text("")
     (root / "script").write_text("no shebang yet\n")
+    (root / "uses io.js version").write_text("no shebang yet\n")
     (root / ".gitignore").write_text("ignored.py\n")
     (root / "ignored.py").write_text("i = 1\n")
     (root / "notes.txt").write_text("notes\n")

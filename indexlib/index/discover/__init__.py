@@ -13,10 +13,10 @@ Does not own: languages (`parsing/languages.py` decides by name and first bytes)
 or the incremental decision (the build compares size and mtime with the previous manifest).
 
 Cost model. `discover(root, read=False)` lists directories and stats files: no file is opened except
-extension-less ones (their first 256 bytes may carry a shebang that decides the language). That is the
-mode for incremental builds: the build compares (size, mtime_ns) with the previous manifest and calls
-`load()` only for the files that changed, which reads each once, runs the content checks and returns
-the bytes in `SourceFile.data`. `discover(root)` (read=True, the default, so a caller that forgets the
+those with no extension (`shebang_decides`: their first 256 bytes may carry a shebang that decides
+the language). That is the mode for incremental builds: the build compares (size, mtime_ns) with the
+previous manifest and calls `load()` only for the files that changed, which reads each once, runs the
+content checks and returns the bytes in `SourceFile.data`. `discover(root)` (read=True, the default, so a caller that forgets the
 second step still gets every check) does the same `load()` for every file. Either way a file is read at
 most once per build.
 

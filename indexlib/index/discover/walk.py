@@ -36,7 +36,7 @@ from indexlib.index.discover.ignore import (
     push,
     read_at,
 )
-from indexlib.index.parsing.languages import detect_language
+from indexlib.index.parsing.languages import detect_language, shebang_decides
 from indexlib.records import SkipReason
 
 # Version-control and index folders: never entered, never reported.
@@ -309,8 +309,8 @@ class Walk:
             self.out.append(Skipped(path=rel, reason=by_name[0], detail=by_name[1]))
             return
         language = detect_language(rel)
-        if language is None and "." not in name.lstrip("."):
-            try:  # an extension-less script: the shebang decides
+        if language is None and shebang_decides(name):
+            try:  # a script with no extension: the shebang decides
                 language = detect_language(rel, beneath.read_beneath(self.real_root, real, SHEBANG_BYTES))
             except OSError as exc:
                 self.out.append(os_error_skip(rel, exc))

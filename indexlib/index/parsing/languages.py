@@ -208,7 +208,7 @@ def detect_language(path: str, head: bytes = b"") -> str | None:
     """The language `path` should be parsed as, or None when it is not a file we index.
 
     Decided by the file name first (extension, then well-known names such as `Makefile`), then by a
-    shebang in `head` for extension-less scripts. `.h` headers are C unless `head` shows C++ syntax.
+    shebang in `head` for other scripts (`shebang_decides`). `.h` headers are C unless `head` shows C++ syntax.
     Returns one of CODE_LANGUAGES, "markdown", "text", or None.
 
     >>> detect_language("src/app.py"), detect_language("bin/tool", b"#!/usr/bin/env python3\\n")
@@ -241,6 +241,24 @@ def detect_language(path: str, head: bytes = b"") -> str | None:
 def is_code(language: str | None) -> bool:
     """True when `language` is parsed by a tree-sitter grammar into symbols."""
     return language in CODE_LANGUAGES
+
+
+# What may follow a name's last dot as its extension: a word, not starting with a digit. nvm's test
+# scripts are named as sentences (`Running 'nvm use iojs' uses latest io.js version`, `node 0.6.21
+# should install 0.6.21-pre`); what follows their last dot is no extension, and their shebang decides.
+_EXTENSION = re.compile(r"\.[a-z_~+-][a-z0-9_~+-]{0,15}")
+
+
+def shebang_decides(name: str) -> bool:
+    """Whether a file named `name`, when no language claims the name, may be a script whose shebang
+    names its language: it has no extension (a dot-file's leading dot is none), or what follows its
+    last dot is no extension.
+
+    >>> shebang_decides("deploy"), shebang_decides("node 0.6.21 should install"), shebang_decides("a.png")
+    (True, True, False)
+    """
+    suffix = _suffix(name.lower())
+    return not suffix or _EXTENSION.fullmatch(suffix) is None
 
 
 def _suffix(lower_name: str) -> str:

@@ -369,7 +369,22 @@ impl Sink for Box<S> {
 """
     parsed = parse_file("sink.rs", source, "rust")
     methods = {n.qualified_name for n in parsed.nodes if n.kind == "method"}
-    assert methods == {"T.matched", "S.finish", "Box.begin"}
+    # A blanket implementation (for its own type parameter T) is the trait's: ripgrep's
+    # `impl<'a, M: Matcher> Matcher for &'a M` named its methods `M.find_at`, a type nothing declares.
+    assert methods == {"Sink.matched", "S.finish", "Box.begin"}
+    names = {n.uid: n.qualified_name for n in parsed.nodes}
+    implements = {(names[r.src_uid], r.target) for r in parsed.refs if r.kind == "implements"}
+    assert ("Sink", "Sink") not in implements and ("S", "Sink") in implements
+
+
+def test_rust_impl_for_a_type_named_as_a_parameter_elsewhere_keeps_its_type() -> None:
+    source = b"""pub struct T;
+impl<U: Clone> From<U> for T {
+    fn from(u: U) -> T { T }
+}
+"""
+    parsed = parse_file("t.rs", source, "rust")
+    assert {n.qualified_name for n in parsed.nodes if n.kind == "method"} == {"T.from"}
 
 
 def test_python_overload_stubs_fold_into_their_implementation() -> None:

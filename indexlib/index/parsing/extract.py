@@ -74,6 +74,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
+from indexlib.index.parsing import rustimpls
 from indexlib.index.parsing.aliases import alias_refs, with_aliases
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
@@ -262,7 +263,9 @@ def _impl_traits(src: Source, node: Node, language: str) -> list[str]:
     if language == "swift":
         return [target for _relation, target in base_refs(src, node, NodeKind.STRUCT.value, language)]
     trait = node.child_by_field_name("trait")
-    return [normalize_target(src(trait))] if trait is not None else []
+    if trait is None or rustimpls.blanket(src, node):  # `impl<M: Matcher> Matcher for &M`: no news
+        return []
+    return [normalize_target(src(trait))]
 
 
 def _blanked_lead(data: bytes, written: bytes, start: int) -> int:

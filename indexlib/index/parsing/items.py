@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, tails
+from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, rustimpls, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.specs import Spec
@@ -135,12 +135,7 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
     if kind in ("call_expression", "pair"):  # `Object.defineProperty(req, 'protocol', {get})`
         return jsdefs.property_names(src, node)
     if kind == "impl_item":
-        # `impl Sink for &'a mut S` implements for S: the reference's sigils, lifetime and `mut`
-        # are not part of the name (they ran together as `amutS`).
-        ty = node.child_by_field_name("type")
-        while ty is not None and ty.type in ("reference_type", "pointer_type"):
-            ty = ty.child_by_field_name("type")
-        return split_name(src(ty))[-1:] if ty is not None else []
+        return rustimpls.self_type(src, node)
     if capture == "scope":
         name = node.child_by_field_name("name")
         return split_name(src(name)) if name is not None else []

@@ -13,7 +13,7 @@ import re
 __all__ = ["is_test_code", "is_test_path"]
 
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|"
+    r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
     r"vendor|third_party|node_modules|demos?)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).

@@ -19,7 +19,8 @@ MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by ac
 # Words of a query that ask for tests, for generated code (a mock, a stub a generator wrote; a test
 # word does not), for docs: code of that role is then no lower for it.
 TEST_WORDS = frozenset(
-    {"test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "fixtures", "mock", "mocks"}
+    {"test", "tests", "testing", "spec", "specs", "example", "examples", "fixture", "fixtures", "mock", "mocks",
+     "bench", "benches", "benchmark", "benchmarks"}
 )  # fmt: skip
 GENERATED_WORDS = frozenset({"generated", "mock", "mocks", "stub", "stubs"})
 DOCS_WORDS = frozenset(

@@ -310,9 +310,20 @@ def test_is_test_path() -> None:
         "conftest.py",
         "test.c",
         "src/tests.rs",
+        "packages/bench/bench-invalid.ts",  # zod: its `safeParse` came before the library's
+        "benches/search.rs",  # cargo's benchmark folder
+        "benchmarks/run.py",
     ]:
         assert is_test_path(p), p
-    for p in ["src/testing_utils_core.py", "src/attest.py", "contest/a.py", "src/latest.c", "contest.c"]:
+    for p in [
+        "src/testing_utils_core.py",
+        "src/attest.py",
+        "contest/a.py",
+        "src/latest.c",
+        "contest.c",
+        "src/benchmark.rs",
+        "workbench/a.ts",
+    ]:
         assert not is_test_path(p), p
     # Test helpers by name, as a file or a folder.
     for p in ["crates/searcher/src/testutil.rs", "internal/testutil/run.go", "src/test_helpers.py"]:

@@ -91,8 +91,10 @@ def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
     else:
         code = 0 if h.kind == NodeKind.MODULE else first_code_line(lines)
     # The most query words first (a quoted sentence's line in the doc comment, not the code below
-    # it holding one of them); among equals, code from the declaration on before the doc above it.
-    best = sorted(words, key=lambda i: (-len(words[i]), i < code, i))
+    # it holding one of them); among equals, code from the declaration on before the doc above it,
+    # and a line of code before a comment (`impl Matcher for RegexMatcher`, not the comment above it
+    # saying `matcher impl`).
+    best = sorted(words, key=lambda i: (-len(words[i]), i < code, bool(COMMENT_LINE.match(lines[i])), i))
     rest = sorted(
         (i for i, line in enumerate(lines) if i not in words and not _nothing_to_show(line)),
         key=lambda i: (i < code, i),

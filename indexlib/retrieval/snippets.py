@@ -56,24 +56,35 @@ def _best_match(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     node, unless a later line holds more of the query (`if response.next_request` is the line
     holding all three words, not an earlier `request: Request`). A match counts each identifier word
     it spells and itself, so a name spelled whole (`c.SilenceUsage`, `module.exports`) outweighs a
-    line holding its words apart (`SilenceErrors`, `Module exports`)."""
+    line holding its words apart (`SilenceErrors`, `Module exports`). Among lines of as many words,
+    the one spelling more different ones as whole names: `impl Matcher for RegexMatcher`, not an earlier
+    `impl Default for RegexMatcherBuilder`, for `impl Matcher for`."""
     from indexlib.analyzer import split_identifier
 
     best: re.Match[str] | None = None
-    best_count = 0
-    line_start, words, first = -1, set[str](), None
+    best_count = (0, 0)
+    line_start, words, whole, first = -1, set[str](), set[str](), None
     spelled: dict[str, frozenset[str]] = {}  # a matched text's words and itself: texts repeat
     for m in pattern.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
         if start != line_start:
-            line_start, words, first = start, set(), m
+            line_start, words, whole, first = start, set(), set(), m
         found = m.group()
         if found not in spelled:
             spelled[found] = frozenset([*split_identifier(found), found.lower()])
         words |= spelled[found]
-        if len(words) > best_count:
-            best, best_count = first, len(words)
+        if _whole(text, m):
+            whole.add(found.lower())
+        if (len(words), len(whole)) > best_count:
+            best, best_count = first, (len(words), len(whole))
     return best
+
+
+def _whole(text: str, m: re.Match[str]) -> bool:
+    """Whether a match is a name of its own, not part of a longer one (`Matcher` in `RegexMatcher`)."""
+    before = text[m.start() - 1] if m.start() else " "
+    after = text[m.end()] if m.end() < len(text) else " "
+    return not (before.isalnum() or before in "_$") and not (after.isalnum() or after in "_$")
 
 
 SIGNATURE_TOKENS = 4  # leading tokens of a signature that find its line in the node's text

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+import msgspec
+
 from indexlib.records import Hit, Provenance, Snippet
 from indexlib.retrieval.hitline import crowded_hits, printed_lines, shown_line
 
@@ -143,3 +147,13 @@ def test_a_class_matched_in_its_member_hit_shows_none_of_the_members_lines() -> 
     assert crowded_hits([member, iface]) == [1]
     assert crowded_hits([iface, member]) == [0]
     assert printed_lines([iface, member])[1] == 35  # the member keeps the line holding the words
+
+
+def test_among_lines_of_as_many_query_words_code_is_shown_before_a_comment() -> None:
+    # ripgrep's `impl Matcher for`: the module was shown by the comment above the impl block.
+    text = "// dispatches on the internal matcher impl\nimpl Matcher for RegexMatcher {\n"
+    lit = [m.span() for m in re.finditer(r"(?i)matcher|impl", text)][:4]  # not RegexMatcher's
+    h = hit("matcher", (1, 670), (406, text), kind="module", path="matcher.rs")
+    h = msgspec.structs.replace(h, snippet=msgspec.structs.replace(h.snippet, highlights=lit))
+    assert [text[a:b] for a, b in lit] == ["matcher", "impl", "impl", "Matcher"]
+    assert shown_line(h) == 1

@@ -221,3 +221,17 @@ def test_a_name_spelled_whole_outweighs_a_line_holding_its_words_apart() -> None
     )
     s = make_snippet(module, 1, ["module.exports"], 120)
     assert "module.exports = View;" in s.text
+
+
+def test_among_lines_of_as_many_words_the_one_spelling_them_whole_wins() -> None:
+    # ripgrep's `impl Matcher for`: the window opened on `impl Default for RegexMatcherBuilder`
+    # (impl, matcher: as many words) 380 lines above `impl Matcher for RegexMatcher`.
+    text = (
+        "impl Default for RegexMatcherBuilder {\n"
+        + "\n".join(f"    step{i}();" for i in range(40))
+        + "\nimpl Matcher for RegexMatcher {\n    fn find_at() {}\n}\n"
+        + "\n".join(f"    more{i}();" for i in range(5))
+        + "\nimpl Matcher for Other {}\n"
+    )
+    s = make_snippet(text, 1, ["impl", "Matcher"], 120)
+    assert "impl Matcher for RegexMatcher" in s.text and "RegexMatcherBuilder" not in s.text, s.text

@@ -16,6 +16,7 @@ from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
 from indexlib.records import NodeKind
 from indexlib.retrieval.declared import CODE_STATEMENT, DEFINITION_START, declared_name
+from indexlib.retrieval.scope import CODE_SPAN, code_spans_of, scope_of
 
 MAX_QUERY_CHARS = 4096  # longer text is cut: BM25 over 100 kB of terms helps nobody and costs time
 
@@ -230,6 +231,7 @@ def parse_query(
     text = _CONTROL.sub(" ", raw)[:MAX_QUERY_CHARS]
     q = Query(raw=raw, text="")
     shown: list[str] = []
+    code = [m.span() for m in CODE_SPAN.finditer(text)]
     for m in _TOKEN.finditer(text):
         neg, key, fval, fquoted, quoted, bare = m.groups()
         if key is not None and key.lower() in _FILTER_KEYS:
@@ -254,9 +256,12 @@ def parse_query(
         if re.fullmatch(r"-?(?:lang|language|path|file|kind|exclude|repo):", bare, re.IGNORECASE):
             key_only = bare.lstrip("-").rstrip(":")
             raise UsageError(f"the filter {key_only}: has no value", hint=f"write {key_only}:VALUE")
-        if neg and (_LONG_FLAG.match(bare) or _SHORT_FLAG.fullmatch(bare) or not re.search(r"\w", bare)):
+        coded = any(a < m.start() < b for a, b in code)
+        if neg and (
+            coded or _LONG_FLAG.match(bare) or _SHORT_FLAG.fullmatch(bare) or not re.search(r"\w", bare)
+        ):
             # `--max-count`, `-H`, `-e/--extension`: a flag named in a sentence, not an exclusion;
-            # nor is `--` or `->`, which hold no word to leave out
+            # nor is `--` or `->`, which hold no word to leave out, nor code typed in backticks (`set -u`)
             q.terms.append("-" + bare)
             shown.append("-" + bare)
             continue
@@ -305,36 +310,6 @@ def regex_syntax(text: str) -> str | None:
     """
     m = _REGEX_SYNTAX.search(_BACKSLASH_NAME.sub("", without_filters(text).strip()))
     return m.group(0) if m else None
-
-
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-
-
-def code_spans_of(text: str) -> list[str]:
-    """The spans typed in backticks, as Markdown writes code in a commit title or an issue.
-
-    >>> code_spans_of("time: wake `DelayQueue` when `clear` is called"), code_spans_of("no `close")
-    (['DelayQueue', 'clear'], [])
-    """
-    return [m.group(1).strip() for m in _CODE_SPAN.finditer(text) if m.group(1).strip()]
-
-
-_SCOPE = re.compile(r"^\s*(?:[A-Za-z]+\(([\w\-./]+)\)|([A-Za-z][\w\-./]*)):\s+\S")
-
-
-def scope_of(text: str) -> str:
-    """The scope a commit-style title opens with: `parser: x` and `fix(parser): x` -> `parser`.
-
-    Titles name their area first by convention (a package, a module, a folder); it is a hint about
-    where the answer lives, not a word the answer must contain.
-
-    >>> scope_of("compiler-core: fix v-model"), scope_of("fix(lex): allow E"), scope_of("how: no")
-    ('compiler-core', 'lex', 'how')
-    """
-    m = _SCOPE.match(text)
-    if m is None:
-        return ""
-    return m.group(1) or m.group(2) or ""
 
 
 def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:

@@ -1,5 +1,6 @@
-"""Which paths a commit-style scope names, which paths are prose rather than code, and which words
-of a query ask for tests, generated code or docs.
+"""What a commit-style title says beside its words (its scope, the code it types in backticks), which
+paths its scope names, which paths are prose rather than code, and which words of a query ask for
+tests, generated code or docs.
 
 Kept apart from fusion's signals because search plans with them too: the scope's files are found
 once per query over the manifest, before any candidate is scored.
@@ -75,3 +76,37 @@ def scope_paths(files: Iterable[str], scope: str) -> list[str]:
     all_files = list(files)
     named = sorted(p for p in all_files if path_names(p, joined))
     return named if len(named) < len(all_files) else []
+
+
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def code_spans_of(text: str) -> list[str]:
+    """The spans typed in backticks, as Markdown writes code in a commit title or an issue.
+
+    >>> code_spans_of("time: wake `DelayQueue` when `clear` is called"), code_spans_of("no `close")
+    (['DelayQueue', 'clear'], [])
+    """
+    return [m.group(1).strip() for m in CODE_SPAN.finditer(text) if m.group(1).strip()]
+
+
+# `parser: x`, `fix(parser): x`; past a bracketed tag and in backticks too, as nvm writes its titles
+# (`[Fix] \`nvm_alias\`: ...`, `[Robustness] \`install.sh\`: ...`).
+_SCOPE = re.compile(r"^\s*(?:\[[^\]\n]*\]\s*)?(?:[A-Za-z]+\(([\w\-./]+)\)|`?([A-Za-z][\w\-./]*)`?):\s+\S")
+
+
+def scope_of(text: str) -> str:
+    """The scope a commit-style title opens with: `parser: x` and `fix(parser): x` -> `parser`.
+
+    Titles name their area first by convention (a package, a module, a folder); it is a hint about
+    where the answer lives, not a word the answer must contain.
+
+    >>> scope_of("compiler-core: fix v-model"), scope_of("fix(lex): allow E"), scope_of("how: no")
+    ('compiler-core', 'lex', 'how')
+    >>> scope_of("[Fix] `install.sh`: avoid eval"), scope_of("[Fix] support arm64")
+    ('install.sh', '')
+    """
+    m = _SCOPE.match(text)
+    if m is None:
+        return ""
+    return m.group(1) or m.group(2) or ""

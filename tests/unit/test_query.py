@@ -274,6 +274,19 @@ def test_a_short_flag_named_in_a_sentence_is_a_word_not_an_exclusion() -> None:
     assert parse_query("retry -tests").negated == ["tests"]  # a word excluded still is
 
 
+def test_a_dash_word_typed_in_backticks_is_code_not_an_exclusion() -> None:
+    # nvm's `[Robustness] avoid a \`set -u\` error when \`$_\` is unset` left out every result holding `u`.
+    q = parse_query("[Robustness] avoid a `set -u` error when `$_` is unset")
+    assert not q.negated and "-u`" in q.terms, (q.terms, q.negated)
+    assert parse_query("`set -u` -unset").negated == ["unset"]  # outside the backticks it still excludes
+
+
+def test_a_commit_scope_after_a_bracketed_tag_and_in_backticks() -> None:
+    assert parse_query("[Robustness] `install.sh`: `nvm_download`: avoid `eval`").scope == "install.sh"
+    assert parse_query("[Fix] support arm64-musl on Alpine Linux").scope == ""
+    assert parse_query("fix(parser): allow E").scope == "parser"
+
+
 def test_a_ruby_name_ending_in_bang_or_question_mark_is_an_identifier() -> None:
     for text in ("compile!", "Base.route!", "empty?"):
         q = parse_query(text)

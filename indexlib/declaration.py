@@ -179,7 +179,7 @@ def first_code_line(lines: list[str]) -> int:
     return 0
 
 
-def declared_standing(name: str, text: str) -> tuple[bool, bool]:
+def declared_standing(name: str, text: str, *, private_by_default: bool = False) -> tuple[bool, bool]:
     """(private, overrides) of the definition `name` whose text is `text`, read in one pass over its
     lines: `private` (or Swift's `fileprivate`) before the name on its declaring line (Java, C#,
     Kotlin, Scala, Swift, PHP, TypeScript members); overriding by Java's `@Override` among its
@@ -187,7 +187,12 @@ def declared_standing(name: str, text: str) -> tuple[bool, bool]:
     after the parameters). The declaring line is the one past the doc comment and attributes a
     node's text opens with, which a doc comment naming the method (`/** peek is private */`) must
     not stand for. Where a same-named definition is neither, that one is what a search for the name
-    is after: the API a caller uses, the method an override overrides."""
+    is after: the API a caller uses, the method an override overrides.
+
+    `private_by_default` is for a Rust function outside a trait: it is private unless declared
+    `pub` (`pub fn`, `pub(crate) fn`), so ripgrep's `GlobSet::is_match` comes before the `fn
+    is_match` helpers of its private strategies. A method of a trait implementation has no `pub`
+    either; it then follows the type's own `pub` methods, which is where a caller's call goes too."""
     lines = text_lines(text)
     if not lines:
         return False, False
@@ -196,9 +201,15 @@ def declared_standing(name: str, text: str) -> tuple[bool, bool]:
     cut = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) if name else None
     head = line[: cut.start()] if cut else line
     above = "\n".join(lines[:at])
-    return bool(_PRIVATE.search(head)), bool(_OVERRIDE_ANNOTATION.search(above) or _OVERRIDE.search(line))
+    private = bool(_PRIVATE.search(head)) or (
+        private_by_default and _RUST_UNEXPORTED_FN.fullmatch(head) is not None
+    )
+    return private, bool(_OVERRIDE_ANNOTATION.search(above) or _OVERRIDE.search(line))
 
 
+# A Rust `fn` declared without `pub`: its qualifiers (`const`, `async`, `unsafe`, `extern "C"`) and
+# the `fn` keyword, up to the name.
+_RUST_UNEXPORTED_FN = re.compile(r'\s*(?:(?:const|async|unsafe|default|extern(?:\s+"[^"]*")?)\s+)*fn\s+')
 _PRIVATE = re.compile(r"(?<![\w$@#])(?:file)?private\b(?!\s*[:(=])")
 _OVERRIDE_ANNOTATION = re.compile(r"@Override\b")
 _OVERRIDE = re.compile(r"(?<![\w$@#])override\b(?!\s*[:(=])")

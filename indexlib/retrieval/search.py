@@ -24,6 +24,8 @@ from indexlib.declaration import declared_standing
 from indexlib.errors import QryError, UsageError
 from indexlib.records import (
     Hit,
+    Node,
+    NodeKind,
     SearchMeta,
     SearchResult,
     StreamHit,
@@ -184,6 +186,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 # way (the answer is lexical only, and a `qry index` finishes them), not a routine skip.
 TOLD_NOTES = ("no result", "left out results", "no definition named", "dense stream skipped: vectors")
 _BODY_KINDS = frozenset({"function", "method"})  # a definition inside one is local to its body
+_RUST_FN_KINDS = frozenset({"function", "method"})  # Rust items whose missing `pub` makes them private
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
 
@@ -328,11 +331,16 @@ def _rank(
             c.prototype = is_prototype(n.language, n.kind, n.text)
             c.deprecated = is_deprecated(n.name, n.text, n.doc)
             named_so = bool(joined) and "".join(split_identifier(n.name)) == joined
-            if named_so:  # only a definition named as the query can yield to a same-named one
-                c.private, c.overrides = declared_standing(n.name, n.text)
-            if named_so and n.parent_uid:
-                parent = snap.node(n.parent_uid)
-                c.local = parent is not None and parent.node.kind in _BODY_KINDS
+            if not named_so:  # only a definition named as the query can yield to a same-named one
+                continue
+            parent = snap.node(n.parent_uid) if n.parent_uid else None
+            c.local = parent is not None and parent.node.kind in _BODY_KINDS
+            # A Rust item is private unless `pub`, but a trait's own methods have no `pub` to write.
+            in_trait = parent is not None and parent.node.kind == NodeKind.TRAIT.value
+            rust_fn = n.language == "rust" and n.kind in _RUST_FN_KINDS and not in_trait
+            c.private, c.overrides = declared_standing(n.name, n.text, private_by_default=rust_fn)
+            if in_trait and parent is not None and not _inside(snap, parent.node, n):
+                c.overrides = True  # a trait's method written outside it implements the declared one
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
@@ -421,6 +429,15 @@ def _read_evidence(
             c.mentions = spelled.search(n.text) is not None
         if literal is not None:
             c.literal = literal.search(n.text) is not None
+
+
+def _inside(snap: Snapshot, container: Node, n: Node) -> bool:
+    """Whether `n` is written within `container`'s lines (all of its windows, when it is split):
+    a Rust blanket implementation's methods (`impl<M: Matcher> Matcher for &M`) are the trait's
+    members but implement what the trait declares."""
+    later = snap.later_parts(container)
+    end = later[-1].node.end_line if later else container.end_line
+    return n.path == container.path and container.start_line <= n.start_line <= end
 
 
 def _holds(snap: Snapshot, uid: int, pattern: re.Pattern[str]) -> bool:

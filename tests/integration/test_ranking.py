@@ -540,6 +540,33 @@ def test_a_typo_is_taken_for_the_code_it_misspells_not_a_test_helper(tmp_path: P
     assert any("(did you mean 'JsonReader'?)" in n for n in res.meta.notes), res.meta.notes
 
 
+def test_a_rust_name_leads_with_its_pub_and_trait_declarations(tmp_path: Path) -> None:
+    """ripgrep's `qry search is_match` led with `fn is_match` of private strategy types, then a blanket
+    implementation: a Rust function without `pub` is private (a trait's methods need none), and a
+    trait's method written in a blanket `impl` outside the trait implements the declared one."""
+    matcher = (
+        "pub trait Matcher {\n    /// Whether the haystack matches.\n"
+        "    fn is_match(&self, haystack: &[u8]) -> bool {\n        haystack.is_empty()\n    }\n}\n\n"
+        "impl<'a, M: Matcher> Matcher for &'a M {\n"
+        "    fn is_match(&self, haystack: &[u8]) -> bool {\n        (*self).is_match(haystack)\n    }\n}\n"
+    )
+    strategies = "".join(
+        f"struct {t}Strategy;\n\nimpl {t}Strategy {{\n"
+        f"    fn is_match(&self, c: &str) -> bool {{\n        c.is_empty() && c.len() == {i}\n    }}\n}}\n\n"
+        for i, t in enumerate(("Literal", "Prefix", "Suffix"))
+    )
+    globset = "pub struct GlobSet;\n\nimpl GlobSet {\n    pub fn is_match(&self, path: &str) -> bool {\n" \
+        "        path.len() > 3 && path.len() < 9 && path.starts_with('a') && path.ends_with('b')\n    }\n}\n"  # fmt: skip
+    repo = make_repo(tmp_path, {"matcher/lib.rs": matcher, "globset/lib.rs": strategies + globset})
+    res = open_engine(repo / ".qry").search("is_match", SearchOptions(explain=True))
+    got = [(h.path, h.start_line) for h in res.results]
+    public = {("globset/lib.rs", 28), ("matcher/lib.rs", 2)}  # GlobSet's, the trait's (doc line)
+    assert set(got[:2]) == public, [(h.symbol, h.path, h.start_line) for h in res.results]
+    assert got[2] == ("matcher/lib.rs", 9), got  # the blanket implementation
+    assert {p for p, _line in got[3:6]} == {"globset/lib.rs"}, got  # the private strategies' helpers
+    assert any("private: after" in e for h in res.results[3:] for e in h.explain), res.results
+
+
 def test_a_name_prefix_finds_the_definitions_it_begins(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path,

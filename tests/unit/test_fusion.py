@@ -473,3 +473,16 @@ def test_a_node_holding_the_code_fragment_as_typed_leads() -> None:
     assert [c.uid for c in out] == [2, 1] and "holds the code as typed: x3" in out[0].explain
     off = apply_signals(pair(), identifier=None, query_words=[], signals=Signals().without("literal"))
     assert [c.uid for c in off] == [1, 2]
+
+
+def test_a_rust_fn_without_pub_is_private_where_pub_could_be_written() -> None:
+    def rust_private(text: str) -> bool:
+        return declared_standing("is_match", text, private_by_default=True)[0]
+
+    assert rust_private("fn is_match(&self) -> bool {")
+    assert rust_private("/// Doc.\n#[inline]\nconst unsafe fn is_match() {}")
+    assert rust_private('extern "C" fn is_match() {}')
+    assert not rust_private("pub fn is_match(&self) -> bool {")
+    assert not rust_private("pub(crate) async fn is_match() {}")
+    assert not rust_private("macro_rules! is_match {")  # a macro is exported by attribute, not `pub`
+    assert not declared_standing("is_match", "fn is_match() {}")[0]  # elsewhere no keyword, no private

@@ -61,7 +61,7 @@ GREP_OPTIONS: tuple[Opt, ...] = (
         "Only paths matching this glob; !GLOB excludes (repeatable).",
         metavar="GLOB",
     ),
-    Opt("hidden", ("--hidden",), bool, False, "Search hidden files and folders too."),
+    Opt("hidden", ("--hidden",), bool, False, "Search hidden files and folders too (not .git nor .qry)."),
     Opt(
         "no_ignore",
         ("--no-ignore",),

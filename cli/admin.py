@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from indexlib import Status
 
 
+def _lexical_only(embed: str | None) -> str:
+    """Why an index has no vectors, when it was built without them: a plain `qry index` keeps that
+    choice, so the default's vectors never come unless asked for."""
+    return " (built with --embed none; qry index --embed onnx adds them)" if embed == "none" else ""
+
+
 def _size(n: int) -> str:
     size = float(n)
     for unit in ("B", "KiB", "MiB", "GiB"):
@@ -58,7 +64,7 @@ def status_command(
             ["languages", ", ".join(f"{k} {v:,}" for k, v in st.by_language.items())],
             ["kinds", ", ".join(f"{k} {v:,}" for k, v in st.by_kind.items())],
             ["skipped", ", ".join(f"{k} {v:,}" for k, v in st.skipped.items()) or "-"],
-            ["vectors", f"{st.vectors:,}" + (f" ({st.model})" if st.model else "")],
+            ["vectors", f"{st.vectors:,}" + (f" ({st.model})" if st.model else _lexical_only(st.embed))],
             ["times from", st.times_from],
             ["size", _size(st.size_bytes)],
             ["roots", st.roots],

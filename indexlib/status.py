@@ -52,6 +52,7 @@ class Status(msgspec.Struct, kw_only=True):
     size_bytes: int
     model: str | None
     vectors: int  # vectors search can use: per segment, its vector count, at most its live nodes
+    embed: str | None = None  # what the root was built with (`--embed`; None: a root older than the record)
     vectors_progress: str | None  # "vectors in progress: 812/2,105 (38%), about 14 s left", or None
     embedding: EmbedProgress | None  # the same, as numbers
     times_from: str  # "git" or "file times"
@@ -138,6 +139,7 @@ def index_status(index_dir: Path, *, root: str | None = None, check_disk: bool =
         size_bytes=_dir_size(store.path),
         model=m.model.name + f" ({m.model.model_id})" if m.model else None,
         vectors=vectors,
+        embed=m.settings.get("embed"),
         vectors_progress=embedding.describe() if embedding else None,
         embedding=embedding,
         times_from=times_from,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_test_code", "is_test_path"]
+__all__ = ["is_test_code", "is_test_container", "is_test_path"]
 
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
@@ -35,10 +35,15 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
+def is_test_container(name: str) -> bool:
+    """Whether a container named `name` holds tests inside a source file (Rust's `mod tests`)."""
+    return _TEST_CONTAINER.fullmatch(name) is not None
+
+
 def is_test_code(path: str, qualified_name: str) -> bool:
     """Whether a node is test or supporting code: its file is (`is_test_path`), or a container in its
     qualified name is a test module, so a Rust unit test beside the code it tests is a test too."""
     if is_test_path(path):
         return True
     containers = _QUALIFIER.split(qualified_name)[:-1]
-    return any(_TEST_CONTAINER.fullmatch(c) for c in containers)
+    return any(is_test_container(c) for c in containers)

@@ -330,17 +330,8 @@ def _rank(
             )
             c.prototype = is_prototype(n.language, n.kind, n.text)
             c.deprecated = is_deprecated(n.name, n.text, n.doc)
-            named_so = bool(joined) and "".join(split_identifier(n.name)) == joined
-            if not named_so:  # only a definition named as the query can yield to a same-named one
-                continue
-            parent = snap.node(n.parent_uid) if n.parent_uid else None
-            c.local = parent is not None and parent.node.kind in _BODY_KINDS
-            # A Rust item is private unless `pub`, but a trait's own methods have no `pub` to write.
-            in_trait = parent is not None and parent.node.kind == NodeKind.TRAIT.value
-            rust_fn = n.language == "rust" and n.kind in _RUST_FN_KINDS and not in_trait
-            c.private, c.overrides = declared_standing(n.name, n.text, private_by_default=rust_fn)
-            if in_trait and parent is not None and not _inside(snap, parent.node, n):
-                c.overrides = True  # a trait's method written outside it implements the declared one
+            if joined and "".join(split_identifier(n.name)) == joined:
+                _read_standing(snap, c, n)  # only a definition named as the query yields to another
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
@@ -404,6 +395,7 @@ def _read_evidence(
     # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.
     words = " ".join([*q.terms, *q.phrases])
     content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
+    stems = streams.content_stems(content)
     mention = _whole_name(q, route)
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
     # `module.exports`: its parts in a row (not `md_docs.go`, a file name, spelled in prose about it)
@@ -421,14 +413,26 @@ def _read_evidence(
         terms = code_terms(f"{n.path.replace('/', ' ')} {n.qualified_name} {n.doc}\n{n.text}")
         if len(pairs) >= 2:
             c.quote_share = len(pairs & set(pairwise(terms))) / len(pairs)
-        if lexical_only and content and content.isdisjoint(terms):
-            c.weak = True
+        c.weak = lexical_only and bool(content) and not streams.holds_a_word(content, stems, terms)
         if mention:
             c.mentions = mention in terms
         if spelled is not None and not c.mentions:
             c.mentions = spelled.search(n.text) is not None
         if literal is not None:
             c.literal = literal.search(n.text) is not None
+
+
+def _read_standing(snap: Snapshot, c: Candidate, n: Node) -> None:
+    """Whether the definition `n` of candidate `c` is local to a function body, private or an
+    override: what decides its place among the same name's other definitions."""
+    parent = snap.node(n.parent_uid) if n.parent_uid else None
+    c.local = parent is not None and parent.node.kind in _BODY_KINDS
+    # A Rust item is private unless `pub`, but a trait's own methods have no `pub` to write.
+    in_trait = parent is not None and parent.node.kind == NodeKind.TRAIT.value
+    rust_fn = n.language == "rust" and n.kind in _RUST_FN_KINDS and not in_trait
+    c.private, c.overrides = declared_standing(n.name, n.text, private_by_default=rust_fn)
+    if in_trait and parent is not None and not _inside(snap, parent.node, n):
+        c.overrides = True  # a trait's method written outside it implements the declared one
 
 
 def _inside(snap: Snapshot, container: Node, n: Node) -> bool:

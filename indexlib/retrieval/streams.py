@@ -426,3 +426,18 @@ def stems_for_snippets(q: Query) -> list[str]:
         if stem != low and stem not in out:
             out.append(stem)
     return out
+
+
+def content_stems(words: set[str]) -> frozenset[str]:
+    """The stems the stemmed `content` field matches `words` by (`faqs` and `faq` meet at `faq`)."""
+    return frozenset(lexical.field_term("content", w) for w in words)
+
+
+def holds_a_word(words: set[str], stems: frozenset[str], terms: Sequence[str]) -> bool:
+    """Whether a node's `terms` hold one of `words`, as written or as BM25's stemmed field met it:
+    a node BM25 found by `faqs` for the query `FAQ` holds its word. Only a term sharing a stem's
+    first two letters is stemmed (a node's text has hundreds of terms; Porter stems keep them)."""
+    if not words.isdisjoint(terms):
+        return True
+    starts = {s[:2] for s in stems}
+    return any(t[:2] in starts and lexical.field_term("content", t) in stems for t in set(terms))

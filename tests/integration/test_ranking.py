@@ -567,6 +567,41 @@ def test_a_rust_name_leads_with_its_pub_and_trait_declarations(tmp_path: Path) -
     assert any("private: after" in e for h in res.results[3:] for e in h.explain), res.results
 
 
+def test_a_rust_macro_of_a_test_module_is_test_code(tmp_path: Path) -> None:
+    """ripgrep's `qry search matched` led with `macro_rules! matched` of `#[cfg(test)] mod tests`: a
+    macro is qualified by no `mod` (it is called by its bare name), so nothing said it was a test's."""
+    lib = (
+        "#[cfg(test)]\nmod tests {\n    macro_rules! matched {\n        ($x:expr) => { assert!($x) };\n    }\n\n"
+        "    #[test]\n    fn ok() {\n        matched!(true);\n    }\n}\n"
+    )
+    gitignore = "pub struct Gitignore;\n\nimpl Gitignore {\n    /// Whether the path is ignored.\n" \
+        "    pub fn matched(&self, path: &str, is_dir: bool) -> bool {\n" \
+        "        path.len() > 3 && path.starts_with('a') && !is_dir && path.ends_with('b')\n    }\n}\n"  # fmt: skip
+    repo = make_repo(tmp_path, {"src/lib.rs": lib, "src/gitignore.rs": gitignore})
+    res = open_engine(repo / ".qry").search("matched", SearchOptions(explain=True))
+    assert [h.symbol for h in res.results[:2]] == ["Gitignore.matched", "tests.matched"], res.results
+    from indexlib import related
+
+    callers = related(open_engine(repo / ".qry"), "tests.matched", callees=False)
+    assert [r.symbol for r in callers.related] == ["tests.ok"], callers.related  # still its bare name's
+
+
+def test_a_word_bm25_met_by_its_stem_is_evidence(tmp_path: Path) -> None:
+    """click's `qry search FAQ` answered nothing (exit 1): BM25's stemmed field found `faqs` for it,
+    and the check that a lexical hit holds a word of the query compared words as written, so every
+    hit was dropped as holding only function words."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "docs/index.md": "# Documentation\n\nSee the faqs and the quickstart.\n",
+            "src/app.py": "def main():\n    return 0\n",
+        },
+    )
+    for q in ("FAQ", "faq", "faqs"):
+        res = open_engine(repo / ".qry").search(q, SearchOptions())
+        assert [h.path for h in res.results] == ["docs/index.md"], (q, res.meta.notes)
+
+
 def test_a_name_prefix_finds_the_definitions_it_begins(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path,

@@ -187,7 +187,8 @@ mod tests {
     assert calls == {("tests.run", "local"), ("tests.run", "check")}  # a macro call; std's none
     assert table(parsed) == {
         "owner_tests": ("function", 1, 5, ""),
-        "check": ("function", 8, 8, ""),  # called by its bare name: no `mod` qualifies it
+        # called by its bare name, so no `mod` qualifies it, but a test module does: it is test code
+        "tests.check": ("function", 8, 8, ""),
         "tests.run": ("function", 10, 15, ""),  # a macro written in a function body is the body's
     }
     owner = node(parsed, "owner_tests")

@@ -18,8 +18,9 @@ from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, rustimpls, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
-from indexlib.index.parsing.specs import Spec
+from indexlib.index.parsing.specs import SPECIFIERS, UNQUALIFIED, Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
+from indexlib.pathroles import is_test_container
 from indexlib.records import CONTAINER_KINDS, NodeKind
 
 MAX_QUALIFIER_DEPTH = 32
@@ -255,13 +256,6 @@ def constant_value(node: Node) -> Node | None:
     return value
 
 
-MACROS = frozenset({"preproc_def", "preproc_function_def"})  # C/C++ `#define`s
-# Definitions no namespace qualifies: C/C++ `#define`s and Rust `macro_rules!` (called by their bare
-# name wherever they are in scope, or as `crate::name!` when exported).
-UNQUALIFIED = MACROS | {"macro_definition"}
-SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
-
-
 def _outer(node: Node, spec: Spec) -> Node:
     """The node whose span the definition owns: its decorators, `export`, `template <...>`."""
     outer = node
@@ -462,16 +456,27 @@ def nest(items: list[Item]) -> list[Item]:
     return items
 
 
+def _test_module(item: Item) -> list[str]:
+    """A Rust macro's test module (`mod tests { macro_rules! ... }`), its one qualifier: a macro
+    qualified by nothing was library code (ripgrep's `qry search matched` led with a test macro)."""
+    scope = item.parent
+    while scope is not None and not (scope.is_scope and any(map(is_test_container, scope.names))):
+        scope = scope.parent
+    return scope.names[-1:] if scope is not None and item.node.type == "macro_definition" else []
+
+
 def classify(src: Source, item: Item, language: str) -> None:
     """Kind, qualifier and attachment of one definition, given its parent is already done."""
     parent = item.parent
+    suite: list[str] = []
     if item.node.type in UNQUALIFIED:
+        suite = _test_module(item)
         parent = None  # the preprocessor knows no namespaces or classes: `#define` names are global
     owner = parent
     while owner is not None and owner.is_scope:
         owner = owner.parent
     item.owner = owner
-    qualifier = (parent.qualifier + parent.names)[-MAX_QUALIFIER_DEPTH:] if parent is not None else []
+    qualifier = (parent.qualifier + parent.names)[-MAX_QUALIFIER_DEPTH:] if parent is not None else suite
     names = item.names
     if len(names) > 1:  # `class A::B`, C++ `A::B::m`
         item.extra_qualifier = names[:-1]

@@ -16,6 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MACROS = frozenset({"preproc_def", "preproc_function_def"})  # C/C++ `#define`s
+# Definitions no namespace qualifies: C/C++ `#define`s and Rust `macro_rules!` (called by their bare
+# name wherever they are in scope, or as `crate::name!` when exported).
+UNQUALIFIED = MACROS | {"macro_definition"}
+SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+
 
 @dataclass(frozen=True, slots=True)
 class Spec:

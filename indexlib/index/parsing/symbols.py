@@ -16,16 +16,9 @@ from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing import tails
 from indexlib.index.parsing.chunks import Draft, LineIndex
 from indexlib.index.parsing.ids import node_uid
-from indexlib.index.parsing.items import (
-    CONTAINER_VALUES,
-    MACROS,
-    SPECIFIERS,
-    Item,
-    constant_value,
-    join_qualified,
-)
+from indexlib.index.parsing.items import CONTAINER_VALUES, Item, constant_value, join_qualified
 from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, at_module_level, chain_top
-from indexlib.index.parsing.specs import Spec
+from indexlib.index.parsing.specs import MACROS, SPECIFIERS, Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
 from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, VALUE_KINDS, NodeKind
 

@@ -57,6 +57,13 @@ from indexlib.index.parsing import detect_language
         ("views/user/index.ejs", "text"),  # templates: a view's text is searchable as any text
         ("app/views/layouts/application.html.erb", "text"),
         ("templates/base.twig", "text"),
+        # configuration and templates nlohmann/json holds, which were skipped as unsupported
+        ("tools/templates/test.cpp.jinja2", "text"),
+        ("CITATION.cff", "text"),
+        (".clang-format", "text"),
+        ("tests/.clang-tidy", "text"),
+        ("meson.build", "text"),
+        ("include/x_macros.def", "text"),
         ("image.png", None),
         ("archive.tar.gz", None),
         ("bin/tool", None),

@@ -92,7 +92,7 @@ _TEXT_SUFFIXES = """
     .html .htm .css .scss .sass .less
     .groovy .gradle .dart .pl .pm .r .jl .ex .exs .erl .hrl .hs .ml
     .mli .fs .fsx .clj .cljs .elm .nim .zig .v .sv .vhd .m .mm .f90 .cu .cuh
-    .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .tmpl .mustache .hbs
+    .tf .hcl .nix .cmake .mk .bzl .star .dockerfile .j2 .jinja .jinja2 .tmpl .mustache .hbs .cff .def
     .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm
 """
 _TEXT_EXTENSIONS = frozenset(_TEXT_SUFFIXES.split())
@@ -134,6 +134,11 @@ _FILENAMES: dict[str, str] = {
     ".gitattributes": TEXT,
     ".dockerignore": TEXT,
     ".editorconfig": TEXT,
+    ".clang-format": TEXT,
+    ".clang-tidy": TEXT,
+    ".prettierrc": TEXT,
+    ".eslintrc": TEXT,
+    "meson.build": TEXT,
 }
 
 # Shebang interpreter (basename, version digits stripped) -> language.

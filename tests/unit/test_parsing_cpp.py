@@ -99,7 +99,10 @@ def test_declaration_macros_leave_names_kinds_and_namespaces_as_compiled() -> No
     assert widget.text.startswith("class FOO_API Widget {")  # the text is the file as written
     pid = node(parsed, "function", "app.pid")
     assert (pid.signature, pid.text.split("\n")[0]) == ("int pid()", "FOO_INLINE int pid() FOO_NOEXCEPT {")
-    assert node(parsed, "function", "app.get").signature == "std::shared_ptr<Widget> get(const std::string &name)"
+    assert (
+        node(parsed, "function", "app.get").signature
+        == "std::shared_ptr<Widget> get(const std::string &name)"
+    )
     calls = {(r.target, r.line) for r in parsed.refs if r.kind == "calls"}
     # The block of `FOO_TRY { ... }` is still read; `FOO_CATCH(...)` without its `;` is still a call.
     assert {("sink.flush", 38), ("FOO_CATCH", 39), ("sink_error", 39)} <= calls
@@ -153,8 +156,8 @@ def test_a_statement_macro_is_blanked_when_the_copy_without_every_macro_parses_w
 
     real = preproc.blank_macros
 
-    def worse(data: bytes, deadline: Deadline | None = None) -> bytes | None:
-        copy = real(data, deadline)
+    def worse(data: bytes, deadline: Deadline | None = None, *, extended: bool = False) -> bytes | None:
+        copy = real(data, deadline, extended=extended)
         assert copy is not None
         return copy.replace(b"size; }", b"size;  ")  # an unclosed struct: an ERROR to the end
 
@@ -177,6 +180,60 @@ def test_blanking_keeps_offsets_comments_strings_and_directives() -> None:
         b"#define FOO_API __declspec(dllexport)\n"
         b'/* FOO_API */         Widget *make(const char *s = "FOO_API");\n'
     )
+
+
+LABELS_AND_BLOCKS = b"""class iter
+{
+  public:
+    void reset() {}
+
+  FOO_PRIVATE_UNLESS_TESTED:
+    void set_begin() noexcept
+    {
+        FOO_TRY
+        {
+            m_it = 0;
+        }
+        FOO_CATCH (std::exception&)
+        {
+            m_it = 1;
+        }
+    RETRY:
+        m_it = 2;
+    }
+
+  public FOO_SLOTS:
+    template<typename U, typename... Args>
+    FOO_RETURNS_NON_NULL
+    static U* create(Args&& ... args)
+    {
+        return new U(args...);
+    }
+};
+"""
+
+
+def test_label_macros_allman_block_macros_and_macros_after_a_template_head_are_blanked() -> None:
+    """nlohmann/json: `JSON_PRIVATE_UNLESS_TESTED:` (an access label that is a macro), `JSON_TRY`
+    with its `{` on the next line, and `JSON_HEDLEY_RETURNS_NON_NULL` alone on its line between
+    `template<...>` and the declaration each derailed the grammar (iter_impl.hpp: 11 of its 32
+    definitions were members; the rest, met after the label, were functions of no class)."""
+    from indexlib.index.parsing.preproc import damage, parse_best
+
+    tree, parsed = parse_best(LABELS_AND_BLOCKS, "cpp", Deadline(5000))
+    assert damage(tree.root_node) == (0, 0)
+    lines = parsed.decode().split("\n")
+    assert lines[5].strip() == "" and lines[20] == "  public          :"  # the label macros
+    assert lines[8].strip() == "" and lines[12].strip() == ""  # `FOO_TRY`, `FOO_CATCH (...)`
+    assert lines[16] == "    RETRY:"  # a goto label in a function body is the grammar's to read
+    assert lines[22].strip() == ""  # the macro after `template<...>`
+    parsed_file = parse("iter.hpp", "cpp", LABELS_AND_BLOCKS.decode())
+    assert kinds(parsed_file) == [
+        ("class", "iter"),
+        ("method", "iter.reset"),
+        ("method", "iter.set_begin"),
+        ("method", "iter.create"),
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -210,7 +267,9 @@ def test_reference_returns_and_out_of_class_operators_keep_their_names() -> None
         ("function", "outer.counter_of"),
         ("function", "outer.lookup"),  # `handler` is a pointer to a function: a variable
     ]
-    assert node(parsed, "method", "outer.widget.label").signature == "const std::string &widget::label() const"
+    assert (
+        node(parsed, "method", "outer.widget.label").signature == "const std::string &widget::label() const"
+    )
 
 
 def test_in_class_and_out_of_class_operators_are_spelled_alike() -> None:
@@ -333,3 +392,26 @@ def test_a_class_is_preferred_over_its_constructor_defined_in_another_file() -> 
         ("method", "widget.h"),
     ]
     assert [(n.kind, n.path) for n in best_class(named)] == [("class", "widget.h")]
+
+
+def test_the_copy_without_label_macros_is_kept_only_when_no_class_is_lost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """nlohmann/json's json.hpp: blanking `JSON_PRIVATE_UNLESS_TESTED:` let the grammar read on
+    into template heads it cannot parse, and `basic_json` (81 members as written) was lost whole.
+    The copy without the extended macros is kept when its parse holds at least the class bodies
+    and members of the other; here its class is broken on purpose, so the other copy is kept."""
+    from indexlib.index.parsing import preproc
+
+    real = preproc.blank_macros
+
+    def lose_the_class(
+        data: bytes, deadline: Deadline | None = None, *, extended: bool = False
+    ) -> bytes | None:
+        copy = real(data, deadline, extended=extended)
+        return copy.replace(b"class iter\n{", b"class iter\n(") if extended and copy else copy
+
+    monkeypatch.setattr(preproc, "blank_macros", lose_the_class)
+    tree, parsed = preproc.parse_best(LABELS_AND_BLOCKS, "cpp", Deadline(5000))
+    assert b"class iter\n{" in parsed and preproc._bodies(tree, "cpp")[0] == 1
+    assert b"FOO_PRIVATE_UNLESS_TESTED:" in parsed  # the label stays: the plain copy was kept

@@ -31,7 +31,11 @@ what would continue an expression (`FOO_CATCH(e)` then `}` or the next statement
 `;`: in a function body, indented, it moves one byte into its indentation and gets one, so its
 calls stay calls (on their lines); elsewhere (`FOO_PRAGMA("x")` at file level) it is blanked
 whole. An ALL-CAPS word opening a block inside a function body (`FOO_TRY {`), or alone on its
-line outside one (`FOO_BEGIN_EXPORTS`), is blanked.
+line outside one (`FOO_BEGIN_EXPORTS`), is blanked; so is one alone on its line after a template's
+head (`template<typename T>` / `FOO_RETURNS_NON_NULL` / `static T* create(`), and one opening a
+block whose `{` is on the next line (`FOO_TRY` / `{`). A macro written as an access label in a
+class body (`FOO_PRIVATE_UNLESS_TESTED:`, blanked with its `:`; `public FOO_SLOTS:`, the macro
+alone) is blanked too: the grammar took it for a bitfield and lost the class at the next error.
 """
 
 from __future__ import annotations
@@ -110,6 +114,11 @@ _SCOPE_HEAD = re.compile(rb"(?:\b(?:namespace|class|struct|union|enum)\b[^(){};=
 _STATEMENT_ENDS = b";{})"
 _NEXT_STATEMENT = re.compile(rb"\s*(?:[A-Za-z_~}]|\Z)")
 _DECLARATOR = re.compile(rb"[\s*&]*" + _DECLARED)
+# A template's head ending the text before a macro alone on its line (`template<typename T>` then
+# `FOO_RETURNS_NON_NULL` then `static T* create(`): the macro starts the declaration, as after a `;`.
+_TEMPLATE_HEAD = re.compile(rb"\btemplate\s*<[^;{}]*>$")
+# What ends an access label: its `:` (not `::`) and nothing more on the line.
+_LABEL_END = re.compile(rb"[ \t]*:(?!:)(?=[ \t\r]*(?:\n|\Z))")
 
 
 def code_mask(data: bytes) -> bytes:
@@ -124,16 +133,19 @@ def code_mask(data: bytes) -> bytes:
     return _NOT_CODE.sub(blanked, data)
 
 
-def blank_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
-    """`data` with its decoration and statement macros blanked; None when it has none.
+def blank_macros(data: bytes, deadline: Deadline | None = None, *, extended: bool = False) -> bytes | None:
+    """`data` with its decoration and statement macros blanked; None when it has none. `extended`:
+    the access-label, next-line-block and after-template macros too (`_statement_macros`).
 
     >>> blank_macros(b"class FOO_API Widget {};\\nFOO_API int f() FOO_NOEXCEPT;\\n")
     b'class         Widget {};\\n        int f()             ;\\n'
     """
-    return _blanked(data, deadline, decorations=True)
+    return _blanked(data, deadline, decorations=True, extended=extended)
 
 
-def blank_statement_macros(data: bytes, deadline: Deadline | None = None) -> bytes | None:
+def blank_statement_macros(
+    data: bytes, deadline: Deadline | None = None, *, extended: bool = False
+) -> bytes | None:
     """`data` with only its statement macros blanked (`FOO_END_EXPORT` alone on its line); None when
     it has none. The fewer edits of the two copies: what a grammar reads when the copy without the
     decorations too parses worse than the file as written.
@@ -141,10 +153,10 @@ def blank_statement_macros(data: bytes, deadline: Deadline | None = None) -> byt
     >>> blank_statement_macros(b"#define FOO_API\\nFOO_API int f();\\nFOO_END\\nint g();\\n")
     b'#define FOO_API\\nFOO_API int f();\\n       \\nint g();\\n'
     """
-    return _blanked(data, deadline, decorations=False)
+    return _blanked(data, deadline, decorations=False, extended=extended)
 
 
-def _blanked(data: bytes, deadline: Deadline | None, *, decorations: bool) -> bytes | None:
+def _blanked(data: bytes, deadline: Deadline | None, *, decorations: bool, extended: bool) -> bytes | None:
     if not _CAPS_WORD.search(data):
         return None
     code = code_mask(data)
@@ -154,7 +166,7 @@ def _blanked(data: bytes, deadline: Deadline | None, *, decorations: bool) -> by
     bodies = _function_bodies(code)
     if deadline is not None:
         deadline.check("macros")
-    statements = _statement_macros(code, bodies, caps)
+    statements = _statement_macros(code, bodies, caps, extended=extended)
     spans = [(start, end) for start, end, ended in statements if not ended]
     words = decoration_words(data, code, bodies, caps) if decorations else frozenset()
     if deadline is not None:
@@ -205,24 +217,40 @@ def decoration_words(
 
 
 def _statement_macros(
-    code: bytes, bodies: list[tuple[int, int]], caps: list[tuple[int, int]]
+    code: bytes, bodies: list[tuple[int, int]], caps: list[tuple[int, int]], *, extended: bool = False
 ) -> list[tuple[int, int, bool]]:
     """The statement macros of `code`, as (start, end, ended): to blank (`FOO_TRY` of `FOO_TRY {`
     in a function body, `FOO_BEGIN_EXPORTS` alone on its line outside one, an unindented
     `FOO_CATCH(e)`), or, when `ended`, a call to end with the `;` it lacks (an indented
-    `FOO_CATCH(e)` in a body: it moves one byte into its indentation, so it stays a call)."""
+    `FOO_CATCH(e)` in a body: it moves one byte into its indentation, so it stays a call).
+
+    `extended` adds access labels (`FOO_PRIVATE_UNLESS_TESTED:`), a block macro whose `{` is on the
+    next line and a macro alone after a template's head. Without them the grammar may lose a class
+    at the first such line, but with them a class whose later text it cannot read (nlohmann/json's
+    `basic_json`) may be lost whole: preproc.py keeps the copy whose parse holds more members."""
     found: list[tuple[int, int, bool]] = []
     work = bytearray(code)  # `code` with the macros found so far edited: one may follow another
     for start, end in caps:
-        lead = code[code.rfind(b"\n", 0, start) + 1 : start].rstrip(b" \t")
-        if lead.strip() and not lead.endswith(b"}"):
+        lead = code[code.rfind(b"\n", 0, start) + 1 : start].strip()
+        label = _access_label(code, bodies, start, end, lead) if extended else None
+        if label is not None:
+            found.append(label)
+            work[label[0] : label[1]] = b" " * (label[1] - label[0])
+            continue
+        if lead and not lead.endswith(b"}"):
             continue  # neither first on its line nor after a block's `}` (`} FOO_CATCH(e) {`)
         opener = code[end : end + 256].lstrip(b" \t\r")[:1] or b"\n"
-        if opener not in b"({\n" or (lead.strip() and opener != b"("):
+        if extended and opener == b"\n" and code[end : end + 256].lstrip()[:1] == b"{":
+            opener = b"{"  # `FOO_TRY` with its block's `{` on the next line
+        if opener not in b"({\n" or (lead and opener != b"("):
             continue
         before = bytes(work[max(start - 256, 0) : start]).rstrip()
-        if before and before[-1] not in _STATEMENT_ENDS:
-            continue  # a continued expression: `x =\n FOO(y);`
+        if (
+            before
+            and before[-1] not in _STATEMENT_ENDS
+            and not (extended and _after_template_head(work, start))
+        ):
+            continue  # a continued expression: `x =\n FOO(y);`, not a template's head
         edit = _statement_span(code, bodies, start, end, opener, before.endswith(b"}"))
         if edit is None:
             continue
@@ -233,6 +261,26 @@ def _statement_macros(
         else:
             work[first:last] = b" " * (last - first)
     return found
+
+
+def _after_template_head(code: bytearray, start: int) -> bool:
+    """Whether a template's head (`template <typename T, ...>`, on one line or several) ends the
+    code before `start`."""
+    return bool(_TEMPLATE_HEAD.search(bytes(code[max(start - 1024, 0) : start]).rstrip()))
+
+
+def _access_label(
+    code: bytes, bodies: list[tuple[int, int]], start: int, end: int, lead: bytes
+) -> tuple[int, int, bool] | None:
+    """The span to blank when `code[start:end]` is a macro written as an access label in a class
+    body (`FOO_PRIVATE_UNLESS_TESTED:`, `public FOO_SLOTS:`) alone on its line, else None. In a
+    function body the same line is a `goto` label, which the grammar reads."""
+    if lead not in (b"", b"public", b"private", b"protected") or _inside(bodies, start):
+        return None
+    label = _LABEL_END.match(code, end)
+    if label is None:
+        return None
+    return (start, end, False) if lead else (start, label.end(), False)
 
 
 def _statement_span(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from indexlib.engines.treesitter import Deadline, Node, Tree, parse
+from indexlib.engines.treesitter import Deadline, Node, Tree, captures, parse
 from indexlib.index.parsing import kotlinswift
 from indexlib.index.parsing.decorations import blank_macros, blank_statement_macros
 from indexlib.index.parsing.text import blank
@@ -114,22 +114,69 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
         if view is not None:
             return _less_damaged(parse(view, language, deadline), view, data, language, deadline)
     if language in DECORATED:
-        undecorated = blank_macros(data, deadline)
-        if undecorated is not None:
-            tree, parsed = _less_damaged(
-                parse(undecorated, language, deadline), undecorated, data, language, deadline
-            )
-            if parsed is not data:
-                return tree, parsed
-            # The copy without every macro parsed worse than the file as written (fmt's base.h: one
-            # ERROR over the whole file), where a statement macro alone on its line still misleads the
-            # grammar (`FMT_END_EXPORT` then `namespace detail {` read as a function `namespace`): the
-            # copy without only those is kept when it parses less damaged.
-            return _better(tree, data, blank_statement_macros(data, deadline), language, deadline)
+        copies = blank_macros(data, deadline), blank_statement_macros(data, deadline)
+        chosen = _undecorated(copies, data, language, deadline) or _as_written(data, language, deadline)
+        wider = (
+            blank_macros(data, deadline, extended=True),
+            blank_statement_macros(data, deadline, extended=True),
+        )
+        if wider == copies:
+            return chosen
+        # The macros only the extended rules find (access labels, ...): their copy is kept when its
+        # parse loses no class body and holds more members (what either copy is for), or as many and
+        # is less damaged.
+        other = _undecorated(wider, data, language, deadline) or chosen
+        return other if _standing(other[0], language) > _standing(chosen[0], language) else chosen
+    return _as_written(data, language, deadline)
+
+
+def _as_written(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:
+    """The parse of `data`, or (C#) of its copy without inactive branches when that is less damaged."""
     tree = parse(data, language, deadline)
     if language not in PREPROCESSED or not tree.root_node.has_error:
         return tree, data
     return _better(tree, data, blank_inactive(data, language), language, deadline)
+
+
+def _undecorated(
+    copies: tuple[bytes | None, bytes | None], data: bytes, language: str, deadline: Deadline
+) -> tuple[Tree, bytes] | None:
+    """The parse of `copies[0]` (without every macro), of `data` as written when that is less
+    damaged, and then of `copies[1]` (without only the statement macros) when that is; None when
+    there is no copy."""
+    undecorated, statements_only = copies
+    if undecorated is None:
+        return None
+    tree, parsed = _less_damaged(
+        parse(undecorated, language, deadline), undecorated, data, language, deadline
+    )
+    if parsed is not data:
+        return tree, parsed
+    # The copy without every macro parsed worse than the file as written (fmt's base.h: one ERROR
+    # over the whole file), where a statement macro alone on its line still misleads the grammar
+    # (`FMT_END_EXPORT` then `namespace detail {` read as a function `namespace`): the copy without
+    # only those is kept when it parses less damaged.
+    return _better(tree, data, statements_only, language, deadline)
+
+
+# A class or struct body, and each member it holds.
+_BODIES = (
+    "[(class_specifier body: (field_declaration_list) @body) (struct_specifier body: (field_declaration_list) @body)]"
+    " (field_declaration_list [(function_definition) (field_declaration) (declaration) (template_declaration)] @member)"
+)
+
+
+def _standing(tree: Tree, language: str) -> tuple[int, int, int, int]:
+    """How good a parse is for extraction, best highest: bodies, members, then less damage."""
+    errors, missing = damage(tree.root_node)
+    return (*_bodies(tree, language), -errors, -missing)
+
+
+def _bodies(tree: Tree, language: str) -> tuple[int, int]:
+    """(class and struct bodies, members they hold) of a parse: a copy that loses a class (its
+    members then read as free functions, or not at all) is worse whatever else it gains."""
+    found = captures(language, _BODIES, tree.root_node)
+    return len(found.get("body", [])), len(found.get("member", []))
 
 
 def _less_damaged(

@@ -199,9 +199,10 @@ def _defines(
     qn = dotted(c.qualified_name).lower()
     exact = c.name == cased if cased else c.name.lower() in (ident, ident_last)
     spelled = exact or "".join(split_identifier(c.name)) == ident_joined
+    # Whole name parts: `JsonAdapter.Factory` is not `RecordJsonAdapter.Factory`.
     if spelled and (
         ident == ident_last
-        or qn.endswith(dotted(ident))
+        or f".{qn}".endswith(f".{dotted(ident)}")
         or qualified_by_path(c.path, c.qualified_name, ident)
     ):
         return "exact" if exact else "spelled"

@@ -426,6 +426,17 @@ def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
         assert apply_signals([fn], identifier=ident, query_words=[])[0].defines == defined, ident
 
 
+def test_a_qualified_name_is_matched_by_whole_parts() -> None:
+    # moshi: `JsonAdapter.Factory` is the interface in JsonAdapter.kt, not the companion object
+    # `RecordJsonAdapter.Factory`, whose qualifier merely ends in the same letters.
+    companion = cand(1, "internal/RecordJsonAdapter.kt", kind="class", name="Factory", score=1.0)
+    companion.qualified_name = "RecordJsonAdapter.Factory"
+    interface = cand(2, "JsonAdapter.kt", kind="interface", name="Factory", score=0.9)
+    interface.qualified_name = "JsonAdapter.Factory"
+    out = apply_signals([companion, interface], identifier="JsonAdapter.Factory", query_words=[])
+    assert [(c.uid, c.defines) for c in out] == [(2, "exact"), (1, "")]
+
+
 def test_scope_paths_names_the_files_under_a_scope() -> None:
     files = ["packages/compiler-core/src/parse.ts", "packages/runtime-core/src/h.ts", "src/KeepAlive.ts"]
     assert scope_paths(files, "compiler-core") == ["packages/compiler-core/src/parse.ts"]

@@ -123,7 +123,8 @@ def rrf(
             term = rrf_term(stream, w, k, rank, hit.score)
             cand.score += term
             _set_provenance(cand.provenance, stream, rank, hit.score)
-            alike = "" if term * (k + rank) == w else f" x{hit.score:.2f} alike"
+            # Compared as the factor, not `term * (k + rank) == w`, which 1.4/(60+10) misses in floats.
+            alike = "" if term == w / (k + rank) else f" x{hit.score:.2f} alike"
             cand.explain.append(f"rrf {stream}: {w:g}/({k}+{rank}){alike} = {term:.5f}")
     return sorted(by_uid.values(), key=lambda c: (-c.score, c.uid))
 

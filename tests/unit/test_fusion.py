@@ -426,6 +426,17 @@ def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
         assert apply_signals([fn], identifier=ident, query_words=[])[0].defines == defined, ident
 
 
+def test_explain_names_a_similarity_factor_only_where_one_applied() -> None:
+    # 1.4/(60+10) x 70 is not 1.4 in floats: a BM25 term read "x34.44 alike" (its raw score).
+    bm25 = [StreamHit(uid=i, score=34.44) for i in range(1, 11)]
+    near = [StreamHit(uid=10, score=0.4)]
+    out = {c.uid: c for c in rrf({"bm25": bm25, "symbol": near}, weights={"bm25": 1.4, "symbol": 1.5})}
+    assert out[10].explain == [
+        "rrf bm25: 1.4/(60+10) = 0.02000",
+        "rrf symbol: 1.5/(60+1) x0.40 alike = 0.00984",
+    ]
+
+
 def test_a_qualified_name_is_matched_by_whole_parts() -> None:
     # moshi: `JsonAdapter.Factory` is the interface in JsonAdapter.kt, not the companion object
     # `RecordJsonAdapter.Factory`, whose qualifier merely ends in the same letters.

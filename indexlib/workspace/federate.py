@@ -96,6 +96,7 @@ class IndexAnswer(msgspec.Struct, kw_only=True):
     hits: int = 0
     elapsed_ms: float = 0.0
     error: str | None = None
+    error_code: str | None = None  # the failure's QryError code: `usage`, the request refused, not the index
     notes: list[str] = []
     docs: int = 0  # the index's documents, and the document frequency of each analysed query term:
     term_df: dict[str, int] = {}  # the statistics of the collection weight (workspace/collection.py)
@@ -244,10 +245,11 @@ def answer_one(
         result = eng.search(text, opts)
     except QryError as exc:  # begin_search checked the shared request: this failure is this index's own
         ans.error = f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+        ans.error_code = exc.code
         ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
         return ans, []
     except Exception as exc:  # one broken index must not take the workspace down
-        ans.error = f"{type(exc).__name__}: {exc}"
+        ans.error, ans.error_code = f"{type(exc).__name__}: {exc}", "error"
         ans.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
         return ans, []
     ans.ok = True

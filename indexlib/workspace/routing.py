@@ -41,6 +41,7 @@ from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, 
 ROUTE_KEEP = 0.3
 ROUTE_KEEP_LEXICAL = 0.5
 ROUTE_MAX = 3
+MAX_REASONS = 3  # distinct failure reasons a no-answer error spells out
 
 
 def probe_request(opts: SearchRequest | None = None) -> SearchRequest:
@@ -175,18 +176,29 @@ def search_workspace(
 
 
 def require_an_answer(result: WorkspaceResult) -> WorkspaceResult:
-    """`result`, unless every index asked failed: then a QryError saying why the first did (and that
-    each one's reason is in `meta.indexes`), since an empty merge of failures would read as "no match"."""
-    if result.meta.indexes and not any(a.ok for a in result.meta.indexes):
-        first = result.meta.indexes[0]
-        more = f" (and {len(result.meta.indexes) - 1} more index(es); each one's reason is in meta.indexes)"
-        raise QryError(
-            f"no index of workspace {result.meta.workspace!r} answered: {first.repo}: {first.error}"
-            + (more if len(result.meta.indexes) > 1 else ""),
-            hint=f"check them: qry workspace list {result.meta.workspace}",
-            code="no_index_answered",
-        )
-    return result
+    """`result`, unless every index asked failed: then a QryError giving each one's reason (alike
+    reasons once), since an empty merge of failures would read as "no match" and an error prints no
+    `meta`. When every index refused the request itself (`usage`: `-m semantic` where none has
+    vectors, a `--since` ref none holds), the hint says so: the indexes are fine."""
+    failed = result.meta.indexes
+    if not failed or any(a.ok for a in failed):
+        return result
+    by_reason: dict[str, list[str]] = {}
+    for a in failed:
+        by_reason.setdefault(a.error or "failed", []).append(a.repo)
+    reasons = [f"{', '.join(repos)}: {why}" for why, repos in by_reason.items()]
+    shown = "; ".join(reasons[:MAX_REASONS]) + (
+        f"; and {len(reasons) - MAX_REASONS} more" if len(reasons) > MAX_REASONS else ""
+    )
+    name = result.meta.workspace
+    refused = all(a.error_code == "usage" for a in failed)
+    raise QryError(
+        f"no index of workspace {name!r} answered: {shown}",
+        hint="every index refused the request itself, as said: change it (the indexes are readable)"
+        if refused
+        else f"check them: qry workspace list {name}",
+        code="no_index_answered",
+    )
 
 
 route_workspace = route_members  # the name indexlib's public API exports

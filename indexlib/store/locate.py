@@ -59,6 +59,15 @@ def create_hint(index_dir: Path) -> str:
     return f"create one: qry index FOLDER --index-dir {shlex.quote(str(index_dir))}"
 
 
+def no_root_error(index_dir: Path) -> IndexNotFound:
+    """Why an opened index has no root to read: its folder was removed since (under a long-lived MCP
+    server or `qry serve`, whose engines stay open: not "no published root yet", which sent the
+    user to wait for a build), or its first build has not published yet."""
+    if not index_dir.is_dir():
+        return IndexNotFound(f"no qry index at {index_dir}", hint=create_hint(index_dir))
+    return IndexNotFound(f"the index at {index_dir} has no published root yet", hint="qry index PATH")
+
+
 def resolve_index_dir(
     explicit: Path | None = None,
     *,

@@ -61,7 +61,7 @@ from indexlib.store.layout import (
     rmtree,
     vectors_dirname,
 )
-from indexlib.store.locate import create_hint, open_hint
+from indexlib.store.locate import create_hint, no_root_error, open_hint
 from indexlib.store.lock import holds_writer_lock, writer_lock
 from indexlib.store.manifest import (
     FORMAT_VERSION,
@@ -269,7 +269,7 @@ class Store:
         return data
 
     def _no_root_yet(self) -> IndexNotFound:
-        return IndexNotFound(f"the index at {self.path} has no published root yet", hint="qry index PATH")
+        return no_root_error(self.path)
 
     def _root_ids_on_disk(self) -> list[str]:
         try:

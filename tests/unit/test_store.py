@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import threading
 from collections.abc import Iterator
@@ -116,6 +117,21 @@ def test_create_makes_a_private_ignored_layout(tmp_path: Path) -> None:
     assert Store.open(s.path).path == s.path  # now openable without create
     with pytest.raises(IndexNotFound):
         s.load()  # nothing published yet
+
+
+def test_an_index_removed_after_it_was_opened_is_not_found_not_unpublished(tmp_path: Path) -> None:
+    """The trial: `.qry` of one repository moved away under a running `qry mcp -w W` made its search
+    say `the index at ... has no published root yet (qry index PATH)`, as if a build were still to
+    come, where `grep` and `index_status` said `no qry index at ...` with the command that makes it."""
+    s = Store.open(tmp_path / ".qry", create=True)
+    with pytest.raises(IndexNotFound) as info:
+        s.load()
+    assert "has no published root yet" in info.value.message  # there, but never published
+    shutil.rmtree(s.path)
+    with pytest.raises(IndexNotFound) as info:
+        s.load()
+    assert info.value.message == f"no qry index at {s.path}"
+    assert info.value.hint == f"create one: qry index {tmp_path}"
 
 
 def test_create_makes_an_existing_index_dir_private(tmp_path: Path) -> None:

@@ -165,9 +165,24 @@ def _members(raw: object, base: Path, key: str, where: str) -> list[Member]:
         if not isinstance(item, dict) or not isinstance(item.get(key), str):
             raise UsageError(f"{where}: every repo needs a '{key}' string", hint="e.g. {name = 'api', ...}")
         index = Path(os.path.normpath(base / Path(item[key]).expanduser()))
+        if key == "path":  # a qry.toml is written by hand: a misspelt key must not be dropped unseen
+            _known_keys(item, (key, "name"), f"{where}: the repo at {item[key]!r}")
         name = item.get("name") if isinstance(item.get("name"), str) else label_of(index)
         out.append(Member(name=str(name), index=index))
     return check_members(out, where)
+
+
+def _known_keys(table: dict[str, object], known: tuple[str, ...], where: str) -> None:
+    """Refuse a key `table` may not hold (`nmae = "api"`, `[[workspace.repo]]`) and a `name` that is
+    not a string: ignored, they left a repository labelled by its folder, or none added at all."""
+    unknown = sorted(k for k in table if k not in known)
+    if unknown:
+        raise UsageError(
+            f"{where} has an unknown key {', '.join(map(repr, unknown))}",
+            hint=f"the keys there are: {', '.join(known)}",
+        )
+    if "name" in table and not isinstance(table["name"], str):
+        raise UsageError(f"{where}: 'name' must be a string", hint='e.g. name = "api"')
 
 
 def load_user() -> dict[str, Workspace]:
@@ -195,6 +210,7 @@ def load_folder(path: Path) -> Workspace:
     body = data.get("workspace")
     if not isinstance(body, dict):
         raise UsageError(f"{file} has no [workspace] table", hint="add [workspace] and [[workspace.repos]]")
+    _known_keys(body, ("name", "repos"), f"{file}: [workspace]")
     name = body.get("name") if isinstance(body.get("name"), str) else file.parent.name
     members = [
         Member(m.name, m.index if (m.index / "HEAD").is_file() else m.index / INDEX_DIRNAME)

@@ -38,7 +38,7 @@ from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
-from indexlib.graph.rubyconst import lexical
+from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
@@ -100,6 +100,7 @@ class Resolver:
         if not last:
             return [], False
         n = src.node
+        built = n.language == "ruby" and constructs(ref, last)  # `Site.new`: a call of class Site
         if n.language == "php":
             qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
@@ -141,7 +142,9 @@ class Resolver:
             else None
         )
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
-        scoped = lexical(n, ref, qualifier, last, cands) if n.language == "ruby" else []
+        scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
+        if built and not scoped:
+            return [], False  # `File.new`: a class of Ruby's or a gem's, not a same-named indexed one
         tiers: list[list[StoredNode]] | None = [typed] if typed is not None else [scoped] if scoped else None
         if tiers is None:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)

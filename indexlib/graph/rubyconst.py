@@ -18,6 +18,11 @@ Approximation, said plainly: the nesting is read from the qualified name, so a c
 compactly (`class Rack::Protection::Foo`, whose body Ruby nests in the top level only) is taken as
 nested in `Rack::Protection` too. A name that resolves there also exists nested; the rule then
 prefers the nested definition, as the fully nested spelling would.
+
+`Foo.new` (`Jekyll::Site.new(config)`, a call written `Jekyll.Site` at parsing) constructs the
+class the constant path names: it is a call of that class, as `Foo()` is in Python and `new Foo()` in Java, found by the same lookup. A path no
+enclosing scope defines is a class of Ruby or of a gem (`File.new`): no edge, never a guess at an
+indexed class of that name.
 """
 
 from __future__ import annotations
@@ -37,6 +42,11 @@ def constant_path(ref: Ref, qualifier: str, last: str) -> str:
     return qualifier if head[:1].isupper() and head not in OWN_OBJECT else ""
 
 
+def constructs(ref: Ref, last: str) -> bool:
+    """Whether a Ruby call names a class: `Site` for `Site.new` (references.py writes it so)."""
+    return ref.kind == RefKind.CALLS.value and last[:1].isupper()
+
+
 def scopes(n: Node, ref: Ref) -> list[str]:
     """The scopes enclosing `ref` in `n`, innermost first, the top level ('') last: a class's
     superclass is read around the class; code in a class's body or a method within the class."""
@@ -47,16 +57,21 @@ def scopes(n: Node, ref: Ref) -> list[str]:
     return [".".join(parts[:i]) for i in range(len(parts), -1, -1)]
 
 
-def lexical(n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode]) -> list[StoredNode]:
+def lexical(
+    n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], builds: bool = False
+) -> list[StoredNode]:
     """The candidates a Ruby constant reference means by the lexical lookup: the definitions of the
     path as written in the innermost enclosing scope holding any; [] when none does or `ref`
-    names no constant. (A class reopened in several files is several nodes here, and one class to
-    the resolver: parts.py.)"""
-    path = constant_path(ref, qualifier, last)
+    names no constant. `builds`: `qualifier.last` is the class a `.new` builds. (A class
+    reopened in several files is several nodes here, and one class to the resolver: parts.py.)"""
+    if builds:
+        path = f"{qualifier}.{last}" if qualifier else last
+    else:
+        path = constant_path(ref, qualifier, last)
     if not path:
         return []
     # `Base.settings` (a call on a constant): the method `settings` of the constant found.
-    member = f".{last}" if ref.kind == RefKind.CALLS.value else ""
+    member = f".{last}" if ref.kind == RefKind.CALLS.value and not builds else ""
     for scope in scopes(n, ref):
         meant = f"{scope}.{path}{member}" if scope else f"{path}{member}"
         found = [c for c in cands if c.node.qualified_name.replace("::", ".") == meant]
@@ -65,4 +80,4 @@ def lexical(n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode
     return []
 
 
-__all__ = ["constant_path", "lexical", "scopes"]
+__all__ = ["constant_path", "constructs", "lexical", "scopes"]

@@ -27,6 +27,12 @@ RUBY = {
         "module Rack\n  module Guard\n    class Path < Base\n      def call(env)\n        env\n      end\n"
         "    end\n  end\nend\n"
     ),
+    # `.new` on a constant constructs that class: Base is App's here, Path Rack's, `File` Ruby's own.
+    "lib/app/runner.rb": (
+        "module App\n  class Runner\n    def start\n      Base.new\n      Rack::Guard::Path.new\n"
+        "      File.new('x')\n    end\n  end\nend\n"
+    ),
+    "lib/guard/file.rb": "module Rack\n  module Guard\n    class File\n    end\n  end\nend\n",
     # The class reopened in a test helper: still App::Base, one class.
     "test/test_helper.rb": "module App\n  class Base\n    def helper_zz\n    end\n  end\nend\n",
 }
@@ -69,3 +75,15 @@ def test_callers_lists_callers_only(engine: Engine) -> None:
     assert {
         (r.edge, r.direction) for r in related(engine, "App.Application", callees=True, callers=False).related
     } <= {("calls", "out")}
+
+
+def test_new_on_a_constant_calls_the_class_it_names(engine: Engine) -> None:
+    """`Base.new` in `module App` calls App::Base (found by the nesting, as a bare `Base` is),
+    `Rack::Guard::Path.new` calls that class, and `File.new` no indexed class: Ruby's own `File`,
+    not `Rack::Guard::File`, which no scope around the call holds."""
+    callees = {(s, amb) for s, _, amb in _rows(engine, "App.Runner.start", "calls", "out")}
+    assert callees == {("App.Base", False), ("Rack.Guard.Path", False)}
+    assert _rows(engine, "App.Base", "calls", "in", callers=True, callees=False) == [
+        ("App.Runner.start", "lib/app/runner.rb", False)
+    ]
+    assert _rows(engine, "Rack.Guard.File", "calls", "in", callers=True, callees=False) == []

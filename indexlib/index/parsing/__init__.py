@@ -57,7 +57,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # whose `{` is on the next line and macros alone after a template's head blanked too is parsed, and
 # kept when it holds at least the class bodies and more members (nlohmann/json's iter_impl.hpp: 9
 # methods -> 32; its json.hpp, whose `basic_json` such a copy loses, keeps its former parse).
-PARSER_VERSION = 15
+# 16: a Ruby `Foo.new` / `Jekyll::Site.new(config)` is a call of the class (target `Foo`), not of
+#     a method `new`, so the class's callers are the code constructing it.
+PARSER_VERSION = 16
 
 
 def parse_file(

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import msgspec
 
 from indexlib.engines.treesitter import Node
-from indexlib.index.parsing import kotlinswift
+from indexlib.index.parsing import kotlinswift, rubydefs
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import Source, absolute, collapse, normalize_target, split_name, strip_sigils
 from indexlib.records import NodeKind, Ref, RefKind
@@ -209,7 +209,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         if receiver is None and method_name in _REQUIRE_RUBY:
             return _first_string(src, node.child_by_field_name("arguments")), method, True
         text = (src(receiver) + "." if receiver is not None else "") + method_name
-        target = strip_sigils(normalize_target(text))
+        target = strip_sigils(normalize_target(rubydefs.constructed(src, receiver, method_name) or text))
         if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
             target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
         return target, method, False

@@ -5,10 +5,11 @@ Owns: the names a class-body statement defines as methods, `attr_reader :name, :
 `define_method(:name) { ... }`, and the call a definition is an argument of (`private def x`,
 `private attr_reader :x`), which its span and doc comment start at.
 Does not own: the query capturing these statements (specs.py), spans, nesting and kinds (items.py),
-call targets (references.py).
+other call targets (references.py).
 
 Why: an accessor, an alias or a defined method is called like any method (`request.env`), so a
 question naming it, and a call of it, should find a node of that name in its class, as for a `def`.
+And `Foo.new` calls no method `new` of the index: it constructs Foo, so it is a call of the class.
 """
 
 from __future__ import annotations
@@ -20,6 +21,14 @@ from indexlib.index.parsing.text import Source
 _ACCESSORS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
 # Calls that define one method named by their first argument.
 _NAMING_CALLS = frozenset({"alias_method", "define_method"})
+
+
+def constructed(src: Source, receiver: Node | None, method: str) -> str:
+    """`Jekyll::Site.new(config)` -> `Jekyll::Site`: the class a `.new` on a constant builds, called
+    as `Site()` is in Python or `new Site()` in Java; '' for any other call (`obj.new`, `new`)."""
+    if method != "new" or receiver is None or receiver.type not in ("constant", "scope_resolution"):
+        return ""
+    return src(receiver)
 
 
 def _symbol_name(src: Source, node: Node) -> str:

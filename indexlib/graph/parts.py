@@ -23,7 +23,9 @@ much OParser's as `OParser#parse`). Elsewhere a same-named type is another type 
 types are told apart by folder, a Rust type is declared once, a Kotlin `expect object` and each
 `actual` one are per-platform definitions, two Python modules' classes are two classes), so no other
 language's nodes are merged here. A Kotlin `companion object` is written inside its class, so it is
-already one of the class's members.
+already one of the class's members. A type's generic arity is part of its name, as C# reads it:
+`AsyncPolicy` and `AsyncPolicy<TResult>`, both partial, are two types, never parts of one (Polly's
+were one type of 25 members, answering from `AsyncPolicy.ContextAndKeys.cs`).
 """
 
 from __future__ import annotations
@@ -51,11 +53,49 @@ def in_parts(n: Node) -> bool:
     return n.language == "csharp" and bool(PARTIAL.search(n.signature.split("{", 1)[0]))
 
 
+def type_params(n: Node) -> list[str]:
+    """The type parameters a type declares: `[TResult]` for `partial class AsyncPolicy<TResult> :
+    IAsyncPolicy<TResult>`, none for `class AsyncPolicy` (its name's first mention declares it)."""
+    head = n.signature.split("{", 1)[0]
+    found = re.search(rf"(?<![\w.]){re.escape(n.name)}\b\s*", head) if n.name else None
+    if found is None or head[found.end() : found.end() + 1] != "<":
+        return []
+    depth, segments, current = 0, [], ""
+    for ch in head[found.end() + 1 :]:
+        if ch == ">" and depth == 0:
+            break
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            segments.append(current)
+            current = ""
+        else:
+            current += ch
+    segments.append(current)
+    return [(re.findall(r"\w+", seg) or [""])[-1] for seg in segments]
+
+
+def arity(n: Node) -> int:
+    """How many type parameters a type declares (C# tells `Policy` from `Policy<T>` by it)."""
+    return len(type_params(n))
+
+
+def _file_of_its_own(n: Node, stem: str) -> bool:
+    """Whether a file's stem names the type alone: `AsyncPolicy` for `AsyncPolicy`, and for
+    `AsyncPolicy<TResult>` `AsyncPolicy.TResult`, `AsyncPolicy{TResult}` or `AsyncPolicy`1` (not
+    `AsyncPolicy.ContextAndKeys`, another part's file)."""
+    if not stem.lower().startswith(n.name.lower()):
+        return False
+    params = set(type_params(n))
+    return all(w in params for w in re.findall(r"[A-Za-z_]\w*", stem[len(n.name) :]))
+
+
 def one_type(a: Node, b: Node) -> bool:
-    """Whether `a` and `b` are parts of one type: both `in_parts` and of one qualified name, and of
-    one kind in files that may share it (C#, Ruby), or in one file (a Scala companion pair: Scala
-    allows no two same-named types in one scope besides a type and its object)."""
+    """Whether `a` and `b` are parts of one type: both `in_parts`, of one qualified name and generic
+    arity, and of one kind in files that may share it (C#, Ruby), or in one file (a Scala companion
+    pair: Scala allows no two same-named types in one scope besides a type and its object)."""
     if a.qualified_name != b.qualified_name or a.language != b.language or not (in_parts(a) and in_parts(b)):
+        return False
+    if arity(a) != arity(b):
         return False
     if a.language == "scala":
         return a.path == b.path
@@ -69,10 +109,20 @@ def _never_generated(_path: str) -> bool:
 def home_part(parts: Sequence[Node], generated: Callable[[str], bool] = _never_generated) -> Node:
     """The part that stands for a type declared in `parts` (see the module docstring for the order)."""
 
-    def key(n: Node) -> tuple[bool, bool, bool, bool, str, int]:
-        named = n.path.rsplit("/", 1)[-1].split(".")[0].lower() == n.name.lower()
+    def key(n: Node) -> tuple[bool, bool, bool, bool, bool, str, int]:
+        stem = n.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        named = stem.split(".")[0].lower() == n.name.lower()
+        alone = _file_of_its_own(n, stem)  # `AsyncPolicy.cs` before `AsyncPolicy.ContextAndKeys.cs`
         companion = bool(re.search(rf"\bobject\s+{re.escape(n.name)}\b", n.signature))
-        return (is_test_path(n.path), generated(n.path), not named, companion, n.path, n.start_line)
+        return (
+            is_test_path(n.path),
+            generated(n.path),
+            not named,
+            not alone,
+            companion,
+            n.path,
+            n.start_line,
+        )
 
     return min(parts, key=key)
 
@@ -103,6 +153,7 @@ class TypeParts:
                     or (
                         s.node.qualified_name == c.qualified_name
                         and s.node.kind == c.kind
+                        and arity(s.node) == arity(c)
                         and family_of(s.node.language) == family_of(c.language)
                         and may_share_a_type(c.language, c.path, s.node.path)
                     )
@@ -135,4 +186,4 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-__all__ = ["TypeParts", "home_part", "in_parts", "one_type"]
+__all__ = ["TypeParts", "arity", "home_part", "in_parts", "one_type"]

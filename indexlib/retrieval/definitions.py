@@ -206,7 +206,13 @@ def _one_of_parts(nodes: list[Node], generated: Callable[[str], bool]) -> list[N
     (graph/parts.py: the part in the file named after it, a class before an object, else the first)
     answers for all, so the edges to the type are its. Same-named types of other languages, or in
     other files (two Python modules' `Pool`, a Kotlin `expect object` and its `actual`s), are as
-    many definitions, so the name is ambiguous."""
-    if len(nodes) < 2 or not all(one_type(nodes[0], n) for n in nodes[1:]):
-        return nodes
-    return [home_part(nodes, generated)]
+    many definitions, so the name is ambiguous; so are two types told apart by their generic arity
+    (C#'s `AsyncPolicy` and `AsyncPolicy<TResult>`, each in parts: two definitions, one per type)."""
+    groups: list[list[Node]] = []
+    for n in nodes:
+        group = next((g for g in groups if one_type(g[0], n)), None)
+        if group is None:
+            groups.append([n])
+        else:
+            group.append(n)
+    return [g[0] if len(g) == 1 else home_part(g, generated) for g in groups]

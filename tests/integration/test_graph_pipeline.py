@@ -124,6 +124,35 @@ def test_a_partial_class_is_one_definition(tmp_path: Path) -> None:
     assert [c.path for c in res.candidates] == ["Capturing/DepthLimiter.cs"]
 
 
+def test_a_generic_partial_class_is_another_type_than_its_non_generic_namesake(tmp_path: Path) -> None:
+    """C# `partial class Policy` and `partial class Policy<TResult>`, each in parts, are two types
+    (as in Polly): two definitions, each answered by the part in the file named after it alone
+    (`Policy.cs` before `Policy.Keys.cs`), each with its own parts' members only."""
+    parts = {
+        "Policy.cs": "partial class Policy\n{\n    public void Run() { }\n}\n",
+        "Policy.Keys.cs": (
+            "partial class Policy\n{\n    public void WithKey() { }\n}\n"
+            "partial class Policy<TResult>\n{\n    public void WithKeyOf() { }\n}\n"
+        ),
+        "Policy.TResult.cs": "partial class Policy<TResult>\n{\n    public TResult Get() => default;\n}\n",
+    }
+    for name, text in parts.items():
+        (tmp_path / name).write_text("namespace App\n{\n" + text + "}\n")
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    res = related(engine, "App.Policy")
+    assert res.ambiguous and sorted(c.path for c in res.candidates) == ["Policy.TResult.cs", "Policy.cs"]
+    members = {}
+    for path in ("Policy.cs", "Policy.TResult.cs"):
+        one = related(engine, f"{path}:Policy")
+        assert one.node is not None and one.node.path == path, one
+        members[path] = {r.symbol for r in one.related if r.edge == "contains" and r.direction == "out"}
+    assert members == {
+        "Policy.cs": {"App.Policy.Run", "App.Policy.WithKey"},
+        "Policy.TResult.cs": {"App.Policy.Get", "App.Policy.WithKeyOf"},
+    }
+
+
 @pytest.mark.parametrize(
     ("files", "name"),
     [

@@ -4,6 +4,7 @@ Owns: the thin functions over Engine / Snapshot that every surface shares, so th
 server cannot drift apart. Each takes plain values and returns msgspec Structs.
 """
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from indexlib.records import Node, Related, SearchResult
 from indexlib.retrieval import definitions, streams
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.filters import matching
+from indexlib.retrieval.names import dotted
 from indexlib.retrieval.notes import member_line
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
@@ -207,6 +209,20 @@ def resolve_symbol(
     return [_match(snap, n, _TIER.get(score, "fuzzy"), score) for score, _p, _i, n in found[:limit]]
 
 
+def _member_elsewhere(snap: Snapshot, symbol: str) -> list[SymbolMatch]:
+    """For a `Type.member` no type declares (`ResiliencePipelineBuilder.AddRetry`), the definitions
+    named `member` anywhere: an extension method, a base type's member, a mixin's method. Those
+    whose signature names the type (`AddRetry(this ResiliencePipelineBuilder builder, ...)`) first.
+    A near spelling of the whole qualified name rarely is what was meant; the member's own name is."""
+    head, _, last = dotted(symbol.strip()).strip(".").rpartition(".")
+    if not head or not last or ":" in symbol:
+        return []
+    owner = re.compile(rf"\b{re.escape(head.rsplit('.', 1)[-1])}\b")
+    found = definitions.exact_definitions(snap, last)
+    found.sort(key=lambda n: (not owner.search(n.signature), definitions.preference(n, snap.is_generated)))
+    return [_match(snap, n, "exact", streams.EXACT) for n in found[:CLOSEST_NAMES]]
+
+
 QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a qualified-name match
 CLOSEST_NAMES = 5  # definitions named as a hint when `related` finds no definition of the name
 
@@ -267,7 +283,9 @@ def related(
     else:
         found = definitions.exact_definitions(snap, symbol)
     if not found:
-        closest = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
+        named = _member_elsewhere(snap, symbol)  # `Builder.AddRetry`: an extension method `AddRetry`
+        near = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy
+        closest = (named + [c for c in near if c.uid not in {m.uid for m in named}])[:CLOSEST_NAMES]
         member = member_line(snap, symbol) or ""
         return RelatedResult(query=symbol, node=None, closest=[] if member else closest, member=member)
     best = definitions.best_class(found, snap.is_generated)

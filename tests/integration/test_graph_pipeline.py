@@ -347,3 +347,19 @@ def test_a_definition_split_into_windows_calls_from_all_of_them(tmp_path: Path) 
     assert {r.symbol for r in res.related if r.direction == "out"} == {"helper_a", "helper_b"}
     callers = related(engine, "helper_a", callers=True, callees=False, depth=1)
     assert [(r.symbol, r.start_line) for r in callers.related if r.direction == "in"] == [("deploy", 9)]
+
+
+def test_a_type_member_no_type_declares_hints_the_definitions_of_the_member(tmp_path: Path) -> None:
+    """`Builder.AddRetry`, a C# extension method of Builder, is no member of Builder: no definition
+    (exit 1), and the closest names start with the `AddRetry` methods, the one whose signature names
+    Builder first, before near spellings of the whole name (`AddRetryBuilder`)."""
+    (tmp_path / "Builder.cs").write_text(
+        "namespace App\n{\n    public class Builder { }\n    public static class Other\n    {\n"
+        "        public static void AddRetry(this string s) { }\n        public static void AddRetryBuilder() { }\n"
+        "    }\n    public static class RetryExtensions\n    {\n"
+        "        public static Builder AddRetry(this Builder builder) => builder;\n    }\n}\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    res = related(open_engine(tmp_path / ".qry"), "Builder.AddRetry")
+    assert res.node is None and not res.ambiguous, res
+    assert [c.symbol for c in res.closest[:2]] == ["App.RetryExtensions.AddRetry", "App.Other.AddRetry"]

@@ -14,11 +14,12 @@ container when the file is parsed, so a name names the implementation) or search
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import msgspec
 
-from indexlib.graph.parts import home_part, one_type
+from indexlib.graph.parts import arity, home_part, one_type
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
@@ -126,17 +127,40 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     A `PATH:NAME` or dotted name goes through `located`; a bare name must equal a definition's name.
     Sub-words (`nonexistent` in `test_editor_nonexistent_exception`) and near spellings never match.
     """
-    text = name.strip()
+    text, generic = _generic(name.strip())
     found = located(snap, text) or located(snap, text, fold_case=True)
-    if found or is_qualified(text):
-        return found
-    named = [
-        s.node
-        for s in snap.lookup("name_exact", text.lower(), limit=LOOKUP_CAP)
-        if s.node.part == 0 and (s.node.kind in RESOLVABLE_KINDS or _symbol(s.node))
-    ]
-    found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
-    return sorted(found, key=lambda n: (n.path, n.start_line))
+    if not found and not is_qualified(text):
+        named = [
+            s.node
+            for s in snap.lookup("name_exact", text.lower(), limit=LOOKUP_CAP)
+            if s.node.part == 0 and (s.node.kind in RESOLVABLE_KINDS or _symbol(s.node))
+        ]
+        found = [n for n in named if n.name == text] or [n for n in named if n.name.lower() == text.lower()]
+        found.sort(key=lambda n: (n.path, n.start_line))
+    if generic is not None:  # `Policy<TResult>`: the type of that many parameters, else any named so
+        found = [n for n in found if arity(n) == generic] or found
+    return found
+
+
+_GENERIC = re.compile(r"^(.*?[\w$])\s*<(.*)>$")
+
+
+def _generic(text: str) -> tuple[str, int | None]:
+    """A name and the number of type arguments written after it (`AsyncPolicy<TResult>` ->
+    ("AsyncPolicy", 1), `Dictionary<string, List<int>>` -> 2); None when none are written, as in
+    `Type.member` or `operator<`.
+
+    >>> _generic("AsyncPolicy<TResult>"), _generic("Dictionary<string, List<int>>"), _generic("Site")
+    (('AsyncPolicy', 1), ('Dictionary', 2), ('Site', None))
+    """
+    m = _GENERIC.match(text)
+    if m is None or not m.group(2).strip():
+        return text, None
+    depth, count = 0, 1
+    for ch in m.group(2):
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        count += ch == "," and depth == 0
+    return m.group(1), count
 
 
 def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:

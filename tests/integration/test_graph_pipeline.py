@@ -151,6 +151,12 @@ def test_a_generic_partial_class_is_another_type_than_its_non_generic_namesake(t
         "Policy.cs": {"App.Policy.Run", "App.Policy.WithKey"},
         "Policy.TResult.cs": {"App.Policy.Get", "App.Policy.WithKeyOf"},
     }
+    # The type arguments written pick the type as C# does (`qry related 'Policy<TResult>'` found no
+    # definition): one of them, the generic one; none written is still both.
+    for written in ("Policy<TResult>", "App.Policy<T>", "Policy <TResult>"):
+        generic = related(engine, written)
+        assert generic.node is not None and generic.node.path == "Policy.TResult.cs", (written, generic)
+    assert related(engine, "Policy<A, B>").ambiguous  # no type of two parameters: as if none were written
 
 
 @pytest.mark.parametrize(
@@ -297,7 +303,9 @@ def test_ruby_bang_methods_self_calls_and_reopened_classes_resolve(tmp_path: Pat
         "  def route(path)\n    path\n  end\n\n  def dispatch!\n    route!(self)\n    process_route(1)\n  end\n\n"
         "  def process_route(x)\n    x\n  end\nend\n"
     )
-    (tmp_path / "lib" / "extra.rb").write_text("class Base\n  def helper_zz\n    process_route(2)\n  end\nend\n")
+    (tmp_path / "lib" / "extra.rb").write_text(
+        "class Base\n  def helper_zz\n    process_route(2)\n  end\nend\n"
+    )
     (tmp_path / "buffer.rs").write_text(
         "pub struct Buffer { n: usize }\n\nimpl Buffer {\n    pub fn new() -> Self {\n        Self::with(0)\n    }\n\n"
         "    fn with(n: usize) -> Self {\n        Buffer { n }\n    }\n\n    fn flush(&mut self) {}\n\n"

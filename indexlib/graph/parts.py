@@ -60,8 +60,14 @@ def type_params(n: Node) -> list[str]:
     found = re.search(rf"(?<![\w.]){re.escape(n.name)}\b\s*", head) if n.name else None
     if found is None or head[found.end() : found.end() + 1] != "<":
         return []
+    return [(re.findall(r"\w+", seg) or [""])[-1] for seg in type_arguments(head[found.end() + 1 :])]
+
+
+def type_arguments(text: str) -> list[str]:
+    """The comma-separated arguments of a generic list opened just before `text`, up to the `>`
+    closing it (`string, List<int>> x` -> ["string", " List<int>"]); nested lists stay whole."""
     depth, segments, current = 0, [], ""
-    for ch in head[found.end() + 1 :]:
+    for ch in text:
         if ch == ">" and depth == 0:
             break
         depth += {"<": 1, ">": -1}.get(ch, 0)
@@ -71,7 +77,7 @@ def type_params(n: Node) -> list[str]:
         else:
             current += ch
     segments.append(current)
-    return [(re.findall(r"\w+", seg) or [""])[-1] for seg in segments]
+    return segments
 
 
 def arity(n: Node) -> int:
@@ -186,4 +192,4 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-__all__ = ["TypeParts", "arity", "home_part", "in_parts", "one_type"]
+__all__ = ["TypeParts", "arity", "home_part", "in_parts", "one_type", "type_arguments"]

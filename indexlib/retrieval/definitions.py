@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from indexlib.graph.parts import arity, home_part, one_type
+from indexlib.graph.parts import arity, home_part, one_type, type_arguments
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
@@ -156,11 +156,7 @@ def _generic(text: str) -> tuple[str, int | None]:
     m = _GENERIC.match(text)
     if m is None or not m.group(2).strip():
         return text, None
-    depth, count = 0, 1
-    for ch in m.group(2):
-        depth += {"<": 1, ">": -1}.get(ch, 0)
-        count += ch == "," and depth == 0
-    return m.group(1), count
+    return m.group(1), len(type_arguments(m.group(2) + ">"))
 
 
 def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:

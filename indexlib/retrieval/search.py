@@ -185,8 +185,8 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 # that a question ran without its dense stream because the vectors are still coming or stopped part
 # way (the answer is lexical only, and a `qry index` finishes them), not a routine skip.
 TOLD_NOTES = ("no result", "left out results", "no definition named", "dense stream skipped: vectors")
-_BODY_KINDS = frozenset({"function", "method"})  # a definition inside one is local to its body
-_RUST_FN_KINDS = frozenset({"function", "method"})  # Rust items whose missing `pub` makes them private
+# A definition inside one is local to its body; a Rust one without `pub` is private.
+_FUNCTION_KINDS = frozenset({"function", "method"})
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
 
@@ -426,10 +426,10 @@ def _read_standing(snap: Snapshot, c: Candidate, n: Node) -> None:
     """Whether the definition `n` of candidate `c` is local to a function body, private or an
     override: what decides its place among the same name's other definitions."""
     parent = snap.node(n.parent_uid) if n.parent_uid else None
-    c.local = parent is not None and parent.node.kind in _BODY_KINDS
+    c.local = parent is not None and parent.node.kind in _FUNCTION_KINDS
     # A Rust item is private unless `pub`, but a trait's own methods have no `pub` to write.
     in_trait = parent is not None and parent.node.kind == NodeKind.TRAIT.value
-    rust_fn = n.language == "rust" and n.kind in _RUST_FN_KINDS and not in_trait
+    rust_fn = n.language == "rust" and n.kind in _FUNCTION_KINDS and not in_trait
     c.private, c.overrides = declared_standing(n.name, n.text, private_by_default=rust_fn)
     if in_trait and parent is not None and not _inside(snap, parent.node, n):
         c.overrides = True  # a trait's method written outside it implements the declared one

@@ -15,7 +15,7 @@ import pytest
 
 from indexlib.engines.treesitter import Deadline
 from indexlib.index.parsing import parse_file
-from indexlib.index.parsing.decorations import blank_macros
+from indexlib.index.parsing.decorations import MacroCopies, blank_macros
 from indexlib.records import ParsedFile
 from indexlib.retrieval.definitions import best_class
 from tests.parsekit import kinds
@@ -154,14 +154,20 @@ def test_a_statement_macro_is_blanked_when_the_copy_without_every_macro_parses_w
     members. The copy with only the statement macros blanked is a third choice."""
     from indexlib.index.parsing import preproc
 
-    real = preproc.blank_macros
+    real = preproc.macro_copies
 
-    def worse(data: bytes, deadline: Deadline | None = None, *, extended: bool = False) -> bytes | None:
-        copy = real(data, deadline, extended=extended)
-        assert copy is not None
-        return copy.replace(b"size; }", b"size;  ")  # an unclosed struct: an ERROR to the end
+    def worse(data: bytes, deadline: Deadline | None = None) -> MacroCopies:
+        def spoiled(pair: tuple[bytes | None, bytes | None]) -> tuple[bytes | None, bytes | None]:
+            every, statements = pair
+            assert every is not None
+            return every.replace(
+                b"size; }", b"size;  "
+            ), statements  # an unclosed struct: an ERROR to the end
 
-    monkeypatch.setattr(preproc, "blank_macros", worse)
+        copies = real(data, deadline)
+        return MacroCopies(spoiled(copies.plain), spoiled(copies.extended))
+
+    monkeypatch.setattr(preproc, "macro_copies", worse)
     parsed = parse("base.h", "cpp", EXPORT_THEN_NAMESPACE.decode())
     assert kinds(parsed) == [
         ("constant", "LIB_END_EXPORT"),
@@ -403,15 +409,15 @@ def test_the_copy_without_label_macros_is_kept_only_when_no_class_is_lost(
     and members of the other; here its class is broken on purpose, so the other copy is kept."""
     from indexlib.index.parsing import preproc
 
-    real = preproc.blank_macros
+    real = preproc.macro_copies
 
-    def lose_the_class(
-        data: bytes, deadline: Deadline | None = None, *, extended: bool = False
-    ) -> bytes | None:
-        copy = real(data, deadline, extended=extended)
-        return copy.replace(b"class iter\n{", b"class iter\n(") if extended and copy else copy
+    def lose_the_class(data: bytes, deadline: Deadline | None = None) -> MacroCopies:
+        copies = real(data, deadline)
+        every, statements = copies.extended
+        assert every is not None
+        return MacroCopies(copies.plain, (every.replace(b"class iter\n{", b"class iter\n("), statements))
 
-    monkeypatch.setattr(preproc, "blank_macros", lose_the_class)
+    monkeypatch.setattr(preproc, "macro_copies", lose_the_class)
     tree, parsed = preproc.parse_best(LABELS_AND_BLOCKS, "cpp", Deadline(5000))
     assert b"class iter\n{" in parsed and preproc._bodies(tree, "cpp")[0] == 1
     assert b"FOO_PRIVATE_UNLESS_TESTED:" in parsed  # the label stays: the plain copy was kept

@@ -41,7 +41,7 @@ alone) is blanked too: the grammar took it for a bitfield and lost the class at 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from indexlib.index.parsing.text import blank
 
@@ -133,6 +133,16 @@ def code_mask(data: bytes) -> bytes:
     return _NOT_CODE.sub(blanked, data)
 
 
+class MacroCopies(NamedTuple):
+    """The copies of a file a parse may be tried on, each (without every macro, without only the
+    statement macros), None where there is nothing to blank: by the plain rules, and by the
+    extended ones (`_statement_macros`). Made from one reading of the file: its code mask, ALL-CAPS
+    words, function bodies and decoration words serve all four."""
+
+    plain: tuple[bytes | None, bytes | None]
+    extended: tuple[bytes | None, bytes | None]
+
+
 def blank_macros(data: bytes, deadline: Deadline | None = None, *, extended: bool = False) -> bytes | None:
     """`data` with its decoration and statement macros blanked; None when it has none. `extended`:
     the access-label, next-line-block and after-template macros too (`_statement_macros`).
@@ -140,7 +150,8 @@ def blank_macros(data: bytes, deadline: Deadline | None = None, *, extended: boo
     >>> blank_macros(b"class FOO_API Widget {};\\nFOO_API int f() FOO_NOEXCEPT;\\n")
     b'class         Widget {};\\n        int f()             ;\\n'
     """
-    return _blanked(data, deadline, decorations=True, extended=extended)
+    copies = macro_copies(data, deadline)
+    return (copies.extended if extended else copies.plain)[0]
 
 
 def blank_statement_macros(
@@ -153,31 +164,48 @@ def blank_statement_macros(
     >>> blank_statement_macros(b"#define FOO_API\\nFOO_API int f();\\nFOO_END\\nint g();\\n")
     b'#define FOO_API\\nFOO_API int f();\\n       \\nint g();\\n'
     """
-    return _blanked(data, deadline, decorations=False, extended=extended)
+    copies = macro_copies(data, deadline)
+    return (copies.extended if extended else copies.plain)[1]
 
 
-def _blanked(data: bytes, deadline: Deadline | None, *, decorations: bool, extended: bool) -> bytes | None:
+_NO_COPIES = MacroCopies((None, None), (None, None))
+
+
+def macro_copies(data: bytes, deadline: Deadline | None = None) -> MacroCopies:
+    """Every copy of `data` a parse may be tried on (MacroCopies), from one reading of it."""
     if not _CAPS_WORD.search(data):
-        return None
+        return _NO_COPIES
     code = code_mask(data)
     caps = [match.span() for match in _CAPS_WORD.finditer(code)]
     if not caps:
-        return None
+        return _NO_COPIES
     bodies = _function_bodies(code)
     if deadline is not None:
         deadline.check("macros")
-    statements = _statement_macros(code, bodies, caps, extended=extended)
-    spans = [(start, end) for start, end, ended in statements if not ended]
-    words = decoration_words(data, code, bodies, caps) if decorations else frozenset()
-    if deadline is not None:
-        deadline.check("macros")
+    words = decoration_words(data, code, bodies, caps)
     # A word this file defines to nothing or to specifiers stays a decoration before a `(` too:
     # `int f FOO_NOEXPAND(int)` is how a macro of the same name as `f` is kept from expanding.
     defined = {m.group(1) for m in _DEFINE.finditer(data)} - set(_FUNCTION_LIKE.findall(data))
-    for start, end in caps:
-        word = code[start:end]
-        if word in words and not _used_as_name(code, start, end, word in defined):
-            spans.append((start, end))
+    decorations = [
+        (start, end)
+        for start, end in caps
+        if code[start:end] in words and not _used_as_name(code, start, end, code[start:end] in defined)
+    ]
+    if deadline is not None:
+        deadline.check("macros")
+    out = []
+    for extended in (False, True):
+        statements = _statement_macros(code, bodies, caps, extended=extended)
+        out.append((_edited(data, code, statements, decorations), _edited(data, code, statements, [])))
+    return MacroCopies(*out)
+
+
+def _edited(
+    data: bytes, code: bytes, statements: list[tuple[int, int, bool]], decorations: list[tuple[int, int]]
+) -> bytes | None:
+    """`data` with `decorations` and the `statements` to blank blanked, and the statements to end
+    ended; None when there is nothing to edit."""
+    spans = [(start, end) for start, end, ended in statements if not ended] + decorations
     if not spans and not statements:
         return None
     out = bytearray(data)

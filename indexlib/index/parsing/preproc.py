@@ -24,7 +24,7 @@ import re
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures, parse
 from indexlib.index.parsing import kotlinswift
-from indexlib.index.parsing.decorations import blank_macros, blank_statement_macros
+from indexlib.index.parsing.decorations import macro_copies
 from indexlib.index.parsing.text import blank
 
 # Languages `blank_inactive` knows: C# blanks all its directives (`#region`, `#pragma`, `#nullable`
@@ -114,13 +114,10 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
         if view is not None:
             return _less_damaged(parse(view, language, deadline), view, data, language, deadline)
     if language in DECORATED:
-        copies = blank_macros(data, deadline), blank_statement_macros(data, deadline)
-        chosen = _undecorated(copies, data, language, deadline) or _as_written(data, language, deadline)
-        wider = (
-            blank_macros(data, deadline, extended=True),
-            blank_statement_macros(data, deadline, extended=True),
-        )
-        if wider == copies:
+        copies = macro_copies(data, deadline)
+        chosen = _undecorated(copies.plain, data, language, deadline) or _as_written(data, language, deadline)
+        wider = copies.extended
+        if wider == copies.plain:
             return chosen
         # The macros only the extended rules find (access labels, ...): their copy is kept when its
         # parse loses no class body and holds more members (what either copy is for), or as many and

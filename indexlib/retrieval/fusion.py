@@ -56,8 +56,8 @@ class Candidate(msgspec.Struct, kw_only=True):
     prototype: bool = False  # a C or C++ declaration without a body (`int f(void);` in a header)
     deprecated: bool = False  # marked deprecated where declared (`records.is_deprecated`)
     local: bool = False  # defined inside a function or method body: visible there only
-    private: bool = False  # declared private where defined (`records.is_private`)
-    overrides: bool = False  # marked as overriding an inherited method (`records.is_override`)
+    private: bool = False  # declared private where defined (`declaration.declared_standing`)
+    overrides: bool = False  # marked as overriding an inherited method (`declaration.declared_standing`)
 
 
 def quote_pairs(texts: Sequence[str]) -> set[tuple[str, str]]:

@@ -41,6 +41,9 @@ def three(tmp_path_factory: pytest.TempPathFactory) -> list[Member]:
     return [Member(name, _make(root, name) / ".qry") for name in REPOS]
 
 
+HANG_S = 60  # a command that has not answered by then hangs (Ray retries for minutes)
+
+
 def _norm(store: Path) -> Any:
     _rid, m = Store.open(store).load()
     return [s.id for s in m.segments], m.files, m.tombstones, m.skipped, m.settings
@@ -260,16 +263,14 @@ def test_an_unreachable_cluster_address_is_an_error_at_once(three: list[Member],
     """The trial: `qry serve -w w --cluster nohost:1` (or `127.0.0.1:1`, nothing listening) said
     nothing for over ten minutes: Ray retries its GCS connection 20 times, about 35 s each, printing
     only its own C++ warnings. An address nothing answers at is an error within seconds."""
-    import time as clock
-
     env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     folders = [str(m.index.parent) for m in three]
     assert run_qry_process("workspace", "add", "t", *folders, cwd=tmp_path, env=env).code == 0
     for address in ("127.0.0.1:1", "nohost.invalid:6379", "ray://127.0.0.1:1"):
         for args in (("serve", "-w", "t", "--port", "0"), ("index", folders[0], "--embed", "none")):
-            t0 = clock.monotonic()
-            r = run_qry_process(*args, "--cluster", address, cwd=tmp_path, env=env, timeout=60)
-            assert r.code == 2 and clock.monotonic() - t0 < 30, r.describe()
+            # a hang (Ray's ten minutes of retries) ends the run: TimeoutExpired fails the test
+            r = run_qry_process(*args, "--cluster", address, cwd=tmp_path, env=env, timeout=HANG_S)
+            assert r.code == 2, r.describe()
             assert r.err.startswith(f"qry: error: cannot reach the Ray cluster at '{address}'"), r.describe()
             assert "gcs_client" not in r.err and "Traceback" not in r.err, r.describe()
 
@@ -294,7 +295,6 @@ def test_an_address_where_something_else_listens_is_an_error_at_once(tmp_path: P
     (the TCP connect succeeds; Ray then waits on a gRPC handshake that never comes)."""
     import http.server
     import threading
-    import time as clock
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -302,11 +302,10 @@ def test_an_address_where_something_else_listens_is_an_error_at_once(tmp_path: P
     (tmp_path / "repo" / "a.py").write_text("def f():\n    return 1\n")
     try:
         address = f"127.0.0.1:{server.server_address[1]}"
-        t0 = clock.monotonic()
-        r = run_qry_process(
-            "index", "repo", "--embed", "none", "--cluster", address, cwd=tmp_path, timeout=60
+        r = run_qry_process(  # a hang in Ray's handshake ends the run: TimeoutExpired fails the test
+            "index", "repo", "--embed", "none", "--cluster", address, cwd=tmp_path, timeout=HANG_S
         )
-        assert r.code == 2 and clock.monotonic() - t0 < 30, r.describe()
+        assert r.code == 2, r.describe()
         assert "not a Ray head node" in r.err and "Traceback" not in r.err, r.describe()
         assert not (tmp_path / "repo" / ".qry").exists(), "a refused build published nothing"
     finally:

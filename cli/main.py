@@ -483,7 +483,8 @@ def route_cmd(
 def mcp_cmd(
     index_dir: Path | None = _index_dir(),
     workspace: str | None = _workspace(
-        "The search tool searches every index of W and the route tool chooses among them."
+        "The search tool searches every index of W and the route tool chooses among them; the"
+        " other tools read --index-dir if given, else W's first index."
     ),
     server: str | None = typer.Option(
         None, "--server", metavar="URL", help="The search tool asks a running qry serve at URL."

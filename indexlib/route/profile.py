@@ -8,9 +8,11 @@ of walking every node. Fields, lower-cased:
   and the workspace label;
 * readme: the first README_CHARS characters of the top-level README;
 * names: up to MAX_NAMES module-level qualified names (top-level definitions) and file paths, source
-  files before tests and docs, in path order; not hidden files (`.gitignore`, `.github/...`): nearly
-  every repository has the same ones, so they only gave words like `gitignore` or `github` a
-  document frequency of all repositories (an idf of 0) even where one repository is about them.
+  files before tests and docs, in path order, a camelCase one also spelt split (`issafeattribute
+  is_safe_attribute`: the router matches words, and the lower-cased name has none inside); not
+  hidden files (`.gitignore`, `.github/...`): nearly every repository has the same ones, so they only
+  gave words like `gitignore` or `github` a document frequency of all repositories (an idf of 0)
+  even where one repository is about them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from indexlib.route.score import RepoText
 
 README_CHARS = 2000
 MAX_NAMES = 1500
-PROFILE_VERSION = 2  # 2: hidden paths left out
+PROFILE_VERSION = 3  # 2: hidden paths left out; 3: camelCase names also spelt split
+_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _README = re.compile(r"^readme(\.[a-z0-9]+)?$", re.IGNORECASE)
 _HIDDEN = re.compile(r"(^|/)\.")
 _SECONDARY = re.compile(
@@ -106,5 +109,6 @@ def build_profile(engine: Engine, label: str) -> RepoText:
         for entry in (path, *sorted(top.get(path, []))):
             if len(names) >= MAX_NAMES:
                 break
-            names.append(entry)
+            split = _HUMP.sub("_", entry)
+            names.append(entry if split == entry else f"{entry} {split}")
     return RepoText(repo=label, labels=labels, readme=readme.lower(), names="\n".join(names).lower())

@@ -12,14 +12,20 @@ dominate the denominator and push every relevant repository toward zero. A term 
 (N = df) also weighs 0, but in a small workspace that does not hold off English function words: with
 two repositories, "where", "is" and "the" in one README weigh log(3/2) each, as much as a name, and a
 question routes by its grammar. So the question's function words are dropped first (unless it has
-nothing else); with the five dev-set repositories this moved acc@1 from 0.604 to 0.620. Matching is by substring of the lower-cased
-profile text, so a term hits inside a dotted or path-like name (`first_leaf_of` in `black.nodes.first_leaf_of`).
+nothing else); with the five dev-set repositories this moved acc@1 from 0.604 to 0.620.
+
+A term matches the lower-cased profile text as a word: where a word, or a part of a dotted, path-like
+or snake_case name, starts (`first_leaf_of` and `leaf` in `black.nodes.first_leaf_of`; the profile
+spells camelCase names split too), and ends, give or take an inflection on either side (`token` and
+`tokens`, `refreshed` and `refresh_token`). Not inside a word: `express` is not a word of "regular
+expressions", nor `side` of "inside".
 Repositories that match no weighted term are dropped; the rest come back best first with the score as
 their confidence and a one-line rationale.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -35,6 +41,8 @@ ROUTE_LIMIT_MAX = 100  # what `qry route --limit` accepts
 ROUTE_SERVED_LIMIT_MAX = 20  # what the MCP `route` tool accepts: an agent's context is the cost
 LABEL_BOOST = 0.5
 _TERM = re.compile(r"[A-Za-z0-9_]+")
+_INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers")  # longest matched first by the regex below
+MIN_STEM_CHARS = 3  # `used` -> `us` would match every "us"
 
 
 class RepoText(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,6 +84,28 @@ def query_terms(text: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def word_pattern(term: str) -> tuple[str, re.Pattern[str]]:
+    """`term` as a word of lower-cased text: after a non-alphanumeric character (or the start), before
+    one (or the end), its inflections on either side matched too (`refreshed` finds `refresh_token`).
+    With the shortest spelling it can match, which any text it matches contains (a cheap test first)."""
+    bases = {term} | {
+        term[: -len(suf)]
+        for suf in _INFLECTIONS
+        if term.endswith(suf) and len(term) - len(suf) >= MIN_STEM_CHARS
+    }
+    alternatives = "|".join(re.escape(b) for b in sorted(bases, key=len, reverse=True))
+    endings = "|".join(sorted(_INFLECTIONS, key=len, reverse=True))
+    shortest = min(bases, key=len)
+    return shortest, re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?:{endings})?(?![a-z0-9])")
+
+
+def holds(text: str, term: str) -> bool:
+    """Whether lower-cased profile `text` has `term` as a word (word_pattern)."""
+    shortest, pattern = word_pattern(term)
+    return shortest in text and pattern.search(text) is not None
+
+
 def idf(n: int, df: int) -> float:
     return math.log((n + 1) / (df + 1)) if df >= 1 else 0.0
 
@@ -87,7 +117,10 @@ def route(text: str, pool: Sequence[RepoText], *, limit: int = ROUTE_DEFAULT_LIM
     if not terms:
         result.notes.append("no term to route by")
         return result
-    hits = {p.repo: [t for t in terms if t in p.labels or t in p.readme or t in p.names] for p in pool}
+    hits = {
+        p.repo: [t for t in terms if holds(p.labels, t) or holds(p.readme, t) or holds(p.names, t)]
+        for p in pool
+    }
     df = {t: sum(t in hits[p.repo] for p in pool) for t in terms}
     if len(pool) == 1:
         # One repository: nothing to tell apart, and idf is 0 for every term of a pool of one, so
@@ -106,13 +139,13 @@ def route(text: str, pool: Sequence[RepoText], *, limit: int = ROUTE_DEFAULT_LIM
         if not matched:
             continue
         coverage = sum(weights[t] for t in matched) / total
-        labels = [t for t in matched if t in p.labels]  # a weightless term boosts nothing
+        labels = [t for t in matched if holds(p.labels, t)]  # a weightless term boosts nothing
         boost = 1 + LABEL_BOOST * len(labels) / len(terms)
         score = min(1.0, coverage * boost)
         where = [
             name
             for name, field in (("names/paths", p.names), ("readme", p.readme), ("labels", p.labels))
-            if any(t in field for t in matched)
+            if any(holds(field, t) for t in matched)
         ]
         best = sorted(matched, key=lambda t: -weights[t])[:5]
         rationale = (

@@ -550,6 +550,15 @@ def test_a_word_only_a_docstring_has_routes_by_content_not_by_profile(repos: dic
     assert routed_search(fed, "with backoff", SearchRequest()).meta.routed == ["billing"]
 
 
+def test_a_camel_case_name_routes_by_its_words(repos: dict[str, Path]) -> None:
+    from indexlib.route.profile import build_profile
+
+    names = build_profile(open_engine(repos["billing"] / ".qry"), "billing").names.splitlines()
+    assert "invoicerenderer invoice_renderer" in names
+    r = route_members(_fed(repos), "InvoiceRenderer", content=False)  # as written: the joined name
+    assert [x.repo for x in r.routes] == ["billing"]
+
+
 def test_routing_asks_the_indexes_in_the_mode_of_the_search_it_routes(repos: dict[str, Path]) -> None:
     fed = _fed(repos)
     lexical = route_members(fed, "with backoff", opts=SearchRequest(mode="lexical"))

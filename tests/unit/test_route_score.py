@@ -102,3 +102,25 @@ def test_a_pool_of_one_routes_to_it_by_the_share_of_the_question_it_covers() -> 
     assert [r.repo for r in res.routes] == ["auth"]
     assert res.routes[0].confidence == pytest.approx(0.75)  # refresh, session, token of four
     assert route("billing invoice", one).routes == []
+
+
+def test_a_term_matches_a_word_or_a_name_part_not_the_inside_of_a_word() -> None:
+    pool = [
+        _repo("regex", readme="fast regular expressions for everyone; works inside any shell"),
+        _repo("server", names="server.express_app\nsrc/server/express.js"),
+    ]
+    res = route("express side", pool)
+    assert [r.repo for r in res.routes] == ["server"]  # not "expressions", not "inside"
+    assert res.routes[0].matched == ["express"]
+
+
+def test_inflections_match_on_either_side() -> None:
+    pool = [
+        _repo("auth", names="auth.session.refresh_token\nsrc/auth/session.py", readme="issues tokens"),
+        _repo("web", names="web.render.page", readme="renders pages"),
+    ]
+    assert [r.repo for r in route("refreshed token", pool).routes] == ["auth"]
+    assert [r.repo for r in route("render", pool).routes] == ["web"]
+    assert [r.repo for r in route("pages rendering", pool).routes] == ["web"]
+    # a short stem is not taken off: `used` is not `us`
+    assert route("used", [_repo("a", readme="about us"), _repo("b", readme="other")]).routes == []

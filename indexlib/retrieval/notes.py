@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from indexlib.analyzer import split_identifier
 from indexlib.declaration import first_code_line
+from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
@@ -57,14 +58,17 @@ def answer_notes(
     `prefixes` its `word*` prefixes (required when nothing else is searched for)."""
     notes: list[str] = []
     spelled_as_code = name is not None and len(split_identifier(name)) > 1
-    if spelled_as_code and cands and not files and not any(c.defines for c in cands):
+    if name is not None and spelled_as_code and cands and not files and not any(c.defines for c in cands):
         # Only for a name spelled as code (`parse_config`, `ParseConfig`, `a.b`): a plain word
         # (`billing`) is a topic.
-        member = member_line(snap, name) if name is not None else None
+        member = member_line(snap, name)
         if member is not None:
             notes.append(f"no definition named {name!r}: {member}")
         elif any(c.mentions for c in cands[: opts.top_k]):
-            notes.append(f"no definition named {name!r}: the results spelling it come first")
+            notes.append(
+                f"no definition named {name!r}: the results spelling it come first"
+                + last_part_line(snap, name)
+            )
         else:
             near = _misspelt(cands)
             notes.append(
@@ -87,6 +91,29 @@ def answer_notes(
 
 
 MEMBER_TYPES = 3  # types of a name a `Type.member` query looks for the member in
+LAST_PART_DEFINITIONS = 3  # definitions of a dotted query's last part named when its qualifier names none
+
+
+def last_part_line(snap: Snapshot, name: str) -> str:
+    """For `z.object` whose qualifier names no type here (an import alias, `import * as z`; a
+    variable, `ctx.render`): where its last part is defined, outside tests and top-level first, as
+    `; 'z' names no type here, 'object' is defined at a.ts:3, b.ts:9`; "" otherwise."""
+    container, _, last = dotted(name).rpartition(".")
+    if (
+        not container
+        or not last
+        or any(n.kind in CONTAINER_KINDS for n in exact_definitions(snap, container))
+    ):
+        return ""
+    found = sorted(
+        exact_definitions(snap, last),
+        key=lambda n: (is_test_path(n.path), n.parent_uid != 0, n.path, n.start_line),
+    )
+    if not found:
+        return ""
+    at = ", ".join(f"{n.path}:{n.start_line}" for n in found[:LAST_PART_DEFINITIONS])
+    more = f" and {len(found) - LAST_PART_DEFINITIONS} more" if len(found) > LAST_PART_DEFINITIONS else ""
+    return f"; {container!r} names no type here, {last!r} is defined at {at}{more}"
 
 
 def member_line(snap: Snapshot, name: str) -> str | None:

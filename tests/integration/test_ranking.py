@@ -321,6 +321,30 @@ def test_a_name_no_definition_has_ranks_the_nodes_spelling_it_first(tmp_path: Pa
     assert top(repo, "Limts")[0][0] == "Limits", "a typo still finds its definition"
 
 
+def test_an_alias_qualified_name_says_where_its_last_part_is_defined(tmp_path: Path) -> None:
+    # `z` is an import alias (and a local constant), no type: the note names the definitions of
+    # `object`, the library's first; a real type's member is told by where the type declares it.
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/schemas.ts": "export function object(shape: any) {\n  return { shape };\n}\n",
+            "src/index.ts": "import * as z from './schemas';\nexport const user = z.object({ name: 1 });\n",
+            "tests/object.test.ts": "const z = { object: 1 };\nexport function object() {\n  return z.object;\n}\n",
+        },
+    )
+    notes = open_engine(repo / ".qry").search("z.object", SearchOptions()).meta.notes
+    assert any(
+        "no definition named 'z.object'" in n
+        and "'z' names no type here, 'object' is defined at src/schemas.ts:1, tests/object.test.ts:2" in n
+        for n in notes
+    ), notes
+    typed = make_repo(
+        tmp_path / "typed", {"m.py": "class Z:\n    size = 1\n\n\ndef object():\n    return Z.size\n"}
+    )
+    notes = open_engine(typed / ".qry").search("Z.object", SearchOptions()).meta.notes
+    assert not any("names no type" in n for n in notes), notes
+
+
 def test_a_signature_finds_the_definition_it_declares(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path,

@@ -103,5 +103,6 @@ def module_stem(target: str) -> str:
 
 def last_component(target: str) -> str:
     """The name a reference target calls or extends, lowercased: `a.b.Run` -> `run`; a PHP name
-    written fully qualified (`\\Exception`) is its name without the backslash."""
-    return target.replace("::", ".").rsplit(".", 1)[-1].lstrip("\\").lower()
+    written fully qualified (`\\Exception`) is its name without the backslash, a C# type's without
+    its arity (`Policy`1` -> `policy`)."""
+    return target.replace("::", ".").rsplit(".", 1)[-1].lstrip("\\").split("`", 1)[0].lower()

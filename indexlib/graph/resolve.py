@@ -35,11 +35,11 @@ from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.outside import OutsideMembers
-from indexlib.graph.parts import PARTS_CAP, TypeParts
+from indexlib.graph.parts import PARTS_CAP, TypeParts, arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
-from indexlib.graph.targets import anchored, module_path_matches, split_target
+from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
 from indexlib.records import (
@@ -119,6 +119,8 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
+        if n.language == "csharp":
+            cands = self._of_arity(cands, written_arity(ref.target))
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
@@ -164,6 +166,23 @@ class Resolver:
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 return uids, len(uids) > 1 or guess
         return [], False
+
+    def _of_arity(self, cands: list[StoredNode], written: int) -> list[StoredNode]:
+        """The C# types (and their constructors) of the generic arity a reference wrote: `new
+        Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other candidates stay. All of them
+        when none has that arity (a type of a library, or of code the parser read otherwise)."""
+
+        def type_arity(c: StoredNode) -> int | None:
+            if c.node.kind in CONTAINER_KINDS:
+                return arity(c.node)
+            owner = self.snap.node(c.node.parent_uid) if c.node.kind == "method" else None
+            constructs = (
+                owner is not None and owner.node.kind in CONTAINER_KINDS and owner.node.name == c.node.name
+            )
+            return arity(owner.node) if constructs and owner is not None else None
+
+        kept = [c for c in cands if type_arity(c) in (None, written)]
+        return kept or cands
 
     def _php(
         self, n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], imports: list[Ref]

@@ -8,10 +8,19 @@ from __future__ import annotations
 import posixpath
 import re
 
+_ARITY = re.compile(r"`(\d+)$")
+
+
+def written_arity(target: str) -> int:
+    """The type arguments a C# reference wrote after its type (`Policy`1` -> 1; none -> 0)."""
+    found = _ARITY.search(target)
+    return int(found.group(1)) if found else 0
+
 
 def split_target(target: str) -> tuple[str, str]:
-    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo")."""
-    t = target.replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
+    """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo"); a C# type's
+    arity left off (`Policy`1` -> ("", "Policy"): written_arity reads it)."""
+    t = _ARITY.sub("", target).replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
     t = re.sub(r"\(.*$", "", t)
     if "." in t:
         q, _, last = t.rpartition(".")

@@ -159,6 +159,32 @@ def test_a_generic_partial_class_is_another_type_than_its_non_generic_namesake(t
     assert related(engine, "Policy<A, B>").ambiguous  # no type of two parameters: as if none were written
 
 
+def test_a_csharp_reference_names_the_type_of_the_arity_it_writes(tmp_path: Path) -> None:
+    """`new Pipeline<T>(...)` and `: Pipeline<T>` are the generic type's, `new Pipeline()` and
+    `: Pipeline` the other's: one edge each, none of them ambiguous (every one was, between both)."""
+    files = {
+        "Pipeline.cs": "public class Pipeline\n{\n    public Pipeline() { }\n}\n",
+        "PipelineT.cs": "public class Pipeline<T>\n{\n    public Pipeline(int x) { }\n}\n",
+        "Use.cs": (
+            "public class Plain : Pipeline\n{\n    public object Make() => new Pipeline();\n}\n"
+            "public class Typed : Pipeline<string>\n{\n"
+            "    public object Make() => new Pipeline<Dictionary<string, int>>(1);\n}\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text("namespace App\n{\n" + text + "}\n")
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    for path, typed, wanted in (
+        ("Pipeline.cs", "App.Plain", "App.Plain"),
+        ("PipelineT.cs", "App.Typed", "App.Typed"),
+    ):
+        res = related(engine, f"{path}:Pipeline")
+        assert res.node is not None and res.node.path == path, res
+        edges = {(r.edge, r.symbol, r.ambiguous) for r in res.related if r.direction == "in"}
+        assert edges == {("inherits", typed, False), ("calls", f"{wanted}.Make", False)}, edges
+
+
 @pytest.mark.parametrize(
     ("files", "name"),
     [

@@ -267,12 +267,13 @@ public struct Point : IEquatable<Point> { public bool Equals(Point p) => true; }
     parsed = parse_file("Order.cs", source, "csharp")
     assert set(table(parsed)) == {"Shop.Orders.Order", "Shop.Orders.Point", "Shop.Orders.Point.Equals"}
     names = {n.uid: n.qualified_name for n in parsed.nodes}
+    # a C# base keeps the arity written (`IComparable<Order>` -> `IComparable`1`): the resolver reads it
     assert {
         (names[r.src_uid], r.kind, r.target) for r in parsed.refs if r.kind in ("inherits", "implements")
     } == {
         ("Shop.Orders.Order", "inherits", "Entity"),
-        ("Shop.Orders.Order", "implements", "IComparable"),
-        ("Shop.Orders.Point", "implements", "IEquatable"),
+        ("Shop.Orders.Order", "implements", "IComparable`1"),
+        ("Shop.Orders.Point", "implements", "IEquatable`1"),
     }
     assert refs(parsed, "imports") == {("System.Math", "")}
 

@@ -59,7 +59,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # methods -> 32; its json.hpp, whose `basic_json` such a copy loses, keeps its former parse).
 # 16: a Ruby `Foo.new` / `Jekyll::Site.new(config)` is a call of the class (target `Foo`), not of
 #     a method `new`, so the class's callers are the code constructing it.
-PARSER_VERSION = 16
+# 17: a C# base type and a `new T<...>(...)` keep the generic arity written (`Policy`1`), so the
+#     resolver tells `Policy` from `Policy<T>` (and their constructors) instead of calling both ambiguous.
+PARSER_VERSION = 17
 
 
 def parse_file(

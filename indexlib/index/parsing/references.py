@@ -16,7 +16,16 @@ import msgspec
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
-from indexlib.index.parsing.text import Source, absolute, collapse, normalize_target, split_name, strip_sigils
+from indexlib.index.parsing.text import (
+    Source,
+    absolute,
+    collapse,
+    first_string,
+    normalize_target,
+    split_name,
+    strip_sigils,
+    with_arity,
+)
 from indexlib.records import NodeKind, Ref, RefKind
 
 # Children of a base-type list that are not base types.
@@ -24,14 +33,11 @@ _NOT_A_BASE = frozenset(
     {"comment", "access_specifier", "virtual", "type_arguments", "keyword_argument", "list_splat",
      "dictionary_splat", "argument_list"}
 )  # fmt: skip
-_STRING_TYPES = frozenset(
-    {"string", "string_literal", "interpreted_string_literal", "raw_string_literal", "encapsed_string",
-     "template_string", "system_lib_string"}
-)  # fmt: skip
 _INTERFACE_NAME = re.compile(r"I[A-Z]")
 
 
-def _type_targets(src: Source, nodes: Iterable[Node], dollar: bool = False) -> list[str]:
+def _type_targets(src: Source, nodes: Iterable[Node], dollar: bool = False, arity: bool = False) -> list[str]:
+    """The types `nodes` name; with `arity` (C#), each with its written type-argument count (with_arity)."""
     targets: list[str] = []
     for node in nodes:
         if node.type in _NOT_A_BASE:
@@ -40,7 +46,7 @@ def _type_targets(src: Source, nodes: Iterable[Node], dollar: bool = False) -> l
             node = node.child_by_field_name("type") or node
         target = absolute(src(node), normalize_target(src(node), dollar))
         if target:
-            targets.append(target)
+            targets.append(with_arity(target, src(node)) if arity else target)
     return targets
 
 
@@ -79,7 +85,7 @@ def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[s
             found += [(implements, t) for t in _type_targets(src, child.named_children, dollar)]
         elif child_type == "base_list":  # C#: classes and interfaces are not told apart by syntax
             # An interface extends; a struct only implements; a class implements `IName`s.
-            for target in _type_targets(src, child.named_children, dollar):
+            for target in _type_targets(src, child.named_children, dollar, arity=True):
                 if kind == NodeKind.INTERFACE.value:
                     found.append((inherits, target))
                 elif kind == NodeKind.STRUCT.value or _INTERFACE_NAME.match(target.rsplit(".", 1)[-1]):
@@ -136,24 +142,6 @@ def _go_embedded(src: Source, node: Node) -> list[tuple[str, str]]:
 _REQUIRE_RUBY = frozenset({"require", "require_relative", "load"})
 
 
-def _first_string(src: Source, node: Node | None) -> str:
-    """Content of the first string literal at or under `node` (breadth-first, bounded)."""
-    if node is None:
-        return ""
-    queue = [node]
-    seen = 0
-    while queue and seen < 64:
-        current = queue.pop(0)
-        seen += 1
-        if current.type in _STRING_TYPES:
-            text = src(current)
-            if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
-                return text[1:-1]
-            return text
-        queue.extend(current.named_children)
-    return ""
-
-
 def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | None, bool]:
     """(target, the node naming the callee, is_import) for one call-site capture."""
     kind = node.type
@@ -168,12 +156,13 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
             callee = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
         else:
             callee = node.child_by_field_name("constructor") or node.child_by_field_name("type")
-        return absolute(src(callee), normalize_target(src(callee), dollar)), callee, False
+        target = absolute(src(callee), normalize_target(src(callee), dollar))
+        return (with_arity(target, src(callee)) if language == "csharp" else target), callee, False
     if kind == "command":  # shell: `deploy "$tag"` calls deploy; `source lib.sh` imports lib.sh
         name = node.child_by_field_name("name")
         word = src(name) if name is not None else ""
         if word in _SOURCE_SHELL:
-            sourced = _first_string(src, node.child_by_field_name("argument")) or _shell_word(src, node)
+            sourced = first_string(src, node.child_by_field_name("argument")) or _shell_word(src, node)
             # A path from a variable (`"$DIR/lib.sh"`, mostly the script's own folder) or bare: from
             # the script's folder, as `./lib.sh` is.
             sourced = _SHELL_PREFIX.sub("", sourced)
@@ -184,7 +173,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         callee = node.child_by_field_name("name")
         target = normalize_target(src(callee).replace(":", ".")) if callee is not None else ""
         if target == "require":
-            return _first_string(src, node.child_by_field_name("arguments")), callee, True
+            return first_string(src, node.child_by_field_name("arguments")), callee, True
         return target, callee, False
     if kind == "macro_invocation":  # Rust `arg!(...)` calls `macro_rules! arg`; the standard ones none
         macro = node.child_by_field_name("macro")
@@ -207,7 +196,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
             return "", None, False
         method_name = src(method)
         if receiver is None and method_name in _REQUIRE_RUBY:
-            return _first_string(src, node.child_by_field_name("arguments")), method, True
+            return first_string(src, node.child_by_field_name("arguments")), method, True
         text = (src(receiver) + "." if receiver is not None else "") + method_name
         target = strip_sigils(normalize_target(rubydefs.constructed(src, receiver, method_name) or text))
         if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
@@ -217,7 +206,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if callee is None:
         return "", None, False
     if loads_module(src, node, language):
-        return _first_string(src, node.child_by_field_name("arguments")), callee, True
+        return first_string(src, node.child_by_field_name("arguments")), callee, True
     target = normalize_target(src(callee), dollar)
     if language == "php":
         target = absolute(src(callee), strip_sigils(target))
@@ -342,17 +331,17 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
         bound = node.child_by_field_name("alias")
         return [(crate, src(bound) if bound is not None else crate)]
     if kind == "preproc_include":
-        return [(_first_string(src, node.child_by_field_name("path")), "")]
+        return [(first_string(src, node.child_by_field_name("path")), "")]
     if kind == "namespace_use_declaration":  # PHP
         return _php_uses(src, node)
     if kind.startswith(("require", "include")):  # PHP require/include(_once)
-        target = _first_string(src, node)
+        target = first_string(src, node)
         return [(target, "")] if target else []
     return []
 
 
 def _js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
-    source = _first_string(src, node.child_by_field_name("source"))
+    source = first_string(src, node.child_by_field_name("source"))
     pairs: list[tuple[str, str]] = []
     for child in node.named_children:
         if child.type != "import_clause":
@@ -373,7 +362,7 @@ def _js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
 def _go_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for specifier in _descendants(node, "import_spec"):
-        package = _first_string(src, specifier.child_by_field_name("path"))
+        package = first_string(src, specifier.child_by_field_name("path"))
         bound = specifier.child_by_field_name("name")
         pairs.append((package, src(bound) if bound is not None else package.rsplit("/", 1)[-1]))
     return pairs

@@ -1,7 +1,8 @@
 """Text helpers shared by definition and reference extraction.
 
 Owns: slicing a node's source from the file bytes, normalising a callee or type as written into a
-dotted target, stripping comment markers from doc comments, and reading a Python string literal.
+dotted target (a C# type's with its generic arity), stripping comment markers from doc comments, and
+reading a string literal (a Python one's value; the first under a node).
 Knows no language's grammar beyond those spellings.
 """
 
@@ -163,3 +164,48 @@ def python_string(src: Source, node: Node) -> str:
 def split_name(text: str, dollar: bool = False) -> list[str]:
     """A written name as components: `a::b::C` -> ["a", "b", "C"] (`dollar`: as normalize_target)."""
     return [part for part in normalize_target(text, dollar).split(".") if part]
+
+
+def with_arity(target: str, written: str) -> str:
+    """A C# type's `target` with the number of type arguments written after its last name, as the
+    CLR spells it (`new Policy<T>(...)` -> `Policy`1`; `Dictionary<string, List<int>>` -> `2`):
+    `Policy` and `Policy<T>` are two types, and the resolver tells them apart by it. No suffix
+    when none are written.
+
+    >>> with_arity("Policy", "Policy<TResult>"), with_arity("A.B", "A<int>.B"), with_arity("D", "D<K, L<V>>?")
+    ('Policy`1', 'A.B', 'D`2')
+    """
+    text = written.rstrip().rstrip("?").rstrip()
+    if not target or not text.endswith(">"):
+        return target
+    depth, commas = 0, 0
+    for ch in reversed(text):
+        depth += {">": 1, "<": -1}.get(ch, 0)
+        if depth == 0:
+            break
+        commas += ch == "," and depth == 1
+    return f"{target}`{commas + 1}" if depth == 0 else target
+
+
+STRING_TYPES = frozenset(
+    {"string", "string_literal", "interpreted_string_literal", "raw_string_literal", "encapsed_string",
+     "template_string", "system_lib_string"}
+)  # fmt: skip
+
+
+def first_string(src: Source, node: Node | None) -> str:
+    """Content of the first string literal at or under `node` (breadth-first, bounded)."""
+    if node is None:
+        return ""
+    queue = [node]
+    seen = 0
+    while queue and seen < 64:
+        current = queue.pop(0)
+        seen += 1
+        if current.type in STRING_TYPES:
+            text = src(current)
+            if len(text) >= 2 and text[0] in "\"'`<" and text[-1] in "\"'`>":
+                return text[1:-1]
+            return text
+        queue.extend(current.named_children)
+    return ""

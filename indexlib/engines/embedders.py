@@ -24,7 +24,9 @@ __all__ = [
     "LazyOnnxEmbedder",
     "build_embedder",
     "build_name",
+    "build_names",
     "caches_query_vectors",
+    "check_build_name",
     "gather_chunks",
     "length_chunks",
     "query_embedder",
@@ -173,7 +175,32 @@ def build_embedder(name: str, model_dir: str | None, *, workers: int) -> HashEmb
         return HashEmbedder()
     if name == OnnxEmbedder.build_name:
         return LazyOnnxEmbedder(resolve_model(model_dir), workers)
-    raise UsageError(f"unknown embedder {name!r}", hint="use --embed onnx or --embed none")
+    raise _unknown_embedder(name)
+
+
+#: The `--embed` value of a lexical build (no vectors): a name a build takes, not an embedder.
+NO_EMBED = "none"
+
+
+def build_names() -> tuple[str, ...]:
+    """Every `--embed` value a build takes, from the embedder classes themselves (no model loads)."""
+    from indexlib.engines.embed import OnnxEmbedder
+
+    return (OnnxEmbedder.build_name, NO_EMBED, HashEmbedder.build_name)
+
+
+def check_build_name(name: str) -> None:
+    """Refuse an `--embed` value no build knows, before the build reads a file. The lexical root is
+    published before the vector stage makes its embedder, and it records the name: checked only
+    there, a typo (`--embed onxx`) published a root, exited 2, and left every later plain
+    `qry index` (which builds as the index was last built) failing on the recorded typo."""
+    if name not in build_names():
+        raise _unknown_embedder(name)
+
+
+def _unknown_embedder(name: str) -> UsageError:
+    """The one wording of the refusal, whether the name is checked up front or when building."""
+    return UsageError(f"unknown embedder {name!r}", hint="use --embed onnx or --embed none")
 
 
 def _kind(model_id: str) -> type[HashEmbedder] | type[OnnxEmbedder]:

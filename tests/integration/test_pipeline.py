@@ -214,3 +214,27 @@ def test_a_plain_build_keeps_the_embedding_the_index_was_built_with(tmp_path: Pa
     (tmp_path / "c.py").write_text("def gamma():\n    return 3\n")
     again = build_index(tmp_path, BuildOptions(git_times=False))
     assert again.added == 1 and again.embedded == 1, again  # the hash embedder, as last built
+
+
+def test_an_unknown_embedder_is_refused_before_a_root_is_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`qry index --embed onxx` published a lexical root recording "onxx" and then exited 2, so every
+    later plain `qry index` (built as last recorded) failed on the typo too."""
+    from indexlib.errors import UsageError
+    from indexlib.index.build.run import resolve_embed
+
+    (tmp_path / "a.py").write_text("def alpha():\n    return 1\n")
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    store = Store.open(tmp_path / ".qry")
+    head = store.head()
+    (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
+    with pytest.raises(UsageError, match="unknown embedder 'onxx'"):
+        build_index(tmp_path, BuildOptions(embed="onxx", git_times=False))
+    assert store.head() == head  # nothing published
+    # An index a release without the check left recording the typo builds as a new index would.
+    monkeypatch.setattr("indexlib.engines.embedders.check_build_name", lambda _name: None)
+    with pytest.raises(UsageError, match="unknown embedder 'onxx'"):
+        build_index(tmp_path, BuildOptions(embed="onxx", git_times=False))
+    assert store.head() != head
+    assert resolve_embed(store, BuildOptions()).embed == "onnx"

@@ -57,7 +57,8 @@ class BuildOptions(msgspec.Struct):
         return self.embed or DEFAULT_EMBED
 
     def check(self) -> None:
-        """Refuse numbers no build can use (UsageError naming the option), before anything is read."""
+        """Refuse numbers and an embedder name no build can use (UsageError naming the option),
+        before anything is read or published."""
         from indexlib.errors import UsageError
 
         for name, value, least, hint in (
@@ -68,6 +69,10 @@ class BuildOptions(msgspec.Struct):
         ):
             if value < least:
                 raise UsageError(f"{name} must be at least {least}, not {value:g}", hint=hint)
+        if self.embed is not None:
+            from indexlib.engines.embedders import check_build_name
+
+            check_build_name(self.embed)
 
     def check_embeds_here(self) -> None:
         """A build whose model runs elsewhere (a cluster's actors) embeds from this process: refuse

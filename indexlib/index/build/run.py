@@ -136,7 +136,10 @@ def _timed(report: BuildReport, stage: str, since: float | None = None) -> Itera
 def resolve_embed(store: Store, opts: BuildOptions) -> BuildOptions:
     """`opts` with `embed` decided: as asked, else as the index was last built (a plain `qry index`
     of an index built with `--embed none` stays lexical instead of loading the model and embedding
-    every node), else DEFAULT_EMBED (a new index, or a root older than the record)."""
+    every node), else DEFAULT_EMBED (a new index, a root older than the record, or one recording a
+    name no build takes: an unknown `--embed` once published a root before it was refused)."""
+    from indexlib.engines.embedders import build_names
+
     if opts.embed is not None:
         return opts
     recorded = None
@@ -146,7 +149,8 @@ def resolve_embed(store: Store, opts: BuildOptions) -> BuildOptions:
             recorded = store.load(head)[1].settings.get("embed")
         except QryError:
             recorded = None  # a damaged or older root: the build will say so, or rebuild it
-    return msgspec.structs.replace(opts, embed=recorded or DEFAULT_EMBED)
+    known = recorded if recorded in build_names() else None
+    return msgspec.structs.replace(opts, embed=known or DEFAULT_EMBED)
 
 
 def _build_locked(

@@ -10,9 +10,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
+from indexlib.graph.outside import crate_of
 from indexlib.records import Ref
 
 REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
+REEXPORT_STEPS = 2  # packages passing a name on followed in a row (`a` from `a.b`, `a.b` from `a.b.c`)
+RUST_PARENTS = frozenset({"lib", "main", "mod"})  # Rust files whose child modules sit beside them
 
 
 def passed_on(package_path: str, imports: Iterable[Ref], name: str) -> list[str]:
@@ -31,7 +34,9 @@ def passed_on(package_path: str, imports: Iterable[Ref], name: str) -> list[str]
 
 def _absolute(importer: str, module: str) -> str:
     """`.deco` imported by `pkg/__init__.py` -> `pkg/deco`; `..x.y` from `a/b/c.py` -> `a/x/y`; an
-    absolute `pkg.deco` -> `pkg/deco`."""
+    absolute `pkg.deco` -> `pkg/deco`; Rust's `self.json` see `_rust_absolute`."""
+    if importer.endswith(".rs"):
+        return _rust_absolute(importer, module)
     dots = len(module) - len(module.lstrip("."))
     rest = module.lstrip(".").replace(".", "/")
     if not dots:
@@ -42,10 +47,34 @@ def _absolute(importer: str, module: str) -> str:
     return posixpath.join(base, rest) if base else rest
 
 
+def _rust_absolute(importer: str, module: str) -> str:
+    """A Rust `pub use` path as the module file it names, without extension: from a crate's
+    `axum/src/lib.rs` (or a `mod.rs`), `self.json` -> `axum/src/json`; from `a/b.rs`, `self.x` ->
+    `a/b/x` and `super.x` -> `a/x`; `crate.a.b` -> the crate's `src/a/b` (`crate` alone:
+    `src/lib`). A path from another crate is returned as written, as a path (it names no file of
+    this crate)."""
+    parts = module.split(".")
+    if parts[0] == "crate":
+        folder = crate_of(importer)
+        base, parts = (f"{folder}/src" if folder else "src"), parts[1:] or ["lib"]
+    elif parts[0] in ("self", "super"):
+        stem = importer.rsplit(".", 1)[0]
+        base = posixpath.dirname(importer) if posixpath.basename(stem) in RUST_PARENTS else stem
+        while parts and parts[0] in ("self", "super"):
+            base = posixpath.dirname(base) if parts[0] == "super" else base
+            parts = parts[1:]
+    else:
+        return module.replace(".", "/")
+    return posixpath.join(base, *parts)
+
+
 def defined_in(path: str, module_path: str) -> bool:
     """Does file `path` implement module `module_path` (`pkg/deco` -> `pkg/deco.py` or
-    `pkg/deco/__init__.py`), or, for an absolute module, a file ending so (`src/pkg/deco.py`)?"""
+    `pkg/deco/__init__.py`, Rust's `routing` -> `routing.rs` or `routing/mod.rs`), or, for an
+    absolute module, a file ending so (`src/pkg/deco.py`)?"""
     stem = path.rsplit(".", 1)[0]
     if stem.endswith("/__init__"):
         stem = stem[: -len("/__init__")]
+    elif path.endswith(".rs") and stem.endswith("/mod"):
+        stem = stem[: -len("/mod")]
     return stem == module_path or stem.endswith("/" + module_path)

@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
+from indexlib.graph.imported import crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
-from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
 from indexlib.graph.typed import GoTypes
@@ -75,6 +76,7 @@ class Resolver:
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
+        self._crate_folders: dict[str, str] | None = None
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
@@ -297,20 +299,39 @@ class Resolver:
                 if not r.alias:  # `import email.base64mime; email.base64mime.decode()`
                     mods.append(qualifier)
         go = family == "go"
+        if family == "rust":  # `crate::Json`, `axum_core::Error`: a crate's root, lib.rs
+            mods = [m for written in mods for m in rust_modules(written, importer, self._crates())]
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if not found and cands:
             found = self._passed_on(mods, cands, family)
+        if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
+            crates = self._crates() if family == "rust" else None
+            files = partial(self._module_files, family=family)
+            found = imported_type_members(
+                qualifier, cands, bound, importer, crates, files, self._file_imports
+            )
         if not found and not any(self._module_indexed(m, family) for m in mods):
             return None  # bound to a module we do not index (subprocess, numpy): nothing to link
         return found
 
+    def _crates(self) -> dict[str, str]:
+        """The workspace's Rust library crates by name (imported.crate_folders), read once."""
+        if self._crate_folders is None:
+            self._crate_folders = crate_folders(self.snap.manifest.files)
+        return self._crate_folders
+
     def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
         """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import
-        option`), one step deep."""
-        name = cands[0].node.name
-        files = [p for m in mods for p in self._module_files(m, family)]
-        sources = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
-        return [c for c in cands if any(defined_in(c.node.path, m) for m in sources)]
+        option`), two steps deep (axum's `response` passes on `crate::Json`, and its `lib.rs`
+        `self::json::Json`): a module's own items, not a same-named method in it."""
+        name, found = cands[0].node.name, list[StoredNode]()
+        for _ in range(REEXPORT_STEPS):
+            files = [p for m in mods for p in self._module_files(m, family)]
+            mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
+            found = [c for c in cands if not _qualifier(c) and any(defined_in(c.node.path, m) for m in mods)]
+            if found or not mods:
+                break
+        return found
 
     def _bare_name_tiers(
         self, n: Node, cands: list[StoredNode], own: frozenset[int]

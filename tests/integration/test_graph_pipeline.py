@@ -397,3 +397,56 @@ def test_a_type_member_no_type_declares_hints_the_definitions_of_the_member(tmp_
     res = related(open_engine(tmp_path / ".qry"), "Builder.AddRetry")
     assert res.node is None and not res.ambiguous, res
     assert [c.symbol for c in res.closest[:2]] == ["App.RetryExtensions.AddRetry", "App.Other.AddRetry"]
+
+
+RUST_WORKSPACE = {
+    "app/src/lib.rs": "mod json;\npub mod routing;\nmod direct;\nmod viaroot;\n"
+    "pub use self::json::Json;\npub use self::routing::Router;\n",
+    "app/src/json.rs": "pub struct Json<T>(pub T);\n",
+    "app/src/routing/mod.rs": "pub struct Router {}\n\nimpl Router {\n    pub fn new() -> Self {\n        Router {}\n    }\n}\n",
+    "app/src/direct.rs": "use crate::routing::Router;\nuse crate::json::Json;\n\n"
+    "pub fn direct_caller() {\n    let r = Router::new();\n    let j = Json(1);\n}\n",
+    "app/src/viaroot.rs": "use crate::{Json, Router};\n\n"
+    "pub fn root_caller() {\n    let r = Router::new();\n    let j = Json(2);\n}\n",
+    # Another crate's types of the same names: a call resolved by name alone would be ambiguous.
+    "other/src/lib.rs": "pub struct Json<T>(pub T);\npub struct Router {}\n\n"
+    "impl Router {\n    pub fn new() -> Self {\n        Router {}\n    }\n}\n",
+    "examples/demo/src/main.rs": "use app::{Json, Router};\n\nfn main() {\n    let r = Router::new();\n    let j = Json(3);\n}\n",
+}
+
+
+@pytest.mark.parametrize("caller", ["direct_caller", "root_caller", "examples/demo/src/main.rs:main"])
+def test_a_rust_type_imported_by_use_is_called_through_its_module_or_crate_root(
+    tmp_path: Path, caller: str
+) -> None:
+    """`use crate::routing::Router; Router::new()` made no edge (the resolver looked for a module
+    `routing/Router`), nor did `use crate::{Json, Router}` (a crate root passing them on from its
+    modules) or `use app::Router` from another crate of the workspace: axum's `Router::new()` and
+    `Json(..)` lacked most of their callers."""
+    from tests.repokit import make_repo
+
+    engine = open_engine(make_repo(tmp_path, RUST_WORKSPACE) / ".qry")
+    callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
+    assert callees == [
+        ("Router.new", "app/src/routing/mod.rs", False),
+        ("Json", "app/src/json.rs", False),
+    ]
+
+
+def test_a_python_class_imported_by_name_is_called_through_its_module_or_package(tmp_path: Path) -> None:
+    """`from pkg.models import Klass; Klass.make()` (or `from pkg import Klass`, which the package
+    passes on) made no edge: the resolver looked for a module `pkg/models/Klass`."""
+    from tests.repokit import make_repo
+
+    files = {
+        "pkg/__init__.py": "from .models import Klass\n",
+        "pkg/models.py": "class Klass:\n    @classmethod\n    def make(cls):\n        return cls()\n",
+        "pkg/direct.py": "from pkg.models import Klass\n\n\ndef direct():\n    return Klass.make()\n",
+        "pkg/aliased.py": "from pkg.models import Klass as K\n\n\ndef aliased():\n    return K.make()\n",
+        "pkg/viapkg.py": "from pkg import Klass\n\n\ndef viapkg():\n    return Klass.make()\n",
+        "other/models.py": "class Klass:\n    @classmethod\n    def make(cls):\n        return cls()\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    for caller in ("direct", "aliased", "viapkg"):
+        callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
+        assert callees == [("Klass.make", "pkg/models.py", False)], caller

@@ -1,0 +1,102 @@
+"""Names an import binds to a definition inside a module rather than to the module itself.
+
+`from pkg.mod import Klass` then `Klass.make()` (Rust: `use crate::routing::Router;` then
+`Router::new()`) calls a member of the type the import names; the module is the import's target
+without its last name. And a Rust path may start at a crate's root: `use crate::Json` (or
+`use app::Json` for the workspace's crate `app`) names the crate's `src/lib.rs`, which passes `Json`
+on from one of its modules (`pub use self::json::Json`, read by reexports.py). Without these rules
+the resolver looked for a module named `pkg/mod/Klass` or `crate`, found none, and made no edge:
+axum's `Router::new()` and `Json(..)` had no callers from the many files importing them so.
+
+Pure: the resolver gives the files, a file's imports and which files implement a module, and asks
+which definitions an imported name can mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.graph.outside import crate_of
+from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.targets import anchored, module_path_matches
+from indexlib.records import Ref
+
+RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
+CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
+
+
+def crate_folders(files: Iterable[str]) -> dict[str, str]:
+    """The workspace's library crates by the name `use` spells them (`axum_core`), to their folder
+    ('' for one at the top), by Cargo's layout: the folder holding `src/lib.rs`, `-` read as `_`."""
+    out: dict[str, str] = {}
+    for p in files:
+        if p == CRATE_ROOT or p.endswith("/" + CRATE_ROOT):
+            folder = p[: -len(CRATE_ROOT)].rstrip("/")
+            name = folder.rsplit("/", 1)[-1].replace("-", "_")
+            if name:
+                out.setdefault(name, folder)
+    return out
+
+
+def rust_modules(module: str, importer: str, crates: Mapping[str, str]) -> list[str]:
+    """A Rust import's module as the files it names, anchored (`/axum/src/lib`, see targets.py):
+    `crate` is the importer's crate root, `crate::a::b` its `src/a/b`, and a workspace crate's name
+    (`axum_core`, `app::routing`) that crate's root or a module under its src/. A path from elsewhere
+    is kept as written, and so is a longer one, beside its anchored form (matched by suffix, as
+    before)."""
+    head, _, rest = module.partition(".")
+    folder = crate_of(importer) if head == "crate" else crates.get(head)
+    if folder is None:
+        return [module]
+    src = f"/{folder}/src" if folder else "/src"
+    if not rest:
+        return [f"{src}/{r}" for r in RUST_ROOTS]
+    return [f"{src}/{rest.replace('.', '/')}", module]
+
+
+def imported_type_members(
+    qualifier: str,
+    cands: list[StoredNode],
+    bound: list[Ref],
+    importer: str,
+    crates: Mapping[str, str] | None,
+    module_files: Callable[[str], list[str]],
+    file_imports: Callable[[str], list[Ref]],
+) -> list[StoredNode]:
+    """`Klass.make()` with `from pkg.mod import Klass` (or `import ... as K`, `K.make()`): the
+    candidates that are members of a container named as the import's last name (and the rest of the
+    qualifier), defined in the module the import takes it from or in the one that module passes it
+    on from (`pkg/__init__.py`, a Rust crate's `lib.rs`). `crates` is given for a Rust importer
+    (crate_folders): its `crate::` and workspace crates' paths name their roots (rust_modules)."""
+    rest = qualifier.partition(".")[2]
+    found: list[StoredNode] = []
+    for r in bound:
+        module, _, name = r.target.rpartition(".")
+        if not module.strip("."):
+            continue  # `import retry`: the module itself, which the resolver's module tier covers
+        container = f"{name}.{rest}" if rest else name
+        written = anchored(module, importer)
+        mods = rust_modules(written, importer, crates) if crates is not None else [written]
+        files = [p for m in mods for p in module_files(m)][:REEXPORT_FILES]
+        sources = [s for p in files for s in passed_on(p, file_imports(p), name)]
+        found += [
+            c
+            for c in cands
+            if _member_of(c, container)
+            and (
+                any(module_path_matches(c.node.path, m) for m in mods)
+                or any(defined_in(c.node.path, s) for s in sources)
+            )
+        ]
+    return found
+
+
+def _member_of(c: StoredNode, container: str) -> bool:
+    """Is `c` a member of a container qualified as `container` (`Router` for `Router.new`, also
+    `tests.Router.new` of a nested module)?"""
+    owner = c.node.qualified_name.replace("::", ".").rpartition(".")[0]
+    return owner == container or owner.endswith("." + container)
+
+
+__all__ = ["crate_folders", "imported_type_members", "rust_modules"]

@@ -192,4 +192,21 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-__all__ = ["TypeParts", "arity", "home_part", "in_parts", "one_type", "type_arguments"]
+def of_arity(snap: Snapshot, cands: list[StoredNode], written: int) -> list[StoredNode]:
+    """The C# types (and their constructors) of the generic arity a reference wrote: `new
+    Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other candidates stay. All of them when
+    none has that arity (a type of a library, or of code the parser read otherwise)."""
+
+    def type_arity(c: StoredNode) -> int | None:
+        if c.node.kind in CONTAINER_KINDS:
+            return arity(c.node)
+        owner = snap.node(c.node.parent_uid) if c.node.kind == "method" else None
+        if owner is not None and owner.node.kind in CONTAINER_KINDS and owner.node.name == c.node.name:
+            return arity(owner.node)  # a constructor
+        return None
+
+    kept = [c for c in cands if type_arity(c) in (None, written)]
+    return kept or cands
+
+
+__all__ = ["TypeParts", "arity", "home_part", "in_parts", "of_arity", "one_type", "type_arguments"]

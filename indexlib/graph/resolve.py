@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.imported import crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
-from indexlib.graph.parts import PARTS_CAP, TypeParts, arity
+from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
@@ -76,7 +76,6 @@ class Resolver:
         self._imports: dict[str, list[Ref]] = {}
         self._indexed_modules: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
-        self._crate_folders: dict[str, str] | None = None
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
@@ -122,7 +121,7 @@ class Resolver:
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
         if n.language == "csharp":
-            cands = self._of_arity(cands, written_arity(ref.target))
+            cands = of_arity(self.snap, cands, written_arity(ref.target))
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
@@ -168,23 +167,6 @@ class Resolver:
                 uids = [c.node.uid for c in ranked[:MAX_CANDIDATES]]
                 return uids, len(uids) > 1 or guess
         return [], False
-
-    def _of_arity(self, cands: list[StoredNode], written: int) -> list[StoredNode]:
-        """The C# types (and their constructors) of the generic arity a reference wrote: `new
-        Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other candidates stay. All of them
-        when none has that arity (a type of a library, or of code the parser read otherwise)."""
-
-        def type_arity(c: StoredNode) -> int | None:
-            if c.node.kind in CONTAINER_KINDS:
-                return arity(c.node)
-            owner = self.snap.node(c.node.parent_uid) if c.node.kind == "method" else None
-            constructs = (
-                owner is not None and owner.node.kind in CONTAINER_KINDS and owner.node.name == c.node.name
-            )
-            return arity(owner.node) if constructs and owner is not None else None
-
-        kept = [c for c in cands if type_arity(c) in (None, written)]
-        return kept or cands
 
     def _php(
         self, n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], imports: list[Ref]
@@ -300,12 +282,12 @@ class Resolver:
                     mods.append(qualifier)
         go = family == "go"
         if family == "rust":  # `crate::Json`, `axum_core::Error`: a crate's root, lib.rs
-            mods = [m for written in mods for m in rust_modules(written, importer, self._crates())]
+            mods = [m for written in mods for m in rust_modules(written, importer, self._crates)]
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if not found and cands:
             found = self._passed_on(mods, cands, family)
         if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
-            crates = self._crates() if family == "rust" else None
+            crates = self._crates if family == "rust" else None
             files = partial(self._module_files, family=family)
             found = imported_type_members(
                 qualifier, cands, bound, importer, crates, files, self._file_imports
@@ -314,11 +296,10 @@ class Resolver:
             return None  # bound to a module we do not index (subprocess, numpy): nothing to link
         return found
 
+    @cached_property
     def _crates(self) -> dict[str, str]:
         """The workspace's Rust library crates by name (imported.crate_folders), read once."""
-        if self._crate_folders is None:
-            self._crate_folders = crate_folders(self.snap.manifest.files)
-        return self._crate_folders
+        return crate_folders(self.snap.manifest.files)
 
     def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
         """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import

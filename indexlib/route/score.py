@@ -14,11 +14,13 @@ two repositories, "where", "is" and "the" in one README weigh log(3/2) each, as 
 question routes by its grammar. So the question's function words are dropped first (unless it has
 nothing else); with the five dev-set repositories this moved acc@1 from 0.604 to 0.620.
 
-A term matches the lower-cased profile text as a word: where a word, or a part of a dotted, path-like
-or snake_case name, starts (`first_leaf_of` and `leaf` in `black.nodes.first_leaf_of`; the profile
-spells camelCase names split too), and ends, give or take an inflection on either side (`token` and
-`tokens`, `refreshed` and `refresh_token`). Not inside a word: `express` is not a word of "regular
-expressions", nor `side` of "inside".
+A term matches the lower-cased profile text where a word, or a part of a dotted, path-like or
+snake_case name, starts (`first_leaf_of` and `leaf` in `black.nodes.first_leaf_of`; the profile spells
+camelCase names split too), not inside one (`side` in "inside", `log` in "catalog", `ray` in "array"
+routed by accident). Its longer forms count (`token` in "tokens", `express` in "expressions", as a
+stemmer would have it): matching whole words only, or with inflections stripped off the question's
+word, routed the dev set's questions worse (profile acc@1 0.597 and 0.594, by word start 0.630,
+anywhere 0.628), since a word common to every repository only weighs 0 when it matches all of them.
 Repositories that match no weighted term are dropped; the rest come back best first with the score as
 their confidence and a one-line rationale.
 """
@@ -41,8 +43,6 @@ ROUTE_LIMIT_MAX = 100  # what `qry route --limit` accepts
 ROUTE_SERVED_LIMIT_MAX = 20  # what the MCP `route` tool accepts: an agent's context is the cost
 LABEL_BOOST = 0.5
 _TERM = re.compile(r"[A-Za-z0-9_]+")
-_INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers")  # longest matched first by the regex below
-MIN_STEM_CHARS = 3  # `used` -> `us` would match every "us"
 
 
 class RepoText(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,25 +85,15 @@ def query_terms(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def word_pattern(term: str) -> tuple[str, re.Pattern[str]]:
-    """`term` as a word of lower-cased text: after a non-alphanumeric character (or the start), before
-    one (or the end), its inflections on either side matched too (`refreshed` finds `refresh_token`).
-    With the shortest spelling it can match, which any text it matches contains (a cheap test first)."""
-    bases = {term} | {
-        term[: -len(suf)]
-        for suf in _INFLECTIONS
-        if term.endswith(suf) and len(term) - len(suf) >= MIN_STEM_CHARS
-    }
-    alternatives = "|".join(re.escape(b) for b in sorted(bases, key=len, reverse=True))
-    endings = "|".join(sorted(_INFLECTIONS, key=len, reverse=True))
-    shortest = min(bases, key=len)
-    return shortest, re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?:{endings})?(?![a-z0-9])")
+def word_pattern(term: str) -> re.Pattern[str]:
+    """`term` where a word or a name part of lower-cased text starts: after a non-alphanumeric
+    character (`_`, `.`, `/`, space) or at the start."""
+    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}")
 
 
 def holds(text: str, term: str) -> bool:
-    """Whether lower-cased profile `text` has `term` as a word (word_pattern)."""
-    shortest, pattern = word_pattern(term)
-    return shortest in text and pattern.search(text) is not None
+    """Whether lower-cased profile `text` has a word or name part starting with `term` (word_pattern)."""
+    return term in text and word_pattern(term).search(text) is not None
 
 
 def idf(n: int, df: int) -> float:

@@ -144,6 +144,7 @@ _TOKEN = re.compile(r'(-?)(?:(\w+):("([^"]*)"?|\S+)|"([^"]*)"?|(\S+))', re.UNICO
 _SHORT_FLAG = re.compile(r"[A-Za-z0-9](?:[/,]--?[\w-]+)?")
 _LONG_FLAG = re.compile(r"-+\w")
 _FILTER_KEYS = {"lang", "language", "path", "file", "kind", "exclude", "repo"}
+_PASTED_PAIR = re.compile(r'[\w.-]+[:=]"[^"\s]+"')  # a key and its quoted value, one token
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -248,6 +249,11 @@ def parse_query(
             if neg:
                 q.negated.append(bare)
                 continue
+        if not neg and bare is not None and _PASTED_PAIR.fullmatch(bare):
+            # `binding:"required"`, `json:"name,omitempty"`, `type="submit"`: a pasted struct tag or
+            # attribute, wanted as written (its words alone found `Binding` interfaces first).
+            _add_phrase(q, shown, bare, typed=bare, negated=False)
+            continue
         if quoted is not None:
             _add_phrase(q, shown, quoted, typed=m.group(0), negated=bool(neg))
             continue

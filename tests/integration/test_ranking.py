@@ -275,6 +275,21 @@ def test_a_parameter_a_local_or_a_docstring_line_is_no_member_of_the_type(tmp_pa
         assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
 
 
+def test_a_pasted_struct_tag_finds_the_code_holding_it(tmp_path: Path) -> None:
+    """`binding:"required"` is a tag as written: its words alone ranked the `Binding` interface first."""
+    files = {
+        "binding.go": "package binding\n\n// Binding binds a request; required fields are checked.\n"
+        "type Binding interface {\n\tBind(required bool) error\n}\n",
+        "login.go": 'package app\n\ntype Login struct {\n\tUser string `form:"user" binding:"required"`\n}\n',
+        "other.go": 'package app\n\ntype Other struct {\n\tName string `json:"required"`\n}\n',
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    build_index(tmp_path, BuildOptions(embed="hash", git_times=False))
+    res = open_engine(tmp_path / ".qry").search('binding:"required"', SearchOptions())
+    assert {h.path for h in res.results} == {"login.go"}, [(h.symbol, h.path) for h in res.results]
+
+
 def test_a_quoted_phrase_is_required_of_every_stream(tmp_path: Path) -> None:
     """The symbol and dense streams match names and meaning; a phrase still has to be in each hit, and
     code writes a phrase's words joined as one name (`max_connections`, `maxConnections`)."""

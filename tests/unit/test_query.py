@@ -313,3 +313,11 @@ def test_a_filter_glob_is_not_taken_for_regex_syntax_in_the_words() -> None:
     assert regex_syntax("Item path:cJSON_Utils.*") is None
     assert regex_syntax("retry -repo:^web$ lang:c") is None
     assert regex_syntax("def .*_request path:src/*.py") == ".*"
+
+
+def test_a_pasted_struct_tag_or_attribute_is_a_phrase_as_written() -> None:
+    q = parse_query('form:"name" binding:"required" type="submit" std::fs -json:"x"')
+    assert q.phrases == ['form:"name"', 'binding:"required"', 'type="submit"']
+    assert q.terms == ["std::fs"] and q.negated == ['json:"x"']
+    # a filter's quoted value is still a filter's
+    assert parse_query('path:"src/**" x').paths == ["src/**"]

@@ -27,6 +27,7 @@ their confidence and a one-line rationale.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -84,16 +85,28 @@ def query_terms(text: str) -> list[str]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def word_pattern(term: str) -> re.Pattern[str]:
-    """`term` where a word or a name part of lower-cased text starts: after a non-alphanumeric
-    character (`_`, `.`, `/`, space) or at the start."""
-    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}")
+_WORD = re.compile(r"[a-z0-9]+")
+PROFILE_TEXTS_CACHED = 256  # profile fields whose words are kept sorted (three per repository)
+
+
+@functools.lru_cache(maxsize=PROFILE_TEXTS_CACHED)
+def words_of(text: str) -> list[str]:
+    """The sorted distinct words and name parts of lower-cased profile `text` (split at every
+    character that is no letter or digit: `_`, `.`, `/`, space), read once per profile text."""
+    return sorted(set(_WORD.findall(text)))
 
 
 def holds(text: str, term: str) -> bool:
-    """Whether lower-cased profile `text` has a word or name part starting with `term` (word_pattern)."""
-    return term in text and word_pattern(term).search(text) is not None
+    """Whether lower-cased profile `text` has a word or name part starting with `term`: by a binary
+    search of its sorted words (a scan of every profile per term cost 1.7 ms per repository); a term
+    holding a separator (`first_leaf_of`) where a word starts in the text."""
+    if term not in text:
+        return False
+    if not term.isalnum():
+        return re.search(rf"(?<![a-z0-9]){re.escape(term)}", text) is not None
+    words = words_of(text)
+    at = bisect.bisect_left(words, term)
+    return at < len(words) and words[at].startswith(term)
 
 
 def idf(n: int, df: int) -> float:

@@ -285,17 +285,24 @@ def parse_query(
     q.text = " ".join(shown)
     q.scope = scope_of(text)
     q.code_spans = code_spans_of(text)
-    for lang in langs or []:
-        q.langs.append(normalize_lang(lang))
-    for kind in kinds or []:
-        q.kinds.append(normalize_kind(kind))
-    for pattern in repos or []:
-        q.repos.append(check_repo_pattern(well_formed(pattern)))
-    q.paths.extend(well_formed(p) for p in paths or [])
-    q.excludes.extend(well_formed(p) for p in excludes or [])
-    for glob in [*(paths or []), *(excludes or [])]:
-        compile_glob(glob)  # --path / --exclude globs are checked like path: filters
+    _add_options(q, langs or [], paths or [], excludes or [], kinds or [], repos or [])
     return q
+
+
+def _add_options(
+    q: Query, langs: list[str], paths: list[str], excludes: list[str], kinds: list[str], repos: list[str]
+) -> None:
+    """The filters given as options (`--lang`, `--path`, ...), checked as their inline forms are."""
+    for lang in langs:
+        q.langs.append(normalize_lang(lang))
+    for kind in kinds:
+        q.kinds.append(normalize_kind(kind))
+    for pattern in repos:
+        q.repos.append(check_repo_pattern(well_formed(pattern)))
+    q.paths.extend(well_formed(p) for p in paths)
+    q.excludes.extend(well_formed(p) for p in excludes)
+    for glob in [*paths, *excludes]:
+        compile_glob(glob)  # --path / --exclude globs are checked like path: filters
 
 
 # Syntax that means something in a regular expression and nothing in qry's query language.

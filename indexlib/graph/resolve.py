@@ -27,19 +27,19 @@ traversal (expand.py).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
-from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.imported import crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
+from indexlib.graph.qualified import SELF_WORDS, qualified_tiers, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
+from indexlib.graph.rustpaths import module_path_tier
 from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
@@ -54,8 +54,6 @@ from indexlib.records import (
 )
 from indexlib.snapshot import Snapshot
 
-GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
-NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
 MAX_ANCESTRY = 8  # base classes walked up for a static method a PHP class inherits
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
@@ -63,8 +61,6 @@ SOURCED = frozenset({"bash"})  # languages whose files see the functions of the 
 # A bare name may call the own class's method.
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
 
-
-SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
 CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
 
 
@@ -148,18 +144,37 @@ class Resolver:
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:
             return [], False  # `File.new`: a class of Ruby's or a gem's, not a same-named indexed one
-        tiers: list[list[StoredNode]] | None = [typed] if typed is not None else [scoped] if scoped else None
+        pathed = module_path_tier(n, qualifier, cands)  # Rust `super::ser::to_writer()` (rustpaths.py)
+        tiers = [typed] if typed is not None else [scoped] if scoped else [pathed] if pathed else None
         if tiers is None:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
+        named = typed is not None or bool(pathed)  # a type or module path named it, not a guess
+        return self._pick(n, tiers, (qualifier, head), bound, own, access=access, named=named)
+
+    def _pick(
+        self,
+        n: Node,
+        tiers: list[list[StoredNode]],
+        written: tuple[str, str],
+        bound: list[Ref],
+        own: frozenset[int],
+        *,
+        access: bool,
+        named: bool,
+    ) -> tuple[list[int], bool]:
+        """The first non-empty tier's uids, nearest `n` first, and whether the edge is ambiguous:
+        several candidates, or one linked by its name alone (`_by_name_only`) when neither a type
+        nor a module path `named` it. `written` is the call's (qualifier, head)."""
+        qualifier, head = written
         for tier in tiers:
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
                 ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
-                guess = not own_method and typed is None and _by_name_only(qualifier, head, bound, ranked)
+                guess = not own_method and not named and _by_name_only(qualifier, head, bound, ranked)
                 if access and guess:
                     # `xs.toList` on a value of unknown type, mostly a library collection's: only a
                     # `def` in the caller's own file is likely enough to be the one read.
@@ -255,7 +270,7 @@ class Resolver:
         if not qualifier:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            qualified = _qualified_tiers(n, qualifier, last, head, cands, own)
+            qualified = qualified_tiers(n, qualifier, last, head, cands, own)
             if qualified is not None:
                 tiers.extend(qualified)
             elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold
@@ -465,53 +480,6 @@ def _qualifier(c: StoredNode) -> str:
     """What qualifies a definition's name: `M` for `M.load`, "" for a bare name."""
     name = c.node.qualified_name
     return name.rsplit(".", 1)[0] if "." in name else ""
-
-
-def receiver(n: Node) -> str:
-    """A Go method's receiver variable (`e` of `func (e *Executor) Run()`), its own object as `self`
-    is in other languages; '' for anything else."""
-    if n.language != "go" or n.kind != "method":
-        return ""
-    m = GO_RECEIVER.match(n.signature)
-    return m.group(1) if m else ""
-
-
-def _named_after(variable: str, qualified_name: str) -> bool:
-    """Whether a receiver variable is named after the container of a method: it spells the
-    container's name or its last camel-case words, case aside (`sink` for `Sink.write`, `headers`
-    for `HTTPHeaders.add`, `type` for `Type.canonicalize`; not `data` for `Metadata`), at
-    NAMED_AFTER_MIN characters or more."""
-    container = qualified_name.rsplit(".", 2)[-2:-1]
-    size = len(variable)
-    if size < NAMED_AFTER_MIN or not container or len(container[0]) < size:
-        return False
-    name = container[0]
-    return name[-size:].lower() == variable.lower() and (len(name) == size or name[-size].isupper())
-
-
-def _qualified_tiers(
-    n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own: frozenset[int]
-) -> list[list[StoredNode]] | None:
-    """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
-    caller's file first); None for a type the index does not hold or a builtin container's method."""
-    cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
-    if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
-        cands = [c for c in cands if c.node.parent_uid not in own]
-    qlast = qualifier.rsplit(".", 1)[-1]
-    members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
-    if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
-        return [[c for c in members if c.node.path == n.path], members]
-    named = [c for c in cands if _named_after(qlast, c.node.qualified_name)]
-    if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
-        return [named]
-    if qlast[:1].isupper() or (qlast in BUILTIN_TYPES and n.language == "python"):
-        return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
-    if last in COMMON_METHODS:
-        return None  # `items.append(x)` on an untyped variable: almost always a builtin type
-    return [
-        [c for c in cands if c.node.path == n.path and c.node.kind == "method"],
-        [c for c in cands if c.node.kind == "method"],
-    ]
 
 
 __all__ = ["Resolver", "anchored", "family_of", "module_path_matches", "split_target"]

@@ -1,0 +1,70 @@
+"""`x.m()` read without an import binding `x`: the caller's own object (`self`, a Go receiver), a
+type named `x`, or a variable named after its type (`sink.write()`).
+
+Owns: the pure rules of the resolver's qualified tiers (resolve.py applies them against the
+snapshot's candidates): which words name the caller's own object, a Go method's receiver, and
+which candidates a written qualifier can mean. Kept apart so resolve.py stays one screenful of
+tiers per language rather than every rule's detail.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
+from indexlib.records import Node
+
+GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
+NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
+SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
+
+
+def receiver(n: Node) -> str:
+    """A Go method's receiver variable (`e` of `func (e *Executor) Run()`), its own object as `self`
+    is in other languages; '' for anything else."""
+    if n.language != "go" or n.kind != "method":
+        return ""
+    m = GO_RECEIVER.match(n.signature)
+    return m.group(1) if m else ""
+
+
+def named_after(variable: str, qualified_name: str) -> bool:
+    """Whether a receiver variable is named after the container of a method: it spells the
+    container's name or its last camel-case words, case aside (`sink` for `Sink.write`, `headers`
+    for `HTTPHeaders.add`, `type` for `Type.canonicalize`; not `data` for `Metadata`), at
+    NAMED_AFTER_MIN characters or more."""
+    container = qualified_name.rsplit(".", 2)[-2:-1]
+    size = len(variable)
+    if size < NAMED_AFTER_MIN or not container or len(container[0]) < size:
+        return False
+    name = container[0]
+    return name[-size:].lower() == variable.lower() and (len(name) == size or name[-size].isupper())
+
+
+def qualified_tiers(
+    n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own: frozenset[int]
+) -> list[list[StoredNode]] | None:
+    """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
+    caller's file first); None for a type the index does not hold or a builtin container's method."""
+    cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
+    if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
+        cands = [c for c in cands if c.node.parent_uid not in own]
+    qlast = qualifier.rsplit(".", 1)[-1]
+    members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
+    if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
+        return [[c for c in members if c.node.path == n.path], members]
+    named = [c for c in cands if named_after(qlast, c.node.qualified_name)]
+    if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
+        return [named]
+    if qlast[:1].isupper() or (qlast in BUILTIN_TYPES and n.language == "python"):
+        return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
+    if last in COMMON_METHODS:
+        return None  # `items.append(x)` on an untyped variable: almost always a builtin type
+    return [
+        [c for c in cands if c.node.path == n.path and c.node.kind == "method"],
+        [c for c in cands if c.node.kind == "method"],
+    ]
+
+
+__all__ = ["SELF_WORDS", "named_after", "qualified_tiers", "receiver"]

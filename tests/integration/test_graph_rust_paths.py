@@ -1,0 +1,30 @@
+"""Rust calls through module paths, macros and the crate's own name, resolved as Rust reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexlib import open_engine, related
+from tests.repokit import make_repo
+
+CRATE = {
+    "src/lib.rs": "pub mod ser;\npub mod value;\n",
+    "src/ser.rs": "pub fn to_writer(w: u8) -> u8 {\n    w\n}\n",
+    "src/value/mod.rs": "mod de;\n\npub fn via_super() -> u8 {\n    super::ser::to_writer(1)\n}\n\n"
+    "pub fn via_crate() -> u8 {\n    crate::ser::to_writer(2)\n}\n",
+    "src/value/de.rs": "pub fn via_super_super() -> u8 {\n    super::super::ser::to_writer(3)\n}\n",
+    # Another module's function of the same name: a path names one module, not every `to_writer`.
+    "src/other.rs": "pub fn to_writer(w: u8) -> u8 {\n    w\n}\n",
+}
+
+
+@pytest.mark.parametrize("caller", ["via_super", "via_crate", "via_super_super"])
+def test_a_rust_call_through_a_module_path_reaches_that_modules_function(tmp_path: Path, caller: str) -> None:
+    """`super::ser::to_writer(w)` made no edge (`super` was read as Python's `super()`, a base class)
+    and neither did `crate::ser::to_writer(w)` (`ser` was read as a type): serde_json's `Value`'s
+    Display impl had no edge to the `to_writer` it calls."""
+    engine = open_engine(make_repo(tmp_path, CRATE) / ".qry")
+    callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
+    assert callees == [("to_writer", "src/ser.rs", False)]

@@ -61,7 +61,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     a method `new`, so the class's callers are the code constructing it.
 # 17: a C# base type and a `new T<...>(...)` keep the generic arity written (`Policy`1`), so the
 #     resolver tells `Policy` from `Policy<T>` (and their constructors) instead of calling both ambiguous.
-PARSER_VERSION = 17
+# 18: a Rust macro's arguments are read for calls (`tri!(f(x))`, `assert_eq!(parse(s), ..)`): tree-sitter
+#     gives them as a token tree, so the calls inside had no edge.
+PARSER_VERSION = 18
 
 
 def parse_file(

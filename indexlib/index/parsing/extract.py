@@ -88,6 +88,7 @@ from indexlib.index.parsing.references import (
     require_alias,
 )
 from indexlib.index.parsing.remainder import is_trivia, remainder_draft
+from indexlib.index.parsing.rustmacros import macro_calls
 from indexlib.index.parsing.scalaaccess import access_target, is_access
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
@@ -217,6 +218,11 @@ def _refs(
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     for node in caps.get("call", ()):
+        if node.type == "macro_invocation":  # Rust: the calls inside its arguments (rustmacros.py)
+            for inner, name in macro_calls(src, node):
+                add(
+                    owner_uid(name.start_byte, name.start_point.row + 1), calls, inner, name.end_point.row + 1
+                )
         access = is_access(language, node)  # Scala `Lib.size`: a call when it names a `def`
         target, name_node, is_import = (access_target if access else call_target)(src, node, language)
         if not target:

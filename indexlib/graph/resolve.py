@@ -32,6 +32,7 @@ from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
+from indexlib.graph.gomodules import go_modules, package_folder
 from indexlib.graph.imported import crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
@@ -283,7 +284,7 @@ class Resolver:
         """Candidates in the module(s) an import binds the name to; None for a module not indexed."""
         mods = []
         for r in bound:
-            target = anchored(r.target, importer)
+            target = self._anchored(r.target, importer, family)
             mods.append(target)
             if target.startswith("/"):
                 continue  # a path import (`./Foo.vue`) names its module whole: no prefix is one
@@ -310,6 +311,19 @@ class Resolver:
         if not found and not any(self._module_indexed(m, family) for m in mods):
             return None  # bound to a module we do not index (subprocess, numpy): nothing to link
         return found
+
+    def _anchored(self, module: str, importer: str, family: str) -> str:
+        """An import target as the file or folder it names (targets.anchored); a Go import path
+        inside an indexed module, that package's folder by its go.mod (gomodules.py)."""
+        folder = package_folder(module, self._go_modules) if family == "go" else None
+        return folder or anchored(module, importer)
+
+    @cached_property
+    def _go_modules(self) -> dict[str, str]:
+        """The indexed go.mod files' module paths to their folders (gomodules.py), read once."""
+        return go_modules(
+            self.snap.manifest.files, lambda p: "\n".join(s.node.text for s in self.snap.nodes_in_file(p))
+        )
 
     @cached_property
     def _crates(self) -> dict[str, str]:
@@ -427,7 +441,8 @@ class Resolver:
     def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
         if not module_stem(ref.target):
             return [], False
-        found = self._module_nodes(anchored(ref.target, src.path), src.path, family_of(src.language))
+        family = family_of(src.language)
+        found = self._module_nodes(self._anchored(ref.target, src.path, family), src.path, family)
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
 

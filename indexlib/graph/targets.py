@@ -55,6 +55,8 @@ def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -
     if p.endswith(("/__init__", "/index", "/mod")):
         p = p.rsplit("/", 1)[0]
     if m.startswith("/") and not m.startswith("//"):
+        if package_dirs:  # Go: a package's folder, `/` for the top (gomodules.package_folder)
+            return (path.rsplit("/", 1)[0] if "/" in path else "") == m[1:]
         return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
     m = m.lstrip("./")
     # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.

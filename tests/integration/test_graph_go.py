@@ -4,6 +4,8 @@ method of a type the index does not hold."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from indexlib import open_engine, related
@@ -99,3 +101,29 @@ def test_a_go_name_qualified_by_its_package_or_as_a_method_expression_resolves(g
     ):
         res = related(gin, name)
         assert res.node is not None and (res.node.symbol, res.node.path) == where, (name, res)
+
+
+def test_a_call_into_a_modules_top_package_resolves_by_its_go_mod(tmp_path: Path) -> None:
+    """`tea.Batch(..)` with `import tea "charm.land/bubbletea/v2"` made no edge: the import's last
+    element (`v2`) names no folder, and the module's top package is in none. The module path an
+    indexed go.mod declares names its folder (here the top, and `internal/ansi` under it), also
+    from a nested module (`examples/go.mod`) that imports it."""
+    files = {
+        "go.mod": "module charm.land/bubbletea/v2\n\ngo 1.24\n",
+        "commands.go": "package tea\n\nfunc Batch(cmds ...int) int { return len(cmds) }\n",
+        "internal/ansi/ansi.go": "package ansi\n\nfunc Strip(s string) string { return s }\n",
+        "examples/go.mod": "module examples\n\nreplace charm.land/bubbletea/v2 => ../\n",
+        "examples/demo/main.go": (
+            'package main\n\nimport (\n\ttea "charm.land/bubbletea/v2"\n'
+            '\t"charm.land/bubbletea/v2/internal/ansi"\n)\n\n'
+            'func main() {\n\ttea.Batch(1, 2)\n\tansi.Strip("x")\n}\n'
+        ),
+        # Another module's `Batch`: a call by name alone would be ambiguous.
+        "other/batch.go": "package other\n\nfunc Batch(cmds ...int) int { return 0 }\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, "main", callers=False).related]
+    assert callees == [
+        ("Batch", "commands.go", False),
+        ("Strip", "internal/ansi/ansi.go", False),
+    ]

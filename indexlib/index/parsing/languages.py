@@ -105,6 +105,8 @@ _FILENAMES: dict[str, str] = {
     "Vagrantfile": "ruby",
     "Podfile": "ruby",
     "Brewfile": "ruby",
+    "go.mod": TEXT,  # a Go module's path and requirements (the resolver reads the path: gomodules.py)
+    "go.work": TEXT,
     "Makefile": TEXT,
     "makefile": TEXT,
     "GNUmakefile": TEXT,

@@ -1,0 +1,47 @@
+"""Go import paths of the indexed modules, read as the folders they name by each `go.mod`.
+
+Why: a Go import path names a package by its module's path plus the package's folder in the
+module (`charm.land/bubbletea/v2` is the module's top folder, `.../v2/internal/x` its
+`internal/x`). Matched by its last element alone, a module's top package (`v2`, or `bubbletea` for
+a module at the repository's top, whose files sit in no folder of that name) matched no file:
+bubbletea's 36 examples import it as `tea` and every `tea.Batch(..)`, `tea.NewProgram(..)` had no
+edge, so `qry related --callers NewProgram` listed tests only. Each indexed `go.mod` says which
+path its folder answers to; an import under that path names one folder exactly.
+
+Pure but for reading the go.mod files' text from the snapshot (indexed as text windows).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+GO_MOD = "go.mod"
+_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)", re.MULTILINE)
+
+
+def go_modules(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str, str]:
+    """Each indexed go.mod's module path -> its folder ('' for the top)."""
+    out: dict[str, str] = {}
+    for path in files:
+        if path == GO_MOD or path.endswith("/" + GO_MOD):
+            found = _MODULE.search(text_of(path))
+            if found:
+                out[found.group(1)] = path[: -len(GO_MOD)].rstrip("/")
+    return out
+
+
+def package_folder(import_path: str, modules: dict[str, str]) -> str | None:
+    """The folder an import path names inside an indexed module, anchored as targets.anchored
+    spells a path from the index's root (`/` for the top folder, `/internal/x`); None for an
+    import of another module (the standard library, a dependency)."""
+    path = import_path.strip().strip('"')
+    owners = [m for m in modules if path == m or path.startswith(m + "/")]
+    if not owners:
+        return None
+    module = max(owners, key=len)  # a nested module (`examples/go.mod`) owns its own folders
+    parts = [modules[module], path[len(module) :].strip("/")]
+    return "/" + "/".join(p for p in parts if p)
+
+
+__all__ = ["GO_MOD", "go_modules", "package_folder"]

@@ -14,6 +14,7 @@ which definitions an imported name can mean.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 
 from indexlib.engines.lexical import StoredNode
@@ -24,6 +25,9 @@ from indexlib.records import Ref
 
 RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
+CARGO = "Cargo.toml"
+# The `name` of a manifest's `[package]` table: the first `name = "..."` after the header.
+_PACKAGE = re.compile(r"^\[package\][^\[]*?^\s*name\s*=\s*[\"']([\w-]+)[\"']", re.MULTILINE | re.DOTALL)
 
 
 def crate_folders(files: Iterable[str]) -> dict[str, str]:
@@ -36,6 +40,25 @@ def crate_folders(files: Iterable[str]) -> dict[str, str]:
             name = folder.rsplit("/", 1)[-1].replace("-", "_")
             if name:
                 out.setdefault(name, folder)
+    return out
+
+
+def cargo_names(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str, str]:
+    """Library crates by the `[package] name` their Cargo.toml gives (`serde_json` for `serde-json`
+    written either way), to their folder. Why: a crate at the repository's top has no folder name
+    to go by, and a crate's folder may be named otherwise than the crate (`json/` holding
+    `serde_json`), yet its tests and examples `use serde_json::to_writer`."""
+    names = set(files)
+    out: dict[str, str] = {}
+    for p in names:
+        if p != CARGO and not p.endswith("/" + CARGO):
+            continue
+        folder = p[: -len(CARGO)].rstrip("/")
+        if f"{folder}/{CRATE_ROOT}".lstrip("/") not in names:
+            continue  # a workspace's manifest or a program: nothing to `use`
+        package = _PACKAGE.search(text_of(p))
+        if package:
+            out[package.group(1).replace("-", "_")] = folder
     return out
 
 
@@ -99,4 +122,4 @@ def _member_of(c: StoredNode, container: str) -> bool:
     return owner == container or owner.endswith("." + container)
 
 
-__all__ = ["crate_folders", "imported_type_members", "rust_modules"]
+__all__ = ["cargo_names", "crate_folders", "imported_type_members", "rust_modules"]

@@ -33,7 +33,7 @@ from functools import cached_property, lru_cache, partial
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.gomodules import go_modules, package_folder
-from indexlib.graph.imported import crate_folders, imported_type_members, rust_modules
+from indexlib.graph.imported import cargo_names, crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
@@ -321,14 +321,16 @@ class Resolver:
     @cached_property
     def _go_modules(self) -> dict[str, str]:
         """The indexed go.mod files' module paths to their folders (gomodules.py), read once."""
-        return go_modules(
-            self.snap.manifest.files, lambda p: "\n".join(s.node.text for s in self.snap.nodes_in_file(p))
-        )
+        return go_modules(self.snap.manifest.files, self._text_of)
 
     @cached_property
     def _crates(self) -> dict[str, str]:
-        """The workspace's Rust library crates by name (imported.crate_folders), read once."""
-        return crate_folders(self.snap.manifest.files)
+        """The workspace's Rust library crates by folder name and by Cargo.toml's name (imported.py)."""
+        return crate_folders(self.snap.manifest.files) | cargo_names(self.snap.manifest.files, self._text_of)
+
+    def _text_of(self, path: str) -> str:
+        """An indexed file's text as its nodes hold it (a manifest's windows), for go.mod and Cargo.toml."""
+        return "\n".join(s.node.text for s in self.snap.nodes_in_file(path))
 
     def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
         """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import

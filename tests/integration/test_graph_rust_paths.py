@@ -47,3 +47,20 @@ def test_calls_inside_a_rust_macros_arguments_are_calls(tmp_path: Path) -> None:
     assert callees == {"tri": 20, "Formatter.begin": 20, "contents": 21}
     callers = {r.symbol for r in related(engine, "contents", callees=False).related}
     assert callers == {"escaped", "checks"}
+
+
+def test_a_crate_at_the_top_is_used_by_its_cargo_toml_name(tmp_path: Path) -> None:
+    """`use serde_json::to_writer` in `tests/` made no edge: crates were known by their folder's
+    name, and a crate at the repository's top has none. Its Cargo.toml's `[package] name` (dashes
+    read as underscores) names it."""
+    files = {
+        "Cargo.toml": '[package]\nname = "my-crate"\nversion = "1.0.0"\n\n[dependencies]\nname = "x"\n',
+        "src/lib.rs": "mod ser;\npub use crate::ser::to_writer;\n",
+        "src/ser.rs": "pub fn to_writer(w: u8) -> u8 {\n    w\n}\n",
+        "tests/test.rs": "use my_crate::to_writer;\n\n#[test]\nfn writes() {\n    to_writer(1);\n}\n",
+        # Another module's function of the same name: by name alone the call would be ambiguous.
+        "tools/gen.rs": "pub fn to_writer(w: u8) -> u8 {\n    w\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, "writes", callers=False).related]
+    assert callees == [("to_writer", "src/ser.rs", False)]

@@ -62,6 +62,7 @@ SOURCED = frozenset({"bash"})  # languages whose files see the functions of the 
 # A bare name may call the own class's method.
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
 
+SELF_TIERS = 3  # `self.m()`'s own tiers in _tiers (own class, Lua table, bases); later ones are guesses
 CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
 
 
@@ -123,9 +124,7 @@ class Resolver:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
             return self._php(n, ref, qualifier, last, cands, imports)
-        own_container = (
-            self._container(n) if n.kind == "method" else (n.uid if n.kind in CONTAINER_KINDS else 0)
-        )
+        own_container = n.uid if n.kind in CONTAINER_KINDS else self._enclosing_class(n)
         head = (qualifier.split(".")[0] if qualifier else called).removesuffix("()")
         # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
         bound = [
@@ -169,13 +168,16 @@ class Resolver:
         several candidates, or one linked by its name alone (`_by_name_only`) when neither a type
         nor a module path `named` it. `written` is the call's (qualifier, head)."""
         qualifier, head = written
-        for tier in tiers:
+        for i, tier in enumerate(tiers):
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
                 ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
                 guess = not own_method and not named and _by_name_only(qualifier, head, bound, ranked)
+                # `self.app()` that no method of the own class or its bases answers: `app` is likely
+                # an attribute (`self.app = app`); another class's `app` is only a name's guess.
+                guess = guess or (qualifier in SELF_WORDS and i >= SELF_TIERS)
                 if access and guess:
                     # `xs.toList` on a value of unknown type, mostly a library collection's: only a
                     # `def` in the caller's own file is likely enough to be the one read.
@@ -261,7 +263,7 @@ class Resolver:
             # caller's own qualifier in its file names it.
             mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
             tiers.append([c for c in cands if mine and c.node.path == n.path and _qualifier(c) == mine])
-            # an inherited method: the same name on a base class the index holds
+            # an inherited method: the same name on a base class the index holds (SELF_TIERS in all)
             tiers.append([c for c in cands if self._member_of(c.node, self._base_containers(own))])
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
@@ -387,6 +389,18 @@ class Resolver:
             cands = [c for c in cands if same_folder(n.path, c.node.path)]
         tiers.append(cands)
         return tiers
+
+    def _enclosing_class(self, n: Node) -> int:
+        """The class `self` means in `n`: a method's own, and in a function nested in a method (a
+        decorator's inner function, a callback) that method's, whose `self` it closes over."""
+        for _ in range(SELF_TIERS * 2):  # nesting walked this deep at most
+            if n.kind == "method":
+                return self._container(n)
+            parent = self.snap.node(n.parent_uid) if n.parent_uid and n.kind == "function" else None
+            if parent is None:
+                return 0
+            n = parent.node
+        return 0
 
     def _container(self, n: Node) -> int:
         """The container a method belongs to: its parent in its file, or the type it is a member of

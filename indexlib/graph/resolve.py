@@ -63,6 +63,7 @@ SOURCED = frozenset({"bash"})  # languages whose files see the functions of the 
 IMPLICIT_THIS = frozenset({"java", "csharp", "cpp", "ruby", "kotlin", "swift", "scala"})
 
 SELF_TIERS = 3  # `self.m()`'s own tiers in _tiers (own class, Lua table, bases); later ones are guesses
+SELF_NESTING = 6  # functions nested in a method walked up to find the class its `self` is
 CALLABLE = {"function", "method", "class", "struct", "interface", "enum", "trait"}
 
 
@@ -393,7 +394,7 @@ class Resolver:
     def _enclosing_class(self, n: Node) -> int:
         """The class `self` means in `n`: a method's own, and in a function nested in a method (a
         decorator's inner function, a callback) that method's, whose `self` it closes over."""
-        for _ in range(SELF_TIERS * 2):  # nesting walked this deep at most
+        for _ in range(SELF_NESTING):
             if n.kind == "method":
                 return self._container(n)
             parent = self.snap.node(n.parent_uid) if n.parent_uid and n.kind == "function" else None

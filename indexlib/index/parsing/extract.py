@@ -218,11 +218,9 @@ def _refs(
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     for node in caps.get("call", ()):
-        if node.type == "macro_invocation":  # Rust: the calls inside its arguments (rustmacros.py)
-            for inner, name in macro_calls(src, node):
-                add(
-                    owner_uid(name.start_byte, name.start_point.row + 1), calls, inner, name.end_point.row + 1
-                )
+        # A Rust macro: the calls inside its arguments (rustmacros.py), a token tree to tree-sitter.
+        for inner, at in macro_calls(src, node) if node.type == "macro_invocation" else ():
+            add(owner_uid(at.start_byte, at.start_point.row + 1), calls, inner, at.end_point.row + 1)
         access = is_access(language, node)  # Scala `Lib.size`: a call when it names a `def`
         target, name_node, is_import = (access_target if access else call_target)(src, node, language)
         if not target:
@@ -236,12 +234,8 @@ def _refs(
             add(owner, calls, target, line, UNIFORM_ACCESS if access else "")
     for node in caps.get("decorator", ()):
         # `@pass_context` applies a function without calling it: as much a call as `@command()`.
-        add(
-            owner_uid(node.start_byte, node.start_point.row + 1),
-            calls,
-            normalize_target(src(node)),
-            node.end_point.row + 1,
-        )
+        start, line = node.start_point.row + 1, node.end_point.row + 1
+        add(owner_uid(node.start_byte, start), calls, normalize_target(src(node)), line)
     for node in caps.get("import", ()):
         line = node.start_point.row + 1
         owner = owner_uid(node.start_byte, line)

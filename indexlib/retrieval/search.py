@@ -51,6 +51,7 @@ from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
 from indexlib.retrieval.scope import scope_paths
+from indexlib.retrieval.termweights import bm25_boosts, whole_name
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 
@@ -263,21 +264,16 @@ def _run_streams(
 def _bm25(
     snap: Snapshot, q: Query, opts: SearchRequest, p: Plan, clauses: streams.Filters, meta: SearchMeta
 ) -> list[StreamHit]:
-    """The BM25 stream with the query's own weights: backticked words as code, and the files a
+    """The BM25 stream with the query's own weights (termweights.py), and the files a
     commit-style scope names (said in a note, since it reorders what a plain BM25 would rank)."""
     sig = opts.signals
     scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
-    code = 1.0 + sig.code_span_boost if "code_span" in sig.enabled else 1.0
     if scoped and sig.scope_bm25_boost > 0:
         n = len(scoped)
         meta.notes.append(
             f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
         )
-    boosts = streams.code_span_boosts(q, opts.term_boosts, code)
-    whole = _whole_name(q, p.route)
-    if whole and "mention" in sig.enabled:
-        # The name typed whole weighs more than its words: `max_connections` is not `max` and `connections`.
-        boosts = {**boosts, whole: boosts.get(whole, 1.0) * (1.0 + sig.mention_bm25_boost)}
+    boosts = bm25_boosts(snap, q, p.route, opts)
     return streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
     )
@@ -396,7 +392,7 @@ def _read_evidence(
     words = " ".join([*q.terms, *q.phrases])
     content = {t for t in query_terms(words) if t not in streams.STOPWORDS and len(t) > 1}
     stems = streams.content_stems(content)
-    mention = _whole_name(q, route)
+    mention = whole_name(q, route)
     name = identifier_of(q, route) if route is Route.IDENTIFIER else None
     # `module.exports`: its parts in a row (not `md_docs.go`, a file name, spelled in prose about it)
     spelled = spelling_pattern(name) if name and not names_a_file else None
@@ -447,16 +443,6 @@ def _inside(snap: Snapshot, container: Node, n: Node) -> bool:
 def _holds(snap: Snapshot, uid: int, pattern: re.Pattern[str]) -> bool:
     stored = snap.node(uid)
     return stored is not None and pattern.search(stored.node.text) is not None
-
-
-def _whole_name(q: Query, route: Route) -> str:
-    """The term an identifier query's multi-word name is indexed as when spelled whole (`max_connections`
-    and `maxConnections` -> `maxconnections`), or "" (one word is matched by BM25 alone)."""
-    name = identifier_of(q, route) if route is Route.IDENTIFIER else None
-    if not name:
-        return ""
-    parts = split_identifier(last_name_part(name))
-    return "".join(parts).lower() if len(parts) > 1 else ""
 
 
 def _rerank(

@@ -23,6 +23,7 @@ SIGNAL_NAMES = (
     "code_span",
     "mention",
     "literal",
+    "project",
 )
 
 
@@ -80,6 +81,10 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # it as written (spacing aside) are what a user of grep or zoekt expects first, above nodes
     # holding more of its words apart. x(1 + this).
     literal_boost: float = 2.0
+    # A sentence's word naming the project it searches (`serde_json` in serde_json, by the package
+    # name its manifest declares): its BM25 weight x this. The name is written where code imports
+    # the project (doc examples, tests), not where an answer is.
+    project_name_weight: float = 0.2
     # `path` is off by default: on the evaluation it cost MRR on every query kind (+0.020 pooled when
     # switched off), because a word naming a folder boosts every node of that folder alike.
     enabled: frozenset[str] = frozenset(SIGNAL_NAMES) - {"path"}

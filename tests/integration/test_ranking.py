@@ -13,6 +13,7 @@ import msgspec
 import pytest
 
 from indexlib import BuildOptions, SearchOptions, build_index, open_engine
+from indexlib.retrieval.projectname import project_name_boosts
 from indexlib.retrieval.query import Route, classify, parse_query
 from indexlib.retrieval.signals import Signals
 from tests.repokit import make_repo
@@ -273,6 +274,42 @@ def test_a_parameter_a_local_or_a_docstring_line_is_no_member_of_the_type(tmp_pa
     ]:
         res = open_engine(repo / ".qry").search(query, SearchOptions())
         assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
+
+
+def test_a_sentence_naming_its_own_project_ranks_by_its_other_words(tmp_path: Path) -> None:
+    """`acme_json` is the crate's name (Cargo.toml): written in every doc example's `use` line, it
+    says nothing of where escaping is; a definition named like the project keeps its weight."""
+    example = "/// ```\n/// # use acme_json::json;\n/// let v = json!({});\n/// ```\n"
+    files = {
+        "Cargo.toml": '[package]\nname = "acme-json"\nversion = "1.0.0"\n',
+        "src/value.rs": "".join(
+            f"/// The value of strings #{i}.\n{example}pub fn value_{i}() -> u8 {{ {i} }}\n\n"
+            for i in range(4)
+        ),
+        "src/util.rs": "".join(
+            f"/// Step {i} of the reader.\npub fn step_{i}() -> u8 {{ {i} }}\n\n" for i in range(30)
+        ),
+        "src/ser.rs": "/// Writes a string with its special characters escaped.\n"
+        "pub fn format_escaped_str(out: &mut String, s: &str) {\n    for c in s.chars() { out.push(c); }\n}\n",
+    }
+    repo = make_repo(tmp_path, files)
+    engine = open_engine(repo / ".qry")
+    question = "where does acme_json escape strings"
+    assert top(repo, question)[0][0] == "format_escaped_str", top(repo, question)
+    off = engine.search(question, SearchOptions(signals=Signals().without("project")))
+    assert off.results[0].symbol != "format_escaped_str", "the test shows what the signal changes"
+    weighed = project_name_boosts(engine.snapshot(), parse_query(question), {}, 0.2)
+    assert weighed == {"acmejson": 0.2, "acme": 0.2, "json": 0.2}
+    assert project_name_boosts(engine.snapshot(), parse_query("acme_json json escape"), {}, 0.2) == {
+        "acmejson": 0.2,
+        "acme": 0.2,
+    }  # `json` is a word of its own there
+    ledger = make_repo(
+        tmp_path / "ledger",
+        {"pyproject.toml": '[project]\nname = "ledger"\n', "ledger.py": "class Ledger:\n    pass\n"},
+    )
+    named = open_engine(ledger / ".qry").snapshot()
+    assert project_name_boosts(named, parse_query("how does ledger post entries"), {}, 0.2) == {}
 
 
 def test_a_pasted_struct_tag_finds_the_code_holding_it(tmp_path: Path) -> None:

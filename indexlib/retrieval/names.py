@@ -47,7 +47,9 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     name holds its containers only. A workspace crate is often its project's name and its folder's
     (`grep_searcher` in `crates/searcher/`), and a facade crate re-exports it as a module
     (`grep::searcher`), so a qualifier, or one joined with the qualifiers before it that matched
-    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters. A Go file at the
+    nothing, may end in a folder name of at least MIN_FOLDER_SUFFIX characters, starting at a word a
+    `_` or `-` begins or at a qualifier (`grep_searcher`, `grep::searcher`), never inside a
+    camelCase word (`HTTPAdapter::send` is not a `send` under `adapter/`). A Go file at the
     root of the tree is in the package its module is named after (`gin.Context` in `context.go`):
     one lower-case qualifier, a Go package's spelling, names it."""
     qualifiers = [q for q in dotted(ident).split(".")[:-1] if q]
@@ -57,15 +59,28 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
         return True  # `gin.Context`: a root Go file's package is the module's, which no folder names
     containers = {"".join(split_identifier(x)) for x in dotted(qualified_name).lower().split(".")[:-1]}
     folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
-    pending = ""  # the qualifiers so far that matched nothing, joined
+    pending: list[str] = []  # the words of the qualifiers so far that matched nothing
     for q in qualifiers:
-        joined = pending + "".join(split_identifier(q))
+        words = pending + _crate_words(q)
+        joined = "".join(words)
         known = joined in ("crate", "self", "super") or joined in containers or joined in folders
-        if known or any(len(f) >= MIN_FOLDER_SUFFIX and joined.endswith(f) for f in folders):
-            pending = ""
+        tails = ("".join(words[i:]) for i in range(1, len(words)))
+        if known or any(len(t) >= MIN_FOLDER_SUFFIX and t in folders for t in tails):
+            pending = []
         else:
-            pending = joined
+            pending = words
     return not pending
+
+
+def _crate_words(qualifier: str) -> list[str]:
+    """A qualifier's words where a folder name may start: after a `_` or `-` (`grep_searcher` ->
+    grep, searcher), never inside a camelCase or PascalCase run, which names one thing: `HTTPAdapter`
+    is a type, not a project prefix before a folder `adapter/`.
+
+    >>> _crate_words("grep_searcher"), _crate_words("HTTPAdapter"), _crate_words("clap-builder")
+    (['grep', 'searcher'], ['httpadapter'], ['clap', 'builder'])
+    """
+    return ["".join(split_identifier(w)) for w in re.split(r"[_-]+", qualifier) if w]
 
 
 _SEPARATOR_SPELLINGS = r"(?:\.|::|->|#|\\)"

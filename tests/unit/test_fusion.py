@@ -426,6 +426,25 @@ def test_a_path_qualified_name_is_defined_where_its_folders_say() -> None:
         assert apply_signals([fn], identifier=ident, query_words=[])[0].defines == defined, ident
 
 
+def test_a_camel_case_qualifier_is_a_type_not_a_project_prefix_before_a_folder() -> None:
+    # `HTTPAdapter.send` where no HTTPAdapter exists: `BunServerWebSocket.send` under `adapter/` is
+    # not its definition (the folder suffix rule is for crate names, `grep_searcher` -> `searcher/`).
+    for ident in ("HTTPAdapter.send", "HTTPAdapter::send", "httpadapter::send"):
+        method = cand(1, "src/adapter/bun/websocket.ts", kind="method", name="send")
+        method.qualified_name = "BunServerWebSocket.send"
+        assert apply_signals([method], identifier=ident, query_words=[])[0].defines == "", ident
+    # A snake_case crate still ends in its folder, and a vendor namespace before a file's name.
+    for ident, path in (
+        ("grep_searcher::Searcher", "crates/searcher/src/searcher/mod.rs"),
+        ("grep-searcher::Searcher", "crates/searcher/src/lib.rs"),
+        ("GuzzleHttp::Client::send", "src/Client.php"),
+    ):
+        last = ident.rsplit("::", 1)[-1]
+        node = cand(2, path, kind="class" if last[0].isupper() else "method", name=last)
+        node.qualified_name = "Client.send" if last == "send" else last
+        assert apply_signals([node], identifier=ident, query_words=[])[0].defines == "exact", ident
+
+
 def test_explain_names_a_similarity_factor_only_where_one_applied() -> None:
     # 1.4/(60+10) x 70 is not 1.4 in floats: a BM25 term read "x34.44 alike" (its raw score).
     bm25 = [StreamHit(uid=i, score=34.44) for i in range(1, 11)]

@@ -139,6 +139,10 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
         found.sort(key=lambda n: (n.path, n.start_line))
     if generic is not None:  # `Policy<TResult>`: the type of that many parameters, else any named so
         found = [n for n in found if arity(n) == generic] or found
+    if not found and text.endswith("()") and text[:-2].strip():
+        # `Session.send()`, as a call is written in prose and commit messages (search reads it so):
+        # the name without the parentheses, tried second so C++'s `operator()` stays a name.
+        return exact_definitions(snap, text[:-2])
     return found
 
 

@@ -450,3 +450,20 @@ def test_a_python_class_imported_by_name_is_called_through_its_module_or_package
     for caller in ("direct", "aliased", "viapkg"):
         callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
         assert callees == [("Klass.make", "pkg/models.py", False)], caller
+
+
+def test_a_name_written_as_a_call_names_the_definition(tmp_path: Path) -> None:
+    """`Session.send()` is how prose, commit messages and agents write a method: `related` answers for
+    `Session.send` (search and resolve_symbol already read it so; related found no definition and
+    named the right one only as the closest). A name that really ends in `()` is tried first."""
+    (tmp_path / "client.py").write_text(
+        "class Session:\n    def send(self, req):\n        return prepare(req)\n\n\n"
+        "def prepare(req):\n    return req\n"
+    )
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    engine = open_engine(tmp_path / ".qry")
+    for written in ("Session.send()", "client.py:Session.send()", "prepare()"):
+        res = related(engine, written)
+        assert res.node is not None and res.node.symbol == written.rpartition(":")[2][:-2], (written, res)
+    assert related(engine, "Session.send").node is not None
+    assert related(engine, "missing()").node is None

@@ -61,12 +61,13 @@ def related_across(
     """`related` in the repository that defines `symbol` among those `repos` (regular expressions
     over the names, as `--repo`) keeps; ambiguous when several define it."""
     kept = repofilter.select(fed.name, fed.members, [check_repo_pattern(r) for r in repos])
+    kept, name = _labelled(kept, symbol)
     answers: list[tuple[Member, RelatedResult]] = []
     errors: list[RepoError] = []
     for m in kept:
         try:
             got = related(
-                fed.engine(m.name), symbol, callers=callers, callees=callees, depth=depth, limit=limit
+                fed.engine(m.name), name, callers=callers, callees=callees, depth=depth, limit=limit
             )
         except UsageError:
             raise  # the symbol or the depth: the same answer from every repository
@@ -111,7 +112,8 @@ def resolve_across(
     leaves its definitions out, as it leaves its hits out of a workspace search, not the answer."""
     found: list[tuple[float, int, RepoSymbolMatch]] = []
     errors: list[RepoError] = []
-    for i, m in enumerate(fed.members):
+    members, name = _labelled(fed.members, name)
+    for i, m in enumerate(members):
         try:
             got = resolve_symbol(fed.engine(m.name), name, limit=limit)
         except UsageError:
@@ -120,10 +122,22 @@ def resolve_across(
             errors.append(RepoError(repo=m.name, error=exc.message))
             continue
         found.extend((d.score, i, _tag(m.name, d)) for d in got)
-    if len(errors) == len(fed.members):
+    if len(errors) == len(members):
         raise _none_readable(fed, errors)
     found.sort(key=lambda t: (-t[0], t[1]))
     return [d for _s, _i, d in found[:limit]], errors
+
+
+def _labelled(members: Sequence[Member], symbol: str) -> tuple[list[Member], str]:
+    """The repository and the name a `repo:rest` spelling means, as a workspace search prints its
+    locations (`api:src/billing.py:42`, `api:Gateway.charge`), so what it printed can be passed back;
+    else `members` and `symbol` as given. Only a label of `members` counts (a filter that left the
+    repository out leaves the text as typed), and `a::b` stays a Rust path."""
+    label, colon, rest = symbol.strip().partition(":")
+    named = [m for m in members if m.name == label]
+    if colon and named and rest.strip() and not rest.startswith(":"):
+        return named, rest
+    return list(members), symbol
 
 
 def _none_readable(fed: Federation, errors: list[RepoError]) -> QryError:

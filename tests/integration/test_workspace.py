@@ -1077,6 +1077,23 @@ def test_related_over_a_workspace_asks_the_repository_defining_the_name(
         related_across(fed, "render_page", depth=99)
 
 
+def test_a_location_a_workspace_search_printed_is_passed_back_to_related(repos: dict[str, Path]) -> None:
+    """`web:web/render.py:6` and `web:render_page`, as a workspace search prints its locations (and
+    `related -w` its rows), name the definition in that repository: both found no definition."""
+    from indexlib import related_across, resolve_across
+
+    twice = Federation("t", [Member("web", repos["web"] / ".qry"), Member("web2", repos["web"] / ".qry")])
+    for spelled in ("web2:web/render.py:6", "web2:render_page", "web2:web/render.py:render_page"):
+        got = related_across(twice, spelled)
+        assert got.repo == "web2" and got.node is not None and not got.ambiguous, (spelled, got)
+    assert related_across(twice, "render_page").ambiguous  # unlabelled: both define it
+    found, _errors = resolve_across(twice, "web:render_page")
+    assert {d.repo for d in found} == {"web"} and found[0].name == "render_page"
+    # A label the filter left out, or none of the workspace's, is part of the name as typed.
+    assert related_across(twice, "web2:render_page", repos=["^web$"]).node is None
+    assert related_across(_fed(repos), "nope:render_page").node is None
+
+
 def test_qry_related_with_a_workspace(repos: dict[str, Path], tmp_path: Path) -> None:
     env = {"XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     paths = [str(repos[n]) for n in ("billing", "auth", "web")]

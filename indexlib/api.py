@@ -22,6 +22,7 @@ from indexlib.retrieval.notes import member_line
 from indexlib.retrieval.query import parse_query, regex_syntax
 from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.search import TOLD_NOTES, Engine
+from indexlib.rootpaths import root_relative_globs
 from indexlib.snapshot import Snapshot
 from indexlib.store.locate import resolve_index_dir
 from indexlib.store.manifest import FileRecord
@@ -50,6 +51,7 @@ def query_notes(
     """
     notes: list[str] = []
     q = parse_query(text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds)
+    q.paths[:], q.excludes[:] = (root_relative_globs(g, engine.source_root) for g in (q.paths, q.excludes))
     if q.open_quote:
         notes.append(
             "a quote is never closed: the words after it were read as one phrase (close it, or drop it)"

@@ -37,6 +37,7 @@ from indexlib.grep.lines import Line
 from indexlib.grep.pattern import compile_pattern
 from indexlib.grep.records import GrepError, GrepLine, GrepResult, GrepSummary
 from indexlib.grep.run import FileMatches, GrepStats, IndexRef, grep_tree, named_matches
+from indexlib.rootpaths import root_relative_globs
 
 __all__ = ["BinaryNote", "GrepRequest", "OnBinary", "OnError", "OnFile", "Stop", "bounded_grep", "run_grep"]
 
@@ -228,14 +229,18 @@ class _Run:
         self.on_skipped: OnError = lambda _p, _r: None
         self.mapped = False  # rg would map the named files (up to ten, all files): `named_matches`
 
-    def file_filter(self, targets: tuple[str, ...]) -> FileFilter:
+    def file_filter(self, targets: tuple[str, ...], root: Path | None = None) -> FileFilter:
+        """The filter of the walk under `root`, whose absolute path a `path:` glob may spell."""
         f = self.filters
+        paths, excluded = (
+            f[k] if root is None else root_relative_globs(f[k], root) for k in ("path", "-path")
+        )
         return FileFilter(
             hidden=self.req.hidden,
             globs=tuple(self.req.globs),
             langs=tuple(f["lang"]),
-            paths=tuple(f["path"]),
-            exclude_paths=tuple(f["-path"]),
+            paths=tuple(paths),
+            exclude_paths=tuple(excluded),
             targets=targets,
         )
 
@@ -297,7 +302,7 @@ class _Run:
         for fm in grep_tree(
             self.pattern,
             run_root,
-            self.file_filter((rel,) if rel else ()),
+            self.file_filter((rel,) if rel else (), run_root),
             index=self.index if rel is not None else None,
             no_ignore=self.req.no_ignore,
             max_count=self.req.max_count,

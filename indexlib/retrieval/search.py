@@ -52,6 +52,7 @@ from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, w
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
 from indexlib.retrieval.scope import scope_paths
 from indexlib.retrieval.termweights import bm25_boosts, whole_name
+from indexlib.rootpaths import root_relative_globs
 from indexlib.snapshot import Snapshot
 from indexlib.store.store import Store
 
@@ -134,6 +135,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     q = parse_query(
         text, langs=opts.langs, paths=opts.paths, excludes=opts.excludes, kinds=opts.kinds, repos=opts.repos
     )
+    q.paths[:], q.excludes[:] = (root_relative_globs(g, engine.source_root) for g in (q.paths, q.excludes))
     if (q.repos or q.exclude_repos) and opts.member is None:
         raise UsageError(
             "repo: and --repo choose among a workspace's repositories; this searches one index",

@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "indexlib.records",
         "indexlib.analyzer",
         "indexlib.pathglob",
+        "indexlib.rootpaths",
         "indexlib.pathroles",
         "indexlib.timeparse",
         "indexlib.gramtext",

@@ -108,9 +108,15 @@ class SearchRequest(msgspec.Struct, kw_only=True):
 
     def check_words(self, q: Query) -> None:
         """A query of filters or exclusions only (`path:src/**`, `-foo`) asks for nothing: an error for
-        the CLI (the library answers it with an empty result and a note)."""
-        if self.caller == CLI and q.is_blank:
+        the CLI and for agents, who correct their call on an error (an empty result that is not one
+        reads as "there is no such code"); the library answers it with an empty result and a note."""
+        if self.caller in (CLI, AGENT) and q.is_blank:
             what, hint = q.nothing_to_search()
+            if self.caller == AGENT:
+                hint = (
+                    'add what to look for to query, e.g. "retry path:src/**": filters (lang, path, kind) '
+                    "and -word exclusions only narrow a search"
+                )
             raise UsageError(what, hint=hint)
 
     def validate(self, text: str) -> None:

@@ -100,7 +100,17 @@ def test_lists_eight_tools_with_schemas_and_descriptions(server: Server) -> None
         assert t.description and len(t.description) > 80, t.name
         assert t.input_schema["type"] == "object"
     props = tools["search"].input_schema["properties"]
-    assert {"query", "top_k", "mode", "lang", "path", "kind", "snippet_chars", "budget_tokens", "since"} <= set(props)
+    assert {
+        "query",
+        "top_k",
+        "mode",
+        "lang",
+        "path",
+        "kind",
+        "snippet_chars",
+        "budget_tokens",
+        "since",
+    } <= set(props)
     assert tools["search"].input_schema["required"] == ["query"]
     assert props["top_k"]["maximum"] == 100 and props["top_k"]["default"] == 10
     assert (props["snippet_chars"]["minimum"], props["snippet_chars"]["maximum"]) == (80, 4000)
@@ -234,10 +244,13 @@ def test_get_related_by_uid_and_ambiguity(server: Server) -> None:
 
 
 def test_query_graph_with_params(server: Server) -> None:
-    data = server.ok("query_graph", {
-        "query": "MATCH (f:function {name: $name})-[:calls]->(g) RETURN DISTINCT g.name ORDER BY g.name",
-        "params": {"name": "retry_failed_charge"},
-    })
+    data = server.ok(
+        "query_graph",
+        {
+            "query": "MATCH (f:function {name: $name})-[:calls]->(g) RETURN DISTINCT g.name ORDER BY g.name",
+            "params": {"name": "retry_failed_charge"},
+        },
+    )
     assert data["columns"] == ["g.name"]
     assert ["parse_config"] in data["rows"]
 
@@ -261,8 +274,12 @@ def test_top_k_over_the_bound_is_a_tool_error_naming_it(server: Server) -> None:
 
 
 def test_snippet_chars_and_budget_bounds(server: Server) -> None:
-    for args, name in [({"snippet_chars": 10}, "snippet_chars"), ({"snippet_chars": 5000}, "snippet_chars"),
-                       ({"budget_tokens": 5}, "budget_tokens"), ({"top_k": 0}, "top_k")]:
+    for args, name in [
+        ({"snippet_chars": 10}, "snippet_chars"),
+        ({"snippet_chars": 5000}, "snippet_chars"),
+        ({"budget_tokens": 5}, "budget_tokens"),
+        ({"top_k": 0}, "top_k"),
+    ]:
         err = server.error("search", {"query": "charge", **args})
         assert err["code"] == "bound" and name in err["error"], err
 
@@ -294,6 +311,11 @@ def test_bad_arguments_and_library_errors_are_tool_errors(server: Server) -> Non
     assert err["code"] == "usage" and "date" in err["error"]
     err = server.error("search", {"query": "   "})
     assert err["code"] == "usage"
+    # Filters or exclusions alone ask for nothing: an error to correct, not an empty answer.
+    for query in ("lang:python", "path:src/** -charge"):
+        err = server.error("search", {"query": query})
+        assert err["code"] == "usage" and "nothing to search for" in err["error"], err
+        assert "qry search" not in err["hint"] and "add what to look for" in err["hint"], err
     is_error, text = server.call("no_such_tool", {})
     assert is_error
     assert server.ok("index_status")["files"] > 0
@@ -354,7 +376,9 @@ def test_wall_clock_limit_returns_an_error_and_the_slot_is_held_until_the_work_e
         return first, busy
 
     first, busy = anyio.run(scenario)
-    assert first[0] and json.loads(first[1])["code"] == "timeout" and "search" in json.loads(first[1])["error"]
+    assert (
+        first[0] and json.loads(first[1])["code"] == "timeout" and "search" in json.loads(first[1])["error"]
+    )
     assert busy[0] and json.loads(busy[1])["code"] == "busy"
     assert json.loads(busy[1])["error"].startswith("server busy: 1 call already in flight ")  # not "1 calls"
     release.set()
@@ -418,7 +442,9 @@ def test_missing_index_is_reported_per_call_and_reindex_creates_it(
     # As `qry index` builds: with vectors (embedded now, or served by the session's shared vector
     # cache when an earlier test embedded the same fixture).
     assert report["embed"] == "onnx" and report["embedded"] + report["embed_cached"] > 0, text
-    assert tools.search("retry_failed_charge", lang="python")["results"][0]["path"] == "python/billing/retry.py"
+    assert (
+        tools.search("retry_failed_charge", lang="python")["results"][0]["path"] == "python/billing/retry.py"
+    )
     shutil.rmtree(repo)
 
 

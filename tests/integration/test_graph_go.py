@@ -127,3 +127,17 @@ def test_a_call_into_a_modules_top_package_resolves_by_its_go_mod(tmp_path: Path
         ("Batch", "commands.go", False),
         ("Strip", "internal/ansi/ansi.go", False),
     ]
+
+
+def test_an_unaliased_import_of_a_major_version_path_binds_the_package_name(tmp_path: Path) -> None:
+    """`import "example.com/task/v3"` binds `task` (the package the path's last element before `/v3`
+    names), not `v3`: `task.Run()` in another package is the module's `Run`."""
+    files = {
+        "go.mod": "module example.com/task/v3\n\ngo 1.22\n",
+        "task.go": "package task\n\nfunc Run() int { return 1 }\n",
+        "cmd/task/main.go": 'package main\n\nimport "example.com/task/v3"\n\nfunc main() {\n\ttask.Run()\n}\n',
+        "other/run.go": "package other\n\nfunc Run() int { return 0 }\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, "main", callers=False).related]
+    assert callees == [("Run", "task.go", False)]

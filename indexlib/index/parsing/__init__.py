@@ -63,7 +63,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     resolver tells `Policy` from `Policy<T>` (and their constructors) instead of calling both ambiguous.
 # 18: a Rust macro's arguments are read for calls (`tri!(f(x))`, `assert_eq!(parse(s), ..)`): tree-sitter
 #     gives them as a token tree, so the calls inside had no edge.
-PARSER_VERSION = 18
+# 19: an unaliased Go import of a `/vN` or `.vN` path binds the package's name (`task` for
+#     `github.com/go-task/task/v3`, `yaml` for `gopkg.in/yaml.v3`), not `v3`.
+PARSER_VERSION = 19
 
 
 def parse_file(

@@ -15,6 +15,7 @@ import msgspec
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs
+from indexlib.index.parsing.goimports import default_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import (
     Source,
@@ -364,7 +365,7 @@ def _go_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     for specifier in _descendants(node, "import_spec"):
         package = first_string(src, specifier.child_by_field_name("path"))
         bound = specifier.child_by_field_name("name")
-        pairs.append((package, src(bound) if bound is not None else package.rsplit("/", 1)[-1]))
+        pairs.append((package, src(bound) if bound is not None else default_name(package)))
     return pairs
 
 

@@ -146,12 +146,14 @@ class Resolver:
         if built and not scoped:
             return [], False  # `File.new`: a class of Ruby's or a gem's, not a same-named indexed one
         pathed = module_path_tier(n, qualifier, cands)  # Rust `super::ser::to_writer()` (rustpaths.py)
+        # A JavaScript `#private` member is its own class body's, whichever object it is read on.
+        pathed = pathed or ([c for c in cands if self._member_of(c.node, own)] if last[:1] == "#" else [])
         tiers = [typed] if typed is not None else [scoped] if scoped else [pathed] if pathed else None
         if tiers is None:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
-        named = typed is not None or bool(pathed)  # a type or module path named it, not a guess
+        named = typed is not None or bool(pathed)  # a type, module path or class body named it, no guess
         return self._pick(n, tiers, (qualifier, head), bound, own, access=access, named=named)
 
     def _pick(

@@ -1,4 +1,5 @@
-"""`self.m()` resolved as the caller's own object's method, and only as a guess beyond it."""
+"""`self.m()` resolved as the caller's own object's method, and only as a guess beyond it; a
+JavaScript `#private` member as its own class body's, on whichever object it is read."""
 
 from __future__ import annotations
 
@@ -28,5 +29,20 @@ def test_a_self_call_no_own_method_answers_is_a_guess(tmp_path: Path) -> None:
     engine = open_engine(make_repo(tmp_path, {"routing.py": ROUTING}) / ".qry")
     handle = [(r.symbol, r.ambiguous) for r in related(engine, "Route.handle", callers=False).related]
     assert ("Router.app", True) in handle
-    inner = [(r.symbol, r.ambiguous) for r in related(engine, "Router.route.decorator", callers=False).related]
+    inner = [
+        (r.symbol, r.ambiguous) for r in related(engine, "Router.route.decorator", callers=False).related
+    ]
     assert ("Router.add_route", False) in inner
+
+
+def test_a_javascript_private_member_is_its_own_class_bodys(tmp_path: Path) -> None:
+    """`app.#addRoute()` inside class Hono can only be Hono's `#addRoute` (a private name is the
+    class body's): one edge, not an ambiguous pair with another class's `#addRoute`."""
+    source = (
+        "export class Hono {\n  #addRoute(m: string) { return m }\n"
+        "  route(path: string, app: Hono) {\n    app.#addRoute(path)\n  }\n}\n"
+        'export class Other {\n  #addRoute(x: string) { return x }\n  go() { this.#addRoute("x") }\n}\n'
+    )
+    engine = open_engine(make_repo(tmp_path, {"app.ts": source}) / ".qry")
+    edges = related(engine, "Hono.route", callers=False).related
+    assert [(r.symbol, r.ambiguous) for r in edges if r.edge == "calls"] == [("Hono.#addRoute", False)]

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
 import xxhash
 
@@ -181,6 +182,21 @@ def test_rename_keeps_the_original_times(repo: Path, strategy: str) -> None:
     times, _, _ = run(repo, [fn("moved.py", "solo", 1, 2), fn("moved.py", "more", 5, 6)], strategy)
     assert times["solo"] == (T2020, T2020)  # followed through the rename, as blame does
     assert times["more"] == (T2023, T2023)
+
+
+def test_a_split_definition_takes_the_times_of_all_its_parts(repo: Path, strategy: str) -> None:
+    # A definition too long for one node is stored as windows; search answers any window as the whole
+    # definition with part 0's time, so every part must carry the whole's (earliest, latest): else
+    # `--since 2022` keeps the hit through part 1 and prints part 0's 2020 as its last change.
+    git(repo, "checkout", "-q", "--", "mod.py")  # the 2022 version: beta's return changed in 2022
+    head = fn("mod.py", "big", 3, 5)
+    tail = msgspec.structs.replace(fn("mod.py", "big", 6, 7), part=1, uid=head.uid + 1)
+    other = fn("mod.py", "alpha", 3, 4)
+    mtimes = {"mod.py": os.stat(repo / "mod.py").st_mtime_ns}
+    plans, _ = plan_times(repo, ["mod.py"], mtimes, use_git=True, direct_max=STRATEGIES[strategy])
+    out = {(n.name, n.part): (n.created_at, n.changed_at) for n in apply_times([head, tail, other], plans)}
+    assert out[("big", 0)] == out[("big", 1)] == (T2020, T2022)
+    assert out[("alpha", 0)] == (T2020, T2020)  # not a part of big: its own lines' times
 
 
 def test_merged_side_branch_gets_the_time_it_landed_on_this_branch(repo: Path, strategy: str) -> None:

@@ -3,8 +3,9 @@
 Owns: turning repository history into `Node.created_at` / `Node.changed_at`, for the nodes of the files
 a build re-parsed: which files take file times, blame or the replay, blaming them, and cutting line
 times into node times. Running git and parsing its output is git.py's; the replay is replay.py's; the
-per-file plan and the statistics are plan.py's. Does not own: where the times are stored or filtered
-(lexical.py, streams.py), or the decision to read git at all (the build passes `use_git`).
+per-file plan and the statistics are plan.py's; one time per split definition is parts.py's. Does not
+own: where the times are stored or filtered (lexical.py, streams.py), or the decision to read git at
+all (the build passes `use_git`).
 
 What a time means. A node's `created_at` is the earliest and its `changed_at` the latest **committer
 time** among the lines of its range [start_line, end_line], as `git blame --first-parent` attributes
@@ -17,7 +18,8 @@ exist on this branch in April, and plain blame would say it did (it names the si
 Lines not committed yet (modified, staged or untracked files) take the file's modification time. A
 module-remainder node spans from its first to its last line, holes included, so its times are taken
 over its lines minus those of the file's top-level definitions: editing a function does not make the
-module's imports "changed".
+module's imports "changed". A definition split into windows (parts) takes, in every part, the times
+of the whole (parts.py), since search answers any part as the whole definition.
 
 Outside a git work tree, with `use_git=False`, when git is missing or broken, or before the first
 commit, every node of a file takes the file's modification time and the source is "file times", so
@@ -72,6 +74,7 @@ import msgspec
 
 from indexlib.index.gittimes.cache import TimesCache
 from indexlib.index.gittimes.git import BLAME_TIMEOUT_S, GitRepo, blame_file, parse_blame_porcelain
+from indexlib.index.gittimes.parts import spread_over_parts
 from indexlib.index.gittimes.plan import SOURCE_FILES, SOURCE_GIT, FilePlan, GitTimesStats
 from indexlib.index.gittimes.replay import replay
 from indexlib.records import Node, NodeKind
@@ -148,7 +151,7 @@ def apply_times(nodes: Sequence[Node], plans: dict[str, FilePlan]) -> list[Node]
         by_path.setdefault(n.path, []).append(n)
     out: list[Node] = []
     for path, file_nodes in by_path.items():
-        out.extend(_times_for_file(file_nodes, plans[path]))
+        out.extend(spread_over_parts(_times_for_file(file_nodes, plans[path])))
     return out
 
 

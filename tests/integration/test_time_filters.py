@@ -250,3 +250,29 @@ def test_since_after_until_is_a_usage_error(indexed: Indexed) -> None:
 
     with pytest.raises(UsageError, match="is after --until"):
         _symbols(indexed, since="2025-01-01", until="2020-01-01")
+
+
+def test_work_committed_after_indexing_takes_its_commit_time(tmp_path: Path) -> None:
+    # Uncommitted lines take the file's time; once committed unchanged, a content-only reuse kept that
+    # time for good (a `git mv` of a 2020 file read as written in 2024). The commit must re-time them.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / ".gitignore").write_text(".qry/\n")
+    (repo / "lib.py").write_text(LIB)
+    (repo / "app.py").write_text(APP_2020)
+    _commit(repo, T2020, "first")
+    _git(repo, "mv", "lib.py", "helpers.py")
+    (repo / "app.py").write_text(APP_2022)
+    for name in ("helpers.py", "app.py"):
+        os.utime(repo / name, (T_MTIME, T_MTIME))
+    build_index(repo, BuildOptions(embed="none"))
+    index_dir = repo / ".qry"
+    _commit(repo, T2022, "rename lib, change changed_func")
+    report = build_index(repo, BuildOptions(embed="none"))
+    assert report.published and report.changed == 2  # .gitignore, committed as it was, stays reused
+    res = open_engine(index_dir).search("zebra", SearchOptions(mode="lexical", top_k=50, kinds=["function"]))
+    changed = {h.symbol: h.last_changed for h in res.results}
+    assert changed == {"legacy_helper": T2020, "old_func": T2020, "changed_func": T2022}
+    again = build_index(repo, BuildOptions(embed="none"))  # HEAD did not move: nothing to re-time
+    assert not again.published and again.changed == 0

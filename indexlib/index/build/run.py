@@ -1,8 +1,9 @@
 """The build's orchestrator: the stages of `qry index` in order, each timed, under the writer lock.
 
 Owns: `build_index` (the lock, and cleaning up after any failure) and `_build_locked`, which reads as
-the list of stages: previous root -> discover -> classify -> parse and spill -> git times -> source
-state -> write segment -> publish -> vectors (begun during the parse where cores idle: `prefetch.py`).
+the list of stages: previous root -> discover -> classify (and retime: `retime.py`) -> parse and spill
+-> git times -> source state -> write segment -> publish -> vectors (begun during the parse where cores
+idle: `prefetch.py`).
 Every run writes at most one new segment (plus, when
 compaction triggers, one merged segment instead), so a crash can only leave staging files behind,
 which `gc` removes; the previous root stays whole because HEAD moves last, atomically. Re-indexing
@@ -34,6 +35,7 @@ from indexlib.index.build.parse import parse_and_spill, parse_cores
 from indexlib.index.build.plan import classify, discover_sources, load_previous
 from indexlib.index.build.prefetch import start_prefetch
 from indexlib.index.build.publish import publish_stage
+from indexlib.index.build.retime import retime_committed
 from indexlib.index.build.times import TimesJob, node_times, source_state
 from indexlib.index.build.vectors import attach_vectors
 from indexlib.index.build.write import write_stage
@@ -167,6 +169,7 @@ def _build_locked(
         sources, skipped = discover_sources(root, opts, report)
     with _timed(report, "hash"):
         plan = classify(sources, skipped, prev.files, opts, report)
+        retime_committed(root, prev, plan, sources, opts, report)
     times_job = TimesJob(root, plan.to_parse, opts)  # history is read while the files parse
     # Vectors begin now where the parse leaves cores idle (an edit's in-process parse, or more cores
     # than the parse pool takes); elsewhere after the lexical root, which is what a user waits for.

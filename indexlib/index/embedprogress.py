@@ -99,10 +99,25 @@ def read_progress(cache_dir: Path) -> EmbedProgress | None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process `pid` still runs. A zombie does not: a build killed with SIGKILL stays one until
+    its parent reaps it, and in a container whose PID 1 reaps nothing (Docker without --init) that is
+    for ever, while `os.kill(pid, 0)` still succeeds on it: status said "vectors in progress" after
+    `timeout -s KILL` ended the build."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` has exited and waits to be reaped (Linux /proc; elsewhere never said)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    # The state follows the command name, which is in parentheses and may itself hold ") ".
+    state = stat[stat.rfind(b")") + 1 :].split()[:1]
+    return state in ([b"Z"], [b"X"])

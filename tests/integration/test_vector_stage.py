@@ -152,6 +152,29 @@ def test_status_and_search_say_vectors_are_in_progress(tmp_path: Path, shared: P
     assert index_status(index_dir).vectors_progress is None
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="zombies are read from /proc")
+def test_a_killed_build_not_yet_reaped_has_stopped(tmp_path: Path) -> None:
+    # A build killed with SIGKILL is a zombie until its parent reaps it (for ever under a PID 1 that
+    # reaps nothing, as in a container without --init); os.kill(pid, 0) still succeeds on it.
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = time.monotonic() + 30
+        while b") Z" not in Path(f"/proc/{child.pid}/stat").read_bytes() and time.monotonic() < deadline:
+            time.sleep(0.01)  # exited, not reaped: Popen waits only when asked
+        write_progress(tmp_path, EmbedProgress(pid=child.pid, root="r", done=2, total=6))
+        progress = read_progress(tmp_path)
+        assert progress is not None and not progress.running
+        assert progress.describe().startswith("vectors stopped at 2/6")
+    finally:
+        child.wait()
+    write_progress(tmp_path, EmbedProgress(pid=os.getpid(), root="r", done=2, total=6))
+    alive = read_progress(tmp_path)
+    assert alive is not None and alive.running  # this process runs, and is no zombie
+
+
 def test_background_returns_after_the_lexical_root_and_a_worker_finishes(
     tmp_path: Path, shared: Path
 ) -> None:

@@ -30,9 +30,33 @@ def test_every_language_is_indexed_and_searchable(polyglot_lexical: Path) -> Non
     engine = open_engine(polyglot_lexical / ".qry")
     snap = engine.snapshot()
     langs = {rec.language for rec in snap.manifest.files.values()}
-    assert {"python", "javascript", "typescript", "go", "java", "rust", "c", "cpp", "csharp", "ruby", "php",
-            "markdown"} <= langs
-    for lang in ["python", "go", "java", "rust", "csharp", "ruby", "php", "javascript", "typescript", "c", "cpp"]:
+    assert {
+        "python",
+        "javascript",
+        "typescript",
+        "go",
+        "java",
+        "rust",
+        "c",
+        "cpp",
+        "csharp",
+        "ruby",
+        "php",
+        "markdown",
+    } <= langs
+    for lang in [
+        "python",
+        "go",
+        "java",
+        "rust",
+        "csharp",
+        "ruby",
+        "php",
+        "javascript",
+        "typescript",
+        "c",
+        "cpp",
+    ]:
         res = engine.search("charge", SearchOptions(langs=[lang], top_k=5))
         assert res.results, lang
         assert all(h.language == lang for h in res.results)
@@ -113,7 +137,9 @@ def test_unchanged_reindex_publishes_nothing_and_one_change_is_incremental(
     os.utime(target, (time.time() + 5, time.time() + 5))
     third = build_index(repo, BuildOptions(embed="none"))
     assert third.published and third.changed == 1 and third.added == 0
-    per_file = {rec.nodes for p, rec in Store.open(repo / ".qry").load()[1].files.items() if p.endswith("config.py")}
+    per_file = {
+        rec.nodes for p, rec in Store.open(repo / ".qry").load()[1].files.items() if p.endswith("config.py")
+    }
     assert third.nodes_written == sum(per_file)
     hits = search(repo, "brand_new_helper_fn")
     assert hits and hits[0][0].endswith("brand_new_helper_fn")
@@ -195,11 +221,15 @@ def test_identifier_query_skips_the_model_when_the_definition_leads(polyglot_onn
 def test_a_repeated_question_reuses_its_query_vector(polyglot_onnx: Path) -> None:
     text = "which function waits longer between attempts each time"
     first = open_engine(polyglot_onnx / ".qry").search(text, SearchOptions(top_k=5))
-    again = open_engine(polyglot_onnx / ".qry").search(" " + text.replace(" ", "  ") + " ", SearchOptions(top_k=5))
+    again = open_engine(polyglot_onnx / ".qry").search(
+        " " + text.replace(" ", "  ") + " ", SearchOptions(top_k=5)
+    )
     assert first.meta.model_loaded and not again.meta.model_loaded
     assert any("query vector from the cache" in n for n in again.meta.notes)
     assert [h.uid for h in again.results] == [h.uid for h in first.results]
-    assert [h.provenance.vector_score for h in again.results] == [h.provenance.vector_score for h in first.results]
+    assert [h.provenance.vector_score for h in again.results] == [
+        h.provenance.vector_score for h in first.results
+    ]
 
 
 def test_a_plain_build_keeps_the_embedding_the_index_was_built_with(tmp_path: Path) -> None:
@@ -238,3 +268,18 @@ def test_an_unknown_embedder_is_refused_before_a_root_is_published(
         build_index(tmp_path, BuildOptions(embed="onxx", git_times=False))
     assert store.head() != head
     assert resolve_embed(store, BuildOptions()).embed == "onnx"
+
+
+def test_a_build_removes_the_staging_a_killed_writer_left(tmp_path: Path) -> None:
+    """A writer killed with SIGKILL never runs its cleanup: its staging stays in tmp/. The next build
+    holds the writer lock, so nothing there is anyone's: it goes, and the build publishes."""
+    (tmp_path / "a.py").write_text("def one():\n    return 1\n")
+    build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    store = Store.open(tmp_path / ".qry")
+    left = store.tmp_dir / "stage-4242-0123456789ab"
+    (left / "seg").mkdir(parents=True)
+    (left / "seg" / "nodes.bin").write_bytes(b"x" * 1024)
+    (tmp_path / "a.py").write_text("def two():\n    return 2\n")
+    report = build_index(tmp_path, BuildOptions(embed="none", git_times=False))
+    assert report.published and not left.exists()
+    assert open_engine(tmp_path / ".qry").search("two").results[0].symbol == "two"

@@ -89,6 +89,9 @@ def build_index(
     opts = resolve_embed(store, opts)
     report = BuildReport(index_dir=str(index_dir))
     with writer_lock(index_dir, wait=opts.wait):
+        # A writer killed outright (SIGKILL, a power cut) left its staging in tmp/, which no later
+        # successful build removed (15 MiB on cobra) until `qry gc`: we hold the lock, so it is dead.
+        store.discard_staging()
         try:
             steps = progress or (lambda _s, _d, _t: None)
             _build_locked(root, store, opts, report, steps, parse_map, embedder)

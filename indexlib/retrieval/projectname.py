@@ -1,7 +1,7 @@
 """The names a project is imported by, and a question's word naming its own project.
 
-Owns: reading the package name a repository declares at its top (Cargo.toml, package.json,
-pyproject.toml, go.mod), and weighing such a word down in BM25 when a sentence names the project it
+Owns: reading the package name a repository declares at its top in the manifest of its main
+language (Cargo.toml, pyproject.toml, go.mod, package.json), and weighing such a word down in BM25 when a sentence names the project it
 searches (`where does serde_json escape strings` in serde_json). Every file of a project is about
 the project, so its name says nothing of where in it the answer is; but the name is written where
 code imports it (`use serde_json::json;` in doc examples, `from black import`), and those lines ranked
@@ -15,6 +15,7 @@ import functools
 import json
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -35,35 +36,62 @@ def normal(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
 
+# The manifest that names a project written in each language (its import name). One per language: a
+# Go repository's package.json names its npm wrapper (go-task's `@go-task/cli`), not the project.
+MANIFESTS: dict[str, str] = {
+    "rust": "Cargo.toml",
+    "python": "pyproject.toml",
+    "go": "go.mod",
+    "javascript": "package.json",
+    "typescript": "package.json",
+}
+_PROSE = frozenset({"text", "markdown"})
+
+
+def _read_name(manifest: str, text: str) -> object:
+    """The package name `text` (a MANIFESTS file) declares, or None."""
+    if manifest == "go.mod":
+        found = _GO_MODULE.search(text)
+        return _GO_VERSION.sub("", found.group(1)).rsplit("/", 1)[-1] if found else None
+    if manifest == "package.json":
+        return str(json.loads(text).get("name") or "").rsplit("/", 1)[-1]
+    table = tomllib.loads(text).get("package" if manifest == "Cargo.toml" else "project", {})
+    return table.get("name") if isinstance(table, dict) else None
+
+
 @functools.lru_cache(maxsize=PROJECT_FILES_CACHED)
-def project_names(source_root: str) -> frozenset[str]:
-    """The package names the repository at `source_root` declares at its top: Cargo.toml's
-    [package] name, package.json's name (without its `@scope/`), pyproject.toml's [project] name,
-    go.mod's module path's last element (without a `/vN`). Not the folder's name: a clone of
-    serde-rs/json is `json`, a word of nearly every question asked of it."""
-    root = Path(source_root)
-    found: list[str] = []
-    for name, read in (
-        ("Cargo.toml", lambda t: tomllib.loads(t).get("package", {}).get("name")),
-        ("pyproject.toml", lambda t: tomllib.loads(t).get("project", {}).get("name")),
-        ("package.json", lambda t: str(json.loads(t).get("name") or "").rsplit("/", 1)[-1]),
-        (
-            "go.mod",
-            lambda t: (
-                _GO_VERSION.sub("", m.group(1)).rsplit("/", 1)[-1] if (m := _GO_MODULE.search(t)) else None
-            ),
-        ),
-    ):
-        path = root / name
-        try:
-            if path.stat().st_size > MANIFEST_MAX_BYTES:
-                continue
-            got = read(path.read_text(encoding="utf-8", errors="replace"))
-        except (OSError, ValueError, AttributeError, tomllib.TOMLDecodeError):
-            continue
-        if isinstance(got, str) and got.strip():
-            found.append(normal(got))
-    return frozenset(found)
+def project_names(source_root: str, language: str) -> frozenset[str]:
+    """The package name the repository at `source_root` declares at its top in the manifest of its
+    main `language`: Cargo.toml's [package] name, pyproject.toml's [project] name, go.mod's module
+    path's last element (without a `/vN`), package.json's name (without its `@scope/`). Not the
+    folder's name: a clone of serde-rs/json is `json`, a word of nearly every question asked of it."""
+    manifest = MANIFESTS.get(language)
+    if manifest is None:
+        return frozenset()
+    path = Path(source_root) / manifest
+    try:
+        if path.stat().st_size > MANIFEST_MAX_BYTES:
+            return frozenset()
+        got = _read_name(manifest, path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError, AttributeError, tomllib.TOMLDecodeError):
+        return frozenset()
+    return frozenset([normal(got)]) if isinstance(got, str) and got.strip() else frozenset()
+
+
+_MAIN_LANGUAGE: dict[str, str] = {}  # root id -> main_language (a root never changes)
+
+
+def main_language(snap: Snapshot) -> str:
+    """The language most of the indexed files are written in (prose and plain text aside), counted
+    once per root (a count holding no snapshot, which would keep its manifest alive)."""
+    got = _MAIN_LANGUAGE.get(snap.root_id)
+    if got is None:
+        counts = Counter(f.language for f in snap.manifest.files.values() if f.language not in _PROSE)
+        got = counts.most_common(1)[0][0] if counts else ""
+        if len(_MAIN_LANGUAGE) >= PROJECT_FILES_CACHED:
+            _MAIN_LANGUAGE.clear()
+        _MAIN_LANGUAGE[snap.root_id] = got
+    return got
 
 
 def project_name_boosts(
@@ -71,7 +99,7 @@ def project_name_boosts(
 ) -> Mapping[str, float]:
     """`boosts` with the BM25 terms of a word of `q` naming the searched project times `weight`,
     unless a definition has that name or another word of `q` gives the same term."""
-    names = project_names(snap.manifest.source_root)
+    names = project_names(snap.manifest.source_root, main_language(snap))
     if not names:
         return boosts
     naming = [w for w in q.terms if normal(w.strip(_EDGES)) in names]

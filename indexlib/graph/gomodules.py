@@ -13,11 +13,9 @@ Pure but for reading the go.mod files' text from the snapshot (indexed as text w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
-GO_MOD = "go.mod"
-_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)", re.MULTILINE)
+from indexlib.manifests import GO_MOD, go_module
 
 
 def go_modules(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str, str]:
@@ -25,9 +23,9 @@ def go_modules(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str,
     out: dict[str, str] = {}
     for path in files:
         if path == GO_MOD or path.endswith("/" + GO_MOD):
-            found = _MODULE.search(text_of(path))
-            if found:
-                out[found.group(1)] = path[: -len(GO_MOD)].rstrip("/")
+            module = go_module(text_of(path))
+            if module:
+                out[module] = path[: -len(GO_MOD)].rstrip("/")
     return out
 
 
@@ -44,4 +42,4 @@ def package_folder(import_path: str, modules: dict[str, str]) -> str | None:
     return "/" + "/".join(p for p in parts if p)
 
 
-__all__ = ["GO_MOD", "go_modules", "package_folder"]
+__all__ = ["go_modules", "package_folder"]

@@ -14,20 +14,18 @@ which definitions an imported name can mean.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.outside import crate_of
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.targets import anchored, module_path_matches
+from indexlib.manifests import CARGO, cargo_package
 from indexlib.records import Ref
 
 RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
-CARGO = "Cargo.toml"
 # The `name` of a manifest's `[package]` table: the first `name = "..."` after the header.
-_PACKAGE = re.compile(r"^\[package\][^\[]*?^\s*name\s*=\s*[\"']([\w-]+)[\"']", re.MULTILINE | re.DOTALL)
 
 
 def crate_folders(files: Iterable[str]) -> dict[str, str]:
@@ -56,9 +54,9 @@ def cargo_names(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str
         folder = p[: -len(CARGO)].rstrip("/")
         if f"{folder}/{CRATE_ROOT}".lstrip("/") not in names:
             continue  # a workspace's manifest or a program: nothing to `use`
-        package = _PACKAGE.search(text_of(p))
+        package = cargo_package(text_of(p))
         if package:
-            out[package.group(1).replace("-", "_")] = folder
+            out[package.replace("-", "_")] = folder
     return out
 
 

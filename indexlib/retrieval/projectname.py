@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 from indexlib.analyzer import query_terms
+from indexlib.manifests import CARGO, GO_MOD, cargo_package, go_module, go_package_name
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.query import Query
 from indexlib.snapshot import Snapshot
 
 PROJECT_FILES_CACHED = 64  # source roots whose project names are kept
 MANIFEST_MAX_BYTES = 1 << 20  # a package manifest read for its name; a larger one is no manifest
-_GO_MODULE = re.compile(r"^module\s+(\S+)", re.MULTILINE)
-_GO_VERSION = re.compile(r"/v\d+$")
 _EDGES = "`'\"()[]{}<>,.;:!?"
 
 
@@ -39,9 +37,9 @@ def normal(name: str) -> str:
 # The manifest that names a project written in each language (its import name). One per language: a
 # Go repository's package.json names its npm wrapper (go-task's `@go-task/cli`), not the project.
 MANIFESTS: dict[str, str] = {
-    "rust": "Cargo.toml",
+    "rust": CARGO,
     "python": "pyproject.toml",
-    "go": "go.mod",
+    "go": GO_MOD,
     "javascript": "package.json",
     "typescript": "package.json",
 }
@@ -50,12 +48,14 @@ _PROSE = frozenset({"text", "markdown"})
 
 def _read_name(manifest: str, text: str) -> object:
     """The package name `text` (a MANIFESTS file) declares, or None."""
-    if manifest == "go.mod":
-        found = _GO_MODULE.search(text)
-        return _GO_VERSION.sub("", found.group(1)).rsplit("/", 1)[-1] if found else None
+    if manifest == GO_MOD:
+        module = go_module(text)
+        return go_package_name(module) if module else None
+    if manifest == CARGO:
+        return cargo_package(text)
     if manifest == "package.json":
         return str(json.loads(text).get("name") or "").rsplit("/", 1)[-1]
-    table = tomllib.loads(text).get("package" if manifest == "Cargo.toml" else "project", {})
+    table = tomllib.loads(text).get("project", {})
     return table.get("name") if isinstance(table, dict) else None
 
 

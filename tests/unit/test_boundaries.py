@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "indexlib.analyzer",
         "indexlib.pathglob",
         "indexlib.rootpaths",
+        "indexlib.manifests",
         "indexlib.pathroles",
         "indexlib.timeparse",
         "indexlib.gramtext",

@@ -15,7 +15,6 @@ import msgspec
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs
-from indexlib.index.parsing.goimports import default_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import (
     Source,
@@ -27,6 +26,7 @@ from indexlib.index.parsing.text import (
     strip_sigils,
     with_arity,
 )
+from indexlib.manifests import go_package_name
 from indexlib.records import NodeKind, Ref, RefKind
 
 # Children of a base-type list that are not base types.
@@ -365,7 +365,7 @@ def _go_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     for specifier in _descendants(node, "import_spec"):
         package = first_string(src, specifier.child_by_field_name("path"))
         bound = specifier.child_by_field_name("name")
-        pairs.append((package, src(bound) if bound is not None else default_name(package)))
+        pairs.append((package, src(bound) if bound is not None else go_package_name(package)))
     return pairs
 
 

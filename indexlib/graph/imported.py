@@ -25,7 +25,6 @@ from indexlib.records import Ref
 
 RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
-# The `name` of a manifest's `[package]` table: the first `name = "..."` after the header.
 
 
 def crate_folders(files: Iterable[str]) -> dict[str, str]:

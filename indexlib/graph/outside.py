@@ -63,6 +63,12 @@ def crate_of(path: str) -> str:
     return "/".join(parts)
 
 
+def crate_src(path: str) -> str:
+    """The `src` folder of the crate `path` is in (crate_of): `clap_lex/src`, or `src` at the top."""
+    crate = crate_of(path)
+    return f"{crate}/src" if crate else "src"
+
+
 def qualifier(node: Node) -> str:
     """`Executor.Run` -> `Executor`; `a::B::c` -> `a.B`; '' for an unqualified name."""
     q = node.qualified_name.replace("::", ".")

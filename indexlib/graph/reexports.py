@@ -10,12 +10,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from indexlib.graph.outside import crate_of
+from indexlib.graph.outside import crate_src
+from indexlib.graph.rustpaths import children_folder
 from indexlib.records import Ref
 
 REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
 REEXPORT_STEPS = 2  # packages passing a name on followed in a row (`a` from `a.b`, `a.b` from `a.b.c`)
-RUST_PARENTS = frozenset({"lib", "main", "mod"})  # Rust files whose child modules sit beside them
 
 
 def passed_on(package_path: str, imports: Iterable[Ref], name: str) -> list[str]:
@@ -55,11 +55,9 @@ def _rust_absolute(importer: str, module: str) -> str:
     this crate)."""
     parts = module.split(".")
     if parts[0] == "crate":
-        folder = crate_of(importer)
-        base, parts = (f"{folder}/src" if folder else "src"), parts[1:] or ["lib"]
+        base, parts = crate_src(importer), parts[1:] or ["lib"]
     elif parts[0] in ("self", "super"):
-        stem = importer.rsplit(".", 1)[0]
-        base = posixpath.dirname(importer) if posixpath.basename(stem) in RUST_PARENTS else stem
+        base = children_folder(importer)
         while parts and parts[0] in ("self", "super"):
             base = posixpath.dirname(base) if parts[0] == "super" else base
             parts = parts[1:]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import posixpath
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.outside import crate_of
+from indexlib.graph.outside import crate_of, crate_src
 from indexlib.graph.targets import module_path_matches
 from indexlib.records import Node
 
@@ -26,7 +26,7 @@ PATH_HEADS = frozenset({"crate", "super"})
 ROOT_FILES = ("lib", "main", "mod")  # a file whose child modules sit beside it, in its own folder
 
 
-def _children_folder(path: str) -> str:
+def children_folder(path: str) -> str:
     """The folder holding the child modules of the module file `path`: `src/lib.rs` and
     `src/value/mod.rs` keep theirs beside them (`src`, `src/value`), `src/ser.rs` under `src/ser`."""
     folder, name = posixpath.split(path)
@@ -45,12 +45,10 @@ def _module_files(folder: str, crate_src: str) -> list[str]:
 
 def _start(caller: str, segments: list[str]) -> tuple[str, list[str]] | None:
     """The children folder the leading `crate` or `super` segments name, and the rest."""
-    crate = crate_of(caller)
-    crate_src = f"{crate}/src" if crate else "src"
-    folder = _children_folder(caller)
+    folder = children_folder(caller)
     i = 0
     if segments and segments[0] == "crate":
-        folder, i = crate_src, 1
+        folder, i = crate_src(caller), 1
     while i < len(segments) and segments[i] == "super":
         folder, i = posixpath.dirname(folder), i + 1
     return (folder, segments[i:]) if i else None
@@ -66,8 +64,7 @@ def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[S
         return None
     folder, rest = started
     crate = crate_of(caller)
-    crate_src = f"{crate}/src" if crate else "src"
-    module = _module_files(posixpath.join(folder, *rest), crate_src)
+    module = _module_files(posixpath.join(folder, *rest), crate_src(caller))
     free = [
         c
         for c in cands
@@ -84,4 +81,4 @@ def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[S
     ]
 
 
-__all__ = ["PATH_HEADS", "module_path_tier"]
+__all__ = ["PATH_HEADS", "children_folder", "module_path_tier"]

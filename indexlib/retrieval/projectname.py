@@ -1,8 +1,8 @@
 """The names a project is imported by, and a question's word naming its own project.
 
 Owns: reading the package name a repository declares at its top in the manifest of its main
-language (Cargo.toml, pyproject.toml, go.mod, package.json), and weighing such a word down in BM25 when a sentence names the project it
-searches (`where does serde_json escape strings` in serde_json). Every file of a project is about
+language (Cargo.toml, pyproject.toml, go.mod, package.json), and weighing such a word down in BM25
+when a sentence names the project it searches (`where does serde_json escape strings` in serde_json). Every file of a project is about
 the project, so its name says nothing of where in it the answer is; but the name is written where
 code imports it (`use serde_json::json;` in doc examples, `from black import`), and those lines ranked
 first (serde_json: five doc examples before `format_escaped_str`). A name that is also a definition's
@@ -60,22 +60,30 @@ def _read_name(manifest: str, text: str) -> object:
 
 
 @functools.lru_cache(maxsize=PROJECT_FILES_CACHED)
+def declared_names(source_root: str) -> dict[str, str]:
+    """manifest -> the package name it declares, for each MANIFESTS file at `source_root`'s top:
+    Cargo.toml's [package] name, pyproject.toml's [project] name, go.mod's module path's package
+    (without a `/vN`), package.json's name (without its `@scope/`). Not the folder's name: a clone
+    of serde-rs/json is `json`, a word of nearly every question asked of it."""
+    out: dict[str, str] = {}
+    for manifest in sorted(set(MANIFESTS.values())):
+        path = Path(source_root) / manifest
+        try:
+            if path.stat().st_size > MANIFEST_MAX_BYTES:
+                continue
+            got = _read_name(manifest, path.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError, AttributeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(got, str) and got.strip():
+            out[manifest] = normal(got)
+    return out
+
+
 def project_names(source_root: str, language: str) -> frozenset[str]:
-    """The package name the repository at `source_root` declares at its top in the manifest of its
-    main `language`: Cargo.toml's [package] name, pyproject.toml's [project] name, go.mod's module
-    path's last element (without a `/vN`), package.json's name (without its `@scope/`). Not the
-    folder's name: a clone of serde-rs/json is `json`, a word of nearly every question asked of it."""
-    manifest = MANIFESTS.get(language)
-    if manifest is None:
-        return frozenset()
-    path = Path(source_root) / manifest
-    try:
-        if path.stat().st_size > MANIFEST_MAX_BYTES:
-            return frozenset()
-        got = _read_name(manifest, path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError, AttributeError, tomllib.TOMLDecodeError):
-        return frozenset()
-    return frozenset([normal(got)]) if isinstance(got, str) and got.strip() else frozenset()
+    """The package name the manifest of the repository's main `language` declares (declared_names):
+    one manifest, since a Go repository's package.json names its npm wrapper."""
+    name = declared_names(source_root).get(MANIFESTS.get(language, ""))
+    return frozenset([name]) if name else frozenset()
 
 
 _MAIN_LANGUAGE: dict[str, str] = {}  # root id -> main_language (a root never changes)
@@ -99,9 +107,10 @@ def project_name_boosts(
 ) -> Mapping[str, float]:
     """`boosts` with the BM25 terms of a word of `q` naming the searched project times `weight`,
     unless a definition has that name or another word of `q` gives the same term."""
+    declared = declared_names(snap.manifest.source_root).values()
+    if not any(normal(w.strip(_EDGES)) in declared for w in q.terms):
+        return boosts  # the usual question: no count of the languages (a pass over every file)
     names = project_names(snap.manifest.source_root, main_language(snap))
-    if not names:
-        return boosts
     naming = [w for w in q.terms if normal(w.strip(_EDGES)) in names]
     naming = [w for w in naming if not exact_definitions(snap, w.strip(_EDGES))]
     if not naming or len(naming) == len(q.terms):

@@ -197,18 +197,19 @@ def is_component(n: Node) -> bool:
     return n.kind == NodeKind.MODULE.value and n.language in COMPONENT_LANGUAGES
 
 
-def is_prototype(language: str, kind: str, text: str) -> bool:
-    """A C or C++ function declared without its body (a header's `int f(void);`): the definition
-    is where the body is, and the declaration yields to it. A function-like `#define` is no
-    prototype: it is the only definition its name has."""
-    return (
-        language in ("c", "cpp")
-        and kind in ("function", "method")
-        and "{" not in text
-        and not _DEFINE_LINE.search(text)
-    )
+def is_prototype(language: str, kind: str, text: str, path: str) -> bool:
+    """A function declared without its body: a C or C++ header's `int f(void);`, or any function or
+    method of a TypeScript declaration file (`index.d.ts`, the typings a JavaScript package ships
+    beside its code). The definition is where the body is, and the declaration yields to it. A
+    function-like `#define` is no prototype: it is the only definition its name has."""
+    if kind not in ("function", "method"):
+        return False
+    if language == "typescript":
+        return bool(_DECLARATION_FILE.search(path))
+    return language in ("c", "cpp") and "{" not in text and not _DEFINE_LINE.search(text)
 
 
+_DECLARATION_FILE = re.compile(r"\.d\.[cm]?ts$")  # index.d.ts, index.d.mts, index.d.cts
 _DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 
 

@@ -11,8 +11,8 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
 3. definitions in the caller's own file;
 4. `Type.member` where Type is a known container: that container's members;
 5. every definition with that name. More than one candidate left means the call is ambiguous: every
-   candidate is kept and the edge is marked `ambiguous`, never silently picked. A C or C++ prototype
-   (a declaration without a body) is not a candidate beside its body.
+   candidate is kept and the edge is marked `ambiguous`, never silently picked. A declaration
+   without a body (a C prototype, an `index.d.ts` method) is not a candidate beside its body.
 Calls to names with no definition in the index (builtins, third-party code) produce no edge.
 A Scala member access without arguments (`Lib.size`, marked `UNIFORM_ACCESS`) is a call of a
 parameterless `def`, so its candidates are functions and methods only: reading a `val` is no call.
@@ -488,9 +488,9 @@ class Resolver:
 
 
 def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
-    """One tier's candidates, once each, nearest `n` first. A C function's header prototype and its
-    body are one function: the call is the body's."""
-    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text)]
+    """One tier's candidates, once each, nearest `n` first. A C prototype and its body are one
+    function, as are an `index.d.ts` method and its JavaScript: the call is the body's."""
+    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)]
     return sorted(
         {c.node.uid: c for c in bodies or tier}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),

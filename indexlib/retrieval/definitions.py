@@ -204,7 +204,7 @@ def preference(
     (`fun Moshi.adapter()`, a method outside any class) after the members it extends: `Moshi.adapter`
     means the class's own."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
-    yields = is_prototype(n.language, n.kind, n.text) or is_deprecated(n.name, n.text, n.doc)
+    yields = is_prototype(n.language, n.kind, n.text, n.path) or is_deprecated(n.name, n.text, n.doc)
     extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
     return (is_docs(n.path, n.kind), supporting, yields, _constructor(n), extension, n.parent_uid != 0)
 

@@ -326,7 +326,7 @@ def _rank(
                 n.qualified_name,
                 n.part,
             )
-            c.prototype = is_prototype(n.language, n.kind, n.text)
+            c.prototype = is_prototype(n.language, n.kind, n.text, n.path)
             c.deprecated = is_deprecated(n.name, n.text, n.doc)
             if joined and "".join(split_identifier(n.name)) == joined:
                 _read_standing(snap, c, n)  # only a definition named as the query yields to another

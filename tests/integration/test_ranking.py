@@ -555,6 +555,30 @@ def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> No
     assert callers and not any(r.ambiguous for r in callers), rel.related
 
 
+def test_a_javascript_method_is_its_body_not_its_typings_declaration(tmp_path: Path) -> None:
+    """A package shipping hand-written `index.d.ts` typings declares each method twice: the
+    declaration yields to the JavaScript body, in search, in `related` and for a call."""
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "typings/index.d.ts": "export class Help {\n  /** Generate the built-in help text. */\n"
+            "  formatHelp(cmd: Command, helper: Help): string;\n  padWidth(cmd: Command): number;\n}\n",
+            "lib/help.js": "class Help {\n  formatHelp(cmd, helper) {\n    const width = this.padWidth(cmd);\n"
+            "    return cmd.name() + width;\n  }\n\n  padWidth(cmd) {\n    return 2;\n  }\n}\n",
+        },
+    )
+    assert [p for s, p in top(repo, "Help.formatHelp") if s == "Help.formatHelp"][:2] == [
+        "lib/help.js",
+        "typings/index.d.ts",
+    ]
+    rel = related(open_engine(repo / ".qry"), "padWidth")
+    assert rel.node is not None and rel.node.path == "lib/help.js" and not rel.ambiguous, rel
+    callers = [r for r in rel.related if r.symbol == "Help.formatHelp"]
+    assert callers and not any(r.ambiguous for r in callers), rel.related
+
+
 def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: Path) -> None:
     from indexlib import related
 

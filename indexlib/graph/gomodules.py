@@ -8,6 +8,8 @@ bubbletea's 36 examples import it as `tea` and every `tea.Batch(..)`, `tea.NewPr
 edge, so `qry related --callers NewProgram` listed tests only. Each indexed `go.mod` says which
 path its folder answers to; an import under that path names one folder exactly.
 
+Also what a call through an imported package's name can mean (`through_package`).
+
 Pure but for reading the go.mod files' text from the snapshot (indexed as text windows).
 """
 
@@ -42,4 +44,14 @@ def package_folder(import_path: str, modules: dict[str, str]) -> str | None:
     return "/" + "/".join(p for p in parts if p)
 
 
-__all__ = ["go_modules", "package_folder"]
+def through_package(kind: str, qualifier: str) -> bool:
+    """Whether a definition of `kind` can be what a Go call through an imported package's name
+    means. `logrus.WithField()` (the qualifier is the package alone) is a function or type of the
+    package: Go reaches no method through a package name, so its `Entry.WithField` and
+    `Logger.WithField` are no candidates. `logrus.NewEntry(l).WithField()` or `http.DefaultClient.Do()`
+    (more after the package) call a method of a value the package returns or holds, never the
+    package's function of that name."""
+    return (kind == "method") == ("." in qualifier)
+
+
+__all__ = ["go_modules", "package_folder", "through_package"]

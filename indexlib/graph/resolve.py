@@ -32,7 +32,7 @@ from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
-from indexlib.graph.gomodules import go_modules, package_folder
+from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.imported import cargo_names, crate_folders, imported_type_members, rust_modules
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
@@ -305,6 +305,8 @@ class Resolver:
         if family == "rust":  # `crate::Json`, `axum_core::Error`: a crate's root, lib.rs
             mods = [m for written in mods for m in rust_modules(written, importer, self._crates)]
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
+        if go and qualifier:  # `logrus.WithField()`: the package's function, never a method
+            found = [c for c in found if through_package(c.node.kind, qualifier)]
         if not found and cands:
             found = self._passed_on(mods, cands, family)
         if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
@@ -412,9 +414,7 @@ class Resolver:
 
     def _member_of(self, n: Node, containers: Collection[int]) -> bool:
         """Whether `n` is a member of one of `containers`, in their file or outside it."""
-        if not containers:
-            return False
-        return n.parent_uid in containers or self.outside.container_of(n) in containers
+        return bool(containers) and (n.parent_uid in containers or self.outside.container_of(n) in containers)
 
     def _base_containers(self, own: frozenset[int]) -> set[int]:
         """Uids of the classes the container `own` inherits from (any of its nodes says so), as far

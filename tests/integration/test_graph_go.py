@@ -141,3 +141,28 @@ def test_an_unaliased_import_of_a_major_version_path_binds_the_package_name(tmp_
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, "main", callers=False).related]
     assert callees == [("Run", "task.go", False)]
+
+
+def test_a_call_through_a_package_name_is_its_function_and_a_call_on_its_result_a_method(
+    tmp_path: Path,
+) -> None:
+    """`logx.WithField()` reaches only a package-level definition (Go reaches no method through a
+    package name), though `Entry.WithField` and `Logger.WithField` share the name; a method called
+    on what the package returns (`logx.NewEntry().WithField()`) is never the package's function."""
+    files = {
+        "go.mod": "module example.com/logx\n\ngo 1.22\n",
+        "entry.go": (
+            "package logx\n\ntype Entry struct{}\n\nfunc NewEntry() *Entry { return &Entry{} }\n\n"
+            "func (e *Entry) WithField(k string) *Entry { return e }\n"
+        ),
+        "logger.go": "package logx\n\ntype Logger struct{}\n\nfunc (l *Logger) WithField(k string) *Entry { return nil }\n",
+        "exported.go": "package logx\n\nfunc WithField(k string) *Entry { return NewEntry().WithField(k) }\n",
+        "cmd/app/main.go": (
+            'package main\n\nimport "example.com/logx"\n\nfunc main() {\n\tlogx.WithField("a")\n}\n\n'
+            'func chain() {\n\tlogx.NewEntry().WithField("b")\n}\n'
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "main", "out") == [("WithField", "exported.go", False)]
+    assert ("WithField", "exported.go") not in [(s, p) for s, p, _ in _calls(engine, "chain", "out")]
+    assert _calls(engine, "exported.go:WithField", "in") == [("main", "cmd/app/main.go", False)]

@@ -2,7 +2,8 @@
 
 Owns: reading a Go function's receiver and parameter types from its signature
 (`func (e *Engine) serve(c *Context, n int)` -> e: Engine, c: Context, n: int) and a struct field's
-type from its node's signature (`pool sync.Pool`), as the written type name: `Context`, or
+type from its node's signature (`pool sync.Pool`), and a local's where its declaration writes it
+(`f := &JSONFormatter{...}`, `var b bytes.Buffer`), as the written type name: `Context`, or
 `sync.Pool` for another package's. Call resolution (resolve.py) uses them for `c.Next()` and
 `e.pool.Get()`: the method of that type, or no edge when the type is one the index does not hold
 (`sync.Pool`), instead of every method of that name.
@@ -24,6 +25,12 @@ _FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
+# A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`.
+_LOCAL = re.compile(
+    r"(?m)(?:^\s*(?P<short>[A-Za-z_]\w*)\s*:=\s*&?(?P<literal>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\{"
+    r"|^\s*var\s+(?P<var>[A-Za-z_]\w*)\s+(?P<type>\*?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:=|$))"
+)
+_TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
 BUILTIN_TYPES = frozenset(
     {"bool", "byte", "rune", "string", "error", "any", "int", "int8", "int16", "int32", "int64", "uint"}
@@ -42,7 +49,7 @@ def type_name(written: str) -> str:
 
 
 def variable_types(node: Node) -> dict[str, str]:
-    """The declared types of a Go function's receiver and parameters, by variable name."""
+    """The declared types of a Go function's receiver, parameters and typed locals, by variable name."""
     if node.language != "go" or node.kind not in ("function", "method"):
         return {}
     m = _FUNC.match(node.signature)
@@ -50,12 +57,17 @@ def variable_types(node: Node) -> dict[str, str]:
         return {}
     out = _declared(m.group(1) or "")
     out.update(_declared(_balanced(node.signature, m.end())))
-    # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`),
+    # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`) and
+    # variables it declares with their type written (`f := &JSONFormatter{...}`, `var b Buffer`),
     # unless one name is declared with two types.
     literal: dict[str, set[str]] = {}
     for lit in _LITERAL.finditer(node.text, 1):
         for v, t in _declared(_balanced(node.text, lit.end())).items():
             literal.setdefault(v, set()).add(t)
+    for m in _LOCAL.finditer(node.text):
+        t = type_name(m["literal"] or m["type"])
+        if t and t.rpartition(".")[2] not in _TYPE_KEYWORDS:
+            literal.setdefault(m["short"] or m["var"], set()).add(t)
     for v, ts in literal.items():
         if v not in out and len(ts) == 1:
             out[v] = next(iter(ts))

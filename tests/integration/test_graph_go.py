@@ -166,3 +166,28 @@ def test_a_call_through_a_package_name_is_its_function_and_a_call_on_its_result_
     assert _calls(engine, "main", "out") == [("WithField", "exported.go", False)]
     assert ("WithField", "exported.go") not in [(s, p) for s, p, _ in _calls(engine, "chain", "out")]
     assert _calls(engine, "exported.go:WithField", "in") == [("main", "cmd/app/main.go", False)]
+
+
+def test_a_call_through_a_local_variable_of_a_written_type_is_that_types_method(tmp_path: Path) -> None:
+    """`f := &JSONFormatter{...}` and `var t TextFormatter` declare the variable's type where it is
+    made: `f.Format()` is JSONFormatter's, not an ambiguous edge to every `Format`, and
+    `var b bytes.Buffer; b.Reset()` is the standard library's (no edge)."""
+    files = {
+        "formatter.go": (
+            "package logx\n\ntype Formatter interface {\n\tFormat(e int) ([]byte, error)\n}\n\n"
+            "type JSONFormatter struct{ Pretty bool }\n\n"
+            "func (f *JSONFormatter) Format(e int) ([]byte, error) { return nil, nil }\n\n"
+            "type TextFormatter struct{}\n\nfunc (f *TextFormatter) Format(e int) ([]byte, error) { return nil, nil }\n"
+            "\nfunc (f *TextFormatter) Reset() {}\n"
+        ),
+        "formatter_test.go": (
+            'package logx\n\nimport (\n\t"bytes"\n\t"testing"\n)\n\nfunc TestFormat(t *testing.T) {\n'
+            "\tf := &JSONFormatter{\n\t\tPretty: true,\n\t}\n\tf.Format(1)\n\tvar tf TextFormatter\n"
+            "\ttf.Format(2)\n\tvar b bytes.Buffer\n\tb.Reset()\n}\n"
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "TestFormat", "out") == [
+        ("JSONFormatter.Format", "formatter.go", False),
+        ("TextFormatter.Format", "formatter.go", False),
+    ]

@@ -51,13 +51,16 @@ def qualified_by_path(path: str, qualified_name: str, ident: str) -> bool:
     `_` or `-` begins or at a qualifier (`grep_searcher`, `grep::searcher`), never inside a
     camelCase word (`HTTPAdapter::send` is not a `send` under `adapter/`). A Go file at the
     root of the tree is in the package its module is named after (`gin.Context` in `context.go`):
-    one lower-case qualifier, a Go package's spelling, names it."""
+    one lower-case qualifier, a Go package's spelling, names it; a Go method is named only with its
+    type among the qualifiers (`logrus.Entry.WithField`), never by its package alone."""
     qualifiers = [q for q in dotted(ident).split(".")[:-1] if q]
     if not qualifiers:
         return False
+    containers = {"".join(split_identifier(x)) for x in dotted(qualified_name).lower().split(".")[:-1]}
+    if path.endswith(".go") and not containers <= {"".join(split_identifier(q)) for q in qualifiers}:
+        return False  # `logrus.WithField` is no method `Entry.WithField`: Go reaches one through its type
     if "/" not in path and path.endswith(".go") and len(qualifiers) == 1 and qualifiers[0].islower():
         return True  # `gin.Context`: a root Go file's package is the module's, which no folder names
-    containers = {"".join(split_identifier(x)) for x in dotted(qualified_name).lower().split(".")[:-1]}
     folders = {"".join(split_identifier(part.rsplit(".", 1)[0])) for part in path.lower().split("/")}
     pending: list[str] = []  # the words of the qualifiers so far that matched nothing
     for q in qualifiers:

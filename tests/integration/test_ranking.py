@@ -807,3 +807,22 @@ def test_a_go_name_qualified_by_the_root_package_is_its_definition(tmp_path: Pat
     res = open_engine(repo / ".qry").search("gin.Context", SearchOptions(explain=True))
     assert (res.results[0].path, res.results[0].symbol) == ("context.go", "Context"), res.results
     assert not any("no definition" in n for n in res.meta.notes), res.meta.notes
+
+
+def test_a_go_name_qualified_by_its_package_is_the_function_not_a_method_of_that_name(tmp_path: Path) -> None:
+    """`logx.WithField` is the package's function: Go reaches a method only through its type
+    (`logx.Entry.WithField`), so an interface's `WithField` in `logx.go` (a file named as the
+    package, and shorter) is no definition of it."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "go.mod": "module example.com/logx\n\ngo 1.22\n",
+            "logx.go": "package logx\n\ntype FieldLogger interface {\n\tWithField(key string) *Entry\n}\n",
+            "entry.go": "package logx\n\ntype Entry struct{ data map[string]any }\n\n"
+            "func (e *Entry) WithField(key string) *Entry {\n\te.data[key] = true\n\treturn e\n}\n",
+            "exported.go": "package logx\n\n// WithField adds a field to an entry of the standard logger.\n"
+            "func WithField(key string) *Entry {\n\treturn std.WithField(key)\n}\n",
+        },
+    )
+    assert top(repo, "logx.WithField")[0] == ("WithField", "exported.go")
+    assert top(repo, "logx.Entry.WithField")[0] == ("Entry.WithField", "entry.go")

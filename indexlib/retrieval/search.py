@@ -33,6 +33,7 @@ from indexlib.records import (
     is_prototype,
 )
 from indexlib.retrieval import streams
+from indexlib.retrieval.bodies import bodies_first
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
@@ -340,7 +341,7 @@ def _rank(
     ranked_cands = apply_signals(
         head, identifier=identifier_of(q, p.route), query_words=q.words, signals=opts.signals, scope=q.scope
     )
-    ranked_cands = collapse_parts(ranked_cands)
+    ranked_cands = bodies_first(collapse_parts(ranked_cands))
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None
     if files and "scope" in opts.signals.enabled:
         # `md_docs.go` names a file: its nodes first, as a scope names the files under it.

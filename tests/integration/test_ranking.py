@@ -579,6 +579,26 @@ def test_a_javascript_method_is_its_body_not_its_typings_declaration(tmp_path: P
     assert callers and not any(r.ambiguous for r in callers), rel.related
 
 
+def test_a_doc_sentence_finds_the_body_before_its_typings_declaration(tmp_path: Path) -> None:
+    # The typings repeat the body's doc comment on a one-line declaration, which BM25 scores higher.
+    doc = "Display error message and exit, or call the exit override."
+    repo = make_repo(
+        tmp_path,
+        {
+            "typings/index.d.ts": f"export class Command {{\n  /**\n   * {doc}\n   */\n"
+            "  error(message: string): never;\n}\n",
+            "lib/command.js": f"class Command {{\n  /**\n   * {doc}\n   */\n  error(message) {{\n"
+            "    this._outputConfiguration.outputError(message);\n    this._exit(1, message);\n  }\n}\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search(doc, SearchOptions(explain=True))
+    assert [(h.symbol, h.path) for h in res.results][:2] == [
+        ("Command.error", "lib/command.js"),
+        ("Command.error", "typings/index.d.ts"),
+    ]
+    assert "the body of typings/index.d.ts's declaration: before it" in res.results[0].explain
+
+
 def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: Path) -> None:
     from indexlib import related
 

@@ -140,6 +140,34 @@ def test_times_per_node(repo: Path, strategy: str) -> None:
     assert stats.modified == 1 and stats.fallback == 0
 
 
+def test_a_line_the_file_repeats_does_not_date_a_function(tmp_path: Path, strategy: str) -> None:
+    # After the reorder, the diff matches beta's last lines (`return`, `}`, `done()`) to alpha's from
+    # 2020: beta, added in 2021, would have "existed" in 2020. Its own lines say it did not.
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    alpha = "func alpha() {\n\tif x {\n\t\treturn\n\t}\n\tdone()\n}\n"
+    beta = alpha.replace("alpha", "beta").replace("if x", "if y")
+    gamma = alpha.replace("alpha", "gamma").replace("if x", "if z")
+    write(root, "f.go", "package p\n\n" + alpha)
+    commit(root, T2020)
+    write(root, "f.go", "package p\n\n" + beta + "\n" + alpha)
+    commit(root, T2021)
+    text = "package p\n\n" + alpha + "\n" + gamma + "\n" + beta
+    write(root, "f.go", text)
+    commit(root, T2022)
+    lines = text.split("\n")
+    nodes = []
+    for name, start in (("alpha", 3), ("gamma", 10), ("beta", 17)):
+        n = fn("f.go", name, start, start + 5)
+        nodes.append(msgspec.structs.replace(n, text="\n".join(lines[start - 1 : start + 5])))
+    blamed = git(root, "blame", "--first-parent", "-s", "f.go").splitlines()
+    assert blamed[18].startswith("^"), "the scenario needs beta's `return` blamed on the first commit"
+    times, _source, _stats = run(root, nodes, strategy)
+    assert times["beta"][0] is not None and times["beta"][0] >= T2021, times
+    assert times["gamma"] == (T2022, T2022)
+
+
 def test_committer_time_not_author_time(repo: Path, strategy: str) -> None:
     times, _, _ = run(repo, [fn("solo.py", "solo", 1, 2)], strategy)
     assert times["solo"] == (T2020, T2020)  # the author date of that commit was 2019

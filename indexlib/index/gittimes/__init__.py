@@ -9,7 +9,9 @@ all (the build passes `use_git`).
 
 What a time means. A node's `created_at` is the earliest and its `changed_at` the latest **committer
 time** among the lines of its range [start_line, end_line], as `git blame --first-parent` attributes
-them: when each line landed on the branch being indexed. Committer time, not author time, because
+them: when each line landed on the branch being indexed. The earliest leaves out a line the file holds
+more than once (`}`, `return nil`, a blank line) when the node has others: the diff may match it to a
+copy in an older function, which made a function added after a reorder "exist" years before it did. Committer time, not author time, because
 `--as-of v1.2.0` and `--since HEAD~20` resolve a ref to its commit time (`%ct`, timeparse.py):
 comparing commit times with commit times keeps "existed at that ref" honest for rebased and
 cherry-picked work, whose author dates can be years older than the commit that landed it. First
@@ -66,6 +68,7 @@ import os
 import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,6 +143,9 @@ def plan_times(
         st.source = SOURCE_FILES
     else:
         st.source = SOURCE_GIT
+        for path, plan in plans.items():
+            if plan.lines is not None:
+                plan.repeated = _repeated_lines(root / path, len(plan.lines))
     st.total_seconds = time.monotonic() - t0
     return plans, st.source
 
@@ -289,6 +295,7 @@ def _times_for_file(nodes: list[Node], plan: FilePlan) -> list[Node]:
             lo, hi = max(1, n.start_line), min(len(lines), n.end_line)
             if hi >= lo:
                 covered[lo : hi + 1] = b"\x01" * (hi - lo + 1)
+    repeated = plan.repeated or bytes(len(lines))
     out = []
     for n in nodes:
         lo, hi = max(1, n.start_line), max(1, n.end_line)
@@ -297,8 +304,27 @@ def _times_for_file(nodes: list[Node], plan: FilePlan) -> list[Node]:
             own = [t for i, t in enumerate(span, start=lo) if not covered[i]]
             span = own or span
         if span:
-            created, changed = min(span), max(span)
+            # A line the file holds more than once (`}`, `return nil`, a blank) may be matched by the
+            # diff to any copy, an older function's among them: only the others date its creation.
+            telling = [t for i, t in enumerate(lines[lo - 1 : hi], start=lo) if not repeated[i - 1]]
+            created, changed = min(telling or span), max(span)
         else:
             created, changed = plan.created, plan.changed
         out.append(msgspec.structs.replace(n, created_at=created or None, changed_at=changed or None))
     return out
+
+
+def _repeated_lines(path: Path, count: int) -> bytes | None:
+    """FilePlan.repeated for the file at `path`, or None when it cannot be read or no longer has the
+    `count` lines its line times describe."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    texts = [line.strip() for line in data.split(b"\n")]
+    if data.endswith(b"\n"):
+        texts.pop()
+    if len(texts) != count:
+        return None
+    seen = Counter(texts)
+    return bytes(seen[t] > 1 for t in texts)

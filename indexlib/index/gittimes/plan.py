@@ -44,3 +44,6 @@ class FilePlan:
     changed: int
     blame: bool = False  # blame it if budget remains
     lines: list[int] | None = None
+    # Per line of `lines`, 1 where the file holds the line's text (spaces around it aside) on another
+    # line too: `}`, `return nil`, a blank line, which a diff may match to any of their copies.
+    repeated: bytes | None = None

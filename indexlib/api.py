@@ -118,11 +118,7 @@ def with_query_notes(engine: Engine, text: str, opts: SearchRequest, result: Sea
 def _window_note(engine: Engine, opts: SearchRequest, files: Mapping[str, FileRecord]) -> str | None:
     """How much of the index the time filters leave, when any is given (read after an empty answer:
     "nothing matched" reads very differently when the window holds no change at all)."""
-    asked = [
-        (flag, v)
-        for flag, v in (("--since", opts.since), ("--until", opts.until), ("--as-of", opts.as_of))
-        if v
-    ]
+    asked = [opts.given(f) for f in ("since", "until", "as_of") if getattr(opts, f)]
     if not asked:
         return None
     since, until, as_of = opts.window(engine.source_root)
@@ -137,7 +133,7 @@ def _window_note(engine: Engine, opts: SearchRequest, files: Mapping[str, FileRe
         if as_of is not None and created > as_of:
             continue
         kept += 1
-    said = " ".join(f"{flag} {v}" for flag, v in asked)
+    said = " ".join(asked)
     if not kept:
         return f"no indexed file changed within {said}"
     return f"{said} keeps {kept:,} of {len(files):,} indexed files"

@@ -79,7 +79,7 @@ def answer_notes(
         why = (
             "the candidates matched only function words of the query or fell below the dense floor"
             if streams.get("bm25") or streams.get("symbol")
-            else "nothing is close enough in meaning (--mode semantic does not match words)"
+            else f"nothing is close enough in meaning ({opts.given('mode')} does not match words)"
             if opts.mode == "semantic"
             else "no indexed file holds the query's words, and none is close enough in meaning"
         )
@@ -175,7 +175,7 @@ def _why_nothing(
     if not snap.manifest.files:
         return ": the index holds no files (qry index PATH indexes a folder)"
     if opts.mode == "symbol":
-        return ": no definition's name matches (--mode symbol matches names only)"
+        return f": no definition's name matches ({opts.given('mode')} matches names only)"
     unknown = [p for p in prefixes if not _starts_a_term(snap, p)]
     if unknown:
         shown = ", ".join(f"{p}*" for p in unknown)

@@ -128,7 +128,7 @@ class SearchRequest(msgspec.Struct, kw_only=True):
             raise UsageError(f"unknown mode {self.mode!r}", hint=f"use one of: {', '.join(SEARCH_MODES)}")
         b = SEARCH_BOUNDS
         top_k, snippet, rrf_k, depth, budget_name = map(
-            self._option, ("top_k", "snippet_chars", "rrf_k", "graph_depth", "budget_tokens")
+            self.option, ("top_k", "snippet_chars", "rrf_k", "graph_depth", "budget_tokens")
         )
         rules = (
             (
@@ -174,10 +174,15 @@ class SearchRequest(msgspec.Struct, kw_only=True):
                 hint="leave term_boosts empty for plain BM25",
             )
 
-    def _option(self, field: str) -> str:
-        """An option as the caller spells it: the flag for the CLI, the field for the library and
-        `qry serve`'s HTTP clients (whose JSON has `top_k`, not `--top-k`)."""
+    def option(self, field: str) -> str:
+        """An option as the caller spells it: the flag for the CLI, the field for the library, an
+        agent's MCP call and `qry serve`'s HTTP clients (whose JSON has `top_k`, not `--top-k`)."""
         return "--" + field.replace("_", "-") if self.caller == CLI else field
+
+    def given(self, field: str) -> str:
+        """An option and its value as the caller wrote them: `--since 2 weeks ago`, `since='2 weeks ago'`."""
+        value = getattr(self, field)
+        return f"{self.option(field)} {value}" if self.caller == CLI else f"{field}={value!r}"
 
     def _check_served(self) -> None:
         """The server's tighter bounds, worded for an agent that will call again."""
@@ -219,7 +224,7 @@ class SearchRequest(msgspec.Struct, kw_only=True):
         window = TimeWindow(when(self.since), when(self.until, end_of_day=True), when(self.as_of))
         if window.since is not None and window.until is not None and window.since > window.until:
             raise UsageError(
-                f"--since {self.since} is after --until {self.until}: no time is in both",
+                f"{self.given('since')} is after {self.given('until')}: no time is in both",
                 hint="swap them, or leave one out",
             )
         return window

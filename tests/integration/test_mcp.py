@@ -221,7 +221,8 @@ def test_search_with_since_and_no_result_says_what_the_window_keeps(server: Serv
     much of the index the time window keeps. Both now get the library's note."""
     data = server.ok("search", {"query": "charge", "since": "2099-01-01"})
     assert data["results"] == []
-    assert "no indexed file changed within --since 2099-01-01" in data["meta"]["notes"], data["meta"]
+    # in the tool's own words: `since` is its parameter, `--since` the CLI's
+    assert "no indexed file changed within since='2099-01-01'" in data["meta"]["notes"], data["meta"]
 
 
 def test_resolve_symbol(server: Server) -> None:

@@ -643,7 +643,7 @@ def test_no_result_says_why(tmp_path: Path) -> None:
     words = engine.search("zzqqxx frobnicate", SearchOptions(mode="lexical")).meta.notes
     assert not any(n.startswith("no result") for n in words), words  # a plain miss is silent, as grep's
     names = engine.search("multipart boundary", SearchOptions(mode="symbol")).meta.notes
-    assert any("--mode symbol matches names only" in n for n in names), names
+    assert any("mode='symbol' matches names only" in n for n in names), names  # the library's words
 
 
 def test_a_typo_is_taken_for_the_code_it_misspells_not_a_test_helper(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from indexlib.graph.outside import crate_of
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.targets import anchored, module_path_matches
 from indexlib.manifests import CARGO, cargo_package
-from indexlib.records import Ref
+from indexlib.records import Ref, is_prototype
 
 RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
@@ -112,6 +112,29 @@ def imported_type_members(
     return found
 
 
+def as_written(qualifier: str, found: list[StoredNode]) -> list[StoredNode]:
+    """Of the candidates found in a module an import binds, the ones the written path can reach:
+    a member of a container the qualifier ends with (`br.Retrier.schedule()`: `Retrier.schedule`),
+    else the module's own items (`walk::scan()` after `mod walk;`, `from attr import evolve`:
+    `scan` and `evolve`, not the method `WorkerState.scan` nor the stub's `Attribute.evolve`), else
+    all of them. Why: a module's file holds methods of the same name, and by its file alone a
+    module-qualified call or an imported name linked to each of them, ambiguous."""
+    owners = [c.node.qualified_name.replace("::", ".").rpartition(".")[0] for c in found]
+    owned = [c for c, o in zip(found, owners, strict=True) if o and f".{qualifier}".endswith(f".{o}")]
+    free = [c for c, o in zip(found, owners, strict=True) if not o]
+    return owned or free or found
+
+
+def declared_only(found: list[StoredNode]) -> bool:
+    """Whether every candidate is a declaration without its body: a Python stub file's (`.pyi`,
+    declarations by definition), a C prototype or a `.d.ts` function. Then the call lands on the body
+    the module passes on (`attr/__init__.py`'s `from ._make import evolve`), not on the stub."""
+    return bool(found) and all(
+        c.node.path.endswith(".pyi") or is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)
+        for c in found
+    )
+
+
 def _member_of(c: StoredNode, container: str) -> bool:
     """Is `c` a member of a container qualified as `container` (`Router` for `Router.new`, also
     `tests.Router.new` of a nested module)?"""
@@ -119,4 +142,11 @@ def _member_of(c: StoredNode, container: str) -> bool:
     return owner == container or owner.endswith("." + container)
 
 
-__all__ = ["cargo_names", "crate_folders", "imported_type_members", "rust_modules"]
+__all__ = [
+    "as_written",
+    "cargo_names",
+    "crate_folders",
+    "declared_only",
+    "imported_type_members",
+    "rust_modules",
+]

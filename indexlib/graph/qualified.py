@@ -13,7 +13,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
-from indexlib.records import Node
+from indexlib.records import Node, Ref
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
@@ -67,4 +67,17 @@ def qualified_tiers(
     ]
 
 
-__all__ = ["SELF_WORDS", "named_after", "qualified_tiers", "receiver"]
+def by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:
+    """`x.m()` linked to a method `m` only because of its name: `x` is bound by no import, is not
+    `self`/`this`/`super`, and names no container of the method, case aside (`err.Error()` on a
+    library error type would link to the indexed code's only `Error`). Such an edge is kept but
+    marked ambiguous: the call may well be to a type the index does not hold."""
+    if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
+        return False
+    qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
+    return not any(
+        [p.lower() for p in c.node.qualified_name.rsplit(".", 2)[-2:-1]] == [qlast] for c in chosen
+    )
+
+
+__all__ = ["SELF_WORDS", "by_name_only", "named_after", "qualified_tiers", "receiver"]

@@ -33,26 +33,25 @@ from functools import cached_property, lru_cache, partial
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
-from indexlib.graph.imported import cargo_names, crate_folders, imported_type_members, rust_modules
+from indexlib.graph.imported import (
+    as_written,
+    cargo_names,
+    crate_folders,
+    declared_only,
+    imported_type_members,
+    rust_modules,
+)
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
-from indexlib.graph.qualified import SELF_WORDS, qualified_tiers, receiver
+from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.rustpaths import module_path_tier
 from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
-from indexlib.records import (
-    CONTAINER_KINDS,
-    UNIFORM_ACCESS,
-    Node,
-    Ref,
-    RefKind,
-    is_component,
-    is_prototype,
-)
+from indexlib.records import CONTAINER_KINDS, UNIFORM_ACCESS, Node, Ref, RefKind, is_component, is_prototype
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
@@ -168,7 +167,7 @@ class Resolver:
         named: bool,
     ) -> tuple[list[int], bool]:
         """The first non-empty tier's uids, nearest `n` first, and whether the edge is ambiguous:
-        several candidates, or one linked by its name alone (`_by_name_only`) when neither a type
+        several candidates, or one linked by its name alone (`by_name_only`) when neither a type
         nor a module path `named` it. `written` is the call's (qualifier, head)."""
         qualifier, head = written
         for i, tier in enumerate(tiers):
@@ -177,7 +176,7 @@ class Resolver:
                 ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
-                guess = not own_method and not named and _by_name_only(qualifier, head, bound, ranked)
+                guess = not own_method and not named and by_name_only(qualifier, head, bound, ranked)
                 # `self.app()` that no method of the own class or its bases answers: `app` is likely
                 # an attribute (`self.app = app`); another class's `app` is only a name's guess.
                 guess = guess or (qualifier in SELF_WORDS and i >= SELF_TIERS)
@@ -307,6 +306,9 @@ class Resolver:
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if go and qualifier:  # `logrus.WithField()`: the package's function, never a method
             found = [c for c in found if through_package(c.node.kind, qualifier)]
+        found = found if go else as_written(qualifier, found)
+        if declared_only(found):  # `from attr import evolve` with a stub beside it: the body passed on
+            found = self._passed_on(mods, cands, family) or found
         if not found and cands:
             found = self._passed_on(mods, cands, family)
         if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
@@ -342,15 +344,17 @@ class Resolver:
     def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
         """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import
         option`), two steps deep (axum's `response` passes on `crate::Json`, and its `lib.rs`
-        `self::json::Json`): a module's own items, not a same-named method in it."""
-        name, found = cands[0].node.name, list[StoredNode]()
+        `self::json::Json`): a module's own items, not a same-named method in it. A stub's declaration
+        (`attr/__init__.pyi`, beside the `__init__.py` passing the body on) is kept only if no body is."""
+        name, found, stubs = cands[0].node.name, list[StoredNode](), list[StoredNode]()
         for _ in range(REEXPORT_STEPS):
             files = [p for m in mods for p in self._module_files(m, family)]
             mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
             found = [c for c in cands if not _qualifier(c) and any(defined_in(c.node.path, m) for m in mods)]
+            stubs, found = (stubs or found, []) if declared_only(found) else (stubs, found)
             if found or not mods:
                 break
-        return found
+        return found or stubs
 
     def _bare_name_tiers(
         self, n: Node, cands: list[StoredNode], own: frozenset[int]
@@ -494,19 +498,6 @@ def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
     return sorted(
         {c.node.uid: c for c in bodies or tier}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
-    )
-
-
-def _by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:
-    """`x.m()` linked to a method `m` only because of its name: `x` is bound by no import, is not
-    `self`/`this`/`super`, and names no container of the method, case aside (`err.Error()` on a
-    library error type would link to the indexed code's only `Error`). Such an edge is kept but
-    marked ambiguous: the call may well be to a type the index does not hold."""
-    if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
-        return False
-    qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
-    return not any(
-        [p.lower() for p in c.node.qualified_name.rsplit(".", 2)[-2:-1]] == [qlast] for c in chosen
     )
 
 

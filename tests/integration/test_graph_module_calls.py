@@ -1,0 +1,62 @@
+"""Calls through a module an import binds (`walk::scan()` after `mod walk;`, `br.schedule()`,
+`from pkg import evolve`): the module's own item, or the member its path names, and a stub's
+declaration yields to the body its package passes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexlib import open_engine, related
+from tests.repokit import make_repo
+
+
+def _callees(root: Path, caller: str) -> list[tuple[str, str, bool]]:
+    engine = open_engine(root / ".qry")
+    return [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
+
+
+def test_a_rust_call_through_a_declared_module_is_its_free_function(tmp_path: Path) -> None:
+    """fd's `walk::scan(...)` in main.rs (`mod walk;`) linked to `scan` and to the method
+    `WorkerState.scan` of walk.rs alike, both ambiguous: the module's file was all that counted."""
+    files = {
+        "src/main.rs": "mod walk;\n\nfn run() -> u8 {\n    walk::scan(1)\n}\n",
+        "src/walk.rs": "pub struct WorkerState {\n    n: u8,\n}\n\nimpl WorkerState {\n"
+        "    fn scan(&self, p: u8) -> u8 {\n        p + self.n\n    }\n}\n\n"
+        "pub fn scan(p: u8) -> u8 {\n    p\n}\n",
+    }
+    assert _callees(make_repo(tmp_path, files), "run") == [("scan", "src/walk.rs", False)]
+
+
+def test_a_python_call_through_a_module_alias_follows_the_written_path(tmp_path: Path) -> None:
+    """`br.schedule()` is the module's function and `br.Retrier.schedule()` the class's method,
+    where both linked to both, ambiguous."""
+    files = {
+        "billing/__init__.py": "",
+        "billing/retry.py": "def schedule(x):\n    return x\n\n\nclass Retrier:\n"
+        "    def schedule(self, x):\n        return x\n",
+        "app.py": "import billing.retry as br\n\n\ndef plain():\n    return br.schedule(1)\n\n\n"
+        "def through_class():\n    return br.Retrier.schedule(None, 1)\n",
+    }
+    root = make_repo(tmp_path, files)
+    assert _callees(root, "plain") == [("schedule", "billing/retry.py", False)]
+    assert _callees(root, "through_class") == [("Retrier.schedule", "billing/retry.py", False)]
+
+
+def test_a_name_imported_from_a_package_with_a_stub_is_the_body_it_passes_on(tmp_path: Path) -> None:
+    """attrs' tests call `evolve` after `from attr import evolve`: the edge went to the stub
+    `attr/__init__.pyi`'s `evolve` and to its method `Attribute.evolve`, ambiguous, never to the
+    `evolve` of `attr/_make.py` that `attr/__init__.py` passes on; nor did `attrs.evolve()` through
+    the package `attrs` passing `attr`'s on."""
+    files = {
+        "pkg/__init__.py": "from ._make import evolve\n",
+        "pkg/__init__.pyi": "def evolve(inst: object) -> object: ...\n\n\nclass Attribute:\n"
+        "    def evolve(self) -> object: ...\n",
+        "pkg/_make.py": "def evolve(inst):\n    return inst\n",
+        "tests/test_evolve.py": "from pkg import evolve\n\n\ndef test_evolve():\n    assert evolve(1) == 1\n",
+        "top/__init__.py": "from pkg import evolve\n",
+        "top/__init__.pyi": "from pkg import evolve as evolve\n",
+        "app.py": "import top\n\n\ndef through_top():\n    return top.evolve(1)\n",
+    }
+    root = make_repo(tmp_path, files)
+    assert _callees(root, "test_evolve") == [("evolve", "pkg/_make.py", False)]
+    assert _callees(root, "through_top") == [("evolve", "pkg/_make.py", False)]

@@ -138,6 +138,7 @@ def test_typescript_namespaces_and_interfaces() -> None:
         ("Billing.Api.Client", "inherits", "Closable"),
     }
 
+
 def test_typescript_dollar_is_a_letter_of_names() -> None:
     # zod: `interface $ZodType` was named `ZodType`, and `core.$constructor(...)` called `core.constructor`.
     source = b"""export interface $ZodType extends _$ZodType {}
@@ -153,7 +154,6 @@ export const $ZodString = core.$constructor("$ZodString", (inst) => { new $Thing
 def test_php_dollar_stays_a_sigil() -> None:
     parsed = parse_file("a.php", b"<?php\nfunction run() { $this->client->send(); }\n", "php")
     assert "this.client.send" in {t for t, _ in refs(parsed, "calls")}
-
 
 
 def test_go_embedding_and_generic_receivers() -> None:
@@ -453,4 +453,28 @@ View.prototype.render = function render() {};
         "res.sendFile",
         "run",
         "View.render",
+    }
+
+
+def test_a_comment_inside_a_method_chain_is_no_part_of_a_call_target() -> None:
+    """fd's walker builder chain holds a `// No need to check ...` line between two calls: the
+    comment's words were read as names (`builder.hidden...follow_linksNoneedtocheck...max_depth`),
+    in every language whose chains may hold a comment line."""
+    cases = {
+        "rust": ("src/a.rs", b"fn f() {\n    b\n        .hidden(x)\n        // No\n        .depth(y);\n}\n"),
+        "javascript": ("a.js", b"function f() {\n  return p\n    // first\n    .then(a);\n}\n"),
+        "go": ("a.go", b"package a\n\nfunc f() {\n\tb.\n\t\t// c\n\t\tBuild()\n}\n"),
+        "ruby": ("a.rb", b"def f\n  items\n    # keep\n    .select { |x| x }\n    .map(&:y)\nend\n"),
+        "python": ("a.py", b"def f():\n    return (b  # c\n        .build())\n"),
+    }
+    targets = {
+        language: sorted(target for target, _ in refs(parse_file(path, source, language), "calls"))
+        for language, (path, source) in cases.items()
+    }
+    assert targets == {
+        "rust": ["b.hidden", "b.hidden.depth"],
+        "javascript": ["p.then"],
+        "go": ["b.Build"],
+        "ruby": ["items.select", "items.select.map"],
+        "python": ["b.build"],
     }

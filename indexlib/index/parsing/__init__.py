@@ -67,6 +67,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `github.com/go-task/task/v3`, `yaml` for `gopkg.in/yaml.v3`), not `v3`.
 # 20: not the parse but what is stored with it: a node's creation time leaves out the lines its file
 #     repeats (`}`, `return nil`), which the diff may match to an older function's (gittimes).
+# 21: a comment inside a call's callee (a method chain's `// why` line between two calls) is no part
+#     of its target: fd's `.follow_links(x)` / `// No need ...` / `.max_depth(d)` was `follow_linksNoneed...`.
+PARSER_VERSION = 21
 PARSER_VERSION = 20
 
 

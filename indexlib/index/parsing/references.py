@@ -149,7 +149,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     dollar = language in DOLLAR_LANGUAGES
     if language in kotlinswift.LANGUAGES:
         callee = kotlinswift.callee(node)
-        return (normalize_target(src(callee)) if callee is not None else ""), callee, False
+        return (normalize_target(src.code(callee)) if callee is not None else ""), callee, False
     if kind in ("new_expression", "object_creation_expression", "instance_expression"):
         if kind == "instance_expression":  # Scala `new Greeter(n)`: the type comes first
             callee = node.named_child(0) if node.named_child_count else None
@@ -183,12 +183,12 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if kind == "method_invocation":  # Java
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
-        text = (src(obj) + "." if obj is not None else "") + src(name)
+        text = (src.code(obj) + "." if obj is not None else "") + src(name)
         return normalize_target(text), name, False
     if kind in ("member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"):
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
-        text = (src(obj) + "." if obj is not None else "") + src(name)
+        text = (src.code(obj) + "." if obj is not None else "") + src(name)
         return absolute(text, strip_sigils(normalize_target(text))), name, False
     if kind == "call" and language == "ruby":
         method = node.child_by_field_name("method")
@@ -198,7 +198,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         method_name = src(method)
         if receiver is None and method_name in _REQUIRE_RUBY:
             return first_string(src, node.child_by_field_name("arguments")), method, True
-        text = (src(receiver) + "." if receiver is not None else "") + method_name
+        text = (src.code(receiver) + "." if receiver is not None else "") + method_name
         target = strip_sigils(normalize_target(rubydefs.constructed(src, receiver, method_name) or text))
         if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
             target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
@@ -208,7 +208,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         return "", None, False
     if loads_module(src, node, language):
         return first_string(src, node.child_by_field_name("arguments")), callee, True
-    target = normalize_target(src(callee), dollar)
+    target = normalize_target(src.code(callee), dollar)
     if language == "php":
         target = absolute(src(callee), strip_sigils(target))
     if language == "go" and callee.type == "selector_expression":

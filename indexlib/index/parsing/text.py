@@ -36,12 +36,35 @@ class Source:
             return ""
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def code(self, node: Node | None) -> str:
+        """A callee's text without the comments inside it. Why: a method chain may hold a comment
+        line between two calls (`.follow_links(x)` / `// why` / `.max_depth(d)`), and its words
+        were read as names, making a target such as `follow_linksNoneedtocheck....max_depth`."""
+        text = self(node)
+        if node is None or not any(mark in text for mark in _COMMENT_MARKS):
+            return text
+        out, at, stack, seen = bytearray(), node.start_byte, [node], 0
+        comments: list[Node] = []
+        while stack and seen < _MAX_CODE_NODES:
+            current, seen = stack.pop(), seen + 1
+            if "comment" in current.type:
+                comments.append(current)
+            else:
+                stack.extend(current.children)
+        for comment in sorted(comments, key=lambda c: c.start_byte):
+            out += self.data[at : comment.start_byte]
+            at = max(at, comment.end_byte)
+        out += self.data[at : node.end_byte]
+        return out.decode("utf-8", "replace")
+
 
 _SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
 _SIMPLE_DOLLAR_TARGET = re.compile(r"[A-Za-z_$][\w.$]*")
 _TRAILING_NAME = re.compile(r"[\w.]+$")
 _TRAILING_DOLLAR_NAME = re.compile(r"[\w.$]+$")
 _LONG_CALLEE = 1000
+_COMMENT_MARKS = ("//", "/*", "#", "--")  # a comment may open so, in one language or another
+_MAX_CODE_NODES = 2000  # syntax nodes of one callee walked for comments; past that, some are kept
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 

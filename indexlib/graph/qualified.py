@@ -54,7 +54,10 @@ def qualified_tiers(
     members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
     if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
         return [[c for c in members if c.node.path == n.path], members]
-    named = [c for c in cands if named_after(qlast, c.node.qualified_name)]
+    # `tempfile::Builder::new()`: a capitalized name is a type's (C#'s properties aside), not a
+    # variable's named after a type, so `CommandBuilder.new` is no guess for it.
+    typelike = qlast[:1].isupper() and n.language != "csharp"
+    named = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
     if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
         return [named]
     if qlast[:1].isupper() or (qlast in BUILTIN_TYPES and n.language == "python"):

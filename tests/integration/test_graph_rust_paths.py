@@ -64,3 +64,37 @@ def test_a_crate_at_the_top_is_used_by_its_cargo_toml_name(tmp_path: Path) -> No
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, "writes", callers=False).related]
     assert callees == [("to_writer", "src/ser.rs", False)]
+
+
+@pytest.mark.parametrize(
+    ("caller", "files", "expected"),
+    [
+        (
+            "temp",
+            {
+                "src/exec.rs": "pub struct CommandBuilder;\n\nimpl CommandBuilder {\n"
+                "    pub fn new() -> Self {\n        CommandBuilder\n    }\n}\n",
+                "src/tests.rs": "fn temp() {\n    let d = tempfile::Builder::new();\n"
+                "    let b = builder.new();\n}\n",
+            },
+            [("CommandBuilder.new", 3)],
+        ),
+        (
+            "App.run",
+            {
+                "src/RequestBuilder.java": "class RequestBuilder {\n    static RequestBuilder create() {\n"
+                "        return null;\n    }\n}\n",
+                "src/App.java": "class App {\n    void run() {\n        Builder.create();\n"
+                "        builder.create();\n    }\n}\n",
+            },
+            [("RequestBuilder.create", 4)],
+        ),
+    ],
+)
+def test_a_type_the_index_does_not_hold_is_not_one_it_ends_with(
+    tmp_path: Path, caller: str, files: dict[str, str], expected: list[tuple[str, int]]
+) -> None:
+    """fd's `tempfile::Builder::new()` linked to `CommandBuilder::new` (ambiguous): the rule for a
+    variable named after its type (`builder.new()`, kept) took the library type `Builder` for one."""
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert [(r.symbol, r.line) for r in related(engine, caller, callers=False).related] == expected

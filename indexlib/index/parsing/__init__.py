@@ -70,7 +70,6 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 21: a comment inside a call's callee (a method chain's `// why` line between two calls) is no part
 #     of its target: fd's `.follow_links(x)` / `// No need ...` / `.max_depth(d)` was `follow_linksNoneed...`.
 PARSER_VERSION = 21
-PARSER_VERSION = 20
 
 
 def parse_file(

@@ -200,12 +200,15 @@ def is_component(n: Node) -> bool:
 def is_prototype(language: str, kind: str, text: str, path: str) -> bool:
     """A function declared without its body: a C or C++ header's `int f(void);`, or any function or
     method of a TypeScript declaration file (`index.d.ts`, the typings a JavaScript package ships
-    beside its code). The definition is where the body is, and the declaration yields to it. A
-    function-like `#define` is no prototype: it is the only definition its name has."""
+    beside its code) or a Python stub file (`__init__.pyi`, its `@overload`s included). The
+    definition is where the body is, and the declaration yields to it. A function-like `#define` is
+    no prototype: it is the only definition its name has."""
     if kind not in ("function", "method"):
         return False
     if language == "typescript":
         return bool(_DECLARATION_FILE.search(path))
+    if language == "python":
+        return path.endswith(".pyi")
     return language in ("c", "cpp") and "{" not in text and not _DEFINE_LINE.search(text)
 
 

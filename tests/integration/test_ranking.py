@@ -599,6 +599,26 @@ def test_a_doc_sentence_finds_the_body_before_its_typings_declaration(tmp_path: 
     assert "the body of typings/index.d.ts's declaration: before it" in res.results[0].explain
 
 
+def test_a_python_function_is_its_body_not_its_stub_files_declarations(tmp_path: Path) -> None:
+    # A package shipping `__init__.pyi` declares each function again, overloads apart.
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/attr/__init__.pyi": "from typing import overload\n\n@overload\ndef field(default: int) -> int: ...\n"
+            "@overload\ndef field(default: str) -> str: ...\n",
+            "src/attr/__init__.py": "from ._make import field\n",
+            "src/attr/_make.py": "def field(default=None, validator=None, repr=True, eq=True):\n"
+            "    return _CountingAttr(default, validator, repr, eq)\n",
+        },
+    )
+    for query in ("field", "attr.field"):
+        assert top(repo, query)[:3] == [
+            ("field", "src/attr/_make.py"),
+            ("field", "src/attr/__init__.pyi"),
+            ("field", "src/attr/__init__.pyi"),
+        ], query
+
+
 def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: Path) -> None:
     from indexlib import related
 

@@ -41,6 +41,7 @@ from indexlib.graph.imported import (
     imported_type_members,
     rust_modules,
 )
+from indexlib.graph.locals import LocalTypes
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
@@ -77,6 +78,7 @@ class Resolver:
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
+        self.local_types = LocalTypes()
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
 
@@ -140,6 +142,8 @@ class Resolver:
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
+        if typed is None and qualifier and not bound:  # `te.assert_output()` after `let te = TestEnv::new()`
+            typed = self.local_types.through(n, qualifier, cands)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:

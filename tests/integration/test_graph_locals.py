@@ -1,0 +1,95 @@
+"""A call through a local whose declaration names its class (graph/locals.py): `te.assert_output()`
+after `let te = TestEnv::new()` is TestEnv's method, not an ambiguous edge to every `assert_output`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexlib import open_engine, related
+from indexlib.graph.locals import declared_classes
+from indexlib.records import Node
+from tests.repokit import make_repo
+
+
+def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
+    edges = related(open_engine(repo / ".qry"), symbol, callees=True).related
+    return sorted((r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out")
+
+
+REPOS = {
+    "rust": (
+        {
+            "tests/testenv.rs": "pub struct TestEnv {}\nimpl TestEnv {\n    pub fn new() -> TestEnv { TestEnv {} }\n"
+            "    pub fn assert_output(&self, args: &[&str]) {}\n}\n",
+            "src/check.rs": "pub struct Check {}\nimpl Check {\n    pub fn assert_output(&self, args: &[&str]) {}\n}\n",
+            "tests/cli.rs": 'fn test_hidden() {\n    let te = TestEnv::new();\n    te.assert_output(&["-H"]);\n}\n',
+        },
+        "test_hidden",
+        [("TestEnv.assert_output", False), ("TestEnv.new", False)],
+    ),
+    "python": (
+        {
+            "retry.py": "class Retrier:\n    def schedule(self, n):\n        return n\n",
+            "queue.py": "class Queue:\n    def schedule(self, n):\n        return n\n",
+            "main.py": "from retry import Retrier\n\ndef run(q: Queue):\n    r = Retrier()\n    r.schedule(1)\n"
+            "    q.schedule(2)\n",
+        },
+        "run",
+        [("Queue.schedule", False), ("Retrier", False), ("Retrier.schedule", False)],
+    ),
+    "java": (
+        {
+            "src/Parser.java": "class Parser {\n    String parse(String s) { return s; }\n}\n",
+            "src/Lexer.java": "class Lexer {\n    String parse(String s) { return s; }\n}\n",
+            "src/Main.java": "class Main {\n    void run(Lexer lx) {\n        Parser p = new Parser();\n"
+            '        p.parse("a");\n        lx.parse("b");\n    }\n}\n',
+        },
+        "Main.run",
+        [("Lexer.parse", False), ("Parser", False), ("Parser.parse", False)],
+    ),
+    "typescript": (
+        {
+            "src/help.ts": "export class Help {\n  format(s: string): string { return s }\n}\n",
+            "src/table.ts": "export class Table {\n  format(s: string): string { return s }\n}\n",
+            "src/main.ts": "import { Help } from './help'\n\nexport function show(t: Table) {\n  const h = new Help()\n"
+            "  h.format('a')\n  t.format('b')\n}\n",
+        },
+        "show",
+        [("Help", False), ("Help.format", False), ("Table.format", False)],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(REPOS))
+def test_a_call_through_a_local_of_a_declared_class_is_that_classs_method(
+    tmp_path: Path, language: str
+) -> None:
+    files, caller, expected = REPOS[language]
+    assert _callees(make_repo(tmp_path, files), caller) == expected
+
+
+def _node(language: str, text: str) -> Node:
+    return Node(
+        uid=1,
+        content_hash=0,
+        path="x",
+        language=language,
+        kind="function",
+        name="f",
+        qualified_name="f",
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        start_byte=0,
+        end_byte=0,
+        parent_uid=0,
+        text=text,
+    )
+
+
+def test_a_name_declared_with_two_classes_or_by_a_plain_call_is_left_alone() -> None:
+    text = "fn f() {\n    let x = Alpha::new();\n    let x = Beta::new();\n    let y = make();\n    let z = Gamma::build();\n}\n"
+    assert declared_classes(_node("rust", text)) == {}
+    assert declared_classes(_node("python", "def f():\n    a = b.Thing()\n    c = make()\n")) == {}
+    assert declared_classes(_node("go", "func f() {\n\tx := Foo{}\n}\n")) == {}  # Go's are typed.py's

@@ -19,10 +19,14 @@ declaration read wrongly), the call is resolved as before: this only ever narrow
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import Node
+from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.snapshot import Snapshot
 
+CLASS_PARTS = 50  # same-named containers read for one class's fields
+BASE_LEVELS = 4  # inherited classes followed up from a declared one
 _TYPE = r"([A-Z]\w*)"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
 _ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
@@ -46,38 +50,113 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "java": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_TYPE}")),
     "csharp": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_TYPE}")),
 }
+# A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
+# class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`.
+_SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*{_TYPE}\(")
+_THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
+_FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "rust": (_ANNOTATED,),
+    "python": (_ANNOTATED, _SELF_CONSTRUCTED),
+    "typescript": (_ANNOTATED, _THIS_NEW),
+    "javascript": (_THIS_NEW,),
+    "kotlin": (_ANNOTATED,),
+    "swift": (_ANNOTATED,),
+    "java": (_TYPE_FIRST, _THIS_NEW),
+    "csharp": (_TYPE_FIRST, _THIS_NEW),
+}
+_OWN = frozenset({"self", "this"})
+_BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "swift"})  # a field is named without `this.` there
 LANGUAGES = frozenset(_PATTERNS) | {"tsx", "jsx"}
 _ALIAS = {"tsx": "typescript", "jsx": "javascript"}
 
 
 def declared_classes(node: Node) -> dict[str, str]:
     """variable -> the class its declarations in `node` name, for the variables declared with one."""
+    return _declared(_PATTERNS, node.language, [node.text])
+
+
+def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
+    """field -> the class its declarations in a class's texts (its parts: a Rust struct and its
+    `impl` blocks) name, for the fields declared with one."""
+    return _declared(_FIELDS, language, texts)
+
+
+def _declared(
+    patterns: dict[str, tuple[re.Pattern[str], ...]], language: str, texts: Sequence[str]
+) -> dict[str, str]:
     seen: dict[str, set[str]] = {}
-    for pattern in _PATTERNS.get(_ALIAS.get(node.language, node.language), ()):
-        for m in pattern.finditer(node.text):
-            var, cls = (m.group(2), m.group(1)) if pattern is _TYPE_FIRST else (m.group(1), m.group(2))
-            seen.setdefault(var, set()).add(cls)
+    for pattern in patterns.get(_ALIAS.get(language, language), ()):
+        for text in texts:
+            for m in pattern.finditer(text):
+                var, cls = (m.group(2), m.group(1)) if pattern is _TYPE_FIRST else (m.group(1), m.group(2))
+                seen.setdefault(var, set()).add(cls)
     return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
 
 
 class LocalTypes:
-    """The calls a function makes through locals of a declared class, over one resolver's life."""
+    """The calls a function makes through locals and fields of a declared class, over one
+    resolver's life: `enclosing` gives the class `self` means in a node, `bases` the classes some
+    containers inherit from (uids, as far as the index holds them)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, snap: Snapshot, enclosing: Callable[[Node], int], bases: Callable[[frozenset[int]], set[int]]
+    ) -> None:
+        self.snap, self._enclosing, self._bases = snap, enclosing, bases
         self._variables: dict[int, dict[str, str]] = {}
+        self._fields: dict[int, dict[str, str]] = {}
+        self._lineage: dict[tuple[str, str], list[set[str]]] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
-        """The candidates of `qualifier.name()` in `n` that the class of the local `qualifier`
-        declares, or None when `qualifier` is no such local or that class declares none of them."""
-        if "." in qualifier or n.language not in LANGUAGES:
+        """The candidates of `qualifier.name()` in `n` that the class of the local or own field
+        `qualifier` (`te`, `self.parser`, `this.tokeniser`) declares, or the nearest class it
+        inherits from declares; None when `qualifier` is neither or no such class declares one."""
+        if n.language not in LANGUAGES:
             return None
-        if n.uid not in self._variables:  # read once per function, not once per call in it
-            self._variables[n.uid] = declared_classes(n)
-        cls = self._variables[n.uid].get(qualifier)
+        head, _, field = qualifier.partition(".")
+        if field:
+            cls = self._field(n, field) if head in _OWN and "." not in field else None
+        else:
+            if n.uid not in self._variables:  # read once per function, not once per call in it
+                self._variables[n.uid] = declared_classes(n)
+            cls = self._variables[n.uid].get(qualifier)
+            if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
+                cls = self._field(n, qualifier)
         if cls is None:
             return None
-        found = [c for c in cands if _container(c) == cls]
-        return found or None
+        for level in self._levels(cls, n.language):
+            found = [c for c in cands if _container(c) in level]
+            if found:
+                return found
+        return None
+
+    def _field(self, n: Node, field: str) -> str | None:
+        own = self._enclosing(n)
+        if not own:
+            return None
+        if own not in self._fields:  # read once per class
+            self._fields[own] = field_classes(n.language, class_texts(self.snap, own))
+        return self._fields[own].get(field)
+
+    def _levels(self, cls: str, language: str) -> list[set[str]]:
+        """`{cls}`, then the names of the classes it inherits from, level by level (BASE_LEVELS)."""
+        key = (cls, language)
+        if key not in self._lineage:
+            levels, seen = [{cls}], {cls}
+            frontier = frozenset(
+                s.node.uid
+                for s in self.snap.lookup("name_exact", cls.lower(), limit=CLASS_PARTS)
+                if s.node.name == cls and s.node.kind in CONTAINER_KINDS and s.node.language == language
+            )
+            for _ in range(BASE_LEVELS):
+                up = self._bases(frontier) if frontier else set()
+                names = {st.node.name for u in up if (st := self.snap.node(u)) is not None} - seen
+                if not names:
+                    break
+                levels.append(names)
+                seen |= names
+                frontier = frozenset(up)
+            self._lineage[key] = levels
+        return self._lineage[key]
 
 
 def _container(c: StoredNode) -> str:
@@ -85,3 +164,18 @@ def _container(c: StoredNode) -> str:
     `TestEnv.assert_output`, `tests.TestEnv.assert_output`)."""
     parts = c.node.qualified_name.replace("::", ".").split(".")
     return parts[-2] if len(parts) > 1 else ""
+
+
+def class_texts(snap: Snapshot, container: int) -> list[str]:
+    """The texts of a class and of the same-named containers of its language (a Rust struct beside
+    the `impl` block its methods are in, a class reopened in another file), and of what they nest:
+    where its fields are declared."""
+    stored = snap.node(container)
+    if stored is None:
+        return []
+    c = stored.node
+    same = [s.node for s in snap.lookup("name_exact", c.name.lower(), limit=CLASS_PARTS)]
+    kin = [s for s in same if s.qualified_name == c.qualified_name and s.language == c.language]
+    parts = [c, *(s for s in kin if s.kind in CONTAINER_KINDS and s.uid != c.uid)]
+    # A class's text elides its methods' bodies, where `self.x = Foo()` is written (`__init__`).
+    return [t.text for part in parts for t in (part, *snap.nested(part))]

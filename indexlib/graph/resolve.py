@@ -78,7 +78,7 @@ class Resolver:
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
-        self.local_types = LocalTypes()
+        self.local_types = LocalTypes(snap, self._enclosing_class, self._base_containers)
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
 
@@ -142,7 +142,7 @@ class Resolver:
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
-        if typed is None and qualifier and not bound:  # `te.assert_output()` after `let te = TestEnv::new()`
+        if typed is None and qualifier and not bound and ref.kind == RefKind.CALLS:  # `let te = TestEnv::new()`
             typed = self.local_types.through(n, qualifier, cands)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []

@@ -59,6 +59,57 @@ REPOS = {
         "show",
         [("Help", False), ("Help.format", False), ("Table.format", False)],
     ),
+    "rust-field": (
+        {
+            "src/config.rs": "pub struct Config {}\nimpl Config {\n    pub fn load(&self) {}\n}\n",
+            "src/cache.rs": "pub struct Cache {}\nimpl Cache {\n    pub fn load(&self) {}\n}\n",
+            "src/app.rs": "pub struct App {\n    settings: Config,\n}\nimpl App {\n    pub fn start(&self) {\n"
+            "        self.settings.load();\n    }\n}\n",
+        },
+        "App.start",
+        [("Config.load", False)],
+    ),
+    "python-field": (
+        {
+            "parser.py": "class Parser:\n    def parse(self, s):\n        return s\n",
+            "lexer.py": "class Lexer:\n    def parse(self, s):\n        return s\n",
+            "app.py": "from parser import Parser\n\nclass App:\n    def __init__(self):\n        self.reader = Parser()\n\n"
+            "    def run(self, s):\n        return self.reader.parse(s)\n",
+        },
+        "App.run",
+        [("Parser.parse", False)],
+    ),
+    "java-field": (
+        {
+            "src/Tokeniser.java": "class Tokeniser {\n    Token read() { return null; }\n}\n",
+            "src/CharacterReader.java": "class CharacterReader {\n    char read() { return 'a'; }\n}\n",
+            "src/TreeBuilder.java": "class TreeBuilder {\n    private Tokeniser tok;\n\n    void step() {\n"
+            "        this.tok.read();\n    }\n\n    void next() {\n        tok.read();\n    }\n}\n",
+        },
+        "TreeBuilder.step",
+        [("Tokeniser.read", False)],
+    ),
+    "java-field-without-this": (
+        {
+            "src/Tokeniser.java": "class Tokeniser {\n    Token read() { return null; }\n}\n",
+            "src/CharacterReader.java": "class CharacterReader {\n    char read() { return 'a'; }\n}\n",
+            "src/TreeBuilder.java": "class TreeBuilder {\n    private Tokeniser tok;\n\n    void step() {\n"
+            "        this.tok.read();\n    }\n\n    void next() {\n        tok.read();\n    }\n}\n",
+        },
+        "TreeBuilder.next",
+        [("Tokeniser.read", False)],
+    ),
+    "java-inherited": (
+        {
+            "src/Element.java": "class Element {\n    Elements select(String q) { return null; }\n}\n",
+            "src/Document.java": 'class Document extends Element {\n    String title() { return ""; }\n}\n',
+            "src/Elements.java": "class Elements {\n    Elements select(String q) { return this; }\n}\n",
+            "src/Main.java": "class Main {\n    void run() {\n        Document doc = new Document();\n"
+            '        doc.select("p");\n    }\n}\n',
+        },
+        "Main.run",
+        [("Document", False), ("Element.select", False)],
+    ),
 }
 
 

@@ -142,7 +142,8 @@ class Resolver:
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
-        if typed is None and qualifier and not bound and ref.kind == RefKind.CALLS:  # `let te = TestEnv::new()`
+        # `te.run()` after `let te = TestEnv::new()`, `self.reader.parse()` after `self.reader = Parser()`
+        if typed is None and qualifier and not bound and ref.kind == RefKind.CALLS:
             typed = self.local_types.through(n, qualifier, cands)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []

@@ -121,13 +121,15 @@ class Node(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     changed_at: int | None = None  # unix seconds of the last change to the node's lines
 
 
-class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     """An outgoing reference as written in the source, resolved to nodes at query time.
 
     Resolution is late on purpose: a call into another file keeps pointing at whatever definition
     the current snapshot holds, so after a re-index no edge can point at a node that is gone.
     `target` is the name as written (`charge`, `self.retry`, `billing.retry.charge`, `os.path`);
-    for imports `alias` is the local name bound (`np` for `import numpy as np`).
+    for imports `alias` is the local name bound (`np` for `import numpy as np`). `args` is the
+    number of arguments a call writes, where overloads tell methods apart by it (Java, C#, C++;
+    parsing/arguments.py), else -1.
     """
 
     src_uid: int
@@ -135,6 +137,7 @@ class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     target: str
     line: int
     alias: str = ""
+    args: int = -1
 
 
 class ParsedFile(msgspec.Struct, kw_only=True, gc=False):

@@ -31,6 +31,7 @@ from collections.abc import Collection
 from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
+from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.family import closeness, family_of, same_folder, same_package
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.imported import (
@@ -41,7 +42,8 @@ from indexlib.graph.imported import (
     imported_type_members,
     rust_modules,
 )
-from indexlib.graph.locals import LocalTypes
+from indexlib.graph.locals import BASE_LEVELS, LocalTypes
+from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
@@ -73,8 +75,7 @@ class Resolver:
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self._imports: dict[str, list[Ref]] = {}
-        self._indexed_modules: dict[tuple[str, str], bool] = {}
-        self._files_of: dict[tuple[str, str], list[str]] = {}
+        self.modules = ModuleFiles(snap)
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
@@ -116,6 +117,8 @@ class Resolver:
             and (c.node.name == last or not exact_case)
             and (c.node.uid != n.uid or c.node.name == n.name)  # a recursive call keeps its edge
         ]
+        if ref.args >= 0:  # `el.text()` is not `text(String)`: overloads told by the arguments written
+            cands = of_call_arity(cands, ref.args)
         if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call
@@ -318,11 +321,11 @@ class Resolver:
             found = self._passed_on(mods, cands, family)
         if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
             crates = self._crates if family == "rust" else None
-            files = partial(self._module_files, family=family)
+            files = partial(self.modules.files, family=family)
             found = imported_type_members(
                 qualifier, cands, bound, importer, crates, files, self._file_imports
             )
-        if not found and not any(self._module_indexed(m, family) for m in mods):
+        if not found and not any(self.modules.indexed(m, family) for m in mods):
             return None  # bound to a module we do not index (subprocess, numpy): nothing to link
         return found
 
@@ -353,7 +356,7 @@ class Resolver:
         (`attr/__init__.pyi`, beside the `__init__.py` passing the body on) is kept only if no body is."""
         name, found, stubs = cands[0].node.name, list[StoredNode](), list[StoredNode]()
         for _ in range(REEXPORT_STEPS):
-            files = [p for m in mods for p in self._module_files(m, family)]
+            files = [p for m in mods for p in self.modules.files(m, family)]
             mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
             found = [c for c in cands if not _qualifier(c) and any(defined_in(c.node.path, m) for m in mods)]
             stubs, found = (stubs or found, []) if declared_only(found) else (stubs, found)
@@ -368,10 +371,18 @@ class Resolver:
         function); in languages with an implicit `this` it may call a method of its own class. Nested
         functions are visible only inside the function that holds them."""
         implicit_this = n.language in IMPLICIT_THIS
+        # Java's `attr(k)` in `Element` may be its base `Node`'s, `reset(sb)` in `Token.Doctype` its outer `Token`'s.
+        around = (
+            self._around(own) if implicit_this and own and n.kind in ("function", "method") else frozenset()
+        )
         cands = [
             c
             for c in cands
-            if (c.node.kind != "method" or (implicit_this and self._member_of(c.node, own)))
+            if (
+                c.node.kind != "method"
+                or (implicit_this and self._member_of(c.node, own))
+                or (implicit_this and self._member_of(c.node, around) and not _constructs(c.node))
+            )
             and (
                 not c.node.parent_uid
                 or c.node.kind == "method"
@@ -385,6 +396,7 @@ class Resolver:
             cands = [c for c in cands if c.node.parent_uid or "." not in c.node.qualified_name]
         tiers = [
             [c for c in cands if self._member_of(c.node, own)],
+            [c for c in cands if self._member_of(c.node, around)],
             [c for c in cands if c.node.path == n.path],
         ]
         if family_of(n.language) == "java":  # a class of the own package needs no import
@@ -395,7 +407,7 @@ class Resolver:
             sourced = {
                 p
                 for r in self._file_imports(n.path)
-                for p in self._module_files(anchored(r.target, n.path), family_of(n.language))
+                for p in self.modules.files(anchored(r.target, n.path), family_of(n.language))
             }
             tiers.append([c for c in cands if c.node.path in sourced])
             cands = [c for c in cands if is_test_path(c.node.path) <= is_test_path(n.path)]
@@ -439,61 +451,35 @@ class Resolver:
                         out.update(self.parts.parts(base))
         return out
 
+    def _around(self, own: frozenset[int]) -> frozenset[int]:
+        """The classes a bare method name in `own` may also reach: those it inherits from
+        (BASE_LEVELS up, as far as the index holds them) and those it is nested in."""
+        seen, frontier = set(own), set(own)
+        for _ in range(BASE_LEVELS):
+            frontier = self._base_containers(frozenset(frontier)) - seen
+            seen |= frontier
+        for uid in own:
+            parent = self.snap.node(uid)
+            while (
+                parent is not None and parent.node.parent_uid and self._is_container(parent.node.parent_uid)
+            ):
+                seen |= self.parts.parts(parent.node.parent_uid)
+                parent = self.snap.node(parent.node.parent_uid)
+        return frozenset(seen - own)
+
     def _is_container(self, uid: int) -> bool:
         parent = self.snap.node(uid)
         return parent is not None and parent.node.kind in CONTAINER_KINDS
-
-    def _module_files(self, module: str, family: str) -> list[str]:
-        """The indexed files (of a language family) implementing `module`, at most REEXPORT_FILES."""
-        key = (module, family)
-        if key not in self._files_of:
-            found = (
-                p
-                for p, rec in self.snap.manifest.files.items()
-                if family_of(rec.language) == family
-                and module_path_matches(p, module, package_dirs=family == "go")
-            )
-            self._files_of[key] = [p for _, p in zip(range(REEXPORT_FILES), found, strict=False)]
-        return self._files_of[key]
-
-    def _module_indexed(self, module: str, family: str) -> bool:
-        key = (module, family)
-        if key not in self._indexed_modules:
-            self._indexed_modules[key] = any(
-                family_of(rec.language) == family
-                and module_path_matches(p, module, package_dirs=family == "go")
-                for p, rec in self.snap.manifest.files.items()
-            )
-        return self._indexed_modules[key]
 
     def _resolve_import(self, src: Node, ref: Ref) -> tuple[list[int], bool]:
         if not module_stem(ref.target):
             return [], False
         family = family_of(src.language)
-        found = self._module_nodes(self._anchored(ref.target, src.path, family), src.path, family)
+        found = self.modules.nodes(
+            self._anchored(ref.target, src.path, family), src.path, family, MAX_CANDIDATES
+        )
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
-
-    def _module_nodes(self, target: str, own_path: str, family: str) -> list[StoredNode]:
-        """Module-remainder nodes (else first definitions) of files of the importer's language family
-        that implement `target`."""
-        out: list[StoredNode] = []
-        paths = [
-            p
-            for p, rec in self.snap.manifest.files.items()
-            if p != own_path
-            and family_of(rec.language) == family
-            and module_path_matches(p, target, package_dirs=family == "go")
-        ]
-        for p in paths[:MAX_CANDIDATES]:
-            nodes = self.snap.nodes_in_file(p)
-            module = next((s for s in nodes if s.node.kind == "module"), None)
-            # A file of definitions only has no module node: its first top-level definition stands in.
-            top = [s for s in nodes if s.node.parent_uid == 0 and s.node.part == 0]
-            first = module or min(top, key=lambda s: s.node.start_line, default=None)
-            if first is not None:
-                out.append(first)
-        return out
 
 
 def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
@@ -504,6 +490,13 @@ def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
         {c.node.uid: c for c in bodies or tier}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
     )
+
+
+def _constructs(n: Node) -> bool:
+    """A constructor (`Pipeline.Pipeline`): a bare `Pipeline()` in a subclass makes an object, it does
+    not call the base's constructor as an inherited method."""
+    parts = n.qualified_name.split(".")
+    return len(parts) > 1 and parts[-1] == parts[-2]
 
 
 def _qualifier(c: StoredNode) -> str:

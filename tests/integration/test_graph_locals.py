@@ -144,3 +144,22 @@ def test_a_name_declared_with_two_classes_or_by_a_plain_call_is_left_alone() -> 
     assert declared_classes(_node("rust", text)) == {}
     assert declared_classes(_node("python", "def f():\n    a = b.Thing()\n    c = make()\n")) == {}
     assert declared_classes(_node("go", "func f() {\n\tx := Foo{}\n}\n")) == {}  # Go's are typed.py's
+
+
+def test_a_java_call_is_the_overload_of_its_argument_count_and_may_be_inherited(tmp_path: Path) -> None:
+    """`attr("class")` in `Element` is its base `Node`'s one-parameter `attr`, not `Element`'s own
+    two-parameter overloads (which it linked to); `el.text()` is `text()`, not `text(String)`."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/Node.java": "class Node {\n    String attr(String key) { return key; }\n}\n",
+            "src/Element.java": "class Element extends Node {\n"
+            "    Element attr(String key, String value) { return this; }\n"
+            "    Element attr(String key, boolean on) { return this; }\n"
+            '    String text() { return ""; }\n    Element text(String t) { return this; }\n\n'
+            '    String className() {\n        return attr("class").trim();\n    }\n}\n',
+            "src/Main.java": "class Main {\n    String run(Element el) {\n        return el.text();\n    }\n}\n",
+        },
+    )
+    assert _callees(repo, "Element.className") == [("Node.attr", False)]
+    assert _callees(repo, "Main.run") == [("Element.text", False)]

@@ -69,7 +69,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     repeats (`}`, `return nil`), which the diff may match to an older function's (gittimes).
 # 21: a comment inside a call's callee (a method chain's `// why` line between two calls) is no part
 #     of its target: fd's `.follow_links(x)` / `// No need ...` / `.max_depth(d)` was `follow_linksNoneed...`.
-PARSER_VERSION = 21
+# 22: a Java, C# or C++ call keeps how many arguments it writes (`Ref.args`), so the resolver tells
+#     overloads apart (`el.text()` from `text(String)`).
+PARSER_VERSION = 22
 
 
 def parse_file(

@@ -76,6 +76,7 @@ from dataclasses import dataclass
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
 from indexlib.index.parsing import rustimpls
 from indexlib.index.parsing.aliases import alias_refs, with_aliases
+from indexlib.index.parsing.arguments import argument_count
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
@@ -207,14 +208,14 @@ def _refs(
     seen: set[tuple[int, str, str, int, str]] = set()
     refs: list[Ref] = []
 
-    def add(owner: int, kind: str, target: str, line: int, alias: str = "") -> None:
+    def add(owner: int, kind: str, target: str, line: int, alias: str = "", args: int = -1) -> None:
         if not target:
             return
         key = (owner, kind, target, line, alias)
         if key in seen:
             return
         seen.add(key)
-        refs.append(Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias))
+        refs.append(Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=args))
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     for node in caps.get("call", ()):
@@ -231,7 +232,7 @@ def _refs(
         if is_import:
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
-            add(owner, calls, target, line, UNIFORM_ACCESS if access else "")
+            add(owner, calls, target, line, UNIFORM_ACCESS if access else "", argument_count(node, language))
     for node in caps.get("decorator", ()):
         # `@pass_context` applies a function without calling it: as much a call as `@command()`.
         start, line = node.start_point.row + 1, node.end_point.row + 1

@@ -69,6 +69,14 @@ class RefKind(StrEnum):
 UNIFORM_ACCESS = "<access>"
 
 
+# The qualifier of a call on a value no name holds, a literal or a bracketed expression
+# (`", ".join(parts)`, `(a or b).strip()`, `[a, b].each`): the resolver reads it as a receiver of
+# unknown type, as it reads an untyped variable (a method, marked ambiguous, or no edge for a
+# builtin's method). Written bare, such a call was read as a call of a function `join` and linked
+# to one, unambiguously (index/parsing/text.py `callee_target`).
+EXPRESSION_RECEIVER = "<expr>"
+
+
 # The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an
 # earlier one at any depth: `index/discover/ignore.py`). Here, not there, so the grep walk cache can
 # name them without loading discovery (and pathspec) on a cache hit.

@@ -71,7 +71,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     of its target: fd's `.follow_links(x)` / `// No need ...` / `.max_depth(d)` was `follow_linksNoneed...`.
 # 22: a Java, C# or C++ call keeps how many arguments it writes (`Ref.args`), so the resolver tells
 #     overloads apart (`el.text()` from `text(String)`).
-PARSER_VERSION = 22
+# 23: a call on a value no name holds (`", ".join(x)`, `(a or b).strip()`, `[a, b].each`) targets
+#     `<expr>.join`, a receiver of unknown type, not a bare `join`; `(new Foo)->bar()` targets `Foo.bar`.
+PARSER_VERSION = 23
 
 
 def parse_file(

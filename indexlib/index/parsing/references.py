@@ -19,6 +19,7 @@ from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import (
     Source,
     absolute,
+    callee_target,
     collapse,
     first_string,
     normalize_target,
@@ -149,7 +150,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     dollar = language in DOLLAR_LANGUAGES
     if language in kotlinswift.LANGUAGES:
         callee = kotlinswift.callee(node)
-        return (normalize_target(src.code(callee)) if callee is not None else ""), callee, False
+        return (callee_target(src.code(callee)) if callee is not None else ""), callee, False
     if kind in ("new_expression", "object_creation_expression", "instance_expression"):
         if kind == "instance_expression":  # Scala `new Greeter(n)`: the type comes first
             callee = node.named_child(0) if node.named_child_count else None
@@ -172,7 +173,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         return (word if called else ""), name, False
     if kind == "function_call":  # Lua: `util.format(...)`, `self:other(x)`; `require "a.b"` imports a.b
         callee = node.child_by_field_name("name")
-        target = normalize_target(src(callee).replace(":", ".")) if callee is not None else ""
+        target = callee_target(src(callee).replace(":", ".")) if callee is not None else ""
         if target == "require":
             return first_string(src, node.child_by_field_name("arguments")), callee, True
         return target, callee, False
@@ -184,12 +185,12 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object")
         text = (src.code(obj) + "." if obj is not None else "") + src(name)
-        return normalize_target(text), name, False
+        return callee_target(text), name, False
     if kind in ("member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"):
         name = node.child_by_field_name("name")
         obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
         text = (src.code(obj) + "." if obj is not None else "") + src(name)
-        return absolute(text, strip_sigils(normalize_target(text))), name, False
+        return absolute(text, strip_sigils(callee_target(text))), name, False
     if kind == "call" and language == "ruby":
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
@@ -199,7 +200,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         if receiver is None and method_name in _REQUIRE_RUBY:
             return first_string(src, node.child_by_field_name("arguments")), method, True
         text = (src.code(receiver) + "." if receiver is not None else "") + method_name
-        target = strip_sigils(normalize_target(rubydefs.constructed(src, receiver, method_name) or text))
+        target = strip_sigils(callee_target(rubydefs.constructed(src, receiver, method_name) or text))
         if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
             target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
         return target, method, False
@@ -208,7 +209,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         return "", None, False
     if loads_module(src, node, language):
         return first_string(src, node.child_by_field_name("arguments")), callee, True
-    target = normalize_target(src.code(callee), dollar)
+    target = callee_target(src.code(callee), dollar)
     if language == "php":
         target = absolute(src(callee), strip_sigils(target))
     if language == "go" and callee.type == "selector_expression":

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from indexlib.records import EXPRESSION_RECEIVER
+
 if TYPE_CHECKING:
     from indexlib.engines.treesitter import Node
 
@@ -120,6 +122,71 @@ def blank(data: bytes) -> bytes:
     """`data` with every byte but its line ends a space: parsed in place of what the grammar must not
     see (a macro, a directive, a component's template), it keeps every offset and line number."""
     return data.translate(_BLANK)
+
+
+# A literal or bracketed value a callee may start with: a string (with Python's `f`/`b`/`r` prefix), a
+# Ruby `%w(...)`/`%i[...]` list, or a group in brackets.
+_LEADING_VALUE = re.compile(
+    r"\s*(?:[rRbBuUfF]{0,2}(?P<quote>" + "|".join(['"""', "'''", '"', "'", "`"]) + r")"
+    r"|%[qQwWiI]?(?P<open>[(\[{])|(?P<group>[(\[{]))"
+)
+_MEMBER_ACCESS = re.compile(r"\s*(?:\.|->|::|\?\.|&\.)")
+_CONSTRUCTED = re.compile(r"\(\s*new\s+([A-Za-z_\\][\w.\\:]*)")  # `(new Foo(x))->bar()`: Foo's bar
+
+
+def callee_target(text: str, dollar: bool = False) -> str:
+    """normalize_target for a callee, whose receiver may be a value no name holds: `", ".join` ->
+    `<expr>.join`, `(a or b).strip` -> `<expr>.strip` (EXPRESSION_RECEIVER), where normalize_target
+    would leave a bare `join` (the literal's characters are no name) or, for `"a b".split`, `ab.split`.
+    A bracketed `new Foo(...)` names its class: `(new Foo($x))->bar` -> `Foo.bar`.
+
+    >>> callee_target('", ".join'), callee_target("[a, b].forEach"), callee_target("(new Foo(1))->bar")
+    ('<expr>.join', '<expr>.forEach', 'Foo.bar')
+    >>> callee_target("(a).b.c"), callee_target("[a][0].x"), callee_target("foo(x).bar")
+    ('<expr>.b.c', '<expr>.x', 'foo.bar')
+    """
+    m = _LEADING_VALUE.match(text)
+    end = _value_end(text, m) if m else -1
+    while end > 0 and (more := _LEADING_VALUE.match(text, end)) and more.group("group"):
+        end = _value_end(text, more)  # `[a][0].x`, `(f)(x).y`: indexed or called, still a value
+    if end < 0 or not _MEMBER_ACCESS.match(text, end):
+        return normalize_target(text, dollar)
+    rest = normalize_target(text[end:], dollar)
+    constructed = _CONSTRUCTED.match(text, m.start("group")) if m and m.group("group") else None
+    receiver = normalize_target(constructed.group(1), dollar) if constructed else EXPRESSION_RECEIVER
+    return f"{receiver}.{rest}"[:MAX_TARGET_CHARS] if rest else ""
+
+
+def _value_end(text: str, m: re.Match[str]) -> int:
+    """Where the literal or bracketed group `m` opens ends in `text` (-1 when it does not close)."""
+    quote = m.group("quote")
+    if quote:
+        at = m.end()
+        while at < len(text):
+            if text[at] == "\\":
+                at += 2
+            elif text.startswith(quote, at):
+                return at + len(quote)
+            else:
+                at += 1
+        return -1
+    depth, at, inside = 0, m.end() - 1, ""
+    while at < len(text):
+        char = text[at]
+        if inside:
+            at += 2 if char == "\\" else 1
+            inside = "" if char == inside else inside
+            continue
+        if char in "\"'`":
+            inside = char
+        elif char in _OPENERS:
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return at + 1
+        at += 1
+    return -1
 
 
 def strip_sigils(target: str) -> str:

@@ -3,6 +3,8 @@ being one class, and `--callers` meaning callers only."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from indexlib import open_engine, related
@@ -87,3 +89,23 @@ def test_new_on_a_constant_calls_the_class_it_names(engine: Engine) -> None:
         ("App.Runner.start", "lib/app/runner.rb", False)
     ]
     assert _rows(engine, "Rack.Guard.File", "calls", "in", callers=True, callees=False) == []
+
+
+def test_a_method_defined_on_one_object_is_no_function_others_call(tmp_path: Path) -> None:
+    """`def obj.warn(*) end` in a test stubs one object's method: no top-level function `warn` that
+    Kernel's `warn` in the library, or a bare `each`, would resolve to. `def self.x` and `def
+    Config.y` stay methods of their class."""
+    files = {
+        "lib/util.rb": (
+            "module Util\n  def self.status(s)\n    warn 'old'\n    s\n  end\n\n"
+            "  def Util.level\n    1\n  end\nend\n"
+        ),
+        "test/spec_util.rb": (
+            "describe Util do\n  it 'logs' do\n    obj = Object.new\n    def obj.warn(*) end\n"
+            "    def (obj).each; end\n    Util.status(1)\n  end\nend\n"
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert {s for s, _, _ in _rows(engine, "Util", "contains", "out")} == {"Util.status", "Util.level"}
+    assert [s for s, _, _ in _rows(engine, "Util.status", "calls", "out")] == []
+    assert related(engine, "warn").node is None and related(engine, "each").node is None

@@ -73,7 +73,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     overloads apart (`el.text()` from `text(String)`).
 # 23: a call on a value no name holds (`", ".join(x)`, `(a or b).strip()`, `[a, b].each`) targets
 #     `<expr>.join`, a receiver of unknown type, not a bare `join`; `(new Foo)->bar()` targets `Foo.bar`.
-PARSER_VERSION = 23
+# 24: a Ruby `def obj.name` (a method of one object a variable holds, a test's stub) is no node: it
+#     was a top-level function `name` that Kernel's `warn` and a bare `each` resolved to.
+PARSER_VERSION = 24
 
 
 def parse_file(

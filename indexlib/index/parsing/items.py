@@ -331,8 +331,8 @@ def collect_items(
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
-            if local_to_function(node):
-                continue  # a prototype, alias or macro written inside a function body is the body's
+            if local_to_function(node) or (language == "ruby" and rubydefs.on_one_object(node)):
+                continue  # a prototype or macro in a function body is the body's; `def obj.x` obj's
             if node.type == "preproc_def" and include_guard(src, node):
                 continue  # `#ifndef FOO_H` / `#define FOO_H` only guards the file
             if (

@@ -2,8 +2,9 @@
 
 Owns: the names a class-body statement defines as methods, `attr_reader :name, :other` (and
 `attr_writer`, `attr_accessor`, `attr`), `alias new old`, `alias_method :new, :old` and
-`define_method(:name) { ... }`, and the call a definition is an argument of (`private def x`,
-`private attr_reader :x`), which its span and doc comment start at.
+`define_method(:name) { ... }`, the call a definition is an argument of (`private def x`,
+`private attr_reader :x`), which its span and doc comment start at, and which `def obj.name` is no
+method of a class.
 Does not own: the query capturing these statements (specs.py), spans, nesting and kinds (items.py),
 other call targets (references.py).
 
@@ -77,6 +78,18 @@ def wrapping_call(node: Node) -> Node:
     if call is None or call.type != "call" or call.child_by_field_name("receiver") is not None:
         return node
     return call
+
+
+def on_one_object(node: Node) -> bool:
+    """Whether `def obj.name` defines a method of the one object a variable holds (a test's stub,
+    `def obj.warn(*) end`), not of `self` or of a class (`def self.x`, `def Config.x`). Only that
+    variable reaches it, so it is no definition of its own (its text stays its container's): as one
+    it was a top-level function `warn` that Kernel's `warn` in library code resolved to, and a bare
+    `each` to every test's `def body.each`."""
+    if node.type != "singleton_method":
+        return False
+    receiver = node.child_by_field_name("object")
+    return receiver is not None and receiver.type not in ("self", "constant", "scope_resolution")
 
 
 _NESTED = frozenset({"class", "module", "comment"})

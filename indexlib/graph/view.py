@@ -230,34 +230,62 @@ class SnapshotGraph:
 
         Out: `Circle.area` -> `Shape.area` when Circle implements Shape. In: a trait or interface
         method -> every same-named method of the containers that implement or extend its container.
+        A class between them that does not declare the method passes it on: monolog's
+        `AbstractProcessingHandler::handle` implements `HandlerInterface::handle` through
+        `AbstractHandler extends Handler implements HandlerInterface`, neither declaring `handle`.
         """
         n = src.node
         parent = self.snap.node(n.parent_uid) if n.parent_uid else None
         if parent is None or parent.node.kind not in CONTAINER_KINDS:
             return []
-        edges: list[Edge] = []
         home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's
-        if direction == "out":
-            for e in self.edges(home, (kind,), "out"):
-                for m in self._members_named(e.dst, n.name):
+        edges: list[Edge] = []
+        for holder, ambiguous in self._declaring(home, kind, direction, n.name):
+            for m in self._members_named(holder, n.name):
+                if direction == "out":
                     edges.append(
-                        Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=e.ambiguous)
+                        Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=ambiguous)
                     )
-        else:
-            for e in self.edges(home, (kind,), "in"):
-                for m in self._members_named(e.src, n.name):
-                    if m.node.uid != n.uid:
-                        edges.append(
-                            Edge(
-                                src=m.node.uid,
-                                dst=n.uid,
-                                kind=kind,
-                                line=m.node.start_line,
-                                ambiguous=e.ambiguous,
-                            )
+                elif m.node.uid != n.uid:
+                    edges.append(
+                        Edge(
+                            src=m.node.uid, dst=n.uid, kind=kind, line=m.node.start_line, ambiguous=ambiguous
                         )
+                    )
         unique = {(e.src, e.dst): e for e in edges}
         return sorted(unique.values(), key=lambda e: (e.src, e.dst))
+
+    def _declaring(self, home: int, kind: str, direction: str, name: str) -> list[tuple[int, bool]]:
+        """The containers a method of `home` links to by `kind` (with whether a link on the way was
+        ambiguous): out, the `kind` targets of `home` and of its ancestors by `inherits` that do not
+        declare `name`; in, the `kind` sources of `home`, or their descendants by `inherits` through
+        those that do not declare it. At most MAX_CALLERS containers are visited."""
+        inherits = RefKind.INHERITS.value
+        found: list[tuple[int, bool]] = []
+        seen = {home}
+        if direction == "out":
+            hops = [(home, False)]  # containers whose `kind` targets are linked, ancestors passing it on
+            while hops and len(seen) < MAX_CALLERS:
+                at, ambiguous = hops.pop(0)
+                for e in self.edges(at, (kind,), "out"):
+                    if self._members_named(e.dst, name):
+                        found.append((e.dst, ambiguous or e.ambiguous))
+                for e in self.edges(at, (inherits,), "out"):
+                    if e.dst not in seen and not self._members_named(e.dst, name):
+                        seen.add(e.dst)
+                        hops.append((e.dst, ambiguous or e.ambiguous))
+            return found
+        walk = [(e.src, e.ambiguous) for e in self.edges(home, (kind,), "in")]
+        while walk and len(seen) < MAX_CALLERS:
+            at, ambiguous = walk.pop(0)
+            if at in seen:
+                continue
+            seen.add(at)
+            if self._members_named(at, name):
+                found.append((at, ambiguous))
+                continue
+            walk += [(e.src, ambiguous or e.ambiguous) for e in self.edges(at, (inherits,), "in")]
+        return found
 
 
 def to_graph_node(n: Node) -> GraphNode:

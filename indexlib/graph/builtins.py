@@ -25,7 +25,8 @@ BUILTIN_TYPES = frozenset(
 )
 
 # Methods of built-in containers and strings: on an untyped receiver (`items.append(x)`) such a call
-# almost never means a same-named method of the indexed code, so it makes no edge.
+# almost never means a same-named method of the indexed code, so it makes no edge. A receiver whose
+# class a declaration names (`let b = Batch::new(); b.into_iter()`, graph/locals.py) still links.
 COMMON_METHODS = frozenset(
     [
         "append",
@@ -130,6 +131,57 @@ COMMON_METHODS = frozenset(
         "as_ref",
         "into",
         "collect",
+        "into_iter",
+        "iter_mut",
+        "to_owned",
+        "as_mut",
+        "borrow",
+        "borrow_mut",
+        "lock",
+        "map_err",
+        "and_then",
+        "unwrap_or",
+        "unwrap_or_else",
+        "is_some",
+        "is_none",
+        "is_ok",
+        "is_err",
+        # Ruby's Enumerable, Hash, String and Object: `accept_encoding.each`, `ips.include?(ip)`.
+        "each",
+        "each_with_index",
+        "each_with_object",
+        "each_pair",
+        "flat_map",
+        "select",
+        "reject",
+        "detect",
+        "inject",
+        "include?",
+        "key?",
+        "match?",
+        "empty?",
+        "any?",
+        "all?",
+        "none?",
+        "start_with?",
+        "end_with?",
+        "to_s",
+        "to_a",
+        "to_h",
+        "to_i",
+        "to_sym",
+        "merge",
+        "fetch",
+        "dig",
+        "freeze",
+        "dup",
+        "gsub",
+        "downcase",
+        "upcase",
+        "compact",
+        "uniq",
+        "sort_by",
+        "group_by",
         # Go's standard interfaces: `err.Error()`, `b.String()`, `r.Read(p)` on a value of a library
         # type; a same-named method of the indexed code is rarely the one called.
         "Error",

@@ -163,3 +163,21 @@ def test_a_java_call_is_the_overload_of_its_argument_count_and_may_be_inherited(
     )
     assert _callees(repo, "Element.className") == [("Node.attr", False)]
     assert _callees(repo, "Main.run") == [("Element.text", False)]
+
+
+def test_a_builtin_method_on_an_untyped_receiver_makes_no_edge_but_a_typed_one_links(tmp_path: Path) -> None:
+    """`ips.include?(ip)` and `v.into_iter()` on values of no known class are Ruby's and Rust's own
+    methods, not the indexed code's same-named ones; a receiver whose class is declared still links."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "lib/mime.rb": "module Mime\n  def self.match?(value, matcher)\n    true\n  end\nend\n",
+            "lib/proxy.rb": "class Proxy\n  def trusted(ips, ip)\n    ips.include?(ip) && ips.match?(ip)\n  end\n"
+            "  def include?(x)\n    false\n  end\nend\n",
+            "src/batch.rs": "pub struct Batch {}\nimpl Batch {\n    pub fn new() -> Batch { Batch {} }\n"
+            "    pub fn into_iter(self) -> u32 { 0 }\n}\n",
+            "src/main.rs": "fn run(v: Vec<u32>) {\n    v.into_iter();\n    let b = Batch::new();\n    b.into_iter();\n}\n",
+        },
+    )
+    assert _callees(repo, "Proxy.trusted") == []
+    assert _callees(repo, "run") == [("Batch.into_iter", False), ("Batch.new", False)]

@@ -5,6 +5,31 @@ Kept apart from the resolver's rules: these are data, long lists that grow with 
 
 from __future__ import annotations
 
+# A qualifier naming a Rust primitive type (`char::from(b)`, `u32::try_from(n)`) calls that type's
+# trait method, never a same-named method of the indexed code's own types (fd's `impl From<ExitCode>
+# for i32` is a member of `i32`, and reached as such when the index holds it).
+RUST_PRIMITIVES = frozenset(
+    [
+        "bool",
+        "char",
+        "str",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "f32",
+        "f64",
+    ]
+)
+
 # A qualifier naming a builtin type (`str.__new__`, `dict.fromkeys`) calls that type, never indexed code.
 BUILTIN_TYPES = frozenset(
     [

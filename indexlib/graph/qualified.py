@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS
+from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS, RUST_PRIMITIVES
 from indexlib.records import Node, Ref
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
@@ -60,7 +60,11 @@ def qualified_tiers(
     named = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
     if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
         return [named]
-    if qlast[:1].isupper() or (qlast in BUILTIN_TYPES and n.language == "python"):
+    if (
+        qlast[:1].isupper()
+        or (qlast in BUILTIN_TYPES and n.language == "python")
+        or (qlast in RUST_PRIMITIVES and n.language == "rust")
+    ):
         return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
     if last in COMMON_METHODS:
         return None  # `items.append(x)` on an untyped variable: almost always a builtin type

@@ -181,3 +181,19 @@ def test_a_builtin_method_on_an_untyped_receiver_makes_no_edge_but_a_typed_one_l
     )
     assert _callees(repo, "Proxy.trusted") == []
     assert _callees(repo, "run") == [("Batch.into_iter", False), ("Batch.new", False)]
+
+
+def test_a_rust_primitive_types_method_is_none_of_the_indexed_codes(tmp_path: Path) -> None:
+    """`char::from(b)` is the standard library's; the indexed `impl From<ExitCode> for i32` is
+    `i32`'s, reached as `i32::from(code)`."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/exit.rs": "pub struct ExitCode(i32);\nimpl From<ExitCode> for i32 {\n"
+            "    fn from(c: ExitCode) -> i32 { c.0 }\n}\n",
+            "src/main.rs": "fn to_char(b: u8) -> char {\n    char::from(b)\n}\n\n"
+            "fn to_code(code: ExitCode) -> i32 {\n    i32::from(code)\n}\n",
+        },
+    )
+    assert _callees(repo, "to_char") == []
+    assert [s for s, _amb in _callees(repo, "to_code")] == ["i32.from"]

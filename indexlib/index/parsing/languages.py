@@ -85,8 +85,8 @@ _EXTENSIONS: dict[str, str] = {
 # Text we chunk into line windows: prose, configuration, and source in languages we do not parse
 # (a window of Dart is still far better than nothing).
 _TEXT_SUFFIXES = """
-    .txt .text .rst .adoc .asciidoc .org .tex
-    .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml
+    .txt .text .rst .adoc .asciidoc .org .tex .rdoc .pod
+    .toml .yaml .yml .json .jsonc .json5 .cfg .ini .conf .properties .xml .neon
     .fish .ps1 .bat .cmd
     .sql .graphql .gql .proto .thrift .avsc
     .html .htm .css .scss .sass .less
@@ -96,6 +96,9 @@ _TEXT_SUFFIXES = """
     .ejs .erb .haml .pug .jade .twig .liquid .njk .handlebars .eta .tpl .jsp .cshtml .razor .ftl .vm
 """
 _TEXT_EXTENSIONS = frozenset(_TEXT_SUFFIXES.split())
+# A copy of a file kept as an example to install (`phpunit.xml.dist`, `config.yml.example`): read as
+# text windows, for what the file inside it would be.
+_COPY_SUFFIXES = frozenset({".dist", ".example", ".sample"})
 
 # Whole file names (matched case-sensitively first, then lower-cased).
 _FILENAMES: dict[str, str] = {
@@ -241,6 +244,9 @@ def detect_language(path: str, head: bytes = b"") -> str | None:
         if language is not None:
             return language
         if suffix in _TEXT_EXTENSIONS:
+            return TEXT
+        inner = _suffix(lower.removesuffix(suffix)) if suffix in _COPY_SUFFIXES else ""
+        if inner and (inner in _TEXT_EXTENSIONS or inner in _EXTENSIONS):
             return TEXT
     return _from_shebang(head)
 

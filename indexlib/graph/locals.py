@@ -53,6 +53,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
 # A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
 # class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`.
 _SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*{_TYPE}\(")
+_SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "rust": (_ANNOTATED,),
@@ -77,20 +78,36 @@ def declared_classes(node: Node) -> dict[str, str]:
 
 def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
     """field -> the class its declarations in a class's texts (its parts: a Rust struct and its
-    `impl` blocks) name, for the fields declared with one."""
-    return _declared(_FIELDS, language, texts)
+    `impl` blocks) name, for the fields declared with one; in Python also a field given an
+    annotated parameter (`def __init__(self, gateway: Gateway): self.gateway = gateway`)."""
+    seen = _seen(_FIELDS, language, texts)
+    if language == "python":
+        for text in texts:
+            params = {m.group(1): m.group(2) for m in _ANNOTATED.finditer(text)}
+            for m in _SELF_GIVEN.finditer(text):
+                if m.group(2) in params:
+                    seen.setdefault(m.group(1), set()).add(params[m.group(2)])
+    return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
 
 
 def _declared(
     patterns: dict[str, tuple[re.Pattern[str], ...]], language: str, texts: Sequence[str]
 ) -> dict[str, str]:
+    seen = _seen(patterns, language, texts)
+    return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
+
+
+def _seen(
+    patterns: dict[str, tuple[re.Pattern[str], ...]], language: str, texts: Sequence[str]
+) -> dict[str, set[str]]:
+    """name -> every class the declarations in `texts` give it."""
     seen: dict[str, set[str]] = {}
     for pattern in patterns.get(_ALIAS.get(language, language), ()):
         for text in texts:
             for m in pattern.finditer(text):
                 var, cls = (m.group(2), m.group(1)) if pattern is _TYPE_FIRST else (m.group(1), m.group(2))
                 seen.setdefault(var, set()).add(cls)
-    return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
+    return seen
 
 
 class LocalTypes:

@@ -79,6 +79,16 @@ REPOS = {
         "App.run",
         [("Parser.parse", False)],
     ),
+    "python-injected-field": (
+        {
+            "gateway.py": "class Gateway:\n    def charge(self, n):\n        return n\n",
+            "ledger.py": "class Ledger:\n    def charge(self, n):\n        return n\n",
+            "billing.py": "class Billing:\n    def __init__(self, via: Gateway):\n        self.client = via\n\n"
+            "    def run(self):\n        return self.client.charge(1)\n",
+        },
+        "Billing.run",
+        [("Gateway.charge", False)],
+    ),
     "java-field": (
         {
             "src/Tokeniser.java": "class Tokeniser {\n    Token read() { return null; }\n}\n",

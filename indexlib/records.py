@@ -69,6 +69,14 @@ class RefKind(StrEnum):
 UNIFORM_ACCESS = "<access>"
 
 
+# The `alias` of an `inherits` Ref that a statement of a type's body makes, not its header: a PHP
+# trait use (`use FormattableHandlerTrait;`) or a Ruby mixin (`include Helpers`, `extend`,
+# `prepend`). The class gets the trait's or module's methods as it gets a base class's, so the
+# resolver walks it as a base; a Ruby constant written in the body is looked up from inside the
+# class, where a superclass is looked up around it (graph/rubyconst.py).
+MIXIN = "<mixin>"
+
+
 # The qualifier of a call on a value no name holds, a literal or a bracketed expression
 # (`", ".join(parts)`, `(a or b).strip()`, `[a, b].each`): the resolver reads it as a receiver of
 # unknown type, as it reads an untyped variable (a method, marked ambiguous, or no edge for a

@@ -10,8 +10,9 @@ The rule: a constant path written in code (`Base`, `Protection::Base`, the recei
 `Base.settings`) is looked up in each scope enclosing the reference, innermost first, down to the
 top level: the definitions whose qualified name is that scope's followed by the path as written
 (qualified names hold the nesting: `Rack.Protection.Base`). The first scope holding one decides.
-A class's superclass is read in the scope around the class; a method's constants in its class and
-the scopes around it (a `def` opens no scope for constants). None in any scope (a constant of a
+A class's superclass is read in the scope around the class; a module its body mixes in (`include
+Helpers`) and a method's constants in its class and the scopes around it (a `def` opens no scope
+for constants). None in any scope (a constant of a
 gem, or one found through the ancestors) leaves the reference to the resolver's other tiers.
 
 Approximation, said plainly: the nesting is read from the qualified name, so a class written
@@ -28,7 +29,7 @@ indexed class of that name.
 from __future__ import annotations
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
+from indexlib.records import CONTAINER_KINDS, MIXIN, Node, Ref, RefKind
 
 OWN_OBJECT = frozenset({"self", "super"})
 
@@ -49,8 +50,10 @@ def constructs(ref: Ref, last: str) -> bool:
 
 def scopes(n: Node, ref: Ref) -> list[str]:
     """The scopes enclosing `ref` in `n`, innermost first, the top level ('') last: a class's
-    superclass is read around the class; code in a class's body or a method within the class."""
-    name = n.qualified_name if n.kind in CONTAINER_KINDS and ref.kind == RefKind.CALLS.value else ""
+    superclass is read around the class; code in a class's body (a call, or a mixin: `include
+    Helpers` in `class Rack::Request` is `Rack::Request::Helpers` first) or a method within the class."""
+    in_body = ref.kind == RefKind.CALLS.value or ref.alias == MIXIN
+    name = n.qualified_name if n.kind in CONTAINER_KINDS and in_body else ""
     if not name and n.kind != "module":
         name = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
     parts = name.split(".") if name else []

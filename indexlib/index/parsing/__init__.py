@@ -75,7 +75,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `<expr>.join`, a receiver of unknown type, not a bare `join`; `(new Foo)->bar()` targets `Foo.bar`.
 # 24: a Ruby `def obj.name` (a method of one object a variable holds, a test's stub) is no node: it
 #     was a top-level function `name` that Kernel's `warn` and a bare `each` resolved to.
-PARSER_VERSION = 24
+# 25: a PHP trait use (`use FormattableHandlerTrait;` in a class, trait or enum body) and a Ruby
+#     mixin (`include Helpers`, `extend`, `prepend` in a class or module body) are `inherits`
+#     references of the type, marked MIXIN (mixins.py), so the resolver walks them as bases.
+PARSER_VERSION = 25
 
 
 def parse_file(

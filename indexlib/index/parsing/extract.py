@@ -80,6 +80,7 @@ from indexlib.index.parsing.arguments import argument_count
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
+from indexlib.index.parsing.mixins import mixin_refs
 from indexlib.index.parsing.preproc import directive_rows
 from indexlib.index.parsing.references import (
     base_refs,
@@ -94,7 +95,7 @@ from indexlib.index.parsing.scalaaccess import access_target, is_access
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
 from indexlib.index.parsing.text import Source, normalize_target
-from indexlib.records import UNIFORM_ACCESS, NodeKind, Ref, RefKind
+from indexlib.records import MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
 
 
@@ -246,6 +247,8 @@ def _refs(
         if item.kind in CONTAINER_VALUES:
             for relation, target in base_refs(src, item.node, item.kind, language):
                 add(item.uid, relation, target, item.node.start_point.row + 1)
+            for target, line in mixin_refs(src, item.node, language):  # `use Trait;`, `include Mod`
+                add(item.uid, RefKind.INHERITS.value, target, line, MIXIN)
     for item in items:
         traits = _impl_traits(src, item.node, language) if item.capture == "impl" else []
         if traits:

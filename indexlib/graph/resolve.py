@@ -58,7 +58,7 @@ from indexlib.records import CONTAINER_KINDS, UNIFORM_ACCESS, Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
-MAX_ANCESTRY = 8  # base classes walked up for a static method a PHP class inherits
+MAX_ANCESTRY = 8  # base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`)
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
@@ -234,6 +234,12 @@ class Resolver:
             for s in self.snap.lookup("qsuffix", cls, limit=PARTS_CAP)
             if s.node.kind in CONTAINER_KINDS and s.node.qualified_name.lower() == cls and s.node.part == 0
         )
+        return self._inherited(holders, cands)
+
+    def _inherited(self, holders: frozenset[int], cands: list[StoredNode]) -> list[StoredNode]:
+        """Candidates that are members of the nearest ancestors of the container `holders` holding
+        any, MAX_ANCESTRY levels up: a method is inherited from a grandparent too (monolog's
+        `AmqpHandler` gets `getFormatter` from the trait its base `AbstractProcessingHandler` uses)."""
         seen: set[int] = set(holders)
         for _ in range(MAX_ANCESTRY):
             bases = self._base_containers(holders) - seen
@@ -263,8 +269,7 @@ class Resolver:
         if head == "super" and qualifier:
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
             # a library class) makes no edge rather than a guess.
-            bases = self._base_containers(own)
-            tiers.append([c for c in cands if self._member_of(c.node, bases)])
+            tiers.append(self._inherited(own, cands))
             if not tiers[-1]:
                 return None
         elif self_call:
@@ -273,8 +278,8 @@ class Resolver:
             # caller's own qualifier in its file names it.
             mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
             tiers.append([c for c in cands if mine and c.node.path == n.path and _qualifier(c) == mine])
-            # an inherited method: the same name on a base class the index holds (SELF_TIERS in all)
-            tiers.append([c for c in cands if self._member_of(c.node, self._base_containers(own))])
+            # an inherited method: the same name on the nearest ancestor the index holds (SELF_TIERS in all)
+            tiers.append(self._inherited(own, cands))
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
             if found is None:

@@ -50,6 +50,14 @@ PHP = {
         "        $this->count();\n"  # 18
         "    }\n}\n"
     ),
+    # A subclass gets the traits its base uses: two levels up, through `$this->` and `parent::`.
+    "src/Handler/Stream.php": (
+        "<?php\n\nnamespace App\\Handler;\n\nclass Stream extends Processing\n{\n"
+        "    public function write(): void\n    {\n"
+        "        $this->getFormatter();\n"  # 9
+        "        parent::log();\n"  # 10
+        "    }\n}\n"
+    ),
 }
 
 RUBY = {
@@ -114,6 +122,15 @@ def test_a_method_from_a_used_trait_is_the_traits(php: Engine) -> None:
         ("App.Handler.FormattableTrait.getFormatter", 16, False),
         ("App.Support.Counts.count", 18, False),
         ("App.Support.LogsTrait.log", 17, False),
+    ]
+
+
+def test_a_subclass_gets_the_methods_of_the_traits_its_base_uses(php: Engine) -> None:
+    """`$this->getFormatter()` and `parent::log()` in a subclass of Processing are the traits' its
+    base uses, the nearest ancestors declaring them, not FilterHandler's."""
+    assert _calls(php, "App.Handler.Stream.write") == [
+        ("App.Handler.FormattableTrait.getFormatter", 9, False),
+        ("App.Support.LogsTrait.log", 10, False),
     ]
 
 

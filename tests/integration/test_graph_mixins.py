@@ -81,6 +81,13 @@ RUBY = {
         "class Other\n  def params\n  end\n\n  def fullpath\n  end\n\n  def mime_type\n  end\nend\n"
     ),
     "lib/nope.rb": "module Nope\n  def nope\n  end\nend\n",
+    # `super` in a method calls the same-named method of the nearest ancestor: here a mixed-in module's.
+    "lib/rack/lint.rb": (
+        "module Rack\n  class Lint\n    include Request::Helpers\n\n"
+        "    def params\n      @params ||= super\n    end\n\n"  # 6: bare
+        "    def fullpath(x)\n      super(x)\n    end\n\n"  # 10: with arguments
+        "    def other\n      super\n    end\n  end\nend\n"  # 14: no ancestor declares `other`
+    ),
 }
 
 
@@ -166,3 +173,12 @@ def test_a_bare_call_reaches_a_mixed_in_modules_method(ruby: Engine) -> None:
         ("Rack.Request.Helpers.params", 8, False),
     ]
     assert _calls(ruby, "Rack.Request.lookup") == [("Rack.Mime.mime_type", 13, False)]
+
+
+def test_super_is_the_same_named_method_of_a_mixed_in_module(ruby: Engine) -> None:
+    """A bare `super` and `super(x)` call the enclosing method's name on the nearest ancestor, the
+    included `Rack::Request::Helpers` here (found from inside `Rack::Lint`); a `super` no indexed
+    ancestor answers makes no edge."""
+    assert _calls(ruby, "Rack.Lint.params") == [("Rack.Request.Helpers.params", 6, False)]
+    assert _calls(ruby, "Rack.Lint.fullpath") == [("Rack.Request.Helpers.fullpath", 10, False)]
+    assert _calls(ruby, "Rack.Lint.other") == []

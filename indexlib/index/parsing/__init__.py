@@ -77,7 +77,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     was a top-level function `name` that Kernel's `warn` and a bare `each` resolved to.
 # 25: a PHP trait use (`use FormattableHandlerTrait;` in a class, trait or enum body) and a Ruby
 #     mixin (`include Helpers`, `extend`, `prepend` in a class or module body) are `inherits`
-#     references of the type, marked MIXIN (mixins.py), so the resolver walks them as bases.
+#     references of the type, marked MIXIN (mixins.py), so the resolver walks them as bases; and a
+#     Ruby `super` (bare or `super(x)`) in `def params` is a call of `super.params` (rubydefs.py).
 PARSER_VERSION = 25
 
 

@@ -191,11 +191,15 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
         obj = node.child_by_field_name("object") or node.child_by_field_name("scope")
         text = (src.code(obj) + "." if obj is not None else "") + src(name)
         return absolute(text, strip_sigils(callee_target(text))), name, False
+    if kind == "super":  # Ruby: the same-named method of an ancestor (rubydefs.py)
+        return rubydefs.super_target(src, node), node, False
     if kind == "call" and language == "ruby":
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
         if method is None:
             return "", None, False
+        if method.type == "super":  # `super(x)`
+            return rubydefs.super_target(src, node), method, False
         method_name = src(method)
         if receiver is None and method_name in _REQUIRE_RUBY:
             return first_string(src, node.child_by_field_name("arguments")), method, True

@@ -93,6 +93,21 @@ def on_one_object(node: Node) -> bool:
 
 
 _NESTED = frozenset({"class", "module", "comment"})
+_METHODS = frozenset({"method", "singleton_method"})
+
+
+def super_target(src: Source, node: Node) -> str:
+    """The target of a Ruby `super` (bare, `super(x)`, `super.x`): `super.params` in `def params`,
+    as Python's `super().params()` is written, so the resolver looks for the nearest ancestor's
+    `params` (a mixed-in module's too); '' outside a method. Why: a bare `super` is no `call` node,
+    and `super(x)` named a method `super`, so neither made an edge."""
+    at = node.parent
+    while at is not None and at.type not in _METHODS:
+        if at.type in _NESTED:
+            return ""
+        at = at.parent
+    name = at.child_by_field_name("name") if at is not None else None
+    return f"super.{src(name)}" if name is not None else ""
 
 
 def only_nests(node: Node) -> bool:

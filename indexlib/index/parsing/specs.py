@@ -255,6 +255,7 @@ _RUBY = Spec(
     (module body: (body_statement (assignment left: (constant)) @constant))
     (singleton_class body: (body_statement (assignment left: (constant)) @constant))
     (call) @call
+    (super) @call
     """
     + "".join(
         _RUBY_BODY_DEFINITIONS.replace("BODY", body) for body in ("class", "module", "singleton_class")

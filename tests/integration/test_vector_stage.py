@@ -215,4 +215,4 @@ def test_a_semantic_miss_does_not_claim_no_file_holds_the_words(tmp_path: Path, 
     res = open_engine(repo / ".qry").search("advance pipeline", SearchOptions(mode="semantic", top_k=5))
     assert not res.results  # the hash test embedder's cosines stay under the real model's floor
     notes = " ".join(res.meta.notes)
-    assert "--mode semantic" in notes and "holds the query's words" not in notes, notes
+    assert "mode='semantic'" in notes and "holds the query's words" not in notes, notes  # the library's words

@@ -1,9 +1,13 @@
-"""The type a local variable is given where it is declared, outside Go (graph/typed.py does Go's).
+"""The class a local variable or a field is given where it is declared, outside Go (graph/typed.py
+does Go's).
 
 Owns: reading, from a function's text, the variables whose declaration names their class
 (`let te = TestEnv::new(..)`, `let cfg: Config = ..`, `r = Retrier(..)`, `const c = new Client()`,
-`Parser p = new Parser(..)`, `val b = Builder()`), and narrowing a call through one (`te.assert_output()`)
-to the methods that class declares.
+`Parser p = new Parser(..)`, `val b = Builder()`), and from a class's texts its fields' (`self.p =
+Parser()`, `self.client = via` after `via: Gateway`, a struct's `settings: Config`, Java's `private
+Tokeniser tok;`); and narrowing a call through one (`te.assert_output()`, `self.p.parse()`, Java's
+bare `tok.read()`) to the methods that class declares, else to those of the nearest class it
+inherits from as far as the index holds them.
 
 Why: a call through a local was linked by the method's name alone, so fd's ~330 `te.assert_output(..)`
 calls on a `TestEnv` were ambiguous edges to every `assert_output`, and `qry related --callers` listed
@@ -26,7 +30,8 @@ from indexlib.records import CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
-BASE_LEVELS = 4  # inherited classes followed up from a declared one
+# Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
+MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
 _ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
@@ -155,7 +160,7 @@ class LocalTypes:
         return self._fields[own].get(field)
 
     def _levels(self, cls: str, language: str) -> list[set[str]]:
-        """`{cls}`, then the names of the classes it inherits from, level by level (BASE_LEVELS)."""
+        """`{cls}`, then the names of the classes it inherits from, level by level (MAX_ANCESTRY)."""
         key = (cls, language)
         if key not in self._lineage:
             levels, seen = [{cls}], {cls}
@@ -164,7 +169,7 @@ class LocalTypes:
                 for s in self.snap.lookup("name_exact", cls.lower(), limit=CLASS_PARTS)
                 if s.node.name == cls and s.node.kind in CONTAINER_KINDS and s.node.language == language
             )
-            for _ in range(BASE_LEVELS):
+            for _ in range(MAX_ANCESTRY):
                 up = self._bases(frontier) if frontier else set()
                 names = {st.node.name for u in up if (st := self.snap.node(u)) is not None} - seen
                 if not names:

@@ -42,7 +42,7 @@ from indexlib.graph.imported import (
     imported_type_members,
     rust_modules,
 )
-from indexlib.graph.locals import BASE_LEVELS, LocalTypes
+from indexlib.graph.locals import MAX_ANCESTRY, LocalTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
@@ -58,7 +58,6 @@ from indexlib.records import CONTAINER_KINDS, UNIFORM_ACCESS, Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
-MAX_ANCESTRY = 8  # base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`)
 CASE_INSENSITIVE = frozenset({"php"})  # PHP function and method names ignore case; the rest do not
 SOURCED = frozenset({"bash"})  # languages whose files see the functions of the files they source
 # A bare name may call the own class's method.
@@ -458,9 +457,9 @@ class Resolver:
 
     def _around(self, own: frozenset[int]) -> frozenset[int]:
         """The classes a bare method name in `own` may also reach: those it inherits from
-        (BASE_LEVELS up, as far as the index holds them) and those it is nested in."""
+        (MAX_ANCESTRY up, as far as the index holds them) and those it is nested in."""
         seen, frontier = set(own), set(own)
-        for _ in range(BASE_LEVELS):
+        for _ in range(MAX_ANCESTRY):
             frontier = self._base_containers(frozenset(frontier)) - seen
             seen |= frontier
         for uid in own:

@@ -30,6 +30,8 @@ from indexlib.records import CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
+MAX_CHAIN = 4  # calls followed through a chain (`a.b().c().d()`) by their declared return types
+_SELF_TYPES = frozenset({"Self", "this"})
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
@@ -131,25 +133,64 @@ class LocalTypes:
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates of `qualifier.name()` in `n` that the class of the local or own field
         `qualifier` (`te`, `self.parser`, `this.tokeniser`) declares, or the nearest class it
-        inherits from declares; None when `qualifier` is neither or no such class declares one."""
+        inherits from declares; through a chain of calls (`doc.select(q).first()`,
+        `Command::new(x).arg(a)`) the class each call's declaration says it returns. None when
+        the class is not known or declares none of them."""
         if n.language not in LANGUAGES:
             return None
-        head, _, field = qualifier.partition(".")
-        if field:
-            cls = self._field(n, field) if head in _OWN and "." not in field else None
+        parts = qualifier.split(".")
+        if parts[0] in _OWN:
+            cls, rest = (self._field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
         else:
-            if n.uid not in self._variables:  # read once per function, not once per call in it
-                self._variables[n.uid] = declared_classes(n)
-            cls = self._variables[n.uid].get(qualifier)
-            if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
-                cls = self._field(n, qualifier)
-        if cls is None:
+            cls, rest = self._local(n, parts[0]), parts[1:]
+        if len(rest) > MAX_CHAIN:
             return None
-        for level in self._levels(cls, n.language):
+        for call in rest:
+            cls = self._returns(cls, call, n.language) if cls is not None else None
+        return None if cls is None else self._members(cls, n.language, cands)
+
+    def _local(self, n: Node, name: str) -> str | None:
+        """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names
+        a class the index holds (`Command::new(..)`: a chain that starts at a type)."""
+        if n.uid not in self._variables:  # read once per function, not once per call in it
+            self._variables[n.uid] = declared_classes(n)
+        cls = self._variables[n.uid].get(name)
+        if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
+            cls = self._field(n, name)
+        if (
+            cls is None
+            and name[:1].isupper()
+            and len(self._levels(name, n.language)[0])
+            and self._holds(name, n.language)
+        ):
+            cls = name
+        return cls
+
+    def _members(self, cls: str, language: str, cands: list[StoredNode]) -> list[StoredNode] | None:
+        for level in self._levels(cls, language):
             found = [c for c in cands if _container(c) in level]
             if found:
                 return found
         return None
+
+    def _returns(self, cls: str, method: str, language: str) -> str | None:
+        """The class a method `method` of `cls` (or of the nearest class it inherits from) says it
+        returns, when every such declaration says the same (`-> Self` and `this` are `cls`)."""
+        found = [
+            s
+            for s in self.snap.lookup("name_exact", method.lower(), limit=CLASS_PARTS)
+            if s.node.name == method
+        ]
+        mine = self._members(cls, language, found) or []
+        said = {returned_class(m.node.signature, method, language) for m in mine}
+        said = {cls if r in _SELF_TYPES else r for r in said}
+        return next(iter(said)) if len(said) == 1 and None not in said else None
+
+    def _holds(self, name: str, language: str) -> bool:
+        return any(
+            s.node.name == name and s.node.kind in CONTAINER_KINDS and s.node.language == language
+            for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS)
+        )
 
     def _field(self, n: Node, field: str) -> str | None:
         own = self._enclosing(n)
@@ -179,6 +220,19 @@ class LocalTypes:
                 frontier = frozenset(up)
             self._lineage[key] = levels
         return self._lineage[key]
+
+
+def returned_class(signature: str, name: str, language: str) -> str | None:
+    """The class a method's signature says it returns (`-> Self`, `): Elements`, `Elements select(`),
+    or None when it names none (a primitive, a generic wrapper, nothing written)."""
+    lang = _ALIAS.get(language, language)
+    if lang in ("java", "csharp"):
+        m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\s+{re.escape(name)}\s*[(<]", signature)
+    elif lang in ("rust", "python", "swift"):
+        m = re.search(r"->\s*&?(?:mut\s+)?['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
+    else:  # TypeScript, JavaScript's JSDoc-less methods have none, Kotlin `): Type`
+        m = re.search(r"\)\s*:\s*([A-Z]\w*|this)\b(?!\s*<)", signature)
+    return m.group(1) if m else None
 
 
 def _container(c: StoredNode) -> str:

@@ -109,6 +109,28 @@ REPOS = {
         "TreeBuilder.next",
         [("Tokeniser.read", False)],
     ),
+    "rust-chain": (
+        {
+            "src/cmd.rs": "pub struct Command {}\nimpl Command {\n    pub fn new(name: &str) -> Self { Command {} }\n"
+            "    pub fn arg(mut self, a: u8) -> Self { self }\n    pub fn about(self, s: &str) -> Command { self }\n}\n",
+            "src/group.rs": "pub struct Group {}\nimpl Group {\n    pub fn arg(self, a: u8) -> Self { self }\n"
+            "    pub fn about(self) {}\n}\n",
+            "src/main.rs": 'fn build() {\n    let c = Command::new("x").arg(1).about("y");\n    c.arg(2);\n}\n',
+        },
+        "build",
+        [("Command.about", False), ("Command.arg", False), ("Command.new", False)],
+    ),
+    "java-chain": (
+        {
+            "src/Element.java": "class Element {\n    Elements select(String q) { return null; }\n}\n",
+            "src/Document.java": "class Document extends Element {\n}\n",
+            "src/Elements.java": "class Elements {\n    Element first() { return null; }\n}\n",
+            "src/Node.java": "class Node {\n    Node first() { return null; }\n}\n",
+            "src/Main.java": 'class Main {\n    void run(Document doc) {\n        doc.select("p").first();\n    }\n}\n',
+        },
+        "Main.run",
+        [("Element.select", False), ("Elements.first", False)],
+    ),
     "java-inherited": (
         {
             "src/Element.java": "class Element {\n    Elements select(String q) { return null; }\n}\n",

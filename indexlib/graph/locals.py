@@ -129,6 +129,8 @@ class LocalTypes:
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
+        self._returned: dict[tuple[str, str, str], str | None] = {}
+        self._classes: dict[tuple[str, str], bool] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates of `qualifier.name()` in `n` that the class of the local or own field
@@ -176,6 +178,12 @@ class LocalTypes:
     def _returns(self, cls: str, method: str, language: str) -> str | None:
         """The class a method `method` of `cls` (or of the nearest class it inherits from) says it
         returns, when every such declaration says the same (`-> Self` and `this` are `cls`)."""
+        key = (cls, method, language)
+        if key not in self._returned:  # a chain's calls repeat across a file's functions
+            self._returned[key] = self._read_return(cls, method, language)
+        return self._returned[key]
+
+    def _read_return(self, cls: str, method: str, language: str) -> str | None:
         found = [
             s
             for s in self.snap.lookup("name_exact", method.lower(), limit=CLASS_PARTS)
@@ -187,10 +195,13 @@ class LocalTypes:
         return next(iter(said)) if len(said) == 1 and None not in said else None
 
     def _holds(self, name: str, language: str) -> bool:
-        return any(
-            s.node.name == name and s.node.kind in CONTAINER_KINDS and s.node.language == language
-            for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS)
-        )
+        """Whether the index holds a class `name` of `language` (read once per name)."""
+        if (name, language) not in self._classes:
+            self._classes[(name, language)] = any(
+                s.node.name == name and s.node.kind in CONTAINER_KINDS and s.node.language == language
+                for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS)
+            )
+        return self._classes[(name, language)]
 
     def _field(self, n: Node, field: str) -> str | None:
         own = self._enclosing(n)

@@ -231,6 +231,17 @@ def is_prototype(language: str, kind: str, text: str, path: str) -> bool:
     return language in ("c", "cpp") and "{" not in text and not _DEFINE_LINE.search(text)
 
 
+def is_constructor(qualified_name: str) -> bool:
+    """A member named as its container (`LogEvent.LogEvent`, `Widget::Widget`): a constructor of
+    its class in Java, C#, C++ or PHP's old style. A call of it is the class's (`new Widget()`), and
+    as a definition it yields to its class."""
+    parts = NAME_SEPARATOR.sub(".", qualified_name).split(".")
+    return len(parts) >= 2 and parts[-1] == parts[-2]
+
+
+# Every language's separator of qualified names other than `.`; `#` separates Ruby's `Klass#meth`
+# but begins JavaScript's private `Ky.#retry`.
+NAME_SEPARATOR = re.compile(r"::|->|(?<=[\w$])#|\\")
 _DECLARATION_FILE = re.compile(r"\.d\.[cm]?ts$")  # index.d.ts, index.d.mts, index.d.cts
 _DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.MULTILINE)
 

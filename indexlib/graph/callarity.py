@@ -13,6 +13,7 @@ candidate stays: this only ever narrows.
 from __future__ import annotations
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.records import is_constructor
 
 _CALLABLE = frozenset({"function", "method"})
 _OPEN, _CLOSE = "(<[{", ")>]}"
@@ -68,8 +69,7 @@ def of_call_arity(cands: list[StoredNode], args: int) -> list[StoredNode]:
 
 
 def _admits(c: StoredNode, args: int) -> bool:
-    parts = c.node.qualified_name.split(".")
-    if c.node.kind not in _CALLABLE or (len(parts) > 1 and parts[-1] == parts[-2]):
+    if c.node.kind not in _CALLABLE or is_constructor(c.node.qualified_name):
         return True  # a type, or a constructor: which class `new T(..)` makes is the class's own question
     got = parameter_range(c.node.signature)
     if got is None:

@@ -54,7 +54,16 @@ from indexlib.graph.rustpaths import module_path_tier
 from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, UNIFORM_ACCESS, Node, Ref, RefKind, is_component, is_prototype
+from indexlib.records import (
+    CONTAINER_KINDS,
+    UNIFORM_ACCESS,
+    Node,
+    Ref,
+    RefKind,
+    is_component,
+    is_constructor,
+    is_prototype,
+)
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
@@ -385,7 +394,12 @@ class Resolver:
             if (
                 c.node.kind != "method"
                 or (implicit_this and self._member_of(c.node, own))
-                or (implicit_this and self._member_of(c.node, around) and not _constructs(c.node))
+                # a base's constructor is no inherited method: a bare `Pipeline()` makes an object
+                or (
+                    implicit_this
+                    and self._member_of(c.node, around)
+                    and not is_constructor(c.node.qualified_name)
+                )
             )
             and (
                 not c.node.parent_uid
@@ -494,13 +508,6 @@ def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
         {c.node.uid: c for c in bodies or tier}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
     )
-
-
-def _constructs(n: Node) -> bool:
-    """A constructor (`Pipeline.Pipeline`): a bare `Pipeline()` in a subclass makes an object, it does
-    not call the base's constructor as an inherited method."""
-    parts = n.qualified_name.split(".")
-    return len(parts) > 1 and parts[-1] == parts[-2]
 
 
 def _qualifier(c: StoredNode) -> str:

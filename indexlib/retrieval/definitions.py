@@ -27,6 +27,7 @@ from indexlib.records import (
     Node,
     NodeKind,
     is_component,
+    is_constructor,
     is_deprecated,
     is_prototype,
 )
@@ -206,13 +207,8 @@ def preference(
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
     yields = is_prototype(n.language, n.kind, n.text, n.path) or is_deprecated(n.name, n.text, n.doc)
     extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
-    return (is_docs(n.path, n.kind), supporting, yields, _constructor(n), extension, n.parent_uid != 0)
-
-
-def _constructor(n: Node) -> bool:
-    """A method named as its container: `Widget.Widget`, a constructor of class `Widget`."""
-    parts = as_dotted(n.qualified_name).split(".")
-    return n.kind == NodeKind.METHOD.value and len(parts) >= 2 and parts[-1] == parts[-2]
+    constructor = n.kind == NodeKind.METHOD.value and is_constructor(n.qualified_name)
+    return (is_docs(n.path, n.kind), supporting, yields, constructor, extension, n.parent_uid != 0)
 
 
 def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:

@@ -18,7 +18,7 @@ import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
 from indexlib.pathroles import is_test_code
-from indexlib.records import DEFINITION_KINDS, VALUE_KINDS, Provenance, StreamHit
+from indexlib.records import DEFINITION_KINDS, VALUE_KINDS, Provenance, StreamHit, is_constructor
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 from indexlib.retrieval.scope import (
@@ -217,7 +217,7 @@ def _outranks_constants(cands: Sequence[Candidate], kinds: Mapping[int, str | No
     return any(
         kinds.get(c.uid) == "exact"
         and c.kind not in VALUE_KINDS
-        and not (c.local or c.prototype or _constructor(c))
+        and not (c.local or c.prototype or is_constructor(c.qualified_name))
         for c in cands
     )
 
@@ -278,7 +278,7 @@ def _boost_definition(
         or (c.local and ctx.shadowed)
         or c.prototype
         or (c.deprecated and ctx.current)
-        or _constructor(c)
+        or is_constructor(c.qualified_name)
         or (ctx.top_level and _nested(c))
     ):
         # A variable of the same name (a flag `var List bool`) yields to the function or type, and
@@ -287,12 +287,6 @@ def _boost_definition(
         c.mentions = c.mentions and not c.deprecated  # nor spelling the name (`fun Moshi.adapter()`)
     c.score *= f
     c.explain.append(f"definition of {identifier!r}{'' if exact else ' (spelled alike)'}: x{f:g}")
-
-
-def _constructor(c: Candidate) -> bool:
-    """A member named as its container: `LogEvent.LogEvent`, the constructor of class `LogEvent`."""
-    parts = dotted(c.qualified_name).split(".")
-    return len(parts) >= 2 and parts[-1] == parts[-2]
 
 
 def _case_to_match(cands: Sequence[Candidate], typed: str) -> str | None:

@@ -11,11 +11,10 @@ import re
 from itertools import pairwise
 
 from indexlib.analyzer import split_identifier
+from indexlib.records import NAME_SEPARATOR
 
 MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_searcher`, `searcher/`)
 
-# `#` separates Ruby's `Klass#meth` but begins JavaScript's private `Ky.#retry`.
-_NAME_SEPARATOR = re.compile(r"::|->|(?<=[\w$])#|\\")
 # Go's method expression `(*Context).Next` (or `(Context).Next`) names the method `Context.Next`.
 _GO_METHOD_EXPRESSION = re.compile(r"^\(\*?([\w.]+)\)(?=\.)")
 
@@ -26,7 +25,7 @@ def dotted(name: str) -> str:
     >>> [dotted(n) for n in ("std::fs::read", "obj->next", "Klass#meth", "\\Slim\\App", "(*Context).Next")]
     ['std.fs.read', 'obj.next', 'Klass.meth', 'Slim.App', 'Context.Next']
     """
-    return _NAME_SEPARATOR.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name)).lstrip(".")
+    return NAME_SEPARATOR.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name)).lstrip(".")
 
 
 def last_name_part(name: str) -> str:

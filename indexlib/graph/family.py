@@ -2,11 +2,14 @@
 
 Owns: the language families references resolve within (a Python call never lands on a Ruby method;
 Kotlin, Scala and Java share the JVM, so each calls the others' classes as its own), the JVM's
-package rule, and the path closeness that orders candidates. Used by call resolution (resolve.py)
-and by the containment of members defined outside their type's file (outside.py).
+package rule, and the path closeness that orders candidates (`nearest_bodies`). Used by call
+resolution (resolve.py) and by the containment of members defined outside their type's file (outside.py).
 """
 
 from __future__ import annotations
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.records import Node, is_prototype
 
 _FAMILY = {
     "typescript": "javascript",
@@ -62,3 +65,13 @@ def may_share_a_type(language: str, a: str, b: str) -> bool:
 def same_folder(a: str, b: str) -> bool:
     """Whether two files are in one folder (for Go, one package)."""
     return (a.rsplit("/", 1)[0] if "/" in a else "") == (b.rsplit("/", 1)[0] if "/" in b else "")
+
+
+def nearest_bodies(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
+    """One tier of `n`'s call candidates, once each, nearest `n` first. A C prototype and its body
+    are one function, as are an `index.d.ts` or `.pyi` declaration and its code: the call is the body's."""
+    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)]
+    return sorted(
+        {c.node.uid: c for c in bodies or tier}.values(),
+        key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
+    )

@@ -119,13 +119,16 @@ def _seen(
 
 class LocalTypes:
     """The calls a function makes through locals and fields of a declared class, over one
-    resolver's life: `enclosing` gives the class `self` means in a node, `bases` the classes some
-    containers inherit from (uids, as far as the index holds them)."""
+    resolver's life: `enclosing` gives the class `self` means in a node, `ancestry` the classes some
+    containers inherit from, level by level (uids, as far as the index holds them)."""
 
     def __init__(
-        self, snap: Snapshot, enclosing: Callable[[Node], int], bases: Callable[[frozenset[int]], set[int]]
+        self,
+        snap: Snapshot,
+        enclosing: Callable[[Node], int],
+        ancestry: Callable[[frozenset[int]], list[frozenset[int]]],
     ) -> None:
-        self.snap, self._enclosing, self._bases = snap, enclosing, bases
+        self.snap, self._enclosing, self._ancestry = snap, enclosing, ancestry
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
@@ -212,23 +215,18 @@ class LocalTypes:
         return self._fields[own].get(field)
 
     def _levels(self, cls: str, language: str) -> list[set[str]]:
-        """`{cls}`, then the names of the classes it inherits from, level by level (MAX_ANCESTRY)."""
+        """`{cls}`, then the names of the classes it inherits from, level by level (the resolver's
+        ancestry walk)."""
         key = (cls, language)
         if key not in self._lineage:
-            levels, seen = [{cls}], {cls}
-            frontier = frozenset(
+            holders = frozenset(
                 s.node.uid
                 for s in self.snap.lookup("name_exact", cls.lower(), limit=CLASS_PARTS)
                 if s.node.name == cls and s.node.kind in CONTAINER_KINDS and s.node.language == language
             )
-            for _ in range(MAX_ANCESTRY):
-                up = self._bases(frontier) if frontier else set()
-                names = {st.node.name for u in up if (st := self.snap.node(u)) is not None} - seen
-                if not names:
-                    break
-                levels.append(names)
-                seen |= names
-                frontier = frozenset(up)
+            levels = [{cls}]
+            for level in self._ancestry(holders) if holders else []:
+                levels.append({st.node.name for u in level if (st := self.snap.node(u)) is not None})
             self._lineage[key] = levels
         return self._lineage[key]
 

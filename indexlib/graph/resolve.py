@@ -32,7 +32,7 @@ from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.callarity import of_call_arity
-from indexlib.graph.family import closeness, family_of, same_folder, same_package
+from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.imported import (
     as_written,
@@ -62,7 +62,6 @@ from indexlib.records import (
     RefKind,
     is_component,
     is_constructor,
-    is_prototype,
 )
 from indexlib.snapshot import Snapshot
 
@@ -87,7 +86,8 @@ class Resolver:
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap)
-        self.local_types = LocalTypes(snap, self._enclosing_class, self._base_containers)
+        self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
+        self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry)
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
 
@@ -189,7 +189,7 @@ class Resolver:
         for i, tier in enumerate(tiers):
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
-                ranked = _ranked(n, [self.parts.as_home(c) for c in tier])
+                ranked = nearest_bodies(n, [self.parts.as_home(c) for c in tier])
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
                 guess = not own_method and not named and by_name_only(qualifier, head, bound, ranked)
@@ -230,7 +230,7 @@ class Resolver:
                 )
         for tier in tiers:
             if tier:
-                uids = [c.node.uid for c in _ranked(n, tier)[:MAX_CANDIDATES]]
+                uids = [c.node.uid for c in nearest_bodies(n, tier)[:MAX_CANDIDATES]]
                 return uids, len(uids) > 1
         return [], False
 
@@ -248,15 +248,26 @@ class Resolver:
         """Candidates that are members of the nearest ancestors of the container `holders` holding
         any, MAX_ANCESTRY levels up: a method is inherited from a grandparent too (monolog's
         `AmqpHandler` gets `getFormatter` from the trait its base `AbstractProcessingHandler` uses)."""
-        seen: set[int] = set(holders)
-        for _ in range(MAX_ANCESTRY):
-            bases = self._base_containers(holders) - seen
-            found = [c for c in cands if self._member_of(c.node, bases)]
-            if found or not bases:
+        for level in self._ancestry(holders):
+            found = [c for c in cands if self._member_of(c.node, level)]
+            if found:
                 return found
-            seen |= bases
-            holders = frozenset(bases)
         return []
+
+    def _ancestry(self, holders: frozenset[int]) -> list[frozenset[int]]:
+        """The classes `holders` inherit from, level by level (bases, theirs, ...), MAX_ANCESTRY
+        levels at most, each class once, as far as the index holds them."""
+        if holders not in self._ancestries:
+            levels: list[frozenset[int]] = []
+            seen, frontier = set(holders), holders
+            for _ in range(MAX_ANCESTRY):
+                frontier = frozenset(self._base_containers(frontier) - seen)
+                if not frontier:
+                    break
+                levels.append(frontier)
+                seen |= frontier
+            self._ancestries[holders] = levels
+        return self._ancestries[holders]
 
     def _tiers(
         self,
@@ -472,10 +483,7 @@ class Resolver:
     def _around(self, own: frozenset[int]) -> frozenset[int]:
         """The classes a bare method name in `own` may also reach: those it inherits from
         (MAX_ANCESTRY up, as far as the index holds them) and those it is nested in."""
-        seen, frontier = set(own), set(own)
-        for _ in range(MAX_ANCESTRY):
-            frontier = self._base_containers(frozenset(frontier)) - seen
-            seen |= frontier
+        seen = set(own).union(*self._ancestry(own))
         for uid in own:
             parent = self.snap.node(uid)
             while (
@@ -498,16 +506,6 @@ class Resolver:
         )
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
-
-
-def _ranked(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
-    """One tier's candidates, once each, nearest `n` first. A C prototype and its body are one
-    function, as are an `index.d.ts` method and its JavaScript: the call is the body's."""
-    bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)]
-    return sorted(
-        {c.node.uid: c for c in bodies or tier}.values(),
-        key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
-    )
 
 
 def _qualifier(c: StoredNode) -> str:

@@ -27,7 +27,7 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     ((1, 1), (1, 2))
     >>> parameter_range("static String join(String sep, String... parts)"), parameter_range("int f(void);")
     ((1, None), (0, 0))
-    >>> parameter_range("public static int Count(this IEnumerable<T> xs, Func<T, bool> p)"), parameter_range("f(a,")
+    >>> parameter_range("static int Count(this IEnumerable<T> xs, Func<T, bool> p)"), parameter_range("f(a,")
     ((1, 2), None)
     """
     start = signature.find("(")

@@ -395,7 +395,8 @@ class Resolver:
         function); in languages with an implicit `this` it may call a method of its own class. Nested
         functions are visible only inside the function that holds them."""
         implicit_this = n.language in IMPLICIT_THIS
-        # Java's `attr(k)` in `Element` may be its base `Node`'s, `reset(sb)` in `Token.Doctype` its outer `Token`'s.
+        # Java's `attr(k)` in `Element` may be its base `Node`'s, `reset(sb)` in `Token.Doctype` its
+        # outer `Token`'s.
         around = (
             self._around(own) if implicit_this and own and n.kind in ("function", "method") else frozenset()
         )

@@ -57,6 +57,16 @@ def _git(repo: Path, *args: str, when: int | None = None) -> str:
     return scripted_git(repo, *args, when=when).strip()
 
 
+def _new_repo(repo: Path, files: dict[str, str]) -> Path:
+    """A git work tree at `repo` (its index ignored) holding `files`, none committed yet."""
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / ".gitignore").write_text(".qry/\n")
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    return repo
+
+
 def _commit(repo: Path, when: int, message: str) -> None:
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", message, when=when)
@@ -74,12 +84,7 @@ class Indexed:
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Indexed:
-    repo = tmp_path_factory.mktemp("times") / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    (repo / ".gitignore").write_text(".qry/\n")
-    (repo / "app.py").write_text(APP_2020)
-    (repo / "lib.py").write_text(LIB)
+    repo = _new_repo(tmp_path_factory.mktemp("times") / "repo", {"app.py": APP_2020, "lib.py": LIB})
     _commit(repo, T2020, "first")
     (repo / "app.py").write_text(APP_2022)
     _commit(repo, T2022, "change changed_func")
@@ -256,12 +261,7 @@ def test_since_after_until_is_a_usage_error(indexed: Indexed) -> None:
 def test_work_committed_after_indexing_takes_its_commit_time(tmp_path: Path) -> None:
     # Uncommitted lines take the file's time; once committed unchanged, a content-only reuse kept that
     # time for good (a `git mv` of a 2020 file read as written in 2024). The commit must re-time them.
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    (repo / ".gitignore").write_text(".qry/\n")
-    (repo / "lib.py").write_text(LIB)
-    (repo / "app.py").write_text(APP_2020)
+    repo = _new_repo(tmp_path / "repo", {"lib.py": LIB, "app.py": APP_2020})
     _commit(repo, T2020, "first")
     _git(repo, "mv", "lib.py", "helpers.py")
     (repo / "app.py").write_text(APP_2022)

@@ -9,14 +9,15 @@ all (the build passes `use_git`).
 
 What a time means. A node's `created_at` is the earliest and its `changed_at` the latest **committer
 time** among the lines of its range [start_line, end_line], as `git blame --first-parent` attributes
-them: when each line landed on the branch being indexed. The earliest leaves out a line the file holds
-more than once (`}`, `return nil`, a blank line) when the node has others: the diff may match it to a
-copy in an older function, which made a function added after a reorder "exist" years before it did. Committer time, not author time, because
-`--as-of v1.2.0` and `--since HEAD~20` resolve a ref to its commit time (`%ct`, timeparse.py):
-comparing commit times with commit times keeps "existed at that ref" honest for rebased and
-cherry-picked work, whose author dates can be years older than the commit that landed it. First
-parent, for the same reason: a line written on a side branch in March and merged in May did not
-exist on this branch in April, and plain blame would say it did (it names the side-branch commit).
+them: when each line landed on the branch being indexed. The earliest leaves out a line the file
+holds more than once (`}`, `return nil`, a blank line) when the node has others: the diff may match
+it to a copy in an older function, which made a function added after a reorder "exist" years
+before it did. Committer time, not author time, because `--as-of v1.2.0` and `--since HEAD~20`
+resolve a ref to its commit time (`%ct`, timeparse.py): comparing commit times with commit times
+keeps "existed at that ref" honest for rebased and cherry-picked work, whose author dates can be
+years older than the commit that landed it. First parent, for the same reason: a line written on
+a side branch in March and merged in May did not exist on this branch in April, and plain blame
+would say it did (it names the side-branch commit).
 Lines not committed yet (modified, staged or untracked files) take the file's modification time. A
 module-remainder node spans from its first to its last line, holes included, so its times are taken
 over its lines minus those of the file's top-level definitions: editing a function does not make the
@@ -143,6 +144,9 @@ def plan_times(
         st.source = SOURCE_FILES
     else:
         st.source = SOURCE_GIT
+        # Which lines repeat is read from the files here, in the times job beside the parse: the
+        # nodes the build hands `apply_times` carry no text (0.1-0.2 s per 100k lines, off the
+        # build's critical path).
         for path, plan in plans.items():
             if plan.lines is not None:
                 plan.repeated = _repeated_lines(root / path, len(plan.lines))

@@ -8,8 +8,12 @@ resolution (resolve.py) and by the containment of members defined outside their 
 
 from __future__ import annotations
 
-from indexlib.engines.lexical import StoredNode
+from typing import TYPE_CHECKING
+
 from indexlib.records import Node, is_prototype
+
+if TYPE_CHECKING:  # a pure module: the engine's record type is only named here
+    from indexlib.engines.lexical import StoredNode
 
 _FAMILY = {
     "typescript": "javascript",

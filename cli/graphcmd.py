@@ -40,7 +40,8 @@ def related_command(env: Env, a: RelatedArgs) -> int:
             if res.ambiguous:
                 return Exit.ERROR
             # As grep: a definition with nothing related (no callers of it, say) found nothing.
-            return Exit.OK if res.node and res.related else Exit.NO_MATCH
+            found = res.related or any(o.related for o in res.overloads)
+            return Exit.OK if res.node and found else Exit.NO_MATCH
         if res.ambiguous:
             _say_ambiguous(
                 env, a.symbol, res.candidates, several_repos=repo is None and a.workspace is not None
@@ -58,36 +59,42 @@ def related_command(env: Env, a: RelatedArgs) -> int:
             else:
                 env.err(f"  hint: qry search {safe_line(a.symbol)!r} finds where the words occur\n")
             return Exit.NO_MATCH
-        n = res.node
         at = f"{safe_line(repo)}:" if repo else ""
-        env.err(f"{safe_line(n.symbol)} ({n.kind}) {at}{safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
-        rows = [
-            [
-                ("<- " if r.direction == "in" else "-> ") + r.edge,
-                r.symbol,
-                r.kind,
-                f"{at}{r.path}:{related_at(r)}",
-                r.depth,
-                "ambiguous" if r.ambiguous else "",
-            ]
-            for r in res.related
-        ]
-        print_table(
-            env, f"related to {n.symbol}", ["edge", "symbol", "kind", "location", "depth", "note"], rows
-        )
-        if res.truncated:
-            env.err(
-                f"qry: note: more related nodes than the {len(rows)} listed (hint: --limit N lists up to"
-                f" {RELATED_ROWS.hi}; --callers, --callees or a member's own name narrows it)\n"
-            )
-        elif not rows:
-            asked = (
-                "callers" if a.callers and not a.callees else "callees" if a.callees and not a.callers else ""
-            )
-            env.err(f"qry: note: no {asked or 'related nodes'} of {safe_line(n.symbol)} in the index\n")
-        return Exit.OK if rows else Exit.NO_MATCH
+        answers = [(res.node, res.related, res.truncated)]
+        answers += [(o.node, o.related, o.truncated) for o in res.overloads]
+        if len(answers) > 1:
+            env.err(f"qry: note: {safe_line(a.symbol)!r} names {len(answers)} overloads: each is listed\n")
+        listed = sum(_related_table(env, a, at, *answer) for answer in answers)
+        return Exit.OK if listed else Exit.NO_MATCH
 
     return guarded(env, run, json_out=a.json)
+
+
+def _related_table(env: Env, a: RelatedArgs, at: str, n: Any, related: list[Any], truncated: bool) -> int:
+    """One definition's header, its related rows as a table and what the table leaves out; the
+    number of rows listed."""
+    env.err(f"{safe_line(n.symbol)} ({n.kind}) {at}{safe_line(n.path)}:{n.start_line}-{n.end_line}\n")
+    rows = [
+        [
+            ("<- " if r.direction == "in" else "-> ") + r.edge,
+            r.symbol,
+            r.kind,
+            f"{at}{r.path}:{related_at(r)}",
+            r.depth,
+            "ambiguous" if r.ambiguous else "",
+        ]
+        for r in related
+    ]
+    print_table(env, f"related to {n.symbol}", ["edge", "symbol", "kind", "location", "depth", "note"], rows)
+    if truncated:
+        env.err(
+            f"qry: note: more related nodes than the {len(rows)} listed (hint: --limit N lists up to"
+            f" {RELATED_ROWS.hi}; --callers, --callees or a member's own name narrows it)\n"
+        )
+    elif not rows:
+        asked = "callers" if a.callers and not a.callees else "callees" if a.callees and not a.callers else ""
+        env.err(f"qry: note: no {asked or 'related nodes'} of {safe_line(n.symbol)} in the index\n")
+    return len(rows)
 
 
 def _related(a: RelatedArgs, *, callers: bool, callees: bool) -> Any:

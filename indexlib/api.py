@@ -225,6 +225,15 @@ QUALIFIED_SCORE = streams.QUALIFIED  # a located name is at least as sure as a q
 CLOSEST_NAMES = 5  # definitions named as a hint when `related` finds no definition of the name
 
 
+class Overload(msgspec.Struct, kw_only=True):
+    """Another overload of the name `qry related` was given (`text(String)` beside `text()`), with its
+    own neighbourhood: which overload a call reaches is the graph's to say, not the name's."""
+
+    node: SymbolMatch
+    related: list[Related] = []
+    truncated: bool = False
+
+
 class RelatedResult(msgspec.Struct, kw_only=True):
     """`qry related`: the node a symbol resolved to and its neighbourhood, or the candidates; with no
     definition of the name, `closest` names the nearest spellings (fuzzy, as a hint only)."""
@@ -239,6 +248,8 @@ class RelatedResult(msgspec.Struct, kw_only=True):
     # For a `Type.member` no definition has (a Python class attribute, a Java field): the type's line
     # declaring it, `its class Response declares it at starlette/responses.py:32`.
     member: str = ""
+    # The name's other overloads, each answered as `node` is (the rows `limit` allows are shared).
+    overloads: list[Overload] = []
 
 
 def related(
@@ -256,6 +267,8 @@ def related(
 
     When several definitions of the best preference class match, nothing is guessed: the candidates
     come back with `ambiguous=True` so the caller can qualify the name (`Server.handle`) or pass a uid.
+    Overloads of one routine (definitions.overloads) are not ambiguous: the first answers in `node`,
+    each other in `overloads`, sharing `limit`'s rows.
     A name defined nowhere answers for nothing (`node` None), with the closest names in `closest`.
     """
     from indexlib.graph.view import related_of
@@ -293,14 +306,24 @@ def related(
         if definitions.is_qualified(symbol.strip())
         else ("exact", streams.EXACT)
     )
-    if len(best) > 1:
+    if len(best) > 1 and not definitions.overloads(best):
         return RelatedResult(
             query=symbol, node=None, candidates=[_match(snap, n, *tier) for n in best], ambiguous=True
         )
-    node = _match(snap, best[0], *tier)
-    rel, truncated = related_of(snap, best[0].uid, callers=callers, callees=callees, depth=depth, cap=cap)
-    others = [_match(snap, n, *tier) for n in found if n is not best[0]]
-    return RelatedResult(query=symbol, node=node, related=rel, candidates=others, truncated=truncated)
+    ordered = sorted(best, key=lambda n: n.start_line)
+    share = max(1, cap // len(ordered))
+    answers = [
+        related_of(snap, n.uid, callers=callers, callees=callees, depth=depth, cap=share) for n in ordered
+    ]
+    (rel, truncated), node = answers[0], _match(snap, ordered[0], *tier)
+    more = [
+        Overload(node=_match(snap, n, *tier), related=r, truncated=cut)
+        for n, (r, cut) in zip(ordered[1:], answers[1:], strict=True)
+    ]
+    others = [_match(snap, n, *tier) for n in found if all(n is not b for b in ordered)]
+    return RelatedResult(
+        query=symbol, node=node, related=rel, candidates=others, truncated=truncated, overloads=more
+    )
 
 
 def graph_query(engine: Engine, text: str, params: dict[str, object], *, root: str | None = None) -> Any:

@@ -211,6 +211,30 @@ def preference(
     return (is_docs(n.path, n.kind), supporting, yields, constructor, extension, n.parent_uid != 0)
 
 
+_ROUTINES = frozenset({NodeKind.FUNCTION.value, NodeKind.METHOD.value})
+# Languages that overload a routine by its parameters. A Ruby `def self.call` beside `def call` is a
+# class method beside an instance method, and a Python property's setter beside its getter: two
+# things under one name, which the caller picks.
+_OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "scala", "swift", "typescript", "tsx"})
+
+
+def overloads(nodes: list[Node]) -> bool:
+    """Whether several definitions are overloads of one name: routines of one qualified name that one
+    container declares in one file (Java's `text()` and `text(String)`, a C++ free function per
+    argument type). No qualification tells them apart, only a line does, so `related` answers for
+    each of them instead of refusing the name; same-named routines of two classes or files stay
+    ambiguous (the caller meant one of them)."""
+    first = nodes[0]
+    return len(nodes) > 1 and all(
+        n.language in _OVERLOADING
+        and n.kind in _ROUTINES
+        and n.path == first.path
+        and n.parent_uid == first.parent_uid
+        and n.qualified_name == first.qualified_name
+        for n in nodes
+    )
+
+
 def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:
     """The definitions in the best preference class: one means the name is decided, several ambiguous.
     A mock generated from an interface shares the interface's method names; the interface wins."""

@@ -87,12 +87,15 @@ def related_across(
             candidates=[_tag(m.name, c) for c in r.candidates],
             ambiguous=r.ambiguous,
             truncated=r.truncated,
+            overloads=r.overloads,
             repo=m.name,
             errors=errors,
         )
     if defining:
         candidates: list[SymbolMatch] = [
-            _tag(m.name, c) for m, r in defining for c in ([r.node] if r.node is not None else r.candidates)
+            _tag(m.name, c)
+            for m, r in defining
+            for c in ([r.node, *(o.node for o in r.overloads)] if r.node is not None else r.candidates)
         ]
         return WorkspaceRelated(query=symbol, node=None, candidates=candidates, ambiguous=True, errors=errors)
     closest = sorted(

@@ -90,6 +90,41 @@ def code_spans_of(text: str) -> list[str]:
     return [m.group(1).strip() for m in CODE_SPAN.finditer(text) if m.group(1).strip()]
 
 
+_MODULE_NAME = re.compile(r"[A-Za-z_][\w\-]*(?:(?:::|[./:])[A-Za-z_][\w\-]*)*")
+_MODULE_SEP = re.compile(r"::|[.:]")
+
+
+def module_files(files: Iterable[str], spans: Iterable[str]) -> list[str]:
+    """The files a backticked module name names (sorted): `formatting` names `src/click/formatting.py`,
+    `click.core` and `click/core` name `src/click/core.py`, `install.sh` names itself; a file whose
+    name only holds the word (`test_formatting.py`) is not named. A title that types a module as code
+    ("Add type annotations in `formatting`") says where the change is, as a scope does; the span's
+    word alone also matches the many definitions that format. Empty when the spans name every file.
+
+    >>> module_files(["src/click/core.py", "src/click/formatting.py", "tests/test_core.py"], ["click.core"])
+    ['src/click/core.py']
+    """
+    all_files = list(files)
+    tails: set[str] = set()
+    for span in spans:
+        if _MODULE_NAME.fullmatch(span):
+            tails.add(span)  # a file name as typed, extension and all
+            tails.add(_MODULE_SEP.sub("/", span))
+    if not tails:
+        return []
+    named = sorted(p for p in all_files if not tails.isdisjoint(_module_names(p)))
+    return named if len(named) < len(all_files) else []
+
+
+def _module_names(path: str) -> set[str]:
+    """How a module may be named: `src/click/core.py` -> `core`, `click/core`, `src/click/core`, and
+    the same with the extension (`core.py`, ...)."""
+    parts = path.split("/")
+    stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]
+    bare = [*parts[:-1], stem]
+    return {"/".join(ps[i:]) for ps in (parts, bare) for i in range(len(ps))}
+
+
 # `parser: x`, `fix(parser): x`; past a bracketed tag and in backticks too, as nvm writes its titles
 # (`[Fix] \`nvm_alias\`: ...`, `[Robustness] \`install.sh\`: ...`).
 _SCOPE = re.compile(r"^\s*(?:\[[^\]\n]*\]\s*)?(?:[A-Za-z]+\(([\w\-./]+)\)|`?([A-Za-z][\w\-./]*)`?):\s+\S")

@@ -51,7 +51,7 @@ from indexlib.retrieval.notes import answer_notes, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
-from indexlib.retrieval.scope import scope_paths
+from indexlib.retrieval.scope import module_files, scope_paths
 from indexlib.retrieval.termweights import bm25_boosts, whole_name
 from indexlib.rootpaths import root_relative_globs
 from indexlib.snapshot import Snapshot
@@ -271,15 +271,26 @@ def _bm25(
     commit-style scope names (said in a note, since it reorders what a plain BM25 would rank)."""
     sig = opts.signals
     scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
-    if scoped and sig.scope_bm25_boost > 0:
-        n = len(scoped)
-        meta.notes.append(
-            f"scope {q.scope!r} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
-        )
+    modules = _module_files(snap, q, opts, p.route)
+    for named, what in ((scoped, f"scope {q.scope!r}"), (modules, "a module in backticks")):
+        if named and sig.scope_bm25_boost > 0:
+            n = len(named)
+            meta.notes.append(
+                f"{what} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
+            )
+    scoped = sorted({*scoped, *modules})
     boosts = bm25_boosts(snap, q, p.route, opts)
     return streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
     )
+
+
+def _module_files(snap: Snapshot, q: Query, opts: SearchRequest, route: Route) -> list[str]:
+    """The files a prose query's backticked module names name (scope.module_files), which weigh as a
+    commit scope's do; an identifier query naming a file is `named_files`'s."""
+    if "scope" not in opts.signals.enabled or not q.code_spans or route is Route.IDENTIFIER:
+        return []
+    return module_files(snap.manifest.files, q.code_spans)
 
 
 def _vector_state(engine: Engine, snap: Snapshot) -> VectorState:
@@ -334,7 +345,7 @@ def _rank(
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
-    files = named_files(snap, q.text) if p.route is Route.IDENTIFIER else []
+    files = named_files(snap, q.text) if p.route is Route.IDENTIFIER else _module_files(snap, q, opts, p.route)
     _read_evidence(snap, q, p.route, head, names_a_file=bool(files), literal=literal)
     if opts.recency:
         _apply_recency(snap, head)

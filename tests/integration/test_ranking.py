@@ -111,6 +111,27 @@ def test_a_word_in_backticks_weighs_as_code(tmp_path: Path) -> None:
     assert off.results[0].path == "src/waker.rs"
 
 
+def test_a_module_in_backticks_weighs_as_a_scope(tmp_path: Path) -> None:
+    # Sixty nodes elsewhere hold the title's words; the module it types in backticks holds one.
+    files = {
+        f"src/app/view_{i:02d}.py": f"def render_{i}(node):\n"
+        '    """Add type annotations for the formatting of instance attributes."""\n    return node\n'
+        for i in range(60)
+    }
+    files["src/app/formatting.py"] = (
+        "class HelpFormatter:\n    def __init__(self, width):\n        self.width = width\n"
+    )
+    files["tests/test_formatting.py"] = "def test_width():\n    assert HelpFormatter(3).width == 3\n"
+    repo = make_repo(tmp_path, files)
+    engine = open_engine(repo / ".qry")
+    title = "Add type annotations for instance attributes in `formatting`"
+    res = engine.search(title, SearchOptions(explain=True))
+    assert res.results[0].path == "src/app/formatting.py", [h.path for h in res.results]
+    assert "a module in backticks names 1 file: BM25 x1.3 there" in res.meta.notes
+    plain = engine.search(title.replace("`", ""), SearchOptions())
+    assert "src/app/formatting.py" not in [h.path for h in plain.results[:3]], "the case needs the backticks"
+
+
 def test_one_file_cannot_fill_the_page(tmp_path: Path) -> None:
     many = "".join(f"def charge_retry_{i}(x):\n    return retry_charge(x, {i})\n\n" for i in range(14))
     repo = make_repo(

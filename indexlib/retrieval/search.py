@@ -286,10 +286,9 @@ def _bm25(
 
 
 def _module_files(snap: Snapshot, q: Query, opts: SearchRequest, route: Route) -> list[str]:
-    """The files a prose query's backticked module names name (scope.module_files), which weigh as a
-    commit scope's do; an identifier query naming a file is `named_files`'s."""
+    """The files a prose query's backticked modules name (scope.module_files), weighed as a scope's."""
     if "scope" not in opts.signals.enabled or not q.code_spans or route is Route.IDENTIFIER:
-        return []
+        return []  # `md_docs.go` alone: named_files
     return module_files(snap.manifest.files, q.code_spans)
 
 
@@ -345,7 +344,8 @@ def _rank(
     head = [c for c in head if c.path]
     for c in head:
         c.generated = snap.is_generated(c.path)
-    files = named_files(snap, q.text) if p.route is Route.IDENTIFIER else _module_files(snap, q, opts, p.route)
+    ident = p.route is Route.IDENTIFIER
+    files = named_files(snap, q.text) if ident else _module_files(snap, q, opts, p.route)
     _read_evidence(snap, q, p.route, head, names_a_file=bool(files), literal=literal)
     if opts.recency:
         _apply_recency(snap, head)

@@ -239,6 +239,18 @@ def is_constructor(qualified_name: str) -> bool:
     return len(parts) >= 2 and parts[-1] == parts[-2]
 
 
+def without_companion(qualified_name: str, language: str) -> str:
+    """A Kotlin member of an unnamed `companion object` as its class's code names it: Kotlin calls
+    `JsonReader.Options.Companion.of` as `JsonReader.Options.of` (Java too, with `@JvmStatic`), the
+    way Java calls a static method. The companion object itself keeps its name (it is not its
+    class); other names, and other languages', are returned unchanged."""
+    if language != "kotlin" or f"{KOTLIN_COMPANION}." not in qualified_name:
+        return qualified_name
+    *owners, last = qualified_name.split(".")
+    return ".".join([p for p in owners if p != KOTLIN_COMPANION] + [last])
+
+
+KOTLIN_COMPANION = "Companion"  # the name Kotlin gives a `companion object` declared without one
 # Every language's separator of qualified names other than `.`; `#` separates Ruby's `Klass#meth`
 # but begins JavaScript's private `Ky.#retry`.
 NAME_SEPARATOR = re.compile(r"::|->|(?<=[\w$])#|\\")

@@ -151,7 +151,7 @@ def node_document(node: Node, refs: Sequence[Ref], terms: NodeTerms | None = Non
     lname = node.name.lower()[:MAX_RAW]
     doc.add_text("name_exact", lname)
     doc.add_text("name_joined", joined_name(node.name)[:MAX_RAW])
-    for suffix in qualified_suffixes(node.qualified_name):
+    for suffix in qualified_suffixes(node.qualified_name, node.language):
         doc.add_text("qsuffix", suffix)
     doc.add_text("name_tri", terms.name_tri)
     called = sorted({last_component(r.target) for r in refs if r.kind == "calls" and r.target})

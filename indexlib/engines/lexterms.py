@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier, trigrams
-from indexlib.records import Node, Ref
+from indexlib.records import Node, Ref, without_companion
 
 PROSE_LANGUAGES = frozenset({"markdown", "text"})
 # Raw fields must stay under Tantivy's term length limit; texts are stored, not indexed, in raw fields.
@@ -22,13 +22,18 @@ def uid_hex(uid: int) -> str:
     return f"{uid:016x}"
 
 
-def qualified_suffixes(qualified_name: str) -> list[str]:
-    """`pkg.Server.handle` -> [`pkg.server.handle`, `server.handle`, `handle`], lower-cased.
+def qualified_suffixes(qualified_name: str, language: str = "") -> list[str]:
+    """`pkg.Server.handle` -> [`pkg.server.handle`, `server.handle`, `handle`], lower-cased; a Kotlin
+    companion's member also without `Companion` (`JsonReader.Options.of`, records.without_companion).
 
-    Why: a developer types `Server.Handle` or `handle`, rarely the whole package path.
+    Why: a developer types `Server.Handle` or `handle`, rarely the whole package path, and a Kotlin
+    companion's member as the class's code calls it.
     """
-    parts = [p for p in qualified_name.replace("::", ".").lower().split(".") if p]
-    return [".".join(parts[i:])[:MAX_RAW] for i in range(len(parts))]
+    out: list[str] = []
+    for name in dict.fromkeys((qualified_name, without_companion(qualified_name, language))):
+        parts = [p for p in name.replace("::", ".").lower().split(".") if p]
+        out.extend(s for s in (".".join(parts[i:])[:MAX_RAW] for i in range(len(parts))) if s not in out)
+    return out
 
 
 def trigram_terms(name: str) -> list[str]:

@@ -21,7 +21,7 @@ from indexlib.graph.outside import crate_of
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.targets import anchored, module_path_matches
 from indexlib.manifests import CARGO, cargo_package
-from indexlib.records import Ref, is_prototype
+from indexlib.records import Ref, is_prototype, without_companion
 
 RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
@@ -119,7 +119,7 @@ def as_written(qualifier: str, found: list[StoredNode]) -> list[StoredNode]:
     `scan` and `evolve`, not the method `WorkerState.scan` nor the stub's `Attribute.evolve`), else
     all of them. Why: a module's file holds methods of the same name, and by its file alone a
     module-qualified call or an imported name linked to each of them, ambiguous."""
-    owners = [c.node.qualified_name.replace("::", ".").rpartition(".")[0] for c in found]
+    owners = [_owner(c) for c in found]
     owned = [c for c, o in zip(found, owners, strict=True) if o and f".{qualifier}".endswith(f".{o}")]
     free = [c for c, o in zip(found, owners, strict=True) if not o]
     return owned or free or found
@@ -138,8 +138,14 @@ def declared_only(found: list[StoredNode]) -> bool:
 def _member_of(c: StoredNode, container: str) -> bool:
     """Is `c` a member of a container qualified as `container` (`Router` for `Router.new`, also
     `tests.Router.new` of a nested module)?"""
-    owner = c.node.qualified_name.replace("::", ".").rpartition(".")[0]
+    owner = _owner(c)
     return owner == container or owner.endswith("." + container)
+
+
+def _owner(c: StoredNode) -> str:
+    """The container `c` is written a member of: a Kotlin companion's member is its class's
+    (`JsonReader.of()` calls `JsonReader.Companion.of`, records.without_companion)."""
+    return without_companion(c.node.qualified_name, c.node.language).replace("::", ".").rpartition(".")[0]
 
 
 __all__ = [

@@ -13,7 +13,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS, RUST_PRIMITIVES
-from indexlib.records import Node, Ref
+from indexlib.records import Node, Ref, without_companion
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
@@ -51,7 +51,7 @@ def qualified_tiers(
     if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
         cands = [c for c in cands if c.node.parent_uid not in own]
     qlast = qualifier.rsplit(".", 1)[-1]
-    members = [c for c in cands if c.node.qualified_name.rsplit(".", 2)[-2:-1] == [qlast]]
+    members = [c for c in cands if owner_name(c) == [qlast]]
     if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
         return [[c for c in members if c.node.path == n.path], members]
     # `tempfile::Builder::new()`: a capitalized name is a type's (C#'s properties aside), not a
@@ -82,9 +82,13 @@ def by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[Store
     if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
         return False
     qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
-    return not any(
-        [p.lower() for p in c.node.qualified_name.rsplit(".", 2)[-2:-1]] == [qlast] for c in chosen
-    )
+    return not any([p.lower() for p in owner_name(c)] == [qlast] for c in chosen)
 
 
-__all__ = ["SELF_WORDS", "by_name_only", "named_after", "qualified_tiers", "receiver"]
+def owner_name(c: StoredNode) -> list[str]:
+    """The last name of the container a qualifier writes for member `c` (`[]` for none): its class's
+    for a Kotlin companion's member, `JsonReader` for `JsonReader.Companion.of` called `JsonReader.of()`."""
+    return without_companion(c.node.qualified_name, c.node.language).rsplit(".", 2)[-2:-1]
+
+
+__all__ = ["SELF_WORDS", "by_name_only", "named_after", "owner_name", "qualified_tiers", "receiver"]

@@ -30,6 +30,7 @@ from indexlib.records import (
     is_constructor,
     is_deprecated,
     is_prototype,
+    without_companion,
 )
 from indexlib.retrieval.names import dotted as as_dotted
 from indexlib.retrieval.names import qualified_by_path
@@ -97,7 +98,8 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
     for stored in snap.lookup("name_exact", last.lower(), limit=LOOKUP_CAP):
         n = stored.node
         qualified = n.qualified_name.replace("::", ".")
-        fulls = [f"{module_of(n.path)}.{qualified}"]
+        # `JsonReader.Options.of`: a Kotlin companion's member as its class's code names it
+        fulls = [f"{module_of(n.path)}.{q}" for q in {qualified, without_companion(qualified, n.language)}]
         if n.language == "go":  # `render.JSON`, `gin.Context`: Go qualifies by package, not file
             fulls.append(f"{go_package(snap, n.path)}.{qualified}")
         if n.part == 0 and _symbol(n) and any(same(f, dotted) or ends(f, "." + dotted) for f in fulls):

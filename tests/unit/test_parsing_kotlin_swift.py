@@ -377,3 +377,53 @@ def test_a_swift_compiler_diagnostic_in_a_type_keeps_the_type_whole() -> None:
     defs = table(parse_file("Source/Core/Protected.swift", DIAGNOSTIC_SWIFT, "swift"))
     assert defs["Box"][:3] == ("class", 1, 14)
     assert defs["Box.lock"][0::3] == ("field", "Box") and defs["Box.read"][:4] == ("method", 11, 13, "Box")
+
+
+COMPANIONS_KT = """package com.example.json
+
+abstract class JsonReader {
+  class Options {
+    companion object {
+      fun of(vararg names: String): Options = Options()
+    }
+  }
+
+  companion object {
+    fun of(source: String): JsonReader = TODO()
+  }
+}
+"""
+
+CALLERS_KT = """package com.example.json
+
+class ClassAdapter {
+  val options = JsonReader.Options.of("a", "b")
+
+  fun read(json: String) = JsonReader.of(json)
+}
+"""
+
+
+def test_a_kotlin_companion_member_is_called_and_named_through_its_class(tmp_path: Path) -> None:
+    """moshi's `JsonReader.of(source)` and `JsonReader.Options.of(...)` call members of the classes'
+    unnamed companion objects (`JsonReader.Companion.of`): the same-package call made no edge (no
+    container named `JsonReader` held an `of`), an imported one linked every `of` of the file,
+    ambiguous; and `qry related JsonReader.Options.of` found no definition."""
+    (tmp_path / "JsonReader.kt").write_text(COMPANIONS_KT)
+    (tmp_path / "ClassAdapter.kt").write_text(CALLERS_KT)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+    read = related(engine, "ClassAdapter.read", callers=False, callees=True, depth=1)
+    assert [(r.symbol, r.ambiguous) for r in read.related if r.edge == "calls"] == [
+        ("JsonReader.Companion.of", False)
+    ]
+    options = related(engine, "ClassAdapter.options", callers=False, callees=True, depth=1)
+    assert [(r.symbol, r.ambiguous) for r in options.related if r.edge == "calls"] == [
+        ("JsonReader.Options.Companion.of", False)
+    ]
+    named = related(engine, "JsonReader.Options.of", callers=True, callees=False, depth=1)
+    assert named.node is not None and named.node.symbol == "JsonReader.Options.Companion.of"
+    assert "ClassAdapter.options" in {r.symbol for r in named.related}
+    companion = related(engine, "JsonReader.Companion", callers=False, callees=False, depth=1)
+    assert companion.node is not None and companion.node.kind == "class"  # the object keeps its name
+

@@ -1,4 +1,4 @@
-"""Overloads told apart by the number of arguments a call writes (Java, C#, C++).
+"""Overloads told apart by the number of arguments a call writes (Java, C#, C++, Kotlin).
 
 Owns: reading how many arguments a declaration's parameter list admits (defaults and a variadic
 last parameter included) and keeping, of a call's candidates, the methods that admit the call's
@@ -12,11 +12,14 @@ candidate stays: this only ever narrows.
 
 from __future__ import annotations
 
+import re
+
 from indexlib.engines.lexical import StoredNode
 from indexlib.records import is_constructor
 
 _CALLABLE = frozenset({"function", "method"})
 _OPEN, _CLOSE = "(<[{", ")>]}"
+_VARARG = re.compile(r"(?:@\S+\s+)*vararg\s")  # `vararg names: String`, after any annotations
 
 
 def parameter_range(signature: str) -> tuple[int, int | None] | None:
@@ -29,6 +32,8 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     ((1, None), (0, 0))
     >>> parameter_range("static int Count(this IEnumerable<T> xs, Func<T, bool> p)"), parameter_range("f(a,")
     ((1, 2), None)
+    >>> parameter_range("fun <T> f(cb: (T) -> Unit, n: Int = 0)"), parameter_range("fun g(t: Type, vararg a: A)")
+    ((1, 2), (1, None))
     """
     start = signature.find("(")
     if start < 0:
@@ -36,24 +41,28 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     depth = 0
     params: list[str] = []
     current: list[str] = []
+    prev = " "
     for ch in signature[start + 1 :]:
         if ch == ")" and depth == 0:
             break
         if ch in _OPEN:
             depth += 1
-        elif ch in _CLOSE:
+        elif ch in _CLOSE and not (ch == ">" and prev in "-="):  # a Kotlin `(T) -> Unit`, a C# `=>`
             depth -= 1
         elif ch == "," and depth == 0:
             params.append("".join(current).strip())
             current = []
             continue
         current.append(ch)
+        prev = ch
     else:
         return None
     params.append("".join(current).strip())
     params = [p for p in params if p and p != "void"]
     fewest, most = sum(1 for p in params if "=" not in p), len(params)
     if params and ("..." in params[-1] or params[-1].startswith("params ")):
+        return fewest - 1, None
+    if any(_VARARG.match(p) for p in params):  # Kotlin: a `vararg` takes any number, and need not be last
         return fewest - 1, None
     if params and params[0].startswith("this "):  # a C# extension method: `xs.Count(p)` or `Count(xs, p)`
         fewest -= 1

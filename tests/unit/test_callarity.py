@@ -21,6 +21,10 @@ from indexlib.graph.callarity import parameter_range
         ('void g(@Named("a, b") String s)', (1, 1)),
         ("void h(String a,", None),  # the list goes on past the signature: anything is admitted
         ("class Foo", None),
+        ("fun <T> retry(times: Int, block: (T) -> Unit)", (2, 2)),  # a Kotlin function type's arrow
+        ("fun <T> adapter( type: Type, vararg names: String, ): Json<T>", (1, None)),  # Kotlin vararg
+        ("fun of(vararg names: String, strict: Boolean = false)", (0, None)),  # a vararg not last
+        ("fun f(cb: () -> Unit = {}, n: Int)", (1, 2)),
     ],
 )
 def test_the_arguments_a_parameter_list_admits(

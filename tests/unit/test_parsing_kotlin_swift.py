@@ -427,3 +427,43 @@ def test_a_kotlin_companion_member_is_called_and_named_through_its_class(tmp_pat
     companion = related(engine, "JsonReader.Companion", callers=False, callees=False, depth=1)
     assert companion.node is not None and companion.node.kind == "class"  # the object keeps its name
 
+
+OVERLOADS_KT = """package com.example.json
+
+class Moshi {
+  fun adapter(type: String): Int = adapter(type, emptySet())
+
+  fun adapter(type: String, annotations: Set<String>): Int = adapter(type, annotations, null)
+
+  fun adapter(type: String, annotations: Set<String>, fieldName: String?): Int = 1
+
+  fun retry(times: Int, block: (Int) -> Unit) {}
+
+  fun retry(block: () -> Unit) {}
+
+  fun twice() {
+    retry(2) { println(it) }
+    retry { println() }
+  }
+}
+"""
+
+
+def test_kotlin_overloads_are_told_apart_by_the_arguments_a_call_writes(tmp_path: Path) -> None:
+    """moshi's `adapter(type, NO_ANNOTATIONS)` linked to all eight `Moshi.adapter` overloads; a Kotlin
+    call now keeps its argument count, a trailing lambda one of them, and a parameter of function type
+    (`block: (Int) -> Unit`) no longer hides the parameters after its arrow."""
+    parsed = parse_file("Moshi.kt", OVERLOADS_KT.encode(), "kotlin")
+    counts = sorted((r.line, r.args) for r in parsed.refs if r.kind == "calls" and r.target == "retry")
+    assert counts == [(15, 2), (16, 1)]
+    (tmp_path / "Moshi.kt").write_text(OVERLOADS_KT)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+
+    def callees(where: str) -> list[tuple[str, int, bool]]:
+        res = related(engine, where, callers=False, callees=True, depth=1)
+        return sorted((r.symbol, r.decl_line, r.ambiguous) for r in res.related if r.edge == "calls")
+
+    assert callees("Moshi.kt:4") == [("Moshi.adapter", 6, False)]
+    assert callees("Moshi.kt:6") == [("Moshi.adapter", 8, False)]
+    assert callees("Moshi.twice") == [("Moshi.retry", 10, False), ("Moshi.retry", 12, False)]

@@ -79,7 +79,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     mixin (`include Helpers`, `extend`, `prepend` in a class or module body) are `inherits`
 #     references of the type, marked MIXIN (mixins.py), so the resolver walks them as bases; and a
 #     Ruby `super` (bare or `super(x)`) in `def params` is a call of `super.params` (rubydefs.py).
-# 26: a Kotlin companion's member is also indexed by the name its class's code calls it
+# 26: a Kotlin call keeps how many arguments it writes, a trailing lambda one of them (`Ref.args`), so
+#     the resolver tells overloads apart (moshi's `adapter(type, NO_ANNOTATIONS)` from `adapter(type)`);
+#     a Kotlin companion's member is also indexed by the name its class's code calls it
 #     (`JsonReader.Options.of` for `JsonReader.Options.Companion.of`).
 PARSER_VERSION = 26
 

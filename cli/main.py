@@ -527,6 +527,32 @@ def click_command() -> Any:
     return command
 
 
+def _refuse_dashed_filter(args: list[str]) -> None:
+    """A UsageError for a negated filter written as an argument of its own before `--`: Click
+    reads `-path:tests/**` as short options, and for `qry search` as `-p ath:tests/**`, a path
+    filter keeping only `ath:tests/**` (the opposite of what was asked), `-kind:x` as `-k ind:x`."""
+    from indexlib import UsageError
+
+    words = args[: args.index("--")] if "--" in args else args
+    dashed = next((a for a in words if re.match(r"-(lang|language|path|file|kind|exclude|repo):.", a)), None)
+    if dashed is not None:
+        sub = next((a for a in words if not a.startswith("-")), "")
+        raise UsageError(
+            f"{dashed} reads as options, not as a query filter",
+            hint=f"a filter that starts with a dash goes in the quoted query or after `--`: "
+            f"qry {sub} ... -- {dashed}",
+        )
+
+
+def _dashed_word(args: list[str], option: str) -> str:
+    """The argument Click read as the unknown short option `option` when it is a name, not a flag:
+    `-JsonUtf8Reader.nextLong` for `-J` (Kotlin names a file or class `-Name` to hide it from Java);
+    '' for an unknown long option or a short flag standing alone."""
+    if not re.fullmatch(r"-\w", option):
+        return ""
+    return next((a for a in args if a.startswith(option) and re.fullmatch(r"-\w[\w$.:]{2,}", a)), "")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the Typer app (every command line the fast path does not take).
 
@@ -543,6 +569,7 @@ def main(argv: list[str] | None = None) -> None:
     command = click_command()
     try:
         refuse_repeated_index_dir(args)
+        _refuse_dashed_filter(args)
         code = command.main(args, prog_name="qry", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
@@ -561,9 +588,11 @@ def main(argv: list[str] | None = None) -> None:
 
         sub = next((a for a in args if not a.startswith("-")), "")
         hint = f"see: qry {sub} --help" if sub in getattr(command, "commands", {}) else "see: qry --help"
-        dashed = next((a for a in args if re.match(r"-(path|repo):.", a)), None)
-        if dashed is not None:  # `-path:tests/**` read as the short options -p -a -t -h ...
-            hint = f"an exclusion filter that starts with a dash goes after `--`: qry {sub} ... -- {dashed}"
+        word = _dashed_word(args, getattr(exc, "option_name", "") or "")
+        if word:  # Kotlin's `-JsonUtf8Reader` (a class hidden from Java) read as the short option -J
+            hint = f"a name that starts with a dash goes after `--`: qry {sub} -- " + (
+                f"""'"{word}"' (quoted: in a query, -word excludes the word)""" if sub == "search" else word
+            )
         code = report_error(
             Env(), UsageError(exc.format_message(), hint=hint), json_out="--json" in args or "--jsonl" in args
         )

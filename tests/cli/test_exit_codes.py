@@ -50,6 +50,31 @@ def test_an_exclusion_that_leaves_nothing_and_an_open_quote_are_said(qry: RunQry
     assert quote.code == 1 and quote.err.startswith("qry: note: a quote is never closed"), quote.describe()
 
 
+def test_a_negated_filter_before_dash_dash_is_refused_not_misread(qry: RunQry) -> None:
+    """`qry search charge -path:tests/**` was read by Click as `-p ath:tests/**`, a path filter keeping
+    only files matching `ath:tests/**`: exit 1 with a note about `ath:tests/**`, the opposite of what
+    was asked. After `--` (or inside the quoted query) it is the filter."""
+    run = qry("search", "charge", "-path:python/**")
+    assert run.code == 2 and run.out == "", run.describe()
+    assert run.err.startswith("qry: error: -path:python/** reads as options, not as a query filter\n")
+    assert "qry search ... -- -path:python/**" in run.err
+    assert qry("search", "--", "charge", "-path:python/**").code == 0
+
+
+def test_a_name_that_starts_with_a_dash_is_told_to_go_after_dash_dash(qry: RunQry) -> None:
+    """Kotlin hides a class from Java as `-JsonUtf8Reader`; Click read `qry related -JsonUtf8Reader`
+    as the unknown short option `-J` and the hint said only `see: qry related --help`."""
+    related = qry("related", "-Gateway.charge")
+    assert related.code == 2, related.describe()
+    assert related.err.endswith(
+        "hint: a name that starts with a dash goes after `--`: qry related -- -Gateway.charge\n"
+    )
+    search = qry("search", "-Gateway")
+    assert "qry search -- '\"-Gateway\"' (quoted: in a query, -word excludes the word)" in search.err
+    unknown = qry("search", "charge", "--no-such-option")
+    assert unknown.err.endswith("hint: see: qry search --help\n"), unknown.describe()
+
+
 def test_a_quoted_phrase_no_text_holds_is_said(qry: RunQry) -> None:
     """A pasted title quoting words the code never holds in that order (`Retry "declined twice"
     charges`) finds nothing: stderr names the phrase, since the quotes, not the words, made it a miss."""

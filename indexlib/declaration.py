@@ -18,6 +18,7 @@ __all__ = [
     "bare_signature",
     "declaration_line",
     "first_code_line",
+    "past_licence",
     "signature_line",
     "text_lines",
 ]
@@ -213,3 +214,31 @@ _RUST_UNEXPORTED_FN = re.compile(r'\s*(?:(?:const|async|unsafe|default|extern(?:
 _PRIVATE = re.compile(r"(?<![\w$@#])(?:file)?private\b(?!\s*[:(=])")
 _OVERRIDE_ANNOTATION = re.compile(r"@Override\b")
 _OVERRIDE = re.compile(r"(?<![\w$@#])override\b(?!\s*[:(=])")
+
+
+_LICENCE = re.compile(r"copyright|\blicen[cs]ed?\b|spdx-license", re.IGNORECASE)
+_DOCSTRING = re.compile(r"\s*[rRbBuU]?(?:\"\"\"|\'\'\')")
+_MARKUP = re.compile(r"\s*(?:<\?(?:php)?\s*$|#!)")  # `<?php`, a `#!` line
+
+
+def past_licence(lines: list[str]) -> int:
+    """Index of the first line past the licence comment `lines` open with (after any `<?php` or `#!`
+    line): 0 when the comment they open with names no copyright or licence, or nothing follows it.
+    An Apache-licensed Kotlin file's header names its owner and terms, not what the file is: its
+    module row is shown from its `package` line, or the comment below saying what it holds. A
+    Python docstring ends the walk: it says what the module is.
+
+    >>> past_licence(["/*", " * Copyright 2015 Square, Inc.", " */", "", "package a"])
+    4
+    >>> past_licence(["// Package transfer keeps statistics.", "package transfer"])
+    0
+    """
+    head = 0
+    while head < len(lines) and not _DOCSTRING.match(lines[head]):
+        line = lines[head]
+        if line.strip() and not COMMENT_LINE.match(line) and not _MARKUP.match(line):
+            break
+        head += 1
+    if head == len(lines) or not any(_LICENCE.search(line) for line in lines[:head]):
+        return 0
+    return head

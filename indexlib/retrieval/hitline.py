@@ -12,7 +12,14 @@ import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
-from indexlib.declaration import COMMENT_LINE, attribute_line, first_code_line, signature_line, text_lines
+from indexlib.declaration import (
+    COMMENT_LINE,
+    attribute_line,
+    first_code_line,
+    past_licence,
+    signature_line,
+    text_lines,
+)
 from indexlib.records import BLOCK_EDGE_LINE, Hit, NodeKind
 
 __all__ = ["crowded_hits", "printed_lines", "shown_line", "text_lines"]
@@ -89,7 +96,7 @@ def _ranked_lines(h: Hit, lines: list[str], sig: int | None) -> list[int]:
     if sig is not None:
         code = sig
     else:
-        code = 0 if h.kind == NodeKind.MODULE else first_code_line(lines)
+        code = past_licence(lines) if h.kind == NodeKind.MODULE else first_code_line(lines)
     # The most query words first (a quoted sentence's line in the doc comment, not the code below
     # it holding one of them); among equals, code from the declaration on before the doc above it,
     # and a line of code before a comment (`impl Matcher for RegexMatcher`, not the comment above it

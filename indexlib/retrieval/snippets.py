@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
-from indexlib.declaration import COMMENT_LINE, bare_signature
+from indexlib.declaration import COMMENT_LINE, bare_signature, past_licence
 from indexlib.records import Snippet
 from indexlib.retrieval.bounds import SEARCH_BOUNDS
 from indexlib.retrieval.names import last_name_part
@@ -158,6 +158,11 @@ def make_snippet(
         match = _best_match(text, pattern)
     if match is None and signature:  # no query word in it: its declaration, not a long doc above it
         match = _declaration(text, "", signature)
+    skip = past_licence(text.split("\n")) if match is None else 0
+    if skip:  # no query word in a file's module row: from past its licence header, not the header
+        rest = text.split("\n", skip)[-1]
+        inner = make_snippet(rest, start_line + skip, words, width, hidden_lines=hidden_lines, elided=elided)
+        return msgspec.structs.replace(inner, truncated=True)
     if hidden_lines:
         block, block_line, cut = _own_block(text, start_line, match, frozenset(hidden_lines))
         if cut:

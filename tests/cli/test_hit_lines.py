@@ -239,8 +239,12 @@ def test_attribute_lines_are_not_the_line_a_definition_is_shown_by(tmp_path: Pat
     res = run_qry_process("related", "Write", "--json", cwd=tmp_path)
     callers = {(r["symbol"], r["decl_line"]) for r in json.loads(res.out)["related"] if r["edge"] == "calls"}
     assert callers == {("Demo.Logger.Information", 10), ("Demo.Logger.Information", 19)}, res.describe()
-    res = run_qry_process("related", "Logger.Information", cwd=tmp_path)
-    assert "Logger.cs:10 " in res.err and "Logger.cs:19 " in res.err, res.describe()
+    # The two overloads each answer (`overloads`), each located at its declaration.
+    res = run_qry_process("related", "Logger.Information", "--json", cwd=tmp_path)
+    got = json.loads(res.out)
+    assert [got["node"]["decl_line"], *(o["node"]["decl_line"] for o in got["overloads"])] == [10, 19], (
+        res.describe()
+    )
 
 
 POOL_PHP = """<?php

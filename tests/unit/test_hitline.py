@@ -123,6 +123,25 @@ def test_a_module_row_is_shown_by_its_first_line_with_something_to_say() -> None
     assert shown_line(go) == 0
 
 
+def test_a_module_row_is_not_shown_by_its_licence_header() -> None:
+    """moshi's `qry search JsonQualifier` showed JsonQualifier.kt's module row by ` * Copyright (C)
+    2015 Square, Inc.`: a licence says whose the file is, its first line past it what it is."""
+    licence = "/*\n * Copyright (C) 2015 Square, Inc.\n *\n * Licensed under the Apache License.\n */\n"
+    kotlin = hit(
+        "JsonQualifier", (1, 9), (1, licence + "package com.squareup.moshi\n\nimport a.B"), kind="module"
+    )
+    assert shown_line(kotlin) == 5
+    python = hit(
+        "m", (1, 9), (1, '# SPDX-License-Identifier: MIT\n"""Transfer statistics."""\n'), kind="module"
+    )
+    assert shown_line(python) == 1
+    # A file whose snippet is its licence alone has nothing else to show; a plain comment is no licence.
+    only = hit("m", (1, 4), (1, licence), kind="module")
+    assert shown_line(only) == 1
+    said = hit("m", (1, 9), (1, "// Statistics of a transfer.\npackage transfer\n"), kind="module")
+    assert shown_line(said) == 0
+
+
 IFACE = (
     "    /**\n     * Extract cookies from an HTTP response.\n     */\n"
     "    public function extractCookies($request, $response): void;\n\n"

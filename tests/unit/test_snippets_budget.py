@@ -96,6 +96,18 @@ def test_without_a_match_the_window_opens_on_the_declaration() -> None:
     assert make_snippet(text, 33, ["RetryMiddleware"], 300).start_line == 33  # no signature: the head
 
 
+def test_without_a_match_a_file_is_shown_from_past_its_licence_header() -> None:
+    """A Kotlin file's module row found by its name alone opened on ` * Copyright (C) 2015 Square`."""
+    header = "/*\n * Copyright (C) 2015 Square, Inc.\n *\n * Licensed under the Apache License.\n */\n"
+    text = header + "package com.squareup.moshi\n\nimport kotlin.annotation.Target\n"
+    s = make_snippet(text, 1, ["jsonqualifier"], 300)
+    assert (s.start_line, s.text.splitlines()[0], s.truncated) == (6, "package com.squareup.moshi", True)
+    # A match inside the header is shown there; a comment naming no licence is kept.
+    assert make_snippet(text, 1, ["square"], 300).start_line == 1
+    plain = make_snippet("// Transfer statistics.\npackage transfer\n", 1, ["zzz"], 300)
+    assert (plain.start_line, plain.truncated) == (1, False)
+
+
 def test_short_node_is_whole_and_not_truncated() -> None:
     s = make_snippet("def f():\n    return 1\n", 5, ["f"], 600)
     assert not s.truncated and s.start_line == 5 and s.end_line == 6

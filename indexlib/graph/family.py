@@ -1,13 +1,15 @@
 """Which code can see which: language families and how near two files are.
 
 Owns: the language families references resolve within (a Python call never lands on a Ruby method;
-Kotlin, Scala and Java share the JVM, so each calls the others' classes as its own), the JVM's
+Kotlin, Scala and Java share the JVM, so each calls the others' classes as its own), what a build
+script may call (`sees`), the JVM's
 package rule, and the path closeness that orders candidates (`nearest_bodies`). Used by call
 resolution (resolve.py) and by the containment of members defined outside their type's file (outside.py).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from indexlib.records import Node, is_prototype
@@ -33,6 +35,21 @@ PACKAGE_DEPTH = 3
 def family_of(language: str) -> str:
     """The language family whose definitions a reference of `language` may resolve to."""
     return _FAMILY.get(language, language)
+
+
+# Gradle build scripts run against Gradle's API: `configurations.create("baseline")` in moshi's
+# `build.gradle.kts` is Gradle's `create`, never one of the project's twelve. They call each other and
+# the build's own sources (`buildSrc/`, `build-logic/`), not the code they build.
+_BUILD_SCRIPT = re.compile(r"\.gradle(?:\.kts)?$")
+_BUILD_SOURCES = re.compile(r"(?:^|/)(?:buildSrc|build-logic)/")
+
+
+def sees(caller: str, target: str) -> bool:
+    """Whether code in the file `caller` may call a definition in the file `target`: always, but
+    from a build script, only another or the build's sources (`_BUILD_SCRIPT`)."""
+    if not _BUILD_SCRIPT.search(caller):
+        return True
+    return bool(_BUILD_SCRIPT.search(target) or _BUILD_SOURCES.search(target))
 
 
 def closeness(a: str, b: str) -> int:

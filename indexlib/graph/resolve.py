@@ -32,7 +32,7 @@ from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.callarity import of_call_arity
-from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package
+from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package, sees
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.imported import (
     as_written,
@@ -122,6 +122,7 @@ class Resolver:
             c
             for c in self._defs(last)
             if family_of(c.node.language) == family
+            and sees(n.path, c.node.path)
             and (c.node.name == last or not exact_case)
             and (c.node.uid != n.uid or c.node.name == n.name)  # a recursive call keeps its edge
         ]

@@ -170,17 +170,12 @@ def make_snippet(
                 block, block_line, words, width, stems=stems, declares=declares, signature=signature
             )
             return msgspec.structs.replace(inner, truncated=True)
-    if len(text) <= width:
-        lo, hi = 0, len(text)
-    else:
-        lo, hi = _window(text, match, width)
+    lo, hi = (0, len(text)) if len(text) <= width else _window(text, match, width)
     excerpt = text[lo:hi]
     first_line = start_line + text.count("\n", 0, lo)
     body = excerpt.rstrip("\n")
     last_line = first_line + body.count("\n")
-    highlights: list[tuple[int, int]] = []
-    if pattern:
-        highlights = [(m.start(), m.end()) for m in pattern.finditer(body)][:64]
+    highlights = [(m.start(), m.end()) for m in pattern.finditer(body)][:64] if pattern else []
     truncated = lo > 0 or hi < len(text.rstrip("\n"))
     partial = [first_line] if lo > 0 and text[lo - 1] != "\n" else []
     if hi < len(text) and text[hi] != "\n" and not excerpt.endswith("\n") and last_line not in partial:

@@ -426,7 +426,7 @@ FUNCTION_WORDS = frozenset(
     ]
 )
 # A Ruby name may end in `!` or `?` (`route!`, `empty?`): a method of its own, not `route`.
-_IDENT = re.compile(r"^\\?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
+_IDENT = re.compile(r"^(?:\\|@)?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
@@ -493,7 +493,7 @@ def identifier_of(q: Query, route: Route | None = None) -> str | None:
     case), the name a signature declares (`declared_name`), else None. `route` overrides `classify(q)`."""
     route = classify(q) if route is None else route
     if route is Route.IDENTIFIER:
-        return q.text.split()[0].rstrip("()")
+        return q.text.split()[0].rstrip("()").removeprefix("@")  # `@ToJson`: the annotation's name
     if route is Route.KEYWORDS and len(q.text.split()) > 1:
         return "_".join(q.text.lower().split())
     if route is Route.SIGNATURE:

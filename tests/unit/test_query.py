@@ -90,6 +90,15 @@ def test_identifier_of_strips_call_parens() -> None:
     assert identifier_of(parse_query("how do we parse")) is None
 
 
+def test_an_annotation_or_decorator_names_its_definition() -> None:
+    """moshi's `qry search @ToJson` was read as keywords, and the `toJson` methods ranked above the
+    annotation class `ToJson`: an `@Name` is the name, as `name()` is."""
+    for text, name in (("@ToJson", "ToJson"), ("@app.route", "app.route"), ("@Override()", "Override")):
+        q = parse_query(text)
+        assert classify(q) is Route.IDENTIFIER and identifier_of(q) == name, text
+    assert classify(parse_query("@ToJson on a method")) is not Route.IDENTIFIER
+
+
 def test_tantivy_syntax_is_literal_text() -> None:
     q = parse_query('foo:bar AND (baz OR "qux')
     assert "foo:bar" in q.terms

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from indexlib.engines.treesitter import Deadline, parse
 from indexlib.index.parsing import parse_file
-from indexlib.index.parsing.preproc import blank_inactive, damage, parse_best
+from indexlib.index.parsing.preproc import blank_fragments, blank_inactive, damage, parse_best
 from indexlib.records import ParsedFile
 
 # Cut from serilog's src/Serilog/ILogger.cs (Apache-2.0).
@@ -191,6 +191,56 @@ void *hi_malloc(size_t size);
     assert blank_inactive(source, "c") is not None  # the mechanism knows C; the parse does not use it
     parsed = parse_file("alloc.h", source, "c")
     assert [n.start_line for n in parsed.nodes if n.name == "hi_malloc"] == [7, 9]
+
+
+def test_a_conditional_piece_of_a_declaration_does_not_end_its_namespace_late() -> None:
+    """Cut from spdlog's common-inl.h (MIT): a `#if` around a lone `constexpr` made the grammar read
+    `namespace level`'s `}` as an error, so the definitions after it were qualified `spdlog.level.*`."""
+    source = b"""namespace spdlog {
+namespace level {
+
+#if __cplusplus >= 201703L
+constexpr
+#endif
+    static string_view_t level_string_views[] SPDLOG_LEVEL_NAMES;
+
+const char *to_short_c_str(level_enum l) { return names[l]; }
+}  // namespace level
+
+void throw_spdlog_ex(std::string msg) { SPDLOG_THROW(spdlog_ex(std::move(msg))); }
+
+#ifdef SPDLOG_WCHAR
+inline
+#endif
+void wide() {}
+
+}  // namespace spdlog
+"""
+    assert damage(parse(source, "cpp", Deadline(5000)).root_node) > (0, 0)
+    parsed = parse_file("include/spdlog/common-inl.h", source, "cpp")
+    assert [(n.qualified_name, n.start_line) for n in parsed.nodes if n.kind == "function"] == [
+        ("spdlog.level.to_short_c_str", 9),
+        ("spdlog.throw_spdlog_ex", 12),
+        ("spdlog.wide", 15),
+    ]
+    throw = next(n for n in parsed.nodes if n.name == "throw_spdlog_ex")
+    assert throw.text.startswith("void throw_spdlog_ex(std::string msg)")  # the file as written
+
+
+def test_only_fragment_conditionals_are_blanked() -> None:
+    """A conditional with an `#else`, a statement, a body, a directive inside or `#if 0` keeps its
+    directives (the grammar reads those, and blanking them would lose or invent code)."""
+    kept = [
+        b'#ifdef __cplusplus\nextern "C" {\n#endif\n',
+        b"#if X\nconstexpr\n#else\ninline\n#endif\n",
+        b"#if X\nint a;\n#endif\n",
+        b"#ifndef GUARD\n#define GUARD\n#endif\n",
+        b"#if 0\nconstexpr\n#endif\n",
+        b"#if X\n\n#endif\n",
+    ]
+    assert [blank_fragments(source) for source in kept] == [None] * len(kept)
+    source = b"#if A\n#  if B\n[[nodiscard]]\n#  endif\n#endif\nint f();\n"
+    assert blank_fragments(source) == b"#if A\n       \n[[nodiscard]]\n        \n#endif\nint f();\n"
 
 
 def test_blanking_keeps_the_first_branch_and_every_offset() -> None:

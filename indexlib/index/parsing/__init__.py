@@ -83,7 +83,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     the resolver tells overloads apart (moshi's `adapter(type, NO_ANNOTATIONS)` from `adapter(type)`);
 #     a Kotlin companion's member is also indexed by the name its class's code calls it
 #     (`JsonReader.Options.of` for `JsonReader.Options.Companion.of`).
-PARSER_VERSION = 26
+# 27: a C/C++ conditional holding only a piece of a declaration (`#if X` / `constexpr` / `#endif`)
+#     has its directive lines blanked when the file parses with errors (preproc.blank_fragments), so
+#     the grammar no longer swallows the enclosing namespace's `}` (spdlog's `spdlog.level.throw_spdlog_ex`).
+PARSER_VERSION = 27
 
 
 def parse_file(

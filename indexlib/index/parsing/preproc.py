@@ -42,6 +42,9 @@ _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*([a-z]*)(.*)$")
 _OPENS = frozenset({b"if", b"ifdef", b"ifndef"})
 _BRANCHES = frozenset({b"elif", b"elifdef", b"elifndef", b"else"})
 _FALSE = re.compile(rb"^\s*(?:0|false)\s*(?:(?://|/\*).*)?$")
+# What ends a conditional's claim to be a fragment of a declaration (blank_fragments): a statement
+# or a body. A comment holding one makes it no fragment either, which only errs on the safe side.
+_FRAGMENT_BREAKS = re.compile(rb"[;{}]")
 
 
 def blank_inactive(data: bytes, language: str) -> bytes | None:
@@ -79,6 +82,42 @@ def blank_inactive(data: bytes, language: str) -> bytes | None:
     return b"\n".join(out) if blanked else None
 
 
+def blank_fragments(data: bytes) -> bytes | None:
+    """`data` with the directive lines of each fragment conditional blanked, the code between them
+    kept (as the compiler reads it when the condition holds); None when there is none.
+
+    A fragment conditional has one branch (no `#elif`/`#else`), no directive inside, a condition
+    that is not `#if 0`, and code without `;`, `{` or `}`: a piece of a declaration, such as
+    spdlog's `#if __cplusplus >= 201703L` / `constexpr` / `#endif` before `static ... names[] = ..;`.
+    The grammar reads such a directive as a statement and the rest of the declaration as an error
+    that swallows the next `}`, so a namespace ran on to the end of the file and every later
+    definition took its name. Blanking only these loses no definition (none fits in a fragment),
+    where blanking every `#else` branch did (test_c_is_parsed_as_written).
+
+    >>> blank_fragments(b"#if X\\nconstexpr\\n#endif\\nint n[] = {1};\\n")
+    b'     \\nconstexpr\\n      \\nint n[] = {1};\\n'
+    """
+    if b"#" not in data:
+        return None
+    lines = data.split(b"\n")
+    out = list(lines)
+    opened: int | None = None  # the row of the innermost `#if` with nothing but code after it so far
+    for row, line in enumerate(lines):
+        match = _DIRECTIVE.match(line)
+        if match is None:
+            if opened is not None and _FRAGMENT_BREAKS.search(line):
+                opened = None
+            continue
+        word = match.group(1)
+        if word == b"endif" and opened is not None and any(x.strip() for x in lines[opened + 1 : row]):
+            out[opened], out[row] = blank(lines[opened]), blank(line)
+        single = (
+            word in _OPENS and not _FALSE.match(match.group(2)) and not line.rstrip(b"\r").endswith(b"\\")
+        )
+        opened = row if single else None
+    return b"\n".join(out) if out != lines else None
+
+
 def directive_rows(text: bytes, parsed: bytes) -> frozenset[int]:
     """The 0-based rows of `text` that are preprocessor directives blanked in `parsed`, its copy."""
     return frozenset(
@@ -114,17 +153,31 @@ def parse_best(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, by
         if view is not None:
             return _less_damaged(parse(view, language, deadline), view, data, language, deadline)
     if language in DECORATED:
-        copies = macro_copies(data, deadline)
-        chosen = _undecorated(copies.plain, data, language, deadline) or _as_written(data, language, deadline)
-        wider = copies.extended
-        if wider == copies.plain:
-            return chosen
-        # The macros only the extended rules find (access labels, ...): their copy is kept when its
-        # parse loses no class body and holds more members (what either copy is for), or as many and
-        # is less damaged.
-        other = _undecorated(wider, data, language, deadline) or chosen
-        return other if _standing(other[0], language) > _standing(chosen[0], language) else chosen
+        return _without_fragments(_decorated(data, language, deadline), language, deadline)
     return _as_written(data, language, deadline)
+
+
+def _decorated(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:
+    """The best parse of a C/C++ file among it as written and its copies without macros."""
+    copies = macro_copies(data, deadline)
+    chosen = _undecorated(copies.plain, data, language, deadline) or _as_written(data, language, deadline)
+    wider = copies.extended
+    if wider == copies.plain:
+        return chosen
+    # The macros only the extended rules find (access labels, ...): their copy is kept when its
+    # parse loses no class body and holds more members (what either copy is for), or as many and
+    # is less damaged.
+    other = _undecorated(wider, data, language, deadline) or chosen
+    return other if _standing(other[0], language) > _standing(chosen[0], language) else chosen
+
+
+def _without_fragments(best: tuple[Tree, bytes], language: str, deadline: Deadline) -> tuple[Tree, bytes]:
+    """`best`, or when its parse has errors the parse of its bytes without the directives of
+    fragment conditionals (blank_fragments), if that is the less damaged."""
+    tree, parsed = best
+    if not tree.root_node.has_error:
+        return best
+    return _better(tree, parsed, blank_fragments(parsed), language, deadline)
 
 
 def _as_written(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:

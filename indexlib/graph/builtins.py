@@ -30,6 +30,12 @@ RUST_PRIMITIVES = frozenset(
     ]
 )
 
+# A qualifier opening with a C++ standard namespace (`std::move(x)`, `std::chrono::duration_cast`)
+# names the standard library, which the index does not hold: a same-named method of the indexed code
+# (fmt's `basic_memory_buffer::move`) is never the one called. A definition the index holds in such
+# a namespace (a `std::hash` specialisation) is still found through its container first.
+CPP_STD_NAMESPACES = frozenset(["std"])
+
 # A qualifier naming a builtin type (`str.__new__`, `dict.fromkeys`) calls that type, never indexed code.
 BUILTIN_TYPES = frozenset(
     [
@@ -224,5 +230,44 @@ COMMON_METHODS = frozenset(
         "Done",
         "Err",
         "Wait",
+        # C++'s standard containers, strings, smart pointers, atomics and futures: `loggers_.end()`,
+        # `msg.payload.data()`, `ptr.reset()` on a value of a library type.
+        "begin",
+        "end",
+        "cbegin",
+        "cend",
+        "rbegin",
+        "rend",
+        "data",
+        "c_str",
+        "empty",
+        "push_back",
+        "emplace_back",
+        "pop_back",
+        "push_front",
+        "pop_front",
+        "emplace",
+        "erase",
+        "front",
+        "back",
+        "at",
+        "reserve",
+        "resize",
+        "capacity",
+        "substr",
+        "reset",
+        "release",
+        "load",
+        "store",
+        "exchange",
+        "fetch_add",
+        "fetch_sub",
+        "notify_one",
+        "notify_all",
+        "wait_for",
+        "get_future",
+        "set_value",
+        "joinable",
+        "detach",
     ]
 )

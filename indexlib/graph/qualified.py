@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS, RUST_PRIMITIVES
+from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS, CPP_STD_NAMESPACES, RUST_PRIMITIVES
+from indexlib.graph.family import family_of
 from indexlib.records import Node, Ref, without_companion
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
@@ -54,6 +55,8 @@ def qualified_tiers(
     members = [c for c in cands if owner_name(c) == [qlast]]
     if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
         return [[c for c in members if c.node.path == n.path], members]
+    if head in CPP_STD_NAMESPACES and family_of(n.language) == "c":
+        return None  # `std::move(x)`: the standard library's, not an indexed method named `move`
     # `tempfile::Builder::new()`: a capitalized name is a type's (C#'s properties aside), not a
     # variable's named after a type, so `CommandBuilder.new` is no guess for it.
     typelike = qlast[:1].isupper() and n.language != "csharp"

@@ -14,7 +14,9 @@ __all__ = ["is_test_code", "is_test_container", "is_test_path"]
 
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
-    r"vendor|third_party|node_modules|demos?)(?:/|$)"
+    # Vendored code by its folder's usual names: `third-party/`, `3rdparty/`, pip's `_vendor/`, and
+    # `bundled/` (spdlog's copy of fmt, `include/spdlog/fmt/bundled/`, outranked spdlog's own code).
+    r"vendor|_vendor|third[_-]?party|3rdparty|_?bundled|node_modules|demos?)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).
     r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)"

@@ -313,6 +313,12 @@ def test_is_test_path() -> None:
         "packages/bench/bench-invalid.ts",  # zod: its `safeParse` came before the library's
         "benches/search.rs",  # cargo's benchmark folder
         "benchmarks/run.py",
+        # Vendored copies: spdlog's fmt outranked spdlog's own `registry::get` for a commit title.
+        "include/spdlog/fmt/bundled/format.h",
+        "src/pip/_vendor/rich/text.py",
+        "third-party/zlib/inflate.c",
+        "3rdparty/json.hpp",
+        "lib/thirdparty/lua/lapi.c",
     ]:
         assert is_test_path(p), p
     for p in [
@@ -323,6 +329,8 @@ def test_is_test_path() -> None:
         "contest.c",
         "src/benchmark.rs",
         "workbench/a.ts",
+        "src/bundler/pack.ts",
+        "src/vendors.py",
     ]:
         assert not is_test_path(p), p
     # Test helpers by name, as a file or a folder.

@@ -425,8 +425,9 @@ FUNCTION_WORDS = frozenset(
         "using",
     ]
 )
-# A Ruby name may end in `!` or `?` (`route!`, `empty?`): a method of its own, not `route`.
-_IDENT = re.compile(r"^(?:\\|@)?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
+# A Ruby name may end in `!` or `?` (`route!`, `empty?`): a method of its own, not `route`. A C++
+# destructor's name opens with `~` (`~logger`, `logger::~logger`); an annotation or decorator with `@`.
+_IDENT = re.compile(r"^(?:\\|@)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).

@@ -557,6 +557,25 @@ def test_a_class_comes_before_its_constructor_and_is_shown_by_its_declaration(tm
     )  # its declaration, not only its doc
 
 
+def test_a_cpp_destructor_named_as_written_comes_before_its_constructors(tmp_path: Path) -> None:
+    """`logger::~logger` is a C++ destructor's qualified name: the query was no identifier (the `~`),
+    so nothing was its definition and spdlog's two `logger` constructors came first (there, where
+    other files' words weigh in BM25; here the definition signal is what the test pins)."""
+    src = (
+        "namespace spdlog {\nclass logger {\npublic:\n    explicit logger(std::string name) : name_(name) {}\n"
+        "    logger(std::string name, sink_ptr single_sink) : logger(name, {std::move(single_sink)}) {}\n"
+        "    logger(std::string name, sinks_init_list sinks) : logger(name, sinks.begin(), sinks.end()) {}\n"
+        "    logger(const logger &other) : logger(other.name_) {}\n"
+        "    virtual ~logger() = default;\nprivate:\n    std::string name_;\n};\n}  // namespace spdlog\n"
+    )
+    repo = make_repo(tmp_path, {"include/spdlog/logger.h": src})
+    for query in ("logger::~logger", "~logger"):
+        res = open_engine(repo / ".qry").search(query, SearchOptions(explain=True))
+        assert res.meta.route == "identifier"
+        assert res.results[0].symbol == "spdlog.logger.~logger", [h.symbol for h in res.results]
+        assert any(e.startswith(f"definition of '{query}': x") for e in res.results[0].explain)
+
+
 def test_a_c_function_is_its_body_not_its_header_prototype(tmp_path: Path) -> None:
     from indexlib import related
 

@@ -73,6 +73,8 @@ def test_unknown_filter_values_are_usage_errors_with_hints(bad: str) -> None:
         ("parse_config", Route.IDENTIFIER),
         ("Server.Handle", Route.IDENTIFIER),
         ("std::fs::read_to_string", Route.IDENTIFIER),
+        ("logger::~logger", Route.IDENTIFIER),  # a C++ destructor
+        ("~file_helper", Route.IDENTIFIER),
         ("func (s *Server) Handle", Route.SIGNATURE),
         ("def parse(path: str)", Route.SIGNATURE),
         ("how does billing retry a failed charge", Route.NATURAL),

@@ -230,8 +230,14 @@ COMMON_METHODS = frozenset(
         "Done",
         "Err",
         "Wait",
-        # C++'s standard containers, strings, smart pointers, atomics and futures: `loggers_.end()`,
-        # `msg.payload.data()`, `ptr.reset()` on a value of a library type.
+    ]
+)
+
+# C++'s standard containers, strings, smart pointers, atomics and futures: `loggers_.end()`,
+# `msg.payload.data()`, `ptr.reset()` on a value of a library type. Only a C or C++ call: `load`,
+# `reset` or `data` in another language is as likely the project's own method.
+CPP_COMMON_METHODS = frozenset(
+    [
         "begin",
         "end",
         "cbegin",

@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.builtins import BUILTIN_TYPES, COMMON_METHODS, CPP_STD_NAMESPACES, RUST_PRIMITIVES
+from indexlib.graph.builtins import (
+    BUILTIN_TYPES,
+    COMMON_METHODS,
+    CPP_COMMON_METHODS,
+    CPP_STD_NAMESPACES,
+    RUST_PRIMITIVES,
+)
 from indexlib.graph.family import family_of
 from indexlib.records import Node, Ref, without_companion
 
@@ -69,7 +75,7 @@ def qualified_tiers(
         or (qlast in RUST_PRIMITIVES and n.language == "rust")
     ):
         return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
-    if last in COMMON_METHODS:
+    if last in COMMON_METHODS or (last in CPP_COMMON_METHODS and family_of(n.language) == "c"):
         return None  # `items.append(x)` on an untyped variable: almost always a builtin type
     return [
         [c for c in cands if c.node.path == n.path and c.node.kind == "method"],

@@ -63,3 +63,14 @@ def test_same_named_methods_of_two_classes_stay_ambiguous(tmp_path: Path) -> Non
     run = run_qry_process("related", "text", cwd=repo)
     assert run.code == 2 and "'text' names 3 definitions" in run.err, run.describe()
     assert "Node.text" in run.err and "Element.text" in run.err, run.err
+
+
+def test_a_workspace_answers_with_every_overload_of_the_repository_defining_it(tmp_path: Path) -> None:
+    from indexlib import Federation, Member, related_across
+
+    repo = make_repo(tmp_path / "lib", FILES)
+    other = make_repo(tmp_path / "app", {"src/App.java": "class App {\n    void run() {}\n}\n"})
+    fed = Federation("w", [Member("lib", repo / ".qry"), Member("app", other / ".qry")])
+    got = related_across(fed, "Element.text")
+    assert got.repo == "lib" and got.node is not None and not got.ambiguous, got
+    assert [o.node.start_line for o in got.overloads] == [6], got

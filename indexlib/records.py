@@ -76,6 +76,12 @@ UNIFORM_ACCESS = "<access>"
 # class, where a superclass is looked up around it (graph/rubyconst.py).
 MIXIN = "<mixin>"
 
+# The `alias` of an `imports` Ref that passes on every name of its module: a JavaScript or
+# TypeScript barrel's `export * from "./core.js"` (a named re-export is aliased by its name). A
+# call through the barrel (`core.$constructor()` after `import * as core from "./index.js"`) is
+# the module's definition (graph/reexports.py).
+REEXPORT_ALL = "<all>"
+
 
 # The qualifier of a call on a value no name holds, a literal or a bracketed expression
 # (`", ".join(parts)`, `(a or b).strip()`, `[a, b].each`): the resolver reads it as a receiver of

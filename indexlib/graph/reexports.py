@@ -12,24 +12,41 @@ from collections.abc import Iterable
 
 from indexlib.graph.outside import crate_src
 from indexlib.graph.rustpaths import children_folder
-from indexlib.records import Ref
+from indexlib.records import REEXPORT_ALL, Ref
 
 REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
 REEXPORT_STEPS = 2  # packages passing a name on followed in a row (`a` from `a.b`, `a.b` from `a.b.c`)
+# The extensions a JavaScript or TypeScript import may write or leave off for the file it names.
+SCRIPT_EXTENSIONS = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"})
 
 
-def passed_on(package_path: str, imports: Iterable[Ref], name: str) -> list[str]:
+def passed_on(package_path: str, imports: Iterable[Ref], name: str, namespace: str = "") -> list[str]:
     """The module paths (without extension, `pkg/deco`) that `package_path`'s imports take `name`
     from, when the package binds `name` by them (`from .deco import option`, `... import x as name`).
-    Relative targets are resolved against the package file's folder."""
+    Relative targets are resolved against the package file's folder. A JavaScript barrel passes on
+    a name by `export { name } from "./mod"` or `export * from "./mod"`, and a whole module as
+    `namespace` by `export * as namespace from "./mod"` (`util.shallowClone()` after `import { util }
+    from "./index.js"`: `shallowClone` of `./util`)."""
     out: list[str] = []
     for r in imports:
+        if r.target.startswith(("./", "../")):  # a path import: JavaScript's
+            if r.alias in (name, REEXPORT_ALL) or (namespace and r.alias == namespace):
+                out.append(_script_module(package_path, r.target))
+            continue
         bound_as = r.alias or r.target.rsplit(".", 1)[-1]
         if bound_as != name or "." not in r.target.lstrip("."):
             continue
         module = r.target.rsplit(".", 1)[0]
         out.append(_absolute(package_path, module))
     return out
+
+
+def _script_module(importer: str, target: str) -> str:
+    """`./core.js` re-exported by `src/core/index.ts` -> `src/core/core` (a TypeScript file imports
+    its sibling by the `.js` it compiles to); `../util` -> `src/util`."""
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
+    stem, ext = posixpath.splitext(joined)
+    return stem if ext in SCRIPT_EXTENSIONS else joined
 
 
 def _absolute(importer: str, module: str) -> str:
@@ -70,9 +87,10 @@ def defined_in(path: str, module_path: str) -> bool:
     """Does file `path` implement module `module_path` (`pkg/deco` -> `pkg/deco.py` or
     `pkg/deco/__init__.py`, Rust's `routing` -> `routing.rs` or `routing/mod.rs`), or, for an
     absolute module, a file ending so (`src/pkg/deco.py`)?"""
-    stem = path.rsplit(".", 1)[0]
-    if stem.endswith("/__init__"):
-        stem = stem[: -len("/__init__")]
+    stem, ext = posixpath.splitext(path)
+    stems = [stem]
+    if stem.endswith("/__init__") or (ext in SCRIPT_EXTENSIONS and stem.endswith("/index")):
+        stems = [stem.rsplit("/", 1)[0]] + (stems if ext in SCRIPT_EXTENSIONS else [])  # `./sub/index.js`
     elif path.endswith(".rs") and stem.endswith("/mod"):
-        stem = stem[: -len("/mod")]
-    return stem == module_path or stem.endswith("/" + module_path)
+        stems = [stem[: -len("/mod")]]
+    return any(s == module_path or s.endswith("/" + module_path) for s in stems)

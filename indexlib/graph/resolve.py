@@ -341,9 +341,9 @@ class Resolver:
             found = [c for c in found if through_package(c.node.kind, qualifier)]
         found = found if go else as_written(qualifier, found)
         if declared_only(found):  # `from attr import evolve` with a stub beside it: the body passed on
-            found = self._passed_on(mods, cands, family) or found
+            found = self._passed_on(mods, cands, family, qualifier) or found
         if not found and cands:
-            found = self._passed_on(mods, cands, family)
+            found = self._passed_on(mods, cands, family, qualifier)
         if not found and qualifier and not go:  # `Router::new()` with `use crate::routing::Router`
             crates = self._crates if family == "rust" else None
             files = partial(self.modules.files, family=family)
@@ -374,15 +374,16 @@ class Resolver:
         """An indexed file's text as its nodes hold it (a manifest's windows), for go.mod and Cargo.toml."""
         return "\n".join(s.node.text for s in self.snap.nodes_in_file(path))
 
-    def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str) -> list[StoredNode]:
+    def _passed_on(self, mods: list[str], cands: list[StoredNode], family: str, via: str) -> list[StoredNode]:
         """Candidates a bound package imports and so passes on (`pkg/__init__.py`: `from .deco import
         option`), two steps deep (axum's `response` passes on `crate::Json`, and its `lib.rs`
         `self::json::Json`): a module's own items, not a same-named method in it. A stub's declaration
-        (`attr/__init__.pyi`, beside the `__init__.py` passing the body on) is kept only if no body is."""
+        (`attr/__init__.pyi`, beside the `__init__.py` passing the body on) is kept only if no body is.
+        `via` is the call's qualifier, a namespace a JavaScript barrel may pass on (reexports.py)."""
         name, found, stubs = cands[0].node.name, list[StoredNode](), list[StoredNode]()
         for _ in range(REEXPORT_STEPS):
             files = [p for m in mods for p in self.modules.files(m, family)]
-            mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name)]
+            mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name, via)]
             found = [c for c in cands if not _qualifier(c) and any(defined_in(c.node.path, m) for m in mods)]
             stubs, found = (stubs or found, []) if declared_only(found) else (stubs, found)
             if found or not mods:

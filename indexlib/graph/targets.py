@@ -50,14 +50,13 @@ def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -
     m = module.strip().strip("\"'<>").replace("\\", "/")
     if not m:
         return False
-    p = path.rsplit(".", 1)[0]  # drop the extension
-    p = p.removesuffix(".d")  # `types.d.ts` declares module `types`
-    if p.endswith(("/__init__", "/index", "/mod")):
-        p = p.rsplit("/", 1)[0]
+    file = path.rsplit(".", 1)[0].removesuffix(".d")  # no extension; `types.d.ts` declares `types`
+    p = file.rsplit("/", 1)[0] if file.endswith(("/__init__", "/index", "/mod")) else file
     if m.startswith("/") and not m.startswith("//"):
         if package_dirs:  # Go: a package's folder, `/` for the top (gomodules.package_folder)
             return (path.rsplit("/", 1)[0] if "/" in path else "") == m[1:]
-        return p == re.sub(r"\.\w+$", "", m[1:]) or p == m[1:]  # `./Foo.vue`, `./util.helpers`
+        # `./Foo.vue`, `./util.helpers`; `../core/index.js` names the index file itself
+        return re.sub(r"\.\w+$", "", m[1:]) in (p, file) or p == m[1:]
     m = m.lstrip("./")
     # Rust paths start at the crate or the current module: `crate::retry` names `src/retry.rs`.
     m = re.sub(r"^(?:(?:crate|self|super)[./])+", "", m)

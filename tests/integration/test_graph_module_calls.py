@@ -60,3 +60,26 @@ def test_a_name_imported_from_a_package_with_a_stub_is_the_body_it_passes_on(tmp
     root = make_repo(tmp_path, files)
     assert _callees(root, "test_evolve") == [("evolve", "pkg/_make.py", False)]
     assert _callees(root, "through_top") == [("evolve", "pkg/_make.py", False)]
+
+
+def test_a_typescript_call_through_a_barrel_index_is_the_module_it_re_exports(tmp_path: Path) -> None:
+    """zod's classic schemas call `core.$constructor(...)` after `import * as core from
+    "../core/index.js"`, whose `index.ts` is `export * from "./core.js"`: 75 calls, no edge, for the
+    import named the index file itself (matched only as its folder), and re-exports were never
+    followed. Nor were `util.shallowClone()` through `export * as util` and a named re-export."""
+    files = {
+        "src/core/core.ts": "export function $constructor(name: string): string {\n  return name;\n}\n",
+        "src/core/util.ts": "export function shallowClone(o: any): any {\n  return { ...o };\n}\n",
+        "src/core/other.ts": "export function shallowClone(o: any): any {\n  return o;\n}\n",
+        "src/core/index.ts": 'export * from "./core.js";\nexport * as util from "./util.js";\n'
+        'export { shallowClone } from "./util.js";\n',
+        "src/classic/schemas.ts": 'import * as core from "../core/index.js";\n'
+        'import { util, shallowClone } from "../core/index.js";\n\n'
+        'export function viaStar() {\n  return core.$constructor("X");\n}\n\n'
+        "export function viaNamespace(x: any) {\n  return util.shallowClone(x);\n}\n\n"
+        "export function viaNamed(x: any) {\n  return shallowClone(x);\n}\n",
+    }
+    root = make_repo(tmp_path, files)
+    assert _callees(root, "viaStar") == [("$constructor", "src/core/core.ts", False)]
+    assert _callees(root, "viaNamespace") == [("shallowClone", "src/core/util.ts", False)]
+    assert _callees(root, "viaNamed") == [("shallowClone", "src/core/util.ts", False)]

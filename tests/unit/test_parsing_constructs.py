@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indexlib.index.parsing import parse_file
-from indexlib.records import ParsedFile
+from indexlib.records import REEXPORT_ALL, ParsedFile
 
 
 def table(parsed: ParsedFile) -> dict[str, tuple[str, str, str]]:
@@ -95,6 +95,7 @@ const Widget = class {
 
 export { charge as default } from "./charge.js";
 export * from "./all.js";
+export * as util from "./util.js";
 const { a, b } = require("./pair");
 const lazy = await import("./lazy.js");
 """
@@ -111,8 +112,10 @@ const lazy = await import("./lazy.js");
     charge = next(n for n in parsed.nodes if n.qualified_name == "Billing.charge")
     assert charge.doc == "Charge through the prototype."
     assert refs(parsed, "imports") == {
-        ("./charge.js", ""),
-        ("./all.js", ""),
+        # a re-export is aliased by the name it passes on, `export *` by every name (REEXPORT_ALL)
+        ("./charge.js", "default"),
+        ("./all.js", REEXPORT_ALL),
+        ("./util.js", "util"),
         ("./pair", ""),
         ("./lazy.js", "lazy"),
     }

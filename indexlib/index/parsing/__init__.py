@@ -86,7 +86,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 27: a C/C++ conditional holding only a piece of a declaration (`#if X` / `constexpr` / `#endif`)
 #     has its directive lines blanked when the file parses with errors (preproc.blank_fragments), so
 #     the grammar no longer swallows the enclosing namespace's `}` (spdlog's `spdlog.level.throw_spdlog_ex`).
-PARSER_VERSION = 27
+# 28: a JavaScript or TypeScript re-export (`export { a } from "./m"`, `export * as ns from`) is an
+#     `imports` reference aliased by the name it passes on, `export * from` by REEXPORT_ALL, so a
+#     call through a barrel `index.ts` reaches the module defining the name (graph/reexports.py).
+PARSER_VERSION = 28
 
 
 def parse_file(

@@ -15,6 +15,7 @@ import msgspec
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs
+from indexlib.index.parsing.jsimports import js_imports
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import (
     Source,
@@ -322,7 +323,7 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
     if language in kotlinswift.LANGUAGES:
         return kotlinswift.import_pairs(src, node, language)
     if kind in ("import_statement", "export_statement"):
-        return _js_imports(src, node)
+        return js_imports(src, node)
     if kind == "import_declaration" and language == "scala":
         return _scala_imports(src, node)
     if kind == "import_declaration":
@@ -344,25 +345,6 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
         target = first_string(src, node)
         return [(target, "")] if target else []
     return []
-
-
-def _js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
-    source = first_string(src, node.child_by_field_name("source"))
-    pairs: list[tuple[str, str]] = []
-    for child in node.named_children:
-        if child.type != "import_clause":
-            continue
-        for part in child.named_children:
-            if part.type == "identifier":  # default import
-                pairs.append((source, src(part)))
-            elif part.type == "namespace_import":  # `* as ns`
-                pairs.append((source, src(part.named_children[-1]) if part.named_children else ""))
-            elif part.type == "named_imports":
-                for specifier in part.named_children:
-                    if specifier.type == "import_specifier":
-                        name = specifier.child_by_field_name("name")
-                        pairs.append((source, src(specifier.child_by_field_name("alias") or name)))
-    return pairs or [(source, "")]
 
 
 def _go_imports(src: Source, node: Node) -> list[tuple[str, str]]:

@@ -659,6 +659,30 @@ def test_a_python_function_is_its_body_not_its_stub_files_declarations(tmp_path:
         ], query
 
 
+def test_a_typescript_overload_list_is_one_definition_with_its_callers(tmp_path: Path) -> None:
+    """zod's `toJSONSchema` (two overload signatures, then the body) was three definitions: a search
+    for it showed both signatures above the body, and `qry related` (even `path:toJSONSchema`) said
+    the name "names 3 definitions", the signatures without an edge."""
+    from indexlib import related
+
+    repo = make_repo(
+        tmp_path,
+        {
+            "src/convert.ts": "/** Converts a schema to JSON Schema. */\n"
+            "export function toJSONSchema(schema: Schema): object;\n"
+            "export function toJSONSchema(registry: Registry, id: string): object;\n"
+            "export function toJSONSchema(input: any, id?: string): object {\n  return emit(input, id);\n}\n\n"
+            "export function emit(input: any, id?: string): object {\n  return { input, id };\n}\n",
+            "src/app.ts": 'import { toJSONSchema } from "./convert.js";\n\n'
+            "export function main(s: any) {\n  return toJSONSchema(s);\n}\n",
+        },
+    )
+    assert top(repo, "toJSONSchema")[:2] == [("toJSONSchema", "src/convert.ts"), ("main", "src/app.ts")]
+    rel = related(open_engine(repo / ".qry"), "src/convert.ts:toJSONSchema")
+    assert rel.node is not None and rel.node.doc == "Converts a schema to JSON Schema." and not rel.ambiguous
+    assert {(r.symbol, r.direction) for r in rel.related} == {("main", "in"), ("emit", "out")}, rel
+
+
 def test_related_names_the_current_definition_not_the_deprecated_one(tmp_path: Path) -> None:
     from indexlib import related
 

@@ -88,7 +88,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     the grammar no longer swallows the enclosing namespace's `}` (spdlog's `spdlog.level.throw_spdlog_ex`).
 # 28: a JavaScript or TypeScript re-export (`export { a } from "./m"`, `export * as ns from`) is an
 #     `imports` reference aliased by the name it passes on, `export * from` by REEXPORT_ALL, so a
-#     call through a barrel `index.ts` reaches the module defining the name (graph/reexports.py).
+#     call through a barrel `index.ts` reaches the module defining the name (graph/reexports.py);
+#     and a TypeScript overload list (signatures, then the body) is one node (overloads.py).
 PARSER_VERSION = 28
 
 

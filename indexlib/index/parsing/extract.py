@@ -34,7 +34,8 @@ Conventions (identical in every language):
   interface method) keeps its doc comment in its container's text. The module node is the file with every top-level definition (and its doc comment) blanked
   the same way, trimmed to its first and last non-blank lines.
 - Declarations without a body are nodes too: interface and trait methods, abstract methods, C
-  prototypes and TS overload signatures (their container's text still shows them), type aliases
+  prototypes and TS overload signatures without an implementation (their container's text still
+  shows them; a signature list followed by its body is one node, overloads.py), type aliases
   (kind `type`) and module-level constants and variables (kind `constant`), and the constants of a
   type where a language declares them there (Rust associated consts, Ruby constants in a class or
   module, PHP `const`, C# `const` fields; a container's text elides a multi-line value). Go struct

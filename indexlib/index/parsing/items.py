@@ -18,6 +18,7 @@ from indexlib.engines.treesitter import Deadline, Node
 from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, rustimpls, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
+from indexlib.index.parsing.overloads import without_overload_stubs
 from indexlib.index.parsing.specs import SPECIFIERS, UNQUALIFIED, Spec
 from indexlib.index.parsing.text import Source, normalize_target, split_name
 from indexlib.pathroles import is_test_container
@@ -372,7 +373,7 @@ def collect_items(
                     aliases=aliases,
                 )
             )
-    return _without_overload_stubs(src, items) if language == "python" else items
+    return without_overload_stubs(src, items, language)
 
 
 def _aliases(
@@ -395,33 +396,6 @@ def _aliases(
     elif language in kotlinswift.LANGUAGES:  # Swift `case get, post`
         return names, [([name], node) for name in kotlinswift.other_names(src, node, language)], node
     return names, [], node
-
-
-_OVERLOAD = re.compile(r"@\s*(?:[A-Za-z_][\w.]*\.)?overload\s*$")
-
-
-def _without_overload_stubs(src: Source, items: list[Item]) -> list[Item]:
-    """Drop `@overload` stubs that have an implementation beside them (a later definition of the same
-    name in the same container, not itself an overload). The stubs' text stays in the container's
-    remainder, so their signatures are still found; as definitions they ranked above the code (short,
-    the same name) and made the name ambiguous to `qry related`. Stubs with no implementation (a `.pyi`
-    file, a Protocol) are the only definitions there and stay."""
-
-    def is_stub(item: Item) -> bool:
-        outer = item.outer
-        if outer.type != "decorated_definition":
-            return False
-        return any(_OVERLOAD.match(src(d)) for d in outer.named_children if d.type == "decorator")
-
-    def key(item: Item) -> tuple[int, tuple[str, ...]]:
-        container = item.outer.parent
-        return (container.id if container is not None else -1, tuple(item.names))
-
-    stubs = {id(i) for i in items if is_stub(i)}
-    if not stubs:
-        return items
-    implemented = {key(i) for i in items if id(i) not in stubs}
-    return [i for i in items if id(i) not in stubs or key(i) not in implemented]
 
 
 def _csharp_const(src: Source, declarator: Node) -> bool:

@@ -231,3 +231,33 @@ it('renders', function () {
     assert parents["View.render"] == "View"
     # A constructor declared in a callback is one of many: its members keep no container.
     assert [parent for name, parent in parents.items() if name == "View.lookup"] == [""]
+
+
+def test_a_member_a_callback_assigns_to_its_own_variable_is_no_definition() -> None:
+    """zod's `schema.parse = () => "overridden"` in a `test(...)` callback (`const schema = ...` there)
+    was a method `schema.parse` with no container, what every `schema.parse()` of the repository
+    then called (1,430 edges, 455 unambiguous). A parameter's member likewise; a factory function's
+    object and a module-level object keep theirs."""
+    source = """const obj = {};
+obj.top = function () {};
+
+test("overrides", () => {
+  const schema = z.string();
+  schema.parse = () => "overridden";
+});
+
+it("sends", function (res) {
+  res.send = function () { return helper(); };
+});
+
+function createApp() {
+  const app = {};
+  app.handle = function () {};
+  return app;
+}
+"""
+    parsed = parse(source, "footprint.test.js")
+    assert set(table(parsed)) == {"obj", "obj.top", "createApp", "createApp.app.handle"}
+    module = next(n for n in parsed.nodes if n.kind == "module")
+    assert ("helper", module.uid) in {(r.target, r.src_uid) for r in parsed.refs if r.kind == "calls"}
+    assert 'schema.parse = () => "overridden";' in module.text

@@ -89,7 +89,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 28: a JavaScript or TypeScript re-export (`export { a } from "./m"`, `export * as ns from`) is an
 #     `imports` reference aliased by the name it passes on, `export * from` by REEXPORT_ALL, so a
 #     call through a barrel `index.ts` reaches the module defining the name (graph/reexports.py);
-#     and a TypeScript overload list (signatures, then the body) is one node (overloads.py).
+#     a TypeScript overload list (signatures, then the body) is one node (overloads.py); and a member
+#     a callback assigns to its own variable (`schema.parse = ...` in a `test(...)`) is none.
 PARSER_VERSION = 28
 
 

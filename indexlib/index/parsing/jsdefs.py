@@ -75,6 +75,61 @@ def at_module_level(node: Node) -> bool:
     return parent is not None and parent.type == "program"
 
 
+_FUNCTION_SCOPES = frozenset(
+    {
+        "function_expression",
+        "arrow_function",
+        "function_declaration",
+        "generator_function",
+        "method_definition",
+    }
+)
+
+
+def assigned_to_local(src: Source, node: Node) -> bool:
+    """Whether `node`, an `obj.m = function` assignment, gives the member to a variable or parameter
+    of a function around it (`const schema = z.string(); schema.parse = () => "x"` in a test's
+    callback): one object of one call, which no other code names, not a module's `obj`."""
+    left = node.child_by_field_name("left")
+    target = left.child_by_field_name("object") if left is not None else None
+    if target is None or target.type != "identifier":
+        return False
+    name = src(target)
+    scope = node.parent
+    while scope is not None and scope.type != "program":
+        if scope.type in _FUNCTION_SCOPES and name in _parameters(src, scope):
+            return True
+        if scope.type == "statement_block" and any(
+            src(d.child_by_field_name("name") or d) == name
+            for statement in scope.named_children
+            if statement.type in ("lexical_declaration", "variable_declaration")
+            for d in statement.named_children
+            if d.type == "variable_declarator"
+        ):
+            return True
+        scope = scope.parent
+    return False
+
+
+def _parameters(src: Source, function: Node) -> set[str]:
+    """The plain names a function's parameters bind (`(a, b = 1)`, `x => ...`; not destructured ones)."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return {src(single)}
+    params = function.child_by_field_name("parameters")
+    found: set[str] = set()
+    for p in params.named_children if params is not None else ():
+        named = p.child_by_field_name("pattern") if p.type != "identifier" else p
+        named = (
+            named.child_by_field_name("left")
+            if named is not None and named.type == "assignment_pattern"
+            else named
+        )
+        if named is not None and named.type == "identifier":
+            found.add(src(named))
+    return found
+
+
 def _chain_parent(node: Node) -> Node | None:
     """The assignment whose right side `node` is, when it assigns to a member: `a.x = <node>`."""
     parent = node.parent

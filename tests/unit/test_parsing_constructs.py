@@ -121,6 +121,22 @@ const lazy = await import("./lazy.js");
     }
 
 
+def test_a_call_of_a_javascript_parameter_is_no_reference() -> None:
+    """zod's `_string(Class, params)` returns `new Class({...})`, a class its caller passes: the call
+    linked to three unrelated definitions named `Class` (243 such edges from `core/api.ts`). A call of
+    a parameter, in the function or a callback inside it, names no definition; a global still does."""
+    source = b"""export function _string<T>(Class: SchemaClass<T>, params?: string): T {
+  return new Class({ type: "string", params });
+}
+export function each(fn, items = []) {
+  return items.map((item) => fn(item)) && helper();
+}
+const call = (cb) => cb();
+"""
+    parsed = parse_file("api.ts", source, "typescript")
+    assert {target for target, _ in refs(parsed, "calls")} == {"items.map", "helper"}
+
+
 def test_typescript_namespaces_and_interfaces() -> None:
     source = b"""namespace Billing.Api {
   export interface Client extends Base<T>, Closable {

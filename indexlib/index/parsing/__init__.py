@@ -90,7 +90,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `imports` reference aliased by the name it passes on, `export * from` by REEXPORT_ALL, so a
 #     call through a barrel `index.ts` reaches the module defining the name (graph/reexports.py);
 #     a TypeScript overload list (signatures, then the body) is one node (overloads.py); and a member
-#     a callback assigns to its own variable (`schema.parse = ...` in a `test(...)`) is none.
+#     a callback assigns to its own variable (`schema.parse = ...` in a `test(...)`) is none; nor is a
+#     JavaScript call of a parameter (`new Class()` in `_string(Class, params)`) a reference.
 PARSER_VERSION = 28
 
 

@@ -81,7 +81,7 @@ from indexlib.index.parsing.arguments import argument_count
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
-from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, assigned_to_local, at_module_level
+from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, Parameters, assigned_to_local, at_module_level
 from indexlib.index.parsing.mixins import mixin_refs
 from indexlib.index.parsing.preproc import directive_rows
 from indexlib.index.parsing.references import (
@@ -223,14 +223,15 @@ def _refs(
         refs.append(Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=args))
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
+    parameters = Parameters(src, caps.get("parameters", [])) if language in OBJECT_LANGUAGES else None
     for node in caps.get("call", ()):
         # A Rust macro: the calls inside its arguments (rustmacros.py), a token tree to tree-sitter.
         for inner, at in macro_calls(src, node) if node.type == "macro_invocation" else ():
             add(owner_uid(at.start_byte, at.start_point.row + 1), calls, inner, at.end_point.row + 1)
         access = is_access(language, node)  # Scala `Lib.size`: a call when it names a `def`
         target, name_node, is_import = (access_target if access else call_target)(src, node, language)
-        if not target:
-            continue
+        if not target or (parameters and "." not in target and parameters.binds(node, target)):
+            continue  # `fn()`, `new Class()` with `fn`, `Class` parameters: what the caller passes
         anchor = name_node if name_node is not None else node
         line = anchor.end_point.row + 1
         owner = owner_uid(node.start_byte, node.start_point.row + 1)

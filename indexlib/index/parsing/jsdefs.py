@@ -95,10 +95,10 @@ def assigned_to_local(src: Source, node: Node) -> bool:
     if target is None or target.type != "identifier":
         return False
     name = src(target)
+    if Parameters(src).binds(node, name):
+        return True
     scope = node.parent
     while scope is not None and scope.type != "program":
-        if scope.type in _FUNCTION_SCOPES and name in _parameters(src, scope):
-            return True
         if scope.type == "statement_block" and any(
             src(d.child_by_field_name("name") or d) == name
             for statement in scope.named_children
@@ -111,20 +111,54 @@ def assigned_to_local(src: Source, node: Node) -> bool:
     return False
 
 
+class Parameters:
+    """The parameter names in scope at a syntax node of one file: its functions' and those of the
+    functions around them. Memoised by node, so a file's calls cost one walk of their ancestors in
+    all, however deep they nest (`f(f(f(...)))` 5,000 times)."""
+
+    def __init__(self, src: Source, declared: list[Node] | None = None) -> None:
+        """`declared`: the file's parameter lists (and an arrow function's one bare parameter), when
+        known; a name none of them holds is no parameter anywhere, and costs no walk."""
+        self._src = src
+        self._at: dict[int, frozenset[str]] = {}
+        self._anywhere = None if declared is None else {n for d in declared for n in _names(src, d)}
+
+    def binds(self, node: Node, name: str) -> bool:
+        """Whether `name` at `node` is a parameter of a function around it: `new Class({...})` in
+        zod's `_string(Class, params)` makes whatever class the caller passes, not an indexed `Class`."""
+        if (self._anywhere is not None and name not in self._anywhere) or node.parent is None:
+            return False
+        return name in self._in_scope(node.parent)
+
+    def _in_scope(self, node: Node) -> frozenset[str]:
+        path: list[Node] = []
+        current: Node | None = node
+        while current is not None and current.id not in self._at:
+            path.append(current)
+            current = current.parent
+        names = self._at[current.id] if current is not None else frozenset[str]()
+        for n in reversed(path):
+            if n.type in _FUNCTION_SCOPES:
+                names = names | _parameters(self._src, n)
+            self._at[n.id] = names
+        return names
+
+
 def _parameters(src: Source, function: Node) -> set[str]:
     """The plain names a function's parameters bind (`(a, b = 1)`, `x => ...`; not destructured ones)."""
-    single = function.child_by_field_name("parameter")
-    if single is not None:
-        return {src(single)}
-    params = function.child_by_field_name("parameters")
+    declared = function.child_by_field_name("parameter") or function.child_by_field_name("parameters")
+    return _names(src, declared) if declared is not None else set()
+
+
+def _names(src: Source, declared: Node) -> set[str]:
+    """The plain names of a parameter list, or of an arrow function's one bare parameter."""
+    if declared.type == "identifier":
+        return {src(declared)}
     found: set[str] = set()
-    for p in params.named_children if params is not None else ():
+    for p in declared.named_children:
         named = p.child_by_field_name("pattern") if p.type != "identifier" else p
-        named = (
-            named.child_by_field_name("left")
-            if named is not None and named.type == "assignment_pattern"
-            else named
-        )
+        if named is not None and named.type == "assignment_pattern":
+            named = named.child_by_field_name("left")
         if named is not None and named.type == "identifier":
             found.add(src(named))
     return found

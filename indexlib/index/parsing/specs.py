@@ -74,6 +74,9 @@ _JS_COMMON = """
     (call_expression arguments: (arguments . (_) . (object (pair value: (object)) @function)))
     (call_expression) @call
     (new_expression) @call
+    ; the names a call of a parameter may use (jsdefs.Parameters)
+    (formal_parameters) @parameters
+    (arrow_function parameter: (identifier) @parameters)
     (import_statement) @import
     (export_statement source: (_)) @import
     (program (lexical_declaration (variable_declarator name: (identifier)) @constant))

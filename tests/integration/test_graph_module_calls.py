@@ -83,3 +83,14 @@ def test_a_typescript_call_through_a_barrel_index_is_the_module_it_re_exports(tm
     assert _callees(root, "viaStar") == [("$constructor", "src/core/core.ts", False)]
     assert _callees(root, "viaNamespace") == [("shallowClone", "src/core/util.ts", False)]
     assert _callees(root, "viaNamed") == [("shallowClone", "src/core/util.ts", False)]
+
+
+def test_a_javascript_call_through_a_renamed_import_is_the_imported_name(tmp_path: Path) -> None:
+    """`import { parseThing as pt } from "./m"; pt(1)` had no edge: the call was looked up as `pt`,
+    which nothing defines, as Python's `from m import parse_thing as pt` no longer was."""
+    files = {
+        "src/m.ts": "export function parseThing(x: number) {\n  return x\n}\n",
+        "src/other.ts": "export function pt(x: number) {\n  return x\n}\n",
+        "src/main.ts": 'import { parseThing as pt } from "./m"\n\nexport function run() {\n  return pt(1)\n}\n',
+    }
+    assert _callees(make_repo(tmp_path, files), "run") == [("parseThing", "src/m.ts", False)]

@@ -92,7 +92,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     a TypeScript overload list (signatures, then the body) is one node (overloads.py); and a member
 #     a callback assigns to its own variable (`schema.parse = ...` in a `test(...)`) is none; nor is a
 #     JavaScript call of a parameter (`new Class()` in `_string(Class, params)`) a reference.
-PARSER_VERSION = 28
+# 29: a JavaScript or TypeScript call through a renamed import (`import { a as b }; b()`) targets `a`
+#     with the alias `b` (references.renamed_calls), as a Python one does.
+PARSER_VERSION = 29
 
 
 def parse_file(

@@ -82,6 +82,7 @@ from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
 from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, Parameters, assigned_to_local, at_module_level
+from indexlib.index.parsing.jsimports import js_renames
 from indexlib.index.parsing.mixins import mixin_refs
 from indexlib.index.parsing.preproc import directive_rows
 from indexlib.index.parsing.references import (
@@ -262,7 +263,8 @@ def _refs(
             owner = container.uid if container is not None else owner_uid(item.start, row)
             for trait in traits:
                 add(owner, RefKind.IMPLEMENTS.value, trait, row)
-    refs = renamed_calls(refs, language)
+    renames = js_renames(src, caps.get("import", [])) if language in OBJECT_LANGUAGES else None
+    refs = renamed_calls(refs, language, renames)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
 

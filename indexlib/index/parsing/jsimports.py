@@ -38,6 +38,23 @@ def js_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     return pairs or [(source, "")]
 
 
+def js_renames(src: Source, statements: list[Node]) -> dict[str, str]:
+    """{local name: imported name} of the renamed specifiers of a file's `import { a as b }`
+    statements: `b()` calls the module's `a` (references.renamed_calls rewrites the call so)."""
+    out: dict[str, str] = {}
+    for node in (n for n in statements if n.type == "import_statement"):
+        for clause in (c for c in node.named_children if c.type == "import_clause"):
+            for part in (p for p in clause.named_children if p.type == "named_imports"):
+                for specifier in (s for s in part.named_children if s.type == "import_specifier"):
+                    name, alias = (
+                        specifier.child_by_field_name("name"),
+                        specifier.child_by_field_name("alias"),
+                    )
+                    if name is not None and alias is not None and src(alias) != src(name):
+                        out[src(alias)] = src(name)
+    return out
+
+
 def _js_reexports(src: Source, node: Node, source: str) -> list[tuple[str, str]]:
     """A barrel's `export ... from "./mod"`, aliased by the name it passes on: `export { a, b as c }`
     -> `a`, `c`; `export * as util` -> `util`; `export *` -> REEXPORT_ALL (every name of the module).

@@ -261,17 +261,19 @@ def _shell_word(src: Source, command: Node) -> str:
     return src(argument) if argument is not None and argument.type == "word" else ""
 
 
-def renamed_calls(refs: list[Ref], language: str) -> list[Ref]:
-    """Calls through a Python import alias (`from pkg import option as opt; opt()`) target the name
-    defined (`option`), with the alias the file calls it by: callers are found by the called name,
-    and the resolver finds the import by the alias."""
-    if language != "python":
+def renamed_calls(refs: list[Ref], language: str, renames: dict[str, str] | None = None) -> list[Ref]:
+    """Calls through an import alias (Python's `from pkg import option as opt; opt()`, JavaScript's
+    `import { option as opt }`: `renames`, jsimports.js_renames) target the name defined (`option`),
+    with the alias the file calls it by: callers are found by the called name, and the resolver
+    finds the import by the alias."""
+    if language == "python":
+        renames = {
+            r.alias: r.target.rsplit(".", 1)[-1]
+            for r in refs
+            if r.kind == RefKind.IMPORTS and r.alias and "." in r.target.lstrip(".")
+        }
+    if not renames:
         return refs
-    renames = {
-        r.alias: r.target.rsplit(".", 1)[-1]
-        for r in refs
-        if r.kind == RefKind.IMPORTS and r.alias and "." in r.target.lstrip(".")
-    }
     renames = {alias: name for alias, name in renames.items() if alias != name}
     if not renames:
         return refs

@@ -17,7 +17,7 @@ from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.names import dotted
-from indexlib.retrieval.query import term_prefix
+from indexlib.retrieval.query import Query, term_prefix
 from indexlib.retrieval.request import SearchRequest
 from indexlib.snapshot import Snapshot
 
@@ -48,14 +48,13 @@ def answer_notes(
     head: bool,
     streams: Mapping[str, list[StreamHit]],
     files: Sequence[str] = (),
-    phrases: Sequence[str] = (),
-    prefixes: Sequence[str] = (),
+    query: Query | None = None,
 ) -> list[str]:
     """The notes for one ranked answer: `name` is the identifier the query typed (None for prose),
     `head` whether fusion had candidates, `streams` what each stream found, `files` the indexed files
     the query names by file name (then no "no definition" note: the file is what was asked for),
-    `phrases` the query's quoted phrases (each one required, so each one a cause of a miss), and
-    `prefixes` its `word*` prefixes (required when nothing else is searched for)."""
+    `query` the parsed query (its quoted phrases, each one required, and its `word*` prefixes,
+    required when nothing else is searched for, are causes of a miss)."""
     notes: list[str] = []
     spelled_as_code = name is not None and len(split_identifier(name)) > 1
     if name is not None and spelled_as_code and cands and not files and not any(c.defines for c in cands):
@@ -84,7 +83,7 @@ def answer_notes(
             else "no indexed file holds the query's words, and none is close enough in meaning"
         )
         notes.append("no result: " + why + edited_since(snap))
-    elif not head and (why_not := _why_nothing(snap, opts, phrases, prefixes) + edited_since(snap)):
+    elif not head and (why_not := _why_nothing(snap, opts, query) + edited_since(snap)):
         # A plain miss is silent, as grep's: exit 1 says it. A cause the user may not see is said.
         notes.append("no result" + why_not)
     return notes
@@ -165,21 +164,24 @@ def _body_indent(lines: list[str]) -> int:
     return len(first) - len(first.lstrip())
 
 
-def _why_nothing(
-    snap: Snapshot, opts: SearchRequest, phrases: Sequence[str] = (), prefixes: Sequence[str] = ()
-) -> str:
+def _why_nothing(snap: Snapshot, opts: SearchRequest, query: Query | None) -> str:
     """`: <cause>` when no stream found a candidate for a reason the user may not see; "" for a
     plain miss (no indexed file holds the words). A quoted phrase is such a reason: a pasted commit
     title or error message quotes words (`Avoid "method redefined" warnings`) that the code may not
-    hold in that order, and the quotes made them a requirement."""
+    hold in that order, and the quotes made them a requirement. So is punctuation alone (`(`): the
+    index's terms are words and names, which it holds none of."""
     if not snap.manifest.files:
         return ": the index holds no files (qry index PATH indexes a folder)"
     if opts.mode == "symbol":
         return f": no definition's name matches ({opts.given('mode')} matches names only)"
+    phrases, prefixes = (query.phrases, query.prefixes) if query is not None else ([], [])
     unknown = [p for p in prefixes if not _starts_a_term(snap, p)]
     if unknown:
         shown = ", ".join(f"{p}*" for p in unknown)
         return f": no indexed name or word starts with {shown} (a word ending in * is a prefix)"
+    if query is not None and not phrases and not any(c.isalnum() for t in query.terms for c in t):
+        shown = " ".join(query.terms)
+        return f": {shown!r} holds no word or name to search for (qry grep -F {shown!r} finds it as typed)"
     if phrases:
         quoted = ", ".join(f'"{p}"' for p in phrases)
         return (

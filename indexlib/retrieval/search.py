@@ -370,8 +370,7 @@ def _rank(
             head=bool(head),
             streams=ranked,
             files=files,
-            phrases=q.phrases,
-            prefixes=q.prefixes,
+            query=q,
         )
     )
     if opts.reranker is not None:

@@ -75,6 +75,14 @@ def test_a_name_that_starts_with_a_dash_is_told_to_go_after_dash_dash(qry: RunQr
     assert unknown.err.endswith("hint: see: qry search --help\n"), unknown.describe()
 
 
+def test_punctuation_alone_is_said_to_hold_nothing_to_search_for(qry: RunQry) -> None:
+    """`qry search "("` exited 1 with nothing on stderr: the index's terms are words and names."""
+    run = qry("search", "(")
+    assert run.code == 1 and run.out == "", run.describe()
+    assert "no result: '(' holds no word or name to search for (qry grep -F '(' finds it" in run.err, run.err
+    assert "holds no word" not in qry("search", "zzqqxv").err  # a word no file holds: a plain miss
+
+
 def test_a_quoted_phrase_no_text_holds_is_said(qry: RunQry) -> None:
     """A pasted title quoting words the code never holds in that order (`Retry "declined twice"
     charges`) finds nothing: stderr names the phrase, since the quotes, not the words, made it a miss."""

@@ -427,7 +427,12 @@ FUNCTION_WORDS = frozenset(
 )
 # A Ruby name may end in `!` or `?` (`route!`, `empty?`): a method of its own, not `route`. A C++
 # destructor's name opens with `~` (`~logger`, `logger::~logger`); an annotation or decorator with `@`.
-_IDENT = re.compile(r"^(?:\\|@)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[!?]?\(?\)?$")
+# A Swift or Objective-C method is named with its argument labels (`request(_:method:)`, DocC's
+# `validate(statusCode:)`): the name before them is the identifier.
+_IDENT = re.compile(
+    r"^(?:\\|@)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[!?]?(?:\(?\)?|\((?:\w+:)+\))$"
+)
+_SELECTOR = re.compile(r"\((?:\w+:)+\)$")  # the labels `(_:method:)` of a Swift or Objective-C name
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
@@ -494,7 +499,8 @@ def identifier_of(q: Query, route: Route | None = None) -> str | None:
     case), the name a signature declares (`declared_name`), else None. `route` overrides `classify(q)`."""
     route = classify(q) if route is None else route
     if route is Route.IDENTIFIER:
-        return q.text.split()[0].rstrip("()").removeprefix("@")  # `@ToJson`: the annotation's name
+        name = _SELECTOR.sub("", q.text.split()[0])  # `request(_:method:)`: the method `request`
+        return name.rstrip("()").removeprefix("@")  # `@ToJson`: the annotation's name
     if route is Route.KEYWORDS and len(q.text.split()) > 1:
         return "_".join(q.text.lower().split())
     if route is Route.SIGNATURE:

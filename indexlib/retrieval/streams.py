@@ -21,7 +21,7 @@ from indexlib.engines.lexterms import trigram_terms
 from indexlib.records import NAME_SPELLED_SCORE, Node, StreamHit
 from indexlib.retrieval.declared import declared_name
 from indexlib.retrieval.names import dotted
-from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, term_prefix
+from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, identifier_of, term_prefix
 from indexlib.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -280,11 +280,15 @@ MODULE_QUALIFIED_CANDIDATES = 50  # same-named definitions checked against a mod
 
 def symbol_candidates(q: Query) -> list[str]:
     """The name forms a query may be asking for: the name a definition's first line declares
-    (`func (s *Server) Handle(` -> `Server.Handle`), else the whole text if short, else nothing."""
-    if classify(q) is Route.SIGNATURE:
+    (`func (s *Server) Handle(` -> `Server.Handle`), the name an identifier query names (`@ToJson`,
+    `request(_:method:)`: `ToJson`, `request`), else the whole text if short, else nothing."""
+    route = classify(q)
+    if route is Route.SIGNATURE:
         declared = declared_name(q.text)
         if declared:
             return [declared]
+    if route is Route.IDENTIFIER and not q.prefixes:
+        return [identifier_of(q, route) or q.text]
     words = q.text.split()
     if not words or len(words) > MAX_NAME_WORDS or q.prefixes:
         return []

@@ -10,6 +10,7 @@ from indexlib.errors import UsageError
 from indexlib.pathglob import compile_glob
 from indexlib.retrieval.names import fragment_pattern
 from indexlib.retrieval.query import Route, classify, identifier_of, parse_query, well_formed
+from indexlib.retrieval.streams import symbol_candidates
 
 
 def test_terms_phrases_prefixes_and_filters() -> None:
@@ -99,6 +100,23 @@ def test_an_annotation_or_decorator_names_its_definition() -> None:
         q = parse_query(text)
         assert classify(q) is Route.IDENTIFIER and identifier_of(q) == name, text
     assert classify(parse_query("@ToJson on a method")) is not Route.IDENTIFIER
+
+
+def test_a_swift_selector_names_its_method() -> None:
+    """Alamofire's `qry search 'request(_:method:parameters:)'` (a method named as Swift, DocC and
+    Objective-C name it, by its argument labels) was a signature query: the `Parameters` type and
+    `parameters` fields ranked first. The labels stay out of the name; the symbol stream looks the
+    name up, not the text with its parentheses."""
+    for text, name in (
+        ("request(_:method:parameters:)", "request"),
+        ("Session.request(_:method:)", "Session.request"),
+        ("validate(statusCode:)", "validate"),
+    ):
+        q = parse_query(text)
+        assert classify(q) is Route.IDENTIFIER and identifier_of(q) == name, text
+        assert symbol_candidates(q) == [name], text
+    for code in ("f(x: 1)", "f(x:)y", "f(:)"):  # a call with values, or no selector
+        assert classify(parse_query(code)) is not Route.IDENTIFIER, code
 
 
 def test_tantivy_syntax_is_literal_text() -> None:

@@ -143,6 +143,13 @@ class Node(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     changed_at: int | None = None  # unix seconds of the last change to the node's lines
 
 
+# `Ref.labels` of a Swift call: the label of an argument written without one (`f(x)`, as Swift declares
+# such a parameter, `_ x: T`), and of a trailing closure written without one (`f(x) { ... }`), which
+# may fill any parameter left, so it matches every label (graph/callarity.py).
+UNLABELED = "_"
+TRAILING = ""
+
+
 class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     """An outgoing reference as written in the source, resolved to nodes at query time.
 
@@ -150,8 +157,10 @@ class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=Tru
     the current snapshot holds, so after a re-index no edge can point at a node that is gone.
     `target` is the name as written (`charge`, `self.retry`, `billing.retry.charge`, `os.path`);
     for imports `alias` is the local name bound (`np` for `import numpy as np`). `args` is the
-    number of arguments a call writes, where overloads tell methods apart by it (Java, C#, C++;
-    parsing/arguments.py), else -1.
+    number of arguments a call writes, where overloads tell methods apart by it (Java, C#, C++,
+    Kotlin, Swift; parsing/arguments.py), else -1; `labels` a Swift call's argument labels, one per
+    argument (`_` for none, "" for an unlabeled trailing closure), since Swift overloads differ by
+    them (`adapt(_:for:)`, `adapt(_:using:)`), else empty.
     """
 
     src_uid: int
@@ -160,6 +169,7 @@ class Ref(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=Tru
     line: int
     alias: str = ""
     args: int = -1
+    labels: tuple[str, ...] = ()
 
 
 class ParsedFile(msgspec.Struct, kw_only=True, gc=False):

@@ -1,4 +1,5 @@
-"""Overloads told apart by the number of arguments a call writes (Java, C#, C++, Kotlin).
+"""Overloads told apart by the number of arguments a call writes (Java, C#, C++, Kotlin, Swift)
+and, in Swift, by their argument labels.
 
 Owns: reading how many arguments a declaration's parameter list admits (defaults and a variadic
 last parameter included) and keeping, of a call's candidates, the methods that admit the call's
@@ -8,33 +9,30 @@ last parameter included) and keeping, of a call's candidates, the methods that a
 A declaration whose parameters cannot be read from its signature (a list spread over lines past
 the signature) admits any call, and when no candidate admits the call (a count read wrongly) every
 candidate stays: this only ever narrows.
+
+Swift names a method by its labels (`adapt(_:for:completion:)`, `adapt(_:using:completion:)`):
+Alamofire's `Interceptor` declares four `adapt`s, two of four parameters, and a call of one was
+ambiguous among all four. A call's labels must be the declaration's external labels in order, a
+parameter with a default value (or a variadic one) left out or not; a trailing closure written
+without a label may fill any parameter.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import is_constructor
+from indexlib.records import TRAILING, UNLABELED, is_constructor
 
 _CALLABLE = frozenset({"function", "method"})
 _OPEN, _CLOSE = "(<[{", ")>]}"
 _VARARG = re.compile(r"(?:@\S+\s+)*vararg\s")  # `vararg names: String`, after any annotations
 
 
-def parameter_range(signature: str) -> tuple[int, int | None] | None:
-    """(fewest, most) arguments the first parameter list of `signature` admits (most None when the
-    last is variadic), or None when the list does not close within it.
-
-    >>> parameter_range("Element text(String text) {"), parameter_range("void f(int a, int b = 2)")
-    ((1, 1), (1, 2))
-    >>> parameter_range("static String join(String sep, String... parts)"), parameter_range("int f(void);")
-    ((1, None), (0, 0))
-    >>> parameter_range("static int Count(this IEnumerable<T> xs, Func<T, bool> p)"), parameter_range("f(a,")
-    ((1, 2), None)
-    >>> parameter_range("fun <T> f(cb: (T) -> Unit, n: Int = 0)"), parameter_range("fun g(t: Type, vararg a: A)")
-    ((1, 2), (1, None))
-    """
+def parameters(signature: str) -> list[str] | None:
+    """The parameters of the first parameter list of `signature`, as written (`void` left out), or
+    None when the list does not close within it."""
     start = signature.find("(")
     if start < 0:
         return None
@@ -58,7 +56,25 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     else:
         return None
     params.append("".join(current).strip())
-    params = [p for p in params if p and p != "void"]
+    return [p for p in params if p and p != "void"]
+
+
+def parameter_range(signature: str) -> tuple[int, int | None] | None:
+    """(fewest, most) arguments the first parameter list of `signature` admits (most None when the
+    last is variadic), or None when the list does not close within it.
+
+    >>> parameter_range("Element text(String text) {"), parameter_range("void f(int a, int b = 2)")
+    ((1, 1), (1, 2))
+    >>> parameter_range("static String join(String sep, String... parts)"), parameter_range("int f(void);")
+    ((1, None), (0, 0))
+    >>> parameter_range("static int Count(this IEnumerable<T> xs, Func<T, bool> p)"), parameter_range("f(a,")
+    ((1, 2), None)
+    >>> parameter_range("fun <T> f(cb: (T) -> Unit, n: Int = 0)"), parameter_range("fun g(t: Type, vararg a: A)")
+    ((1, 2), (1, None))
+    """
+    params = parameters(signature)
+    if params is None:
+        return None
     fewest, most = sum(1 for p in params if "=" not in p), len(params)
     if params and ("..." in params[-1] or params[-1].startswith("params ")):
         return fewest - 1, None
@@ -69,17 +85,68 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     return fewest, most
 
 
-def of_call_arity(cands: list[StoredNode], args: int) -> list[StoredNode]:
-    """The candidates a call writing `args` arguments can mean: a type or a constructor (which class
-    `new T(..)` makes is resolved by the class), or a function or method whose parameters admit
-    that many; all of them when none does."""
-    kept = [c for c in cands if _admits(c, args)]
+def swift_parameters(signature: str) -> tuple[tuple[str, bool, bool], ...] | None:
+    """(external label, may be left out, variadic) of each parameter of a Swift declaration, or None
+    when its list cannot be read.
+
+    >>> swift_parameters("func adapt(_ r: URLRequest, for session: Session, completion: @escaping (R) -> Void)")
+    (('_', False, False), ('for', False, False), ('completion', False, False))
+    >>> swift_parameters("func f(method: HTTPMethod = .get, _ xs: Int...)")
+    (('method', True, False), ('_', True, True))
+    """
+    params = parameters(signature)
+    if params is None:
+        return None
+    out: list[tuple[str, bool, bool]] = []
+    for p in params:
+        head, colon, kind = p.partition(":")
+        words = head.split()
+        if not colon or not words:
+            return None
+        variadic = kind.split("=", 1)[0].rstrip().endswith("...")
+        out.append((words[0], "=" in kind.replace("->", "").replace("==", "") or variadic, variadic))
+    return tuple(out)
+
+
+def admits_labels(params: tuple[tuple[str, bool, bool], ...], labels: tuple[str, ...]) -> bool:
+    """Whether a Swift call writing `labels` can call a declaration of `params` (swift_parameters).
+
+    >>> ps = swift_parameters("func adapt(_ r: R, for s: S, completion: C)")
+    >>> admits_labels(ps, ("_", "for", "completion")), admits_labels(ps, ("_", "for", "")), admits_labels(ps, ("_", "using", ""))
+    (True, True, False)
+    """
+
+    @functools.cache  # a few parameters and labels: each (i, j) once
+    def fit(i: int, j: int) -> bool:
+        if i == len(labels):
+            return all(optional for _label, optional, _variadic in params[j:])
+        if j == len(params):
+            return False
+        label, optional, variadic = params[j]
+        written = labels[i]
+        if written in (label, TRAILING) and fit(i + 1, j + 1):
+            return True
+        if variadic and written in (label, UNLABELED, TRAILING) and i and fit(i + 1, j):
+            return True  # `f(a, b, c)` of `f(_ xs: Int...)`: later values of a variadic are unlabeled
+        return optional and fit(i, j + 1)
+
+    return fit(0, 0)
+
+
+def of_call_arity(cands: list[StoredNode], args: int, labels: tuple[str, ...] = ()) -> list[StoredNode]:
+    """The candidates a call writing `args` arguments (with Swift's `labels`) can mean: a type or a
+    constructor (which class `new T(..)` makes is resolved by the class), or a function or method
+    whose parameters admit them; all of them when none does."""
+    kept = [c for c in cands if _admits(c, args, labels)]
     return kept or cands
 
 
-def _admits(c: StoredNode, args: int) -> bool:
+def _admits(c: StoredNode, args: int, labels: tuple[str, ...]) -> bool:
     if c.node.kind not in _CALLABLE or is_constructor(c.node.qualified_name):
         return True  # a type, or a constructor: which class `new T(..)` makes is the class's own question
+    if labels and c.node.language == "swift":
+        params = swift_parameters(c.node.signature)
+        return params is None or admits_labels(params, labels)
     got = parameter_range(c.node.signature)
     if got is None:
         return True

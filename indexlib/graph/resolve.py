@@ -127,7 +127,7 @@ class Resolver:
             and (c.node.uid != n.uid or c.node.name == n.name)  # a recursive call keeps its edge
         ]
         if ref.args >= 0:  # `el.text()` is not `text(String)`: overloads told by the arguments written
-            cands = of_call_arity(cands, ref.args)
+            cands = of_call_arity(cands, ref.args, ref.labels)
         if ref.kind in (RefKind.INHERITS, RefKind.IMPLEMENTS):
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call

@@ -467,3 +467,63 @@ def test_kotlin_overloads_are_told_apart_by_the_arguments_a_call_writes(tmp_path
     assert callees("Moshi.kt:4") == [("Moshi.adapter", 6, False)]
     assert callees("Moshi.kt:6") == [("Moshi.adapter", 8, False)]
     assert callees("Moshi.twice") == [("Moshi.retry", 10, False), ("Moshi.retry", 12, False)]
+
+
+LABELED_SWIFT = """open class Interceptor {
+    open func adapt(_ r: Request, for session: Session, completion: @escaping (Result) -> Void) {
+        adapt(r, for: session, using: adapters, completion: completion)
+    }
+
+    private func adapt(_ r: Request, for session: Session, using adapters: [Adapter], completion: @escaping (Result) -> Void) {
+        adapter.go(r) { result in completion(result) }
+    }
+
+    open func adapt(_ r: Request, using state: State, completion: @escaping (Result) -> Void) {
+        adapt(r, using: state, adapters: adapters) { result in completion(result) }
+    }
+
+    private func adapt(_ r: Request, using state: State, adapters: [Adapter], completion: @escaping (Result) -> Void) {
+        adapter.go(r) { result in completion(result) }
+    }
+
+    func validate(statusCode codes: [Int]) -> Self { self }
+
+    func validate(contentType types: [String], strict: Bool = false) -> Self { self }
+
+    func check() {
+        validate(statusCode: [200]).validate(contentType: ["a"])
+    }
+}
+"""
+
+
+def test_swift_overloads_are_told_apart_by_their_argument_labels(tmp_path: Path) -> None:
+    """Alamofire's `Interceptor` declares four `adapt`s, two of four parameters: a call of
+    `adapt(_:for:using:completion:)` was ambiguous between the two four-parameter ones, and
+    `validate(statusCode:)` linked to `validate(contentType:)` too. A Swift call now keeps its labels
+    (a trailing closure's included), and a declaration admits the calls its external labels spell, a
+    parameter with a default value left out or not."""
+    parsed = parse_file("Interceptor.swift", LABELED_SWIFT.encode(), "swift")
+    called = ("adapt", "validate", "validate.validate")  # a chain's call targets its receiver's
+    labels = sorted((r.line, r.args, r.labels) for r in parsed.refs if r.target in called)
+    assert labels == [
+        (3, 4, ("_", "for", "using", "completion")),
+        (11, 4, ("_", "using", "adapters", "")),
+        (23, 1, ("contentType",)),
+        (23, 1, ("statusCode",)),
+    ]
+    (tmp_path / "Interceptor.swift").write_text(LABELED_SWIFT)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+
+    def callees(where: str) -> list[tuple[str, int, bool]]:
+        res = related(engine, where, callers=False, callees=True, depth=1)
+        return sorted((r.symbol, r.decl_line, r.ambiguous) for r in res.related if r.edge == "calls")
+
+    assert callees("Interceptor.swift:2") == [("Interceptor.adapt", 6, False)]
+    assert callees("Interceptor.swift:10") == [("Interceptor.adapt", 14, False)]
+    # The chained `.validate(contentType:)` is on a value of a type unread (ambiguous), yet one overload.
+    assert callees("Interceptor.check") == [
+        ("Interceptor.validate", 18, False),
+        ("Interceptor.validate", 20, True),
+    ]

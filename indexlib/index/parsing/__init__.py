@@ -94,7 +94,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     JavaScript call of a parameter (`new Class()` in `_string(Class, params)`) a reference.
 # 29: a JavaScript or TypeScript call through a renamed import (`import { a as b }; b()`) targets `a`
 #     with the alias `b` (references.renamed_calls), as a Python one does.
-PARSER_VERSION = 29
+# 30: a Swift call keeps how many arguments it writes and their labels (`Ref.args`, `Ref.labels`, a
+#     trailing closure one of them), so the resolver tells overloads apart by the labels Swift names
+#     them by (Alamofire's `adapt(_:for:completion:)` from `adapt(_:using:completion:)`).
+PARSER_VERSION = 30
 
 
 def parse_file(

@@ -1,16 +1,30 @@
-"""How many arguments a call writes, where a language tells overloads apart by it.
+"""How many arguments a call writes, and with which labels, where a language tells overloads apart by them.
 
-Owns: the count stored with a call's reference (`Ref.args`) for Java, C#, C++ and Kotlin, whose
-classes declare several methods of one name (jsoup's `Element.text()` and `Element.text(String)`,
-moshi's eight `Moshi.adapter`); the resolver keeps the overloads whose parameters admit it
+Owns: the count stored with a call's reference (`Ref.args`) for Java, C#, C++, Kotlin and Swift,
+whose classes declare several methods of one name (jsoup's `Element.text()` and
+`Element.text(String)`, moshi's eight `Moshi.adapter`), and a Swift call's argument labels
+(`Ref.labels`): Swift overloads differ by their labels more than by their count (Alamofire's
+`adapt(_:for:completion:)` and `adapt(_:using:completion:)`, `validate(statusCode:)` and
+`validate(contentType:)`); the resolver keeps the overloads whose parameters admit them
 (graph/callarity.py). Elsewhere, and where the call's argument list cannot be read, -1: unknown.
 """
 
 from __future__ import annotations
 
-from indexlib.engines.treesitter import Node
+from collections.abc import Callable
 
-OVERLOAD_LANGUAGES = frozenset({"java", "csharp", "cpp", "kotlin"})
+from indexlib.engines.treesitter import Node
+from indexlib.records import TRAILING, UNLABELED
+
+OVERLOAD_LANGUAGES = frozenset({"java", "csharp", "cpp", "kotlin", "swift"})
+# What a call writes, as stored with its reference: (Ref.args, Ref.labels).
+Written = tuple[int, tuple[str, ...]]
+UNREAD: Written = (-1, ())  # a reference that is no call, or a call whose arguments are not read
+
+
+def written(src: Callable[[Node], str], call: Node, language: str) -> Written:
+    """(how many arguments, which labels) `call` writes: `argument_count` and `argument_labels`."""
+    return argument_count(call, language), argument_labels(src, call, language)
 
 
 def argument_count(call: Node, language: str) -> int:
@@ -19,10 +33,43 @@ def argument_count(call: Node, language: str) -> int:
         return -1
     if language == "kotlin":
         return _kotlin_count(call)
+    if language == "swift":
+        labels = swift_labels(lambda _node: UNLABELED, call)  # the count needs no label's text
+        return -1 if labels is None else len(labels)
     found = call.child_by_field_name("arguments")
     if found is None or found.type != "argument_list":
         return -1
     return sum(1 for c in found.named_children if "comment" not in c.type)
+
+
+def argument_labels(src: Callable[[Node], str], call: Node, language: str) -> tuple[str, ...]:
+    """A Swift call's argument labels in order (`adapt(r, for: s) { ... }` -> `("_", "for", "")`),
+    or () elsewhere and when unknown."""
+    return (swift_labels(src, call) or ()) if language == "swift" else ()
+
+
+def swift_labels(src: Callable[[Node], str], call: Node) -> tuple[str, ...] | None:
+    """The labels of a Swift `call_expression`'s arguments: UNLABELED for `f(x)`, the label of
+    `f(for: x)`, TRAILING for an unlabeled trailing closure and the label of a later one
+    (`f(x) { a } onCancel: { b }`); None when the call has no argument suffix to read."""
+    suffix = call.named_child(call.named_child_count - 1) if call.named_child_count else None
+    if call.type != "call_expression" or suffix is None or suffix.type != "call_suffix":
+        return None
+    labels: list[str] = []
+    pending = TRAILING  # the label a trailing closure after a `name:` carries
+    for part in suffix.named_children:
+        if part.type == "value_arguments":
+            for arg in part.named_children:
+                if arg.type != "value_argument":
+                    continue
+                label = next((c for c in arg.named_children if c.type == "value_argument_label"), None)
+                labels.append(src(label).strip() if label is not None else UNLABELED)
+        elif part.type == "simple_identifier":
+            pending = src(part).strip()
+        elif part.type == "lambda_literal":
+            labels.append(pending)
+            pending = TRAILING
+    return tuple(labels)
 
 
 def _kotlin_count(call: Node) -> int:

@@ -77,7 +77,7 @@ from dataclasses import dataclass
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
 from indexlib.index.parsing import rustimpls
 from indexlib.index.parsing.aliases import alias_refs, with_aliases
-from indexlib.index.parsing.arguments import argument_count
+from indexlib.index.parsing.arguments import UNREAD, Written, written
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
@@ -211,17 +211,18 @@ def _refs(
             return uids[max(bisect_right(first_lines, line) - 1, 0)]
         return uid
 
-    seen: set[tuple[int, str, str, int, str]] = set()
+    seen: set[tuple[int, str, str, int, str, tuple[str, ...]]] = set()
     refs: list[Ref] = []
 
-    def add(owner: int, kind: str, target: str, line: int, alias: str = "", args: int = -1) -> None:
-        if not target:
-            return
-        key = (owner, kind, target, line, alias)
-        if key in seen:
+    def add(owner: int, kind: str, target: str, line: int, alias: str = "", call: Written = UNREAD) -> None:
+        key = (owner, kind, target, line, alias, call[1])
+        if not target or key in seen:
             return
         seen.add(key)
-        refs.append(Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=args))
+        count, labels = call
+        refs.append(
+            Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=count, labels=labels)
+        )
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     parameters = Parameters(src, caps.get("parameters", [])) if language in OBJECT_LANGUAGES else None
@@ -239,7 +240,7 @@ def _refs(
         if is_import:
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
-            add(owner, calls, target, line, UNIFORM_ACCESS if access else "", argument_count(node, language))
+            add(owner, calls, target, line, UNIFORM_ACCESS if access else "", written(src, node, language))
     for node in caps.get("decorator", ()):
         # `@pass_context` applies a function without calling it: as much a call as `@command()`.
         start, line = node.start_point.row + 1, node.end_point.row + 1

@@ -23,7 +23,7 @@ import functools
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import TRAILING, UNLABELED, is_constructor
+from indexlib.records import TRAILING, UNLABELED, Node, is_constructor
 
 _CALLABLE = frozenset({"function", "method"})
 _OPEN, _CLOSE = "(<[{", ")>]}"
@@ -131,6 +131,26 @@ def admits_labels(params: tuple[tuple[str, bool, bool], ...], labels: tuple[str,
         return optional and fit(i, j + 1)
 
     return fit(0, 0)
+
+
+# Where an override or an implementation declares the parameters of the method it overrides: a method
+# of another shape is an overload beside it, not it.
+_SAME_SHAPE_LANGUAGES = frozenset({"java", "csharp", "kotlin"})
+
+
+def same_shape(a: Node, b: Node) -> bool:
+    """Whether two same-named methods may be one overriding (or implementing) the other: in Swift
+    their external labels are the same (`request(for:)` is not `request(_:method:)`), in Java, C#
+    and Kotlin their parameter counts; any two elsewhere, or when either list cannot be read."""
+    if a.language != b.language:
+        return True
+    if a.language == "swift":
+        pa, pb = swift_parameters(a.signature), swift_parameters(b.signature)
+        return pa is None or pb is None or [p[0] for p in pa] == [p[0] for p in pb]
+    if a.language in _SAME_SHAPE_LANGUAGES:
+        ca, cb = parameters(a.signature), parameters(b.signature)
+        return ca is None or cb is None or len(ca) == len(cb)
+    return True
 
 
 def of_call_arity(cands: list[StoredNode], args: int, labels: tuple[str, ...] = ()) -> list[StoredNode]:

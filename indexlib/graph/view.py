@@ -19,6 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related, is_component
@@ -230,6 +231,8 @@ class SnapshotGraph:
 
         Out: `Circle.area` -> `Shape.area` when Circle implements Shape. In: a trait or interface
         method -> every same-named method of the containers that implement or extend its container.
+        An overload of another shape is not the method (callarity.same_shape: Alamofire's
+        `Session.request(_:method:)` implemented `SessionStateProvider.request(for:)`).
         A class between them that does not declare the method passes it on: monolog's
         `AbstractProcessingHandler::handle` implements `HandlerInterface::handle` through
         `AbstractHandler extends Handler implements HandlerInterface`, neither declaring `handle`.
@@ -241,7 +244,7 @@ class SnapshotGraph:
         home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's
         edges: list[Edge] = []
         for holder, ambiguous in self._declaring(home, kind, direction, n.name):
-            for m in self._members_named(holder, n.name):
+            for m in (m for m in self._members_named(holder, n.name) if same_shape(n, m.node)):
                 if direction == "out":
                     edges.append(
                         Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=ambiguous)

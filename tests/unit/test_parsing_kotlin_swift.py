@@ -527,3 +527,46 @@ def test_swift_overloads_are_told_apart_by_their_argument_labels(tmp_path: Path)
         ("Interceptor.validate", 18, False),
         ("Interceptor.validate", 20, True),
     ]
+
+
+SHAPED_SWIFT = """protocol StateProvider {
+    func request(for task: Int) -> Int?
+}
+
+class Session {
+    func request(_ url: String, method: String = "GET") -> Int { 0 }
+}
+
+extension Session: StateProvider {
+    func request(for task: Int) -> Int? { nil }
+}
+"""
+
+SHAPED_JAVA = """interface Handler { void handle(String s); }
+
+class Impl implements Handler {
+    public void handle(String s) {}
+    public void handle(String s, int times) {}
+}
+"""
+
+
+def test_an_overload_of_another_shape_implements_nothing(tmp_path: Path) -> None:
+    """Alamofire's `Session.request(_:method:...)` implemented `SessionStateProvider.request(for:)`:
+    a method linked to every same-named method of its type's protocols. Swift's labels (Java's,
+    C#'s and Kotlin's parameter counts) now tell the implementation from an overload beside it."""
+    (tmp_path / "Session.swift").write_text(SHAPED_SWIFT)
+    (tmp_path / "Handler.java").write_text(SHAPED_JAVA)
+    build_index(tmp_path, BuildOptions(embed="none"))
+    engine = open_engine(tmp_path / ".qry")
+
+    def implemented(where: str) -> list[str]:
+        res = related(engine, where, callers=True, callees=True, depth=1)
+        return [
+            r.symbol for r in res.related if r.edge in ("implements", "inherits") and r.direction == "out"
+        ]
+
+    assert implemented("Session.swift:6") == []
+    assert implemented("Session.swift:10") == ["StateProvider.request"]
+    assert implemented("Handler.java:4") == ["Handler.handle"]
+    assert implemented("Handler.java:5") == []

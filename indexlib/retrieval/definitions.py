@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from indexlib.graph.callarity import swift_parameters
 from indexlib.graph.parts import arity, home_part, one_type, type_arguments
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
@@ -146,7 +147,23 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
         # `Session.send()`, as a call is written in prose and commit messages (search reads it so):
         # the name without the parentheses, tried second so C++'s `operator()` stays a name.
         return exact_definitions(snap, text[:-2])
+    selector = _SELECTOR.search(text) if not found else None
+    if selector is not None and selector.start():
+        # `Session.request(_:method:)`, as Swift and DocC name a method: the overloads of that name
+        # whose external labels are those, else all of them.
+        named = exact_definitions(snap, text[: selector.start()])
+        labels = selector.group(1).split(":")[:-1]
+        return [n for n in named if _labels(n) == labels] or named
     return found
+
+
+_SELECTOR = re.compile(r"\(((?:\w+:)+)\)$")  # the labels `(_:method:)` of a Swift or Objective-C name
+
+
+def _labels(n: Node) -> list[str] | None:
+    """The external labels of a Swift function's parameters (`_`, `method`), None when unread."""
+    params = swift_parameters(n.signature) if n.language == "swift" else None
+    return None if params is None else [label for label, _optional, _variadic in params]
 
 
 _GENERIC = re.compile(r"^(.*?[\w$])\s*<(.*)>$")

@@ -74,3 +74,23 @@ def test_a_workspace_answers_with_every_overload_of_the_repository_defining_it(t
     got = related_across(fed, "Element.text")
     assert got.repo == "lib" and got.node is not None and not got.ambiguous, got
     assert [o.node.start_line for o in got.overloads] == [6], got
+
+
+def test_a_swift_method_named_with_its_labels_is_that_overload(tmp_path: Path) -> None:
+    """Alamofire's `qry related 'Session.request(_:method:)'` found no definition: Swift and DocC
+    name a method with its argument labels, which pick one overload of the name."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "Sources/Session.swift": "class Session {\n"
+            '    func request(_ url: String, method: String = "GET") -> Int {\n        return 1\n    }\n'
+            '    func request(for r: Int) -> Int {\n        return request("x", method: "POST")\n    }\n}\n'
+        },
+    )
+    for name, line in (("Session.request(_:method:)", 2), ("Session.request(for:)", 5)):
+        run = run_qry_process("related", name, "--json", cwd=repo)
+        got = json.loads(run.out)
+        assert run.code == 0 and got["node"]["start_line"] == line and got["overloads"] == [], run.describe()
+    # Labels no overload declares leave the name's overloads, each answering.
+    loose = json.loads(run_qry_process("related", "Session.request(zz:)", "--json", cwd=repo).out)
+    assert [loose["node"]["start_line"], *(o["node"]["start_line"] for o in loose["overloads"])] == [2, 5]

@@ -219,10 +219,7 @@ def _refs(
         if not target or key in seen:
             return
         seen.add(key)
-        count, labels = call
-        refs.append(
-            Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=count, labels=labels)
-        )
+        refs.append(_ref(owner, kind, target, line, alias, call))
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     parameters = Parameters(src, caps.get("parameters", [])) if language in OBJECT_LANGUAGES else None
@@ -268,6 +265,11 @@ def _refs(
     refs = renamed_calls(refs, language, renames)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
+
+
+def _ref(owner: int, kind: str, target: str, line: int, alias: str, call: Written) -> Ref:
+    """A reference of node `owner`, with what its call writes (arguments.written) when it is one."""
+    return Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=call[0], labels=call[1])
 
 
 def _without_local_members(src: Source, items: list[Item]) -> list[Item]:

@@ -83,9 +83,14 @@ def may_share_a_type(language: str, a: str, b: str) -> bool:
     return True
 
 
+def folder(path: str) -> str:
+    """The folder of a file ('' at the root); for Go, its package."""
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
 def same_folder(a: str, b: str) -> bool:
     """Whether two files are in one folder (for Go, one package)."""
-    return (a.rsplit("/", 1)[0] if "/" in a else "") == (b.rsplit("/", 1)[0] if "/" in b else "")
+    return folder(a) == folder(b)
 
 
 def nearest_bodies(n: Node, tier: list[StoredNode]) -> list[StoredNode]:

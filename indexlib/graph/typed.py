@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.family import same_folder
+from indexlib.graph.family import folder, same_folder
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
@@ -156,13 +156,18 @@ class GoTypes:
         types = self._types_named(n, declared)
         if not types:  # `sync.Pool`: the standard library's (no domain in its path), no edge
             return [] if _standard(self._imported(n.path, declared.rpartition(".")[0])) else None
-        holders = {t.node.qualified_name for t in types}
+        # A method is declared in its type's package (folder): `codec.Encode()` on dotenv's `Codec`
+        # is not yaml's `Codec.Encode`, though both are named so. An embedded type of the own
+        # package is in that folder too.
+        holders = {(t.node.qualified_name, folder(t.node.path)) for t in types}
         outside = False
         for t in types:
             local, elsewhere = self._embedded(t.node)
-            holders |= local
+            holders |= {(name, folder(t.node.path)) for name in local}
             outside = outside or elsewhere
-        found = [c for c in cands if c.node.qualified_name.rsplit(".", 1)[0] in holders]
+        found = [
+            c for c in cands if (c.node.qualified_name.rsplit(".", 1)[0], folder(c.node.path)) in holders
+        ]
         # Not the type's, nor a held type's it embeds: the embedded `http.ResponseWriter`'s.
         return found or ([] if outside else None)
 
@@ -221,8 +226,8 @@ class GoTypes:
         last = imported.rsplit("/", 1)[-1]
         if self._package(path) != last:
             return False
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        return not folder or f"/{imported}".endswith(f"/{folder}") or "/" not in imported
+        home = folder(path)
+        return not home or f"/{imported}".endswith(f"/{home}") or "/" not in imported
 
     def _package(self, path: str) -> str:
         if path not in self._packages:

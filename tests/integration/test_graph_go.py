@@ -191,3 +191,19 @@ def test_a_call_through_a_local_variable_of_a_written_type_is_that_types_method(
         ("JSONFormatter.Format", "formatter.go", False),
         ("TextFormatter.Format", "formatter.go", False),
     ]
+
+
+def test_a_typed_call_is_to_the_method_of_the_types_own_package(tmp_path: Path) -> None:
+    """Each codec package declares its own `Codec` with an `Encode` method: `codec := Codec{};
+    codec.Encode()` in the yaml package calls yaml's `Codec.Encode` alone, not every package's
+    method of that qualified name (viper's four internal/encoding packages each had four callers)."""
+    files = {
+        f"encoding/{pkg}/codec.go": f"package {pkg}\n\ntype Codec struct{{}}\n\nfunc (Codec) Encode(v int) error {{ return nil }}\n"
+        for pkg in ("yaml", "json")
+    }
+    files["encoding/yaml/codec_test.go"] = (
+        'package yaml\n\nimport "testing"\n\nfunc TestEncode(t *testing.T) {\n\tcodec := Codec{}\n\tcodec.Encode(1)\n}\n'
+    )
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "TestEncode", "out") == [("Codec.Encode", "encoding/yaml/codec.go", False)]
+    assert _calls(engine, "encoding/json/codec.go:Codec.Encode", "in") == []

@@ -3,8 +3,9 @@
 Owns: reading a Go function's receiver and parameter types from its signature
 (`func (e *Engine) serve(c *Context, n int)` -> e: Engine, c: Context, n: int) and a struct field's
 type from its node's signature (`pool sync.Pool`), and a local's where its declaration writes it
-(`f := &JSONFormatter{...}`, `var b bytes.Buffer`), as the written type name: `Context`, or
-`sync.Pool` for another package's. Call resolution (resolve.py) uses them for `c.Next()` and
+(`f := &JSONFormatter{...}`, `var b bytes.Buffer`), or the result type of the function making it
+(`v := New()`, `x := viper.New()`), and a package-level variable's (`var v *Viper`, `var std =
+New()`), as the written type name: `Context`, or `sync.Pool` for another package's. Call resolution (resolve.py) uses them for `c.Next()` and
 `e.pool.Get()`: the method of that type, or no edge when the type is one the index does not hold
 (`sync.Pool`), instead of every method of that name.
 
@@ -30,6 +31,13 @@ _LOCAL = re.compile(
     r"(?m)(?:^\s*(?P<short>[A-Za-z_]\w*)\s*:=\s*&?(?P<literal>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\{"
     r"|^\s*var\s+(?P<var>[A-Za-z_]\w*)\s+(?P<type>\*?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:=|$))"
 )
+# A variable made by a call, typed by the function's first result: `v := New()`, `c, err :=
+# pkg.Open(p)`, `var std = New()` (a package-level one's node signature is that line).
+_MADE = re.compile(
+    r"(?m)^\s*(?:var\s+)?(?P<name>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*"
+    r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\("
+)
+_VAR = re.compile(r"var\s+(?P<name>[A-Za-z_]\w*)\s+(?P<type>[^=\s]+)\s*$")  # `var v *Viper`
 _TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
 BUILTIN_TYPES = frozenset(
@@ -72,6 +80,33 @@ def variable_types(node: Node) -> dict[str, str]:
         if v not in out and len(ts) == 1:
             out[v] = next(iter(ts))
     return out
+
+
+def result_type(signature: str) -> str:
+    """The named type a Go function's signature returns first (`func New() *Viper` -> Viper,
+    `func Open(p string) (f *File, err error)` -> File), '' for none or an unnamed one."""
+    m = _FUNC.match(signature)
+    if m is None:
+        return ""
+    params = _balanced(signature, m.end())
+    rest = signature[m.end() + len(params) + 1 :].split("{", 1)[0].strip()
+    if rest.startswith("("):
+        first = next(iter(_top_level_split(_balanced(rest, 1))), "")
+        words = first.split()
+        rest = words[-1] if len(words) == 2 else first
+    t = type_name(rest)
+    return "" if t.rpartition(".")[2] in _TYPE_KEYWORDS else t
+
+
+def _binds(n: Node, name: str) -> bool:
+    """Whether Go function `n` binds `name` itself (a parameter, a `:=`, a `var`, a range
+    variable), so that `name` in it is not its package's variable of that name."""
+    word = re.escape(name)
+    return bool(
+        re.search(rf"\b{word}\b", n.signature.removeprefix("func"))
+        or re.search(rf"(?<![\w.])(?:\w+\s*,\s*)*{word}\s*(?:,\s*\w+\s*)*:=", n.text)
+        or re.search(rf"\bvar\s+{word}\b|\bfunc\s*\([^)]*\b{word}\b", n.text)
+    )
 
 
 def field_type(field: Node) -> str:
@@ -144,6 +179,7 @@ class GoTypes:
         self._packages: dict[str, str] = {}
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[str, str] = {}
+        self._results: dict[tuple[str, str], str] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
@@ -176,10 +212,56 @@ class GoTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = variable_types(n)
         head, _, rest = qualifier.partition(".")
-        declared = self._variables[n.uid].get(head, "")
+        declared = self._variables[n.uid].get(head, "") or self._made(n, head)
         if not declared or "." in rest or (rest and "." in declared):
             return ""
         return self._field_type(f"{declared}.{rest}") if rest else declared
+
+    def _made(self, n: Node, head: str) -> str:
+        """The type of a variable `n` makes by a call (`v := New()`: New's result type), else of its
+        package's variable `head` (`var v *Viper`, `var std = New()`) when `n` binds no `head` of its own."""
+        made = [m["call"] for m in _MADE.finditer(n.text) if m["name"] == head]
+        if made:  # made more than once (in several subtests): by calls agreeing on the type
+            types = {self._result(n.path, call) for call in made}
+            return types.pop() if len(types) == 1 else ""
+        if _binds(n, head):
+            return ""
+        for s in self.snap.lookup("name_exact", head.lower(), limit=50):
+            g = s.node
+            if (
+                g.language == "go"
+                and g.kind in VALUE_KINDS
+                and g.name == head
+                and same_folder(g.path, n.path)
+            ):
+                typed, made_by = _VAR.match(g.signature), _MADE.match(g.signature)
+                if typed and typed["name"] == head:
+                    return type_name(typed["type"])
+                if made_by and made_by["name"] == head:
+                    return self._result(g.path, made_by["call"])
+        return ""
+
+    def _result(self, path: str, call: str) -> str:
+        """The named type a Go function returns first, called as `call` in file `path` (`New` of its
+        package, `viper.New` of the package imported as `viper`: then `viper.Viper`), else ''."""
+        key = (folder(path), call)
+        if key not in self._results:
+            pkg, _, name = call.rpartition(".")
+            imported = self._imported(path, pkg) if pkg else ""
+            funcs = [
+                s.node
+                for s in self.snap.lookup("name_exact", name.lower(), limit=50)
+                if s.node.language == "go"
+                and s.node.kind == "function"
+                and s.node.name == name
+                and (self._provides(s.node.path, imported or pkg) if pkg else same_folder(s.node.path, path))
+            ]
+            results = {result_type(f.signature) for f in funcs}
+            t = results.pop() if len(results) == 1 else ""
+            if pkg:  # a bare type another package's function returns is that package's: `viper.Viper`
+                t = f"{pkg}.{t}" if t and "." not in t else ""  # (`*other.T` there: its file's import)
+            self._results[key] = t
+        return self._results[key]
 
     def _field_type(self, field: str) -> str:
         """The type of struct field `Type.name` as declared, '' when the index holds no such field."""
@@ -252,13 +334,27 @@ class GoTypes:
 
 
 def go_package(snap: Snapshot, path: str) -> str:
-    """The package a Go file's `package` clause names (its module node's text), else its folder's."""
-    for s in snap.nodes_in_file(path):
-        if s.node.kind == "module":
-            m = _PACKAGE.search(s.node.text)
-            if m:
-                return m.group(1)
+    """The package a Go file's `package` clause names (its module node's text), else the one its
+    folder's other files name (a file with no import nor doc comment has no module node: a root
+    package's folder name is no package name), else its folder's name."""
+    home = folder(path)
+    own = _package_clause(snap, path)
+    if own:
+        return own
+    for p in sorted(p for p in snap.manifest.files if p.endswith(".go") and p != path and folder(p) == home):
+        named = _package_clause(snap, p)
+        if named and not named.endswith("_test"):  # not an external test package's
+            return named
     return path.rsplit("/", 2)[-2] if "/" in path else ""
+
+
+def _package_clause(snap: Snapshot, path: str) -> str:
+    """The package a Go file's module node names, '' when it has none."""
+    for s in snap.nodes_in_file(path):
+        m = _PACKAGE.search(s.node.text) if s.node.kind == "module" else None
+        if m:
+            return m.group(1)
+    return ""
 
 
 def _standard(imported: str) -> bool:

@@ -207,3 +207,43 @@ def test_a_typed_call_is_to_the_method_of_the_types_own_package(tmp_path: Path) 
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     assert _calls(engine, "TestEncode", "out") == [("Codec.Encode", "encoding/yaml/codec.go", False)]
     assert _calls(engine, "encoding/json/codec.go:Codec.Encode", "in") == []
+
+
+def test_a_variable_made_by_a_call_or_declared_at_package_level_has_that_type(tmp_path: Path) -> None:
+    """`v := New()`, `c, err := Open()`, `x := cfg.New()` (another package's) take the called
+    function's result type, and a package-level `var v *Config` or `var std = New()` is that type in
+    every function of the package binding no `v` of its own: the package functions forwarding to a
+    global instance (viper's `GetString` calling `v.GetString`) and the tests calling methods on
+    `New()`'s result linked by name alone, ambiguous, and `v.Set()` to a test's `stringValue.Set`."""
+    files = {
+        "go.mod": "module example.com/cfg\n\ngo 1.22\n",
+        "cfg.go": (
+            "package cfg\n\nvar v *Config\n\nvar std = New()\n\ntype Config struct{}\n\n"
+            "func New() *Config { return &Config{} }\n\n"
+            "func Open(p string) (c *Config, err error) { return New(), nil }\n\n"
+            "func (c *Config) Set(k string) {}\n\nfunc (c *Config) Get(k string) string { return k }\n\n"
+            "func Set(k string) { v.Set(k) }\n\nfunc Get(k string) string { return std.Get(k) }\n\n"
+            "type store struct{}\n\nfunc (s store) Get(k string) string { return k }\n\n"
+            'func shadowed(v store) string { return v.Get("a") }\n'
+        ),
+        "value_test.go": "package cfg\n\ntype stringValue struct{}\n\nfunc (s *stringValue) Set(x string) {}\n",
+        "cfg_test.go": (
+            'package cfg\n\nimport "testing"\n\nfunc TestSet(t *testing.T) {\n\tv := New()\n\tv.Set("a")\n'
+            '\tc, err := Open("p")\n\t_ = err\n\tc.Get("b")\n}\n'
+        ),
+        "cmd/app/main.go": (
+            'package main\n\nimport "example.com/cfg"\n\nfunc main() {\n\tx := cfg.New()\n\tx.Get("c")\n}\n'
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "cfg.go:Set", "out") == [("Config.Set", "cfg.go", False)]
+    assert _calls(engine, "cfg.go:Get", "out") == [("Config.Get", "cfg.go", False)]
+    assert sorted(_calls(engine, "TestSet", "out")) == [
+        ("Config.Get", "cfg.go", False),
+        ("Config.Set", "cfg.go", False),
+        ("New", "cfg.go", False),
+        ("Open", "cfg.go", False),
+    ]
+    assert _calls(engine, "main", "out") == [("New", "cfg.go", False), ("Config.Get", "cfg.go", False)]
+    # A parameter `v` is not the package's `v`: its own type's method.
+    assert _calls(engine, "shadowed", "out") == [("store.Get", "cfg.go", False)]

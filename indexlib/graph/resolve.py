@@ -85,7 +85,7 @@ class Resolver:
         self.modules = ModuleFiles(snap)
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
-        self.go_types = GoTypes(snap)
+        self.go_types = GoTypes(snap, lambda: self._go_modules)
         self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
         self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry)
         self.php = PhpNames(snap)

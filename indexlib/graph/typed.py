@@ -16,9 +16,11 @@ within a function; in other languages a parameter's type is often left out, or a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import folder, same_folder
+from indexlib.graph.gomodules import package_folder
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
@@ -173,8 +175,11 @@ def _top_level_split(params: str) -> list[str]:
 class GoTypes:
     """The calls a Go function makes through typed variables, over one snapshot (cached per read)."""
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: Snapshot, modules: Callable[[], dict[str, str]]) -> None:
+        """`modules`: the indexed go.mod files' module paths to their folders (gomodules.py), read
+        when first needed."""
         self.snap = snap
+        self._modules = modules
         self._types: dict[tuple[str, str], list[StoredNode]] = {}
         self._packages: dict[str, str] = {}
         self._variables: dict[int, dict[str, str]] = {}
@@ -191,7 +196,7 @@ class GoTypes:
             return None
         types = self._types_named(n, declared)
         if not types:  # `sync.Pool`: the standard library's (no domain in its path), no edge
-            return [] if _standard(self._imported(n.path, declared.rpartition(".")[0])) else None
+            return [] if self._outside(n.path, declared.rpartition(".")[0]) else None
         # A method is declared in its type's package (folder): `codec.Encode()` on dotenv's `Codec`
         # is not yaml's `Codec.Encode`, though both are named so. An embedded type of the own
         # package is in that folder too.
@@ -296,6 +301,16 @@ class GoTypes:
                 and (self._provides(s.node.path, path or pkg) if pkg else same_folder(s.node.path, n.path))
             ]
         return self._types[key]
+
+    def _outside(self, path: str, binding: str) -> bool:
+        """Whether the package `path`'s file imports as `binding` is one the index does not hold:
+        the standard library's (`sync`), or, when a go.mod is indexed, one under no indexed module's
+        path (a dependency: `crypt.ConfigManager`'s `cm.Get()` is none of the indexed `Get`s)."""
+        imported = self._imported(path, binding)
+        if not imported:
+            return False
+        modules = self._modules()
+        return _standard(imported) or (bool(modules) and package_folder(imported, modules) is None)
 
     def _imported(self, path: str, binding: str) -> str:
         """The import path `path`'s file binds to `binding` (`net/http` for `http`), else ''."""

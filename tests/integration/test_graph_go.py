@@ -247,3 +247,21 @@ def test_a_variable_made_by_a_call_or_declared_at_package_level_has_that_type(tm
     assert _calls(engine, "main", "out") == [("New", "cfg.go", False), ("Config.Get", "cfg.go", False)]
     # A parameter `v` is not the package's `v`: its own type's method.
     assert _calls(engine, "shadowed", "out") == [("store.Get", "cfg.go", False)]
+
+
+def test_a_method_of_a_dependencys_type_links_to_nothing_indexed(tmp_path: Path) -> None:
+    """`cm.Get()` on a `crypt.ConfigManager` (a package under no indexed go.mod's module path) is
+    the dependency's method: no edge, as for the standard library's `sync.Pool`, rather than one by
+    name alone to every indexed `Get` (viper's remote provider called `Viper.Get` so). A type of
+    another indexed module's package still resolves."""
+    files = {
+        "go.mod": "module example.com/cfg\n\ngo 1.22\n",
+        "cfg.go": 'package cfg\n\nimport "strings"\n\ntype Config struct{}\n\nfunc (c *Config) Get(k string) string { return strings.ToLower(k) }\n',
+        "remote/go.mod": "module example.com/cfg/remote\n\ngo 1.22\n",
+        "remote/remote.go": (
+            'package remote\n\nimport (\n\t"example.com/cfg"\n\tcrypt "github.com/acme/crypt/config"\n)\n\n'
+            'func Read(cm crypt.ConfigManager, c *cfg.Config) {\n\tcm.Get("a")\n\tc.Get("b")\n}\n'
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "Read", "out") == [("Config.Get", "cfg.go", False)]

@@ -80,7 +80,10 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
 
     path, colon, name = text.rpartition(":")
     if colon and path and name and not path.endswith(":"):  # `a::b` is a Rust path, not path:name
-        files = [f for f in snap.manifest.files if f == path or f.endswith("/" + path)]
+        # A path the index holds names that file (`finder.go`, not `internal/features/finder.go`
+        # too); else any file it ends (`retry.py` for `billing/retry.py`).
+        exact = path in snap.manifest.files
+        files = [path] if exact else [f for f in snap.manifest.files if f.endswith("/" + path)]
         if name.isdigit():  # `base.rb:1017`: the innermost definition holding that line, as grep prints it
             return _at_line(snap, sorted(files), int(name))
         return [

@@ -37,3 +37,19 @@ def test_the_hint_of_an_ambiguous_name_names_one_definition(tmp_path: Path) -> N
     # It names one definition, which nothing calls: found, with nothing related (exit 1, as grep).
     one = run_qry_process("related", "lib/a.rb:helper", cwd=repo)
     assert one.code == 1 and one.err.startswith("helper (function) lib/a.rb:1-3\n"), one.describe()
+
+
+def test_a_path_the_index_holds_names_that_file_not_every_file_it_ends(tmp_path: Path) -> None:
+    """`finder.go:Finder` is the top folder's `finder.go`, though `internal/features/finder.go`
+    ends with that path and defines a `Finder` too (viper: "names 2 definitions", exit 2); a path
+    no file is still any file it ends (`base.rb:...` above)."""
+    files = {
+        "finder.go": "package viper\n\ntype Finder interface {\n\tFind() error\n}\n",
+        "internal/features/finder.go": "package features\n\nconst Finder = true\n",
+    }
+    repo = make_repo(tmp_path, files)
+    picked = run_qry_process("related", "finder.go:Finder", cwd=repo)
+    assert picked.code == 0, picked.describe()
+    assert picked.err.startswith("Finder (interface) finder.go:3-5"), picked.err
+    suffix = run_qry_process("related", "features/finder.go:Finder", cwd=repo)
+    assert suffix.err.startswith("Finder (constant) internal/features/finder.go:3"), suffix.describe()

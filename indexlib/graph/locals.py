@@ -26,7 +26,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.graph.targets import module_path_matches
+from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
@@ -39,6 +40,17 @@ _TYPE = r"([A-Z]\w*)"
 _ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
 # `Type name` followed by `=`, `;`, `,` or `)` (a Java or C# parameter or local: `Parser p = ..`).
 _TYPE_FIRST = re.compile(r"(?<![\w.])([A-Z]\w*)(?:<[^;=(){}]*>)?(?:\[\])?\s+([a-z_]\w*)\s*[=;,)]")
+# A Python constructor may be written through the module that holds it (`httpx.Client(..)`); the
+# qualifier counts only when the file imports it as a module the index holds (LocalTypes._modules),
+# since `b.Thing()` on a local is a call whose result says nothing of its class.
+_PY_VIA = r"(?P<via>(?:[a-z_]\w*\.)+)?"
+_PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\(")
+# `with Client(..) as client:` (also `async with`, each item of `with A() as a, B() as b`): a context
+# manager's `__enter__` returns the instance itself nearly always (clients, sessions, files), and a
+# call the class does not declare falls back as before. Arguments may nest one level of parentheses.
+_PY_WITH = re.compile(
+    rf"(?:\bwith\s+\(?|,)\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\((?:[^()]|\([^()]*\))*\)\s+as\s+(?P<var>[a-z_]\w*)"
+)
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "rust": (
         _ANNOTATED,
@@ -46,7 +58,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"\blet\s+(?:mut\s+)?(\w+)\s*=\s*{_TYPE}(?:::<[^;]*?>)?(?:::(?:new|default)\s*\(|\s*\{{)"
         ),
     ),
-    "python": (_ANNOTATED, re.compile(rf"(?m)^\s*([a-z_]\w*)\s*=\s*{_TYPE}\(")),
+    "python": (_ANNOTATED, _PY_ASSIGNED, _PY_WITH),
     "typescript": (
         _ANNOTATED,
         re.compile(rf"\b(?:const|let|var)\s+(\w+)\s*(?::\s*[^=;]+)?=\s*new\s+{_TYPE}"),
@@ -78,9 +90,16 @@ LANGUAGES = frozenset(_PATTERNS) | {"tsx", "jsx"}
 _ALIAS = {"tsx": "typescript", "jsx": "javascript"}
 
 
-def declared_classes(node: Node) -> dict[str, str]:
-    """variable -> the class its declarations in `node` name, for the variables declared with one."""
-    return _declared(_PATTERNS, node.language, [node.text])
+def _no_modules(_head: str) -> bool:
+    """The default of `declared_classes`: no imports known, so no qualified constructor counts."""
+    return False
+
+
+def declared_classes(node: Node, is_module: Callable[[str], bool] = _no_modules) -> dict[str, str]:
+    """variable -> the class its declarations in `node` name, for the variables declared with one;
+    a class written through a qualifier (`httpx.Client()`) only when `is_module` says its head names
+    a module (asked only then: the answer reads the file's imports)."""
+    return _declared(_PATTERNS, node.language, [node.text], is_module)
 
 
 def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
@@ -98,21 +117,35 @@ def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
 
 
 def _declared(
-    patterns: dict[str, tuple[re.Pattern[str], ...]], language: str, texts: Sequence[str]
+    patterns: dict[str, tuple[re.Pattern[str], ...]],
+    language: str,
+    texts: Sequence[str],
+    is_module: Callable[[str], bool] = _no_modules,
 ) -> dict[str, str]:
-    seen = _seen(patterns, language, texts)
+    seen = _seen(patterns, language, texts, is_module)
     return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
 
 
 def _seen(
-    patterns: dict[str, tuple[re.Pattern[str], ...]], language: str, texts: Sequence[str]
+    patterns: dict[str, tuple[re.Pattern[str], ...]],
+    language: str,
+    texts: Sequence[str],
+    is_module: Callable[[str], bool] = _no_modules,
 ) -> dict[str, set[str]]:
     """name -> every class the declarations in `texts` give it."""
     seen: dict[str, set[str]] = {}
     for pattern in patterns.get(_ALIAS.get(language, language), ()):
         for text in texts:
             for m in pattern.finditer(text):
-                var, cls = (m.group(2), m.group(1)) if pattern is _TYPE_FIRST else (m.group(1), m.group(2))
+                via = m.groupdict().get("via")
+                if via and not is_module(via.split(".", 1)[0]):
+                    continue  # `a = b.Thing()`: `b` is no module this file imports
+                if "var" in pattern.groupindex:  # the Python patterns name their groups
+                    var, cls = m.group("var"), m.group("cls")
+                elif pattern is _TYPE_FIRST:
+                    var, cls = m.group(2), m.group(1)
+                else:
+                    var, cls = m.group(1), m.group(2)
                 seen.setdefault(var, set()).add(cls)
     return seen
 
@@ -134,6 +167,8 @@ class LocalTypes:
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
         self._returned: dict[tuple[str, str, str], str | None] = {}
         self._classes: dict[tuple[str, str], bool] = {}
+        self._imports: dict[str, list[Ref]] = {}
+        self._held: dict[str, bool] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates of `qualifier.name()` in `n` that the class of the local or own field
@@ -158,7 +193,7 @@ class LocalTypes:
         """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names
         a class the index holds (`Command::new(..)`: a chain that starts at a type)."""
         if n.uid not in self._variables:  # read once per function, not once per call in it
-            self._variables[n.uid] = declared_classes(n)
+            self._variables[n.uid] = declared_classes(n, lambda head: self._is_module(n.path, head))
         cls = self._variables[n.uid].get(name)
         if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
             cls = self._field(n, name)
@@ -170,6 +205,22 @@ class LocalTypes:
         ):
             cls = name
         return cls
+
+    def _is_module(self, path: str, head: str) -> bool:
+        """Whether an import of file `path` binds `head` to a module the index holds (`httpx` of
+        `import httpx`, `br` of `import billing.retry as br`): a constructor written through one
+        names its class, and one of a module outside the index may share a name with an indexed class."""
+        if path not in self._imports:  # read once per file
+            self._imports[path] = self.snap.file_imports(path)
+        return any(
+            (r.alias or r.target.split(".", 1)[0]) == head and self._indexed(r.target)
+            for r in self._imports[path]
+        )
+
+    def _indexed(self, module: str) -> bool:
+        if module not in self._held:  # once per module, not per importing file
+            self._held[module] = any(module_path_matches(p, module) for p in self.snap.manifest.files)
+        return self._held[module]
 
     def _members(self, cls: str, language: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         for level in self._levels(cls, language):

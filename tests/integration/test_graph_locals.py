@@ -229,3 +229,43 @@ def test_a_rust_primitive_types_method_is_none_of_the_indexed_codes(tmp_path: Pa
     )
     assert _callees(repo, "to_char") == []
     assert [s for s, _amb in _callees(repo, "to_code")] == ["i32.from"]
+
+
+def test_a_python_with_or_a_module_qualified_constructor_names_the_locals_class(tmp_path: Path) -> None:
+    # `with net.Client(..) as c:` and `async with AsyncClient() as c, ...`: the sync and async twins
+    # both declare `send`, and the call was an ambiguous edge to both.
+    repo = make_repo(
+        tmp_path,
+        {
+            "net/client.py": "class Client:\n    def send(self, r):\n        return r\n",
+            "net/aclient.py": "class AsyncClient:\n    async def send(self, r):\n        return r\n",
+            "net/__init__.py": "from .client import Client\nfrom .aclient import AsyncClient\n",
+            "api.py": "import net\nfrom net import AsyncClient\n\ndef fetch(r):\n    with net.Client(\n"
+            "        timeout=(1, 2),\n    ) as c:\n        return c.send(r)\n\n"
+            "def made(r):\n    c = net.Client()\n    return c.send(r)\n\n"
+            "async def afetch(r):\n    async with AsyncClient() as c, open(r) as f:\n        return await c.send(f)\n",
+        },
+    )
+    assert ("Client.send", False) in _callees(repo, "fetch")
+    assert ("AsyncClient.send", False) not in _callees(repo, "fetch")
+    assert [e for e in _callees(repo, "made") if e[0].endswith("send")] == [("Client.send", False)]
+    assert [e for e in _callees(repo, "afetch") if e[0].endswith("send")] == [("AsyncClient.send", False)]
+
+
+def test_a_constructor_through_a_module_the_index_lacks_or_a_local_names_no_class(tmp_path: Path) -> None:
+    # `requests.Session()` is not the indexed `Session`: its `load` stays a guess, as `b.Thing()` does.
+    repo = make_repo(
+        tmp_path,
+        {
+            "session.py": "class Session:\n    def load(self, u):\n        return u\n",
+            "cache.py": "class Cache:\n    def load(self, u):\n        return u\n",
+            "main.py": "import requests\n\ndef run(u, b):\n    s = requests.Session()\n    t = b.Session()\n"
+            "    s.load(u)\n    t.load(u)\n",
+        },
+    )
+    assert {e for e in _callees(repo, "run") if e[0].endswith(".load")} == {
+        ("Cache.load", True),
+        ("Session.load", True),
+    }
+    with_text = "def f():\n    with b.Thing() as t, Lock() as k:\n        pass\n"
+    assert declared_classes(_node("python", with_text)) == {"k": "Lock"}

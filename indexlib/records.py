@@ -82,6 +82,12 @@ MIXIN = "<mixin>"
 # the module's definition (graph/reexports.py).
 REEXPORT_ALL = "<all>"
 
+# The `alias` of an `imports` Ref of a wildcard import, as the parsers write it (Python `from ._api
+# import *`, Java `import a.b.*`, Rust `use a::*`, Scala, Kotlin). In a package file (`pkg/__init__.py`,
+# a Rust `lib.rs`) it passes on every public name of the module, as REEXPORT_ALL does a barrel's
+# (graph/reexports.py): `import httpx; httpx.get()` is `get` of `httpx/_api.py`.
+WILDCARD_IMPORT = "*"
+
 
 # The qualifier of a call on a value no name holds, a literal or a bracketed expression
 # (`", ".join(parts)`, `(a or b).strip()`, `[a, b].each`): the resolver reads it as a receiver of

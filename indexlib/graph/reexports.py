@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from indexlib.graph.outside import crate_src
 from indexlib.graph.rustpaths import children_folder
-from indexlib.records import REEXPORT_ALL, Ref
+from indexlib.records import REEXPORT_ALL, WILDCARD_IMPORT, Ref
 
 REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
 REEXPORT_STEPS = 2  # packages passing a name on followed in a row (`a` from `a.b`, `a.b` from `a.b.c`)
@@ -26,12 +26,17 @@ def passed_on(package_path: str, imports: Iterable[Ref], name: str, namespace: s
     Relative targets are resolved against the package file's folder. A JavaScript barrel passes on
     a name by `export { name } from "./mod"` or `export * from "./mod"`, and a whole module as
     `namespace` by `export * as namespace from "./mod"` (`util.shallowClone()` after `import { util }
-    from "./index.js"`: `shallowClone` of `./util`)."""
+    from "./index.js"`: `shallowClone` of `./util`). A wildcard import (`from ._api import *`, Rust
+    `pub use self::json::*`) passes on any name but, in Python, a `_private` one."""
     out: list[str] = []
     for r in imports:
         if r.target.startswith(("./", "../")):  # a path import: JavaScript's
             if r.alias in (name, REEXPORT_ALL) or (namespace and r.alias == namespace):
                 out.append(_script_module(package_path, r.target))
+            continue
+        if r.alias == WILDCARD_IMPORT:  # `from ._api import *`: every public name of the module
+            if not (name.startswith("_") and package_path.endswith((".py", ".pyi"))):
+                out.append(_absolute(package_path, r.target))
             continue
         bound_as = r.alias or r.target.rsplit(".", 1)[-1]
         if bound_as != name or "." not in r.target.lstrip("."):

@@ -62,6 +62,21 @@ def test_a_name_imported_from_a_package_with_a_stub_is_the_body_it_passes_on(tmp
     assert _callees(root, "through_top") == [("evolve", "pkg/_make.py", False)]
 
 
+def test_a_python_call_through_a_package_star_import_is_the_modules_function(tmp_path: Path) -> None:
+    """httpx's `__init__.py` is `from ._api import *` (and so for each module): the tests'
+    `httpx.get(url)` had no edge at all, and `get` of `httpx/_api.py` no caller. A `_private` name is
+    not one a star import passes on, and a method of the same name is not the module's function."""
+    files = {
+        "net/__init__.py": "from ._api import *\nfrom ._models import *\n",
+        "net/_api.py": "def get(url):\n    return url\n\n\ndef _hidden(url):\n    return url\n",
+        "net/_models.py": "class Params:\n    def get(self, key):\n        return key\n",
+        "app.py": "import net\n\n\ndef fetch(u):\n    return net.get(u)\n\n\ndef private(u):\n    return net._hidden(u)\n",
+    }
+    root = make_repo(tmp_path, files)
+    assert _callees(root, "fetch") == [("get", "net/_api.py", False)]
+    assert _callees(root, "private") == []
+
+
 def test_a_typescript_call_through_a_barrel_index_is_the_module_it_re_exports(tmp_path: Path) -> None:
     """zod's classic schemas call `core.$constructor(...)` after `import * as core from
     "../core/index.js"`, whose `index.ts` is `export * from "./core.js"`: 75 calls, no edge, for the

@@ -19,7 +19,7 @@ import re
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing.text import Source, blank, normalize_target, split_name
-from indexlib.records import NodeKind, RefKind
+from indexlib.records import WILDCARD_IMPORT, NodeKind, RefKind
 
 LANGUAGES = frozenset({"kotlin", "swift"})
 
@@ -167,13 +167,13 @@ def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]
         return []
     if language == "kotlin":
         if _child(node, "wildcard_import") is not None:
-            return [(target, "*")]
+            return [(target, WILDCARD_IMPORT)]
         alias = _child(node, "import_alias")
         bound = _child(alias, "type_identifier") if alias is not None else None
         return [(target, src(bound) if bound is not None else target.rsplit(".", 1)[-1])]
     # Swift: `import Foundation` makes a module's names visible; `import struct Foo.Bar` binds `Bar`.
     kind = next((c for c in node.children if not c.is_named and c.type != "import"), None)
-    return [(target, target.rsplit(".", 1)[-1] if kind is not None else "*")]
+    return [(target, target.rsplit(".", 1)[-1] if kind is not None else WILDCARD_IMPORT)]
 
 
 def base_refs(src: Source, node: Node, kind: str, language: str) -> list[tuple[str, str]]:

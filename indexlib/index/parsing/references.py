@@ -29,7 +29,7 @@ from indexlib.index.parsing.text import (
     with_arity,
 )
 from indexlib.manifests import go_package_name
-from indexlib.records import NodeKind, Ref, RefKind
+from indexlib.records import WILDCARD_IMPORT, NodeKind, Ref, RefKind
 
 # Children of a base-type list that are not base types.
 _NOT_A_BASE = frozenset(
@@ -362,7 +362,7 @@ def _java_import(src: Source, node: Node) -> list[tuple[str, str]]:
     text = collapse(src(node)).removeprefix("import").strip().rstrip(";").strip()
     text = text.removeprefix("static ").strip().replace(" ", "")
     if text.endswith(".*"):
-        return [(text[:-2], "*")]
+        return [(text[:-2], WILDCARD_IMPORT)]
     return [(text, text.rsplit(".", 1)[-1])]
 
 
@@ -372,7 +372,7 @@ def _scala_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for child in node.named_children:
         if child.type == "namespace_wildcard":
-            return [(path, "*")]
+            return [(path, WILDCARD_IMPORT)]
         if child.type == "namespace_selectors":
             for selector in child.named_children:
                 if selector.type == "identifier":
@@ -382,7 +382,7 @@ def _scala_imports(src: Source, node: Node) -> list[tuple[str, str]]:
                     if name is not None and alias is not None and src(alias) != "_":
                         pairs.append((f"{path}.{src(name)}", src(alias)))
                 elif selector.type == "namespace_wildcard":
-                    pairs.append((path, "*"))
+                    pairs.append((path, WILDCARD_IMPORT))
     if pairs or not path:
         return pairs
     return [(path, path.rsplit(".", 1)[-1])]
@@ -428,7 +428,7 @@ def _python_imports(src: Source, node: Node) -> list[tuple[str, str]]:
     names = node.children_by_field_name("name")
     if not names:
         if any(child.type == "wildcard_import" for child in node.named_children):
-            return [(module, "*")]
+            return [(module, WILDCARD_IMPORT)]
         return [(module, "")]
     for child in names:
         if child.type == "aliased_import":
@@ -450,7 +450,7 @@ def _rust_use(src: Source, node: Node, prefix: list[str]) -> list[tuple[str, str
     if kind == "use_wildcard":
         inner = [c for c in node.named_children]
         path = prefix + (split_name(src(inner[0])) if inner else [])
-        return [(".".join(path), "*")]
+        return [(".".join(path), WILDCARD_IMPORT)]
     if kind == "scoped_use_list":
         path_node = node.child_by_field_name("path")
         path = prefix + (split_name(src(path_node)) if path_node is not None else [])

@@ -21,6 +21,7 @@ import msgspec
 
 from indexlib.graph.callarity import swift_parameters
 from indexlib.graph.parts import arity, home_part, one_type, type_arguments
+from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
@@ -119,8 +120,38 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             and same(s.node.name, last)
             and qualified_by_path(s.node.path, s.node.qualified_name, dotted.lower())
         ]
+    if not found:  # `httpx.Client`: the name a package passes on, as its users write it
+        found = _passed_on(snap, dotted, same)
     found.sort(key=lambda n: (n.path, n.start_line))
     return found
+
+
+def _passed_on(snap: Snapshot, dotted: str, same: Callable[[str, str], bool]) -> list[Node]:
+    """The definitions a dotted name means through a package that imports them from its modules
+    (`httpx.Client` for `Client` of `httpx/_client.py`, which `httpx/__init__.py` passes on by
+    `from ._client import *`; `httpx.Client.send` for its method): a package's users and its docs name
+    its API so, and only the module path was matched. The longest package prefix that passes the
+    rest's first name on answers."""
+    parts = dotted.strip(".").split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        package, rest = ".".join(parts[:cut]), parts[cut:]
+        files = [
+            f
+            for f in sorted(snap.manifest.files)
+            if module_of(f) == package or module_of(f).endswith("." + package)
+        ]
+        mods = [m for f in files[:REEXPORT_FILES] for m in passed_on(f, snap.file_imports(f), rest[0])]
+        found = [
+            s.node
+            for s in (snap.lookup("name_exact", rest[-1].lower(), limit=LOOKUP_CAP) if mods else [])
+            if s.node.part == 0
+            and _symbol(s.node)
+            and same(s.node.qualified_name.replace("::", "."), ".".join(rest))
+            and any(defined_in(s.node.path, m) for m in mods)
+        ]
+        if found:
+            return found
+    return []
 
 
 def is_qualified(name: str) -> bool:

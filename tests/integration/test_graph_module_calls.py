@@ -109,3 +109,25 @@ def test_a_javascript_call_through_a_renamed_import_is_the_imported_name(tmp_pat
         "src/main.ts": 'import { parseThing as pt } from "./m"\n\nexport function run() {\n  return pt(1)\n}\n',
     }
     assert _callees(make_repo(tmp_path, files), "run") == [("parseThing", "src/m.ts", False)]
+
+
+def test_a_name_a_package_passes_on_is_resolved_as_its_users_write_it(tmp_path: Path) -> None:
+    """`qry related httpx.Client` (the name httpx's docs and users write) found no definition:
+    `Client` is httpx/_client.py's, which httpx/__init__.py passes on by a star import, and only
+    the module path `httpx._client.Client` matched. A member through it too; a name the package
+    does not pass on is still no definition."""
+    files = {
+        "net/__init__.py": "from ._client import *\nfrom ._api import get as fetch\n",
+        "net/_client.py": "class Client:\n    def send(self, r):\n        return r\n",
+        "net/_api.py": "def get(url):\n    return url\n",
+        "other/_client.py": "class Client:\n    pass\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    for name, where in [
+        ("net.Client", ("Client", "net/_client.py")),
+        ("net.Client.send", ("Client.send", "net/_client.py")),
+        ("net.get", None),  # passed on as `fetch` only
+        ("net._client.Client", ("Client", "net/_client.py")),
+    ]:
+        node = related(engine, name).node
+        assert ((node.symbol, node.path) if node else None) == where, name

@@ -56,6 +56,11 @@ def related_command(env: Env, a: RelatedArgs) -> int:
                     f"{safe_line(c.symbol)} ({_where(c)}:{c.decl_line or c.start_line})" for c in res.closest
                 )
                 env.err(f"  hint: the closest names: {near}\n")
+            elif re.fullmatch(r".+:\d+", a.symbol.strip()):  # `PATH:LINE`
+                env.err(
+                    "  hint: PATH:LINE names the definition holding that line of an indexed file; the line"
+                    " is past the file's code, or the file is not indexed (qry status --skipped)\n"
+                )
             else:
                 env.err(f"  hint: qry search {safe_line(a.symbol)!r} finds where the words occur\n")
             return Exit.NO_MATCH

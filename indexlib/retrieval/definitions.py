@@ -219,10 +219,13 @@ def _generic(text: str) -> tuple[str, int | None]:
 
 def _at_line(snap: Snapshot, files: list[str], line: int) -> list[Node]:
     """Per file, the innermost definition whose lines (all its parts) hold `line`; outside any, the
-    file's module node (top-level code: a script's commands, a component's template)."""
+    file's module node (top-level code: a script's commands, a component's template); nothing for a
+    line past the file's last line of code (`_client.py:9999` named the module of a 2,019-line file)."""
     out: list[Node] = []
     for f in files:
         nodes = [s.node for s in snap.nodes_in_file(f)]
+        if line < 1 or not nodes or line > max(n.end_line for n in nodes):
+            continue
         holding = [snap.first_part(n) for n in nodes if _symbol(n) and n.start_line <= line <= n.end_line]
         if not holding:
             holding = [n for n in nodes if n.kind == NodeKind.MODULE.value and n.part == 0]

@@ -53,3 +53,14 @@ def test_a_path_the_index_holds_names_that_file_not_every_file_it_ends(tmp_path:
     assert picked.err.startswith("Finder (interface) finder.go:3-5"), picked.err
     suffix = run_qry_process("related", "features/finder.go:Finder", cwd=repo)
     assert suffix.err.startswith("Finder (constant) internal/features/finder.go:3"), suffix.describe()
+
+
+def test_a_line_past_the_file_names_nothing(tmp_path: Path) -> None:
+    """`qry related httpx/_client.py:9999` (a 2,019-line file) answered for the file's module node;
+    line 0 too. A line past the file's code names no definition, and the hint says what PATH:LINE is."""
+    repo = make_repo(tmp_path, FILES)
+    for spelled in ("lib/a.rb:99", "lib/a.rb:0"):
+        run = run_qry_process("related", spelled, cwd=repo)
+        assert run.code == 1 and run.out == "", run.describe()
+        assert "hint: PATH:LINE names the definition holding that line of an indexed file" in run.err, run.err
+    assert run_qry_process("related", "lib/a.rb:2", cwd=repo).err.startswith("helper (function) lib/a.rb:1-3")

@@ -89,7 +89,9 @@ def query_notes(
         for kind in dict.fromkeys(q.kinds):
             if kind not in kinds:
                 here = ", ".join(sorted(kinds)) or "none"
-                notes.append(f"no indexed node is kind:{kind} (the index holds: {here})")
+                typed = q.kind_spellings.get(kind, kind)
+                read = f", as kind:{typed} is read" if typed.lower() != kind else ""
+                notes.append(f"no indexed node is kind:{kind}{read} (the index holds: {here})")
     named += [f"lang:{lang}" for lang in dict.fromkeys(q.langs)]
     if len(notes) == alone and named:
         kept = matching(files, q.paths) if q.paths else set(files)

@@ -105,6 +105,7 @@ class Query(msgspec.Struct, kw_only=True):
     exclude_repos: list[str] = []
     scope: str = ""  # the area a commit-style title names first: `parser: x` -> `parser`
     code_spans: list[str] = []  # text typed in backticks (`Semaphore`, `--help`): code, not prose
+    kind_spellings: dict[str, str] = {}  # a kind as read -> as typed (`field` -> `property`), for notes
     open_quote: bool = False  # a phrase's quote is never closed: the rest of the query is the phrase
 
     @property
@@ -297,6 +298,7 @@ def _add_options(
         q.langs.append(normalize_lang(lang))
     for kind in kinds:
         q.kinds.append(normalize_kind(kind))
+        q.kind_spellings.setdefault(q.kinds[-1], kind)
     for pattern in repos:
         q.repos.append(check_repo_pattern(well_formed(pattern)))
     q.paths.extend(well_formed(p) for p in paths)
@@ -344,6 +346,7 @@ def _add_filter(q: Query, key: str, value: str, *, negated: bool) -> None:
         if negated:
             raise UsageError("-kind: is not supported", hint="name the kinds you want with kind:")
         q.kinds.append(normalize_kind(value))
+        q.kind_spellings.setdefault(q.kinds[-1], value)
     elif key == "repo":
         (q.exclude_repos if negated else q.repos).append(check_repo_pattern(value))
 

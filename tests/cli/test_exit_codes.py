@@ -102,6 +102,12 @@ def test_a_kind_filter_is_said_when_no_node_has_it_and_hides_no_definition(qry: 
     assert run.err.startswith("qry: note: no indexed node is kind:type (the index holds: chunk, class,"), (
         run.err
     )
+    # A kind typed by another name is said as read, and as typed (`kind:property` is `field`).
+    for typed in (["--kind", "alias"], ["charge kind:alias"]):
+        aliased = qry("search", *(["charge"] if typed[0] == "--kind" else []), *typed)
+        assert "no indexed node is kind:type, as kind:alias is read (the index holds:" in aliased.err, (
+            aliased.describe()
+        )
     # The definition exists, of another kind: no "no definition named" claim.
     other = qry("search", "retry_failed_charge", "--kind", "class")
     assert "no definition named" not in other.err, other.describe()

@@ -47,6 +47,7 @@ DEFINITION_KINDS = frozenset(
 # Kinds that name a value, not code: ranking lets them yield to a function or type of their name,
 # and one line of one is too little text to embed. A field is ranked as a constant is.
 VALUE_KINDS = frozenset({NodeKind.CONSTANT, NodeKind.FIELD})
+ROUTINE_KINDS = frozenset({NodeKind.FUNCTION, NodeKind.METHOD})  # what a call or an overload may be
 CONTAINER_KINDS = frozenset(
     {NodeKind.CLASS, NodeKind.STRUCT, NodeKind.INTERFACE, NodeKind.ENUM, NodeKind.TRAIT}
 )

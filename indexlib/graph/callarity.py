@@ -23,9 +23,8 @@ import functools
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import TRAILING, UNLABELED, Node, is_constructor
+from indexlib.records import ROUTINE_KINDS, TRAILING, UNLABELED, Node, is_constructor
 
-_CALLABLE = frozenset({"function", "method"})
 _OPEN, _CLOSE = "(<[{", ")>]}"
 _VARARG = re.compile(r"(?:@\S+\s+)*vararg\s")  # `vararg names: String`, after any annotations
 
@@ -162,7 +161,7 @@ def of_call_arity(cands: list[StoredNode], args: int, labels: tuple[str, ...] = 
 
 
 def _admits(c: StoredNode, args: int, labels: tuple[str, ...]) -> bool:
-    if c.node.kind not in _CALLABLE or is_constructor(c.node.qualified_name):
+    if c.node.kind not in ROUTINE_KINDS or is_constructor(c.node.qualified_name):
         return True  # a type, or a constructor: which class `new T(..)` makes is the class's own question
     if labels and c.node.language == "swift":
         params = swift_parameters(c.node.signature)

@@ -13,10 +13,9 @@ follows it. Only bodies already on the page move: one the words did not find is 
 
 from __future__ import annotations
 
+from indexlib.records import ROUTINE_KINDS
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.names import dotted
-
-_CALLABLE = frozenset({"function", "method"})
 
 
 def bodies_first(ranked: list[Candidate]) -> list[Candidate]:
@@ -26,14 +25,14 @@ def bodies_first(ranked: list[Candidate]) -> list[Candidate]:
     i = 0
     while i < len(out):
         c = out[i]
-        if c.prototype and c.kind in _CALLABLE:
+        if c.prototype and c.kind in ROUTINE_KINDS:
             name = dotted(c.qualified_name)
             j = next(
                 (
                     j
                     for j in range(i + 1, len(out))
                     if not out[j].prototype
-                    and out[j].kind in _CALLABLE
+                    and out[j].kind in ROUTINE_KINDS
                     and dotted(out[j].qualified_name) == name
                 ),
                 None,

@@ -26,6 +26,7 @@ from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
     DEFINITION_KINDS,
+    ROUTINE_KINDS,
     Node,
     NodeKind,
     is_component,
@@ -36,6 +37,7 @@ from indexlib.records import (
 )
 from indexlib.retrieval.names import dotted as as_dotted
 from indexlib.retrieval.names import qualified_by_path
+from indexlib.retrieval.query import SELECTOR
 from indexlib.retrieval.scope import is_docs
 from indexlib.snapshot import Snapshot
 
@@ -181,7 +183,7 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
         # `Session.send()`, as a call is written in prose and commit messages (search reads it so):
         # the name without the parentheses, tried second so C++'s `operator()` stays a name.
         return exact_definitions(snap, text[:-2])
-    selector = _SELECTOR.search(text) if not found else None
+    selector = SELECTOR.search(text) if not found else None
     if selector is not None and selector.start():
         # `Session.request(_:method:)`, as Swift and DocC name a method: the overloads of that name
         # whose external labels are those, else all of them.
@@ -189,9 +191,6 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
         labels = selector.group(1).split(":")[:-1]
         return [n for n in named if _labels(n) == labels] or named
     return found
-
-
-_SELECTOR = re.compile(r"\(((?:\w+:)+)\)$")  # the labels `(_:method:)` of a Swift or Objective-C name
 
 
 def _labels(n: Node) -> list[str] | None:
@@ -267,7 +266,6 @@ def preference(
     return (is_docs(n.path, n.kind), supporting, yields, constructor, extension, n.parent_uid != 0)
 
 
-_ROUTINES = frozenset({NodeKind.FUNCTION.value, NodeKind.METHOD.value})
 # Languages that overload a routine by its parameters. A Ruby `def self.call` beside `def call` is a
 # class method beside an instance method, and a Python property's setter beside its getter: two
 # things under one name, which the caller picks.
@@ -283,7 +281,7 @@ def overloads(nodes: list[Node]) -> bool:
     first = nodes[0]
     return len(nodes) > 1 and all(
         n.language in _OVERLOADING
-        and n.kind in _ROUTINES
+        and n.kind in ROUTINE_KINDS
         and n.path == first.path
         and n.parent_uid == first.parent_uid
         and n.qualified_name == first.qualified_name

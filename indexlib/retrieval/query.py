@@ -435,7 +435,7 @@ FUNCTION_WORDS = frozenset(
 _IDENT = re.compile(
     r"^(?:\\|@)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[!?]?(?:\(?\)?|\((?:\w+:)+\))$"
 )
-_SELECTOR = re.compile(r"\((?:\w+:)+\)$")  # the labels `(_:method:)` of a Swift or Objective-C name
+SELECTOR = re.compile(r"\(((?:\w+:)+)\)$")  # the labels `(_:method:)` of a Swift or Objective-C name
 # Code, not prose: a definition keyword opening the query, a call or parameter list glued to a name,
 # operators and punctuation English does not use. Words like "class" or "string" inside a sentence and
 # a parenthesised aside "(ABC)" stay natural language (the evaluation found both misrouted before).
@@ -502,7 +502,7 @@ def identifier_of(q: Query, route: Route | None = None) -> str | None:
     case), the name a signature declares (`declared_name`), else None. `route` overrides `classify(q)`."""
     route = classify(q) if route is None else route
     if route is Route.IDENTIFIER:
-        name = _SELECTOR.sub("", q.text.split()[0])  # `request(_:method:)`: the method `request`
+        name = SELECTOR.sub("", q.text.split()[0])  # `request(_:method:)`: the method `request`
         return name.rstrip("()").removeprefix("@")  # `@ToJson`: the annotation's name
     if route is Route.KEYWORDS and len(q.text.split()) > 1:
         return "_".join(q.text.lower().split())

@@ -23,6 +23,7 @@ from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.declaration import declared_standing
 from indexlib.errors import QryError, UsageError
 from indexlib.records import (
+    ROUTINE_KINDS,
     Hit,
     Node,
     NodeKind,
@@ -190,7 +191,6 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 # way (the answer is lexical only, and a `qry index` finishes them), not a routine skip.
 TOLD_NOTES = ("no result", "left out results", "no definition named", "dense stream skipped: vectors")
 # A definition inside one is local to its body; a Rust one without `pub` is private.
-_FUNCTION_KINDS = frozenset({"function", "method"})
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
 
@@ -435,10 +435,10 @@ def _read_standing(snap: Snapshot, c: Candidate, n: Node) -> None:
     """Whether the definition `n` of candidate `c` is local to a function body, private or an
     override: what decides its place among the same name's other definitions."""
     parent = snap.node(n.parent_uid) if n.parent_uid else None
-    c.local = parent is not None and parent.node.kind in _FUNCTION_KINDS
+    c.local = parent is not None and parent.node.kind in ROUTINE_KINDS
     # A Rust item is private unless `pub`, but a trait's own methods have no `pub` to write.
     in_trait = parent is not None and parent.node.kind == NodeKind.TRAIT.value
-    rust_fn = n.language == "rust" and n.kind in _FUNCTION_KINDS and not in_trait
+    rust_fn = n.language == "rust" and n.kind in ROUTINE_KINDS and not in_trait
     c.private, c.overrides = declared_standing(n.name, n.text, private_by_default=rust_fn)
     if in_trait and parent is not None and not _inside(snap, parent.node, n):
         c.overrides = True  # a trait's method written outside it implements the declared one

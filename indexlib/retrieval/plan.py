@@ -46,6 +46,9 @@ class Plan(msgspec.Struct, kw_only=True):
     dense: bool
     weights: dict[str, float] | None  # per stream, for RRF; None: all streams weigh the same
     notes: list[str] = msgspec.field(default_factory=list)  # what `settle` decided, for SearchMeta
+    # The files a prose query's backticked modules name (scope.module_files): BM25 and fusion weigh
+    # them as a scope's, read once per query.
+    modules: list[str] = msgspec.field(default_factory=list)
 
 
 def plan(q: Query, request: SearchRequest) -> Plan:

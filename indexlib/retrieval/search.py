@@ -146,6 +146,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
     opts.check_words(q)
     snap = engine.snapshot(opts.root)
     p = plan(q, opts)
+    p.modules = _module_files(snap, q, opts, p.route)
     meta = SearchMeta(
         root=snap.root_id,
         published_at=int(snap.manifest.created_at),
@@ -271,14 +272,13 @@ def _bm25(
     commit-style scope names (said in a note, since it reorders what a plain BM25 would rank)."""
     sig = opts.signals
     scoped = scope_paths(snap.manifest.files, q.scope) if "scope" in sig.enabled else []
-    modules = _module_files(snap, q, opts, p.route)
-    for named, what in ((scoped, f"scope {q.scope!r}"), (modules, "a module in backticks")):
+    for named, what in ((scoped, f"scope {q.scope!r}"), (p.modules, "a module in backticks")):
         if named and sig.scope_bm25_boost > 0:
             n = len(named)
             meta.notes.append(
                 f"{what} names {n} file{'' if n == 1 else 's'}: BM25 x{1 + sig.scope_bm25_boost:g} there"
             )
-    scoped = sorted({*scoped, *modules})
+    scoped = sorted({*scoped, *p.modules})
     boosts = bm25_boosts(snap, q, p.route, opts)
     return streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
@@ -345,7 +345,7 @@ def _rank(
     for c in head:
         c.generated = snap.is_generated(c.path)
     ident = p.route is Route.IDENTIFIER
-    files = named_files(snap, q.text) if ident else _module_files(snap, q, opts, p.route)
+    files = named_files(snap, q.text) if ident else p.modules
     _read_evidence(snap, q, p.route, head, names_a_file=bool(files), literal=literal)
     if opts.recency:
         _apply_recency(snap, head)

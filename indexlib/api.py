@@ -159,7 +159,12 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
     decl_line: int = 0  # the line it declares itself on, past its doc comment and annotations
 
 
-_TIER = {streams.EXACT: "exact", streams.QUALIFIED: "qualified", streams.JOINED: "joined"}
+_TIER = {
+    streams.EXACT: "exact",
+    streams.QUALIFIED: "qualified",
+    streams.MEMBER_UNNAMED: "qualified",
+    streams.JOINED: "joined",
+}
 
 
 def _match(snap: Snapshot, n: Node, match: str, score: float) -> SymbolMatch:

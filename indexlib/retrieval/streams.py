@@ -269,6 +269,7 @@ def bm25_stream(
 # Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
 # a fuzzy match (trigrams, or a typo), whose score is its similarity in [0.3, 1).
 EXACT, QUALIFIED, JOINED = 4.0, 3.5, NAME_SPELLED_SCORE
+MEMBER_UNNAMED = 3.25  # a module qualifier matched, the member's own type left unnamed: below QUALIFIED
 FUZZY_THRESHOLD = 0.3
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
 FUZZY_WHEN_FEWER_THAN = 5
@@ -322,6 +323,8 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
     def collect_module_qualified(dotted: str) -> None:
         # `experiments.List`, `helpers.url_for`: packages and modules are where a file is, not part of
         # its qualified names, so the qualifier is matched against the folders and stem of the path.
+        # A member is reached through its type, so one whose containers the qualifiers leave out
+        # (`QueryParams.get` for `httpx.get`) ranks below the module's own definitions.
         *qualifier, last = dotted.split(".")
         wanted = ["".join(split_identifier(q)) for q in qualifier if q]
         for _s, seg, hit in snap.search(
@@ -329,9 +332,10 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
         ):
             stored = snap.stored(seg, hit).node
             parts = ["".join(split_identifier(p.rsplit(".", 1)[0])) for p in stored.path.split("/")]
-            parts += ["".join(split_identifier(p)) for p in stored.qualified_name.split(".")[:-1]]
-            if wanted and all(w in parts for w in wanted) and stored.uid not in best:
-                best[stored.uid] = (QUALIFIED, seg.id)
+            containers = ["".join(split_identifier(p)) for p in stored.qualified_name.split(".")[:-1]]
+            if wanted and all(w in parts + containers for w in wanted) and stored.uid not in best:
+                named = all(c in wanted for c in containers)
+                best[stored.uid] = (QUALIFIED if named else MEMBER_UNNAMED, seg.id)
 
     single = " " not in lowered
     if single:

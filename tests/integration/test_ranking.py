@@ -930,3 +930,24 @@ def test_a_go_name_qualified_by_its_package_is_the_function_not_a_method_of_that
     )
     assert top(repo, "logx.WithField")[0] == ("WithField", "exported.go")
     assert top(repo, "logx.Entry.WithField")[0] == ("Entry.WithField", "entry.go")
+
+
+def test_a_package_qualified_name_finds_the_module_function_before_same_named_methods(tmp_path: Path) -> None:
+    # `httpx.get` as users write it: `get` of the package's API module, not a class's `get` there.
+    repo = make_repo(
+        tmp_path,
+        {
+            "web/__init__.py": "from ._api import *\n",
+            "web/_params.py": "class Params:\n    def get(self, key):\n        return self.items[key]\n",
+            "web/_cookies.py": "class Cookies:\n    def get(self, name):\n        return self.jar[name]\n",
+            "web/_headers.py": "class Headers:\n    def get(self, name):\n        return self.raw[name]\n",
+            "web/_client.py": "class Client:\n    def get(self, url):\n        return self.send(url)\n",
+            "web/_api.py": "def get(url):\n    return request('GET', url)\n",
+        },
+    )
+    res = open_engine(repo / ".qry").search("web.get", SearchOptions())
+    assert (res.results[0].symbol, res.results[0].path) == ("get", "web/_api.py")
+    named = [h.provenance.symbol_score for h in res.results if h.provenance.symbol_score is not None]
+    own, *methods = named
+    assert len(methods) == 4 and all(m < own for m in methods), named
+    assert top(repo, "web.Params.get")[0] == ("Params.get", "web/_params.py")  # the type named: the method

@@ -161,6 +161,7 @@ class SymbolMatch(msgspec.Struct, kw_only=True):
 
 _TIER = {
     streams.EXACT: "exact",
+    streams.LOCATED: "qualified",
     streams.QUALIFIED: "qualified",
     streams.MEMBER_UNNAMED: "qualified",
     streams.JOINED: "joined",

@@ -299,6 +299,10 @@ _DEPRECATED_DOC = re.compile(r"@deprecated\b|^Deprecated:", re.MULTILINE)
 # The symbol stream's score of a name spelled as the query spells it (joined words, a qualified
 # suffix or the exact name score above it); fuzzy matches score their similarity, below 1.
 NAME_SPELLED_SCORE = 3.0
+# Its score of the definitions a dotted name names as typed (`flask.url_for`: a module path, or what a
+# package passes on), above a qualified suffix matched in any case; the definition signal then counts
+# only those as the name's definitions.
+NAME_LOCATED_SCORE = 3.75
 TYPO_SIMILARITY = 0.75  # a fuzzy name match this alike is taken for what a typo meant
 
 

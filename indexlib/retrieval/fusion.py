@@ -18,7 +18,14 @@ import msgspec
 
 from indexlib.analyzer import code_terms, split_identifier
 from indexlib.pathroles import is_test_code
-from indexlib.records import DEFINITION_KINDS, VALUE_KINDS, Provenance, StreamHit, is_constructor
+from indexlib.records import (
+    DEFINITION_KINDS,
+    NAME_LOCATED_SCORE,
+    VALUE_KINDS,
+    Provenance,
+    StreamHit,
+    is_constructor,
+)
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 from indexlib.retrieval.scope import (
@@ -231,7 +238,19 @@ def _defining(cands: Sequence[Candidate], identifier: str, signals: Signals) -> 
     # `parse config`, `ParseConfig` and `parse_config` name the same definition: compare joined forms.
     ident_joined = "".join(split_identifier(ident_last))
     cased = _case_to_match(cands, last_name_part(identifier))
-    return {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands}
+    kinds = {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands}
+    # A dotted name located as typed (`flask.url_for`: the function the package passes on) is the one
+    # meant; a suffix or folder match in another case (the method `Flask.url_for`) is spelled alike.
+    if any(_located(c) for c in cands):
+        for c in cands:
+            if kinds[c.uid] == "exact" and not _located(c):
+                kinds[c.uid] = "spelled"
+    return kinds
+
+
+def _located(c: Candidate) -> bool:
+    """Whether the symbol stream found `c` as the definition a dotted name names as typed."""
+    return c.provenance.symbol_score == NAME_LOCATED_SCORE
 
 
 class _DefinitionContext(msgspec.Struct, frozen=True):

@@ -18,8 +18,9 @@ import msgspec
 import indexlib.engines.lexical as lexical
 from indexlib.analyzer import code_terms, name_similarity, query_terms, split_identifier
 from indexlib.engines.lexterms import trigram_terms
-from indexlib.records import NAME_SPELLED_SCORE, Node, StreamHit
+from indexlib.records import NAME_LOCATED_SCORE, NAME_SPELLED_SCORE, Node, StreamHit
 from indexlib.retrieval.declared import declared_name
+from indexlib.retrieval.definitions import LOOKUP_CAP, located
 from indexlib.retrieval.names import dotted
 from indexlib.retrieval.query import FUNCTION_WORDS, Query, Route, classify, identifier_of, term_prefix
 from indexlib.snapshot import Snapshot
@@ -266,9 +267,10 @@ def bm25_stream(
     return out
 
 
-# Symbol-stream scores by tier: exact name beats a qualified suffix beats the separator-free form beats
-# a fuzzy match (trigrams, or a typo), whose score is its similarity in [0.3, 1).
-EXACT, QUALIFIED, JOINED = 4.0, 3.5, NAME_SPELLED_SCORE
+# Symbol-stream scores by tier: exact name beats a dotted name located as typed (`_as_typed`) beats a
+# qualified suffix beats the separator-free form beats a fuzzy match (trigrams, or a typo), whose score
+# is its similarity in [0.3, 1).
+EXACT, LOCATED, QUALIFIED, JOINED = 4.0, NAME_LOCATED_SCORE, 3.5, NAME_SPELLED_SCORE
 MEMBER_UNNAMED = 3.25  # a module qualifier matched, the member's own type left unnamed: below QUALIFIED
 FUZZY_THRESHOLD = 0.3
 MAX_NAME_WORDS = 6  # `write local non persistent flag` still spells writeLocalNonPersistentFlag
@@ -344,6 +346,7 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
             collect(lexical.term("qsuffix", lowered), QUALIFIED, cap)
             if not any(score == QUALIFIED for score, _seg in best.values()):
                 collect_module_qualified(lowered)
+            _as_typed(snap, text, filters, best)
     parts = split_identifier(text)
     joined = "".join(parts)
     if joined and len(joined) >= 3:
@@ -360,6 +363,22 @@ def symbol_stream(snap: Snapshot, q: Query, filters: Filters, cap: int) -> list[
             collect_fuzzy(overlap, FUZZY_CANDIDATES)
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:cap]
     return [StreamHit(uid=uid, score=score, segment=seg) for uid, (score, seg) in ranked]
+
+
+def _as_typed(snap: Snapshot, text: str, filters: Filters, best: dict[int, tuple[float, str]]) -> None:
+    """The definitions a dotted name (`flask.url_for`, `flask.json.dumps`) names as typed, through
+    module paths and what a package passes on (definitions.located, as `qry related` reads it), move
+    up to the LOCATED tier, above the qualified suffixes and module words it matches only in another
+    case or by a folder (`Flask.url_for`, `flask/json/provider.py`'s `DefaultJSONProvider.dumps`).
+    Why: the package `flask` and the class `Flask` lower-case alike, and the method ranked above the
+    function `flask/__init__.py` passes on."""
+    precise = {n.uid for n in located(snap, text)}
+    if not precise:
+        return
+    last = dotted(text).rsplit(".", 1)[-1].lower()
+    for _s, uid, seg_id in snap.search_uids(lexical.term("name_exact", last), LOOKUP_CAP, filters=filters):
+        if uid in precise:
+            best[uid] = (LOCATED, seg_id)
 
 
 def _prefix_names(snap: Snapshot, prefix: str, filters: Filters, cap: int) -> list[StreamHit]:

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.targets import module_path_matches
 from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
@@ -169,11 +171,15 @@ class LocalTypes:
         self._classes: dict[tuple[str, str], bool] = {}
         self._imports: dict[str, list[Ref]] = {}
         self._held: dict[str, bool] = {}
+        self._variables_of = ModuleVariables(snap)
 
-    def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
-        """The candidates of `qualifier.name()` in `n` that the class of the local or own field
-        `qualifier` (`te`, `self.parser`, `this.tokeniser`) declares, or the nearest class it
-        inherits from declares; through a chain of calls (`doc.select(q).first()`,
+    def through(
+        self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = ()
+    ) -> list[StoredNode] | None:
+        """The candidates of `qualifier.name()` in `n` that the class of the local, own field or
+        module-level variable `qualifier` (`te`, `self.parser`, `this.tokeniser`, a Python module's
+        `current_app`, imported when `bound` holds the imports binding it) declares, or the nearest
+        class it inherits from declares; through a chain of calls (`doc.select(q).first()`,
         `Command::new(x).arg(a)`) the class each call's declaration says it returns. None when
         the class is not known or declares none of them."""
         if n.language not in LANGUAGES:
@@ -182,7 +188,8 @@ class LocalTypes:
         if parts[0] in _OWN:
             cls, rest = (self._field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
         else:
-            cls, rest = self._local(n, parts[0]), parts[1:]
+            cls = None if bound else self._local(n, parts[0])
+            cls, rest = cls or self._module_level(n, parts[0], list(bound)), parts[1:]
         if len(rest) > MAX_CHAIN:
             return None
         for call in rest:
@@ -205,6 +212,15 @@ class LocalTypes:
         ):
             cls = name
         return cls
+
+    def _module_level(self, n: Node, name: str, bound: list[Ref]) -> str | None:
+        """The class the module-level declaration of `name` that `n` reads names (modulevars.py),
+        when every such declaration names the same one."""
+        said = {
+            declared_classes(d, partial(self._is_module, d.path)).get(name)
+            for d in self._variables_of.declarations(n, name, bound)
+        }
+        return next(iter(said)) if len(said) == 1 else None
 
     def _is_module(self, path: str, head: str) -> bool:
         """Whether an import of file `path` binds `head` to a module the index holds (`httpx` of

@@ -155,8 +155,8 @@ class Resolver:
             else None
         )
         # `te.run()` after `let te = TestEnv::new()`, `self.reader.parse()` after `self.reader = Parser()`
-        if typed is None and qualifier and not bound and ref.kind == RefKind.CALLS:
-            typed = self.local_types.through(n, qualifier, cands)
+        if typed is None and qualifier and ref.kind == RefKind.CALLS:  # `current_app.x()`: an import's
+            typed = self.local_types.through(n, qualifier, cands, bound)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:

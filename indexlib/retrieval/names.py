@@ -17,15 +17,22 @@ MIN_FOLDER_SUFFIX = 4  # a qualifier may end in a folder name this long (`grep_s
 
 # Go's method expression `(*Context).Next` (or `(Context).Next`) names the method `Context.Next`.
 _GO_METHOD_EXPRESSION = re.compile(r"^\(\*?([\w.]+)\)(?=\.)")
+# `View.prototype.render`: JavaScript's spelling of the method `View.render` (not a lone `Foo.prototype`).
+_PROTOTYPE = re.compile(r"(?<=[\w$])\.prototype(?=\.[\w$#])")
 
 
 def dotted(name: str) -> str:
-    """A qualified name with every language's separator as a dot, without a leading one.
+    """A qualified name with every language's separator as a dot, without a leading one; a
+    JavaScript method named through its constructor's prototype (`View.prototype.render`, as the
+    code assigning it and its docs write it) is the method the index names (`View.render`).
 
     >>> [dotted(n) for n in ("std::fs::read", "obj->next", "Klass#meth", "\\Slim\\App", "(*Context).Next")]
     ['std.fs.read', 'obj.next', 'Klass.meth', 'Slim.App', 'Context.Next']
+    >>> dotted("View.prototype.render"), dotted("Foo.prototype")
+    ('View.render', 'Foo.prototype')
     """
-    return NAME_SEPARATOR.sub(".", _GO_METHOD_EXPRESSION.sub(r"\1", name)).lstrip(".")
+    name = _PROTOTYPE.sub("", _GO_METHOD_EXPRESSION.sub(r"\1", name))
+    return NAME_SEPARATOR.sub(".", name).lstrip(".")
 
 
 def last_name_part(name: str) -> str:

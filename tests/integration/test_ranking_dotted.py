@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import SearchOptions, open_engine
+from indexlib import SearchOptions, open_engine, related
 from tests.repokit import make_repo
 
 _FILES = {
@@ -44,3 +44,20 @@ def test_a_package_qualified_name_is_the_function_the_package_passes_on(tmp_path
     # The class's method is still its own name's answer, and filters still hold.
     assert _symbols(repo, "Shop.checkout")[0] == ("Shop.checkout", "src/shop/app.py")
     assert _symbols(repo, "shop.checkout", kinds=["method"])[0] == ("Shop.checkout", "src/shop/app.py")
+
+
+def test_a_javascript_method_named_through_its_prototype_is_that_method(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            "lib/view.js": "function View(name) {\n  this.name = name\n}\n\n"
+            "View.prototype.render = function render(options, callback) {\n  callback(null, this.name)\n}\n\n"
+            "module.exports = View\n",
+            "lib/app.js": "var app = exports = module.exports = {}\n\n"
+            "app.render = function render(name, callback) {\n  callback(null, name)\n}\n",
+        },
+    )
+    # As the code assigning it and the docs write it: it found no definition (`related` exit 1).
+    res = related(open_engine(repo / ".qry"), "View.prototype.render")
+    assert res.node is not None and (res.node.symbol, res.node.path) == ("View.render", "lib/view.js")
+    assert _symbols(repo, "View.prototype.render")[0] == ("View.render", "lib/view.js")

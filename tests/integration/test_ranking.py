@@ -933,11 +933,12 @@ def test_a_go_name_qualified_by_its_package_is_the_function_not_a_method_of_that
 
 
 def test_a_package_qualified_name_finds_the_module_function_before_same_named_methods(tmp_path: Path) -> None:
-    # `httpx.get` as users write it: `get` of the package's API module, not a class's `get` there.
+    # `web.get`, the package named and the module not: its module-level `get`, not a class's `get`
+    # there (the package passes nothing on, so only the folder matches the qualifier).
     repo = make_repo(
         tmp_path,
         {
-            "web/__init__.py": "from ._api import *\n",
+            "web/__init__.py": "",
             "web/_params.py": "class Params:\n    def get(self, key):\n        return self.items[key]\n",
             "web/_cookies.py": "class Cookies:\n    def get(self, name):\n        return self.jar[name]\n",
             "web/_headers.py": "class Headers:\n    def get(self, name):\n        return self.raw[name]\n",

@@ -19,6 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph import goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
@@ -126,6 +127,8 @@ class SnapshotGraph:
             return self._containment(src, direction)
         if kind in (RefKind.IMPLEMENTS, RefKind.INHERITS) and n.kind == "method":
             return self._method_links(src, kind, direction)
+        if kind == RefKind.IMPLEMENTS and goifaces.is_go_type(n.kind, n.language):
+            return goifaces.implements(self, src, direction)
         if direction == "out":
             edges: dict[tuple[int, int], Edge] = {}
             # A definition split into windows (a 1,500-line shell function) calls from all of them;
@@ -238,7 +241,8 @@ class SnapshotGraph:
         `AbstractHandler extends Handler implements HandlerInterface`, neither declaring `handle`.
         """
         n = src.node
-        parent = self.snap.node(n.parent_uid) if n.parent_uid else None
+        container = self._resolver.outside.container_of(n) or n.parent_uid  # a Go method elsewhere
+        parent = self.snap.node(container) if container else None
         if parent is None or parent.node.kind not in CONTAINER_KINDS:
             return []
         home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's

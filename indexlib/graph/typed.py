@@ -39,6 +39,16 @@ _MADE = re.compile(
     r"(?m)^\s*(?:var\s+)?(?P<name>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*"
     r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\("
 )
+# `for k, v := range xs {`, `for v := range xs {`; over a field (`cmd.flags`) or a call without
+# arguments (`cmd.allFlags()`, `all()`), read through GoTypes.
+_RANGE = re.compile(
+    r"\bfor\s+(?:(?P<k>[A-Za-z_]\w*)\s*,\s*)?(?P<v>[A-Za-z_]\w*)\s*:=\s*range\s+"
+    r"(?P<x>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?P<call>\(\))?)\s*\{"
+)
+# `var xs []*Shape`, `var byName map[string]Task` (a local collection a range may go over).
+_VAR_COLLECTION = re.compile(
+    r"(?m)^\s*var\s+(?P<name>[A-Za-z_]\w*)\s+(?P<type>(?:\[|map\[|chan\s)[^=\n]*?)\s*$"
+)
 _VAR = re.compile(r"var\s+(?P<name>[A-Za-z_]\w*)\s+(?P<type>[^=\s]+)\s*$")  # `var v *Viper`
 _TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
@@ -62,11 +72,12 @@ def variable_types(node: Node) -> dict[str, str]:
     """The declared types of a Go function's receiver, parameters and typed locals, by variable name."""
     if node.language != "go" or node.kind not in ("function", "method"):
         return {}
-    m = _FUNC.match(node.signature)
-    if m is None:
+    head = _FUNC.match(node.signature)
+    if head is None:
         return {}
-    out = _declared(m.group(1) or "")
-    out.update(_declared(_balanced(node.signature, m.end())))
+    receiver, params = head.group(1) or "", _balanced(node.signature, head.end())
+    out = _declared(receiver)
+    out.update(_declared(params))
     # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`) and
     # variables it declares with their type written (`f := &JSONFormatter{...}`, `var b Buffer`),
     # unless one name is declared with two types.
@@ -78,6 +89,12 @@ def variable_types(node: Node) -> dict[str, str]:
         t = type_name(m["literal"] or m["type"])
         if t and t.rpartition(".")[2] not in _TYPE_KEYWORDS:
             literal.setdefault(m["short"] or m["var"], set()).add(t)
+    # The variables of a `range` over a parameter or a `var` of a written collection type.
+    written = {**_written(receiver), **_written(params)}
+    written.update({v["name"]: v["type"] for v in _VAR_COLLECTION.finditer(node.text)})
+    for v, t in ranged(node.text, written):
+        if t.rpartition(".")[2] not in _TYPE_KEYWORDS:
+            literal.setdefault(v, set()).add(t)
     for v, ts in literal.items():
         if v not in out and len(ts) == 1:
             out[v] = next(iter(ts))
@@ -87,6 +104,12 @@ def variable_types(node: Node) -> dict[str, str]:
 def result_type(signature: str) -> str:
     """The named type a Go function's signature returns first (`func New() *Viper` -> Viper,
     `func Open(p string) (f *File, err error)` -> File), '' for none or an unnamed one."""
+    t = type_name(result_written(signature))
+    return "" if t.rpartition(".")[2] in _TYPE_KEYWORDS else t
+
+
+def result_written(signature: str) -> str:
+    """A Go function's first result type as written (`func (c *C) all() []Flag {` -> `[]Flag`)."""
     m = _FUNC.match(signature)
     if m is None:
         return ""
@@ -96,8 +119,7 @@ def result_type(signature: str) -> str:
         first = next(iter(_top_level_split(_balanced(rest, 1))), "")
         words = first.split()
         rest = words[-1] if len(words) == 2 else first
-    t = type_name(rest)
-    return "" if t.rpartition(".")[2] in _TYPE_KEYWORDS else t
+    return rest
 
 
 def _binds(n: Node, name: str) -> bool:
@@ -113,10 +135,15 @@ def _binds(n: Node, name: str) -> bool:
 
 def field_type(field: Node) -> str:
     """A Go struct field's type (`pool sync.Pool` -> sync.Pool), '' for an embedded or unnamed one."""
+    return type_name(field_written(field))
+
+
+def field_written(field: Node) -> str:
+    """A Go struct field's type as written (`flags []Flag` and a tag after it -> `[]Flag`), '' for none."""
     parts = field.signature.split(None, 1)
     if field.language != "go" or len(parts) != 2 or parts[0] != field.name:
         return ""
-    return type_name(parts[1].split("`", 1)[0])
+    return parts[1].split("`", 1)[0].strip()
 
 
 def _balanced(text: str, start: int) -> str:
@@ -133,8 +160,14 @@ def _balanced(text: str, start: int) -> str:
 
 
 def _declared(params: str) -> dict[str, str]:
-    """`a, b int, c *Context` -> {a: '', b: '', c: Context}: names waiting for a type take the next
-    one written; unnamed parameters (`func(int, string)`) declare nothing."""
+    """`a, b int, c *Context` -> {c: Context}: the parameters of a named type (`_written`)."""
+    named = {v: type_name(w) for v, w in _written(params).items()}
+    return {v: t for v, t in named.items() if t}
+
+
+def _written(params: str) -> dict[str, str]:
+    """`a, b int, c []*Context` -> {a: int, b: int, c: []*Context}: names waiting for a type take the
+    next one written; unnamed parameters (`func(int, string)`) declare nothing."""
     out: dict[str, str] = {}
     waiting: list[str] = []
     for item in _top_level_split(params):
@@ -147,9 +180,48 @@ def _declared(params: str) -> dict[str, str]:
         if not _NAME.fullmatch(name):
             continue
         for v in (*waiting, name):
-            out[v] = type_name(written)
+            out[v] = written.strip()
         waiting = []
-    return {v: t for v, t in out.items() if t}
+    return out
+
+
+def ranged(text: str, written: dict[str, str]) -> list[tuple[str, str]]:
+    """The (variable, type) pairs of the `for k, v := range xs {` loops in `text` over a variable of a
+    written collection type: a slice's or array's element (`[]*Shape` -> v: Shape), a map's key and
+    value (`map[string]*Task` -> k: string is no named type, v: Task), a channel's element."""
+    out: list[tuple[str, str]] = []
+    for m in _RANGE.finditer(text):
+        out += range_variables(m, written.get(m["x"], ""))
+    return out
+
+
+def range_variables(m: re.Match[str], collection: str) -> list[tuple[str, str]]:
+    """The named types of a `range` loop's variables (`_RANGE` match `m`) over a `collection` of that
+    written type: a slice's or array's element (`[]*Shape` -> v: Shape), a map's key and value
+    (`map[string]*Task` -> v: Task; the key `string` is no named type), a channel's element."""
+    t = collection.strip()
+    key, value = "", ""
+    if t.startswith("map["):
+        close = _closing_bracket(t, 4)
+        key, value = t[4:close], t[close + 1 :]
+    elif t.startswith("["):
+        value = t[t.index("]") + 1 :]
+    elif t.startswith(("chan ", "<-chan ")):
+        key = t.split(None, 1)[1]  # `for v := range ch`: a channel's one variable is its element
+    out = [(m["k"] or m["v"], type_name(key))] if key else []
+    if m["k"] and value:
+        out.append((m["v"], type_name(value)))
+    return [(v, t) for v, t in out if v != "_" and t]
+
+
+def _closing_bracket(text: str, start: int) -> int:
+    """The index of the `]` closing the `[` just before `start` (len(text) when none does)."""
+    depth = 1
+    for i in range(start, len(text)):
+        depth += {"[": 1, "]": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return len(text)
 
 
 def _top_level_split(params: str) -> list[str]:
@@ -217,7 +289,7 @@ class GoTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = variable_types(n)
         head, _, rest = qualifier.partition(".")
-        declared = self._variables[n.uid].get(head, "") or self._made(n, head)
+        declared = self._variables[n.uid].get(head, "") or self._made(n, head) or self._ranged(n, head)
         if not declared or "." in rest or (rest and "." in declared):
             return ""
         return self._field_type(f"{declared}.{rest}") if rest else declared
@@ -244,6 +316,43 @@ class GoTypes:
                     return type_name(typed["type"])
                 if made_by and made_by["name"] == head:
                     return self._result(g.path, made_by["call"])
+        return ""
+
+    def _ranged(self, n: Node, head: str) -> str:
+        """The type of a `range` variable `head` of `n` over a field (`for _, f := range cmd.flags`)
+        or a call's result (`range cmd.allFlags()`, `range all()`) of a written collection type,
+        when every such loop binding `head` agrees."""
+        found: set[str] = set()
+        for m in _RANGE.finditer(n.text):
+            if head not in (m["k"], m["v"]) or ("." not in m["x"] and not m["call"]):
+                continue
+            found |= {t for v, t in range_variables(m, self._collection(n, m["x"])) if v == head}
+        return found.pop() if len(found) == 1 else ""
+
+    def _collection(self, n: Node, expr: str) -> str:
+        """The written type of `a.field`, `a.method()` or `function()` in `n`, '' when unknown."""
+        name = expr.removesuffix("()")
+        owner, _, member = name.rpartition(".")
+        if not owner:  # `all()`: a function of the own package
+            funcs = [
+                s.node
+                for s in self.snap.lookup("name_exact", name.lower(), limit=50)
+                if s.node.language == "go"
+                and s.node.kind == "function"
+                and s.node.name == name
+                and same_folder(s.node.path, n.path)
+            ]
+            return result_written(funcs[0].signature) if len(funcs) == 1 else ""
+        declared = self._type_of(n, owner)
+        if not declared or "." in declared:
+            return ""
+        for s in self.snap.lookup("qsuffix", f"{declared}.{member}".lower(), limit=20):
+            g = s.node
+            if g.language == "go" and g.qualified_name == f"{declared}.{member}":
+                if expr.endswith("()") and g.kind == "method":
+                    return result_written(g.signature)
+                if not expr.endswith("()") and g.kind in VALUE_KINDS:
+                    return field_written(g)
         return ""
 
     def _result(self, path: str, call: str) -> str:

@@ -265,3 +265,30 @@ def test_a_method_of_a_dependencys_type_links_to_nothing_indexed(tmp_path: Path)
     }
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     assert _calls(engine, "Read", "out") == [("Config.Get", "cfg.go", False)]
+
+
+def test_a_range_variable_has_its_collections_element_type(tmp_path: Path) -> None:
+    """`for _, f := range flags` over a `[]Flag` parameter, a `map[string]*Task` local, a field
+    (`cmd.flags`) or a method's result (`cmd.all()`): `f.Names()` is `Flag.Names`, not an ambiguous
+    edge to every `Names`; a map's key (a `string`) types nothing."""
+    files = {
+        "flag.go": (
+            "package cli\n\ntype Flag interface {\n\tNames() []string\n}\n\n"
+            "type Task struct{}\n\nfunc (t *Task) Names() []string { return nil }\n\n"
+            "type Command struct {\n\tflags []Flag\n}\n\n"
+            "func (c *Command) Names() []string { return nil }\n\n"
+            "func (c *Command) all() []Flag { return c.flags }\n"
+        ),
+        "use.go": (
+            "package cli\n\nfunc params(flags []Flag) {\n\tfor _, f := range flags {\n\t\tf.Names()\n\t}\n}\n\n"
+            "func locals() {\n\tvar byName map[string]*Task\n\tfor name, t := range byName {\n"
+            "\t\tt.Names()\n\t\tname.Names()\n\t}\n}\n\n"
+            "func (c *Command) field() {\n\tfor _, f := range c.flags {\n\t\tf.Names()\n\t}\n}\n\n"
+            "func (c *Command) result() {\n\tfor _, f := range c.all() {\n\t\tf.Names()\n\t}\n}\n"
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "params", "out") == [("Flag.Names", "flag.go", False)]
+    assert ("Task.Names", "flag.go", False) in _calls(engine, "locals", "out")
+    assert _calls(engine, "Command.field", "out") == [("Flag.Names", "flag.go", False)]
+    assert ("Flag.Names", "flag.go", False) in _calls(engine, "Command.result", "out")

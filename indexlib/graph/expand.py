@@ -161,7 +161,7 @@ def expand(
 # Kinds whose members (`contains`, out) `qry related` lists: a type is called through its members, and
 # so is an object a constant holds (a JS object literal's methods, the members a module assigns to
 # `var res = ...`). A function's nested definitions are its code, not an API: not listed.
-MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "constant", "field"})
+MEMBER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "type", "constant", "field"})
 
 
 def members(view: GraphView, uid: int, *, skip: Collection[str], room: int) -> list[Related]:

@@ -8,9 +8,8 @@ interface's rarest method name that also declare all the others; out, the interf
 of the type's method names (or embedding such an interface) whose whole method set the type
 covers. A pair of same-named methods
 must take as many parameters, so `Close()` does not make `Close(force bool)` an implementation. The methods of a type are its `contains` members (methods
-in other files of the package included, outside.py); a method promoted from an embedded struct
-and a method of a named non-struct type (`type HandlerFunc func(...)`, which the parser gives no
-members) are not counted, so such a type is not listed. An empty interface (`any`) is implemented
+in other files of the package included, outside.py), a named non-struct type's too (`type
+HandlerFunc func(..)`); a method promoted from an embedded struct is not counted. An empty interface (`any`) is implemented
 by every type and lists none.
 
 Method links follow from these (view.py `_method_links`): `Circle.Area` implements `Shape.Area`
@@ -30,14 +29,15 @@ if TYPE_CHECKING:
     from indexlib.graph.view import SnapshotGraph
 
 _RECEIVER = re.compile(r"^\s*func\s*\([^()]*\)\s*")  # `func (c *Circle) ` before a method's name
+_GO_TYPES = frozenset({NodeKind.STRUCT, NodeKind.TYPE, NodeKind.INTERFACE})
 MAX_EMBEDDING = 4  # interfaces embedding interfaces, followed this deep
 MAX_NAME_LOOKUP = 500  # methods of one name read when looking for implementations
 MAX_TYPE_METHODS = 64  # a type's method names looked up for the interfaces it implements
 
 
 def is_go_type(node_kind: str, language: str) -> bool:
-    """Whether a node's `implements` edges are found here (a Go struct or interface)."""
-    return language == "go" and node_kind in (NodeKind.STRUCT, NodeKind.INTERFACE)
+    """Whether a node's `implements` edges are found here (a Go struct, named type or interface)."""
+    return language == "go" and node_kind in _GO_TYPES
 
 
 def implements(graph: SnapshotGraph, src: StoredNode, direction: str) -> list[Edge]:
@@ -141,6 +141,10 @@ def _holders(graph: SnapshotGraph, name: str, *, interface: bool) -> set[int]:
             continue
         for e in graph.edges(m.node.uid, (RefKind.CONTAINS.value,), "in"):
             holder = graph.snap.node(e.src)
-            if holder is not None and holder.node.kind == NodeKind.STRUCT:
+            if (
+                holder is not None
+                and holder.node.kind in _GO_TYPES
+                and holder.node.kind != NodeKind.INTERFACE
+            ):
                 out.add(e.src)
     return out

@@ -41,6 +41,12 @@ IMPL_HEADER = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?impl\b")
 IMPL_HEADER_LINES = 4  # an impl header (`impl<T>` / `Trait for Type<T>` / `where ...`) read this far
 
 
+def holds_members(n: Node) -> bool:
+    """Whether `n` is a type members may belong to: a container, or a Go named type of another kind
+    (`type HandlerFunc func(..)`, `type byName []Flag`), which declares methods as a struct does."""
+    return n.kind in CONTAINER_KINDS or (n.language == "go" and n.kind == "type")
+
+
 def impl_type(header: str) -> list[str]:
     """The type a Rust impl header implements for, as written: `impl<T: Fn() -> u8> From<T> for
     io::Error {` -> [io, Error]; `impl Buffer {` -> [Buffer]; [] when it cannot be read."""
@@ -100,7 +106,7 @@ class OutsideMembers:
 
     def members_of(self, container: Node) -> list[StoredNode]:
         """The definitions outside `container`'s own members that `container_of` assigns to it."""
-        if container.kind not in CONTAINER_KINDS or container.part != 0:
+        if not holds_members(container) or container.part != 0:
             return []
         word = joined_name(container.name)
         prefix = container.qualified_name.replace("::", ".") + "."
@@ -181,7 +187,7 @@ class OutsideMembers:
             self._types[key] = [
                 s
                 for s in self.snap.lookup("qsuffix", qualified.lower(), limit=CANDIDATES_CAP)
-                if s.node.kind in CONTAINER_KINDS
+                if holds_members(s.node)
                 and s.node.part == 0
                 and s.node.qualified_name.replace("::", ".") == qualified
                 and family_of(s.node.language) == family

@@ -22,6 +22,7 @@ from indexlib.engines.lexical import StoredNode
 from indexlib.graph import goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
+from indexlib.graph.outside import holds_members
 from indexlib.graph.resolve import CALLABLE, Resolver, split_target
 from indexlib.records import CONTAINER_KINDS, Edge, Node, Ref, RefKind, Related, is_component
 from indexlib.snapshot import Snapshot
@@ -243,7 +244,7 @@ class SnapshotGraph:
         n = src.node
         container = self._resolver.outside.container_of(n) or n.parent_uid  # a Go method elsewhere
         parent = self.snap.node(container) if container else None
-        if parent is None or parent.node.kind not in CONTAINER_KINDS:
+        if parent is None or not holds_members(parent.node):
             return []
         home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's
         edges: list[Edge] = []

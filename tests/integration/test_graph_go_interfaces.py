@@ -74,6 +74,19 @@ func (JSON) Decode(b []byte, v any) error { return nil }
 """
 
 
+# A named function type implements an interface by its method, as `http.HandlerFunc` does.
+_HANDLER = """package serve
+
+type Handler interface {
+	Serve(name string) error
+}
+
+type HandlerFunc func(name string) error
+
+func (f HandlerFunc) Serve(name string) error { return f(name) }
+"""
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     files = {
@@ -81,6 +94,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "shapes/circle.go": _CIRCLE,
         "shapes/circle_name.go": _CIRCLE_NAME,
         "codec/codec.go": _CODEC,
+        "serve/handler.go": _HANDLER,
     }
     return make_repo(tmp_path_factory.mktemp("goifaces"), files)
 
@@ -111,3 +125,12 @@ def test_a_method_implements_the_interface_method_of_its_name(repo: Path) -> Non
     assert _links(repo, "Circle.Area", "out") == ["Shape.Area"]  # its methods are in another file
     assert _links(repo, "Shape.Area", "in") == ["Circle.Area", "Square.Area"]
     assert _links(repo, "Line.Area", "out") == []
+
+
+def test_a_named_function_type_holds_its_methods_and_implements_by_them(repo: Path) -> None:
+    res = related(open_engine(repo / ".qry"), "HandlerFunc")
+    assert [(r.edge, r.symbol) for r in res.related if r.edge == "contains"] == [
+        ("contains", "HandlerFunc.Serve")
+    ]
+    assert _links(repo, "Handler", "in") == ["HandlerFunc"]
+    assert _links(repo, "HandlerFunc.Serve", "out") == ["Handler.Serve"]

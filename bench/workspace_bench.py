@@ -12,6 +12,9 @@ its snapshot extraction (ensure_tree) and its scorer instead of copying them.
 
     python bench/workspace_bench.py --from-git /work/.mirror --work /work/eval/work-multi \
         --out /work/eval/runs/multi      # writes multi-<variant>.jsonl run files and prints the tables
+
+`--distractor DIR` (repeatable) adds another repository's index to both workspaces: a question then
+routes and merges among more repositories than the five it may come from.
 """
 
 from __future__ import annotations
@@ -97,7 +100,24 @@ def main() -> None:
         default="",
         help="comma-separated workspace variants to run (default: all of WS_VARIANTS; none: own and --route only)",
     )
+    ap.add_argument(
+        "--distractor",
+        action="append",
+        default=[],
+        help="an index directory of another repository to add to both workspaces (repeatable; "
+        "named after its folder): the dev-set questions then route and merge among more repositories",
+    )
+    ap.add_argument(
+        "--content-candidates",
+        type=int,
+        default=None,
+        help="override routing.CONTENT_CANDIDATES (the profile's best repositories the content fan-out asks)",
+    )
     args = ap.parse_args()
+    if args.content_candidates is not None:
+        from indexlib.workspace import routing
+
+        routing.CONTENT_CANDIDATES = args.content_candidates
     wanted = args.variants.split(",") if args.variants else [v[0] for v in WS_VARIANTS]
     unknown = set(wanted) - {v[0] for v in WS_VARIANTS} - {"none"}
     if unknown:
@@ -121,7 +141,7 @@ def main() -> None:
             Member(corpus_of[sid], path)
             for sid, path in sorted(idx.items())
             if sid.endswith("+nodoc") == nodoc
-        ]
+        ] + [Member(Path(d).name, Path(d)) for d in args.distractor]
         feds[nodoc] = Federation("deveval-nodoc" if nodoc else "deveval", members)
     own = {sid: Engine(p) for sid, p in idx.items()}
     opts = SearchRequest(top_k=10, graph=False)

@@ -13,7 +13,10 @@ The content fan-out is the search being routed, at CONTENT_HITS results: its mod
 doc-less sentences by words alone, and `--route` lost 0.064 file MRR@10 to own-repository search on
 the dev set's doc-less concept queries where the hybrid workspace it narrows lost 0.041. With the
 hybrid fan-out voting, routed search loses 0.03 there (docs/benchmarks.md). A lexical search is
-still routed by a lexical fan-out, so it loads no model.
+still routed by a lexical fan-out, so it loads no model. In a workspace of more than
+CONTENT_CANDIDATES repositories the fan-out asks only the profile's best CONTENT_CANDIDATES
+(`content_candidates`): routing is meant to save searching every repository, and a content vote
+over all of them costs just that.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, 
 ROUTE_KEEP = 0.3
 ROUTE_KEEP_LEXICAL = 0.5
 ROUTE_MAX = 3
+# Past this many repositories, the content fan-out asks only the profile's best this many (it is a
+# search of every repository it asks: over thousands, as costly as the global search it narrows).
+CONTENT_CANDIDATES = 8
 MAX_REASONS = 3  # distinct failure reasons a no-answer error spells out
 
 
@@ -89,7 +95,10 @@ def route_members(
     by_profile = route(words, pool, limit=len(pool))
     by_profile.query = text
     probe_opts = probe_request(opts)
-    probe = fed.search(text, probe_opts)
+    probed = content_candidates(by_profile, len(pool))
+    probe = fed.search(text, probe_opts, only=probed)
+    if probed is not None:
+        notes.append(f"content evidence from the profile's best {len(probed)} of {len(pool)} repositories")
     notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
     # The line each hit is shown by (`qry search` prints it, JSON `line`), not its node's first line
     # (often the `/**` of its doc comment); start_line only for a hit that carries no line.
@@ -104,6 +113,16 @@ def route_members(
         result.notes.append("no repository matched the question: no profile term and no search hit")
     result.content_mode = voted_mode(probe_opts.mode, probe.meta.indexes)
     return result
+
+
+def content_candidates(by_profile: RouteResult, pool: int) -> list[str] | None:
+    """The repositories the content fan-out asks: every one (None) in a pool of at most
+    CONTENT_CANDIDATES, else the profile's best CONTENT_CANDIDATES, so that routing a question over
+    thousands of repositories costs a search of a few, not of all; every one again when the profile
+    matched none (then the content is the only evidence)."""
+    if pool <= CONTENT_CANDIDATES or not by_profile.routes:
+        return None
+    return [r.repo for r in by_profile.routes[:CONTENT_CANDIDATES]]
 
 
 def voted_mode(mode: str, answers: Sequence[IndexAnswer]) -> str:

@@ -1501,3 +1501,19 @@ def test_a_routed_search_says_where_it_searched_in_every_format(
         assert r.code == 0 and "qry: note: routed to auth\n" in r.err, (fmt, r.describe())
     js = run_qry_process("search", "refresh the session token", *dirs, "--route", "--json", cwd=tmp_path)
     assert "routed to" not in js.err and json.loads(js.out)["meta"]["routed"] == ["auth"], js.describe()
+
+
+def test_past_content_candidates_only_the_profiles_best_are_searched_for_content(
+    repos: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from indexlib.workspace import routing
+
+    monkeypatch.setattr(routing, "CONTENT_CANDIDATES", 1)
+    fed = _fed(repos)
+    r = route_members(fed, "refresh the session token", limit=3)
+    assert r.routes[0].repo == "auth"
+    assert "content evidence from the profile's best 1 of 3 repositories" in r.notes
+    assert all(not x.content_share for x in r.routes[1:])  # the others were not searched
+    # A question no profile matches is still routed by the content of every repository.
+    kept = route_members(fed, "with backoff")
+    assert [x.repo for x in kept.routes] == ["billing"] and not any("profile's best" in n for n in kept.notes)

@@ -94,10 +94,24 @@ def by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[Store
     return not any([p.lower() for p in owner_name(c)] == [qlast] for c in chosen)
 
 
+def qualifier_of(c: StoredNode) -> str:
+    """What qualifies a definition's name: `M` for `M.load`, "" for a bare name."""
+    name = c.node.qualified_name
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
 def owner_name(c: StoredNode) -> list[str]:
     """The last name of the container a qualifier writes for member `c` (`[]` for none): its class's
     for a Kotlin companion's member, `JsonReader` for `JsonReader.Companion.of` called `JsonReader.of()`."""
     return without_companion(c.node.qualified_name, c.node.language).rsplit(".", 2)[-2:-1]
 
 
-__all__ = ["SELF_WORDS", "by_name_only", "named_after", "owner_name", "qualified_tiers", "receiver"]
+__all__ = [
+    "SELF_WORDS",
+    "by_name_only",
+    "named_after",
+    "owner_name",
+    "qualified_tiers",
+    "qualifier_of",
+    "receiver",
+]

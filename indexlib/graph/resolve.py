@@ -43,11 +43,12 @@ from indexlib.graph.imported import (
     rust_modules,
 )
 from indexlib.graph.locals import MAX_ANCESTRY, LocalTypes
+from indexlib.graph.mixhosts import MixinHosts
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.outside import OutsideMembers
 from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
-from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, receiver
+from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, qualifier_of, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.rustpaths import module_path_tier
@@ -90,6 +91,7 @@ class Resolver:
         self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry)
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
+        self.hosts = MixinHosts(snap, self.resolve, self.parts)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -297,7 +299,7 @@ class Resolver:
             # `self:mount()` in Lua's `function M:layout()`: M is a table, no container node; the
             # caller's own qualifier in its file names it.
             mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
-            tiers.append([c for c in cands if mine and c.node.path == n.path and _qualifier(c) == mine])
+            tiers.append([c for c in cands if mine and c.node.path == n.path and qualifier_of(c) == mine])
             # an inherited method: the same name on the nearest ancestor the index holds (SELF_TIERS in all)
             tiers.append(self._inherited(own, cands))
         elif bound:
@@ -384,7 +386,9 @@ class Resolver:
         for _ in range(REEXPORT_STEPS):
             files = [p for m in mods for p in self.modules.files(m, family)]
             mods = [m for p in files[:REEXPORT_FILES] for m in passed_on(p, self._file_imports(p), name, via)]
-            found = [c for c in cands if not _qualifier(c) and any(defined_in(c.node.path, m) for m in mods)]
+            found = [
+                c for c in cands if not qualifier_of(c) and any(defined_in(c.node.path, m) for m in mods)
+            ]
             stubs, found = (stubs or found, []) if declared_only(found) else (stubs, found)
             if found or not mods:
                 break
@@ -485,8 +489,10 @@ class Resolver:
 
     def _around(self, own: frozenset[int]) -> frozenset[int]:
         """The classes a bare method name in `own` may also reach: those it inherits from
-        (MAX_ANCESTRY up, as far as the index holds them) and those it is nested in."""
-        seen = set(own).union(*self._ancestry(own))
+        (MAX_ANCESTRY up, as far as the index holds them), those it is nested in, and for a module
+        the classes mixing it in with theirs (mixhosts.py: `halt` in Sinatra's Helpers is Base's)."""
+        hosts = self.hosts.of(own)
+        seen = set(own).union(*self._ancestry(own), hosts, *self._ancestry(hosts))
         for uid in own:
             parent = self.snap.node(uid)
             while (
@@ -509,12 +515,6 @@ class Resolver:
         )
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
-
-
-def _qualifier(c: StoredNode) -> str:
-    """What qualifies a definition's name: `M` for `M.load`, "" for a bare name."""
-    name = c.node.qualified_name
-    return name.rsplit(".", 1)[0] if "." in name else ""
 
 
 __all__ = ["Resolver", "anchored", "family_of", "module_path_matches", "split_target"]

@@ -182,3 +182,41 @@ def test_super_is_the_same_named_method_of_a_mixed_in_module(ruby: Engine) -> No
     assert _calls(ruby, "Rack.Lint.params") == [("Rack.Request.Helpers.params", 6, False)]
     assert _calls(ruby, "Rack.Lint.fullpath") == [("Rack.Request.Helpers.fullpath", 10, False)]
     assert _calls(ruby, "Rack.Lint.other") == []
+
+
+# A module's methods run on the objects of the classes that mix it in: Sinatra's `Helpers#error`
+# calls `halt`, which only `Base` (including Helpers) defines.
+RUBY_HOSTS = {
+    "lib/app/helpers.rb": (
+        "module App\n  module Helpers\n    def error(code)\n"
+        "      halt code\n"  # 4: Base's, the class mixing Helpers in
+        "      render_page(code)\n"  # 5: Templates', a module Base mixes in too
+        "    end\n  end\nend\n"
+    ),
+    "lib/app/templates.rb": "module App\n  module Templates\n    def render_page(code)\n    end\n  end\nend\n",
+    "lib/app/base.rb": (
+        "module App\n  class Base\n    include Helpers\n    include Templates\n\n"
+        "    def halt(*response)\n      throw :halt, response\n    end\n  end\nend\n"
+    ),
+    # A module nothing mixes in reaches no class's method; decoys of the same names.
+    "lib/lonely.rb": "module Lonely\n  def go\n    halt 1\n  end\nend\n",
+    "lib/other.rb": "class Other\n  def halt(code)\n  end\n\n  def render_page\n  end\nend\n",
+}
+
+
+@pytest.fixture(scope="module")
+def ruby_hosts(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return open_engine(make_repo(tmp_path_factory.mktemp("ruby_hosts"), RUBY_HOSTS) / ".qry")
+
+
+def test_a_bare_call_in_a_mixed_in_module_reaches_the_class_mixing_it_in(ruby_hosts: Engine) -> None:
+    """`halt code` in a method of module Helpers is the `halt` of Base, which includes Helpers, and
+    `render_page` the one of Templates, which Base includes too; not Other's. A module no class
+    mixes in reaches nothing; `qry related` lists Helpers' method among halt's callers."""
+    assert _calls(ruby_hosts, "App.Helpers.error") == [
+        ("App.Base.halt", 4, False),
+        ("App.Templates.render_page", 5, False),
+    ]
+    assert _calls(ruby_hosts, "Lonely.go") == []
+    callers = [r.symbol for r in related(ruby_hosts, "App.Base.halt").related if r.edge == "calls"]
+    assert callers == ["App.Helpers.error"]

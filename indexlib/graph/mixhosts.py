@@ -1,0 +1,63 @@
+"""The classes that mix a module in: who a Ruby module's `self` is.
+
+Owns: the reverse of a mixin reference (`include Helpers`, `extend`, `prepend`, marked MIXIN at
+parsing): for a module, the classes and modules whose bodies mix it in, every part of each.
+
+Why: a module's methods run on the objects of the classes that mix it in, so a bare call in one
+(`halt code` in Sinatra's `Helpers#error`) means a method of such a class (`Base#halt`, Base
+including Helpers) or of what that class inherits or mixes in besides (`Templates`). Looked up
+only among the module's own methods and its ancestors, the call found nothing and made no edge:
+`qry related Sinatra::Base#halt --callers` missed every helper calling it. The resolver
+(resolve.py) reads the classes found here, and their ancestors, as ones a bare name may reach.
+
+Does not own: what a reference resolves to (resolve.py), the forward walk up a class's bases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from indexlib.engines.lexical import StoredNode
+from indexlib.graph.parts import PARTS_CAP, TypeParts
+from indexlib.graph.targets import split_target
+from indexlib.records import CONTAINER_KINDS, MIXIN, Ref, RefKind
+from indexlib.snapshot import Snapshot
+
+Resolve = Callable[[StoredNode, Ref], tuple[list[int], bool]]
+
+
+class MixinHosts:
+    """The classes mixing a module in, cached per container; one instance per Resolver."""
+
+    def __init__(self, snap: Snapshot, resolve: Resolve, parts: TypeParts) -> None:
+        self.snap = snap
+        self._resolve = resolve
+        self._parts = parts
+        self._hosts: dict[frozenset[int], frozenset[int]] = {}
+
+    def of(self, own: frozenset[int]) -> frozenset[int]:
+        """Every node of each container whose body mixes in one of the nodes `own` (a module and
+        its reopened parts), as far as the index holds them; empty for a module nothing mixes in."""
+        if own not in self._hosts:
+            self._hosts[own] = frozenset()  # a module mixing itself in ends here, not in a loop
+            names = {s.node.name.lower() for s in (self.snap.node(u) for u in own) if s is not None}
+            found: set[int] = set()
+            for name in names:
+                for host in self.snap.lookup("bases", name, limit=PARTS_CAP):
+                    if host.node.kind in CONTAINER_KINDS and self._mixes_in(host, name, own):
+                        found |= self._parts.parts(host.node.uid)
+            self._hosts[own] = frozenset(found - own)
+        return self._hosts[own]
+
+    def _mixes_in(self, host: StoredNode, name: str, own: frozenset[int]) -> bool:
+        """Whether a mixin reference of `host` written with the last name `name` resolves into `own`."""
+        return any(
+            r.kind == RefKind.INHERITS
+            and r.alias == MIXIN
+            and split_target(r.target)[1].lower() == name
+            and not own.isdisjoint(self._resolve(host, r)[0])
+            for r in host.refs
+        )
+
+
+__all__ = ["MixinHosts"]

@@ -494,6 +494,6 @@ def test_a_comment_inside_a_method_chain_is_no_part_of_a_call_target() -> None:
         "rust": ["b.hidden", "b.hidden.depth"],
         "javascript": ["p.then"],
         "go": ["b.Build"],
-        "ruby": ["items.select", "items.select.map"],
+        "ruby": ["items", "items.select", "items.select.map"],  # `items`: no local holds it, a call
         "python": ["b.build"],
     }

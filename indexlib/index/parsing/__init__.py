@@ -97,7 +97,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 30: a Swift call keeps how many arguments it writes and their labels (`Ref.args`, `Ref.labels`, a
 #     trailing closure one of them), so the resolver tells overloads apart by the labels Swift names
 #     them by (Alamofire's `adapt(_:for:completion:)` from `adapt(_:using:completion:)`).
-PARSER_VERSION = 30
+# 31: a bare Ruby name no local of its scope binds (`settings`, `request.path`'s `request`,
+#     `render_page` on its own line) is a call (rubydefs.BareCalls): Sinatra's helpers call
+#     `settings`, `request` and `response` so, and such calls made no reference.
+PARSER_VERSION = 31
 
 
 def parse_file(

@@ -75,7 +75,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
-from indexlib.index.parsing import rustimpls
+from indexlib.index.parsing import rubydefs, rustimpls
 from indexlib.index.parsing.aliases import alias_refs, with_aliases
 from indexlib.index.parsing.arguments import UNREAD, Written, written
 from indexlib.index.parsing.chunks import LineIndex, finish
@@ -238,6 +238,8 @@ def _refs(
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
             add(owner, calls, target, line, UNIFORM_ACCESS if access else "", written(src, node, language))
+    for node, target in rubydefs.bare_calls(src, caps.get("bare", [])):  # Ruby `settings` (rubydefs.py)
+        add(owner_uid(node.start_byte, node.start_point.row + 1), calls, target, node.start_point.row + 1)
     for node in caps.get("decorator", ()):
         # `@pass_context` applies a function without calling it: as much a call as `@command()`.
         start, line = node.start_point.row + 1, node.end_point.row + 1

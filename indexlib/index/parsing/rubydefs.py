@@ -120,3 +120,107 @@ def only_nests(node: Node) -> bool:
     if body is None or body.named_child_count == 0:
         return False  # an empty module is a definition: a marker, or one to fill in
     return all(child.type in _NESTED for child in body.named_children)
+
+
+# Where a bare name is read as a value (a statement, an argument, an operand, a receiver): there a
+# name no local holds is a method call. Elsewhere an identifier names (a method, a parameter, a
+# variable assigned), which is no call.
+_VALUE_PARENTS = frozenset(
+    {"body_statement", "then", "else", "do", "begin", "ensure", "block_body", "argument_list",
+     "binary", "unary", "parenthesized_statements", "conditional", "if_modifier", "unless_modifier",
+     "while_modifier", "until_modifier", "rescue_modifier", "interpolation", "array", "return",
+     "next", "break", "element_reference", "splat_argument", "hash_splat_argument", "range"}
+)  # fmt: skip
+# Parent (and field, "" for any) where an identifier is an operand though its parent also names.
+_VALUE_FIELDS = frozenset(
+    {("call", "receiver"), ("assignment", "right"), ("operator_assignment", "right"), ("pair", "value"),
+     ("if", "condition"), ("unless", "condition"), ("while", "condition"), ("until", "condition"),
+     ("case", "value")}
+)  # fmt: skip
+# Parents whose identifier children a scope binds as locals: parameters, multiple assignment,
+# a rescued exception, pattern matching.
+_BINDERS = frozenset(
+    {"method_parameters", "block_parameters", "lambda_parameters", "optional_parameter",
+     "keyword_parameter", "splat_parameter", "hash_splat_parameter", "block_parameter",
+     "destructured_parameter", "left_assignment_list", "rest_assignment", "destructured_left_assignment",
+     "exception_variable", "array_pattern", "find_pattern", "hash_pattern", "keyword_pattern",
+     "as_pattern", "alternative_pattern", "for"}
+)  # fmt: skip
+# Parents binding only the identifier of one field: `x = ...`'s left, `def f(a = b)`'s `a`.
+_BINDING_FIELDS = {
+    "assignment": "left",
+    "operator_assignment": "left",
+    "optional_parameter": "name",
+    "keyword_parameter": "name",
+    "in_clause": "pattern",
+}
+# The scopes of Ruby's local variables: a block sees its method's, a method sees none around it.
+_LOCAL_SCOPES = frozenset({"method", "singleton_method", "class", "module", "singleton_class", "program"})
+
+
+class BareCalls:
+    """The bare names of one Ruby file that call a method: `settings`, `request.path`'s `request`,
+    `render_page` on its own line. Ruby reads such a name as a local variable only when an
+    assignment or a parameter of its scope binds it; tree-sitter writes both as one `identifier`, so
+    a helper called without arguments or parentheses made no reference. Bound names are read once
+    per scope (a method, a class body, the file), anywhere in it: a local assigned after the name
+    is read as a local too, which errs towards no edge."""
+
+    def __init__(self, src: Source) -> None:
+        self._src = src
+        self._bound: dict[int, frozenset[str]] = {}
+
+    def called(self, node: Node) -> str:
+        """The method a bare identifier calls, or '' (a local, a parameter, a name being defined)."""
+        parent = node.parent
+        if parent is None or not _read_as_value(node, parent):
+            return ""
+        name = self._src(node)
+        scope = parent
+        while scope.parent is not None and scope.type not in _LOCAL_SCOPES:
+            scope = scope.parent
+        return "" if name in self._locals(scope) else name
+
+    def _locals(self, scope: Node) -> frozenset[str]:
+        if scope.id not in self._bound:
+            found: set[str] = set()
+            stack = [scope]
+            while stack:
+                at = stack.pop()
+                for child in at.named_children:
+                    if child.type in _LOCAL_SCOPES:
+                        continue  # a nested `def` or class has locals of its own
+                    if child.type == "identifier" and _binds(child, at):
+                        found.add(self._src(child))
+                    stack.append(child)
+            self._bound[scope.id] = frozenset(found)
+        return self._bound[scope.id]
+
+
+def bare_calls(src: Source, names: list[Node]) -> list[tuple[Node, str]]:
+    """(identifier, the method it calls) for each of a file's bare identifiers that is a call."""
+    reader = BareCalls(src)
+    return [(n, called) for n in names if (called := reader.called(n))]
+
+
+def _field_of(node: Node, parent: Node) -> str:
+    """The field name under which `parent` holds `node` ('' for none)."""
+    for i in range(parent.child_count):
+        if parent.child(i) == node:
+            return parent.field_name_for_child(i) or ""
+    return ""
+
+
+def _read_as_value(node: Node, parent: Node) -> bool:
+    """Whether identifier `node` is read as a value where it is written (not a name being defined)."""
+    if parent.type in _VALUE_PARENTS:
+        return True
+    return (parent.type, _field_of(node, parent)) in _VALUE_FIELDS
+
+
+def _binds(node: Node, parent: Node) -> bool:
+    """Whether identifier `node` is a local its scope binds: a parameter, an assigned name."""
+    field = _BINDING_FIELDS.get(parent.type)
+    if field is not None:
+        return _field_of(node, parent) == field
+    return parent.type in _BINDERS

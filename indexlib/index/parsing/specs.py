@@ -259,6 +259,7 @@ _RUBY = Spec(
     (singleton_class body: (body_statement (assignment left: (constant)) @constant))
     (call) @call
     (super) @call
+    (identifier) @bare
     """
     + "".join(
         _RUBY_BODY_DEFINITIONS.replace("BODY", body) for body in ("class", "module", "singleton_class")

@@ -261,3 +261,39 @@ function createApp() {
     module = next(n for n in parsed.nodes if n.kind == "module")
     assert ("helper", module.uid) in {(r.target, r.src_uid) for r in parsed.refs if r.kind == "calls"}
     assert 'schema.parse = () => "overridden";' in module.text
+
+
+def test_a_member_a_callback_patches_on_a_global_or_an_import_is_no_definition() -> None:
+    """ky's tests patch `Date.now = () => now` in a test callback, and `response.text = ...` on a
+    local of a function declared in one: each was a method (`Date.now`, `customFetch.response.text`)
+    that the library's own `Date.now()` and `response.text()` then called. A global's or an
+    import's member patched in a callback defines nothing, nor does a local's in a function a
+    callback declares; a module-level object's member and a factory's object's stay definitions."""
+    source = """import ky from "ky";
+const server = {};
+
+test("retries", async t => {
+  Date.now = () => 0;
+  ky.stop = () => {};
+  server.close = () => {};
+  const customFetch = async () => {
+    const response = new Response();
+    response.text = async () => "";
+    return response;
+  };
+});
+
+export function createInstance() {
+  const api = {};
+  api.extend = () => {};
+  return api;
+}
+"""
+    parsed = parse(source, "test/retry.ts")
+    assert set(table(parsed)) == {
+        "server",
+        "server.close",
+        "customFetch",
+        "createInstance",
+        "createInstance.api.extend",
+    }

@@ -100,7 +100,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 31: a bare Ruby name no local of its scope binds (`settings`, `request.path`'s `request`,
 #     `render_page` on its own line) is a call (rubydefs.BareCalls): Sinatra's helpers call
 #     `settings`, `request` and `response` so, and such calls made no reference.
-PARSER_VERSION = 31
+# 32: a JavaScript member a callback patches on a global or an import (`Date.now = () => now` in a
+#     test), or a function declared in a callback assigns to its own local, is no definition.
+PARSER_VERSION = 32
 
 
 def parse_file(

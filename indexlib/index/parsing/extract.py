@@ -81,7 +81,14 @@ from indexlib.index.parsing.arguments import UNREAD, Written, written
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
-from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, Parameters, assigned_to_local, at_module_level
+from indexlib.index.parsing.jsdefs import (
+    OBJECT_LANGUAGES,
+    Parameters,
+    assigned_to_local,
+    at_module_level,
+    module_declarations,
+    patches_foreign,
+)
 from indexlib.index.parsing.jsimports import js_renames
 from indexlib.index.parsing.mixins import mixin_refs
 from indexlib.index.parsing.preproc import directive_rows
@@ -138,7 +145,7 @@ def extract(
 
     items = nest(collect_items(src, caps, spec, language, root, deadline))
     if language in OBJECT_LANGUAGES:
-        items = _without_local_members(src, items)
+        items = _without_local_members(src, items, root)
     defs: list[Item] = []
     for item in items:
         classify(src, item, language)
@@ -274,22 +281,27 @@ def _ref(owner: int, kind: str, target: str, line: int, alias: str, call: Writte
     return Ref(src_uid=owner, kind=kind, target=target, line=line, alias=alias, args=call[0], labels=call[1])
 
 
-def _without_local_members(src: Source, items: list[Item]) -> list[Item]:
+def _without_local_members(src: Source, items: list[Item], root: Node) -> list[Item]:
     """`items` without the members a callback that is no definition assigns to its own variable
-    (`schema.parse = () => "overridden"` in a `test(...)` callback; jsdefs.assigned_to_local). Named
-    `schema.parse` with no container, such a member was what every `schema.parse()` of the repository
-    called (zod: 1,430 edges, 455 of them unambiguous). Its code stays in the text around it."""
+    (`schema.parse = () => "overridden"` in a `test(...)` callback; jsdefs.assigned_to_local), or
+    patches on a global or an import (`Date.now = () => now`; jsdefs.patches_foreign), and a
+    function declared in a callback to its own variable (ky's `response.text = ...` in a test's
+    `customFetch`). Named `schema.parse` with no container, such a member was what every
+    `schema.parse()` of the repository called (zod: 1,430 edges, 455 of them unambiguous); ky's
+    `Date.now()` called three tests' stubs. Its code stays in the text around it."""
+    declared = module_declarations(src, root)
 
     def local(item: Item) -> bool:
-        owner = item.parent
-        while owner is not None and owner.is_scope:
+        if item.node.type != "assignment_expression" or at_module_level(item.outer):
+            return False
+        owner, top = item.parent, None
+        while owner is not None:
+            top = top if owner.is_scope else owner
             owner = owner.parent
-        return (
-            owner is None
-            and item.node.type == "assignment_expression"
-            and not at_module_level(item.outer)
-            and assigned_to_local(src, item.node)
-        )
+        if top is None:  # in a callback: its own variable, or another module's or the runtime's object
+            return assigned_to_local(src, item.node) or patches_foreign(src, item.node, declared)
+        # in a function a callback declares (its outermost definition is not the module's)
+        return top.parent is None and not at_module_level(top.outer) and assigned_to_local(src, item.node)
 
     dropped = {id(i) for i in items if local(i)}
     if not dropped:

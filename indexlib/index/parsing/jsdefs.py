@@ -111,6 +111,20 @@ def assigned_to_local(src: Source, node: Node) -> bool:
     return False
 
 
+def patches_foreign(src: Source, node: Node, declared: frozenset[str]) -> bool:
+    """Whether `node`, an `obj.m = ...` assignment (`Date.now = () => now`, `ky.stop = ...`,
+    `Foo.prototype.m = ...`), patches an object the module declares nowhere: a global of the
+    runtime or an import's binding (`declared`: module_declarations). A test's stub of someone
+    else's object, which no other code calls by that name."""
+    target = node.child_by_field_name("left")
+    while target is not None and target.type == "member_expression":
+        target = target.child_by_field_name("object")
+    if target is None or target.type != "identifier":
+        return False
+    name = src(target)
+    return name not in declared and name not in BARE_OBJECTS
+
+
 class Parameters:
     """The parameter names in scope at a syntax node of one file: its functions' and those of the
     functions around them. Memoised by node, so a file's calls cost one walk of their ancestors in

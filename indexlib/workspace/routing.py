@@ -44,9 +44,12 @@ from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, 
 ROUTE_KEEP = 0.3
 ROUTE_KEEP_LEXICAL = 0.5
 ROUTE_MAX = 3
-# Past this many repositories, the content fan-out asks only the profile's best this many (it is a
-# search of every repository it asks: over thousands, as costly as the global search it narrows).
-CONTENT_CANDIDATES = 8
+# Past this many repositories, the content fan-out asks only the profile's best this many: it is a
+# search of every repository it asks, over thousands as costly as the global search it narrows. The
+# profile's recall is what bounds it: among 16 repositories, asking its best 8 halved the routing
+# time and cost `--route` 0.06 file MRR@10 on the dev set (docs/benchmarks.md), so it is set where
+# an organisation's workspace needs it, far above a developer's handful.
+CONTENT_CANDIDATES = 64
 MAX_REASONS = 3  # distinct failure reasons a no-answer error spells out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from indexlib.engines.lexical import StoredNode
 from indexlib.manifests import GO_MOD, go_module
 
 
@@ -44,14 +45,19 @@ def package_folder(import_path: str, modules: dict[str, str]) -> str | None:
     return "/" + "/".join(p for p in parts if p)
 
 
-def through_package(kind: str, qualifier: str) -> bool:
-    """Whether a definition of `kind` can be what a Go call through an imported package's name
-    means. `logrus.WithField()` (the qualifier is the package alone) is a function or type of the
+def through_package(found: list[StoredNode], qualifier: str) -> list[StoredNode]:
+    """What a Go call through an imported package's name can mean, of the package's definitions
+    `found`. `logrus.WithField()` (the qualifier is the package alone) is a function or type of the
     package: Go reaches no method through a package name, so its `Entry.WithField` and
     `Logger.WithField` are no candidates. `logrus.NewEntry(l).WithField()` or `http.DefaultClient.Do()`
     (more after the package) call a method of a value the package returns or holds, never the
-    package's function of that name."""
-    return (kind == "method") == ("." in qualifier)
+    package's function of that name; after a type of the package (`cli.Command.Run`, as the parser
+    reads `(&cli.Command{}).Run()`) that type's method, not a same-named one of another type (a test
+    type of the package's folder made it ambiguous)."""
+    kept = [c for c in found if (c.node.kind == "method") == ("." in qualifier)]
+    named = qualifier.split(".")[1] if qualifier.count(".") == 1 else ""
+    typed = [c for c in kept if named and c.node.qualified_name.rpartition(".")[0] == named]
+    return typed or kept
 
 
 __all__ = ["go_modules", "package_folder", "through_package"]

@@ -340,7 +340,7 @@ class Resolver:
             mods = [m for written in mods for m in rust_modules(written, importer, self._crates)]
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if go and qualifier:  # `logrus.WithField()`: the package's function, never a method
-            found = [c for c in found if through_package(c.node.kind, qualifier)]
+            found = through_package(found, qualifier)
         found = found if go else as_written(qualifier, found)
         if declared_only(found):  # `from attr import evolve` with a stub beside it: the body passed on
             found = self._passed_on(mods, cands, family, qualifier) or found

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import folder, same_folder
 from indexlib.graph.gomodules import package_folder
+from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
@@ -427,12 +428,16 @@ class GoTypes:
 
     def _provides(self, path: str, imported: str) -> bool:
         """Whether the Go file `path` is in the package of import path `imported` (or of a package
-        named so when no import says which): its package clause is the path's last element, and
-        its folder ends the import path (a root package's folder is the module, which any does)."""
-        last = imported.rsplit("/", 1)[-1]
-        if self._package(path) != last:
-            return False
+        named so when no import says which): in the folder an indexed go.mod gives the path (the
+        top for `github.com/urfave/cli/v3`), else with the package clause the import binds (the
+        element before a `/vN` major version: `cli`) in a folder ending the import path (a root
+        package's folder is the module, which any does)."""
         home = folder(path)
+        anchored = package_folder(imported, self._modules()) if "/" in imported else None
+        if anchored is not None:  # one folder is one package: its files' clause need not be read
+            return anchored.strip("/") == home
+        if self._package(path) != go_package_name(imported):
+            return False
         return not home or f"/{imported}".endswith(f"/{home}") or "/" not in imported
 
     def _package(self, path: str) -> str:

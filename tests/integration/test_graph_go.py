@@ -267,6 +267,36 @@ def test_a_method_of_a_dependencys_type_links_to_nothing_indexed(tmp_path: Path)
     assert _calls(engine, "Read", "out") == [("Config.Get", "cfg.go", False)]
 
 
+def test_a_type_of_a_major_version_modules_package_types_its_variables(tmp_path: Path) -> None:
+    """`cmd *cli.Command` with `import "example.com/cli/v3"` (urfave/cli's layout: the module's top
+    package is `cli`) is that package's `Command`: the import path's last element is `v3`, no package
+    clause, so `cmd.String()` in the build script had no edge and `(&cli.Command{}).Run()` and
+    `app := &cli.Command{}; app.Run()` were ambiguous with a same-named method elsewhere."""
+    files = {
+        "go.mod": "module example.com/cli/v3\n\ngo 1.22\n",
+        "command.go": (
+            "// Package cli builds command line programs.\npackage cli\n\ntype Command struct{ Name string }\n\n"
+            "func (cmd *Command) Run(args []string) error { return nil }\n\n"
+            "func (cmd *Command) String(name string) string { return name }\n"
+        ),
+        "runner/runner.go": (
+            "package runner\n\ntype Job struct{}\n\nfunc (j *Job) Run(args []string) error { return nil }\n\n"
+            "func (j *Job) String(name string) string { return name }\n"
+        ),
+        "scripts/build.go": (
+            'package main\n\nimport "example.com/cli/v3"\n\nfunc vet(cmd *cli.Command) string {\n'
+            '\treturn cmd.String("top-dir")\n}\n\nfunc main() {\n\tapp := &cli.Command{Name: "b"}\n'
+            "\tapp.Run(nil)\n}\n\nfunc tiny() {\n\t_ = (&cli.Command{}).Run(nil)\n}\n"
+        ),
+        # A test type of the package's own folder with a `Run` method, which no other type's call is.
+        "command_test.go": "package cli\n\ntype runCase struct{}\n\nfunc (c runCase) Run(args []string) error { return nil }\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "vet", "out") == [("Command.String", "command.go", False)]
+    assert _calls(engine, "main", "out") == [("Command.Run", "command.go", False)]
+    assert _calls(engine, "tiny", "out") == [("Command.Run", "command.go", False)]
+
+
 def test_a_range_variable_has_its_collections_element_type(tmp_path: Path) -> None:
     """`for _, f := range flags` over a `[]Flag` parameter, a `map[string]*Task` local, a field
     (`cmd.flags`) or a method's result (`cmd.all()`): `f.Names()` is `Flag.Names`, not an ambiguous

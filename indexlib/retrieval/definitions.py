@@ -14,14 +14,16 @@ container when the file is parsed, so a name names the implementation) or search
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 
 import msgspec
 
 from indexlib.graph.callarity import swift_parameters
+from indexlib.graph.imported import CRATE_ROOT, cargo_names, crate_folders
 from indexlib.graph.parts import arity, home_part, one_type, type_arguments
-from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
+from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
@@ -52,6 +54,7 @@ def _symbol(n: Node) -> bool:
     return n.kind in _SYMBOL_KINDS or is_component(n)
 
 
+_MACRO_EXPORT = "#[macro_export]"  # a Rust macro so marked is its crate root's item
 LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
 
 
@@ -111,6 +114,8 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             fulls.append(f"{go_package(snap, n.path)}.{qualified}")
         if n.part == 0 and _symbol(n) and any(same(f, dotted) or ends(f, "." + dotted) for f in fulls):
             found.append(n)
+    if not found and "::" in text:  # `serde_json::Value`: the item its crate's root passes on
+        found = through_crate(snap, dotted, same)
     if not found and "::" in text:
         # A Rust or C++ path names the crate, and a crate is rarely its folder's name
         # (`grep_searcher::Searcher` in `crates/searcher/`): its qualifiers name the path instead.
@@ -154,6 +159,60 @@ def _passed_on(snap: Snapshot, dotted: str, same: Callable[[str, str], bool]) ->
         if found:
             return found
     return []
+
+
+def through_crate(snap: Snapshot, dotted: str, same: Callable[[str, str], bool] = str.__eq__) -> list[Node]:
+    """The definitions a Rust path written from an indexed library crate's name means
+    (`serde_json::from_str`, `serde_json::Value::pointer`, `serde_json::de::Deserializer`): an item
+    the crate's root (`src/lib.rs`) passes on (`pub use crate::de::from_str`, two steps deep) or
+    defines (an exported macro too), or one of the module the path goes through. Its users and its docs write its API so; the crate's name is
+    no folder of a crate at a repository's top, and `qry related serde_json::from_str` found nothing
+    while search ranked `Deserializer::from_str` above the function."""
+    head, _, rest = dotted.strip(".").partition(".")
+    files = snap.manifest.files
+    folder = (crate_folders(files) | cargo_names(files, lambda p: _text_of(snap, p))).get(head)
+    if folder is None or not rest:
+        return []
+    root = posixpath.join(folder, CRATE_ROOT)
+    names = rest.split(".")
+    mods, step = [root.removesuffix(".rs")], [root]  # defined in the root, or passed on by it
+    for _ in range(REEXPORT_STEPS):  # `Map`: the root's `crate::value` passes it on from `crate::map`
+        passed = [m for f in step for m in passed_on(f, snap.file_imports(f), names[0])]
+        mods += passed
+        step = [f for f in sorted(files) if f.endswith(".rs") and any(defined_in(f, m) for m in passed)]
+    places = [(m, rest) for m in mods]
+    places += [
+        (posixpath.join(posixpath.dirname(root), *names[:i]), ".".join(names[i:]))
+        for i in range(1, len(names))
+    ]
+    src = posixpath.dirname(root) + "/"
+    return [
+        s.node
+        for s in snap.lookup("name_exact", names[-1].lower(), limit=LOOKUP_CAP)
+        if s.node.part == 0
+        and _symbol(s.node)
+        and (
+            any(
+                same(s.node.qualified_name.replace("::", "."), q) and defined_in(s.node.path, m)
+                for m, q in places
+            )
+            # `serde_json::json!`: an exported macro is the root's, in whichever module it is written
+            or (same(s.node.name, rest) and s.node.path.startswith(src) and _MACRO_EXPORT in s.node.text)
+        )
+    ]
+
+
+def crate_items(snap: Snapshot, name: str | None) -> frozenset[int]:
+    """The uids `through_crate` finds for a query identifier written as a Rust path, for search's
+    definition signal (which reads a qualifier as a container or folder)."""
+    if not name or "::" not in name:
+        return frozenset()
+    return frozenset(n.uid for n in through_crate(snap, as_dotted(name)))
+
+
+def _text_of(snap: Snapshot, path: str) -> str:
+    """An indexed file's text as its nodes hold it (a manifest's windows: a Cargo.toml's name)."""
+    return "\n".join(s.node.text for s in snap.nodes_in_file(path))
 
 
 def is_qualified(name: str) -> bool:

@@ -217,3 +217,17 @@ def edited_since(snap: Snapshot) -> str:
     said = f"{n} or more" if n >= EDITED_COUNT_LIMIT else str(n)
     files = "file" if n == 1 else "files"
     return f"; {said} indexed {files} changed since the index (qry index brings them in)"
+
+
+def exclusion_note(removed: list[str]) -> str:
+    """What `-word` exclusions did, said only when they removed matches (see TOLD_NOTES).
+
+    >>> exclusion_note(["help", "two words"])[:70]
+    'left out results containing help, "two words" (the exclusions -help -"'
+    """
+    words = ", ".join(f'"{w}"' if " " in w else w for w in removed)
+    typed = " ".join(f'-"{w}"' if " " in w else f"-{w}" for w in removed)
+    return (
+        f"left out results containing {words} (the exclusion{'s' if len(removed) > 1 else ''} {typed}; "
+        f'to search for a word that starts with a dash, quote it: "-{removed[0]}")'
+    )

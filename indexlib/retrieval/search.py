@@ -36,6 +36,7 @@ from indexlib.records import (
 from indexlib.retrieval import streams
 from indexlib.retrieval.bodies import bodies_first
 from indexlib.retrieval.bounds import SEARCH_MODES
+from indexlib.retrieval.definitions import crate_items
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
     Candidate,
@@ -48,7 +49,7 @@ from indexlib.retrieval.fusion import (
 )
 from indexlib.retrieval.hits import hit_of, place_lines, set_lines
 from indexlib.retrieval.names import fragment_pattern, last_name_part, spelling_pattern
-from indexlib.retrieval.notes import answer_notes, named_files
+from indexlib.retrieval.notes import answer_notes, exclusion_note, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
 from indexlib.retrieval.request import SearchOptions, SearchRequest, top_of
@@ -195,20 +196,6 @@ TOLD_NOTES = ("no result", "left out results", "no definition named", "dense str
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
 
-def exclusion_note(removed: list[str]) -> str:
-    """What `-word` exclusions did, said only when they removed matches (see TOLD_NOTES).
-
-    >>> exclusion_note(["help", "two words"])[:70]
-    'left out results containing help, "two words" (the exclusions -help -"'
-    """
-    words = ", ".join(f'"{w}"' if " " in w else w for w in removed)
-    typed = " ".join(f'-"{w}"' if " " in w else f"-{w}" for w in removed)
-    return (
-        f"left out results containing {words} (the exclusion{'s' if len(removed) > 1 else ''} {typed}; "
-        f'to search for a word that starts with a dash, quote it: "-{removed[0]}")'
-    )
-
-
 def _empty(text: str, meta: SearchMeta, t0: float, note: str) -> SearchResult:
     meta.notes.append(note)
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
@@ -321,10 +308,13 @@ def _rank(
     literal = fragment_pattern(q.text) if p.route is Route.SIGNATURE and not q.phrases else None
     if literal is not None:  # a node holding the code as typed joins the head wherever BM25 put it
         head += [c for c in cands[len(head) :] if _holds(snap, c.uid, literal)]
+    named = identifier_of(q, p.route)
+    # `serde_json::Value`: the item the crate passes on, which no container or folder names
+    through = crate_items(snap, named)
+    head += [c for c in cands[len(head) :] if c.uid in through]
     # Whether a definition is local to a function, private or an override matters only for one named
     # as the query names: its parent and declaring line are read for those alone, not for every
     # candidate of a question.
-    named = identifier_of(q, p.route)
     joined = "".join(split_identifier(last_name_part(named))) if named else ""
     for c in head:
         stored = snap.node(c.uid)
@@ -350,7 +340,7 @@ def _rank(
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=identifier_of(q, p.route), query_words=q.words, signals=opts.signals, scope=q.scope
+        head, identifier=named, query_words=q.words, signals=opts.signals, scope=q.scope, through=through
     )
     ranked_cands = bodies_first(collapse_parts(ranked_cands))
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None

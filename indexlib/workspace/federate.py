@@ -74,7 +74,7 @@ from indexlib.workspace.config import Member
 MERGES = ("stream", "cori", "rank")
 DEFAULT_MERGE = "stream"
 STREAMS = ("bm25", "symbol", "vector")
-EXCLUDED_NOTE = "left out results"  # search.exclusion_note's opening: what a `-word` removed
+EXCLUDED_NOTE = "left out results"  # notes.exclusion_note's opening: what a `-word` removed
 MAX_FANOUT_THREADS = 4  # indexes queried at once; each query is mostly Tantivy (GIL released) and numpy
 
 

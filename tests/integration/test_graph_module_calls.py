@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
+from indexlib import SearchOptions, open_engine, related
 from tests.repokit import make_repo
 
 
@@ -131,3 +131,52 @@ def test_a_name_a_package_passes_on_is_resolved_as_its_users_write_it(tmp_path: 
     ]:
         node = related(engine, name).node
         assert ((node.symbol, node.path) if node else None) == where, name
+
+
+# A library crate at the repository's top, named by its Cargo.toml (serde_json's layout): its root
+# passes items on from its modules, one of them two steps deep, and exports a macro.
+_CRATE = {
+    "Cargo.toml": '[package]\nname = "serde_json"\nversion = "1.0.0"\n',
+    "src/lib.rs": (
+        "mod de;\nmod macros;\nmod map;\npub mod value;\n\n"
+        "pub use crate::de::{from_str, Deserializer};\npub use crate::value::{Map, Value};\n"
+    ),
+    "src/de.rs": (
+        "pub struct Deserializer {}\n\nimpl Deserializer {\n    /// What serde_json::from_str reads with.\n"
+        "    pub fn from_str(s: &str) -> Self {\n        Deserializer {}\n    }\n}\n\n"
+        "/// Deserialize a value from a str.\npub fn from_str(s: &str) -> u8 {\n    0\n}\n"
+    ),
+    "src/value/mod.rs": (
+        "pub use crate::map::Map;\n\npub enum Value {\n    Null,\n}\n\nimpl Value {\n"
+        "    pub fn pointer(&self, p: &str) -> Option<&Value> {\n        None\n    }\n}\n\n"
+        "/// Convert a `T` into a `serde_json::Value`.\npub fn to_value(t: u8) -> Value {\n    Value::Null\n}\n\n"
+        "/// Interpret a `serde_json::Value` as a `T`.\npub fn from_value(v: Value) -> u8 {\n    0\n}\n"
+    ),
+    "src/map.rs": "pub struct Map {}\n\nimpl Map {\n    type Value = u8;\n}\n",
+    "src/macros.rs": "#[macro_export]\nmacro_rules! json {\n    ($e:expr) => {\n        $e\n    };\n}\n",
+    "tests/test.rs": "struct Value {}\n\nfn test_parse() {\n    let v = serde_json::from_str(\"1\");\n}\n",
+}
+
+
+def test_a_rust_path_from_the_crates_name_names_the_item_its_root_passes_on(tmp_path: Path) -> None:
+    """`qry related serde_json::from_str` (a Rust crate's API as its users and docs write it) found
+    no definition: the crate at the top is in no folder of its name, and its root passes `from_str`
+    on from `src/de.rs`. Search ranked the method `Deserializer::from_str` first for it and put
+    `Value` below doc comments naming `serde_json::Value`."""
+    engine = open_engine(make_repo(tmp_path, _CRATE) / ".qry")
+    for name, where in [
+        ("serde_json::from_str", ("from_str", "src/de.rs")),
+        ("serde_json::Value::pointer", ("Value.pointer", "src/value/mod.rs")),
+        ("serde_json::Map", ("Map", "src/map.rs")),  # `value` passes it on from `map`
+        ("serde_json::value::Value", ("Value", "src/value/mod.rs")),  # through its module
+        ("serde_json::json", ("json", "src/macros.rs")),  # an exported macro
+        ("serde_json::Nope", None),
+    ]:
+        node = related(engine, name).node
+        assert ((node.symbol, node.path) if node else None) == where, name
+    for query, first in [
+        ("serde_json::from_str", ("from_str", "src/de.rs")),
+        ("serde_json::Value", ("Value", "src/value/mod.rs")),
+    ]:
+        top = engine.search(query, SearchOptions(mode="lexical")).results[0]
+        assert (top.symbol, top.path) == first, query

@@ -2,7 +2,7 @@
 
 Owns: the language families references resolve within (a Python call never lands on a Ruby method;
 Kotlin, Scala and Java share the JVM, so each calls the others' classes as its own), what a build
-script may call (`sees`), the JVM's
+script or a Go test file may call (`sees`), the JVM's
 package rule, and the path closeness that orders candidates (`nearest_bodies`). Used by call
 resolution (resolve.py) and by the containment of members defined outside their type's file (outside.py).
 """
@@ -42,11 +42,17 @@ def family_of(language: str) -> str:
 # the build's own sources (`buildSrc/`, `build-logic/`), not the code they build.
 _BUILD_SCRIPT = re.compile(r"\.gradle(?:\.kts)?$")
 _BUILD_SOURCES = re.compile(r"(?:^|/)(?:buildSrc|build-logic)/")
+# Go builds a `_test.go` file into its folder's tests alone: no other code calls what it defines.
+# urfave/cli's `help.go` called the test type `customBoolFlag`'s `Names` and 47 more so, ambiguous.
+_GO_TEST = re.compile(r"_test\.go$")
 
 
 def sees(caller: str, target: str) -> bool:
     """Whether code in the file `caller` may call a definition in the file `target`: always, but
-    from a build script, only another or the build's sources (`_BUILD_SCRIPT`)."""
+    from a build script, only another or the build's sources (`_BUILD_SCRIPT`), and a Go test
+    file's definitions only from its folder's test files (`_GO_TEST`)."""
+    if _GO_TEST.search(target) and not (_GO_TEST.search(caller) and same_folder(caller, target)):
+        return False
     if not _BUILD_SCRIPT.search(caller):
         return True
     return bool(_BUILD_SCRIPT.search(target) or _BUILD_SOURCES.search(target))

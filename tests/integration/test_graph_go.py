@@ -297,6 +297,28 @@ def test_a_type_of_a_major_version_modules_package_types_its_variables(tmp_path:
     assert _calls(engine, "tiny", "out") == [("Command.Run", "command.go", False)]
 
 
+def test_a_go_test_files_definitions_are_called_from_its_folders_tests_alone(tmp_path: Path) -> None:
+    """Go builds a `_test.go` file into its own folder's tests: urfave/cli's `help.go` calling
+    `f.Names()` on a `Flag` linked to the test type `customBoolFlag.Names` (48 such edges from its
+    code), and a program in another folder to a test type's `Run`. A test of the folder, of its
+    package or the external `_test` one, still calls it."""
+    files = {
+        "flag.go": "package cli\n\ntype Flag interface {\n\tNames() []string\n}\n",
+        "flag_bool.go": "package cli\n\ntype BoolFlag struct{}\n\nfunc (b *BoolFlag) Names() []string { return nil }\n",
+        "help.go": "package cli\n\nfunc visible(flags []Flag) {\n\tfor _, f := range flags {\n\t\tf.Names()\n\t}\n}\n",
+        "flag_test.go": (
+            "package cli\n\ntype customBoolFlag struct{}\n\nfunc (c *customBoolFlag) Names() []string { return nil }\n\n"
+            "func helper(flags []Flag) {\n\tfor _, f := range flags {\n\t\tf.Names()\n\t}\n}\n"
+        ),
+        "export_test.go": "package cli_test\n\nfunc names(f *customBoolFlag) []string {\n\treturn f.Names()\n}\n",
+        "other/other.go": "package other\n\nfunc use(f interface{ Names() []string }) {\n\tf.Names()\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert {s for s, _, _ in _calls(engine, "visible", "out")} == {"Flag.Names", "BoolFlag.Names"}
+    assert "customBoolFlag.Names" in {s for s, _, _ in _calls(engine, "helper", "out")}
+    assert sorted(s for s, _, _ in _calls(engine, "customBoolFlag.Names", "in")) == ["helper", "names"]
+
+
 def test_a_range_variable_has_its_collections_element_type(tmp_path: Path) -> None:
     """`for _, f := range flags` over a `[]Flag` parameter, a `map[string]*Task` local, a field
     (`cmd.flags`) or a method's result (`cmd.all()`): `f.Names()` is `Flag.Names`, not an ambiguous

@@ -358,7 +358,8 @@ class GoTypes:
 
     def _result(self, path: str, call: str) -> str:
         """The named type a Go function returns first, called as `call` in file `path` (`New` of its
-        package, `viper.New` of the package imported as `viper`: then `viper.Viper`), else ''."""
+        package, `viper.New` of the package imported as `viper`: then `viper.Viper`; `call` itself
+        for a function of the standard library or a dependency), else ''."""
         key = (folder(path), call)
         if key not in self._results:
             pkg, _, name = call.rpartition(".")
@@ -375,6 +376,10 @@ class GoTypes:
             t = results.pop() if len(results) == 1 else ""
             if pkg:  # a bare type another package's function returns is that package's: `viper.Viper`
                 t = f"{pkg}.{t}" if t and "." not in t else ""  # (`*other.T` there: its file's import)
+            if pkg and not funcs and self._outside(path, pkg):
+                # `cmd := exec.CommandContext(..)`: some type of a package the index does not hold,
+                # named by the call (`exec.CommandContext`), whose methods `through` links to none.
+                t = call
             self._results[key] = t
         return self._results[key]
 

@@ -319,6 +319,35 @@ def test_a_go_test_files_definitions_are_called_from_its_folders_tests_alone(tmp
     assert sorted(s for s, _, _ in _calls(engine, "customBoolFlag.Names", "in")) == ["helper", "names"]
 
 
+def test_a_method_on_what_a_standard_or_dependency_function_returns_links_to_nothing(tmp_path: Path) -> None:
+    """`cmd := exec.CommandContext(ctx, "go"); cmd.Run()` runs os/exec's `Cmd.Run`: urfave/cli's
+    build script linked it to the indexed `Command.Run` (and a test type's), ambiguous. So with a
+    dependency's function (`remote.Dial()`); a function of an indexed package still types its result."""
+    files = {
+        "go.mod": "module example.com/cli\n\ngo 1.22\n",
+        "command.go": (
+            'package cli\n\nimport "context"\n\ntype Command struct{}\n\n'
+            "func New() *Command { return &Command{} }\n\n"
+            "func (c *Command) Run(ctx context.Context) error { return nil }\n"
+        ),
+        "job/job.go": "package job\n\ntype Job struct{}\n\nfunc (j *Job) Run() error { return nil }\n",
+        "scripts/build.go": (
+            'package main\n\nimport (\n\t"context"\n\t"os/exec"\n\n\t"example.com/cli"\n'
+            '\t"github.com/acme/remote"\n)\n\n'
+            'func runCmd(ctx context.Context) error {\n\tcmd := exec.CommandContext(ctx, "go")\n\treturn cmd.Run()\n}\n\n'
+            "func dial() {\n\tconn := remote.Dial()\n\tconn.Run()\n}\n\n"
+            "func main() {\n\tapp := cli.New()\n\tapp.Run(context.Background())\n}\n"
+        ),
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert _calls(engine, "runCmd", "out") == []
+    assert _calls(engine, "dial", "out") == []
+    assert _calls(engine, "main", "out") == [
+        ("New", "command.go", False),
+        ("Command.Run", "command.go", False),
+    ]
+
+
 def test_a_range_variable_has_its_collections_element_type(tmp_path: Path) -> None:
     """`for _, f := range flags` over a `[]Flag` parameter, a `map[string]*Task` local, a field
     (`cmd.flags`) or a method's result (`cmd.all()`): `f.Names()` is `Flag.Names`, not an ambiguous

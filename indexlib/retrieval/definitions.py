@@ -55,6 +55,7 @@ def _symbol(n: Node) -> bool:
 
 
 _MACRO_EXPORT = "#[macro_export]"  # a Rust macro so marked is its crate root's item
+_MACRO_RULES = "macro_rules!"  # how a Rust declarative macro's signature opens
 LOOKUP_CAP = 1000  # most same-named nodes read for one name (a name defined 1000 times is ambiguous anyway)
 
 
@@ -242,6 +243,11 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
         # `Session.send()`, as a call is written in prose and commit messages (search reads it so):
         # the name without the parentheses, tried second so C++'s `operator()` stays a name.
         return exact_definitions(snap, text[:-2])
+    if not found and text.endswith("!") and text[:-1].strip():
+        # `json!`, `serde_json::json!`: a Rust macro as its callers write it; a `macro_rules!` of the
+        # name before a function (a procedural macro is one) named so.
+        named = exact_definitions(snap, text[:-1])
+        return [n for n in named if n.signature.startswith(_MACRO_RULES)] or named
     selector = SELECTOR.search(text) if not found else None
     if selector is not None and selector.start():
         # `Session.request(_:method:)`, as Swift and DocC name a method: the overloads of that name

@@ -154,7 +154,7 @@ _CRATE = {
     ),
     "src/map.rs": "pub struct Map {}\n\nimpl Map {\n    type Value = u8;\n}\n",
     "src/macros.rs": "#[macro_export]\nmacro_rules! json {\n    ($e:expr) => {\n        $e\n    };\n}\n",
-    "tests/test.rs": "struct Value {}\n\nfn test_parse() {\n    let v = serde_json::from_str(\"1\");\n}\n",
+    "tests/test.rs": 'struct Value {}\n\nfn test_parse() {\n    let v = serde_json::from_str("1");\n}\n',
 }
 
 
@@ -180,3 +180,15 @@ def test_a_rust_path_from_the_crates_name_names_the_item_its_root_passes_on(tmp_
     ]:
         top = engine.search(query, SearchOptions(mode="lexical")).results[0]
         assert (top.symbol, top.path) == first, query
+
+
+def test_a_rust_macro_written_with_its_bang_names_the_macro(tmp_path: Path) -> None:
+    """`qry related json!` (a macro as its callers and docs write it) found no definition (exit 1),
+    the `!` read as part of the name; `serde_json::json!` neither. A `macro_rules!` comes before a
+    function of the name; a name with no definition still has none."""
+    files = {**_CRATE, "src/json.rs": "pub fn json(s: &str) -> u8 {\n    0\n}\n"}
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    for name in ("json!", "serde_json::json!", "macros.rs:json!"):
+        node = related(engine, name).node
+        assert node is not None and (node.symbol, node.path) == ("json", "src/macros.rs"), name
+    assert related(engine, "nope!").node is None

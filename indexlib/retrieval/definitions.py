@@ -171,8 +171,12 @@ def through_crate(snap: Snapshot, dotted: str, same: Callable[[str, str], bool] 
     while search ranked `Deserializer::from_str` above the function."""
     head, _, rest = dotted.strip(".").partition(".")
     files = snap.manifest.files
-    folder = (crate_folders(files) | cargo_names(files, lambda p: _text_of(snap, p))).get(head)
-    if folder is None or not rest:
+    if not rest or not head.islower():  # `Deserializer::from_str`: a crate's name is in lower case
+        return []
+    folder = crate_folders(files).get(head)
+    if folder is None:  # a name its Cargo.toml gives: read only for a path that may start with one
+        folder = cargo_names(files, lambda p: _text_of(snap, p)).get(head)
+    if folder is None:
         return []
     root = posixpath.join(folder, CRATE_ROOT)
     names = rest.split(".")

@@ -245,18 +245,12 @@ def _defining(
         c.uid: "exact" if c.uid in through else _defines(c, ident, ident_last, ident_joined, cased)
         for c in cands
     }
-    # A dotted name located as typed (`flask.url_for`: the function the package passes on) is the one
-    # meant; a suffix or folder match in another case (the method `Flask.url_for`) is spelled alike.
-    if any(_located(c) for c in cands):
-        for c in cands:
-            if kinds[c.uid] == "exact" and not _located(c) and c.uid not in through:
-                kinds[c.uid] = "spelled"
-    return kinds
-
-
-def _located(c: Candidate) -> bool:
-    """Whether the symbol stream found `c` as the definition a dotted name names as typed."""
-    return c.provenance.symbol_score == NAME_LOCATED_SCORE
+    # A dotted name located as typed (`flask.url_for`: the function the package passes on; the symbol
+    # stream's NAME_LOCATED_SCORE) is the one meant; a suffix or folder match in another case (the
+    # method `Flask.url_for`) is spelled alike.
+    located = {c.uid for c in cands if c.provenance.symbol_score == NAME_LOCATED_SCORE}
+    sure = located | through
+    return {u: "spelled" if k == "exact" and located and u not in sure else k for u, k in kinds.items()}
 
 
 class _DefinitionContext(msgspec.Struct, frozen=True):

@@ -305,10 +305,11 @@ def test_a_go_test_files_definitions_are_called_from_its_folders_tests_alone(tmp
     files = {
         "flag.go": "package cli\n\ntype Flag interface {\n\tNames() []string\n}\n",
         "flag_bool.go": "package cli\n\ntype BoolFlag struct{}\n\nfunc (b *BoolFlag) Names() []string { return nil }\n",
-        "help.go": "package cli\n\nfunc visible(flags []Flag) {\n\tfor _, f := range flags {\n\t\tf.Names()\n\t}\n}\n",
+        # `f` made by a function value: no type read, so the call is linked by its name.
+        "help.go": "package cli\n\nfunc visible(get func() Flag) {\n\tf := get()\n\tf.Names()\n}\n",
         "flag_test.go": (
             "package cli\n\ntype customBoolFlag struct{}\n\nfunc (c *customBoolFlag) Names() []string { return nil }\n\n"
-            "func helper(flags []Flag) {\n\tfor _, f := range flags {\n\t\tf.Names()\n\t}\n}\n"
+            "func helper(get func() Flag) {\n\tf := get()\n\tf.Names()\n}\n"
         ),
         "export_test.go": "package cli_test\n\nfunc names(f *customBoolFlag) []string {\n\treturn f.Names()\n}\n",
         "other/other.go": "package other\n\nfunc use(f interface{ Names() []string }) {\n\tf.Names()\n}\n",

@@ -335,14 +335,7 @@ class GoTypes:
         name = expr.removesuffix("()")
         owner, _, member = name.rpartition(".")
         if not owner:  # `all()`: a function of the own package
-            funcs = [
-                s.node
-                for s in self.snap.lookup("name_exact", name.lower(), limit=50)
-                if s.node.language == "go"
-                and s.node.kind == "function"
-                and s.node.name == name
-                and same_folder(s.node.path, n.path)
-            ]
+            funcs = self._functions(n.path, name)
             return result_written(funcs[0].signature) if len(funcs) == 1 else ""
         declared = self._type_of(n, owner)
         if not declared or "." in declared:
@@ -356,6 +349,18 @@ class GoTypes:
                     return field_written(g)
         return ""
 
+    def _functions(self, path: str, name: str, package: str = "") -> list[Node]:
+        """The Go functions `name` in the file `path` calls: of its own package, or of the package
+        `package` (an import path, or the name it is imported by) when the call is qualified."""
+        return [
+            s.node
+            for s in self.snap.lookup("name_exact", name.lower(), limit=50)
+            if s.node.language == "go"
+            and s.node.kind == "function"
+            and s.node.name == name
+            and (self._provides(s.node.path, package) if package else same_folder(s.node.path, path))
+        ]
+
     def _result(self, path: str, call: str) -> str:
         """The named type a Go function returns first, called as `call` in file `path` (`New` of its
         package, `viper.New` of the package imported as `viper`: then `viper.Viper`; `call` itself
@@ -364,14 +369,7 @@ class GoTypes:
         if key not in self._results:
             pkg, _, name = call.rpartition(".")
             imported = self._imported(path, pkg) if pkg else ""
-            funcs = [
-                s.node
-                for s in self.snap.lookup("name_exact", name.lower(), limit=50)
-                if s.node.language == "go"
-                and s.node.kind == "function"
-                and s.node.name == name
-                and (self._provides(s.node.path, imported or pkg) if pkg else same_folder(s.node.path, path))
-            ]
+            funcs = self._functions(path, name, imported or pkg)
             results = {result_type(f.signature) for f in funcs}
             t = results.pop() if len(results) == 1 else ""
             if pkg:  # a bare type another package's function returns is that package's: `viper.Viper`

@@ -497,3 +497,23 @@ def test_a_comment_inside_a_method_chain_is_no_part_of_a_call_target() -> None:
         "ruby": ["items", "items.select", "items.select.map"],  # `items`: no local holds it, a call
         "python": ["b.build"],
     }
+
+
+def test_a_call_on_an_unbracketed_new_targets_the_constructed_class() -> None:
+    """`new Foo(1).bar()` calls Foo's `bar`: read as a name, the keyword was glued onto the class
+    (`newFoo.bar`), a receiver no definition has, so the call was every `bar`'s ambiguous guess."""
+    sources = {
+        "A.java": (b"class A { void f() {\n new Foo(1).bar().baz();\n new int[]{1}.clone();\n} }\n", "java"),
+        "A.cs": (
+            b"class A { void F() {\n new Foo<int>() { X = 1 }.Bar();\n new[] { 1 }.Concat(y);\n} }\n",
+            "csharp",
+        ),
+        "a.ts": (b"function f() {\n new ns.Foo(x).bar();\n new.target.x();\n}\n", "typescript"),
+    }
+    found = {}
+    for path, (source, language) in sources.items():
+        found[path] = {(r.line, r.target) for r in parse_file(path, source, language).refs}
+    assert {(2, "Foo.bar"), (2, "Foo.bar.baz"), (3, "<expr>.clone")} <= found["A.java"]
+    assert {(2, "Foo.Bar"), (3, "<expr>.Concat")} <= found["A.cs"]
+    assert {(2, "ns.Foo.bar"), (3, "new.target.x")} <= found["a.ts"]
+    assert not any("newFoo" in target for targets in found.values() for _, target in targets)

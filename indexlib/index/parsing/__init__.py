@@ -102,7 +102,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `settings`, `request` and `response` so, and such calls made no reference.
 # 32: a JavaScript member a callback patches on a global or an import (`Date.now = () => now` in a
 #     test), or a function declared in a callback assigns to its own local, is no definition.
-PARSER_VERSION = 32
+# 33: a call on an unbracketed `new Foo(..)` (`new Foo().bar()` in Java, C#, JavaScript, TypeScript)
+#     targets `Foo.bar`, not `newFoo.bar`; on an array or anonymous object (`new[] { a }.Concat`) `<expr>`.
+PARSER_VERSION = 33
 
 
 def parse_file(

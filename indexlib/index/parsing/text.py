@@ -132,6 +132,9 @@ _LEADING_VALUE = re.compile(
 )
 _MEMBER_ACCESS = re.compile(r"\s*(?:\.|->|::|\?\.|&\.)")
 _CONSTRUCTED = re.compile(r"\(\s*new\s+([A-Za-z_\\][\w.\\:]*)")  # `(new Foo(x))->bar()`: Foo's bar
+# An unbracketed `new Foo(x).bar()`, `new Foo<T> { X = 1 }.Bar()` (Java, C#, JavaScript, PHP 8.4):
+# the class constructed; none for an array or an anonymous object (`new[] { a }.Concat`, `new { A = 1 }`).
+_NEW = re.compile(r"\s*new(?:\s+|(?=[\[{]))(?P<cls>[A-Za-z_\\$][\w.\\:$]*)?\s*")
 
 
 def callee_target(text: str, dollar: bool = False) -> str:
@@ -145,6 +148,10 @@ def callee_target(text: str, dollar: bool = False) -> str:
     >>> callee_target("(a).b.c"), callee_target("[a][0].x"), callee_target("foo(x).bar")
     ('<expr>.b.c', '<expr>.x', 'foo.bar')
     """
+    receiver, end = _constructed(text)
+    if end > 0 and _MEMBER_ACCESS.match(text, end):
+        rest = normalize_target(text[end:], dollar)
+        return f"{normalize_target(receiver, dollar) or EXPRESSION_RECEIVER}.{rest}"[:MAX_TARGET_CHARS]
     m = _LEADING_VALUE.match(text)
     end = _value_end(text, m) if m else -1
     while end > 0 and (more := _LEADING_VALUE.match(text, end)) and more.group("group"):
@@ -155,6 +162,28 @@ def callee_target(text: str, dollar: bool = False) -> str:
     constructed = _CONSTRUCTED.match(text, m.start("group")) if m and m.group("group") else None
     receiver = normalize_target(constructed.group(1), dollar) if constructed else EXPRESSION_RECEIVER
     return f"{receiver}.{rest}"[:MAX_TARGET_CHARS] if rest else ""
+
+
+def _constructed(text: str) -> tuple[str, int]:
+    """(the class, where the expression ends) of a `new` expression `text` starts with, unbracketed:
+    `new Foo(1).bar` -> ('Foo', 10); '' for an array or anonymous object; (.., -1) for no such start.
+    Read as a name, `new Foo(1)` would prefix its class with the keyword (`newFoo.bar`)."""
+    m = _NEW.match(text)
+    if m is None:
+        return "", -1
+    cls, end = m.group("cls") or "", m.end()
+    depth = 1 if text.startswith("<", end) else 0  # type arguments: `new Map<K, List<V>>()`
+    while depth and end + 1 < len(text):
+        end += 1
+        depth += {"<": 1, ">": -1}.get(text[end], 0)
+    end += 1 if text.startswith(">", end) else 0
+    groups = 0
+    while (more := _LEADING_VALUE.match(text, end)) and more.group("group"):
+        cls = "" if more.group("group") == "[" else cls  # `new int[] {1, 2}`: an array, no object
+        end, groups = _value_end(text, more), groups + 1
+        if end < 0:
+            return "", -1
+    return cls, end if groups else -1
 
 
 def _value_end(text: str, m: re.Match[str]) -> int:

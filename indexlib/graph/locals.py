@@ -3,9 +3,9 @@ does Go's).
 
 Owns: reading, from a function's text, the variables whose declaration names their class
 (`let te = TestEnv::new(..)`, `let cfg: Config = ..`, `r = Retrier(..)`, `const c = new Client()`,
-`Parser p = new Parser(..)`, `val b = Builder()`), and from a class's texts its fields' (`self.p =
-Parser()`, `self.client = via` after `via: Gateway`, a struct's `settings: Config`, Java's `private
-Tokeniser tok;`); and narrowing a call through one (`te.assert_output()`, `self.p.parse()`, Java's
+`Parser p = new Parser(..)`, `val b = Builder()`, PHP's `$f = new Foo()` and `Foo $f`), and from a
+class's texts its fields' (`self.p = Parser()`, `self.client = via` after `via: Gateway`, a struct's
+`settings: Config`, Java's `private Tokeniser tok;`, PHP's `private ?Foo $f` and `/** @var Foo */`); and narrowing a call through one (`te.assert_output()`, `self.p.parse()`, Java's
 bare `tok.read()`) to the methods that class declares, else to those of the nearest class it
 inherits from as far as the index holds them.
 
@@ -34,7 +34,7 @@ from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
 MAX_CHAIN = 4  # calls followed through a chain (`a.b().c().d()`) by their declared return types
-_SELF_TYPES = frozenset({"Self", "this"})
+_SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`: PHP's
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
@@ -53,7 +53,27 @@ _PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>[
 _PY_WITH = re.compile(
     rf"(?:\bwith\s+\(?|,)\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\((?:[^()]|\([^()]*\))*\)\s+as\s+(?P<var>[a-z_]\w*)"
 )
+# PHP writes a class through its namespace (`new Handler\\CurlFactory(3)`, `\\Foo\\Bar $x`): the class
+# is the last name, as `_container` reads a member's class.
+_PHP_CLASS = r"\\?(?:\w+\\)*(?P<cls>[A-Z]\w*)"
+# `$f = new Foo(..)`; a parameter or caught exception `Foo $f` (`?Foo $f`, `Foo ...$fs`); a
+# docblock's `@var Foo $f` or `@param Foo $f`.
+_PHP_LOCALS = (
+    re.compile(rf"\$(?P<var>\w+)\s*=\s*new\s+{_PHP_CLASS}"),
+    re.compile(rf"(?<![\w\\$]){_PHP_CLASS}\s+&?(?:\.\.\.)?\$(?P<var>\w+)"),
+    re.compile(rf"@(?:var|param)\s+\??{_PHP_CLASS}\s+\$(?P<var>\w+)"),
+)
+_PHP_MODIFIERS = r"(?:(?:public|protected|private|static|readonly|var)\s+)+"
+# A property: typed (`private ?Foo $f;`, a promoted constructor parameter), documented (`/** @var
+# Foo */ private $f;`), or given `new Foo(..)` in a method (`$this->f = new Foo(..)`).
+_PHP_FIELDS = (
+    re.compile(rf"{_PHP_MODIFIERS}\??{_PHP_CLASS}\s+\$(?P<var>\w+)"),
+    re.compile(rf"@var\s+\??{_PHP_CLASS}\s*\*/\s*{_PHP_MODIFIERS}\$(?P<var>\w+)"),
+    re.compile(rf"\$this->(?P<var>\w+)\s*=\s*new\s+{_PHP_CLASS}"),
+)
+_PHP_GIVEN = re.compile(r"\$this->(\w+)\s*=\s*\$(\w+)\s*;")  # `$this->factory = $factory;`
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "php": _PHP_LOCALS,
     "rust": (
         _ANNOTATED,
         re.compile(
@@ -77,6 +97,7 @@ _SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*{_TYPE}\("
 _SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "php": _PHP_FIELDS,
     "rust": (_ANNOTATED,),
     "python": (_ANNOTATED, _SELF_CONSTRUCTED),
     "typescript": (_ANNOTATED, _THIS_NEW),
@@ -109,10 +130,15 @@ def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
     `impl` blocks) name, for the fields declared with one; in Python also a field given an
     annotated parameter (`def __init__(self, gateway: Gateway): self.gateway = gateway`)."""
     seen = _seen(_FIELDS, language, texts)
-    if language == "python":
+    if language in ("python", "php"):
+        given = _SELF_GIVEN if language == "python" else _PHP_GIVEN
         for text in texts:
-            params = {m.group(1): m.group(2) for m in _ANNOTATED.finditer(text)}
-            for m in _SELF_GIVEN.finditer(text):
+            params = (
+                {m.group(1): m.group(2) for m in _ANNOTATED.finditer(text)}
+                if language == "python"
+                else {v: cs.pop() for v, cs in _seen(_PATTERNS, language, [text]).items() if len(cs) == 1}
+            )
+            for m in given.finditer(text):
                 if m.group(2) in params:
                     seen.setdefault(m.group(1), set()).add(params[m.group(2)])
     return {v: next(iter(cs)) for v, cs in seen.items() if len(cs) == 1}
@@ -304,6 +330,8 @@ def returned_class(signature: str, name: str, language: str) -> str | None:
     lang = _ALIAS.get(language, language)
     if lang in ("java", "csharp"):
         m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\s+{re.escape(name)}\s*[(<]", signature)
+    elif lang == "php":  # `): EasyHandle`, `): ?self`, `): \\Foo\\Bar`
+        m = re.search(r"\)\s*:\s*\??\\?(?:\w+\\)*([A-Z]\w*|self|static)\s*(?:$|\{)", signature)
     elif lang in ("rust", "python", "swift"):
         m = re.search(r"->\s*&?(?:mut\s+)?['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
     else:  # TypeScript, JavaScript's JSDoc-less methods have none, Kotlin `): Type`

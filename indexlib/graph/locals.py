@@ -33,7 +33,9 @@ from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
-MAX_CHAIN = 4  # calls followed through a chain (`a.b().c().d()`) by their declared return types
+# Calls and properties followed through a chain (`a.b().c().d()`, C# `new Conf().WriteTo.Sink(s)`) by
+# their declared types: a fluent builder's chain steps through a property between calls.
+MAX_CHAIN = 8
 _SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`: PHP's
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
@@ -324,12 +326,23 @@ class LocalTypes:
         return self._lineage[key]
 
 
+# A Kotlin or Swift property's declared type (`val writeTo: Sinks`, `var other: Sinks?`, `let s: S`).
+_PROPERTY = re.compile(r"\b(?:val|var|let)\s+(\w+)\s*:\s*([A-Z]\w*)\b(?!\s*<)")
+
+
 def returned_class(signature: str, name: str, language: str) -> str | None:
     """The class a method's signature says it returns (`-> Self`, `): Elements`, `Elements select(`),
-    or None when it names none (a primitive, a generic wrapper, nothing written)."""
+    or a property's its declared type (C# `public LoggerSinkConfiguration WriteTo { get; }`, Kotlin
+    `val writeTo: Sinks`, Swift `var sinks: Sinks?`): a fluent chain steps through both alike
+    (`new LoggerConfiguration().WriteTo.Sink(s)`). None when it names none (a primitive, a generic
+    wrapper, nothing written)."""
     lang = _ALIAS.get(language, language)
-    if lang in ("java", "csharp"):
-        m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\s+{re.escape(name)}\s*[(<]", signature)
+    word = re.escape(name)
+    declared = _PROPERTY.search(signature) if lang in ("kotlin", "swift") else None
+    if declared and declared.group(1) == name:  # `val writeTo: Sinks = ..`, `var other: Sinks?`
+        return declared.group(2)
+    if lang in ("java", "csharp"):  # a method's `(`/`<`; a property's end, accessors, `=>`, `=`
+        m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\??\s+{word}\s*(?:[(<{{=]|$)", signature)
     elif lang == "php":  # `): EasyHandle`, `): ?self`, `): \\Foo\\Bar`
         m = re.search(r"\)\s*:\s*\??\\?(?:\w+\\)*([A-Z]\w*|self|static)\s*(?:$|\{)", signature)
     elif lang in ("rust", "python", "swift"):

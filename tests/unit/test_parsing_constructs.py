@@ -517,3 +517,45 @@ def test_a_call_on_an_unbracketed_new_targets_the_constructed_class() -> None:
     assert {(2, "Foo.Bar"), (3, "<expr>.Concat")} <= found["A.cs"]
     assert {(2, "ns.Foo.bar"), (3, "new.target.x")} <= found["a.ts"]
     assert not any("newFoo" in target for targets in found.values() for _, target in targets)
+
+
+def test_a_csharp_target_typed_new_calls_the_class_its_target_declares() -> None:
+    """`Foo f = new(..)` writes no type: the class is the declared type of the variable, field or
+    property it initialises or is assigned to, or of the member it returns from (serilog's
+    `return new(processor, ..)` in `CreateLogger`, typed `Logger`, made no reference)."""
+    source = b"""class C {
+    readonly Dictionary<string, Sw> _o = new();
+    public static Seq Empty { get; } = new(1);
+    public Aud AuditTo => new(this, 2);
+    public Sinks WriteTo { get; internal set; }
+    C(Conf conf) { WriteTo = new(this); conf = new(); }
+    public Logger Make() {
+        LevelMap? map = null;
+        if (x) {
+            map = new(1, 2);
+        }
+        Func<int, Foo> f = x => new(x);
+        var v = new Bar();
+        Take(new(3));
+        return x ? Empty : (new(
+            4));
+    }
+    public Foo? Get { get { return new(5); } }
+    object _lock = new();
+}
+"""
+    parsed = parse_file("C.cs", source, "csharp")
+    names = {node.uid: node.qualified_name for node in parsed.nodes}
+    found = {(names.get(r.src_uid, ""), r.line, r.target, r.args) for r in parsed.refs if r.kind == "calls"}
+    assert found == {
+        ("C", 2, "Dictionary`2", 0),  # a field's declared generic type
+        ("C.Empty", 3, "Seq", 1),  # a property's initialiser
+        ("C.AuditTo", 4, "Aud", 2),  # an expression-bodied property
+        ("C.C", 6, "Sinks", 1),  # assigned to a property of the class
+        ("C.C", 6, "Conf", 0),  # assigned to a parameter
+        ("C.Make", 10, "LevelMap", 2),  # assigned to a local declared `LevelMap?` in an outer block
+        ("C.Make", 13, "Bar", 0),
+        ("C.Make", 14, "Take", 1),  # an argument's class is the parameter's: none
+        ("C.Make", 15, "Logger", 1),  # the method's return type, through `?:` and parentheses
+        ("C.Get", 18, "Foo", 1),  # a getter's `return`: the property's type
+    }

@@ -104,7 +104,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     test), or a function declared in a callback assigns to its own local, is no definition.
 # 33: a call on an unbracketed `new Foo(..)` (`new Foo().bar()` in Java, C#, JavaScript, TypeScript)
 #     targets `Foo.bar`, not `newFoo.bar`; on an array or anonymous object (`new[] { a }.Concat`) `<expr>`.
-PARSER_VERSION = 33
+# 34: a C# target-typed `new(..)` calls the class its target declares (targettyped.py): the variable,
+#     field or property it initialises or is assigned to, or the member it is returned from.
+PARSER_VERSION = 34
 
 
 def parse_file(

@@ -37,6 +37,8 @@ def argument_count(call: Node, language: str) -> int:
         labels = swift_labels(lambda _node: UNLABELED, call)  # the count needs no label's text
         return -1 if labels is None else len(labels)
     found = call.child_by_field_name("arguments")
+    if found is None and call.type == "implicit_object_creation_expression":  # C# `new(a, b)`: no field
+        found = next((c for c in call.named_children if c.type == "argument_list"), None)
     if found is None or found.type != "argument_list":
         return -1
     return sum(1 for c in found.named_children if "comment" not in c.type)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import msgspec
 
 from indexlib.engines.treesitter import Node
-from indexlib.index.parsing import kotlinswift, rubydefs
+from indexlib.index.parsing import kotlinswift, rubydefs, targettyped
 from indexlib.index.parsing.jsimports import js_imports
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.text import (
@@ -152,6 +152,8 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language in kotlinswift.LANGUAGES:
         callee = kotlinswift.callee(node)
         return (callee_target(src.code(callee)) if callee is not None else ""), callee, False
+    if kind == targettyped.TARGET_TYPED_NEW:  # C# `Foo f = new(..)`: the class its target declares
+        return (*targettyped.constructed(src, node), False)
     if kind in ("new_expression", "object_creation_expression", "instance_expression"):
         if kind == "instance_expression":  # Scala `new Greeter(n)`: the type comes first
             callee = node.named_child(0) if node.named_child_count else None

@@ -229,6 +229,7 @@ _CSHARP = Spec(
     (file_scoped_namespace_declaration) @scope
     (invocation_expression) @call
     (object_creation_expression) @call
+    (implicit_object_creation_expression) @call
     (using_directive) @import
     """,
     comments=_C_LIKE_COMMENTS,

@@ -69,6 +69,11 @@ class RefKind(StrEnum):
 # method, never to a field or a type (graph/resolve.py).
 UNIFORM_ACCESS = "<access>"
 
+# The `alias` of a `calls` Ref that constructs an object (C# `new LogEvent(..)`, a target-typed
+# `new(..)`): it calls a class or one of its constructors, never a method that shares the class's
+# name (a test helper's `static LogEvent LogEvent(..)` around `return new(..)`; graph/parts.of_arity).
+CONSTRUCTS = "<new>"
+
 
 # The `alias` of an `inherits` Ref that a statement of a type's body makes, not its header: a PHP
 # trait use (`use FormattableHandlerTrait;`) or a Ruby mixin (`include Helpers`, `extend`,

@@ -35,8 +35,9 @@ from collections.abc import Callable, Sequence
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import family_of, may_share_a_type
+from indexlib.graph.targets import written_arity
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.records import CONSTRUCTS, CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
 PARTS_CAP = 200  # same-named nodes read to find the other parts of a type
@@ -192,10 +193,13 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-def of_arity(snap: Snapshot, cands: list[StoredNode], written: int) -> list[StoredNode]:
+def of_arity(snap: Snapshot, cands: list[StoredNode], ref: Ref) -> list[StoredNode]:
     """The C# types (and their constructors) of the generic arity a reference wrote: `new
     Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other candidates stay. All of them when
-    none has that arity (a type of a library, or of code the parser read otherwise)."""
+    none has that arity (a type of a library, or of code the parser read otherwise). A construction
+    (`CONSTRUCTS`: `new LogEvent(..)`) keeps only types and constructors: a method named as the
+    class (`static LogEvent LogEvent(..)`) is no class, and with none indexed the call links nowhere."""
+    written = written_arity(ref.target)
 
     def type_arity(c: StoredNode) -> int | None:
         if c.node.kind in CONTAINER_KINDS:
@@ -205,6 +209,8 @@ def of_arity(snap: Snapshot, cands: list[StoredNode], written: int) -> list[Stor
             return arity(owner.node)  # a constructor
         return None
 
+    if ref.alias == CONSTRUCTS:
+        cands = [c for c in cands if type_arity(c) is not None]
     kept = [c for c in cands if type_arity(c) in (None, written)]
     return kept or cands
 

@@ -52,7 +52,7 @@ from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, 
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.rustpaths import module_path_tier
-from indexlib.graph.targets import anchored, module_path_matches, split_target, written_arity
+from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path
 from indexlib.records import (
@@ -116,8 +116,8 @@ class Resolver:
         if n.language == "php":
             qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
-        access = ref.alias == UNIFORM_ACCESS  # Scala `Lib.size`: a call only of a `def`
-        called = ref.alias if ref.kind == RefKind.CALLS and ref.alias and not access else last  # `opt()`
+        access = ref.alias == UNIFORM_ACCESS  # Scala `Lib.size`: only a `def`; `<..>` marks, names none
+        called = ref.alias if ref.kind == RefKind.CALLS and ref.alias[:1] not in ("", "<") else last  # opt()
         family = family_of(n.language)
         exact_case = n.language not in CASE_INSENSITIVE
         cands = [
@@ -135,7 +135,7 @@ class Resolver:
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
         if n.language == "csharp":
-            cands = of_arity(self.snap, cands, written_arity(ref.target))
+            cands = of_arity(self.snap, cands, ref)
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):

@@ -106,7 +106,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     targets `Foo.bar`, not `newFoo.bar`; on an array or anonymous object (`new[] { a }.Concat`) `<expr>`.
 # 34: a C# target-typed `new(..)` calls the class its target declares (targettyped.py): the variable,
 #     field or property it initialises or is assigned to, or the member it is returned from.
-PARSER_VERSION = 34
+# 35: a C# construction (`new Foo(..)`, `new(..)`) marks its call `<new>` (records.CONSTRUCTS): it calls a
+#     class or constructor, never a same-named method.
+PARSER_VERSION = 35
 
 
 def parse_file(

@@ -105,8 +105,11 @@ from indexlib.index.parsing.scalaaccess import access_target, is_access
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
 from indexlib.index.parsing.text import Source, normalize_target
-from indexlib.records import MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
+from indexlib.records import CONSTRUCTS, MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
+
+# The C# call sites that construct an object (`CONSTRUCTS`): a class's, or its constructor's.
+_CONSTRUCTIONS = frozenset({"object_creation_expression", "implicit_object_creation_expression"})
 
 
 @dataclass(slots=True)
@@ -244,7 +247,7 @@ def _refs(
         if is_import:
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
         else:
-            add(owner, calls, target, line, UNIFORM_ACCESS if access else "", written(src, node, language))
+            add(owner, calls, target, line, _marker(node, access), written(src, node, language))
     for node, target in rubydefs.bare_calls(src, caps.get("bare", [])):  # Ruby `settings` (rubydefs.py)
         add(owner_uid(node.start_byte, node.start_point.row + 1), calls, target, node.start_point.row + 1)
     for node in caps.get("decorator", ()):
@@ -274,6 +277,12 @@ def _refs(
     refs = renamed_calls(refs, language, renames)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
+
+
+def _marker(call: Node, access: bool) -> str:
+    """The `alias` marking how a call site calls: a Scala access (UNIFORM_ACCESS), a C# construction
+    (CONSTRUCTS), else none."""
+    return UNIFORM_ACCESS if access else CONSTRUCTS if call.type in _CONSTRUCTIONS else ""
 
 
 def _ref(owner: int, kind: str, target: str, line: int, alias: str, call: Written) -> Ref:

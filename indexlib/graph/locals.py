@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.targets import module_path_matches
 from indexlib.records import CONTAINER_KINDS, Node, Ref
@@ -40,10 +41,13 @@ _SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`:
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
+# A Java, C# or Kotlin class as a declaration may write it, through the classes it is nested in
+# (`CallAdapter.Factory f`, `new Retrofit.Builder()`): every name capitalised, so no package's.
+_NESTED_TYPE = r"([A-Z]\w*(?:\.[A-Z]\w*)*)"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
 _ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
 # `Type name` followed by `=`, `;`, `,` or `)` (a Java or C# parameter or local: `Parser p = ..`).
-_TYPE_FIRST = re.compile(r"(?<![\w.])([A-Z]\w*)(?:<[^;=(){}]*>)?(?:\[\])?\s+([a-z_]\w*)\s*[=;,)]")
+_TYPE_FIRST = re.compile(rf"(?<![\w.]){_NESTED_TYPE}(?:<[^;=(){{}}]*>)?(?:\[\])?\s+([a-z_]\w*)\s*[=;,)]")
 # A Python constructor may be written through the module that holds it (`httpx.Client(..)`); the
 # qualifier counts only when the file imports it as a module the index holds (LocalTypes._modules),
 # since `b.Thing()` on a local is a call whose result says nothing of its class.
@@ -74,6 +78,8 @@ _PHP_FIELDS = (
     re.compile(rf"\$this->(?P<var>\w+)\s*=\s*new\s+{_PHP_CLASS}"),
 )
 _PHP_GIVEN = re.compile(r"\$this->(\w+)\s*=\s*\$(\w+)\s*;")  # `$this->factory = $factory;`
+# Kotlin's `val server = MockWebServer()`, `val b = Retrofit.Builder()`: a local or a property.
+_KOTLIN_CONSTRUCTED = re.compile(rf"\b(?:val|var)\s+(\w+)\s*=\s*{_NESTED_TYPE}\(")
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "php": _PHP_LOCALS,
     "rust": (
@@ -88,13 +94,14 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
         re.compile(rf"\b(?:const|let|var)\s+(\w+)\s*(?::\s*[^=;]+)?=\s*new\s+{_TYPE}"),
     ),
     "javascript": (re.compile(rf"\b(?:const|let|var)\s+(\w+)\s*=\s*new\s+{_TYPE}"),),
-    "kotlin": (_ANNOTATED, re.compile(rf"\b(?:val|var)\s+(\w+)\s*=\s*{_TYPE}\(")),
+    "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
     "swift": (_ANNOTATED, re.compile(rf"\b(?:let|var)\s+(\w+)\s*=\s*{_TYPE}\(")),
-    "java": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_TYPE}")),
-    "csharp": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_TYPE}")),
+    "java": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
+    "csharp": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
 }
 # A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
-# class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`.
+# class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`, Kotlin's
+# `val x = Foo()`.
 _SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*{_TYPE}\(")
 _SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
@@ -104,7 +111,7 @@ _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "python": (_ANNOTATED, _SELF_CONSTRUCTED),
     "typescript": (_ANNOTATED, _THIS_NEW),
     "javascript": (_THIS_NEW,),
-    "kotlin": (_ANNOTATED,),
+    "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
     "swift": (_ANNOTATED,),
     "java": (_TYPE_FIRST, _THIS_NEW),
     "csharp": (_TYPE_FIRST, _THIS_NEW),
@@ -200,6 +207,7 @@ class LocalTypes:
         self._imports: dict[str, list[Ref]] = {}
         self._held: dict[str, bool] = {}
         self._variables_of = ModuleVariables(snap)
+        self._foreign = ForeignTypes(snap, ancestry)
 
     def through(
         self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = ()
@@ -215,14 +223,22 @@ class LocalTypes:
         parts = qualifier.split(".")
         if parts[0] in _OWN:
             cls, rest = (self._field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
-        else:
-            cls = None if bound else self._local(n, parts[0])
+        else:  # a Java import binds a class (`import retrofit2.Retrofit;`), never a variable
+            cls = None if bound and n.language not in _BARE_FIELDS else self._local(n, parts[0])
             cls, rest = cls or self._module_level(n, parts[0], list(bound)), parts[1:]
+        declared = cls is not None and cls != parts[0]  # a variable's class, not a type named itself
+        while not declared and cls and rest and self._holds(f"{cls}.{rest[0]}", n.language):
+            cls, rest = f"{cls}.{rest[0]}", rest[1:]  # `new Retrofit.Builder().baseUrl(u)`: the nested class
         if len(rest) > MAX_CHAIN:
             return None
         for call in rest:
             cls = self._returns(cls, call, n.language) if cls is not None else None
-        return None if cls is None else self._members(cls, n.language, cands)
+        if cls is None:
+            return None
+        found = self._members(cls, n.language, cands)
+        if found is None and declared and not rest:  # `server.enqueue()` on a library's MockWebServer
+            return self._foreign.implementing(n, cls, cands)
+        return found
 
     def _local(self, n: Node, name: str) -> str | None:
         """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names
@@ -268,7 +284,7 @@ class LocalTypes:
 
     def _members(self, cls: str, language: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         for level in self._levels(cls, language):
-            found = [c for c in cands if _container(c) in level]
+            found = [c for c in cands if any(_declared_in(c, name) for name in level)]
             if found:
                 return found
         return None
@@ -290,14 +306,16 @@ class LocalTypes:
         mine = self._members(cls, language, found) or []
         said = {returned_class(m.node.signature, method, language) for m in mine}
         said = {cls if r in _SELF_TYPES else r for r in said}
+        # `Builder baseUrl(..)` in `Retrofit.Builder` returns that Builder, not another class's
+        said = {_enclosing_named(cls, r) if r else r for r in said}
         return next(iter(said)) if len(said) == 1 and None not in said else None
 
     def _holds(self, name: str, language: str) -> bool:
         """Whether the index holds a class `name` of `language` (read once per name)."""
         if (name, language) not in self._classes:
             self._classes[(name, language)] = any(
-                s.node.name == name and s.node.kind in CONTAINER_KINDS and s.node.language == language
-                for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS)
+                _is_class(s, name) and s.node.language == language
+                for s in self.snap.lookup("name_exact", name.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
             )
         return self._classes[(name, language)]
 
@@ -316,8 +334,8 @@ class LocalTypes:
         if key not in self._lineage:
             holders = frozenset(
                 s.node.uid
-                for s in self.snap.lookup("name_exact", cls.lower(), limit=CLASS_PARTS)
-                if s.node.name == cls and s.node.kind in CONTAINER_KINDS and s.node.language == language
+                for s in self.snap.lookup("name_exact", cls.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
+                if _is_class(s, cls) and s.node.language == language
             )
             levels = [{cls}]
             for level in self._ancestry(holders) if holders else []:
@@ -352,11 +370,27 @@ def returned_class(signature: str, name: str, language: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _container(c: StoredNode) -> str:
-    """The class a member is declared in, by the last qualifier of its name (`TestEnv` of
-    `TestEnv.assert_output`, `tests.TestEnv.assert_output`)."""
-    parts = c.node.qualified_name.replace("::", ".").split(".")
-    return parts[-2] if len(parts) > 1 else ""
+def _declared_in(c: StoredNode, cls: str) -> bool:
+    """Whether member `c` is declared in class `cls`, by the qualifiers of its name (`TestEnv` of
+    `TestEnv.assert_output`, `tests.TestEnv.assert_output`); a nested class by its outer ones too
+    (`Retrofit.Builder` holds `Retrofit.Builder.build`, not `Phone.Builder.build`)."""
+    qualified = c.node.qualified_name.replace("::", ".")
+    owner = qualified.rsplit(".", 1)[0] if "." in qualified else ""
+    return owner == cls or owner.endswith("." + cls)
+
+
+def _is_class(s: StoredNode, cls: str) -> bool:
+    """Whether `s` is a class named `cls`, which may be written through its outer classes."""
+    q = s.node.qualified_name.replace("::", ".")
+    last = cls.rsplit(".", 1)[-1]
+    return s.node.name == last and s.node.kind in CONTAINER_KINDS and (q == cls or q.endswith("." + cls))
+
+
+def _enclosing_named(cls: str, name: str) -> str:
+    """`name` as a member of `cls` reads it: the class itself or one `cls` is nested in when one of
+    them is so named (`Builder` in `Retrofit.Builder`), else `name` as written."""
+    parts = cls.split(".")
+    return ".".join(parts[: parts.index(name) + 1]) if name in parts else name
 
 
 def class_texts(snap: Snapshot, container: int) -> list[str]:

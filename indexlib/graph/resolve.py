@@ -171,7 +171,7 @@ class Resolver:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
-        named = typed is not None or bool(pathed)  # a type, module path or class body named it, no guess
+        named = type(typed) is list or bool(pathed)  # a type, path or class body named it (not Overriders)
         return self._pick(n, tiers, (qualifier, head), bound, own, access=access, named=named)
 
     def _pick(

@@ -103,7 +103,7 @@ def expand(
 
     Deliberate choices:
     - A node that is itself a hit is not listed (it is already in the answer); the walk still goes
-      through it to the next level.
+      through it to the next level. A hit's own recursive call is, once per direction at level 1.
     - Each related node is listed once per direction over the whole result, under the best-ranked hit
       that reaches it at its smallest depth, so the cap counts distinct nodes; a function that both
       calls the hit and is called by it (mutual recursion, `res.json` <-> `res.send`) is listed both
@@ -150,8 +150,7 @@ def expand(
                 directions=directions,
             )
             per_hit[h] = candidates
-            # Only caller/callee edges continue to the next level; the parent container does not.
-            frontier[h] = [(other, d) for rel, other, d in candidates if rel.edge != RefKind.CONTAINS.value]
+            frontier[h] = _next_frontier(h, candidates)
         total = _list_round_robin(hits, hit_set, per_hit, listed, result, total, cap)
         if total >= cap:
             break
@@ -179,6 +178,12 @@ def members(view: GraphView, uid: int, *, skip: Collection[str], room: int) -> l
     return [t[-1] for t in found[: max(room, 0)]]
 
 
+def _next_frontier(h: int, candidates: list[tuple[Related, int, Direction]]) -> list[tuple[int, Direction]]:
+    """Where hit `h`'s walk goes on from: only caller/callee edges continue to the next level (the
+    parent container does not), and not through `h`'s own recursive call, whose edges are walked."""
+    return [(other, d) for rel, other, d in candidates if rel.edge != RefKind.CONTAINS.value and other != h]
+
+
 def _level_candidates(
     view: GraphView,
     h: int,
@@ -194,6 +199,7 @@ def _level_candidates(
     """Hit `h`'s unseen neighbours one level on (its parent first at level 1), at most `room`; marks
     each as seen."""
     candidates: list[tuple[Related, int, Direction]] = []
+    recursive: set[str] = set()  # the directions the hit's own recursive call is listed in (once)
     if level == 1 and include_parent:
         for e in sorted(view.edges(h, (RefKind.CONTAINS.value,), "in"), key=lambda e: e.src):
             rel = _related(view, e.src, e, "in", h, level)
@@ -212,11 +218,16 @@ def _level_candidates(
             for e, other in pairs:
                 if len(candidates) >= room:
                     break
-                if (other, direction) in seen:
+                # A recursive call (`cJSON_Delete(item->child)` in `cJSON_Delete`) is the hit's own
+                # caller and callee: listed once, or a recursive function would seem to call nothing.
+                own = other == h and level == 1 and direction not in recursive
+                if (other, direction) in seen and not own:
                     continue
                 rel = _related(view, other, e, direction, h, level)
                 if rel is None:
                     continue
+                if own:
+                    recursive.add(direction)
                 seen.add((other, direction))
                 candidates.append((rel, other, direction))
     return candidates
@@ -236,6 +247,8 @@ def _list_round_robin(
     owner: dict[tuple[int, Direction], int] = {}
     for h in hits:
         for _rel, other, d in per_hit[h]:
+            if other == h:  # a recursive call is its own hit's, whichever other hit reaches it
+                owner[(other, d)] = h
             owner.setdefault((other, d), h)
     # Round-robin over hits in rank order, one listed node each per turn.
     cursors = dict.fromkeys(hits, 0)
@@ -247,7 +260,7 @@ def _list_round_robin(
             while cursors[h] < len(cand):
                 rel, other, d = cand[cursors[h]]
                 cursors[h] += 1
-                if other in hit_set or (other, d) in listed or owner[(other, d)] != h:
+                if (other in hit_set and other != h) or (other, d) in listed or owner[(other, d)] != h:
                     continue
                 result[h].append(rel)
                 listed.add((other, d))

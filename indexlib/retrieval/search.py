@@ -267,9 +267,10 @@ def _bm25(
             )
     scoped = sorted({*scoped, *p.modules})
     boosts = bm25_boosts(snap, q, p.route, opts)
-    return streams.bm25_stream(
+    hits = streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
     )
+    return streams.with_spelled(hits, streams.spelled_whole(snap, whole_name(q, p.route), clauses), opts.cap)
 
 
 def _module_files(snap: Snapshot, q: Query, opts: SearchRequest, route: Route) -> list[str]:
@@ -311,7 +312,8 @@ def _rank(
     named = identifier_of(q, p.route)
     # `serde_json::Value`: the item the crate passes on, which no container or folder names
     through = crate_items(snap, named)
-    head += [c for c in cands[len(head) :] if c.uid in through]
+    spelled = {h.uid for h in streams.spelled_whole(snap, whole_name(q, p.route))}  # with_spelled's
+    head += [c for c in cands[len(head) :] if c.uid in through or c.uid in spelled]
     # Whether a definition is local to a function, private or an override matters only for one named
     # as the query names: its parent and declaring line are read for those alone, not for every
     # candidate of a question.

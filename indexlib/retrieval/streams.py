@@ -267,6 +267,33 @@ def bm25_stream(
     return out
 
 
+# Nodes spelling an identifier whole read beside BM25's ranking: a long class declaring a field is
+# ranked low for its length, below short nodes holding the name's words apart.
+SPELLED_CAP = 50
+
+
+def spelled_whole(snap: Snapshot, whole: str, filters: Filters | None = None) -> list[StreamHit]:
+    """The nodes whose text spells an identifier query's multi-word name whole (`whole`, its joined
+    term: `servicemethodcache`), best first, at most SPELLED_CAP; none for no such name."""
+    if not whole:
+        return []
+    query = lexical.term_set("body_terms", [whole])
+    return [
+        StreamHit(uid=u, score=sc, segment=seg)
+        for sc, u, seg in snap.search_uids(query, SPELLED_CAP, filters=filters or [])
+    ]
+
+
+def with_spelled(hits: list[StreamHit], spelled: Sequence[StreamHit], cap: int) -> list[StreamHit]:
+    """The BM25 stream with the nodes spelling the name whole that its ranking left out in its last
+    places (`cap` hits at most), so they are candidates and their text is read: on retrofit the
+    class declaring `serviceMethodCache` ranked below 300 nodes holding `service` and `method`
+    (BM25's length normalisation of a 700-line class), and a search for the field never showed it."""
+    have = {h.uid for h in hits}
+    extra = [h for h in spelled if h.uid not in have][:cap]
+    return hits[: cap - len(extra)] + extra if extra else hits
+
+
 # Symbol-stream scores by tier: exact name beats a dotted name located as typed (`_as_typed`) beats a
 # qualified suffix beats the separator-free form beats a fuzzy match (trigrams, or a typo), whose score
 # is its similarity in [0.3, 1).

@@ -27,6 +27,16 @@ NAMED_FILES = 20  # files a query naming a file name may mean (`index.ts` names 
 _FILE_NAME = re.compile(r"[\w.\-/]*\w\.[A-Za-z][A-Za-z0-9]{0,9}")
 
 
+def _defined_outside(snap: Snapshot, name: str, query: Query | None) -> str:
+    """Where `name` is defined when the query's path or language filters left it out (`PATH:LINE`,
+    the first), or "": `cJSON_Minify path:cJSON_Utils.c` said no definition was named so, though
+    `cJSON.c` defines it."""
+    if query is None or not (query.paths or query.excludes or query.langs):
+        return ""
+    found = sorted(exact_definitions(snap, name), key=lambda n: (n.path, n.start_line))
+    return f"{found[0].path}:{found[0].start_line}" if found else ""
+
+
 def named_files(snap: Snapshot, text: str) -> list[str]:
     """The indexed files a query names by file name or path suffix (`md_docs.go`, `doc/md_docs.go`),
     at most NAMED_FILES; [] for any other query. A file name is what the user asks for then, not
@@ -61,7 +71,10 @@ def answer_notes(
         # Only for a name spelled as code (`parse_config`, `ParseConfig`, `a.b`): a plain word
         # (`billing`) is a topic.
         member = member_line(snap, name)
-        if member is not None:
+        outside = _defined_outside(snap, name, query)
+        if outside:
+            notes.append(f"no definition named {name!r} within the filters; it is defined at {outside}")
+        elif member is not None:
             notes.append(f"no definition named {name!r}: {member}")
         elif any(c.mentions for c in cands[: opts.top_k]):
             notes.append(

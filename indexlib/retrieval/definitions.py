@@ -207,14 +207,6 @@ def through_crate(snap: Snapshot, dotted: str, same: Callable[[str, str], bool] 
     ]
 
 
-def crate_items(snap: Snapshot, name: str | None) -> frozenset[int]:
-    """The uids `through_crate` finds for a query identifier written as a Rust path, for search's
-    definition signal (which reads a qualifier as a container or folder)."""
-    if not name or "::" not in name:
-        return frozenset()
-    return frozenset(n.uid for n in through_crate(snap, as_dotted(name)))
-
-
 def _text_of(snap: Snapshot, path: str) -> str:
     """An indexed file's text as its nodes hold it (a manifest's windows: a Cargo.toml's name)."""
     return "\n".join(s.node.text for s in snap.nodes_in_file(path))

@@ -229,11 +229,13 @@ def _outranks_constants(cands: Sequence[Candidate], kinds: Mapping[int, str | No
     )
 
 
-def _defining(
-    cands: Sequence[Candidate], identifier: str, signals: Signals, through: frozenset[int] = frozenset()
-) -> dict[int, str | None]:
-    """Each candidate's `_defines` answer for the query identifier ({} with the signal off); the
-    `through` uids define it exactly (a Rust path's crate passes them on: definitions.crate_items)."""
+def _defining(cands: Sequence[Candidate], identifier: str, signals: Signals) -> dict[int, str | None]:
+    """Each candidate's `_defines` answer for the query identifier ({} with the signal off).
+
+    A name located as typed (the symbol stream's NAME_LOCATED_SCORE: `flask.url_for`, the function
+    the package passes on; `serde_json::Value`, the item the crate's root passes on, which no
+    qualifier names as a container or folder) defines it exactly, and then a suffix or folder match
+    in another case (the method `Flask.url_for`) is spelled alike."""
     if "definition" not in signals.enabled:
         return {}
     ident = identifier.lower()
@@ -241,16 +243,12 @@ def _defining(
     # `parse config`, `ParseConfig` and `parse_config` name the same definition: compare joined forms.
     ident_joined = "".join(split_identifier(ident_last))
     cased = _case_to_match(cands, last_name_part(identifier))
-    kinds = {
-        c.uid: "exact" if c.uid in through else _defines(c, ident, ident_last, ident_joined, cased)
-        for c in cands
-    }
-    # A dotted name located as typed (`flask.url_for`: the function the package passes on; the symbol
-    # stream's NAME_LOCATED_SCORE) is the one meant; a suffix or folder match in another case (the
-    # method `Flask.url_for`) is spelled alike.
     located = {c.uid for c in cands if c.provenance.symbol_score == NAME_LOCATED_SCORE}
-    sure = located | through
-    return {u: "spelled" if k == "exact" and located and u not in sure else k for u, k in kinds.items()}
+    kinds = {c.uid: _defines(c, ident, ident_last, ident_joined, cased) for c in cands}
+    return {
+        u: ("exact" if u in located else "spelled" if k == "exact" and located else k)
+        for u, k in kinds.items()
+    }
 
 
 class _DefinitionContext(msgspec.Struct, frozen=True):
@@ -332,10 +330,8 @@ def apply_signals(
     query_words: Sequence[str],
     signals: Signals = Signals(),
     scope: str = "",
-    through: frozenset[int] = frozenset(),
 ) -> list[Candidate]:
-    """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates.
-    `through`: definitions the identifier names though no qualifier of it is their container."""
+    """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
     scope_joined = "".join(split_identifier(scope)) if scope else ""
     # A commit scope is a word of the query too: `examples: fix ...` asks for examples, `docs: ...`
     # for docs, as the same word in the sentence would.
@@ -344,7 +340,7 @@ def apply_signals(
     wants_generated = bool(words & GENERATED_WORDS)
     wants_docs = bool(words & DOCS_WORDS)
 
-    kinds = _defining(cands, identifier, signals, through) if identifier else {}
+    kinds = _defining(cands, identifier, signals) if identifier else {}
     ctx = _DefinitionContext.of(cands, kinds, identifier or "")
     # A name no code that does the work spells (`sni_hostname`, an option documented only in Markdown;
     # a local of the tests): the docs or tests spelling it are the answer, as grep would show them,

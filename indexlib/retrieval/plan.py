@@ -15,6 +15,7 @@ from typing import NamedTuple
 import msgspec
 
 from indexlib.errors import UsageError
+from indexlib.records import StreamHit
 from indexlib.retrieval.declared import declared_name
 from indexlib.retrieval.fusion import ROUTE_WEIGHTS
 from indexlib.retrieval.query import Query, Route, classify
@@ -49,6 +50,9 @@ class Plan(msgspec.Struct, kw_only=True):
     # The files a prose query's backticked modules name (scope.module_files): BM25 and fusion weigh
     # them as a scope's, read once per query.
     modules: list[str] = msgspec.field(default_factory=list)
+    # The nodes spelling an identifier query's multi-word name whole (streams.spelled_whole): BM25
+    # takes them in as candidates and fusion into its head, read once per query.
+    spelled: list[StreamHit] = msgspec.field(default_factory=list)
 
 
 def plan(q: Query, request: SearchRequest) -> Plan:

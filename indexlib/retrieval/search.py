@@ -23,6 +23,7 @@ from indexlib.analyzer import code_terms, query_terms, split_identifier
 from indexlib.declaration import declared_standing
 from indexlib.errors import QryError, UsageError
 from indexlib.records import (
+    NAME_LOCATED_SCORE,
     ROUTINE_KINDS,
     Hit,
     Node,
@@ -36,7 +37,6 @@ from indexlib.records import (
 from indexlib.retrieval import streams
 from indexlib.retrieval.bodies import bodies_first
 from indexlib.retrieval.bounds import SEARCH_MODES
-from indexlib.retrieval.definitions import crate_items
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
     Candidate,
@@ -218,6 +218,7 @@ def _run_streams(
             ranked[name] = []
 
     clauses = streams.lexical_clauses(spec)
+    p.spelled = streams.spelled_whole(snap, whole_name(q, p.route), clauses)
     if "bm25" in p.lexical:
         run("bm25", lambda: _bm25(snap, q, opts, p, clauses, meta))
     if "symbol" in p.lexical:
@@ -270,7 +271,7 @@ def _bm25(
     hits = streams.bm25_stream(
         snap, q, p.route, clauses, opts.cap, boosts, scoped_paths=scoped, scope_boost=sig.scope_bm25_boost
     )
-    return streams.with_spelled(hits, streams.spelled_whole(snap, whole_name(q, p.route), clauses), opts.cap)
+    return streams.with_spelled(hits, p.spelled, opts.cap)
 
 
 def _module_files(snap: Snapshot, q: Query, opts: SearchRequest, route: Route) -> list[str]:
@@ -292,6 +293,13 @@ def _vector_state(engine: Engine, snap: Snapshot) -> VectorState:
     return VectorState(present=False, coming=None if coming is None else coming.describe())
 
 
+def _joining(p: Plan, cands: list[Candidate]) -> set[int]:
+    """The candidates joining the head wherever fusion put them: what an identifier names as typed
+    (`serde_json::Value`: the symbol stream's located tier) and the nodes spelling it whole."""
+    located = {c.uid for c in cands if c.provenance.symbol_score == NAME_LOCATED_SCORE}
+    return located | {h.uid for h in p.spelled}
+
+
 def _rank(
     snap: Snapshot,
     q: Query,
@@ -310,10 +318,8 @@ def _rank(
     if literal is not None:  # a node holding the code as typed joins the head wherever BM25 put it
         head += [c for c in cands[len(head) :] if _holds(snap, c.uid, literal)]
     named = identifier_of(q, p.route)
-    # `serde_json::Value`: the item the crate passes on, which no container or folder names
-    through = crate_items(snap, named)
-    spelled = {h.uid for h in streams.spelled_whole(snap, whole_name(q, p.route))}  # with_spelled's
-    head += [c for c in cands[len(head) :] if c.uid in through or c.uid in spelled]
+    joining = _joining(p, cands)
+    head += [c for c in cands[len(head) :] if c.uid in joining]
     # Whether a definition is local to a function, private or an override matters only for one named
     # as the query names: its parent and declaring line are read for those alone, not for every
     # candidate of a question.
@@ -342,7 +348,7 @@ def _rank(
     if opts.recency:
         _apply_recency(snap, head)
     ranked_cands = apply_signals(
-        head, identifier=named, query_words=q.words, signals=opts.signals, scope=q.scope, through=through
+        head, identifier=named, query_words=q.words, signals=opts.signals, scope=q.scope
     )
     ranked_cands = bodies_first(collapse_parts(ranked_cands))
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None

@@ -40,7 +40,10 @@ class MixinHosts:
         its reopened parts), as far as the index holds them; empty for a module nothing mixes in."""
         if own not in self._hosts:
             self._hosts[own] = frozenset()  # a module mixing itself in ends here, not in a loop
-            names = {s.node.name.lower() for s in (self.snap.node(u) for u in own) if s is not None}
+            nodes = [s.node for s in (self.snap.node(u) for u in own) if s is not None]
+            # Only Ruby's `include`, `extend` and `prepend` mix a module into a class whose methods
+            # its bare calls reach; a Java or Swift class's subclasses are no hosts to look up.
+            names = {n.name.lower() for n in nodes if n.language == "ruby"}
             found: set[int] = set()
             for name in names:
                 for host in self.snap.lookup("bases", name, limit=PARTS_CAP):

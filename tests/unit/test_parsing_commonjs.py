@@ -297,3 +297,23 @@ export function createInstance() {
         "createInstance",
         "createInstance.api.extend",
     }
+
+
+def test_a_librarys_members_inside_its_self_calling_wrapper_stay_definitions() -> None:
+    """underscore and jQuery plugins define their API inside a function called where it is written
+    (`(function(){ .. }.call(this))`, `(function($){ .. })(jQuery)`): that is the module's code, not
+    a callback's, so `_.each`, `Foo.bar` and `tooltip` are definitions (they were dropped as members
+    a callback patches on objects the module declares nowhere)."""
+    source = """(function(){
+  var _ = function(){};
+  _.each = _.forEach = function(){};
+  _.map = function(){};
+  function Foo(){}
+  Foo.prototype.bar = function(){};
+}.call(this));
+(function($){ $.fn.tooltip = function(){}; })(jQuery);
+test("stubs", () => { Date.now = () => 0; });
+"""
+    names = set(table(parse(source, "lib/underscore.js")))
+    assert {"_.each", "_.map", "Foo.bar"} <= names and any(n.endswith("tooltip") for n in names), names
+    assert not any(n.endswith("now") for n in names), names  # a test callback's stub stays none

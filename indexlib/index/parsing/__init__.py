@@ -108,7 +108,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     field or property it initialises or is assigned to, or the member it is returned from.
 # 35: a C# construction (`new Foo(..)`, `new(..)`) marks its call `<new>` (records.CONSTRUCTS): it calls a
 #     class or constructor, never a same-named method.
-PARSER_VERSION = 35
+# 36: a JavaScript member assigned inside a function called where it is written (a library's
+#     `(function(){ _.each = .. }.call(this))`, `(function($){ $.fn.tip = .. })(jQuery)`) is a
+#     definition again; only a callback's (a function passed to a call) patches are dropped.
+PARSER_VERSION = 36
 
 
 def parse_file(

@@ -86,6 +86,7 @@ from indexlib.index.parsing.jsdefs import (
     Parameters,
     assigned_to_local,
     at_module_level,
+    in_callback,
     module_declarations,
     patches_foreign,
 )
@@ -308,7 +309,9 @@ def _without_local_members(src: Source, items: list[Item], root: Node) -> list[I
             top = top if owner.is_scope else owner
             owner = owner.parent
         if top is None:  # in a callback: its own variable, or another module's or the runtime's object
-            return assigned_to_local(src, item.node) or patches_foreign(src, item.node, declared)
+            return in_callback(item.node) and (
+                assigned_to_local(src, item.node) or patches_foreign(src, item.node, declared)
+            )
         # in a function a callback declares (its outermost definition is not the module's)
         return top.parent is None and not at_module_level(top.outer) and assigned_to_local(src, item.node)
 

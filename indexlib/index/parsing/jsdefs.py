@@ -81,9 +81,20 @@ _FUNCTION_SCOPES = frozenset(
         "arrow_function",
         "function_declaration",
         "generator_function",
+        "generator_function_declaration",
         "method_definition",
     }
 )
+
+
+def in_callback(node: Node) -> bool:
+    """Whether the function nearest around `node` is passed to a call (`test("x", () => {..})`), not
+    called where it is written: a library's wrapper, `(function($){ $.fn.tip = .. })(jQuery)` or
+    `(function(){ _.each = .. }.call(this))`, holds the module's own code."""
+    at = node.parent
+    while at is not None and at.type not in _FUNCTION_SCOPES:
+        at = at.parent
+    return at is not None and at.parent is not None and at.parent.type == "arguments"
 
 
 def assigned_to_local(src: Source, node: Node) -> bool:

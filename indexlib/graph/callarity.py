@@ -134,20 +134,22 @@ def admits_labels(params: tuple[tuple[str, bool, bool], ...], labels: tuple[str,
 
 # Where an override or an implementation declares the parameters of the method it overrides: a method
 # of another shape is an overload beside it, not it.
-_SAME_SHAPE_LANGUAGES = frozenset({"java", "csharp", "kotlin"})
+_SAME_SHAPE_LANGUAGES = frozenset({"java", "csharp", "kotlin", "go"})
+_GO_RECEIVER = re.compile(r"^\s*func\s*\([^()]*\)\s*")  # `func (c *Circle) ` before a Go method's name
 
 
 def same_shape(a: Node, b: Node) -> bool:
     """Whether two same-named methods may be one overriding (or implementing) the other: in Swift
-    their external labels are the same (`request(for:)` is not `request(_:method:)`), in Java, C#
-    and Kotlin their parameter counts; any two elsewhere, or when either list cannot be read."""
+    their external labels are the same (`request(for:)` is not `request(_:method:)`), in Java, C#,
+    Kotlin and Go their parameter counts (a Go method's after its receiver: `Close()` implements no
+    `Close(force bool)`); any two elsewhere, or when either list cannot be read."""
     if a.language != b.language:
         return True
     if a.language == "swift":
         pa, pb = swift_parameters(a.signature), swift_parameters(b.signature)
         return pa is None or pb is None or [p[0] for p in pa] == [p[0] for p in pb]
     if a.language in _SAME_SHAPE_LANGUAGES:
-        ca, cb = parameters(a.signature), parameters(b.signature)
+        ca, cb = (parameters(_GO_RECEIVER.sub("", n.signature, count=1)) for n in (a, b))
         return ca is None or cb is None or len(ca) == len(cb)
     return True
 

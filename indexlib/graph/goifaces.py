@@ -7,7 +7,7 @@ Rust's did. Found at read time, like every other edge, by method names: in, the 
 interface's rarest method name that also declare all the others; out, the interfaces declaring one
 of the type's method names (or embedding such an interface) whose whole method set the type
 covers. A pair of same-named methods
-must take as many parameters, so `Close()` does not make `Close(force bool)` an implementation. The methods of a type are its `contains` members (methods
+must take as many parameters (callarity.same_shape), so `Close()` does not make `Close(force bool)` an implementation. The methods of a type are its `contains` members (methods
 in other files of the package included, outside.py), a named non-struct type's too (`type
 HandlerFunc func(..)`); a method promoted from an embedded struct is not counted. An empty interface (`any`) is implemented
 by every type and lists none.
@@ -18,17 +18,15 @@ when `Circle` implements `Shape`.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.callarity import parameters
+from indexlib.graph.callarity import same_shape
 from indexlib.records import Edge, NodeKind, RefKind
 
 if TYPE_CHECKING:
     from indexlib.graph.view import SnapshotGraph
 
-_RECEIVER = re.compile(r"^\s*func\s*\([^()]*\)\s*")  # `func (c *Circle) ` before a method's name
 _GO_TYPES = frozenset({NodeKind.STRUCT, NodeKind.TYPE, NodeKind.INTERFACE})
 MAX_EMBEDDING = 4  # interfaces embedding interfaces, followed this deep
 MAX_NAME_LOOKUP = 500  # methods of one name read when looking for implementations
@@ -103,15 +101,8 @@ def _with_embedders(graph: SnapshotGraph, ifaces: set[int]) -> set[int]:
 def _covers(have: dict[str, StoredNode], wanted: dict[str, StoredNode]) -> bool:
     """Whether methods `have` include every one of `wanted`, of the same shape; never for no methods."""
     return bool(wanted) and all(
-        name in have and _same_arity(have[name].node.signature, m.node.signature)
-        for name, m in wanted.items()
+        name in have and same_shape(have[name].node, m.node) for name, m in wanted.items()
     )
-
-
-def _same_arity(a: str, b: str) -> bool:
-    """Whether two Go method signatures take as many parameters (either unread: taken alike)."""
-    pa, pb = parameters(_RECEIVER.sub("", a, count=1)), parameters(_RECEIVER.sub("", b, count=1))
-    return pa is None or pb is None or len(pa) == len(pb)
 
 
 def _declaring(graph: SnapshotGraph, wanted: dict[str, StoredNode], *, interface: bool) -> set[int]:

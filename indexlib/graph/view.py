@@ -242,11 +242,13 @@ class SnapshotGraph:
         `AbstractHandler extends Handler implements HandlerInterface`, neither declaring `handle`.
         """
         n = src.node
-        container = self._resolver.outside.container_of(n) or n.parent_uid  # a Go method elsewhere
-        parent = self.snap.node(container) if container else None
+        # Its container as `contains` finds it (a Go method in another file too), at the home part of
+        # a partial class, whose bases are any part's.
+        up = self.edges(n.uid, (RefKind.CONTAINS.value,), "in")
+        parent = self.snap.node(up[0].src) if up else None
         if parent is None or not holds_members(parent.node):
             return []
-        home = self._resolver.parts.home(parent.node)  # a partial class's bases are any part's
+        home = parent.node.uid
         edges: list[Edge] = []
         for holder, ambiguous in self._declaring(home, kind, direction, n.name):
             for m in (m for m in self._members_named(holder, n.name) if same_shape(n, m.node)):

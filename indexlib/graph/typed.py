@@ -290,7 +290,10 @@ class GoTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = variable_types(n)
         head, _, rest = qualifier.partition(".")
-        declared = self._variables[n.uid].get(head, "") or self._made(n, head) or self._ranged(n, head)
+        known = self._variables[n.uid]
+        if head not in known:  # made by a call, a package variable or a range: looked up once per name
+            known[head] = self._made(n, head) or self._ranged(n, head)
+        declared = known[head]
         if not declared or "." in rest or (rest and "." in declared):
             return ""
         return self._field_type(f"{declared}.{rest}") if rest else declared

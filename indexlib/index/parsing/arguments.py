@@ -23,31 +23,27 @@ UNREAD: Written = (-1, ())  # a reference that is no call, or a call whose argum
 
 
 def written(src: Callable[[Node], str], call: Node, language: str) -> Written:
-    """(how many arguments, which labels) `call` writes: `argument_count` and `argument_labels`."""
-    return argument_count(call, language), argument_labels(src, call, language)
+    """(how many arguments, which labels) `call` writes: a Swift call's labels read once give both
+    (`adapt(r, for: s) { ... }` -> 3, `("_", "for", "")`); elsewhere the count (`argument_count`)."""
+    if language == "swift":
+        labels = swift_labels(src, call)
+        return UNREAD if labels is None else (len(labels), labels)
+    return argument_count(call, language), ()
 
 
 def argument_count(call: Node, language: str) -> int:
-    """The arguments written in `call`'s argument list (comments aside), or -1 when unknown."""
-    if language not in OVERLOAD_LANGUAGES:
+    """The arguments written in `call`'s argument list (comments aside), or -1 when unknown (a
+    Swift call's count is its labels', `written`)."""
+    if language not in OVERLOAD_LANGUAGES or language == "swift":
         return -1
     if language == "kotlin":
         return _kotlin_count(call)
-    if language == "swift":
-        labels = swift_labels(lambda _node: UNLABELED, call)  # the count needs no label's text
-        return -1 if labels is None else len(labels)
     found = call.child_by_field_name("arguments")
     if found is None and call.type == "implicit_object_creation_expression":  # C# `new(a, b)`: no field
         found = next((c for c in call.named_children if c.type == "argument_list"), None)
     if found is None or found.type != "argument_list":
         return -1
     return sum(1 for c in found.named_children if "comment" not in c.type)
-
-
-def argument_labels(src: Callable[[Node], str], call: Node, language: str) -> tuple[str, ...]:
-    """A Swift call's argument labels in order (`adapt(r, for: s) { ... }` -> `("_", "for", "")`),
-    or () elsewhere and when unknown."""
-    return (swift_labels(src, call) or ()) if language == "swift" else ()
 
 
 def swift_labels(src: Callable[[Node], str], call: Node) -> tuple[str, ...] | None:

@@ -131,12 +131,12 @@ _VALUE_PARENTS = frozenset(
      "while_modifier", "until_modifier", "rescue_modifier", "interpolation", "array", "return",
      "next", "break", "element_reference", "splat_argument", "hash_splat_argument", "range"}
 )  # fmt: skip
-# Parent (and field, "" for any) where an identifier is an operand though its parent also names.
-_VALUE_FIELDS = frozenset(
-    {("call", "receiver"), ("assignment", "right"), ("operator_assignment", "right"), ("pair", "value"),
-     ("if", "condition"), ("unless", "condition"), ("while", "condition"), ("until", "condition"),
-     ("case", "value")}
-)  # fmt: skip
+# Parent -> its fields in which an identifier is an operand, though the parent also names.
+_VALUE_FIELDS = {
+    "call": ("receiver",), "assignment": ("right",), "operator_assignment": ("right",),
+    "pair": ("value",), "if": ("condition",), "unless": ("condition",), "while": ("condition",),
+    "until": ("condition",), "case": ("value",),
+}  # fmt: skip
 # Parents whose identifier children a scope binds as locals: parameters, multiple assignment,
 # a rescued exception, pattern matching.
 _BINDERS = frozenset(
@@ -162,13 +162,19 @@ class BareCalls:
     """The bare names of one Ruby file that call a method: `settings`, `request.path`'s `request`,
     `render_page` on its own line. Ruby reads such a name as a local variable only when an
     assignment or a parameter of its scope binds it; tree-sitter writes both as one `identifier`, so
-    a helper called without arguments or parentheses made no reference. Bound names are read once
-    per scope (a method, a class body, the file), anywhere in it: a local assigned after the name
-    is read as a local too, which errs towards no edge."""
+    a helper called without arguments or parentheses made no reference. The names each scope (a
+    method, a class body, the file) binds are read off the file's identifiers once: anywhere in the
+    scope, so a local assigned after the name is read as a local too, which errs towards no edge."""
 
-    def __init__(self, src: Source) -> None:
+    def __init__(self, src: Source, names: list[Node]) -> None:
+        """`names`: every identifier of the file (those binding a local among them)."""
         self._src = src
-        self._bound: dict[int, frozenset[str]] = {}
+        self._scopes: dict[int, Node] = {}
+        bound: dict[int, set[str]] = {}
+        for n in names:
+            if n.parent is not None and _binds(n, n.parent):
+                bound.setdefault(self._scope(n.parent).id, set()).add(src(n))
+        self._bound = {scope: frozenset(found) for scope, found in bound.items()}
 
     def called(self, node: Node) -> str:
         """The method a bare identifier calls, or '' (a local, a parameter, a name being defined)."""
@@ -176,51 +182,40 @@ class BareCalls:
         if parent is None or not _read_as_value(node, parent):
             return ""
         name = self._src(node)
-        scope = parent
-        while scope.parent is not None and scope.type not in _LOCAL_SCOPES:
-            scope = scope.parent
-        return "" if name in self._locals(scope) else name
+        return "" if name in self._bound.get(self._scope(parent).id, frozenset()) else name
 
-    def _locals(self, scope: Node) -> frozenset[str]:
-        if scope.id not in self._bound:
-            found: set[str] = set()
-            stack = [scope]
-            while stack:
-                at = stack.pop()
-                for child in at.named_children:
-                    if child.type in _LOCAL_SCOPES:
-                        continue  # a nested `def` or class has locals of its own
-                    if child.type == "identifier" and _binds(child, at):
-                        found.add(self._src(child))
-                    stack.append(child)
-            self._bound[scope.id] = frozenset(found)
-        return self._bound[scope.id]
+    def _scope(self, node: Node) -> Node:
+        """The scope of local variables `node` is in (remembered for every node on the way up: a
+        file's identifiers share their ancestors)."""
+        seen: list[int] = []
+        at = node
+        while at.id not in self._scopes and at.parent is not None and at.type not in _LOCAL_SCOPES:
+            seen.append(at.id)
+            at = at.parent
+        scope = self._scopes.get(at.id, at)
+        for i in seen:
+            self._scopes[i] = scope
+        return scope
 
 
 def bare_calls(src: Source, names: list[Node]) -> list[tuple[Node, str]]:
-    """(identifier, the method it calls) for each of a file's bare identifiers that is a call."""
-    reader = BareCalls(src)
+    """(identifier, the method it calls) for each of a file's bare identifiers (`names`: all of
+    them) that is a call."""
+    reader = BareCalls(src, names)
     return [(n, called) for n in names if (called := reader.called(n))]
-
-
-def _field_of(node: Node, parent: Node) -> str:
-    """The field name under which `parent` holds `node` ('' for none)."""
-    for i in range(parent.child_count):
-        if parent.child(i) == node:
-            return parent.field_name_for_child(i) or ""
-    return ""
 
 
 def _read_as_value(node: Node, parent: Node) -> bool:
     """Whether identifier `node` is read as a value where it is written (not a name being defined)."""
     if parent.type in _VALUE_PARENTS:
         return True
-    return (parent.type, _field_of(node, parent)) in _VALUE_FIELDS
+    fields = _VALUE_FIELDS.get(parent.type)
+    return fields is not None and any(parent.child_by_field_name(f) == node for f in fields)
 
 
 def _binds(node: Node, parent: Node) -> bool:
     """Whether identifier `node` is a local its scope binds: a parameter, an assigned name."""
     field = _BINDING_FIELDS.get(parent.type)
     if field is not None:
-        return _field_of(node, parent) == field
+        return parent.child_by_field_name(field) == node
     return parent.type in _BINDERS

@@ -193,26 +193,40 @@ class TypeParts:
         return stored if home == stored.node.uid else (self.snap.node(home) or stored)
 
 
-def of_arity(snap: Snapshot, cands: list[StoredNode], ref: Ref) -> list[StoredNode]:
-    """The C# types (and their constructors) of the generic arity a reference wrote: `new
-    Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other candidates stay. All of them when
-    none has that arity (a type of a library, or of code the parser read otherwise). A construction
-    (`CONSTRUCTS`: `new LogEvent(..)`) keeps only types and constructors: a method named as the
-    class (`static LogEvent LogEvent(..)`) is no class, and with none indexed the call links nowhere."""
-    written = written_arity(ref.target)
+def type_arity(snap: Snapshot, c: StoredNode) -> int | None:
+    """The generic arity of a type candidate, or of the class a constructor candidate constructs;
+    None for any other definition."""
+    if c.node.kind in CONTAINER_KINDS:
+        return arity(c.node)
+    owner = snap.node(c.node.parent_uid) if c.node.kind == "method" else None
+    if owner is not None and owner.node.kind in CONTAINER_KINDS and owner.node.name == c.node.name:
+        return arity(owner.node)  # a constructor
+    return None
 
-    def type_arity(c: StoredNode) -> int | None:
-        if c.node.kind in CONTAINER_KINDS:
-            return arity(c.node)
-        owner = snap.node(c.node.parent_uid) if c.node.kind == "method" else None
-        if owner is not None and owner.node.kind in CONTAINER_KINDS and owner.node.name == c.node.name:
-            return arity(owner.node)  # a constructor
-        return None
 
+def of_arity(snap: Snapshot, cands: list[StoredNode], ref: Ref, *, generic: bool = True) -> list[StoredNode]:
+    """What a reference may mean by the kind of type it writes. A construction (`CONSTRUCTS`: `new
+    LogEvent(..)` in C#, Java or PHP) keeps only types and constructors: a method named as the class
+    (`static LogEvent LogEvent(..)`) is no class, and with none indexed the call links nowhere. With
+    `generic` (C#, whose types overload by their type parameters), the types and constructors of
+    the generic arity it wrote: `new Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other
+    candidates stay, and all of them when none has that arity (a library's type, or one the parser
+    read otherwise)."""
     if ref.alias == CONSTRUCTS:
-        cands = [c for c in cands if type_arity(c) is not None]
-    kept = [c for c in cands if type_arity(c) in (None, written)]
+        cands = [c for c in cands if type_arity(snap, c) is not None]
+    if not generic:
+        return cands
+    written = written_arity(ref.target)
+    kept = [c for c in cands if type_arity(snap, c) in (None, written)]
     return kept or cands
 
 
-__all__ = ["TypeParts", "arity", "home_part", "in_parts", "of_arity", "one_type", "type_arguments"]
+__all__ = [
+    "TypeParts",
+    "arity",
+    "home_part",
+    "in_parts",
+    "of_arity",
+    "one_type",
+    "type_arguments",
+]

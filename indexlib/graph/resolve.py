@@ -134,8 +134,8 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
-        if n.language == "csharp":
-            cands = of_arity(self.snap, cands, ref)
+        # `new Foo(..)`: a type or its constructor; in C#, of the generic arity written
+        cands = of_arity(self.snap, cands, ref, generic=n.language == "csharp")
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):

@@ -109,7 +109,7 @@ from indexlib.index.parsing.text import Source, normalize_target
 from indexlib.records import CONSTRUCTS, MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
 
-# The C# call sites that construct an object (`CONSTRUCTS`): a class's, or its constructor's.
+# The call sites that construct an object (`CONSTRUCTS`, C#, Java and PHP): a class's or its constructor's.
 _CONSTRUCTIONS = frozenset({"object_creation_expression", "implicit_object_creation_expression"})
 
 

@@ -27,9 +27,10 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
+from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
-from indexlib.graph.targets import module_path_matches
 from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
@@ -197,15 +198,15 @@ class LocalTypes:
         snap: Snapshot,
         enclosing: Callable[[Node], int],
         ancestry: Callable[[frozenset[int]], list[frozenset[int]]],
+        modules: ModuleFiles,
     ) -> None:
-        self.snap, self._enclosing, self._ancestry = snap, enclosing, ancestry
+        """`modules`: the resolver's lookups of indexed modules and of each file's imports."""
+        self.snap, self._enclosing, self._ancestry, self._modules = snap, enclosing, ancestry, modules
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
         self._returned: dict[tuple[str, str, str], str | None] = {}
         self._classes: dict[tuple[str, str], bool] = {}
-        self._imports: dict[str, list[Ref]] = {}
-        self._held: dict[str, bool] = {}
         self._variables_of = ModuleVariables(snap)
         self._foreign = ForeignTypes(snap, ancestry)
 
@@ -270,17 +271,13 @@ class LocalTypes:
         """Whether an import of file `path` binds `head` to a module the index holds (`httpx` of
         `import httpx`, `br` of `import billing.retry as br`): a constructor written through one
         names its class, and one of a module outside the index may share a name with an indexed class."""
-        if path not in self._imports:  # read once per file
-            self._imports[path] = self.snap.file_imports(path)
-        return any(
-            (r.alias or r.target.split(".", 1)[0]) == head and self._indexed(r.target)
-            for r in self._imports[path]
+        family = (
+            family_of(self.snap.manifest.files[path].language) if path in self.snap.manifest.files else ""
         )
-
-    def _indexed(self, module: str) -> bool:
-        if module not in self._held:  # once per module, not per importing file
-            self._held[module] = any(module_path_matches(p, module) for p in self.snap.manifest.files)
-        return self._held[module]
+        return any(
+            (r.alias or r.target.split(".", 1)[0]) == head and self._modules.indexed(r.target, family)
+            for r in self._modules.imports(path)
+        )
 
     def _members(self, cls: str, language: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         for level in self._levels(cls, language):

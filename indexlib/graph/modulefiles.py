@@ -2,7 +2,8 @@
 
 Owns: the lookups from a module path (`pkg.helpers`, `crate::walk`, a Go import path) to the files
 of one language family implementing it, and to the node standing for each (its module remainder,
-else its first top-level definition), cached per resolver. Call resolution (resolve.py) asks them.
+else its first top-level definition), and each file's imports, cached per resolver. Call
+resolution (resolve.py) and the typing of locals (locals.py) ask them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import family_of
 from indexlib.graph.reexports import REEXPORT_FILES
 from indexlib.graph.targets import module_path_matches
+from indexlib.records import Ref
 from indexlib.snapshot import Snapshot
 
 
@@ -21,6 +23,13 @@ class ModuleFiles:
         self.snap = snap
         self._indexed: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
+        self._imports: dict[str, list[Ref]] = {}
+
+    def imports(self, path: str) -> list[Ref]:
+        """The imports file `path` makes (Snapshot.file_imports), read once."""
+        if path not in self._imports:
+            self._imports[path] = self.snap.file_imports(path)
+        return self._imports[path]
 
     def files(self, module: str, family: str) -> list[str]:
         """The indexed files (of a language family) implementing `module`, at most REEXPORT_FILES."""

@@ -82,13 +82,12 @@ class Resolver:
 
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
-        self._imports: dict[str, list[Ref]] = {}
         self.modules = ModuleFiles(snap)
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap, lambda: self._go_modules)
         self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
-        self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry)
+        self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry, self.modules)
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
@@ -100,9 +99,7 @@ class Resolver:
         )
 
     def _file_imports(self, path: str) -> list[Ref]:
-        if path not in self._imports:
-            self._imports[path] = self.snap.file_imports(path)
-        return self._imports[path]
+        return self.modules.imports(path)
 
     def resolve(self, src: StoredNode, ref: Ref) -> tuple[list[int], bool]:
         """Resolve one reference of `src` to live node uids; returns (uids, ambiguous)."""

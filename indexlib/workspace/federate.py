@@ -216,11 +216,13 @@ def check_merge(merge: str) -> None:
         raise UsageError(f"unknown merge {merge!r}", hint=f"use one of: {', '.join(MERGES)}")
 
 
-def idf_stats_one(engine: Callable[[], Engine], terms: list[str]) -> tuple[int, dict[str, int]] | None:
-    """One index's documents and df of `terms` in the idf field; None when it cannot say (the search
-    that follows reports why)."""
+def idf_stats_one(
+    engine: Callable[[], Engine], terms: list[str], field: str = IDF_FIELD
+) -> tuple[int, dict[str, int]] | None:
+    """One index's documents and df of `terms` in `field` (the idf field); None when it cannot say
+    (the search that follows reports why)."""
     try:
-        return index_stats(engine(), terms, IDF_FIELD)
+        return index_stats(engine(), terms, field)
     except Exception:
         return None
 

@@ -14,13 +14,15 @@ doc-less sentences by words alone, and `--route` lost 0.064 file MRR@10 to own-r
 the dev set's doc-less concept queries where the hybrid workspace it narrows lost 0.041. With the
 hybrid fan-out voting, routed search loses 0.03 there (docs/benchmarks.md). A lexical search is
 still routed by a lexical fan-out, so it loads no model. In a workspace of more than
-CONTENT_CANDIDATES repositories the fan-out asks only the profile's best CONTENT_CANDIDATES
-(`content_candidates`): routing is meant to save searching every repository, and a content vote
-over all of them costs just that.
+CONTENT_CANDIDATES repositories the fan-out asks only the CONTENT_CANDIDATES whose vocabulary best
+predicts the question (`content_candidates`, route/vocab.py: each index's term dictionary, no
+search): routing is meant to save searching every repository, and a content vote over all of them
+costs just that.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 
@@ -30,11 +32,20 @@ from indexlib.errors import QryError
 from indexlib.retrieval.bounds import DEFAULT_MODE
 from indexlib.retrieval.query import FUNCTION_WORDS, parse_query
 from indexlib.retrieval.request import SearchRequest
+from indexlib.route import vocab
 from indexlib.route.content import CONTENT_HITS, combine
 from indexlib.route.profile import profile
 from indexlib.route.score import ROUTE_DEFAULT_LIMIT, RepoText, RouteResult, query_terms, route
 from indexlib.workspace import repofilter
-from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, RepoHit, WorkspaceResult
+from indexlib.workspace.collection import FIELD, collection_terms
+from indexlib.workspace.federate import (
+    DEFAULT_MERGE,
+    Federation,
+    IndexAnswer,
+    RepoHit,
+    WorkspaceResult,
+    idf_stats_one,
+)
 
 # Keep repositories scoring at least this share of the best one. When the routed search's vote holds
 # the dense stream, it spreads the confidence (the question's meaning is near several repositories'
@@ -44,12 +55,13 @@ from indexlib.workspace.federate import DEFAULT_MERGE, Federation, IndexAnswer, 
 ROUTE_KEEP = 0.3
 ROUTE_KEEP_LEXICAL = 0.5
 ROUTE_MAX = 3
-# Past this many repositories, the content fan-out asks only the profile's best this many: it is a
-# search of every repository it asks, over thousands as costly as the global search it narrows. The
-# profile's recall is what bounds it: among 16 repositories, asking its best 8 halved the routing
-# time and cost `--route` 0.06 file MRR@10 on the dev set (docs/benchmarks.md), so it is set where
-# an organisation's workspace needs it, far above a developer's handful.
-CONTENT_CANDIDATES = 64
+# Past this many repositories, the content fan-out asks only the best this many by vocabulary
+# (route/vocab.py): it is a search of every repository it asks, over thousands as costly as the global
+# search it narrows. Among 16 repositories, asking the vocabulary's best 8 routed and searched as well
+# as asking all 16 (`--route` file MRR@10 -0.053 against -0.058 on the dev set, router acc@1 0.857
+# against 0.863) in 53% of the routing time; its best 4 as well overall in 26%, but 0.03 lower on doc
+# sentences (docs/benchmarks.md). A developer's handful of repositories is asked in full.
+CONTENT_CANDIDATES = 8
 MAX_REASONS = 3  # distinct failure reasons a no-answer error spells out
 
 
@@ -98,10 +110,12 @@ def route_members(
     by_profile = route(words, pool, limit=len(pool))
     by_profile.query = text
     probe_opts = probe_request(opts)
-    probed = content_candidates(by_profile, len(pool))
+    probed = content_candidates(fed, text, by_profile, [p.repo for p in pool])
     probe = fed.search(text, probe_opts, only=probed)
     if probed is not None:
-        notes.append(f"content evidence from the profile's best {len(probed)} of {len(pool)} repositories")
+        notes.append(
+            f"content evidence from the best {len(probed)} of {len(pool)} repositories by vocabulary"
+        )
     notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
     # The line each hit is shown by (`qry search` prints it, JSON `line`), not its node's first line
     # (often the `/**` of its doc comment); start_line only for a hit that carries no line.
@@ -118,12 +132,28 @@ def route_members(
     return result
 
 
-def content_candidates(by_profile: RouteResult, pool: int) -> list[str] | None:
+def content_candidates(
+    fed: Federation, text: str, by_profile: RouteResult, pool: Sequence[str]
+) -> list[str] | None:
     """The repositories the content fan-out asks: every one (None) in a pool of at most
-    CONTENT_CANDIDATES, else the profile's best CONTENT_CANDIDATES, so that routing a question over
-    thousands of repositories costs a search of a few, not of all; every one again when the profile
-    matched none (then the content is the only evidence)."""
-    if pool <= CONTENT_CANDIDATES or not by_profile.routes:
+    CONTENT_CANDIDATES, else the CONTENT_CANDIDATES whose vocabulary best predicts the question's
+    terms (route/vocab.py: read off each index's term dictionary, no search), so that routing over
+    thousands of repositories costs a search of a few, not of all. Where no repository holds a term
+    of the question, the profile's best; where the profile matched none either, every one (then the
+    content is the only evidence). An index that cannot report its statistics is left to the
+    profile's order (its search, if asked, reports why)."""
+    if len(pool) <= CONTENT_CANDIDATES:
+        return None
+    terms = collection_terms(text)
+    stats: dict[str, tuple[int, dict[str, int]]] = {}
+    for repo in pool:
+        got = idf_stats_one(functools.partial(fed.engine, repo), terms, FIELD)
+        if got is not None:
+            stats[repo] = got
+    chosen = vocab.best(stats, CONTENT_CANDIDATES)
+    if chosen:
+        return chosen
+    if not by_profile.routes:
         return None
     return [r.repo for r in by_profile.routes[:CONTENT_CANDIDATES]]
 

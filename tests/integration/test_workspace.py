@@ -1503,7 +1503,7 @@ def test_a_routed_search_says_where_it_searched_in_every_format(
     assert "routed to" not in js.err and json.loads(js.out)["meta"]["routed"] == ["auth"], js.describe()
 
 
-def test_past_content_candidates_only_the_profiles_best_are_searched_for_content(
+def test_past_content_candidates_only_the_best_by_vocabulary_are_searched_for_content(
     repos: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from indexlib.workspace import routing
@@ -1512,8 +1512,16 @@ def test_past_content_candidates_only_the_profiles_best_are_searched_for_content
     fed = _fed(repos)
     r = route_members(fed, "refresh the session token", limit=3)
     assert r.routes[0].repo == "auth"
-    assert "content evidence from the profile's best 1 of 3 repositories" in r.notes
+    assert "content evidence from the best 1 of 3 repositories by vocabulary" in r.notes
     assert all(not x.content_share for x in r.routes[1:])  # the others were not searched
-    # A question no profile matches is still routed by the content of every repository.
+    # No profile holds "backoff" (only billing's code does): the vocabulary still picks the one to ask.
     kept = route_members(fed, "with backoff")
-    assert [x.repo for x in kept.routes] == ["billing"] and not any("profile's best" in n for n in kept.notes)
+    assert [x.repo for x in kept.routes] == ["billing"]
+    assert "content evidence from the best 1 of 3 repositories by vocabulary" in kept.notes
+    # Words no index and no profile holds: nothing to choose by, so every repository is asked.
+    assert (
+        routing.content_candidates(
+            fed, "xqzvbn qwfpgj", route_members(fed, "xqzvbn", content=False), list(repos)
+        )
+        is None
+    )

@@ -8,17 +8,23 @@ bubbletea's 36 examples import it as `tea` and every `tea.Batch(..)`, `tea.NewPr
 edge, so `qry related --callers NewProgram` listed tests only. Each indexed `go.mod` says which
 path its folder answers to; an import under that path names one folder exactly.
 
-Also what a call through an imported package's name can mean (`through_package`).
+Also what a call through an imported package's name can mean (`through_package`), and which
+package a file's `package` clause names (`go_package`).
 
-Pure but for reading the go.mod files' text from the snapshot (indexed as text windows).
+Pure but for reading the go.mod files' and package clauses' text from the snapshot.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.family import folder
 from indexlib.manifests import GO_MOD, go_module
+from indexlib.snapshot import Snapshot
+
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
 
 def go_modules(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str, str]:
@@ -60,4 +66,28 @@ def through_package(found: list[StoredNode], qualifier: str) -> list[StoredNode]
     return typed or kept
 
 
-__all__ = ["go_modules", "package_folder", "through_package"]
+def go_package(snap: Snapshot, path: str) -> str:
+    """The package a Go file's `package` clause names (its module node's text), else the one its
+    folder's other files name (a file with no import nor doc comment has no module node: a root
+    package's folder name is no package name), else its folder's name."""
+    home = folder(path)
+    own = _package_clause(snap, path)
+    if own:
+        return own
+    for p in sorted(p for p in snap.manifest.files if p.endswith(".go") and p != path and folder(p) == home):
+        named = _package_clause(snap, p)
+        if named and not named.endswith("_test"):  # not an external test package's
+            return named
+    return path.rsplit("/", 2)[-2] if "/" in path else ""
+
+
+def _package_clause(snap: Snapshot, path: str) -> str:
+    """The package a Go file's module node names, '' when it has none."""
+    for s in snap.nodes_in_file(path):
+        m = _PACKAGE.search(s.node.text) if s.node.kind == "module" else None
+        if m:
+            return m.group(1)
+    return ""
+
+
+__all__ = ["go_modules", "go_package", "package_folder", "through_package"]

@@ -20,14 +20,13 @@ from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import folder, same_folder
-from indexlib.graph.gomodules import package_folder
+from indexlib.graph.gomodules import go_package, package_folder
 from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 _FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
 # A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`.
 _LOCAL = re.compile(
@@ -258,6 +257,7 @@ class GoTypes:
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[str, str] = {}
         self._results: dict[tuple[str, str], str] = {}
+        self._method_results: dict[tuple[str, str], str] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
@@ -270,20 +270,25 @@ class GoTypes:
         types = self._types_named(n, declared)
         if not types:  # `sync.Pool`: the standard library's (no domain in its path), no edge
             return [] if self._outside(n.path, declared.rpartition(".")[0]) else None
-        # A method is declared in its type's package (folder): `codec.Encode()` on dotenv's `Codec`
-        # is not yaml's `Codec.Encode`, though both are named so. An embedded type of the own
-        # package is in that folder too.
-        holders = {(t.node.qualified_name, folder(t.node.path)) for t in types}
+        found, outside = self._members(types, cands)
+        # Not the type's, nor a held type's it embeds: the embedded `http.ResponseWriter`'s.
+        return found or ([] if outside else None)
+
+    def _members(self, types: list[StoredNode], cands: list[StoredNode]) -> tuple[list[StoredNode], bool]:
+        """The candidates that are methods of `types`, else of the types of their package they embed,
+        and whether they embed another package's. A method is declared in its type's package
+        (folder): `codec.Encode()` on dotenv's `Codec` is not yaml's `Codec.Encode`, though both are
+        named so; an embedded type of the own package is in that folder too. A method the type
+        declares shadows an embedded type's of that name (Go promotes only what the outer type
+        lacks): `engine.Use()` is Engine's, not also its RouterGroup's."""
+        own = {(t.node.qualified_name, folder(t.node.path)) for t in types}
+        embedded: set[tuple[str, str]] = set()
         outside = False
         for t in types:
             local, elsewhere = self._embedded(t.node)
-            holders |= {(name, folder(t.node.path)) for name in local}
+            embedded |= {(name, folder(t.node.path)) for name in local}
             outside = outside or elsewhere
-        found = [
-            c for c in cands if (c.node.qualified_name.rsplit(".", 1)[0], folder(c.node.path)) in holders
-        ]
-        # Not the type's, nor a held type's it embeds: the embedded `http.ResponseWriter`'s.
-        return found or ([] if outside else None)
+        return _declared_by(cands, own) or _declared_by(cands, embedded), outside
 
     def _type_of(self, n: Node, qualifier: str) -> str:
         """The declared type of `qualifier` in `n`: a variable's (`c`), or a field's of one (`c.w`)."""
@@ -292,6 +297,7 @@ class GoTypes:
         head, _, rest = qualifier.partition(".")
         known = self._variables[n.uid]
         if head not in known:  # made by a call, a package variable or a range: looked up once per name
+            known[head] = ""  # unknown while it is read: `a := a.Next()` asks for its own type
             known[head] = self._made(n, head) or self._ranged(n, head)
         declared = known[head]
         if not declared or "." in rest or (rest and "." in declared):
@@ -303,7 +309,7 @@ class GoTypes:
         package's variable `head` (`var v *Viper`, `var std = New()`) when `n` binds no `head` of its own."""
         made = [m["call"] for m in _MADE.finditer(n.text) if m["name"] == head]
         if made:  # made more than once (in several subtests): by calls agreeing on the type
-            types = {self._result(n.path, call) for call in made}
+            types = {self._made_by(n, call) for call in made}
             return types.pop() if len(types) == 1 else ""
         if _binds(n, head):
             return ""
@@ -321,6 +327,29 @@ class GoTypes:
                 if made_by and made_by["name"] == head:
                     return self._result(g.path, made_by["call"])
         return ""
+
+    def _made_by(self, n: Node, call: str) -> str:
+        """The named type `call` in `n` returns first: a method's, called on a variable of `n` whose
+        type is known (`group := router.Group(..)` after `router := New()`: RouterGroup), else a
+        function's of its package or of an imported one (`_result`)."""
+        owner, _, method = call.rpartition(".")
+        declared = self._type_of(n, owner) if owner and not self._imported(n.path, owner) else ""
+        return self._method_result(n, declared, method) if declared else self._result(n.path, call)
+
+    def _method_result(self, n: Node, declared: str, method: str) -> str:
+        """The named type the method `method` of type `declared` (as `n`'s file writes it) returns
+        first, when its declarations agree; a bare type of another package's is that package's."""
+        key = (n.path, f"{declared}.{method}")
+        if key not in self._method_results:
+            found = [
+                s for s in self.snap.lookup("name_exact", method.lower(), limit=200) if s.node.name == method
+            ]
+            methods, _ = self._members(self._types_named(n, declared), found)
+            results = {result_type(m.node.signature) for m in methods if m.node.kind == "method"}
+            got = results.pop() if len(results) == 1 else ""
+            pkg = declared.rpartition(".")[0]
+            self._method_results[key] = f"{pkg}.{got}" if pkg and got and "." not in got else got
+        return self._method_results[key]
 
     def _ranged(self, n: Node, head: str) -> str:
         """The type of a `range` variable `head` of `n` over a field (`for _, f := range cmd.flags`)
@@ -468,30 +497,18 @@ class GoTypes:
         return local, elsewhere
 
 
-def go_package(snap: Snapshot, path: str) -> str:
-    """The package a Go file's `package` clause names (its module node's text), else the one its
-    folder's other files name (a file with no import nor doc comment has no module node: a root
-    package's folder name is no package name), else its folder's name."""
-    home = folder(path)
-    own = _package_clause(snap, path)
-    if own:
-        return own
-    for p in sorted(p for p in snap.manifest.files if p.endswith(".go") and p != path and folder(p) == home):
-        named = _package_clause(snap, p)
-        if named and not named.endswith("_test"):  # not an external test package's
-            return named
-    return path.rsplit("/", 2)[-2] if "/" in path else ""
-
-
-def _package_clause(snap: Snapshot, path: str) -> str:
-    """The package a Go file's module node names, '' when it has none."""
-    for s in snap.nodes_in_file(path):
-        m = _PACKAGE.search(s.node.text) if s.node.kind == "module" else None
-        if m:
-            return m.group(1)
-    return ""
-
-
 def _standard(imported: str) -> bool:
     """Whether an import path is the Go standard library's (`sync`, `net/http`: no domain)."""
     return bool(imported) and "." not in imported.split("/", 1)[0]
+
+
+def _declared_by(cands: list[StoredNode], holders: set[tuple[str, str]]) -> list[StoredNode]:
+    """The candidates that are members of one of `holders` (a type's qualified name and folder): a
+    member's name qualifies it (`Render.Render`), so the type `Render` itself, named as its own
+    method, is none."""
+    return [
+        c
+        for c in cands
+        if "." in c.node.qualified_name
+        and (c.node.qualified_name.rsplit(".", 1)[0], folder(c.node.path)) in holders
+    ]

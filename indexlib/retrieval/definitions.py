@@ -21,10 +21,10 @@ from collections.abc import Callable
 import msgspec
 
 from indexlib.graph.callarity import swift_parameters
+from indexlib.graph.gomodules import go_package
 from indexlib.graph.imported import CRATE_ROOT, cargo_names, crate_folders
 from indexlib.graph.parts import arity, home_part, one_type, type_arguments
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
-from indexlib.graph.typed import go_package
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
     DEFINITION_KINDS,

@@ -374,3 +374,44 @@ def test_a_range_variable_has_its_collections_element_type(tmp_path: Path) -> No
     assert ("Task.Names", "flag.go", False) in _calls(engine, "locals", "out")
     assert _calls(engine, "Command.field", "out") == [("Flag.Names", "flag.go", False)]
     assert ("Flag.Names", "flag.go", False) in _calls(engine, "Command.result", "out")
+
+
+def test_a_types_own_method_shadows_an_embedded_types_and_a_method_result_types_a_variable(
+    tmp_path: Path,
+) -> None:
+    """Go promotes an embedded type's method only when the outer type lacks one of that name:
+    `engine.Use()` on an `*Engine` that embeds `RouterGroup` is Engine's alone (gin: every
+    `router.Use(..)` was an ambiguous edge to both). `group := engine.Group(..)` is typed by the
+    result of the method it calls (promoted from `RouterGroup`), so `group.Use()` is RouterGroup's.
+    A parameter `r render.Render` calls the interface's method `Render.Render`, never the interface
+    `Render` itself, though its name, unqualified, is the method's owner's."""
+    files = {
+        "routergroup.go": (
+            "package gin\n\ntype RouterGroup struct {\n\tbase string\n}\n\n"
+            "func (g *RouterGroup) Use(f ...int) {}\n\n"
+            "func (g *RouterGroup) Group(p string) *RouterGroup { return g }\n"
+        ),
+        "gin.go": (
+            "package gin\n\ntype Engine struct {\n\tRouterGroup\n}\n\nfunc New() *Engine { return &Engine{} }\n\n"
+            "func (engine *Engine) Use(f ...int) {\n\tengine.RouterGroup.Use(f...)\n}\n"
+        ),
+        "render/render.go": "package render\n\ntype Render interface {\n\tRender(w int) error\n}\n",
+        "context.go": (
+            'package gin\n\nimport "example.com/gin/render"\n\n'
+            "func Draw(code int, r render.Render) {\n\tr.Render(code)\n}\n"
+        ),
+        "gin_test.go": (
+            'package gin\n\nimport "testing"\n\nfunc TestUse(t *testing.T) {\n\tengine := New()\n\tengine.Use(1)\n'
+            '\tgroup := engine.Group("/v1")\n\tgroup.Use(2)\n}\n'
+        ),
+        "go.mod": "module example.com/gin\n\ngo 1.22\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert sorted(_calls(engine, "TestUse", "out")) == [
+        ("Engine.Use", "gin.go", False),
+        ("New", "gin.go", False),
+        ("RouterGroup.Group", "routergroup.go", False),
+        ("RouterGroup.Use", "routergroup.go", False),
+    ]
+    assert _calls(engine, "Engine.Use", "in") == [("TestUse", "gin_test.go", False)]
+    assert _calls(engine, "Draw", "out") == [("Render.Render", "render/render.go", False)]

@@ -98,3 +98,32 @@ def test_a_type_the_index_does_not_hold_is_not_one_it_ends_with(
     variable named after its type (`builder.new()`, kept) took the library type `Builder` for one."""
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     assert [(r.symbol, r.line) for r in related(engine, caller, callers=False).related] == expected
+
+
+def test_a_method_called_on_an_enum_variant_or_associated_constant_is_the_types(tmp_path: Path) -> None:
+    """`ExitCode::GeneralError.exit()` made no edge: the variant was read as a type
+    (`ExitCode.GeneralError.exit`) that declares no method, so fd's `qry related ExitCode.exit`
+    missed its callers. A variant's value (a tuple variant's too, `Color::Rgb(1, 2)`) and an
+    associated constant's is of the type holding it."""
+    files = {
+        "src/lib.rs": "pub mod exit_codes;\npub mod color;\npub mod config;\npub mod run;\n",
+        "src/exit_codes.rs": "pub enum ExitCode {\n    Success,\n    GeneralError,\n}\n\n"
+        "impl ExitCode {\n    pub const OK: ExitCode = ExitCode::Success;\n\n"
+        "    pub fn exit(self) -> u8 {\n        0\n    }\n}\n",
+        "src/color.rs": "pub enum Color {\n    Rgb(u8, u8),\n}\n\n"
+        "impl Color {\n    pub fn to_hex(&self) -> u8 {\n        0\n    }\n}\n",
+        # Another type's `exit`: a call linked by its name alone would be ambiguous.
+        "src/config.rs": "pub struct Shell;\n\nimpl Shell {\n    pub fn exit(self) -> u8 {\n        1\n    }\n}\n",
+        "src/run.rs": "use crate::color::Color;\nuse crate::exit_codes::ExitCode;\n\n"
+        "pub fn fail() -> u8 {\n    ExitCode::GeneralError.exit()\n}\n\n"
+        "pub fn succeed() -> u8 {\n    crate::exit_codes::ExitCode::OK.exit()\n}\n\n"
+        "pub fn paint() -> u8 {\n    Color::Rgb(1, 2).to_hex()\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    for caller, callee in (
+        ("fail", ("ExitCode.exit", "src/exit_codes.rs", False)),
+        ("succeed", ("ExitCode.exit", "src/exit_codes.rs", False)),
+        ("paint", ("Color.to_hex", "src/color.rs", False)),
+    ):
+        callees = [(r.symbol, r.path, r.ambiguous) for r in related(engine, caller, callers=False).related]
+        assert callees == [callee], caller

@@ -238,3 +238,27 @@ pub enum ExecutionMode {
     # A variant without a doc, on one line under its attributes, has no vector.
     embedded = {n.name for n in parsed.nodes if n.kind == "constant" and worth_embedding(n)}
     assert embedded == {"OneByOne", "Wide"}
+
+
+def test_a_rust_method_on_a_variant_or_associated_constant_targets_its_types_method() -> None:
+    """`ExitCode::GeneralError.exit()` targets `ExitCode.exit` (the variant is no type declaring
+    methods), through a tuple variant, a crate path and a chain too; a module's static
+    (`config::LIMIT.get()`) and an associated function's result (`Foo::new(1).bar()`) are kept as
+    written."""
+    code = (
+        b"fn f() {\n    ExitCode::GeneralError.exit();\n    Color::Rgb(1, 2).to_hex().len();\n"
+        b"    crate::codes::ExitCode::OK.exit();\n    Self::DEFAULT.clone();\n"
+        b"    config::LIMIT.get();\n    Foo::new(1).bar();\n}\n"
+    )
+    parsed = parse_file("src/run.rs", code, "rust")
+    assert [r.target for r in parsed.refs if r.kind == "calls"] == [
+        "ExitCode.exit",
+        "Color.Rgb",
+        "Color.to_hex",
+        "Color.to_hex.len",
+        "crate.codes.ExitCode.exit",
+        "Self.clone",
+        "config.LIMIT.get",
+        "Foo.new",
+        "Foo.new.bar",
+    ]

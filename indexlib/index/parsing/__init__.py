@@ -111,7 +111,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 36: a JavaScript member assigned inside a function called where it is written (a library's
 #     `(function(){ _.each = .. }.call(this))`, `(function($){ $.fn.tip = .. })(jQuery)`) is a
 #     definition again; only a callback's (a function passed to a call) patches are dropped.
-PARSER_VERSION = 36
+# 37: a Rust method called on an enum's variant or a type's associated constant
+#     (`ExitCode::GeneralError.exit()`, `Color::Rgb(1, 2).to_hex()`) targets the type's method
+#     (`ExitCode.exit`), not one of a type named as the variant (rustvalues.py).
+PARSER_VERSION = 37
 
 
 def parse_file(

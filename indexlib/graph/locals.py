@@ -39,6 +39,15 @@ CLASS_PARTS = 50  # same-named containers read for one class's fields
 # their declared types: a fluent builder's chain steps through a property between calls.
 MAX_CHAIN = 8
 _SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`: PHP's
+# Rust steps of a chain that give back the value they are called on, unwrapped: `Option<T>` and
+# `Result<T, E>` (a declaration's return type is read as its `T`) give a `T`, `&T` an owned one.
+_RUST_SAME = frozenset({"unwrap", "expect", "unwrap_or_default", "clone", "to_owned"})
+# `let f = SizeFilter::from_string("-1k").unwrap();`: a local made by a chain that starts at a type.
+_RUST_LET = re.compile(r"\blet\s+(?:mut\s+)?(?P<var>[a-z_]\w*)\s*=\s*(?P<cls>[A-Z]\w*)::(?P<rest>[^;]*);")
+_CALL_ARGUMENTS = re.compile(r"\([^()]*\)")
+_RUST_RETURNED = re.compile(
+    r"->\s*(?:(?:\w+::)*(?:Option|Result|Box)\s*<\s*)?&?(?:mut\s+)?([A-Z]\w*)\b(?!\s*(?:<|::))"
+)
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
@@ -247,6 +256,8 @@ class LocalTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = declared_classes(n, lambda head: self._is_module(n.path, head))
         cls = self._variables[n.uid].get(name)
+        if cls is None and n.language == "rust":
+            cls = self._let_chain(n, name)
         if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
             cls = self._field(n, name)
         if (
@@ -257,6 +268,26 @@ class LocalTypes:
         ):
             cls = name
         return cls
+
+    def _let_chain(self, n: Node, name: str) -> str | None:
+        """The class a Rust local `name` of `n` is made of by a chain from a type (`let f =
+        SizeFilter::from_string(s).unwrap();`, `let c = Config::load(p)?;`), each call's declared
+        return type in turn, when every `let` of `name` in `n` says the same one."""
+        said: set[str | None] = set()
+        for m in _RUST_LET.finditer(n.text):
+            if m["var"] != name:
+                continue
+            rest = m["rest"]
+            while _CALL_ARGUMENTS.search(rest):
+                rest = _CALL_ARGUMENTS.sub("", rest)
+            steps = re.sub(r"[\s?]", "", rest).split(".")
+            if not all(re.fullmatch(r"[a-z_]\w*", step) for step in steps) or len(steps) > MAX_CHAIN:
+                return None  # not a plain chain of calls: a `match`, a closure, an operator
+            cls: str | None = m["cls"] if self._holds(m["cls"], n.language) else None
+            for step in steps:
+                cls = self._returns(cls, step, n.language) if cls is not None else None
+            said.add(cls)
+        return said.pop() if len(said) == 1 else None
 
     def _module_level(self, n: Node, name: str, bound: list[Ref]) -> str | None:
         """The class the module-level declaration of `name` that `n` reads names (modulevars.py),
@@ -301,6 +332,8 @@ class LocalTypes:
             if s.node.name == method
         ]
         mine = self._members(cls, language, found) or []
+        if not mine and language == "rust" and method in _RUST_SAME:
+            return cls  # `TimeFilter::after(s).unwrap()`: the `TimeFilter` that `after` wraps
         said = {returned_class(m.node.signature, method, language) for m in mine}
         said = {cls if r in _SELF_TYPES else r for r in said}
         # `Builder baseUrl(..)` in `Retrofit.Builder` returns that Builder, not another class's
@@ -360,7 +393,9 @@ def returned_class(signature: str, name: str, language: str) -> str | None:
         m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\??\s+{word}\s*(?:[(<{{=]|$)", signature)
     elif lang == "php":  # `): EasyHandle`, `): ?self`, `): \\Foo\\Bar`
         m = re.search(r"\)\s*:\s*\??\\?(?:\w+\\)*([A-Z]\w*|self|static)\s*(?:$|\{)", signature)
-    elif lang in ("rust", "python", "swift"):
+    elif lang == "rust":  # `-> Option<Self>`, `-> io::Result<Config>`: the `T` an unwrap or `?` gives
+        m = re.search(_RUST_RETURNED, signature)
+    elif lang in ("python", "swift"):
         m = re.search(r"->\s*&?(?:mut\s+)?['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
     else:  # TypeScript, JavaScript's JSDoc-less methods have none, Kotlin `): Type`
         m = re.search(r"\)\s*:\s*([A-Z]\w*|this)\b(?!\s*<)", signature)

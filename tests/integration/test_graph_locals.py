@@ -269,3 +269,34 @@ def test_a_constructor_through_a_module_the_index_lacks_or_a_local_names_no_clas
     }
     with_text = "def f():\n    with b.Thing() as t, Lock() as k:\n        pass\n"
     assert declared_classes(_node("python", with_text)) == {"k": "Lock"}
+
+
+def test_a_rust_chain_or_local_through_an_option_or_result_is_the_wrapped_types(tmp_path: Path) -> None:
+    """`TimeFilter::after(s).unwrap().applies_to(t)` and `let f = SizeFilter::from_string(s).unwrap();
+    f.is_within(1)` were ambiguous edges to every `applies_to`, `is_within`: a return type of
+    `Option<Self>` or `anyhow::Result<Self>` named no class, and a local made by a chain was not read.
+    The wrapped type is what `.unwrap()`, `.expect(..)` or `?` give."""
+    files = {
+        "src/time.rs": "pub struct TimeFilter {}\nimpl TimeFilter {\n"
+        "    pub fn after(s: &str) -> Option<TimeFilter> { None }\n"
+        "    pub fn applies_to(&self, t: u8) -> bool { true }\n}\n",
+        "src/size.rs": "pub struct SizeFilter {}\nimpl SizeFilter {\n"
+        "    pub fn from_string(s: &str) -> anyhow::Result<Self> { todo!() }\n"
+        "    pub fn is_within(&self, n: u8) -> bool { true }\n"
+        "    pub fn applies_to(&self, t: u8) -> bool { true }\n}\n",
+        # Another type's `is_within`: a call linked by its name alone would be ambiguous.
+        "src/checks.rs": "pub struct Check {}\nimpl Check {\n    pub fn is_within(&self, n: u8) -> bool { true }\n}\n",
+        "src/run.rs": "fn run() -> anyhow::Result<()> {\n"
+        '    TimeFilter::after("1min").unwrap().applies_to(1);\n'
+        '    let f = SizeFilter::from_string("-1k")?;\n    f.is_within(1);\n'
+        '    let g = SizeFilter::from_string("+1k").expect("size");\n    g.applies_to(2);\n'
+        "    Ok(())\n}\n",
+    }
+    make_repo(tmp_path, files)
+    assert _callees(tmp_path, "run") == [
+        ("SizeFilter.applies_to", False),
+        ("SizeFilter.from_string", False),
+        ("SizeFilter.is_within", False),
+        ("TimeFilter.after", False),
+        ("TimeFilter.applies_to", False),
+    ]

@@ -93,14 +93,14 @@ def render_workspace(
     left out, no result) as `qry: note:` whatever the format; the rest (an index that failed or is
     stale) as `qry: warning:`, except beside --json, whose `meta` holds them: JSONL has no `meta`,
     and a program reading it must still learn that an index did not answer."""
-    from indexlib import SearchMeta, SearchResult, is_told_note
+    from indexlib import SearchMeta, SearchResult, is_routing_info, is_told_note
 
     meta = result.meta
     for note in meta.notes:
         if is_told_note(note):
             env.err(f"qry: note: {safe_line(note)}\n")
         elif fmt != "json":
-            env.err(f"qry: warning: {safe_line(note)}\n")
+            env.err(f"qry: {'note' if is_routing_info(note) else 'warning'}: {safe_line(note)}\n")
     if meta.routed and fmt not in ("json", "table"):  # those say it: meta.routed, the footer
         env.err(f"qry: note: routed to {safe_line(', '.join(meta.routed))}\n")
     if fmt == "json":
@@ -217,7 +217,14 @@ def _ws_record(ws: Any) -> dict[str, Any]:
 
 
 def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: bool) -> int:
-    from indexlib import ROUTE_DEFAULT_LIMIT, ROUTE_LIMIT_MAX, SearchRequest, UsageError, route_workspace
+    from indexlib import (
+        ROUTE_DEFAULT_LIMIT,
+        ROUTE_LIMIT_MAX,
+        SearchRequest,
+        UsageError,
+        is_routing_info,
+        route_workspace,
+    )
 
     if not 1 <= limit <= ROUTE_LIMIT_MAX:
         raise UsageError(
@@ -240,7 +247,7 @@ def route_command(env: Env, question: str, v: dict[str, Any], limit: int, json: 
         env.out(to_json(result) + "\n")
     else:
         for note in result.notes:
-            env.err(f"qry: warning: {safe_line(note)}\n")
+            env.err(f"qry: {'note' if is_routing_info(note) else 'warning'}: {safe_line(note)}\n")
         for r in result.routes:
             env.out(f"{safe_line(r.repo)}\t{r.confidence:.3f}\t{safe_line(r.rationale)}\n")
     return Exit.OK if result.routes else Exit.NO_MATCH

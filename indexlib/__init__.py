@@ -96,6 +96,7 @@ _EXPORTS: dict[str, str] = {
     "RepoHit": "indexlib.workspace.federate",
     "is_told_note": "indexlib.workspace.federate",
     "route_workspace": "indexlib.workspace.routing",
+    "is_routing_info": "indexlib.workspace.routing",
     "routed_search": "indexlib.workspace.routing",
     "search_workspace": "indexlib.workspace.routing",
     "require_an_answer": "indexlib.workspace.routing",
@@ -202,4 +203,10 @@ if TYPE_CHECKING:  # for type checkers and readers: the same names, eagerly
     from indexlib.workspace.grep import grep_members
     from indexlib.workspace.lookup import WorkspaceRelated, related_across, resolve_across
     from indexlib.workspace.members import member_state, verify_member
-    from indexlib.workspace.routing import require_an_answer, route_workspace, routed_search, search_workspace
+    from indexlib.workspace.routing import (
+        is_routing_info,
+        require_an_answer,
+        route_workspace,
+        routed_search,
+        search_workspace,
+    )

@@ -63,6 +63,8 @@ ROUTE_MAX = 3
 # sentences (docs/benchmarks.md). A developer's handful of repositories is asked in full.
 CONTENT_CANDIDATES = 8
 MAX_REASONS = 3  # distinct failure reasons a no-answer error spells out
+# How a route says that only some repositories voted: information, not a warning (is_routing_info).
+CANDIDATES_NOTE = "content evidence from the best"
 
 
 def probe_request(opts: SearchRequest | None = None) -> SearchRequest:
@@ -156,6 +158,12 @@ def content_candidates(
     if not by_profile.routes:
         return None
     return [r.repo for r in by_profile.routes[:CONTENT_CANDIDATES]]
+
+
+def is_routing_info(note: str) -> bool:
+    """Whether a route's note (or a routed search's, `route: ...`) only informs, as how many
+    repositories the content vote asked does, rather than warns of an index that failed."""
+    return note.removeprefix("route: ").startswith(CANDIDATES_NOTE)
 
 
 def voted_mode(mode: str, answers: Sequence[IndexAnswer]) -> str:

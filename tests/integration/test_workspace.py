@@ -1525,3 +1525,33 @@ def test_past_content_candidates_only_the_best_by_vocabulary_are_searched_for_co
         )
         is None
     )
+
+
+def test_a_route_that_asked_only_some_repositories_says_so_as_a_note_not_a_warning(
+    repos: dict[str, Path], xdg: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from cli.console import Env
+    from cli.wscmd import render_workspace, route_command
+    from indexlib.workspace import routing
+
+    monkeypatch.setattr(routing, "CONTENT_CANDIDATES", 1)
+    config.workspace_add("team", [repos[n] for n in REPOS])
+    values = {"workspace": "team", "index_dir": None, "profile_only": False, "mode": "lexical", "model": None}
+    out, err = io.StringIO(), io.StringIO()
+    assert route_command(Env(stdout=out, stderr=err), "refresh the session token", values, 3, False) == 0
+    assert err.getvalue() == "qry: note: content evidence from the best 1 of 3 repositories by vocabulary\n"
+    assert out.getvalue().startswith("auth\t")
+    fed = _fed(repos)
+    result = routed_search(fed, "refresh the session token", SearchRequest(top_k=3, mode="lexical"))
+    result.meta.notes.append("route: billing: no content evidence: index is damaged")
+    err = io.StringIO()
+    render_workspace(Env(stdout=io.StringIO(), stderr=err), result, fmt="text")
+    assert (
+        "qry: note: route: content evidence from the best 1 of 3 repositories by vocabulary\n"
+        in err.getvalue()
+    )
+    assert "qry: warning: route: billing: no content evidence: index is damaged\n" in err.getvalue()
+    assert routing.is_routing_info("route: content evidence from the best 1 of 3 repositories by vocabulary")
+    assert not routing.is_routing_info("billing: not routed: index is damaged")

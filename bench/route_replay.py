@@ -19,7 +19,8 @@ Last, identifier coverage: only the question's code-like words (backticked, came
 dotted, ALL_CAPS, a capitalised word not first), each index's idf-weighted share of those it holds.
 And stream agreement (hybrid captures): each index's share of 1/position over its own best 10 hits
 that both its BM25 and its dense stream rank within AGREE_DEPTH (words and meaning pointing at the
-same code, where a neighbour's code shares only the words).
+same code, where a neighbour's code shares only the words). And agreement between the router and
+the vocabulary ranking (route/vocab.py): when both put the same repository first, search it alone.
 
     python bench/route_replay.py --from-git /work/.mirror --work /work/eval/work-ws [--embed onnx]
 
@@ -115,6 +116,7 @@ def identifier_terms(text: str) -> list[str]:
 
 
 def features(rec: dict[str, Any]) -> Feats:
+    from indexlib.route import vocab
     from indexlib.workspace import collection
 
     stats = {a.repo: (a.docs, a.term_df) for a, _h in rec["answers"] if a.ok}
@@ -128,6 +130,9 @@ def features(rec: dict[str, Any]) -> Feats:
     code_total = sum(idf[t] for t in code)
     agree = {a.repo: _agreement(hits) for a, hits in rec["answers"] if a.ok}
     agree_total = sum(agree.values())
+    first = vocab.best(stats, 1)
+    conf_first = max(stats, key=lambda r: rec["routes"].get(r, (0.0,))[0], default=None)
+    agreed = bool(first) and first[0] == conf_first
     out: Feats = {}
     for repo, (docs, df) in stats.items():
         lm = 0.0
@@ -144,6 +149,9 @@ def features(rec: dict[str, Any]) -> Feats:
             "cori": cori.get(repo, 1.0),
             "ident": sum(idf[t] for t in code if df.get(t, 0) > 0) / code_total if code_total else -1.0,
             "agree": agree.get(repo, 0.0) / agree_total if agree_total else 0.0,
+            # the router and the vocabulary ranking (route/vocab.py) put the same repository first
+            "both_first": 1.0 if agreed and repo == conf_first else 0.0,
+            "agreed": 1.0 if agreed else 0.0,
         }
     return out
 
@@ -271,6 +279,13 @@ def rules() -> dict[str, tuple[Score, float, int, float]]:
             3,
             0.0,
         )
+    # When the router and the vocabulary agree on the first repository, it alone; else the default.
+    out["agreement: the first alone, else keep 0.3"] = (
+        lambda v: v["conf"] if not v["agreed"] or v["both_first"] else 0.0,
+        0.3,
+        3,
+        0.0,
+    )
     return out
 
 

@@ -14,6 +14,9 @@ differ only in the merge. The rules measured:
 - `prior P`: every index's hits times 1 + P * (router confidence / best confidence), the source
   router (route/score.py) as a soft prior instead of a filter.
 - `cori W`: the CORI collection weight (workspace/collection.py) with merge weight W.
+- `dense level`: each index's cosines shifted by its own level (its k-th candidate's cosine) against
+  the workspace's mean: taken out (a language the model scores higher lifts every one of its
+  repository's hits) or doubled (the level as evidence of the repository).
 - `redde G`: a weight from the first merge itself, 1 + G * (the index's share of reciprocal ranks in
   the merged top 20 / the best share): repositories holding many good hits are more likely the one.
 
@@ -27,6 +30,7 @@ snapshot trees and indexes.
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -148,8 +152,47 @@ def rules() -> dict[str, Callable[[dict[str, Any]], list[Any]]]:
 
         return run
 
+    def dense_shift(at: int, sign: float) -> Callable[[dict[str, Any]], list[Any]]:
+        """Each index's cosines moved by sign x (the workspace's mean - its own `at`-th candidate's
+        cosine): sign 1 takes out a level one index's code sits at for every question (a language the
+        model scores higher), sign -1 doubles it (the level as evidence of the repository)."""
+
+        def run(rec: dict[str, Any]) -> list[Any]:
+            level = {
+                a.repo: (a.stream_scores.get("vector") or [0.0])[: at + 1][-1]
+                for a, _h in rec["answers"]
+                if a.ok and isinstance(a.stream_scores, dict)
+            }
+            if not level:
+                return stream(rec)
+            mean = sum(level.values()) / len(level)
+            answers = []
+            for a, hits in rec["answers"]:
+                d = sign * (mean - level.get(a.repo, mean))
+                if a.ok and isinstance(a.stream_scores, dict):
+                    a = copy.copy(a)
+                    a.stream_scores = {
+                        s: [x + d for x in v] if s == "vector" else v for s, v in a.stream_scores.items()
+                    }
+                moved = []
+                for h in hits:
+                    h = copy.copy(h)
+                    h.provenance = copy.copy(h.provenance)
+                    if h.provenance.vector_score is not None:
+                        h.provenance.vector_score += d
+                    moved.append(h)
+                answers.append((a, moved))
+            return stream({**rec, "answers": answers})
+
+        return run
+
     return {
         "stream (default)": stream,
+        "dense level taken out (10th cosine)": dense_shift(10, 1.0),
+        "dense level taken out (150th cosine)": dense_shift(150, 1.0),
+        "dense level taken out (300th cosine)": dense_shift(299, 1.0),
+        "dense level doubled (10th cosine)": dense_shift(10, -1.0),
+        "dense level doubled (50th cosine)": dense_shift(50, -1.0),
         "no length norm": lambda rec: stream(rec, lens=False),
         "ranks read off the returned hits": lambda rec: stream(rec, exact=False),
         "neither (the merge before both)": lambda rec: stream(rec, lens=False, exact=False),

@@ -9,14 +9,17 @@ and the vector stage (which embeds less of it) use.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-__all__ = ["is_test_code", "is_test_container", "is_test_path"]
+__all__ = ["is_test_code", "is_test_container", "is_test_path", "is_tests_own"]
 
+# Vendored code by its folder's usual names: `third-party/`, `3rdparty/`, pip's `_vendor/`, and
+# `bundled/` (spdlog's copy of fmt, `include/spdlog/fmt/bundled/`, outranked spdlog's own code).
+_VENDORED_FOLDERS = r"vendor|_vendor|third[_-]?party|3rdparty|_?bundled|node_modules"
+_VENDORED = re.compile(rf"(?:^|/)(?:{_VENDORED_FOLDERS})/", re.IGNORECASE)
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
-    # Vendored code by its folder's usual names: `third-party/`, `3rdparty/`, pip's `_vendor/`, and
-    # `bundled/` (spdlog's copy of fmt, `include/spdlog/fmt/bundled/`, outranked spdlog's own code).
-    r"vendor|_vendor|third[_-]?party|3rdparty|_?bundled|node_modules|demos?)(?:/|$)"
+    rf"{_VENDORED_FOLDERS}|demos?)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).
     r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)"
@@ -35,6 +38,14 @@ _QUALIFIER = re.compile(r"::|\.")
 def is_test_path(path: str) -> bool:
     """Whether `path` is a test, an example, a fixture, a benchmark or vendored code."""
     return bool(_TEST_PATH.search(path))
+
+
+@lru_cache(maxsize=1 << 16)  # asked once per candidate of every reference resolved: few paths
+def is_tests_own(path: str) -> bool:
+    """Whether `path` is a file of the tests (a test, fixture, example or benchmark): `is_test_path`
+    without vendored code, which the project's own code does call. The project's own code calls
+    no definition of such a file unless an import or a type names it (graph/resolve.py)."""
+    return is_test_path(path) and not _VENDORED.search(path)
 
 
 def is_test_container(name: str) -> bool:

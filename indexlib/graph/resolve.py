@@ -54,7 +54,7 @@ from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.rustpaths import module_path_tier
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
-from indexlib.pathroles import is_test_path
+from indexlib.pathroles import is_test_path, is_tests_own
 from indexlib.records import (
     CONTAINER_KINDS,
     UNIFORM_ACCESS,
@@ -186,7 +186,10 @@ class Resolver:
         several candidates, or one linked by its name alone (`by_name_only`) when neither a type
         nor a module path `named` it. `written` is the call's (qualifier, head)."""
         qualifier, head = written
+        # Code outside tests calls no test's definition that only a name links (`setTimeout`'s stub).
+        apart = not bound and not named and not is_test_path(n.path)
         for i, tier in enumerate(tiers):
+            tier = [c for c in tier if not (apart and is_tests_own(c.node.path))]
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.
                 ranked = nearest_bodies(n, [self.parts.as_home(c) for c in tier])

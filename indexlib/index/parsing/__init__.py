@@ -114,7 +114,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 37: a Rust method called on an enum's variant or a type's associated constant
 #     (`ExitCode::GeneralError.exit()`, `Color::Rgb(1, 2).to_hex()`) targets the type's method
 #     (`ExitCode.exit`), not one of a type named as the variant (rustvalues.py).
-PARSER_VERSION = 37
+# 38: a Java field's anonymous class (`BIT_SET = new TypeAdapter<BitSet>() {..}`) and an enum
+#     constant's body (`DEFAULT { .. }`) qualify their methods: `TypeAdapters.BIT_SET.read`.
+PARSER_VERSION = 38
 
 
 def parse_file(

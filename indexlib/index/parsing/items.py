@@ -58,6 +58,11 @@ _CAPTURE_ORDER = (
     "constant",
     "field",
 )
+# A Java field whose value declares an anonymous class, or an enum constant with a body of its own
+# (`DEFAULT { int apply(..) {..} }`): a scope naming that class's methods, which are its members.
+# Named by their class alone, a field's adapters were forty `TypeAdapters.read` on gson, each enum
+# constant's `apply` one more `Policy.apply` beside the abstract one.
+ANONYMOUS_HOLDERS = frozenset({"variable_declarator", "enum_constant"})
 # A member the language declares constant, before its `=` or type: Kotlin `const val`, Swift
 # `static let`, Scala `final val`. Such a member is a `constant` of its type, not a `field`.
 _CONSTANT_MEMBER = re.compile(r"\bconst\b|\bstatic\s+let\b|\bfinal\s+(?:\w+\s+)*val\b")
@@ -329,6 +334,8 @@ def collect_items(
             if language == "ruby" and rubydefs.only_nests(node):
                 capture = "scope"  # `module Rack` holding only `class Widget`: it qualifies names
             is_scope = capture in ("scope", "impl")
+            if is_scope and node.type in ANONYMOUS_HOLDERS and not _holds_a_class_body(node):
+                continue  # `int LIMIT = 3`: a field, no scope
             names = _names(src, node, capture, language)
             if not is_scope and not any(names):
                 continue  # anonymous: `export default class {}`, `typedef struct {..} *P;`
@@ -374,6 +381,23 @@ def collect_items(
                 )
             )
     return without_overload_stubs(src, items, language)
+
+
+def _anonymous(item: Item) -> bool:
+    """Whether `item` is the scope of a Java field's or enum constant's anonymous class."""
+    return item.is_scope and item.node.type in ANONYMOUS_HOLDERS
+
+
+def _holds_a_class_body(node: Node) -> bool:
+    """Whether a Java field's value declares an anonymous class (`new Adapter<T>() {..}`, also
+    inside a chain: `new Adapter<T>() {..}.nullSafe()`); an enum constant's scope has its body."""
+    stack = [node]
+    while stack:
+        at = stack.pop()
+        if at.type == "class_body":
+            return True
+        stack.extend(at.named_children)
+    return False
 
 
 def _aliases(
@@ -463,7 +487,7 @@ def classify(src: Source, item: Item, language: str) -> None:
         kind = NodeKind.CONSTANT.value
     if kind in (_FUNCTION, _METHOD):
         in_container = (parent is not None and not parent.is_scope and parent.kind in CONTAINER_VALUES) or (
-            parent is not None and parent.capture == "impl"
+            parent is not None and (parent.capture == "impl" or _anonymous(parent))
         )
         kind = _METHOD if in_container else _FUNCTION
         if item.node.type == "method_declaration" and language == "go":

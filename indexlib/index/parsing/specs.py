@@ -145,6 +145,9 @@ _JAVA = Spec(
     (enum_declaration) @enum
     (method_declaration) @method
     (constructor_declaration) @method
+    (field_declaration declarator: (variable_declarator value: (_)) @scope)
+    (constant_declaration declarator: (variable_declarator value: (_)) @scope)
+    (enum_constant body: (class_body)) @scope
     (method_invocation) @call
     (object_creation_expression) @call
     (import_declaration) @import

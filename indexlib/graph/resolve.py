@@ -34,6 +34,7 @@ from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package, sees
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
+from indexlib.graph.heirs import Heirs
 from indexlib.graph.imported import (
     as_written,
     cargo_names,
@@ -42,7 +43,7 @@ from indexlib.graph.imported import (
     imported_type_members,
     rust_modules,
 )
-from indexlib.graph.locals import MAX_ANCESTRY, LocalTypes
+from indexlib.graph.locals import LocalTypes
 from indexlib.graph.mixhosts import MixinHosts
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.outside import OutsideMembers
@@ -86,10 +87,10 @@ class Resolver:
         self._defs = lru_cache(maxsize=4096)(self._definitions)
         self.outside = OutsideMembers(snap)
         self.go_types = GoTypes(snap, lambda: self._go_modules)
-        self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
-        self.local_types = LocalTypes(snap, self._enclosing_class, self._ancestry, self.modules)
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
+        self.heirs = Heirs(snap, self.modules, self.resolve, self.parts, self._member_of)
+        self.local_types = LocalTypes(snap, self._enclosing_class, self.heirs.ancestry, self.modules)
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
@@ -163,12 +164,16 @@ class Resolver:
         pathed = module_path_tier(n, qualifier, cands)  # Rust `super::ser::to_writer()` (rustpaths.py)
         # A JavaScript `#private` member is its own class body's, whichever object it is read on.
         pathed = pathed or ([c for c in cands if self._member_of(c.node, own)] if last[:1] == "#" else [])
-        tiers = [typed] if typed is not None else [scoped] if scoped else [pathed] if pathed else None
+        # `Thor::Options.split()`, `Child.create()`: a class method the class inherits (heirs.py)
+        plain = typed is None and not scoped and not pathed and qualifier and ref.kind == RefKind.CALLS
+        heir = self.heirs.members(n, ref, qualifier, cands, bound) if plain else []
+        known = typed if typed is not None else scoped or pathed or heir  # a type, constant, path named it
+        tiers = [known] if typed is not None or known else None
         if tiers is None:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
-        named = type(typed) is list or bool(pathed)  # a type, path or class body named it (not Overriders)
+        named = type(typed) is list or bool(pathed or heir)  # a type, path or class named it (not Overriders)
         return self._pick(n, tiers, (qualifier, head), bound, own, access=access, named=named)
 
     def _pick(
@@ -245,32 +250,7 @@ class Resolver:
             for s in self.snap.lookup("qsuffix", cls, limit=PARTS_CAP)
             if s.node.kind in CONTAINER_KINDS and s.node.qualified_name.lower() == cls and s.node.part == 0
         )
-        return self._inherited(holders, cands)
-
-    def _inherited(self, holders: frozenset[int], cands: list[StoredNode]) -> list[StoredNode]:
-        """Candidates that are members of the nearest ancestors of the container `holders` holding
-        any, MAX_ANCESTRY levels up: a method is inherited from a grandparent too (monolog's
-        `AmqpHandler` gets `getFormatter` from the trait its base `AbstractProcessingHandler` uses)."""
-        for level in self._ancestry(holders):
-            found = [c for c in cands if self._member_of(c.node, level)]
-            if found:
-                return found
-        return []
-
-    def _ancestry(self, holders: frozenset[int]) -> list[frozenset[int]]:
-        """The classes `holders` inherit from, level by level (bases, theirs, ...), MAX_ANCESTRY
-        levels at most, each class once, as far as the index holds them."""
-        if holders not in self._ancestries:
-            levels: list[frozenset[int]] = []
-            seen, frontier = set(holders), holders
-            for _ in range(MAX_ANCESTRY):
-                frontier = frozenset(self._base_containers(frontier) - seen)
-                if not frontier:
-                    break
-                levels.append(frontier)
-                seen |= frontier
-            self._ancestries[holders] = levels
-        return self._ancestries[holders]
+        return self.heirs.inherited(holders, cands)
 
     def _tiers(
         self,
@@ -291,7 +271,7 @@ class Resolver:
         if head == "super" and qualifier:
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
             # a library class) makes no edge rather than a guess.
-            tiers.append(self._inherited(own, cands))
+            tiers.append(self.heirs.inherited(own, cands))
             if not tiers[-1]:
                 return None
         elif self_call:
@@ -301,7 +281,7 @@ class Resolver:
             mine = n.qualified_name.rsplit(".", 1)[0] if "." in n.qualified_name else ""
             tiers.append([c for c in cands if mine and c.node.path == n.path and qualifier_of(c) == mine])
             # an inherited method: the same name on the nearest ancestor the index holds (SELF_TIERS in all)
-            tiers.append(self._inherited(own, cands))
+            tiers.append(self.heirs.inherited(own, cands))
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
             if found is None:
@@ -473,26 +453,12 @@ class Resolver:
         """Whether `n` is a member of one of `containers`, in their file or outside it."""
         return bool(containers) and (n.parent_uid in containers or self.outside.container_of(n) in containers)
 
-    def _base_containers(self, own: frozenset[int]) -> set[int]:
-        """Uids of the classes the container `own` inherits from (any of its nodes says so), as far
-        as the index holds them, with every node of each."""
-        out: set[int] = set()
-        for uid in own:
-            container = self.snap.node(uid)
-            if container is None:
-                continue
-            for r in container.refs:
-                if r.kind == RefKind.INHERITS:
-                    for base in self.resolve(container, r)[0]:
-                        out.update(self.parts.parts(base))
-        return out
-
     def _around(self, own: frozenset[int]) -> frozenset[int]:
         """The classes a bare method name in `own` may also reach: those it inherits from
         (MAX_ANCESTRY up, as far as the index holds them), those it is nested in, and for a module
         the classes mixing it in with theirs (mixhosts.py: `halt` in Sinatra's Helpers is Base's)."""
         hosts = self.hosts.of(own)
-        seen = set(own).union(*self._ancestry(own), hosts, *self._ancestry(hosts))
+        seen = set(own).union(*self.heirs.ancestry(own), hosts, *self.heirs.ancestry(hosts))
         for uid in own:
             parent = self.snap.node(uid)
             while (

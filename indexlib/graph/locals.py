@@ -127,6 +127,13 @@ _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "csharp": (_TYPE_FIRST, _THIS_NEW),
 }
 _OWN = frozenset({"self", "this"})
+# An attribute given a value in a method (`self.app = app`, `self.cb: Callback = cb`, `this.handler =
+# fn`; not `==`, `+=`): a call `self.app(..)` calls the value held, no method of another class.
+_ATTRIBUTE_SET = {
+    "python": re.compile(r"(?m)^\s*self\.(\w+)\s*(?::[^=\n]+)?=(?!=)"),
+    "javascript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
+    "typescript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
+}
 _BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "swift"})  # a field is named without `this.` there
 LANGUAGES = frozenset(_PATTERNS) | {"tsx", "jsx"}
 _ALIAS = {"tsx": "typescript", "jsx": "javascript"}
@@ -213,6 +220,7 @@ class LocalTypes:
         self.snap, self._enclosing, self._ancestry, self._modules = snap, enclosing, ancestry, modules
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
+        self._attributes: dict[int, frozenset[str]] = {}
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
         self._returned: dict[tuple[str, str, str], str | None] = {}
         self._classes: dict[tuple[str, str], bool] = {}
@@ -356,6 +364,21 @@ class LocalTypes:
         if own not in self._fields:  # read once per class
             self._fields[own] = field_classes(n.language, class_texts(self.snap, own))
         return self._fields[own].get(field)
+
+    def assigned(self, n: Node, name: str) -> bool:
+        """Whether the class `self` means in `n`, or one it inherits from, gives its attribute
+        `name` a value (`self.app = app` in `__init__`): `self.app(..)` that no method answers
+        then calls what the attribute holds (a wrapped ASGI app, a callback), not a method of
+        another class that happens to be named `app`."""
+        pattern = _ATTRIBUTE_SET.get(_ALIAS.get(n.language, n.language))
+        own = self._enclosing(n)
+        if pattern is None or not own:
+            return False
+        if own not in self._attributes:  # read once per class
+            classes = [own, *(u for level in self._ancestry(frozenset({own})) for u in level)]
+            texts = [t for c in classes for t in class_texts(self.snap, c)]
+            self._attributes[own] = frozenset(m.group(1) for t in texts for m in pattern.finditer(t))
+        return name in self._attributes[own]
 
     def _levels(self, cls: str, language: str) -> list[set[str]]:
         """`{cls}`, then the names of the classes it inherits from, level by level (the resolver's

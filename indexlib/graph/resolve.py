@@ -282,6 +282,8 @@ class Resolver:
             tiers.append([c for c in cands if mine and c.node.path == n.path and qualifier_of(c) == mine])
             # an inherited method: the same name on the nearest ancestor the index holds (SELF_TIERS in all)
             tiers.append(self.heirs.inherited(own, cands))
+            if not any(tiers) and qualifier in SELF_WORDS and self.local_types.assigned(n, last):
+                return None  # `self.app(..)` after `self.app = app`: the value held, no method
         elif bound:
             found = self._bound_tier(qualifier, cands, bound, family_of(n.language), n.path)
             if found is None:

@@ -9,8 +9,12 @@ Why: a call on such a variable was linked by the method's name alone, to every i
 name: on retrofit, the tests' `server.enqueue(..)` on okhttp's `MockWebServer` were 468 ambiguous
 callers of `Call.enqueue`, `OkHttpCall.enqueue` and eight more. Java and Kotlin declare every
 variable's class and bind a class name only by an import or their own package, so a name no
-indexed class has is a class of a library's. C# is left out: its extension methods
-(`services.AddSerilog()`) are indexed members of another class called on a library's type.
+indexed class has is a class of a library's. C# does too, but its extension methods
+(`services.AddSerilog()`) are indexed static methods called on a library's type: such a call may
+also reach an extension method whose `this` parameter is that type or one the index does not hold
+(an interface the library type may implement, a type parameter), never one extending an indexed
+type, which no library type derives from. On Polly, `_tasks.Add(execution)` on a field `List<..>
+_tasks` was an ambiguous edge to the four indexed `Add` methods, none of them `List`'s.
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ from indexlib.graph.family import family_of
 from indexlib.records import CONTAINER_KINDS, Node, RefKind
 from indexlib.snapshot import Snapshot
 
-LANGUAGES = frozenset({"java", "kotlin"})
+LANGUAGES = frozenset({"java", "kotlin", "csharp"})
 TYPE_KINDS = CONTAINER_KINDS | {"type"}  # what a declaration's class may be: a Kotlin `typealias` too
 NAMES_READ = 50  # same-named nodes read to tell whether the index holds a class of the name
 SCOPES_READ = 6  # enclosing definitions read for a type parameter (`<T>` of a method or its classes)
 _BASES = (RefKind.INHERITS, RefKind.IMPLEMENTS)
+# A C# extension method's `this` parameter's type (`AddRetry(this ResiliencePipelineBuilder b, ..)`,
+# `([NotNull] this IList<T> xs)`): its last name, before any type arguments.
+_EXTENDED = re.compile(r"\((?:\s*\[[^\]]*\])*\s*this\s+(?:[\w]+\.)*([A-Za-z_]\w*)")
 
 
 class Overriders(list[StoredNode]):
@@ -55,7 +62,17 @@ class ForeignTypes:
             return None
         if self._type_parameter(n, name) or self._aliased(n.path, name):
             return None
-        return Overriders(c for c in cands if name in self._base_names(c.node.parent_uid))
+        found = Overriders(c for c in cands if name in self._base_names(c.node.parent_uid))
+        if n.language == "csharp":  # `list.Add(x)`: also an extension method that may take a `List`
+            found.extend(c for c in cands if c not in found and self._extends(c, name))
+        return found
+
+    def _extends(self, c: StoredNode, name: str) -> bool:
+        """Whether `c` is a C# extension method a value of the library class `name` may be passed
+        to: one of `name` itself, or of a type the index does not hold (an interface of a library's,
+        a type parameter); one of an indexed type takes no library class's value."""
+        m = _EXTENDED.search(c.node.signature)
+        return m is not None and (m.group(1) == name or not self._holds(m.group(1), "csharp"))
 
     def _holds(self, name: str, family: str) -> bool:
         key = (name, family)

@@ -57,7 +57,10 @@ _NESTED_TYPE = r"([A-Z]\w*(?:\.[A-Z]\w*)*)"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
 _ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
 # `Type name` followed by `=`, `;`, `,` or `)` (a Java or C# parameter or local: `Parser p = ..`).
-_TYPE_FIRST = re.compile(rf"(?<![\w.]){_NESTED_TYPE}(?:<[^;=(){{}}]*>)?(?:\[\])?\s+([a-z_]\w*)\s*[=;,)]")
+# Type arguments, nested up to three deep (`<Func<Context, Task<T>>>`): balanced, so they never run
+# on across parameters (`Func<Context, T> func, ISyncPolicy<T> inner` is two).
+_TYPE_ARGS = r"<(?:[^<>;=(){}]|<(?:[^<>;=(){}]|<[^<>;=(){}]*>)*>)*>"
+_TYPE_FIRST = re.compile(rf"(?<![\w.]){_NESTED_TYPE}(?:{_TYPE_ARGS})?\??(?:\[\])?\s+([a-z_]\w*)\s*[=;,)]")
 # A Python constructor may be written through the module that holds it (`httpx.Client(..)`); the
 # qualifier counts only when the file imports it as a module the index holds (LocalTypes._modules),
 # since `b.Thing()` on a local is a call whose result says nothing of its class.
@@ -266,8 +269,18 @@ class LocalTypes:
         cls = self._variables[n.uid].get(name)
         if cls is None and n.language == "rust":
             cls = self._let_chain(n, name)
-        if cls is None and n.language in _BARE_FIELDS:  # Java's `tokeniser.read()` is `this.`'s
+        # Java's `tokeniser.read()` is `this.`'s, unless the function declares its own `var policy = ..`
+        # (whose class is unread): another method's `Action<..> policy` is no field of the class.
+        if (
+            cls is None
+            and n.language in _BARE_FIELDS
+            and not re.search(rf"\b(?:var|val|let)\s+{name}\b", n.text)
+        ):
             cls = self._field(n, name)
+        if cls is None and n.language in _BARE_FIELDS:  # `var c = CreateController();`: what it returns
+            made = re.search(rf"\b(?:var|val|let)\s+{name}\s*=\s*(?:this\.)?(\w+)\s*[(<]", n.text)
+            own = self.snap.node(self._enclosing(n)) if made else None
+            cls = self._returns(own.node.name, made.group(1), n.language) if own and made else None
         if (
             cls is None
             and name[:1].isupper()

@@ -68,6 +68,19 @@ class Heirs:
                 return found
         return []
 
+    def overriding(self, holders: frozenset[int], cands: list[StoredNode]) -> list[StoredNode]:
+        """Candidates that are methods of a class deriving from the container `holders`
+        (MAX_ANCESTRY levels down): a value typed as a class may be any subclass's, so a call on it
+        may dispatch to an override (starlette's `route.url_path_for()` on a `BaseRoute` to
+        `Mount.url_path_for`). The reverse of `inherited`, read from each candidate's own ancestry."""
+        return [
+            c
+            for c in cands
+            if c.node.kind == "method"
+            and c.node.parent_uid not in holders
+            and any(level & holders for level in self.ancestry(self.parts.parts(c.node.parent_uid)))
+        ]
+
     def ancestry(self, holders: frozenset[int]) -> list[frozenset[int]]:
         """The classes `holders` inherit from, level by level (bases, theirs, ...), MAX_ANCESTRY
         levels at most, each class once, as far as the index holds them."""

@@ -218,9 +218,13 @@ class LocalTypes:
         enclosing: Callable[[Node], int],
         ancestry: Callable[[frozenset[int]], list[frozenset[int]]],
         modules: ModuleFiles,
+        virtual: Callable[[frozenset[int], list[StoredNode], list[StoredNode]], list[StoredNode]],
     ) -> None:
-        """`modules`: the resolver's lookups of indexed modules and of each file's imports."""
+        """`modules`: the resolver's lookups of indexed modules and of each file's imports;
+        `virtual(classes, found, cands)` adds to `found` the candidates overriding them in classes
+        deriving from `classes`."""
         self.snap, self._enclosing, self._ancestry, self._modules = snap, enclosing, ancestry, modules
+        self._virtual = virtual
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._attributes: dict[int, frozenset[str]] = {}
@@ -259,6 +263,8 @@ class LocalTypes:
         found = self._members(cls, n.language, cands)
         if found is None and declared and not rest:  # `server.enqueue()` on a library's MockWebServer
             return self._foreign.implementing(n, cls, cands)
+        if found and (declared or rest):  # a value of the class may be a subclass's: its overrides too
+            return self._virtual(self._holders(cls, n.language), found, cands)
         return found
 
     def _local(self, n: Node, name: str) -> str | None:
@@ -393,16 +399,20 @@ class LocalTypes:
             self._attributes[own] = frozenset(m.group(1) for t in texts for m in pattern.finditer(t))
         return name in self._attributes[own]
 
+    def _holders(self, cls: str, language: str) -> frozenset[int]:
+        """The uids of the indexed classes `cls` names in `language`."""
+        return frozenset(
+            s.node.uid
+            for s in self.snap.lookup("name_exact", cls.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
+            if _is_class(s, cls) and s.node.language == language
+        )
+
     def _levels(self, cls: str, language: str) -> list[set[str]]:
         """`{cls}`, then the names of the classes it inherits from, level by level (the resolver's
         ancestry walk)."""
         key = (cls, language)
         if key not in self._lineage:
-            holders = frozenset(
-                s.node.uid
-                for s in self.snap.lookup("name_exact", cls.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
-                if _is_class(s, cls) and s.node.language == language
-            )
+            holders = self._holders(cls, language)
             levels = [{cls}]
             for level in self._ancestry(holders) if holders else []:
                 levels.append({st.node.name for u in level if (st := self.snap.node(u)) is not None})

@@ -10,6 +10,7 @@ tiers per language rather than every rule's detail.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.builtins import (
@@ -49,11 +50,21 @@ def named_after(variable: str, qualified_name: str) -> bool:
     return name[-size:].lower() == variable.lower() and (len(name) == size or name[-size].isupper())
 
 
+Derived = Callable[[list[StoredNode], list[StoredNode]], list[StoredNode]]
+
+
 def qualified_tiers(
-    n: Node, qualifier: str, last: str, head: str, cands: list[StoredNode], own: frozenset[int]
+    n: Node,
+    qualifier: str,
+    last: str,
+    head: str,
+    cands: list[StoredNode],
+    own: frozenset[int],
+    derived: Derived,
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
-    caller's file first); None for a type the index does not hold or a builtin container's method."""
+    caller's file first); None for a type the index does not hold or a builtin container's method.
+    `derived(found, cands)` adds to methods `found` the candidates overriding them in subclasses."""
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
     if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
         cands = [c for c in cands if c.node.parent_uid not in own]
@@ -67,8 +78,8 @@ def qualified_tiers(
     # variable's named after a type, so `CommandBuilder.new` is no guess for it.
     typelike = qlast[:1].isupper() and n.language != "csharp"
     named = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
-    if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous)
-        return [named]
+    if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous),
+        return [derived(named, cands)]  # which may hold a subclass's value (`route` a `Mount`)
     if (
         qlast[:1].isupper()
         or (qlast in BUILTIN_TYPES and n.language == "python")

@@ -90,7 +90,9 @@ class Resolver:
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
         self.heirs = Heirs(snap, self.modules, self.resolve, self.parts, self._member_of)
-        self.local_types = LocalTypes(snap, self._enclosing_class, self.heirs.ancestry, self.modules)
+        self.local_types = LocalTypes(
+            snap, self._enclosing_class, self.heirs.ancestry, self.modules, self._virtual
+        )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
@@ -292,7 +294,7 @@ class Resolver:
         if not qualifier:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            qualified = qualified_tiers(n, qualifier, last, head, cands, own)
+            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived)
             if qualified is not None:
                 tiers.extend(qualified)
             elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold
@@ -433,6 +435,21 @@ class Resolver:
             cands = [c for c in cands if same_folder(n.path, c.node.path)]
         tiers.append(cands)
         return tiers
+
+    def _derived(self, found: list[StoredNode], cands: list[StoredNode]) -> list[StoredNode]:
+        """Methods `found` and the candidates overriding them in the classes deriving from theirs."""
+        holders = frozenset(u for c in found for u in self.parts.parts(self._container(c.node)))
+        return self._virtual(holders, found, cands)
+
+    def _virtual(
+        self, holders: frozenset[int], found: list[StoredNode], cands: list[StoredNode]
+    ) -> list[StoredNode]:
+        """Methods `found` for a call on a value of the class `holders`, and the candidates
+        overriding them in the classes deriving from it (heirs.py): the value may be any
+        subclass's. Only as many overrides as leave `found` within MAX_CANDIDATES."""
+        have = {c.node.uid for c in found}
+        more = [c for c in self.heirs.overriding(holders, cands) if c.node.uid not in have]
+        return found + more[: max(0, MAX_CANDIDATES - len(found))]
 
     def _enclosing_class(self, n: Node) -> int:
         """The class `self` means in `n`: a method's own, and in a function nested in a method (a

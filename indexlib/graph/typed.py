@@ -21,11 +21,19 @@ from collections.abc import Callable
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import folder, same_folder
 from indexlib.graph.gomodules import go_package, package_folder
+from indexlib.graph.gosigs import (
+    FUNC,
+    TYPE_KEYWORDS,
+    balanced,
+    result_type,
+    result_written,
+    top_level_split,
+    type_name,
+)
 from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
-_FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
 # A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`.
@@ -50,32 +58,17 @@ _VAR_COLLECTION = re.compile(
     r"(?m)^\s*var\s+(?P<name>[A-Za-z_]\w*)\s+(?P<type>(?:\[|map\[|chan\s)[^=\n]*?)\s*$"
 )
 _VAR = re.compile(r"var\s+(?P<name>[A-Za-z_]\w*)\s+(?P<type>[^=\s]+)\s*$")  # `var v *Viper`
-_TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 EMBEDDED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])?")  # a struct line that is a type alone
-BUILTIN_TYPES = frozenset(
-    {"bool", "byte", "rune", "string", "error", "any", "int", "int8", "int16", "int32", "int64", "uint"}
-    | {"uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128"}
-)
-
-
-def type_name(written: str) -> str:
-    """The named type a Go type expression is, or '' for none (`*Context` -> Context, `...Option`
-    -> '' (a slice), `sync.Pool` -> sync.Pool, `Tree[K]` -> Tree, `map[string]int` -> '')."""
-    t = written.strip()
-    t = re.sub(r"\[[^\]]*\]$", "", t.lstrip("*").strip())  # type arguments, after a pointer's star
-    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", t) or t in BUILTIN_TYPES:
-        return ""
-    return t
 
 
 def variable_types(node: Node) -> dict[str, str]:
     """The declared types of a Go function's receiver, parameters and typed locals, by variable name."""
     if node.language != "go" or node.kind not in ("function", "method"):
         return {}
-    head = _FUNC.match(node.signature)
+    head = FUNC.match(node.signature)
     if head is None:
         return {}
-    receiver, params = head.group(1) or "", _balanced(node.signature, head.end())
+    receiver, params = head.group(1) or "", balanced(node.signature, head.end())
     out = _declared(receiver)
     out.update(_declared(params))
     # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`) and
@@ -83,43 +76,22 @@ def variable_types(node: Node) -> dict[str, str]:
     # unless one name is declared with two types.
     literal: dict[str, set[str]] = {}
     for lit in _LITERAL.finditer(node.text, 1):
-        for v, t in _declared(_balanced(node.text, lit.end())).items():
+        for v, t in _declared(balanced(node.text, lit.end())).items():
             literal.setdefault(v, set()).add(t)
     for m in _LOCAL.finditer(node.text):
         t = type_name(m["literal"] or m["type"])
-        if t and t.rpartition(".")[2] not in _TYPE_KEYWORDS:
+        if t and t.rpartition(".")[2] not in TYPE_KEYWORDS:
             literal.setdefault(m["short"] or m["var"], set()).add(t)
     # The variables of a `range` over a parameter or a `var` of a written collection type.
     written = {**_written(receiver), **_written(params)}
     written.update({v["name"]: v["type"] for v in _VAR_COLLECTION.finditer(node.text)})
     for v, t in ranged(node.text, written):
-        if t.rpartition(".")[2] not in _TYPE_KEYWORDS:
+        if t.rpartition(".")[2] not in TYPE_KEYWORDS:
             literal.setdefault(v, set()).add(t)
     for v, ts in literal.items():
         if v not in out and len(ts) == 1:
             out[v] = next(iter(ts))
     return out
-
-
-def result_type(signature: str) -> str:
-    """The named type a Go function's signature returns first (`func New() *Viper` -> Viper,
-    `func Open(p string) (f *File, err error)` -> File), '' for none or an unnamed one."""
-    t = type_name(result_written(signature))
-    return "" if t.rpartition(".")[2] in _TYPE_KEYWORDS else t
-
-
-def result_written(signature: str) -> str:
-    """A Go function's first result type as written (`func (c *C) all() []Flag {` -> `[]Flag`)."""
-    m = _FUNC.match(signature)
-    if m is None:
-        return ""
-    params = _balanced(signature, m.end())
-    rest = signature[m.end() + len(params) + 1 :].split("{", 1)[0].strip()
-    if rest.startswith("("):
-        first = next(iter(_top_level_split(_balanced(rest, 1))), "")
-        words = first.split()
-        rest = words[-1] if len(words) == 2 else first
-    return rest
 
 
 def _binds(n: Node, name: str) -> bool:
@@ -146,19 +118,6 @@ def field_written(field: Node) -> str:
     return parts[1].split("`", 1)[0].strip()
 
 
-def _balanced(text: str, start: int) -> str:
-    """The text from `start` to the parenthesis closing the one just before it."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
-    return ""
-
-
 def _declared(params: str) -> dict[str, str]:
     """`a, b int, c *Context` -> {c: Context}: the parameters of a named type (`_written`)."""
     named = {v: type_name(w) for v, w in _written(params).items()}
@@ -170,7 +129,7 @@ def _written(params: str) -> dict[str, str]:
     next one written; unnamed parameters (`func(int, string)`) declare nothing."""
     out: dict[str, str] = {}
     waiting: list[str] = []
-    for item in _top_level_split(params):
+    for item in top_level_split(params):
         words = item.split(None, 1)
         if len(words) == 1:
             if _NAME.fullmatch(words[0]):
@@ -222,26 +181,6 @@ def _closing_bracket(text: str, start: int) -> int:
         if depth == 0:
             return i
     return len(text)
-
-
-def _top_level_split(params: str) -> list[str]:
-    """`a int, f func(x, y int) error, m map[K]V` split at the commas outside brackets."""
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in params:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
-    return out
 
 
 class GoTypes:

@@ -1,0 +1,95 @@
+"""Go signatures read as text: a function's parameter list, its result types, a type expression's
+named type.
+
+Owns: the pure helpers that split a Go signature (`func (e *Engine) Run(addr ...string) (err
+error)`) into its parts, which the typing of Go variables (typed.py) reads: which named type a
+written type is, and what a function returns. Kept apart so typed.py holds the rules that read
+the snapshot, this the text alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
+TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
+BUILTIN_TYPES = frozenset(
+    {"bool", "byte", "rune", "string", "error", "any", "int", "int8", "int16", "int32", "int64", "uint"}
+    | {"uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128"}
+)
+
+
+def type_name(written: str) -> str:
+    """The named type a Go type expression is, or '' for none (`*Context` -> Context, `...Option`
+    -> '' (a slice), `sync.Pool` -> sync.Pool, `Tree[K]` -> Tree, `map[string]int` -> '')."""
+    t = written.strip()
+    t = re.sub(r"\[[^\]]*\]$", "", t.lstrip("*").strip())  # type arguments, after a pointer's star
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", t) or t in BUILTIN_TYPES:
+        return ""
+    return t
+
+
+def result_type(signature: str) -> str:
+    """The named type a Go function's signature returns first (`func New() *Viper` -> Viper,
+    `func Open(p string) (f *File, err error)` -> File), '' for none or an unnamed one."""
+    t = type_name(result_written(signature))
+    return "" if t.rpartition(".")[2] in TYPE_KEYWORDS else t
+
+
+def result_written(signature: str) -> str:
+    """A Go function's first result type as written (`func (c *C) all() []Flag {` -> `[]Flag`)."""
+    m = FUNC.match(signature)
+    if m is None:
+        return ""
+    params = balanced(signature, m.end())
+    rest = signature[m.end() + len(params) + 1 :].split("{", 1)[0].strip()
+    if rest.startswith("("):
+        first = next(iter(top_level_split(balanced(rest, 1))), "")
+        words = first.split()
+        rest = words[-1] if len(words) == 2 else first
+    return rest
+
+
+def balanced(text: str, start: int) -> str:
+    """The text from `start` to the parenthesis closing the one just before it."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[start:i]
+    return ""
+
+
+def top_level_split(params: str) -> list[str]:
+    """`a int, f func(x, y int) error, m map[K]V` split at the commas outside brackets."""
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in params:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+__all__ = [
+    "BUILTIN_TYPES",
+    "FUNC",
+    "TYPE_KEYWORDS",
+    "balanced",
+    "result_type",
+    "result_written",
+    "top_level_split",
+    "type_name",
+]

@@ -29,25 +29,45 @@ def type_name(written: str) -> str:
     return t
 
 
-def result_type(signature: str) -> str:
-    """The named type a Go function's signature returns first (`func New() *Viper` -> Viper,
-    `func Open(p string) (f *File, err error)` -> File), '' for none or an unnamed one."""
-    t = type_name(result_written(signature))
+def result_type(signature: str, position: int = 0) -> str:
+    """The named type a Go function's signature returns at `position`, the first by default (`func
+    New() *Viper` -> Viper, `func Open(p string) (f *File, err error)` -> File; `func
+    CreateTestContext(w) (c *Context, r *Engine)` at 1 -> Engine), '' for none or an unnamed one."""
+    t = type_name(result_written(signature, position))
     return "" if t.rpartition(".")[2] in TYPE_KEYWORDS else t
 
 
-def result_written(signature: str) -> str:
-    """A Go function's first result type as written (`func (c *C) all() []Flag {` -> `[]Flag`)."""
+def result_written(signature: str, position: int = 0) -> str:
+    """A Go function's result type at `position` as written (`func (c *C) all() []Flag {` at 0 ->
+    `[]Flag`), '' when it returns fewer."""
     m = FUNC.match(signature)
     if m is None:
         return ""
     params = balanced(signature, m.end())
     rest = signature[m.end() + len(params) + 1 :].split("{", 1)[0].strip()
-    if rest.startswith("("):
-        first = next(iter(top_level_split(balanced(rest, 1))), "")
-        words = first.split()
-        rest = words[-1] if len(words) == 2 else first
-    return rest
+    results = _results(balanced(rest, 1)) if rest.startswith("(") else [rest]
+    return results[position] if position < len(results) else ""
+
+
+def _results(listed: str) -> list[str]:
+    """A parenthesized result list's types, one per value: `*Context, *Engine` as written, and
+    named ones by their type (`c *Context, a, b int` -> `*Context`, `int`, `int`)."""
+    items = top_level_split(listed)
+    heads = [item.split(None, 1) for item in items]
+    named = any(
+        len(h) == 2 and re.fullmatch(r"[A-Za-z_]\w*", h[0]) and h[0] not in TYPE_KEYWORDS for h in heads
+    )
+    if not named:  # `(int, error)`, `(func() error, *T)`: each item a type
+        return items
+    out: list[str] = []
+    waiting = 0  # names that take the next type written (`a, b int`)
+    for h in heads:
+        if len(h) == 1:
+            waiting += 1
+            continue
+        out += [h[1].strip()] * (waiting + 1)
+        waiting = 0
+    return out
 
 
 def balanced(text: str, start: int) -> str:

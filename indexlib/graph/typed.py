@@ -41,10 +41,11 @@ _LOCAL = re.compile(
     r"(?m)(?:^\s*(?P<short>[A-Za-z_]\w*)\s*:=\s*&?(?P<literal>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\{"
     r"|^\s*var\s+(?P<var>[A-Za-z_]\w*)\s+(?P<type>\*?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:=|$))"
 )
-# A variable made by a call, typed by the function's first result: `v := New()`, `c, err :=
-# pkg.Open(p)`, `var std = New()` (a package-level one's node signature is that line).
+# Variables made by a call, each typed by the function's result at its position: `v := New()`,
+# `c, r := CreateTestContext(w)` (r: the second), `var std = New()` (a package-level one's node
+# signature is that line).
 _MADE = re.compile(
-    r"(?m)^\s*(?:var\s+)?(?P<name>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*"
+    r"(?m)^\s*(?:var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*:?=\s*"
     r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\("
 )
 # `for k, v := range xs {`, `for v := range xs {`; over a field (`cmd.flags`) or a call without
@@ -195,8 +196,8 @@ class GoTypes:
         self._packages: dict[str, str] = {}
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[str, str] = {}
-        self._results: dict[tuple[str, str], str] = {}
-        self._method_results: dict[tuple[str, str], str] = {}
+        self._results: dict[tuple[str, str, int], str] = {}
+        self._method_results: dict[tuple[str, str, int], str] = {}
 
     def through(self, n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         """The candidates `qualifier.name()` in `n` may call by the type of `qualifier` (`c` of `c
@@ -246,9 +247,9 @@ class GoTypes:
     def _made(self, n: Node, head: str) -> str:
         """The type of a variable `n` makes by a call (`v := New()`: New's result type), else of its
         package's variable `head` (`var v *Viper`, `var std = New()`) when `n` binds no `head` of its own."""
-        made = [m["call"] for m in _MADE.finditer(n.text) if m["name"] == head]
+        made = [(m["call"], _position(m, head)) for m in _MADE.finditer(n.text) if _position(m, head) >= 0]
         if made:  # made more than once (in several subtests): by calls agreeing on the type
-            types = {self._made_by(n, call) for call in made}
+            types = {self._made_by(n, call, at) for call, at in made}
             return types.pop() if len(types) == 1 else ""
         if _binds(n, head):
             return ""
@@ -263,28 +264,30 @@ class GoTypes:
                 typed, made_by = _VAR.match(g.signature), _MADE.match(g.signature)
                 if typed and typed["name"] == head:
                     return type_name(typed["type"])
-                if made_by and made_by["name"] == head:
-                    return self._result(g.path, made_by["call"])
+                if made_by and _position(made_by, head) >= 0:
+                    return self._result(g.path, made_by["call"], _position(made_by, head))
         return ""
 
-    def _made_by(self, n: Node, call: str) -> str:
-        """The named type `call` in `n` returns first: a method's, called on a variable of `n` whose
-        type is known (`group := router.Group(..)` after `router := New()`: RouterGroup), else a
-        function's of its package or of an imported one (`_result`)."""
+    def _made_by(self, n: Node, call: str, position: int) -> str:
+        """The named type `call` in `n` returns at `position`: a method's, called on a variable of
+        `n` whose type is known (`group := router.Group(..)` after `router := New()`: RouterGroup),
+        else a function's of its package or of an imported one (`_result`)."""
         owner, _, method = call.rpartition(".")
         declared = self._type_of(n, owner) if owner and not self._imported(n.path, owner) else ""
-        return self._method_result(n, declared, method) if declared else self._result(n.path, call)
+        if declared:
+            return self._method_result(n, declared, method, position)
+        return self._result(n.path, call, position)
 
-    def _method_result(self, n: Node, declared: str, method: str) -> str:
+    def _method_result(self, n: Node, declared: str, method: str, position: int) -> str:
         """The named type the method `method` of type `declared` (as `n`'s file writes it) returns
-        first, when its declarations agree; a bare type of another package's is that package's."""
-        key = (n.path, f"{declared}.{method}")
+        at `position`, when its declarations agree; a bare type of another package's is that package's."""
+        key = (n.path, f"{declared}.{method}", position)
         if key not in self._method_results:
             found = [
                 s for s in self.snap.lookup("name_exact", method.lower(), limit=200) if s.node.name == method
             ]
             methods, _ = self._members(self._types_named(n, declared), found)
-            results = {result_type(m.node.signature) for m in methods if m.node.kind == "method"}
+            results = {result_type(m.node.signature, position) for m in methods if m.node.kind == "method"}
             got = results.pop() if len(results) == 1 else ""
             pkg = declared.rpartition(".")[0]
             self._method_results[key] = f"{pkg}.{got}" if pkg and got and "." not in got else got
@@ -332,20 +335,20 @@ class GoTypes:
             and (self._provides(s.node.path, package) if package else same_folder(s.node.path, path))
         ]
 
-    def _result(self, path: str, call: str) -> str:
-        """The named type a Go function returns first, called as `call` in file `path` (`New` of its
-        package, `viper.New` of the package imported as `viper`: then `viper.Viper`; `call` itself
-        for a function of the standard library or a dependency), else ''."""
-        key = (folder(path), call)
+    def _result(self, path: str, call: str, position: int = 0) -> str:
+        """The named type a Go function returns at `position`, called as `call` in file `path` (`New`
+        of its package, `viper.New` of the package imported as `viper`: then `viper.Viper`; for its
+        first, `call` itself for a function of the standard library or a dependency), else ''."""
+        key = (folder(path), call, position)
         if key not in self._results:
             pkg, _, name = call.rpartition(".")
             imported = self._imported(path, pkg) if pkg else ""
             funcs = self._functions(path, name, imported or pkg)
-            results = {result_type(f.signature) for f in funcs}
+            results = {result_type(f.signature, position) for f in funcs}
             t = results.pop() if len(results) == 1 else ""
             if pkg:  # a bare type another package's function returns is that package's: `viper.Viper`
                 t = f"{pkg}.{t}" if t and "." not in t else ""  # (`*other.T` there: its file's import)
-            if pkg and not funcs and self._outside(path, pkg):
+            if pkg and not funcs and not position and self._outside(path, pkg):
                 # `cmd := exec.CommandContext(..)`: some type of a package the index does not hold,
                 # named by the call (`exec.CommandContext`), whose methods `through` links to none.
                 t = call
@@ -434,6 +437,13 @@ class GoTypes:
                 else:
                     local.add(written.split("[", 1)[0])
         return local, elsewhere
+
+
+def _position(made: re.Match[str], name: str) -> int:
+    """Where `name` stands among the variables a `_MADE` match assigns (`r` of `c, r :=` is 1), -1
+    when it is none of them."""
+    names = [v.strip() for v in made["names"].split(",")]
+    return names.index(name) if name in names else -1
 
 
 def _standard(imported: str) -> bool:

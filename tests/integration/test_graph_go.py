@@ -415,3 +415,35 @@ def test_a_types_own_method_shadows_an_embedded_types_and_a_method_result_types_
     ]
     assert _calls(engine, "Engine.Use", "in") == [("TestUse", "gin_test.go", False)]
     assert _calls(engine, "Draw", "out") == [("Render.Render", "render/render.go", False)]
+
+
+def test_a_later_value_of_a_multi_value_assignment_has_the_result_type_at_its_position(
+    tmp_path: Path,
+) -> None:
+    """gin's `c, r := CreateTestContext(w)` then `r.Use(..)`: `r` holds the function's second
+    result (`*Engine`), yet only the first name was typed, so `r.Use` was a guess at every `Use`.
+    Each name takes the result at its position, of a function or a method, named results too
+    (`a, b *T` counts two)."""
+    files = {
+        "routergroup.go": "package gin\n\ntype RouterGroup struct {\n\tbase string\n}\n\nfunc (g *RouterGroup) Use(f ...int) {}\n",
+        "gin.go": (
+            "package gin\n\ntype Engine struct {\n\tRouterGroup\n}\n\n"
+            "type Context struct {\n\tengine *Engine\n}\n\n"
+            "func (engine *Engine) Use(f ...int) {}\n\nfunc (c *Context) Use(f ...int) {}\n\n"
+            "func CreateTestContext(w int) (*Context, *Engine) { return nil, nil }\n\n"
+            "func (engine *Engine) Pair() (c, d *Context, g *RouterGroup) { return nil, nil, nil }\n"
+        ),
+        "gin_test.go": (
+            'package gin\n\nimport "testing"\n\nfunc TestPair(t *testing.T) {\n\tc, r := CreateTestContext(1)\n'
+            "\tr.Use(1)\n\tc.Use(2)\n\t_, d, g := r.Pair()\n\td.Use(3)\n\tg.Use(4)\n}\n"
+        ),
+        "go.mod": "module example.com/gin\n\ngo 1.22\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert sorted(_calls(engine, "TestPair", "out")) == [
+        ("Context.Use", "gin.go", False),
+        ("CreateTestContext", "gin.go", False),
+        ("Engine.Pair", "gin.go", False),
+        ("Engine.Use", "gin.go", False),
+        ("RouterGroup.Use", "routergroup.go", False),
+    ]

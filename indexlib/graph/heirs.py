@@ -25,12 +25,13 @@ from collections.abc import Callable, Collection
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import family_of
 from indexlib.graph.locals import MAX_ANCESTRY
+from indexlib.graph.mixhosts import extended_onto
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.parts import PARTS_CAP, TypeParts
 from indexlib.graph.qualified import owner_name
 from indexlib.graph.rubyconst import constant_path, lexical
 from indexlib.graph.targets import anchored
-from indexlib.records import CONTAINER_KINDS, Node, Ref, RefKind
+from indexlib.records import CONTAINER_KINDS, MIXIN, Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
 # Languages whose class methods are inherited and reached by a class's name, and whose resolution
@@ -57,6 +58,7 @@ class Heirs:
         self._resolve, self._member_of = resolve, member_of
         self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
         self._named: dict[tuple[str, str], list[StoredNode]] = {}
+        self._extended: dict[int, set[int]] = {}
 
     def inherited(self, holders: frozenset[int], cands: list[StoredNode]) -> list[StoredNode]:
         """Candidates that are members of the nearest ancestors of the container `holders` holding
@@ -98,7 +100,8 @@ class Heirs:
 
     def _bases(self, own: frozenset[int]) -> set[int]:
         """Uids of the classes the container `own` inherits from (any of its nodes says so), as far
-        as the index holds them, with every node of each."""
+        as the index holds them, with every node of each; beside a Ruby module it mixes in, the
+        modules that module's `included` hook extends onto it (mixhosts.py)."""
         out: set[int] = set()
         for uid in own:
             container = self.snap.node(uid)
@@ -108,7 +111,21 @@ class Heirs:
                 if r.kind == RefKind.INHERITS:
                     for base in self._resolve(container, r)[0]:
                         out.update(self.parts.parts(base))
+                        if r.alias == MIXIN:
+                            out.update(self._extended_by(base))
         return out
+
+    def _extended_by(self, module: int) -> set[int]:
+        """The modules a mixed-in Ruby module's `included` hook extends onto its includer, with
+        every node of each (read once per module)."""
+        if module not in self._extended:
+            self._extended[module] = set()  # a hook reaching its own module ends here
+            stored = self.snap.node(module)
+            found = (
+                extended_onto(self.snap, self._resolve, stored, self.parts.parts(module)) if stored else set()
+            )
+            self._extended[module] = {u for m in found for u in self.parts.parts(m)}
+        return self._extended[module]
 
     def members(
         self, n: Node, ref: Ref, qualifier: str, cands: list[StoredNode], bound: list[Ref]

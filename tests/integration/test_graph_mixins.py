@@ -5,6 +5,8 @@ through the lexical nesting from inside the class, and `qry related` lists both 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from indexlib import open_engine, related
@@ -220,3 +222,34 @@ def test_a_bare_call_in_a_mixed_in_module_reaches_the_class_mixing_it_in(ruby_ho
     assert _calls(ruby_hosts, "Lonely.go") == []
     callers = [r.symbol for r in related(ruby_hosts, "App.Base.halt").related if r.edge == "calls"]
     assert callers == ["App.Helpers.error"]
+
+
+def test_a_modules_included_hook_extends_its_includers_class_side(tmp_path: Path) -> None:
+    """thor's `Thor::Base.included(base)` runs `base.extend ClassMethods`, so a bare
+    `all_commands` or `self.arguments` in `Thor.dispatch` (Thor including Thor::Base) calls
+    `Thor::Base::ClassMethods`'s; they reached nothing. A Rails concern (`extend
+    ActiveSupport::Concern`) extends its nested `ClassMethods` the same way."""
+    base = (
+        "class Thor\n  module Base\n    class << self\n      def included(base)\n"
+        "        base.extend ClassMethods\n      end\n    end\n\n"
+        "    module ClassMethods\n      def all_commands\n        {}\n      end\n\n"
+        "      def arguments\n        []\n      end\n    end\n  end\nend\n"
+    )
+    thor = (
+        "class Thor\n  class << self\n    def dispatch(meth)\n      all_commands[meth]\n"
+        "      self.arguments\n    end\n  end\n\n  include Thor::Base\nend\n"
+    )
+    concern = (
+        "module Tagged\n  extend ActiveSupport::Concern\n\n"
+        "  module ClassMethods\n    def tag_names\n      []\n    end\n  end\nend\n\n"
+        "class Post\n  include Tagged\n\n  def self.build\n    tag_names\n  end\nend\n"
+    )
+    files = {"lib/thor/base.rb": base, "lib/thor.rb": thor, "lib/post.rb": concern}
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    dispatch = {(r.symbol, r.ambiguous) for r in related(engine, "Thor.dispatch", callers=False).related}
+    assert {
+        ("Thor.Base.ClassMethods.all_commands", False),
+        ("Thor.Base.ClassMethods.arguments", False),
+    } <= dispatch
+    build = [(r.symbol, r.ambiguous) for r in related(engine, "Post.build", callers=False).related]
+    assert ("Tagged.ClassMethods.tag_names", False) in build

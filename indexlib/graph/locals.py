@@ -218,13 +218,9 @@ class LocalTypes:
         enclosing: Callable[[Node], int],
         ancestry: Callable[[frozenset[int]], list[frozenset[int]]],
         modules: ModuleFiles,
-        virtual: Callable[[frozenset[int], list[StoredNode], list[StoredNode]], list[StoredNode]],
     ) -> None:
-        """`modules`: the resolver's lookups of indexed modules and of each file's imports;
-        `virtual(classes, found, cands)` adds to `found` the candidates overriding them in classes
-        deriving from `classes`."""
+        """`modules`: the resolver's lookups of indexed modules and of each file's imports."""
         self.snap, self._enclosing, self._ancestry, self._modules = snap, enclosing, ancestry, modules
-        self._virtual = virtual
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._attributes: dict[int, frozenset[str]] = {}
@@ -263,8 +259,6 @@ class LocalTypes:
         found = self._members(cls, n.language, cands)
         if found is None and declared and not rest:  # `server.enqueue()` on a library's MockWebServer
             return self._foreign.implementing(n, cls, cands)
-        if found and (declared or rest):  # a value of the class may be a subclass's: its overrides too
-            return self._virtual(self._holders(cls, n.language), found, cands)
         return found
 
     def _local(self, n: Node, name: str) -> str | None:

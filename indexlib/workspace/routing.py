@@ -142,8 +142,8 @@ def content_candidates(
     terms (route/vocab.py: read off each index's term dictionary, no search), so that routing over
     thousands of repositories costs a search of a few, not of all. Where no repository holds a term
     of the question, the profile's best; where the profile matched none either, every one (then the
-    content is the only evidence). An index that cannot report its statistics is left to the
-    profile's order (its search, if asked, reports why)."""
+    content is the only evidence). An index that cannot report its statistics is asked too, so
+    that its failure is said (`no content evidence: ...`) rather than its repository dropped unseen."""
     if len(pool) <= CONTENT_CANDIDATES:
         return None
     terms = collection_terms(text)
@@ -154,7 +154,7 @@ def content_candidates(
             stats[repo] = got
     chosen = vocab.best(stats, CONTENT_CANDIDATES)
     if chosen:
-        return chosen
+        return chosen + [repo for repo in pool if repo not in stats]
     if not by_profile.routes:
         return None
     return [r.repo for r in by_profile.routes[:CONTENT_CANDIDATES]]

@@ -1518,6 +1518,20 @@ def test_past_content_candidates_only_the_best_by_vocabulary_are_searched_for_co
     kept = route_members(fed, "with backoff")
     assert [x.repo for x in kept.routes] == ["billing"]
     assert "content evidence from the best 1 of 3 repositories by vocabulary" in kept.notes
+    # An index that cannot report its statistics is asked too: its search says why it failed.
+    real = routing.idf_stats_one
+    monkeypatch.setattr(
+        routing,
+        "idf_stats_one",
+        lambda engine, terms, field: None if engine.args == ("web",) else real(engine, terms, field),
+    )
+    assert routing.content_candidates(
+        fed, "with backoff", route_members(fed, "x", content=False), list(repos)
+    ) == [
+        "billing",
+        "web",
+    ]
+    monkeypatch.setattr(routing, "idf_stats_one", real)
     # Words no index and no profile holds: nothing to choose by, so every repository is asked.
     assert (
         routing.content_candidates(

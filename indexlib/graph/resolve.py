@@ -435,16 +435,10 @@ class Resolver:
         return tiers
 
     def _derived(self, found: list[StoredNode], cands: list[StoredNode]) -> list[StoredNode]:
-        """Methods `found` and the candidates overriding them in the classes deriving from theirs."""
+        """Methods `found` of the classes a variable's name spells, and the candidates overriding
+        them in the classes deriving from those (heirs.py): the value may be any subclass's. Only
+        as many overrides as leave `found` within MAX_CANDIDATES."""
         holders = frozenset(u for c in found for u in self.parts.parts(self._container(c.node)))
-        return self._virtual(holders, found, cands)
-
-    def _virtual(
-        self, holders: frozenset[int], found: list[StoredNode], cands: list[StoredNode]
-    ) -> list[StoredNode]:
-        """Methods `found` for a call on a value of the class `holders`, and the candidates
-        overriding them in the classes deriving from it (heirs.py): the value may be any
-        subclass's. Only as many overrides as leave `found` within MAX_CANDIDATES."""
         have = {c.node.uid for c in found}
         more = [c for c in self.heirs.overriding(holders, cands) if c.node.uid not in have]
         return found + more[: max(0, MAX_CANDIDATES - len(found))]

@@ -1,7 +1,8 @@
 """The Typer-free command-line parser of the fast paths (`qry search`, `qry grep`), over an option table.
 
 Owns: reading `argv` by a table of `Opt`: `--flag value`, `--flag=value`, boolean and `--no-` flags,
-repeatable list options, `--` before a positional that starts with a dash, and, where a command takes
+repeatable list options, `--` before a positional that starts with a dash (not needed for a negated filter
+or a quoted query with spaces: `is_dashed_query_word`), and, where a command takes
 ripgrep's habits, bundled short flags (`-iw`, `-A3`, `-m 5`). Anything else (an unknown flag, a bad
 value, a missing one) gives None, and Typer then parses the line and says what is wrong.
 Does not own: the tables (`options.py`, `grepopts.py`) or what a command does with the values.
@@ -9,12 +10,23 @@ Does not own: the tables (`options.py`, `grepopts.py`) or what a command does wi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from cli.optspec import Opt
 
 Parsed = tuple[list[str], dict[str, Any]]
+
+#: A query filter negated by a leading dash (`-path:tests/**`), as the query language spells them.
+_NEGATED_FILTER = re.compile(r"-(lang|language|path|file|kind|exclude|repo):.")
+
+
+def is_dashed_query_word(arg: str) -> bool:
+    """Whether a dash-led argument is query text, not options: a negated filter (`-path:tests/**`,
+    which Click read as `-p ath:tests/**`, a path filter meaning the opposite) or one argument holding
+    whitespace (the quoted query `"-path:tests load_config"`: no option is spelled with a space)."""
+    return arg.startswith("-") and (bool(_NEGATED_FILTER.match(arg)) or any(c.isspace() for c in arg))
 
 
 def flag_table(options: Sequence[Opt]) -> dict[str, tuple[Opt, bool]]:
@@ -38,7 +50,7 @@ def parse_flags(argv: Sequence[str], options: Sequence[Opt], *, bundled: bool = 
     while i < len(args):
         arg = args[i]
         i += 1
-        if not arg.startswith("-") or arg == "-":
+        if not arg.startswith("-") or arg == "-" or is_dashed_query_word(arg):
             positional.append(arg)
         elif arg == "--":
             positional += args[i:]

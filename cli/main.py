@@ -527,21 +527,26 @@ def click_command() -> Any:
     return command
 
 
-def _refuse_dashed_filter(args: list[str]) -> None:
-    """A UsageError for a negated filter written as an argument of its own before `--`: Click
-    reads `-path:tests/**` as short options, and for `qry search` as `-p ath:tests/**`, a path
-    filter keeping only `ath:tests/**` (the opposite of what was asked), `-kind:x` as `-k ind:x`."""
-    from indexlib import UsageError
+def _dashed_query_words_last(args: list[str], command: Any) -> list[str]:
+    """`args` with the dash-led words that are query text (`is_dashed_query_word`: a negated filter,
+    a quoted query with spaces) moved after `--`, where Click reads them as the query: it read
+    `-path:tests/**` as `-p ath:tests/**` (a path filter keeping only `ath:tests/**`, the opposite of
+    what was asked) and the quoted `"-path:tests charge"` as an unknown option. An option's value
+    (`--path "-x y"`) stays where it is."""
+    from cli.flagparse import is_dashed_query_word
 
-    words = args[: args.index("--")] if "--" in args else args
-    dashed = next((a for a in words if re.match(r"-(lang|language|path|file|kind|exclude|repo):.", a)), None)
-    if dashed is not None:
-        sub = next((a for a in words if not a.startswith("-")), "")
-        raise UsageError(
-            f"{dashed} reads as options, not as a query filter",
-            hint=f"a filter that starts with a dash goes in the quoted query or after `--`: "
-            f"qry {sub} ... -- {dashed}",
-        )
+    cut = args.index("--") if "--" in args else len(args)
+    sub = next((a for a in args[:cut] if not a.startswith("-")), "")
+    params = getattr(getattr(command, "commands", {}).get(sub), "params", [])
+    valued = {name for p in params if not getattr(p, "is_flag", True) for name in getattr(p, "opts", [])}
+    kept: list[str] = []
+    moved: list[str] = []
+    for i, arg in enumerate(args[:cut]):
+        after_option = i > 0 and args[i - 1] in valued
+        (moved if is_dashed_query_word(arg) and not after_option else kept).append(arg)
+    if not moved:
+        return args
+    return [*kept, "--", *moved, *args[cut + 1 :]]
 
 
 def _dashed_word(args: list[str], option: str) -> str:
@@ -569,8 +574,7 @@ def main(argv: list[str] | None = None) -> None:
     command = click_command()
     try:
         refuse_repeated_index_dir(args)
-        _refuse_dashed_filter(args)
-        code = command.main(args, prog_name="qry", standalone_mode=False)
+        code = command.main(_dashed_query_words_last(args, command), prog_name="qry", standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
     except typer.Abort:

@@ -50,15 +50,22 @@ def test_an_exclusion_that_leaves_nothing_and_an_open_quote_are_said(qry: RunQry
     assert quote.code == 1 and quote.err.startswith("qry: note: a quote is never closed"), quote.describe()
 
 
-def test_a_negated_filter_before_dash_dash_is_refused_not_misread(qry: RunQry) -> None:
+def test_a_negated_filter_or_a_dash_led_quoted_query_is_read_as_the_query(qry: RunQry) -> None:
     """`qry search charge -path:tests/**` was read by Click as `-p ath:tests/**`, a path filter keeping
-    only files matching `ath:tests/**`: exit 1 with a note about `ath:tests/**`, the opposite of what
-    was asked. After `--` (or inside the quoted query) it is the filter."""
-    run = qry("search", "charge", "-path:python/**")
-    assert run.code == 2 and run.out == "", run.describe()
-    assert run.err.startswith("qry: error: -path:python/** reads as options, not as a query filter\n")
-    assert "qry search ... -- -path:python/**" in run.err
-    assert qry("search", "--", "charge", "-path:python/**").code == 0
+    only files matching `ath:tests/**` (the opposite of what was asked); then it was refused, and so
+    was the quoted query `"-path:tests/** charge"`, with a hint to quote what was already quoted.
+    Both are the query now, as after `--`."""
+    after = qry("search", "--json", "--", "charge", "-path:python/**")
+    assert after.code == 0, after.describe()
+    paths = [hit["path"] for hit in json.loads(after.out)["results"]]
+    assert paths and not any(p.startswith("python/") for p in paths), paths
+    for line in (
+        ("search", "charge", "-path:python/**", "--json"),
+        ("search", "-path:python/** charge", "--json"),
+    ):
+        run = qry(*line)
+        assert run.code == 0, run.describe()
+        assert [hit["path"] for hit in json.loads(run.out)["results"]] == paths, line
 
 
 def test_a_name_that_starts_with_a_dash_is_told_to_go_after_dash_dash(qry: RunQry) -> None:

@@ -54,6 +54,32 @@ def test_several_query_words_are_one_query() -> None:
     assert parsed is not None and parsed[0] == "parse config lang:go" and parsed[1]["top_k"] == 3
 
 
+def test_both_parsers_read_a_dash_led_filter_or_quoted_query_as_the_query() -> None:
+    """Click read `-path:tests` as `-p ath:tests`; a quoted query with spaces is never an option. An
+    option's value that looks the same stays the option's."""
+    from cli.main import _dashed_query_words_last
+
+    parsed = parse_search_args(["charge", "-path:tests/**", "-k", "3"])
+    assert parsed is not None and parsed[0] == "charge -path:tests/**" and parsed[1]["top_k"] == 3
+    quoted = parse_search_args(["-kind:test charge", "--json"])
+    assert quoted is not None and quoted[0] == "-kind:test charge" and quoted[1]["json"] is True
+    assert parse_search_args(["charge", "-kx"]) is None  # an unknown short option is still Typer's to refuse
+    command = click_command()
+    line = ["search", "charge", "-path:tests/**", "--path", "-odd name", "-k", "3", "--", "x"]
+    assert _dashed_query_words_last(line, command) == [
+        "search",
+        "charge",
+        "--path",
+        "-odd name",
+        "-k",
+        "3",
+        "--",
+        "-path:tests/**",
+        "x",
+    ]
+    assert _dashed_query_words_last(["search", "charge"], command) == ["search", "charge"]
+
+
 def test_fast_path_and_typer_expose_the_same_index_options_with_the_builds_defaults() -> None:
     from cli.indexopts import INDEX_OPTIONS
     from indexlib import BuildOptions

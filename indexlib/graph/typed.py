@@ -30,6 +30,7 @@ from indexlib.graph.gosigs import (
     top_level_split,
     type_name,
 )
+from indexlib.graph.locals import MAX_CHAIN
 from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
@@ -231,7 +232,10 @@ class GoTypes:
         return _declared_by(cands, own) or _declared_by(cands, embedded), outside
 
     def _type_of(self, n: Node, qualifier: str) -> str:
-        """The declared type of `qualifier` in `n`: a variable's (`c`), or a field's of one (`c.w`)."""
+        """The declared type of `qualifier` in `n`: a variable's (`c`), a field's of one (`c.w`), or
+        what a chain of fields and method calls on one gives (`c.Root().Parent()`: the result type
+        each method declares). A reference writes a call's qualifier without its parentheses
+        (`c.Root.Find`), so each step is a field of the type or else one of its methods."""
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = variable_types(n)
         head, _, rest = qualifier.partition(".")
@@ -240,9 +244,14 @@ class GoTypes:
             known[head] = ""  # unknown while it is read: `a := a.Next()` asks for its own type
             known[head] = self._made(n, head) or self._ranged(n, head)
         declared = known[head]
-        if not declared or "." in rest or (rest and "." in declared):
+        steps = rest.split(".") if rest else []
+        if len(steps) > MAX_CHAIN:
             return ""
-        return self._field_type(f"{declared}.{rest}") if rest else declared
+        for step in steps:  # `c.w.X()` a field's type; `c.Root().Find()` (written `c.Root.Find`) a result's
+            if not declared or "." in declared:
+                return ""  # unknown, or another package's type, whose fields this does not read
+            declared = self._field_type(f"{declared}.{step}") or self._method_result(n, declared, step, 0)
+        return declared
 
     def _made(self, n: Node, head: str) -> str:
         """The type of a variable `n` makes by a call (`v := New()`: New's result type), else of its

@@ -447,3 +447,37 @@ def test_a_later_value_of_a_multi_value_assignment_has_the_result_type_at_its_po
         ("Engine.Use", "gin.go", False),
         ("RouterGroup.Use", "routergroup.go", False),
     ]
+
+
+def test_a_call_on_a_method_calls_result_is_the_result_types_method(tmp_path: Path) -> None:
+    """cobra's `c.Root().Find(args)`: a reference writes the call's qualifier without parentheses
+    (`c.Root.Find`), which read as a type `Root` the index does not hold, so the edge was dropped:
+    `qry related Command.Root --callees` missed the recursive `c.Parent().Root()`. Each step of the
+    chain is a field of the type so far or else a method, whose declared result types the next;
+    a step giving another package's type (`c.Flags()`'s `*flag.FlagSet`) links to nothing."""
+    files = {
+        "command.go": (
+            'package cobra\n\nimport flag "github.com/spf13/pflag"\n\n'
+            "type Command struct {\n\tparent *Command\n\thelp *Help\n}\n\n"
+            "type Help struct{}\n\nfunc (h *Help) Show() {}\n\n"
+            "func (c *Command) Parent() *Command { return c.parent }\n\n"
+            "func (c *Command) Root() *Command {\n\treturn c.Parent().Root()\n}\n\n"
+            "func (c *Command) Find(a []string) (*Command, error) { return c, nil }\n\n"
+            "func (c *Command) Flags() *flag.FlagSet { return nil }\n\n"
+            "func (c *Command) Lookup(n string) {}\n\n"
+            "func Run(cmd *Command) {\n\tcmd.Root().Find(nil)\n\tcmd.Root().parent.help.Show()\n"
+            '\tcmd.Flags().Lookup("x")\n}\n'
+        ),
+        "go.mod": "module example.com/cobra\n\ngo 1.22\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    assert sorted(_calls(engine, "Command.Root", "out")) == [
+        ("Command.Parent", "command.go", False),
+        ("Command.Root", "command.go", False),
+    ]
+    assert sorted(_calls(engine, "Run", "out")) == [
+        ("Command.Find", "command.go", False),
+        ("Command.Flags", "command.go", False),
+        ("Command.Root", "command.go", False),
+        ("Help.Show", "command.go", False),
+    ]

@@ -14,7 +14,11 @@ indexed class has is a class of a library's. C# does too, but its extension meth
 also reach an extension method whose `this` parameter is that type or one the index does not hold
 (an interface the library type may implement, a type parameter), never one extending an indexed
 type, which no library type derives from. On Polly, `_tasks.Add(execution)` on a field `List<..>
-_tasks` was an ambiguous edge to the four indexed `Add` methods, none of them `List`'s.
+_tasks` was an ambiguous edge to the four indexed `Add` methods, none of them `List`'s. A Python
+local's class is read where a constructor, an annotation or a called definition's return annotation
+names it (locals.py, pymade.py); a name no indexed node has at all (no class, nor a type alias's
+variable) is a library's there too: httpx's `flow = self.auth_flow(request)`, a
+`typing.Generator`, made `flow.send(response)` a guess at `Client.send`.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from indexlib.graph.family import family_of
 from indexlib.records import CONTAINER_KINDS, Node, RefKind
 from indexlib.snapshot import Snapshot
 
-LANGUAGES = frozenset({"java", "kotlin", "csharp"})
+LANGUAGES = frozenset({"java", "kotlin", "csharp", "python"})
 TYPE_KINDS = CONTAINER_KINDS | {"type"}  # what a declaration's class may be: a Kotlin `typealias` too
 NAMES_READ = 50  # same-named nodes read to tell whether the index holds a class of the name
 SCOPES_READ = 6  # enclosing definitions read for a type parameter (`<T>` of a method or its classes)
@@ -78,7 +82,9 @@ class ForeignTypes:
         key = (name, family)
         if key not in self._known:  # once per class name, not per call
             self._known[key] = any(
-                s.node.name == name and s.node.kind in TYPE_KINDS and family_of(s.node.language) == family
+                s.node.name == name
+                and (s.node.kind in TYPE_KINDS or family == "python")  # a Python alias is a variable
+                and family_of(s.node.language) == family
                 for s in self.snap.lookup("name_exact", name.lower(), limit=NAMES_READ)
             )
         return self._known[key]

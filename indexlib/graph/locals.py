@@ -31,6 +31,7 @@ from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
+from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
@@ -218,8 +219,10 @@ class LocalTypes:
         enclosing: Callable[[Node], int],
         ancestry: Callable[[frozenset[int]], list[frozenset[int]]],
         modules: ModuleFiles,
+        resolve: Resolve,
     ) -> None:
-        """`modules`: the resolver's lookups of indexed modules and of each file's imports."""
+        """`modules`: the resolver's lookups of indexed modules and of each file's imports;
+        `resolve` links a reference (a call making a Python local) to node uids."""
         self.snap, self._enclosing, self._ancestry, self._modules = snap, enclosing, ancestry, modules
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
@@ -229,6 +232,7 @@ class LocalTypes:
         self._classes: dict[tuple[str, str], bool] = {}
         self._variables_of = ModuleVariables(snap)
         self._foreign = ForeignTypes(snap, ancestry)
+        self._made = MadeLocals(snap, resolve)
 
     def through(
         self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = ()
@@ -281,6 +285,8 @@ class LocalTypes:
             made = re.search(rf"\b(?:var|val|let)\s+{name}\s*=\s*(?:this\.)?(\w+)\s*[(<]", n.text)
             own = self.snap.node(self._enclosing(n)) if made else None
             cls = self._returns(own.node.name, made.group(1), n.language) if own and made else None
+        if cls is None and n.language == "python":  # `d = self._decoder()`: what it says it returns
+            cls = self._made.class_of(n, name)
         if (
             cls is None
             and name[:1].isupper()

@@ -90,7 +90,9 @@ class Resolver:
         self.php = PhpNames(snap)
         self.parts = TypeParts(snap)
         self.heirs = Heirs(snap, self.modules, self.resolve, self.parts, self._member_of)
-        self.local_types = LocalTypes(snap, self._enclosing_class, self.heirs.ancestry, self.modules)
+        self.local_types = LocalTypes(
+            snap, self._enclosing_class, self.heirs.ancestry, self.modules, self.resolve
+        )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:

@@ -15,7 +15,9 @@ Term policy (the contract between the index side and the query side):
   without separators, so `parse_config`, `parseConfig`, `ParseConfig` and `parse-config` all give
   `parseconfig`), then each part: `parseconfig parse config`. A one-part identifier emits just that part.
   Between the two, a snake_case identifier emits the joined form of each chunk that is several words
-  itself (`cJSON_Parse`: `cjsonparse cjson c json parse`), so `cJSON` finds it as written.
+  itself (`cJSON_Parse`: `cjsonparse cjson c json parse`), so `cJSON` finds it as written, and a
+  one-letter part its join with the next word (`GZipDecoder`: `gzipdecoder gzip g zip decoder`), so
+  `gzip` finds it.
 - a dotted name (`os.path.join`) emits the whole chain (each segment in its joined form) and, when it
   has three or more segments, each adjacent pair (`os.path`, `path.join`), then the terms of every
   segment. Emitting the chain makes a qualified-name query (`os.path.join`) match that exact spelling with
@@ -122,7 +124,30 @@ def _segment_terms(segment: str) -> tuple[str, list[str]]:
     joined = "".join(parts)
     if len(joined) > MAX_TERM_CHARS:
         return joined, parts
-    return joined, [joined, *_chunk_forms(segment, joined), *parts]
+    chunks = _chunk_forms(segment, joined)
+    return joined, [joined, *chunks, *_letter_words(parts, [joined, *chunks]), *parts]
+
+
+def _letter_words(parts: list[str], have: list[str]) -> list[str]:
+    """A one-letter part joined to the word after it (`GZipDecoder` -> `gzip`, `OAuthClient` ->
+    `oauth`, `iOSVersion` -> `ios`): a prefix letter written capitalised splits off its word, which
+    a reader searches for whole; without it, `gzip` found no `GZipDecoder` but through its prose.
+
+    >>> _letter_words(["g", "zip", "decoder"], ["gzipdecoder"]), _letter_words(["get", "x"], ["getx"])
+    (['gzip'], [])
+    """
+    out: list[str] = []
+    for letter, word in pairwise(parts):
+        form = letter + word
+        if (
+            len(letter) == 1
+            and letter.isalpha()
+            and word[:1].isalpha()
+            and form not in have
+            and form not in out
+        ):
+            out.append(form)
+    return out
 
 
 def _chunk_forms(segment: str, joined: str) -> list[str]:

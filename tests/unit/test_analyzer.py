@@ -111,6 +111,18 @@ def test_a_camel_case_chunk_of_a_snake_case_name_is_a_term_of_its_own() -> None:
     ]
 
 
+def test_a_one_letter_part_joined_to_the_next_word_is_a_term_of_its_own() -> None:
+    """httpx's `GZipDecoder`, an `OAuthClient`: `gzip` and `oauth` as a reader types them are one
+    term each, split off by the capitalised second letter; the parts stay adjacent after it."""
+    assert code_terms("class GZipDecoder:") == ["class", "gzipdecoder", "gzip", "g", "zip", "decoder"]
+    assert "gzip" in set(code_terms("GZipDecoder.decode")) & set(query_terms("gzip"))
+    assert "oauth" in set(code_terms("OAuthClient")) & set(query_terms("OAuth"))
+    # Nothing to add where the joined form or a chunk's is that already, or no word follows.
+    assert code_terms("ETag getX cJSON_Parse") == [
+        "etag", "e", "tag", "getx", "get", "x", "cjsonparse", "cjson", "c", "json", "parse",
+    ]  # fmt: skip
+
+
 def test_query_terms_are_unique_and_join_adjacent_words_only() -> None:
     assert query_terms("retry retry") == ["retry", "retryretry"]
     assert query_terms("read file") == ["read", "file", "readfile"]

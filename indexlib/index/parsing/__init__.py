@@ -116,7 +116,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     (`ExitCode.exit`), not one of a type named as the variant (rustvalues.py).
 # 38: a Java field's anonymous class (`BIT_SET = new TypeAdapter<BitSet>() {..}`) and an enum
 #     constant's body (`DEFAULT { .. }`) qualify their methods: `TypeAdapters.BIT_SET.read`.
-PARSER_VERSION = 38
+# 39: a one-letter part of an identifier is also a term joined to the word after it (`GZipDecoder`
+#     -> `gzip`, analyzer.py): the index's terms changed, so every file is read again.
+PARSER_VERSION = 39
 
 
 def parse_file(

@@ -3,8 +3,11 @@
 Owns: `tables.msgpack`, the record of every node and reference a segment holds, as a stream of
 length-prefixed `FileChunk`s in path order, and the streaming writer that builds a whole segment (that
 file plus the Tantivy index) without holding it in memory. The segment id is the xxh3_128 of the chunk
-bytes in order, so identical content gives an identical id whether it came from a fresh build or a
-compaction. Readers that need every node (compaction, embedding) stream the chunks.
+bytes in order, each followed by its nodes' analysed terms, so identical content gives an identical id
+whether it came from a fresh build or a compaction. The terms count because the Tantivy index is made
+of them: when only the analyzer changed (a parser version's new terms for the same nodes), an id of
+the nodes alone named the segment already stored, which the store then kept, old terms and all.
+Readers that need every node (compaction, embedding) stream the chunks.
 
 Does not own: what goes into a chunk (parsing, build.py), the Tantivy schema (lexical.py), or
 committing the staged directory (store/).
@@ -18,7 +21,7 @@ import msgspec
 import xxhash
 
 from indexlib.engines import lexical
-from indexlib.engines.lexterms import NodeTerms
+from indexlib.engines.lexterms import NodeTerms, node_terms
 from indexlib.errors import IndexCorrupt
 from indexlib.records import Node, Ref
 from indexlib.store.manifest import SegmentEntry
@@ -106,14 +109,18 @@ class SegmentWriter:
             raise ValueError(f"chunks out of order: {chunk.path!r} after {self._last_path!r}")
         if terms is not None and len(terms) != len(chunk.nodes):
             raise ValueError(f"{len(terms)} analysed texts for {len(chunk.nodes)} nodes of {chunk.path!r}")
-        by_uid = dict(zip((n.uid for n in chunk.nodes), terms, strict=True)) if terms is not None else {}
+        if terms is None:  # analysed here, not in the index writer, so that the id covers them
+            terms = [node_terms(n) for n in chunk.nodes]
+        by_uid = dict(zip((n.uid for n in chunk.nodes), terms, strict=True))
         chunk = chunk.normalised()
         self._hash.update(write_chunk(self._tables, chunk))
         refs_by_uid: dict[int, list[Ref]] = {}
         for r in chunk.refs:
             refs_by_uid.setdefault(r.src_uid, []).append(r)
         for node in chunk.nodes:
-            self._index.add(node, refs_by_uid.get(node.uid, ()), by_uid.get(node.uid))
+            analysed = by_uid[node.uid]
+            self._hash.update(_ENCODER.encode(analysed))
+            self._index.add(node, refs_by_uid.get(node.uid, ()), analysed)
         if self._grams is not None and self._grams_text is not None:
             self._grams.add(self._grams_text(chunk.path))
             self._gram_paths.append(chunk.path)

@@ -7,10 +7,13 @@ import shutil
 import time
 from pathlib import Path
 
-from indexlib import BuildOptions, SearchOptions, build_index, open_engine
+import pytest
+
+from indexlib import BuildOptions, SearchOptions, analyzer, build_index, open_engine
 from indexlib.index.build.write import MAX_SEGMENTS
 from indexlib.store.store import Store
 from tests.conftest import FIXTURES
+from tests.repokit import make_repo
 
 QUERIES = ["charge", "retry failed charge", "compute_backoff", "BillingService", "parse config", "schedule retry"]
 
@@ -94,3 +97,21 @@ def test_an_index_of_an_older_format_is_rebuilt_by_qry_index(tmp_path: Path) -> 
     report = build_index(repo, BuildOptions(embed="none"))
     assert report.published and report.rebuilt_from_version == FORMAT_VERSION - 1
     assert _top(repo, "retry_failed_charge", 1)[0][1] == "retry_failed_charge"
+
+
+def test_a_rebuild_whose_analysis_changed_writes_the_new_terms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same nodes analysed into other terms (parser version 39: `GZipDecoder` also gives `gzip`)
+    are another segment. The segment id named the nodes alone, so the store found the segment of the
+    old terms under it and kept it: `qry index` after the version bump, or `--rebuild`, never wrote
+    the new terms to an index built before, and `gzip` still found no `GZipDecoder.decode`."""
+    monkeypatch.setattr(analyzer, "_letter_words", lambda parts, have: [])  # the analysis before
+    analyzer._cache.clear()
+    codec = "class GZipDecoder:\n    def decode(self, data):\n        return data\n"
+    repo = make_repo(tmp_path, {"codec.py": codec})
+    monkeypatch.undo()
+    analyzer._cache.clear()
+    build_index(repo, BuildOptions(embed="none", git_times=False, rebuild=True))
+    found = open_engine(repo / ".qry").search("gzip", SearchOptions(mode="lexical", kinds=["method"]))
+    assert [h.symbol for h in found.results] == ["GZipDecoder.decode"]

@@ -13,7 +13,11 @@ import re
 GO_MOD = "go.mod"
 CARGO = "Cargo.toml"
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)", re.MULTILINE)
-_CARGO_PACKAGE = re.compile(r"^\[package\][^\[]*?^\s*name\s*=\s*[\"']([\w-]+)[\"']", re.MULTILINE | re.DOTALL)
+# `[package]` up to the next table header (a line starting with `[`), whose `name` line is the crate's:
+# a value holding `[` (`authors = ["A <a@b>"]` above `name`, as cargo-sort orders keys) is no header.
+_CARGO_PACKAGE = re.compile(
+    r"^\[package\][^\n]*\n(?:(?![ \t]*\[)[^\n]*\n)*?[ \t]*name[ \t]*=[ \t]*[\"']([\w-]+)[\"']", re.MULTILINE
+)
 _MAJOR = re.compile(r"v\d+")
 _DOT_MAJOR = re.compile(r"\.v\d+$")
 

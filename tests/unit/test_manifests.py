@@ -18,3 +18,15 @@ def test_cargo_package_name_and_a_workspace_manifest() -> None:
         == "serde-json"
     )
     assert cargo_package('[workspace]\nmembers = ["a"]\n[dependencies]\nname = "x"\n') is None
+
+
+def test_cargo_package_name_after_an_array_value() -> None:
+    # bat's Cargo.toml (keys sorted): `authors` and `categories` arrays come before `name`, and the
+    # `[` inside them ended the `[package]` table, so the crate had no name and `use bat::..` in its
+    # own binary linked nothing.
+    text = (
+        '[package]\nauthors = ["David Peter <mail@david-peter.de>"]\ncategories = [\n  "cli",\n]\n'
+        'name = "bat"\nversion = "0.26.1"\n\n[dependencies]\nname = "x"\n'
+    )
+    assert cargo_package(text) == "bat"
+    assert cargo_package('[package]\nversion = "1"\n\n[lib]\nname = "other"\n') is None  # another table's

@@ -52,6 +52,7 @@ from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, qualifier_of, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
+from indexlib.graph.rubysides import RubySides, Side
 from indexlib.graph.rustpaths import module_path_tier
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
@@ -94,6 +95,7 @@ class Resolver:
             snap, self._enclosing_class, self.heirs.ancestry, self.modules, self.resolve
         )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
+        self.sides = RubySides(snap)
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -140,6 +142,9 @@ class Resolver:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):
             return self._php(n, ref, qualifier, last, cands, imports)
+        # A Ruby class's side the call is on (`Client.push`, `@client.push`); `self.class.x` is own.
+        side = self.sides.meant(n, qualifier) if n.language == "ruby" else Side.UNKNOWN
+        qualifier = RubySides.own_object(qualifier, side)
         own_container = n.uid if n.kind in CONTAINER_KINDS else self._enclosing_class(n)
         head = (qualifier.split(".")[0] if qualifier else called).removesuffix("()")
         # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
@@ -175,6 +180,7 @@ class Resolver:
             tiers = self._tiers(n, qualifier, last, head, cands, bound, own)
         if tiers is None:
             return [], False
+        tiers = [self.sides.pick(t, side) for t in tiers]
         named = type(typed) is list or bool(pathed or heir)  # a type, path or class named it (not Overriders)
         return self._pick(n, tiers, (qualifier, head), bound, own, access=access, named=named)
 

@@ -307,7 +307,7 @@ def related(
         closest = (named + [c for c in near if c.uid not in {m.uid for m in named}])[:CLOSEST_NAMES]
         member = member_line(snap, symbol) or ""
         return RelatedResult(query=symbol, node=None, closest=[] if member else closest, member=member)
-    best = definitions.best_class(found, snap.is_generated)
+    best = definitions.ruby_side(snap, definitions.best_class(found, snap.is_generated), symbol)
     # Labelled as resolve_symbol labels them: a located name is "qualified", a bare one "exact".
     tier = (
         ("qualified", QUALIFIED_SCORE)

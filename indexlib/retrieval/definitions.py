@@ -25,6 +25,7 @@ from indexlib.graph.gomodules import go_package
 from indexlib.graph.imported import CRATE_ROOT, cargo_names, crate_folders
 from indexlib.graph.parts import arity, home_part, one_type, type_arguments
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
+from indexlib.graph.rubysides import RubySides, Side
 from indexlib.pathroles import is_test_code
 from indexlib.records import (
     DEFINITION_KINDS,
@@ -348,6 +349,23 @@ def overloads(nodes: list[Node]) -> bool:
         and n.qualified_name == first.qualified_name
         for n in nodes
     )
+
+
+def ruby_side(snap: Snapshot, nodes: list[Node], name: str) -> list[Node]:
+    """Of a Ruby class method and an instance method of one qualified name, the one `name` spells
+    as Ruby's documentation does: `Client#push` the instance's, `Sidekiq::Client.push` or
+    `Client::push` the class's (graph/rubysides.py). A dotted name (`Sidekiq.Client.push`, as qry
+    spells both) spells no side, nor does a bare one: any other set of definitions as given."""
+    first = nodes[0] if nodes else None
+    if first is None or len(nodes) < 2 or ("#" not in name and "::" not in name):
+        return nodes
+    if any(
+        n.language != "ruby" or n.kind != "method" or n.qualified_name != first.qualified_name for n in nodes
+    ):
+        return nodes
+    want = Side.INSTANCE if "#" in name else Side.CLASS
+    sides = RubySides(snap)
+    return [n for n in nodes if sides.of_method(n) is want] or nodes
 
 
 def best_class(nodes: list[Node], generated: Callable[[str], bool] = _no_file_generated) -> list[Node]:

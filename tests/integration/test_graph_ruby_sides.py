@@ -103,3 +103,14 @@ def test_a_bare_call_is_on_the_side_of_its_method(engine: Engine) -> None:
     assert _callees(engine, "lib/shop/client.rb:7") == [("Shop.Client.raw_push", 11, False)]
     callers = related(engine, "lib/shop/client.rb:20", callees=False).related
     assert [(r.symbol, r.ambiguous) for r in callers if r.edge == "calls"] == [("Shop.Retry.run", False)]
+
+
+def test_related_reads_the_side_a_name_spells(engine: Engine) -> None:
+    """`qry related Shop::Client#push` is the instance's, `Shop::Client.push` the class's, as Ruby's
+    documentation writes them; both were refused as naming two definitions."""
+    for name, line in (("Shop::Client#push", 7), ("Shop::Client.push", 20), ("Shop::Client::push", 20)):
+        res = related(engine, name)
+        assert res.node is not None and not res.ambiguous, (name, res)
+        assert res.node.start_line == line, name
+    # qry spells both sides `Shop.Client.push`, so that name and a bare one spell no side
+    assert related(engine, "Shop.Client.push").ambiguous and related(engine, "push").ambiguous

@@ -8,6 +8,7 @@ string functions: no engine, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
 from indexlib.analyzer import split_identifier
@@ -119,6 +120,30 @@ def fragment_pattern(text: str) -> re.Pattern[str] | None:
     tail = r"(?![\w$])" if _IDENTIFIER_CHAR.match(tokens[-1][-1]) else ""
     flags = re.IGNORECASE if text == text.lower() else 0
     return re.compile(head + body + tail, flags)
+
+
+_LONG_FLAG_TERM = re.compile(r"--([A-Za-z][\w-]*[\w])(?:=.*)?")
+
+
+def flag_literal_pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
+    """Where code names a query's long flags (`--paging`): the flag as written anywhere in a node's
+    text (`add_argument("--paging")`, `names = {"-p", "--paging"}`, `.option('-p, --paging <mode>')`,
+    a help text or comment), or its bare name given as a `long` (clap's `.long("paging")`,
+    `#[arg(long = "paging")]`). The flag's words alone rank a long builder function low, and a bare
+    `"paging"` elsewhere is as often a feature or a key as the flag. None when no term is a long flag.
+
+    >>> bool(flag_literal_pattern(["--paging"]).search('Arg::new("paging").long("paging")'))
+    True
+    >>> bool(flag_literal_pattern(["--paging"]).search('#[cfg(feature = "paging")]'))
+    False
+    >>> bool(flag_literal_pattern(["--paging"]).search('"--paging-mode"'))
+    False
+    """
+    names = sorted({m.group(1) for t in terms if (m := _LONG_FLAG_TERM.fullmatch(t))})
+    if not names:
+        return None
+    alt = "|".join(map(re.escape, names))
+    return re.compile(rf"(?<![\w-])--(?:{alt})(?![\w-])|\blong\s*(?:\(\s*|=\s*)([\"'])(?:{alt})\1")
 
 
 _IDENTIFIER_CHAR = re.compile(r"[\w$]")

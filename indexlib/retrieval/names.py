@@ -125,6 +125,18 @@ def fragment_pattern(text: str) -> re.Pattern[str] | None:
 _LONG_FLAG_TERM = re.compile(r"--([A-Za-z][\w-]*[\w])(?:=.*)?")
 
 
+def literal_pattern(text: str, terms: Sequence[str], *, fragment: bool) -> re.Pattern[str] | None:
+    """What a node's text must hold to count as holding the query as typed: a code fragment's tokens
+    (`fragment`: a signature query without phrases), or, for a query of long flags alone, where code
+    names them. A sentence naming a flag (a commit title's "under --skip-magic-trailing-comma") asks
+    about the behaviour, which the docs name too: none."""
+    if fragment:
+        return fragment_pattern(text)
+    if terms and all(t.startswith("--") for t in terms):
+        return flag_literal_pattern(terms)
+    return None
+
+
 def flag_literal_pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
     """Where code names a query's long flags (`--paging`): the flag as written anywhere in a node's
     text (`add_argument("--paging")`, `names = {"-p", "--paging"}`, `.option('-p, --paging <mode>')`,

@@ -48,7 +48,7 @@ from indexlib.retrieval.fusion import (
     rrf,
 )
 from indexlib.retrieval.hits import hit_of, place_lines, set_lines
-from indexlib.retrieval.names import flag_literal_pattern, fragment_pattern, last_name_part, spelling_pattern
+from indexlib.retrieval.names import last_name_part, literal_pattern, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, exclusion_note, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
 from indexlib.retrieval.query import Query, Route, identifier_of, parse_query, well_formed
@@ -314,11 +314,7 @@ def _rank(
     meta.total_candidates = len(cands)
     # Signals need each candidate's node; fetch a bounded head of the ranking (they only reorder it).
     head = cands[: max(40, opts.top_k * (PER_FILE_HEAD if opts.per_file else 4))]
-    literal = fragment_pattern(q.text) if p.route is Route.SIGNATURE and not q.phrases else None
-    if literal is None and q.terms and all(t.startswith("--") for t in q.terms):
-        # A query that is a flag asks where it is defined; a sentence naming one (a commit title's
-        # "under --skip-magic-trailing-comma") asks about the behaviour, where docs name it too.
-        literal = flag_literal_pattern(q.terms)
+    literal = literal_pattern(q.text, q.terms, fragment=p.route is Route.SIGNATURE and not q.phrases)
     if literal is not None:  # a node holding the code as typed joins the head wherever BM25 put it
         head += [c for c in cands[len(head) :] if _holds(snap, c.uid, literal)]
     named = identifier_of(q, p.route)
@@ -399,9 +395,8 @@ def _read_evidence(
       sentence quoted from a node's doc comment or body is the strongest evidence prose can give.
     - `weak` (lexical-only candidates): the node holds none of the query's content words, only function
       words (`url_for` matching the `for` of a comment), so it is no evidence at all.
-    - `literal` (code-fragment queries): the text holds the fragment as typed, spacing aside
-      (`literal`: the query's `fragment_pattern`), or a string literal naming a long flag the query
-      names (`flag_literal_pattern`); None otherwise.
+    - `literal` (code-fragment and flag queries): the text holds the fragment as typed, spacing
+      aside, or names the flag (`literal`: the query's `names.literal_pattern`).
     """
     pairs = quote_pairs(q.terms) if route is Route.NATURAL else set()
     # Prefixes (`comput*`) are matched by expansion, not as words: they are not content words here.

@@ -14,16 +14,17 @@ which definitions an imported name can mean.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable, Mapping
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.outside import crate_of
+from indexlib.graph.cargolayout import children_folder, crate_roots, crate_src, package_roots, package_src
 from indexlib.graph.reexports import REEXPORT_FILES, defined_in, passed_on
 from indexlib.graph.targets import anchored, module_path_matches
 from indexlib.manifests import CARGO, cargo_package
 from indexlib.records import Ref, is_prototype, without_companion
 
-RUST_ROOTS = ("lib", "main")  # a crate's root files under its src/: a library's, else a program's
+LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a path from a root or the own module, not a child
 CRATE_ROOT = "src/lib.rs"  # what makes a folder a library crate another crate can `use` by name
 
 
@@ -59,20 +60,34 @@ def cargo_names(files: Iterable[str], text_of: Callable[[str], str]) -> dict[str
     return out
 
 
-def rust_modules(module: str, importer: str, crates: Mapping[str, str]) -> list[str]:
+def rust_modules(
+    module: str, importer: str, crates: Mapping[str, str], indexed: Callable[[str], bool]
+) -> list[str]:
     """A Rust import's module as the files it names, anchored (`/axum/src/lib`, see targets.py):
-    `crate` is the importer's crate root, `crate::a::b` its `src/a/b`, and a workspace crate's name
-    (`axum_core`, `app::routing`) that crate's root or a module under its src/. A path from elsewhere
-    is kept as written, and so is a longer one, beside its anchored form (matched by suffix, as
-    before)."""
+    `crate` is the importer's crate root, `crate::a::b` its `src/a/b` (a binary's own, under
+    `src/bin/`: cargolayout.py), a workspace crate's name (`axum_core`, `app::routing`) that crate's
+    root or a module under its src/, and a path starting at a child module of the importer (`mod
+    config;`, `use config::load` beside it) that child's file. When the anchored form names an
+    indexed file (`indexed`) it is the answer alone; else the path is kept as written beside it
+    and matched by suffix, as a path from elsewhere is. Why: by suffix `crate::output` named every
+    `output.rs`, a test fixture's copy or another workspace crate's, and each call into it was
+    ambiguous."""
     head, _, rest = module.partition(".")
-    folder = crate_of(importer) if head == "crate" else crates.get(head)
-    if folder is None:
+    child = posixpath.join("/", children_folder(importer), *module.split("."))
+    # A module is no child of itself: `#[path = "../src/x.rs"] mod x;` in `tests/x.rs`.
+    if head not in LOCAL_ROOTS and not module_path_matches(importer, child) and indexed(child):
+        return [child]
+    if head == "crate":
+        src, roots = crate_src(importer), crate_roots(importer)
+    elif head in crates:
+        src = package_src(crates[head])
+        roots = package_roots(src)
+    else:
         return [module]
-    src = f"/{folder}/src" if folder else "/src"
     if not rest:
-        return [f"{src}/{r}" for r in RUST_ROOTS]
-    return [f"{src}/{rest.replace('.', '/')}", module]
+        return list(roots)
+    path = f"/{src}/{rest.replace('.', '/')}"
+    return [path] if indexed(path) else [path, module]
 
 
 def imported_type_members(
@@ -97,7 +112,11 @@ def imported_type_members(
             continue  # `import retry`: the module itself, which the resolver's module tier covers
         container = f"{name}.{rest}" if rest else name
         written = anchored(module, importer)
-        mods = rust_modules(written, importer, crates) if crates is not None else [written]
+        mods = (
+            rust_modules(written, importer, crates, lambda m: bool(module_files(m)))
+            if crates is not None
+            else [written]
+        )
         files = [p for m in mods for p in module_files(m)][:REEXPORT_FILES]
         sources = [s for p in files for s in passed_on(p, file_imports(p), name)]
         found += [

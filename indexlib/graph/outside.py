@@ -28,6 +28,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.engines.lexterms import joined_name
+from indexlib.graph.cargolayout import crate_of
 from indexlib.graph.family import closeness, family_of, same_folder
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node
@@ -36,7 +37,6 @@ from indexlib.snapshot import Snapshot
 OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member from another file
 CANDIDATES_CAP = 500  # nodes read when looking for a type, or for its members in other files
 LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a Rust path from the own crate: no module to check
-CRATE_FOLDERS = frozenset({"src", "tests", "benches", "examples"})  # a Rust crate's folders under its root
 IMPL_HEADER = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?impl\b")
 IMPL_HEADER_LINES = 4  # an impl header (`impl<T>` / `Trait for Type<T>` / `where ...`) read this far
 
@@ -57,22 +57,6 @@ def impl_type(header: str) -> list[str]:
     text = re.split(r"\bfor\b", text)[-1]
     text = re.sub(r"&|'\w+|\b(?:mut|dyn)\b", " ", text).strip()
     return [p for p in text.split("::") if p] if re.fullmatch(r"[\w:]+", text) else []
-
-
-def crate_of(path: str) -> str:
-    """The folder of the Rust crate a file is in, by Cargo's layout: `clap_lex/src/ext.rs` ->
-    `clap_lex`, `src/lib.rs` -> ''."""
-    parts = path.split("/")[:-1]
-    for i, p in enumerate(parts):
-        if p in CRATE_FOLDERS:
-            return "/".join(parts[:i])
-    return "/".join(parts)
-
-
-def crate_src(path: str) -> str:
-    """The `src` folder of the crate `path` is in (crate_of): `clap_lex/src`, or `src` at the top."""
-    crate = crate_of(path)
-    return f"{crate}/src" if crate else "src"
 
 
 def qualifier(node: Node) -> str:

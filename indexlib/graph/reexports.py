@@ -10,8 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from indexlib.graph.outside import crate_src
-from indexlib.graph.rustpaths import children_folder
+from indexlib.graph.cargolayout import children_folder, crate_roots, crate_src
 from indexlib.records import REEXPORT_ALL, WILDCARD_IMPORT, Ref
 
 REEXPORT_FILES = 8  # package files read for one bound module (a module name matching many files is vague)
@@ -76,8 +75,10 @@ def _rust_absolute(importer: str, module: str) -> str:
     `src/lib`). A path from another crate is returned as written, as a path (it names no file of
     this crate)."""
     parts = module.split(".")
+    if parts == ["crate"]:
+        return crate_roots(importer)[0].lstrip("/")
     if parts[0] == "crate":
-        base, parts = crate_src(importer), parts[1:] or ["lib"]
+        base, parts = crate_src(importer), parts[1:]
     elif parts[0] in ("self", "super"):
         base = children_folder(importer)
         while parts and parts[0] in ("self", "super"):

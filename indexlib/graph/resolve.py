@@ -53,7 +53,7 @@ from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, 
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
 from indexlib.graph.rubysides import RubySides, Side
-from indexlib.graph.rustpaths import module_path_tier
+from indexlib.graph.rustpaths import module_path_tier, on_value
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path, is_tests_own
@@ -147,13 +147,7 @@ class Resolver:
         qualifier = RubySides.own_object(qualifier, side)
         own_container = n.uid if n.kind in CONTAINER_KINDS else self._enclosing_class(n)
         head = (qualifier.split(".")[0] if qualifier else called).removesuffix("()")
-        # `import a.b` binds `a` (no alias); `from a import b` and `import a.b as c` bind their alias.
-        bound = [
-            r
-            for r in imports
-            if r.alias == head
-            or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
-        ]
+        bound = self._bindings(n, imports, head, ref.target if qualifier else "")
         own = self.parts.parts(own_container)
         # `c.Next()` with `c *Context` declared (Go): Context's method, or none for `sync.Pool`'s.
         typed = (
@@ -307,6 +301,21 @@ class Resolver:
                 return None
         return tiers
 
+    def _bindings(self, n: Node, imports: list[Ref], head: str, target: str) -> list[Ref]:
+        """The imports binding a call's `head`: `import a.b` binds `a` (no alias); `from a import b`
+        and `import a.b as c` bind their alias. A Rust module's binding (`mod assets;`) is no call's
+        on a value its caller holds (`assets.themes()` on `let assets = ..`, rustpaths.on_value)."""
+        bound = [
+            r
+            for r in imports
+            if r.alias == head
+            or (not r.alias and head in (r.target.rsplit(".", 1)[-1], r.target.split(".", 1)[0]))
+        ]
+        if bound and n.language == "rust" and target and on_value(n.text, target):
+            indexed = partial(self.modules.indexed, family="rust")
+            bound = [r for r in bound if not any(indexed(m) for m in self._rust_modules(r.target, n.path))]
+        return bound
+
     def _bound_tier(
         self, qualifier: str, cands: list[StoredNode], bound: list[Ref], family: str, importer: str
     ) -> list[StoredNode] | None:
@@ -327,7 +336,7 @@ class Resolver:
                     mods.append(qualifier)
         go = family == "go"
         if family == "rust":  # `crate::Json`, `axum_core::Error`: a crate's root, lib.rs
-            mods = [m for written in mods for m in rust_modules(written, importer, self._crates)]
+            mods = [m for written in mods for m in self._rust_modules(written, importer)]
         found = [c for c in cands if any(module_path_matches(c.node.path, m, package_dirs=go) for m in mods)]
         if go and qualifier:  # `logrus.WithField()`: the package's function, never a method
             found = through_package(found, qualifier)
@@ -356,6 +365,10 @@ class Resolver:
     def _go_modules(self) -> dict[str, str]:
         """The indexed go.mod files' module paths to their folders (gomodules.py), read once."""
         return go_modules(self.snap.manifest.files, self._text_of)
+
+    def _rust_modules(self, module: str, importer: str) -> list[str]:
+        """A Rust path as the files it names, anchored where it names an indexed one (imported.py)."""
+        return rust_modules(module, importer, self._crates, partial(self.modules.indexed, family="rust"))
 
     @cached_property
     def _crates(self) -> dict[str, str]:
@@ -495,9 +508,9 @@ class Resolver:
         if not module_stem(ref.target):
             return [], False
         family = family_of(src.language)
-        found = self.modules.nodes(
-            self._anchored(ref.target, src.path, family), src.path, family, MAX_CANDIDATES
-        )
+        anchored = [self._anchored(ref.target, src.path, family)]
+        targets = self._rust_modules(ref.target, src.path) if family == "rust" else anchored
+        found = [s for t in targets for s in self.modules.nodes(t, src.path, family, MAX_CANDIDATES)]
         uids = sorted({s.node.uid for s in found})[:MAX_CANDIDATES]
         return uids, len(uids) > 1
 

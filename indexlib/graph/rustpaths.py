@@ -15,31 +15,24 @@ start at a module (`Foo::new`, `x.len`), where the resolver's other rules apply.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph.outside import crate_of, crate_src
+from indexlib.graph.cargolayout import children_folder, crate_of, crate_roots, crate_src
 from indexlib.graph.targets import module_path_matches
 from indexlib.records import Node
 
 # `self::x` is left out: split_target spells it as `self.x`, a method call on `self`, far commoner.
 PATH_HEADS = frozenset({"crate", "super"})
-ROOT_FILES = ("lib", "main", "mod")  # a file whose child modules sit beside it, in its own folder
 
 
-def children_folder(path: str) -> str:
-    """The folder holding the child modules of the module file `path`: `src/lib.rs` and
-    `src/value/mod.rs` keep theirs beside them (`src`, `src/value`), `src/ser.rs` under `src/ser`."""
-    folder, name = posixpath.split(path)
-    stem = name.rsplit(".", 1)[0]
-    return folder if stem in ROOT_FILES else posixpath.join(folder, stem)
-
-
-def _module_files(folder: str, crate_src: str) -> list[str]:
+def _module_files(folder: str, caller: str) -> list[str]:
     """The module whose children live in `folder`, as anchored module paths (targets.anchored):
-    a crate's `src` is its root, `lib.rs` or `main.rs`; any other folder `x` is `x.rs` or
-    `x/mod.rs`, both of which the anchored `/x` names."""
-    if folder == crate_src:
-        return [f"/{folder}/{root}" for root in ("lib", "main")]
+    the caller's crate's `src` is its root, `lib.rs` or `main.rs` (a binary's `src/bin/x/main.rs`,
+    cargolayout.crate_roots); any other folder `x` is `x.rs` or `x/mod.rs`, both of which the
+    anchored `/x` names."""
+    if folder == crate_src(caller):
+        return list(crate_roots(caller))
     return [f"/{folder}"]
 
 
@@ -64,7 +57,7 @@ def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[S
         return None
     folder, rest = started
     crate = crate_of(caller)
-    module = _module_files(posixpath.join(folder, *rest), crate_src(caller))
+    module = _module_files(posixpath.join(folder, *rest), caller)
     free = [
         c
         for c in cands
@@ -81,4 +74,18 @@ def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[S
     ]
 
 
-__all__ = ["PATH_HEADS", "children_folder", "module_path_tier"]
+def on_value(text: str, target: str) -> bool:
+    """Whether the Rust call `target` (`assets.themes`, `input.description.title`) is written in
+    `text` on a value, `assets.themes()` (the dot maybe on the next line), and never through a path,
+    `assets::themes()`: Rust writes a module's item with `::`, a method call with `.`, while a
+    call's target spells both with a dot. A local or parameter named as a module (`let assets =
+    ..` beside `mod assets;`) shadows it."""
+    head, _, rest = target.partition(".")
+    step = rest.partition(".")[0]
+    if not step:
+        return False
+    written = rf"(?<![\w.:]){re.escape(head)}\s*{{}}\s*{re.escape(step)}\b"
+    return bool(re.search(written.format(r"\."), text)) and not re.search(written.format("::"), text)
+
+
+__all__ = ["PATH_HEADS", "module_path_tier", "on_value"]

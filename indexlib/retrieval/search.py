@@ -35,7 +35,7 @@ from indexlib.records import (
     is_prototype,
 )
 from indexlib.retrieval import streams
-from indexlib.retrieval.bodies import bodies_first
+from indexlib.retrieval.bodies import fold_declarations
 from indexlib.retrieval.bounds import SEARCH_MODES
 from indexlib.retrieval.filters import FilterSpec, NoMatchingPaths, filter_spec
 from indexlib.retrieval.fusion import (
@@ -350,7 +350,9 @@ def _rank(
     ranked_cands = apply_signals(
         head, identifier=named, query_words=q.words, signals=opts.signals, scope=q.scope
     )
-    ranked_cands = bodies_first(collapse_parts(ranked_cands))
+    ranked_cands = fold_declarations(
+        collapse_parts(ranked_cands), lambda uid: s.node if (s := snap.node(uid)) is not None else None
+    )
     name = identifier_of(q, p.route) if p.route is Route.IDENTIFIER and not q.prefixes else None
     if files and "scope" in opts.signals.enabled:
         # `md_docs.go` names a file: its nodes first, as a scope names the files under it.

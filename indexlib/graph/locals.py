@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.codelines import code_only
 from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
@@ -162,7 +163,7 @@ def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
     seen = _seen(_FIELDS, language, texts)
     if language in ("python", "php"):
         given = _SELF_GIVEN if language == "python" else _PHP_GIVEN
-        for text in texts:
+        for text in (code_only(t, language) for t in texts):
             params = (
                 {m.group(1): m.group(2) for m in _ANNOTATED.finditer(text)}
                 if language == "python"
@@ -192,8 +193,10 @@ def _seen(
 ) -> dict[str, set[str]]:
     """name -> every class the declarations in `texts` give it."""
     seen: dict[str, set[str]] = {}
-    for pattern in patterns.get(_ALIAS.get(language, language), ()):
-        for text in texts:
+    lang = _ALIAS.get(language, language)
+    codes = [code_only(text, lang) for text in texts]  # a doc comment's `- name: Word` declares nothing
+    for pattern in patterns.get(lang, ()):
+        for text in codes:
             for m in pattern.finditer(text):
                 via = m.groupdict().get("via")
                 if via and not is_module(via.split(".", 1)[0]):

@@ -300,3 +300,22 @@ def test_a_rust_chain_or_local_through_an_option_or_result_is_the_wrapped_types(
         ("TimeFilter.after", False),
         ("TimeFilter.applies_to", False),
     ]
+
+
+def test_a_doc_comments_parameter_list_declares_no_class(tmp_path: Path) -> None:
+    """A DocC `- queue: Serial ...` line (a Python docstring's `client: Client ...`) is no
+    declaration: it gave `queue` a second class, and the property's own type was dropped with it."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "Sources/Worker.swift": "class Worker {\n    /// The queue.\n    let queue: Worker\n\n"
+            "    /// - Parameters:\n    ///   - queue: Serial `Worker` to run on.\n"
+            "    init(queue: Worker) {\n        self.queue = queue\n    }\n}\n\n"
+            "extension Worker {\n    func after(_ delay: Int) {}\n\n"
+            "    func retry() {\n        self.queue.after(1)\n    }\n}\n",
+            "Sources/Timer.swift": "class Timer {\n    func after(_ delay: Int) {}\n}\n",
+        },
+    )
+    assert _callees(repo, "Worker.retry") == [("Worker.after", False)]
+    text = 'def f(client: Client):\n    """Send.\n\n    Args:\n        client: The client.\n    """\n'
+    assert declared_classes(_node("python", text)) == {"client": "Client"}

@@ -56,8 +56,11 @@ _TYPE = r"([A-Z]\w*)"
 # A Java, C# or Kotlin class as a declaration may write it, through the classes it is nested in
 # (`CallAdapter.Factory f`, `new Retrofit.Builder()`): every name capitalised, so no package's.
 _NESTED_TYPE = r"([A-Z]\w*(?:\.[A-Z]\w*)*)"
+# A Rust trait object's `dyn`; Swift's existential `any P` and opaque `some P`, also made optional in
+# parentheses (`(any RequestRetrier)?`): the value is one of P's, so P's members answer its calls.
+_EXISTENTIAL = r"(?:dyn\s+|\(?(?:any|some)\s+)?"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
-_ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?(?:dyn\s+)?{_TYPE}")
+_ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?{_EXISTENTIAL}{_TYPE}")
 # `Type name` followed by `=`, `;`, `,` or `)` (a Java or C# parameter or local: `Parser p = ..`).
 # Type arguments, nested up to three deep (`<Func<Context, Task<T>>>`): balanced, so they never run
 # on across parameters (`Func<Context, T> func, ISyncPolicy<T> inner` is two).
@@ -424,7 +427,7 @@ class LocalTypes:
 
 
 # A Kotlin or Swift property's declared type (`val writeTo: Sinks`, `var other: Sinks?`, `let s: S`).
-_PROPERTY = re.compile(r"\b(?:val|var|let)\s+(\w+)\s*:\s*([A-Z]\w*)\b(?!\s*<)")
+_PROPERTY = re.compile(rf"\b(?:val|var|let)\s+(\w+)\s*:\s*{_EXISTENTIAL}([A-Z]\w*)\b(?!\s*<)")
 
 
 def returned_class(signature: str, name: str, language: str) -> str | None:
@@ -445,7 +448,7 @@ def returned_class(signature: str, name: str, language: str) -> str | None:
     elif lang == "rust":  # `-> Option<Self>`, `-> io::Result<Config>`: the `T` an unwrap or `?` gives
         m = re.search(_RUST_RETURNED, signature)
     elif lang in ("python", "swift"):
-        m = re.search(r"->\s*&?(?:mut\s+)?['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
+        m = re.search(rf"->\s*&?(?:mut\s+)?{_EXISTENTIAL}['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
     else:  # TypeScript, JavaScript's JSDoc-less methods have none, Kotlin `): Type`
         m = re.search(r"\)\s*:\s*([A-Z]\w*|this)\b(?!\s*<)", signature)
     return m.group(1) if m else None

@@ -319,3 +319,28 @@ def test_a_doc_comments_parameter_list_declares_no_class(tmp_path: Path) -> None
     assert _callees(repo, "Worker.retry") == [("Worker.after", False)]
     text = 'def f(client: Client):\n    """Send.\n\n    Args:\n        client: The client.\n    """\n'
     assert declared_classes(_node("python", text)) == {"client": "Client"}
+
+
+def test_a_swift_existential_or_opaque_type_names_its_protocol(tmp_path: Path) -> None:
+    """`any Retrier`, `(any Retrier)?` and `some Retrier` (a property's, a parameter's, a method's
+    return type) are Retrier's: a call through one is the protocol's requirement, not a guess among
+    every same-named method of the classes conforming to it."""
+    repo = make_repo(
+        tmp_path,
+        {
+            "Sources/Retrier.swift": "protocol Retrier {\n    func retry(_ n: Int)\n}\n\n"
+            "final class Policy: Retrier {\n    func retry(_ n: Int) {}\n}\n\n"
+            "final class Backoff: Retrier {\n    func retry(_ n: Int) {}\n}\n",
+            "Sources/Session.swift": "final class Session {\n    let fallback: any Retrier\n"
+            "    var chosen: (any Retrier)?\n\n    init(fallback: any Retrier) {\n"
+            "        self.fallback = fallback\n    }\n\n"
+            "    func retrier(for n: Int) -> (any Retrier)? {\n        chosen\n    }\n\n"
+            "    func first(_ other: some Retrier) {\n        other.retry(0)\n    }\n\n"
+            "    func second() {\n        self.fallback.retry(1)\n    }\n\n"
+            "    func third() {\n        guard let found = retrier(for: 2) else { return }\n"
+            "        found.retry(2)\n    }\n}\n",
+        },
+    )
+    for caller in ("Session.first", "Session.second"):
+        assert _callees(repo, caller) == [("Retrier.retry", False)], caller
+    assert _callees(repo, "Session.third") == [("Retrier.retry", False), ("Session.retrier", False)]

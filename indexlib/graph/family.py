@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexlib.graph.requirements import without_defaults
 from indexlib.records import Node, is_prototype
 
 if TYPE_CHECKING:  # a pure module: the engine's record type is only named here
@@ -101,9 +102,10 @@ def same_folder(a: str, b: str) -> bool:
 
 def nearest_bodies(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
     """One tier of `n`'s call candidates, once each, nearest `n` first. A C prototype and its body
-    are one function, as are an `index.d.ts` or `.pyi` declaration and its code: the call is the body's."""
+    are one function, as are an `index.d.ts` or `.pyi` declaration and its code: the call is the body's.
+    A Swift protocol's requirement and its default implementation are one too: the requirement's."""
     bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)]
     return sorted(
-        {c.node.uid: c for c in bodies or tier}.values(),
+        {c.node.uid: c for c in without_defaults(bodies or tier)}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
     )

@@ -229,6 +229,10 @@ BLOCK_EDGE_LINE = re.compile(
 )
 
 
+# A signature is cut at this many characters (a Swift initializer of a dozen defaulted parameters is
+# longer): what needs all of its parameters reads them from the node's text (graph/callarity.py).
+MAX_SIGNATURE_CHARS = 500
+
 # A definition, module remainder or section longer than WINDOW_LINES non-blank lines is indexed as
 # consecutive windows of it (parts 0, 1, ...); a text file as overlapping CHUNK_LINES-line windows.
 # Either way a node followed by more parts of it spans at least the smaller of the two.

@@ -23,7 +23,7 @@ import functools
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import ROUTINE_KINDS, TRAILING, UNLABELED, Node, is_constructor
+from indexlib.records import MAX_SIGNATURE_CHARS, ROUTINE_KINDS, TRAILING, UNLABELED, Node, is_constructor
 
 _OPEN, _CLOSE = "(<[{", ")>]}"
 _VARARG = re.compile(r"(?:@\S+\s+)*vararg\s")  # `vararg names: String`, after any annotations
@@ -56,6 +56,17 @@ def parameters(signature: str) -> list[str] | None:
         return None
     params.append("".join(current).strip())
     return [p for p in params if p and p != "void"]
+
+
+def declared_signature(n: Node) -> str:
+    """`n`'s signature whole: read again from its text when it was cut at MAX_SIGNATURE_CHARS, where
+    its parameter list did not close and so admitted every call (Alamofire's `Session.init`, twelve
+    defaulted parameters, was a candidate of every `self.init(..)` of the class)."""
+    if len(n.signature) < MAX_SIGNATURE_CHARS:
+        return n.signature
+    text = " ".join(n.text.split())  # as the signature was collapsed
+    at = text.find(n.signature)
+    return text[at:] if at >= 0 else n.signature
 
 
 def parameter_range(signature: str) -> tuple[int, int | None] | None:
@@ -146,10 +157,10 @@ def same_shape(a: Node, b: Node) -> bool:
     if a.language != b.language:
         return True
     if a.language == "swift":
-        pa, pb = swift_parameters(a.signature), swift_parameters(b.signature)
+        pa, pb = swift_parameters(declared_signature(a)), swift_parameters(declared_signature(b))
         return pa is None or pb is None or [p[0] for p in pa] == [p[0] for p in pb]
     if a.language in _SAME_SHAPE_LANGUAGES:
-        ca, cb = (parameters(_GO_RECEIVER.sub("", n.signature, count=1)) for n in (a, b))
+        ca, cb = (parameters(_GO_RECEIVER.sub("", declared_signature(n), count=1)) for n in (a, b))
         return ca is None or cb is None or len(ca) == len(cb)
     return True
 
@@ -166,9 +177,9 @@ def _admits(c: StoredNode, args: int, labels: tuple[str, ...]) -> bool:
     if c.node.kind not in ROUTINE_KINDS or is_constructor(c.node.qualified_name):
         return True  # a type, or a constructor: which class `new T(..)` makes is the class's own question
     if labels and c.node.language == "swift":
-        params = swift_parameters(c.node.signature)
+        params = swift_parameters(declared_signature(c.node))
         return params is None or admits_labels(params, labels)
-    got = parameter_range(c.node.signature)
+    got = parameter_range(declared_signature(c.node))
     if got is None:
         return True
     fewest, most = got

@@ -26,6 +26,22 @@ from indexlib.records import Node, Ref, without_companion
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
 SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
+# A language's initializer, which `self.init(..)` delegates to: the own type's (or its base's), never
+# another type's of that name.
+INITIALIZERS = {"swift": "init", "python": "__init__", "ruby": "initialize"}
+
+
+def contextual(n: Node, qualifier: str, last: str) -> bool:
+    """A Swift `.init(..)` written without its type (`stream(.init(event: e))`, an implicit member
+    expression): the type is the context's, which the call does not say, so no initializer is known."""
+    return not qualifier and n.language == "swift" and last == INITIALIZERS["swift"]
+
+
+def may_recurse(n: Node, qualifier: str, last: str) -> bool:
+    """Whether a call of `last` in `n` may be `n` calling itself: one of its own name, but not an
+    initializer's `self.init(..)`, which delegates to another initializer (Foundation's, when the
+    index holds none of its labels)."""
+    return last == n.name and not (qualifier in SELF_WORDS and last == INITIALIZERS.get(n.language))
 
 
 def receiver(n: Node) -> str:
@@ -63,8 +79,11 @@ def qualified_tiers(
     derived: Derived,
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
-    caller's file first); None for a type the index does not hold or a builtin container's method.
+    caller's file first); None for a type the index does not hold, a builtin container's method, or
+    `self.init(..)` (only the own tiers before these answer it).
     `derived(found, cands)` adds to methods `found` the candidates overriding them in subclasses."""
+    if qualifier in SELF_WORDS and last == INITIALIZERS.get(n.language):
+        return None  # `self.init(..)` in an extension of Foundation's `URLRequest`: its own, unindexed
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
     if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
         cands = [c for c in cands if c.node.parent_uid not in own]
@@ -120,6 +139,8 @@ def owner_name(c: StoredNode) -> list[str]:
 __all__ = [
     "SELF_WORDS",
     "by_name_only",
+    "contextual",
+    "may_recurse",
     "named_after",
     "owner_name",
     "qualified_tiers",

@@ -31,6 +31,7 @@ from collections.abc import Collection
 from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
+from indexlib.graph import qualified
 from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package, sees
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
@@ -111,9 +112,9 @@ class Resolver:
         if ref.kind == RefKind.IMPORTS:
             return self._resolve_import(src.node, ref)
         qualifier, last = split_target(ref.target)
-        if not last:
-            return [], False
         n = src.node
+        if not last or qualified.contextual(n, qualifier, last):  # Swift's `.init(..)`: the context's type
+            return [], False
         built = n.language == "ruby" and constructs(ref, last)  # `Site.new`: a call of class Site
         if n.language == "php":
             qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
@@ -128,7 +129,7 @@ class Resolver:
             if family_of(c.node.language) == family
             and sees(n.path, c.node.path)
             and (c.node.name == last or not exact_case)
-            and (c.node.uid != n.uid or c.node.name == n.name)  # a recursive call keeps its edge
+            and (c.node.uid != n.uid or qualified.may_recurse(n, qualifier, last))  # recursion
         ]
         if ref.args >= 0:  # `el.text()` is not `text(String)`: overloads told by the arguments written
             cands = of_call_arity(cands, ref.args, ref.labels)

@@ -20,9 +20,14 @@ from indexlib.index.parsing.items import CONTAINER_VALUES, Item, constant_value,
 from indexlib.index.parsing.jsdefs import OBJECT_LANGUAGES, at_module_level, chain_top
 from indexlib.index.parsing.specs import MACROS, SPECIFIERS, Spec
 from indexlib.index.parsing.text import Source, clean_comment, collapse, python_string
-from indexlib.records import BRACED_BODY, EXPRESSION_BODY, OTHER_BODY, VALUE_KINDS, NodeKind
-
-MAX_SIGNATURE_CHARS = 500
+from indexlib.records import (
+    BRACED_BODY,
+    EXPRESSION_BODY,
+    MAX_SIGNATURE_CHARS,
+    OTHER_BODY,
+    VALUE_KINDS,
+    NodeKind,
+)
 
 _CALLABLES = (NodeKind.FUNCTION.value, NodeKind.METHOD.value)
 _CONSTANT = NodeKind.CONSTANT.value

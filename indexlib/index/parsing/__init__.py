@@ -118,7 +118,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     constant's body (`DEFAULT { .. }`) qualify their methods: `TypeAdapters.BIT_SET.read`.
 # 39: a one-letter part of an identifier is also a term joined to the word after it (`GZipDecoder`
 #     -> `gzip`, analyzer.py): the index's terms changed, so every file is read again.
-PARSER_VERSION = 39
+# 40: a Swift call whose trailing closure the grammar wraps in a second call (`let t = s.f(a) { .. }`)
+#     is one call reference, its labels the closure's too (`("_", "")`), not two (arguments.py).
+PARSER_VERSION = 40
 
 
 def parse_file(

@@ -46,13 +46,46 @@ def argument_count(call: Node, language: str) -> int:
     return sum(1 for c in found.named_children if "comment" not in c.type)
 
 
+def _suffix(call: Node) -> Node | None:
+    """A Swift `call_expression`'s `call_suffix` (its arguments), None for none."""
+    suffix = call.named_child(call.named_child_count - 1) if call.named_child_count else None
+    return (
+        suffix
+        if call.type == "call_expression" and suffix is not None and suffix.type == "call_suffix"
+        else None
+    )
+
+
+def closure_only(call: Node) -> bool:
+    """Whether a Swift `call_expression` is the trailing closure of the call it wraps: the grammar
+    reads `let t = s.task(with: u) { .. }` (a declaration's value, not a statement) as a call of
+    `s.task(with: u)` whose suffix holds only the closure. It is one call, the inner one's."""
+    suffix = _suffix(call)
+    callee = call.named_child(0) if call.named_child_count else None
+    return (
+        suffix is not None
+        and callee is not None
+        and callee.type == "call_expression"
+        and all(part.type != "value_arguments" for part in suffix.named_children)
+    )
+
+
 def swift_labels(src: Callable[[Node], str], call: Node) -> tuple[str, ...] | None:
     """The labels of a Swift `call_expression`'s arguments: UNLABELED for `f(x)`, the label of
     `f(for: x)`, TRAILING for an unlabeled trailing closure and the label of a later one
-    (`f(x) { a } onCancel: { b }`); None when the call has no argument suffix to read."""
-    suffix = call.named_child(call.named_child_count - 1) if call.named_child_count else None
-    if call.type != "call_expression" or suffix is None or suffix.type != "call_suffix":
+    (`f(x) { a } onCancel: { b }`), also where the grammar wraps the call in another holding its
+    closures (`closure_only`); None when the call has no argument suffix to read."""
+    suffix = _suffix(call)
+    if suffix is None:
         return None
+    labels = list(_labels(src, suffix))
+    outer = call.parent
+    if outer is not None and closure_only(outer) and outer.named_child(0) == call:
+        labels += _labels(src, outer.named_child(outer.named_child_count - 1))
+    return tuple(labels)
+
+
+def _labels(src: Callable[[Node], str], suffix: Node) -> list[str]:
     labels: list[str] = []
     pending = TRAILING  # the label a trailing closure after a `name:` carries
     for part in suffix.named_children:
@@ -67,7 +100,7 @@ def swift_labels(src: Callable[[Node], str], call: Node) -> tuple[str, ...] | No
         elif part.type == "lambda_literal":
             labels.append(pending)
             pending = TRAILING
-    return tuple(labels)
+    return labels
 
 
 def _kotlin_count(call: Node) -> int:

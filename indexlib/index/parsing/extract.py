@@ -77,7 +77,7 @@ from dataclasses import dataclass
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures
 from indexlib.index.parsing import rubydefs, rustimpls
 from indexlib.index.parsing.aliases import alias_refs, with_aliases
-from indexlib.index.parsing.arguments import UNREAD, Written, written
+from indexlib.index.parsing.arguments import UNREAD, Written, closure_only, written
 from indexlib.index.parsing.chunks import LineIndex, finish
 from indexlib.index.parsing.ids import node_uid
 from indexlib.index.parsing.items import CONTAINER_VALUES, Item, classify, collect_items, join_qualified, nest
@@ -235,6 +235,8 @@ def _refs(
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     parameters = Parameters(src, caps.get("parameters", [])) if language in OBJECT_LANGUAGES else None
     for node in caps.get("call", ()):
+        if language == "swift" and closure_only(node):
+            continue  # `let t = s.task(u) { .. }`: the closure of the call it wraps, which holds it
         # A Rust macro: the calls inside its arguments (rustmacros.py), a token tree to tree-sitter.
         for inner, at in macro_calls(src, node) if node.type == "macro_invocation" else ():
             add(owner_uid(at.start_byte, at.start_point.row + 1), calls, inner, at.end_point.row + 1)

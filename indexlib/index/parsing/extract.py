@@ -234,9 +234,7 @@ def _refs(
 
     calls, imports = RefKind.CALLS.value, RefKind.IMPORTS.value
     parameters = Parameters(src, caps.get("parameters", [])) if language in OBJECT_LANGUAGES else None
-    for node in caps.get("call", ()):
-        if language == "swift" and closure_only(node):
-            continue  # `let t = s.task(u) { .. }`: the closure of the call it wraps, which holds it
+    for node in _calls(caps, language):
         # A Rust macro: the calls inside its arguments (rustmacros.py), a token tree to tree-sitter.
         for inner, at in macro_calls(src, node) if node.type == "macro_invocation" else ():
             add(owner_uid(at.start_byte, at.start_point.row + 1), calls, inner, at.end_point.row + 1)
@@ -280,6 +278,13 @@ def _refs(
     refs = renamed_calls(refs, language, renames)
     refs.sort(key=lambda ref: (ref.line, ref.kind, ref.target))
     return refs
+
+
+def _calls(caps: dict[str, list[Node]], language: str) -> list[Node]:
+    """The captured calls, but a Swift call that only holds the trailing closure of the call it
+    wraps (`let t = s.task(u) { .. }`, arguments.closure_only): that inner call is the one call."""
+    calls = caps.get("call", [])
+    return [c for c in calls if not closure_only(c)] if language == "swift" else calls
 
 
 def _marker(call: Node, access: bool) -> str:

@@ -31,3 +31,22 @@ def one(parsed: ParsedFile, kind: str, qualified: str) -> Node:
     found = [n for n in parsed.nodes if (n.kind, n.qualified_name, n.part) == (kind, qualified, 0)]
     assert len(found) == 1, f"{kind} {qualified!r}: {kinds(parsed)}"
     return found[0]
+
+
+def text_node(text: str, *, language: str, kind: str = "function", qualified: str = "f") -> Node:
+    """A node holding `text` alone, for the tests of what a node's own text declares."""
+    return Node(
+        uid=1,
+        content_hash=0,
+        path="x",
+        language=language,
+        kind=kind,
+        name=qualified.rsplit(".", 1)[-1],
+        qualified_name=qualified,
+        start_line=1,
+        end_line=text.count("\n") + 1,
+        start_byte=0,
+        end_byte=0,
+        parent_uid=0,
+        text=text,
+    )

@@ -10,6 +10,7 @@ import pytest
 from indexlib import open_engine, related
 from indexlib.graph.locals import declared_classes
 from indexlib.records import Node
+from tests.parsekit import text_node
 from tests.repokit import make_repo
 
 
@@ -154,21 +155,7 @@ def test_a_call_through_a_local_of_a_declared_class_is_that_classs_method(
 
 
 def _node(language: str, text: str) -> Node:
-    return Node(
-        uid=1,
-        content_hash=0,
-        path="x",
-        language=language,
-        kind="function",
-        name="f",
-        qualified_name="f",
-        start_line=1,
-        end_line=text.count("\n") + 1,
-        start_byte=0,
-        end_byte=0,
-        parent_uid=0,
-        text=text,
-    )
+    return text_node(text, language=language)
 
 
 def test_a_name_declared_with_two_classes_or_by_a_plain_call_is_left_alone() -> None:

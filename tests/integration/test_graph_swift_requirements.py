@@ -8,6 +8,7 @@ from pathlib import Path
 from indexlib import open_engine, related
 from indexlib.graph.requirements import is_requirement
 from indexlib.records import Node
+from tests.parsekit import text_node
 from tests.repokit import make_repo
 
 FILES = {
@@ -36,21 +37,7 @@ def test_a_call_through_a_protocol_is_its_requirement_not_also_the_default(tmp_p
 
 
 def _method(text: str, language: str = "swift") -> Node:
-    return Node(
-        uid=1,
-        content_hash=0,
-        path="x",
-        language=language,
-        kind="method",
-        name="f",
-        qualified_name="P.f",
-        start_line=1,
-        end_line=text.count("\n") + 1,
-        start_byte=0,
-        end_byte=0,
-        parent_uid=0,
-        text=text,
-    )
+    return text_node(text, language=language, kind="method", qualified="P.f")
 
 
 def test_a_requirement_is_a_swift_method_without_a_body() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from indexlib.graph.brackets import balanced, top_level_split
+
 FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
 TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 BUILTIN_TYPES = frozenset(
@@ -70,46 +72,11 @@ def _results(listed: str) -> list[str]:
     return out
 
 
-def balanced(text: str, start: int) -> str:
-    """The text from `start` to the parenthesis closing the one just before it."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
-    return ""
-
-
-def top_level_split(params: str) -> list[str]:
-    """`a int, f func(x, y int) error, m map[K]V` split at the commas outside brackets."""
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in params:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
-    return out
-
-
 __all__ = [
     "BUILTIN_TYPES",
     "FUNC",
     "TYPE_KEYWORDS",
-    "balanced",
     "result_type",
     "result_written",
-    "top_level_split",
     "type_name",
 ]

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.brackets import top_level_split
 from indexlib.records import Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
@@ -66,7 +67,7 @@ def returned(signature: str, owner: str) -> str | None:
     m = _ANNOTATION.search(signature)
     written = re.sub(r"['\"]", "", m.group(1)) if m else ""  # `-> 'Response | None'` as unquoted
     for _ in range(_UNWRAPPED):
-        options = [o.strip() for o in _top_level(written, "|") if o.strip() not in ("None", "")]
+        options = [o for o in top_level_split(written, "|") if o not in ("None", "")]
         if len(options) != 1:
             return None
         written = options[0]
@@ -78,17 +79,6 @@ def returned(signature: str, owner: str) -> str | None:
             return None if last in _NOT_A_CLASS | _WRAPPERS or not _NAME.fullmatch(last) else last
         written = inner.rsplit("]", 1)[0]
     return None
-
-
-def _top_level(text: str, sep: str) -> list[str]:
-    """`text` split at each `sep` outside brackets."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch in _OPEN) - (ch in _CLOSE)
-        if ch == sep and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    return [*out, text[start:]]
 
 
 def _closing(text: str, start: int) -> int:

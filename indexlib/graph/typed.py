@@ -19,15 +19,14 @@ import re
 from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.brackets import balanced, top_level_split
 from indexlib.graph.family import folder, same_folder
 from indexlib.graph.gomodules import go_package, package_folder
 from indexlib.graph.gosigs import (
     FUNC,
     TYPE_KEYWORDS,
-    balanced,
     result_type,
     result_written,
-    top_level_split,
     type_name,
 )
 from indexlib.graph.locals import MAX_CHAIN

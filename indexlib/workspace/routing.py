@@ -115,9 +115,7 @@ def route_members(
     probed = content_candidates(fed, text, by_profile, [p.repo for p in pool])
     probe = fed.search(text, probe_opts, only=probed)
     if probed is not None:
-        notes.append(
-            f"content evidence from the best {len(probed)} of {len(pool)} repositories by vocabulary"
-        )
+        notes.append(f"{CANDIDATES_NOTE} {len(probed)} of {len(pool)} repositories by vocabulary")
     notes += [f"{a.repo}: no content evidence: {a.error}" for a in probe.meta.indexes if not a.ok]
     # The line each hit is shown by (`qry search` prints it, JSON `line`), not its node's first line
     # (often the `/**` of its doc comment); start_line only for a hit that carries no line.

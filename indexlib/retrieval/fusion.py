@@ -29,12 +29,12 @@ from indexlib.records import (
 from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 from indexlib.retrieval.scope import (
-    DOCS_WORDS,
     GENERATED_WORDS,
     MIN_SCOPE_CHARS,
     TEST_WORDS,
     is_docs,
     path_names,
+    prose_factors,
 )
 from indexlib.retrieval.signals import Signals
 
@@ -338,7 +338,6 @@ def apply_signals(
     words = {w.lower() for w in [*query_words, *split_identifier(scope)] if len(w) >= 3}
     wants_tests = bool(words & TEST_WORDS)
     wants_generated = bool(words & GENERATED_WORDS)
-    wants_docs = bool(words & DOCS_WORDS)
 
     kinds = _defining(cands, identifier, signals) if identifier else {}
     ctx = _DefinitionContext.of(cands, kinds, identifier or "")
@@ -376,15 +375,10 @@ def apply_signals(
                 continue
             c.score *= signals.test_penalty
             c.explain.append(f"{role}: x{signals.test_penalty:g}")
-        elif (
-            "docs" in signals.enabled
-            and not wants_docs
-            and is_docs(c.path, c.kind)
-            and (code_spells or not c.mentions)
-            and (code_holds or not c.literal)
-        ):
-            c.score *= signals.docs_penalty
-            c.explain.append(f"docs, not code: x{signals.docs_penalty:g}")
+        elif "docs" in signals.enabled and (code_spells or not c.mentions) and (code_holds or not c.literal):
+            for why, f in prose_factors(c.path, c.kind, words, signals.docs_penalty, signals.history_penalty):
+                c.score *= f
+                c.explain.append(f"{why}: x{f:g}")
         out.append(c)
     out.sort(key=lambda c: (-c.score, c.uid))
     if "saturation" in signals.enabled:

@@ -28,6 +28,10 @@ DOCS_WORDS = frozenset(
     {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
 )  # fmt: skip
 
+# Words asking for a project's changelog, which is otherwise no answer to a question (`changes`,
+# `history` and `release` are as often words of the code).
+HISTORY_WORDS = frozenset({"changelog", "changelogs"})
+
 _DOCS_PATH = re.compile(r"(?:^|/)(?:docs?|documentation|\.github)(?:/|$)", re.IGNORECASE)
 _PROSE_KINDS = frozenset({"section", "chunk"})
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -36,6 +40,34 @@ _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 def is_docs(path: str, kind: str) -> bool:
     """Prose or project files rather than code: Markdown sections, text windows, docs/ and .github/."""
     return kind in _PROSE_KINDS or bool(_DOCS_PATH.search(path))
+
+
+# A release-history file by its name: `CHANGELOG.md`, `CHANGES.rst`, `HISTORY`, `NEWS`, `RELEASES.md`.
+_HISTORY_FILE = re.compile(
+    r"(?:^|/)(?:change[-_]?log|changes|history|news|releases?|release[-_]notes)(?:\.(?:md|markdown|rst|txt|adoc))?$",
+    re.IGNORECASE,
+)
+
+
+def prose_factors(
+    path: str, kind: str, words: set[str], docs_penalty: float, history_penalty: float
+) -> list[tuple[str, float]]:
+    """The penalties prose takes for a question about code (`words`, lower-cased): docs unless it asks
+    for docs, and a release-history file besides unless it asks for history. A changelog lists
+    past changes' titles, so it holds the words of any change to come (a commit title, a bug report)
+    without being where it lands; a docs word (`template`, `docs`) does not ask for it.
+
+    >>> prose_factors("packages/vite/CHANGELOG.md", "section", {"css"}, 0.5, 0.5)
+    [('docs, not code', 0.5), ('release history, not code', 0.5)]
+    >>> prose_factors("CHANGES.md", "section", {"docs"}, 0.5, 0.5), prose_factors("src/history.ts", "function", set(), 0.5, 0.5)
+    ([('release history, not code', 0.5)], [])
+    """
+    out = []
+    if is_docs(path, kind) and not words & DOCS_WORDS:
+        out.append(("docs, not code", docs_penalty))
+    if _HISTORY_FILE.search(path) and not words & HISTORY_WORDS:
+        out.append(("release history, not code", history_penalty))
+    return out
 
 
 def path_names(path: str, joined: str) -> bool:

@@ -535,3 +535,26 @@ def test_a_rust_fn_without_pub_is_private_where_pub_could_be_written() -> None:
     assert not rust_private("pub(crate) async fn is_match() {}")
     assert not rust_private("macro_rules! is_match {")  # a macro is exported by attribute, not `pub`
     assert not declared_standing("is_match", "fn is_match() {}")[0]  # elsewhere no keyword, no private
+
+
+def test_a_changelog_yields_to_code_even_when_docs_are_asked_for() -> None:
+    """A changelog's section lists past commit titles, so it holds the words of the next one ("docs:
+    improve the template of the error") better than the code it changes. Docs words lift the docs
+    penalty from prose, not from a changelog; a query naming the changelog asks for it."""
+
+    def cands() -> list[Candidate]:
+        return [
+            cand(1, "packages/app/CHANGELOG.md", kind="section", name="2.1.0", score=0.040),
+            cand(2, "packages/app/src/errors.ts", name="formatError", score=0.025),
+            cand(3, "docs/errors.md", kind="section", name="Errors", score=0.030),
+        ]
+
+    words = ["docs", "improve", "template", "error"]
+    out = apply_signals(cands(), identifier=None, query_words=words)
+    assert [c.uid for c in out] == [3, 2, 1], [(c.uid, c.explain) for c in out]
+    assert out[2].explain[-1] == "release history, not code: x0.5"
+    out = apply_signals(cands(), identifier=None, query_words=["improve", "error"])
+    assert [c.uid for c in out] == [2, 3, 1], [(c.uid, c.explain) for c in out]
+    assert out[2].explain[-2:] == ["docs, not code: x0.5", "release history, not code: x0.5"]
+    out = apply_signals(cands(), identifier=None, query_words=["error", "changelog"])
+    assert out[0].uid == 1

@@ -24,9 +24,10 @@ TEST_WORDS = frozenset(
      "bench", "benches", "benchmark", "benchmarks"}
 )  # fmt: skip
 GENERATED_WORDS = frozenset({"generated", "mock", "mocks", "stub", "stubs"})
-DOCS_WORDS = frozenset(
-    {"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "template"}
-)  # fmt: skip
+# Not `template`: in code it names a template engine's input, a C++ template, a component's
+# markup or a scaffold a generator copies, far more often than an issue template (measured: 276
+# commit titles of vite, where "template" is a project scaffold, +0.007 file MRR@10 without it).
+DOCS_WORDS = frozenset({"doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog"})
 
 # Words asking for a project's changelog, which is otherwise no answer to a question (`changes`,
 # `history` and `release` are as often words of the code).

@@ -539,7 +539,7 @@ def test_a_rust_fn_without_pub_is_private_where_pub_could_be_written() -> None:
 
 def test_a_changelog_yields_to_code_even_when_docs_are_asked_for() -> None:
     """A changelog's section lists past commit titles, so it holds the words of the next one ("docs:
-    improve the template of the error") better than the code it changes. Docs words lift the docs
+    improve the error's message") better than the code it changes. Docs words lift the docs
     penalty from prose, not from a changelog; a query naming the changelog asks for it."""
 
     def cands() -> list[Candidate]:
@@ -549,7 +549,7 @@ def test_a_changelog_yields_to_code_even_when_docs_are_asked_for() -> None:
             cand(3, "docs/errors.md", kind="section", name="Errors", score=0.030),
         ]
 
-    words = ["docs", "improve", "template", "error"]
+    words = ["docs", "improve", "error", "message"]
     out = apply_signals(cands(), identifier=None, query_words=words)
     assert [c.uid for c in out] == [3, 2, 1], [(c.uid, c.explain) for c in out]
     assert out[2].explain[-1] == "release history, not code: x0.5"
@@ -558,3 +558,14 @@ def test_a_changelog_yields_to_code_even_when_docs_are_asked_for() -> None:
     assert out[2].explain[-2:] == ["docs, not code: x0.5", "release history, not code: x0.5"]
     out = apply_signals(cands(), identifier=None, query_words=["error", "changelog"])
     assert out[0].uid == 1
+
+
+def test_a_template_word_asks_for_code_not_docs() -> None:
+    """"Template" in code search is an engine's input, a component's markup or a scaffold a generator
+    copies: "add eslint to the react template" asks for the generator, not its README."""
+    cs = [
+        cand(1, "packages/create-app/README.md", kind="section", name="Templates", score=0.030),
+        cand(2, "packages/create-app/src/index.ts", name="copyTemplate", score=0.020),
+    ]
+    out = apply_signals(cs, identifier=None, query_words=["add", "eslint", "react", "template"])
+    assert [c.uid for c in out] == [2, 1], [(c.uid, c.explain) for c in out]

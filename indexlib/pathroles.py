@@ -17,9 +17,13 @@ __all__ = ["is_test_code", "is_test_container", "is_test_path", "is_tests_own"]
 # `bundled/` (spdlog's copy of fmt, `include/spdlog/fmt/bundled/`, outranked spdlog's own code).
 _VENDORED_FOLDERS = r"vendor|_vendor|third[_-]?party|3rdparty|_?bundled|node_modules"
 _VENDORED = re.compile(rf"(?:^|/)(?:{_VENDORED_FOLDERS})/", re.IGNORECASE)
+# End-to-end suites and playgrounds by their folder's name: `e2e/`, and `playground/`, the apps a
+# library's own tests build and drive (vite's 1,800 files, which outranked its plugins for commit
+# titles) or a module's development app; a folder merely containing the word (`sfc-playground/`,
+# a product) is not one.
 _TEST_PATH = re.compile(
     r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
-    rf"{_VENDORED_FOLDERS}|demos?)(?:/|$)"
+    rf"{_VENDORED_FOLDERS}|demos?|playgrounds?|e2e)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).
     r"|(?:^|/)(?:testutils?|testhelpers?|testsupport)(?:/|\.\w+$)"

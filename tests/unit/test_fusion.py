@@ -319,6 +319,9 @@ def test_is_test_path() -> None:
         "third-party/zlib/inflate.c",
         "3rdparty/json.hpp",
         "lib/thirdparty/lua/lapi.c",
+        "playground/worker/vite.config.js",  # an end-to-end suite's apps
+        "e2e/login.spec.ts",
+        "apps/web/e2e/fixtures.ts",
     ]:
         assert is_test_path(p), p
     for p in [
@@ -331,6 +334,8 @@ def test_is_test_path() -> None:
         "workbench/a.ts",
         "src/bundler/pack.ts",
         "src/vendors.py",
+        "packages-private/sfc-playground/src/App.vue",  # a product named after a playground
+        "src/e2ee/keys.ts",
     ]:
         assert not is_test_path(p), p
     # Test helpers by name, as a file or a folder.

@@ -120,7 +120,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     -> `gzip`, analyzer.py): the index's terms changed, so every file is read again.
 # 40: a Swift call whose trailing closure the grammar wraps in a second call (`let t = s.f(a) { .. }`)
 #     is one call reference, its labels the closure's too (`("_", "")`), not two (arguments.py).
-PARSER_VERSION = 40
+# 41: `playground/` and `e2e/` folders are test code (pathroles.py): the graph's resolver and the
+#     vector stage treat them as tests.
+PARSER_VERSION = 41
 
 
 def parse_file(

@@ -30,10 +30,9 @@ from indexlib.retrieval.bounds import RRF_K
 from indexlib.retrieval.names import dotted, last_name_part, qualified_by_path
 from indexlib.retrieval.scope import (
     GENERATED_WORDS,
-    MIN_SCOPE_CHARS,
     TEST_WORDS,
+    in_scope,
     is_docs,
-    path_names,
     prose_factors,
 )
 from indexlib.retrieval.signals import Signals
@@ -438,11 +437,7 @@ def _only_there(c: Candidate, defined_only_there: bool, code_spells: bool, code_
 def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, words: set[str]) -> None:
     """What the path shows: it lies in the query's commit scope, or (off by default) a query word
     names one of its folders or its file."""
-    if (
-        "scope" in signals.enabled
-        and len(scope_joined) >= MIN_SCOPE_CHARS
-        and path_names(c.path, scope_joined)
-    ):
+    if "scope" in signals.enabled and scope_joined and in_scope(c.path, scope_joined):
         f = 1.0 + signals.scope_boost
         c.score *= f
         c.explain.append(f"path lies in scope {scope!r}: x{f:g}")

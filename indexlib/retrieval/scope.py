@@ -15,7 +15,9 @@ from functools import lru_cache
 from indexlib.analyzer import split_identifier
 
 PATH_PARTS_CACHE = 65536  # folder and file names whose joined forms are kept (a few MB at most)
-MIN_SCOPE_CHARS = 3  # a shorter scope (`ui:`, `db:`) names too many paths by accident to count
+# A shorter scope (`io:`, `ui:`) names too many paths by accident inside their names (`ratio.rs`,
+# `build/`) to count there: it counts only as a whole folder name or file stem (`io/`, `fs.go`).
+MIN_SCOPE_CHARS = 3
 
 # Words of a query that ask for tests, for generated code (a mock, a stub a generator wrote; a test
 # word does not), for docs: code of that role is then no lower for it.
@@ -79,6 +81,18 @@ def path_names(path: str, joined: str) -> bool:
     return any(joined in _joined(part) and _names_from_a_word(part, joined) for part in path.split("/"))
 
 
+def in_scope(path: str, joined: str) -> bool:
+    """Whether a commit scope (`joined`: separators and case removed) names `path`: as `path_names`
+    finds it, or for a scope shorter than `MIN_SCOPE_CHARS`, as a whole folder name or file stem.
+
+    >>> in_scope("tokio/src/io/read.rs", "io"), in_scope("fs.go", "fs"), in_scope("src/ratio.rs", "io")
+    (True, True, False)
+    """
+    if len(joined) >= MIN_SCOPE_CHARS:
+        return path_names(path, joined)
+    return any(_joined(part.split(".", 1)[0]) == joined for part in path.split("/")) if joined else False
+
+
 @lru_cache(maxsize=PATH_PARTS_CACHE)
 def _joined(part: str) -> str:
     """A folder or file name with separators and case removed. For ASCII that is its letters and
@@ -104,10 +118,10 @@ def scope_paths(files: Iterable[str], scope: str) -> list[str]:
     """The files a commit-style scope names (sorted): those with a folder or file name holding it.
     Empty when the scope is too short or names every file, so there is nothing to prefer."""
     joined = "".join(split_identifier(scope)) if scope else ""
-    if len(joined) < MIN_SCOPE_CHARS:
+    if not joined:
         return []
     all_files = list(files)
-    named = sorted(p for p in all_files if path_names(p, joined))
+    named = sorted(p for p in all_files if in_scope(p, joined))
     return named if len(named) < len(all_files) else []
 
 

@@ -485,7 +485,7 @@ def test_scope_paths_names_the_files_under_a_scope() -> None:
     assert scope_paths(files, "compiler-core") == ["packages/compiler-core/src/parse.ts"]
     assert scope_paths(files, "keep-alive") == ["src/KeepAlive.ts"]
     assert scope_paths(files, "core") == files[:2]
-    assert scope_paths(files, "ts") == []  # too short to name an area
+    assert scope_paths(files, "ts") == []  # too short to name an area inside a name (`parse.ts`)
     assert scope_paths(files, "src") == []  # names every file: nothing to prefer
     assert scope_paths(files, "") == []
 
@@ -496,6 +496,18 @@ def test_a_scope_matches_from_a_word_boundary_of_a_name() -> None:
     assert scope_paths(files, "time") == ["src/time/sleep.rs", "src/timeout.rs"]
     assert scope_paths(files, "man") == ["clap_mangen/src/render.rs"]
     assert scope_paths(files, "runtime") == ["src/runtime/park.rs"]
+
+
+def test_a_two_letter_scope_names_a_whole_folder_or_file() -> None:
+    """`io: ...` and `fs: ...` name tokio's `io/` and `fs/` folders; inside a longer name (`ratio.rs`,
+    `offset.rs`) two letters match by accident, so they count only as a whole name."""
+    files = ["src/io/read.rs", "src/fs/file.rs", "src/ratio.rs", "src/offset.rs", "gin/fs.go", "src/rt.rs"]
+    assert scope_paths(files, "io") == ["src/io/read.rs"]
+    assert scope_paths(files, "fs") == ["gin/fs.go", "src/fs/file.rs"]
+    assert scope_paths(files, "ui") == []
+    c = cand(1, "src/io/read.rs", name="read", score=0.02)
+    out = apply_signals([c], identifier=None, query_words=["do", "not", "drop", "reads"], scope="io")
+    assert "path lies in scope 'io': x1.3" in out[0].explain
 
 
 def test_a_commit_scope_naming_examples_asks_for_examples() -> None:

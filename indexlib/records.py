@@ -263,6 +263,22 @@ def is_prototype(language: str, kind: str, text: str, path: str) -> bool:
     return language in ("c", "cpp") and "{" not in text and not _DEFINE_LINE.search(text)
 
 
+# A Kotlin declaration's modifiers before its keyword (`@JvmField internal actual var head`, `actual
+# override fun readUtf8()`): `actual` among them makes it one platform's body of an `expect`.
+_KOTLIN_ACTUAL = re.compile(
+    r"^(?:@[\w.]+(?:\([^)]*\))?\s+|[a-z]+\s+)*?actual\s+(?:[a-z]+\s+)*"
+    r"(?:fun|val|var|class|object|interface|constructor|typealias)\b"
+)
+
+
+def is_actual(language: str, signature: str) -> bool:
+    """A Kotlin Multiplatform `actual` declaration: one platform's body (`jvmMain`, `nativeMain`) of
+    what common code declares `expect` (or as a member of an `expect class`). Common code calls the
+    declaration, every platform supplies it, and as a call's target or a name's definition an
+    `actual` yields to the declaration of its name, as a C body's prototype does the other way."""
+    return language == "kotlin" and bool(_KOTLIN_ACTUAL.match(signature))
+
+
 def is_constructor(qualified_name: str) -> bool:
     """A member named as its container (`LogEvent.LogEvent`, `Widget::Widget`): a constructor of
     its class in Java, C#, C++ or PHP's old style. A call of it is the class's (`new Widget()`), and

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexlib.graph.callarity import same_shape
 from indexlib.graph.requirements import without_defaults
-from indexlib.records import Node, is_prototype
+from indexlib.records import Node, is_actual, is_prototype
 
 if TYPE_CHECKING:  # a pure module: the engine's record type is only named here
     from indexlib.engines.lexical import StoredNode
@@ -103,9 +104,28 @@ def same_folder(a: str, b: str) -> bool:
 def nearest_bodies(n: Node, tier: list[StoredNode]) -> list[StoredNode]:
     """One tier of `n`'s call candidates, once each, nearest `n` first. A C prototype and its body
     are one function, as are an `index.d.ts` or `.pyi` declaration and its code: the call is the body's.
-    A Swift protocol's requirement and its default implementation are one too: the requirement's."""
+    A Swift protocol's requirement and its default implementation are one too: the requirement's,
+    and so are a Kotlin `expect` declaration and its platforms' `actual`s: the expected one's."""
     bodies = [c for c in tier if not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)]
     return sorted(
-        {c.node.uid: c for c in without_defaults(bodies or tier)}.values(),
+        {c.node.uid: c for c in without_actuals(without_defaults(bodies or tier))}.values(),
         key=lambda c: (-closeness(n.path, c.node.path), c.node.uid),
     )
+
+
+def without_actuals(tier: list[StoredNode]) -> list[StoredNode]:
+    """`tier` without the Kotlin `actual`s of a declaration in it: an `actual` of the qualified name
+    and shape of a candidate that is not one (the `expect fun`, or the member of an `expect class`).
+    okio declares `expect object SegmentPool { fun take(): Segment }` in `commonMain` and an `actual`
+    in `jvmMain` and in `nonJvmMain`, and every `SegmentPool.take()` linked to all three, ambiguous."""
+    expected = [
+        c.node for c in tier if c.node.language == "kotlin" and not is_actual("kotlin", c.node.signature)
+    ]
+    if not expected:
+        return tier
+    return [
+        c
+        for c in tier
+        if not is_actual(c.node.language, c.node.signature)
+        or not any(e.qualified_name == c.node.qualified_name and same_shape(e, c.node) for e in expected)
+    ]

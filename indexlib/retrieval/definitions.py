@@ -32,6 +32,7 @@ from indexlib.records import (
     ROUTINE_KINDS,
     Node,
     NodeKind,
+    is_actual,
     is_component,
     is_constructor,
     is_deprecated,
@@ -313,7 +314,8 @@ def preference(
 ) -> tuple[bool, bool, bool, bool, bool, bool]:
     """The class of a definition for a bare name, lower first: code before doc sections, code that does
     the work before tests, examples and generated code (`generated` says which files carry the
-    marker), a body before a C prototype of it, a type before its constructor, top level before
+    marker), a body before a C prototype of it, a Kotlin `expect` declaration before its platforms'
+    `actual`s, a type before its constructor, top level before
     nested (a method, a function in a test). Search ranks the same way (docs and tests lower, the
     definition itself first, a constructor yielding to its class). A constructor is nested in its
     class but for a C++ one defined out of line in another file (`Widget::Widget() {}` in a .cpp),
@@ -322,7 +324,11 @@ def preference(
     (`fun Moshi.adapter()`, a method outside any class) after the members it extends: `Moshi.adapter`
     means the class's own."""
     supporting = generated(n.path) or is_test_code(n.path, n.qualified_name)
-    yields = is_prototype(n.language, n.kind, n.text, n.path) or is_deprecated(n.name, n.text, n.doc)
+    yields = (
+        is_prototype(n.language, n.kind, n.text, n.path)
+        or is_deprecated(n.name, n.text, n.doc)
+        or is_actual(n.language, n.signature)
+    )
     extension = n.language == "kotlin" and n.kind == NodeKind.METHOD.value and n.parent_uid == 0
     constructor = n.kind == NodeKind.METHOD.value and is_constructor(n.qualified_name)
     return (is_docs(n.path, n.kind), supporting, yields, constructor, extension, n.parent_uid != 0)
@@ -382,8 +388,8 @@ def _one_of_parts(nodes: list[Node], generated: Callable[[str], bool]) -> list[N
     Scala class and its companion object) is one definition: the part the graph calls its home
     (graph/parts.py: the part in the file named after it, a class before an object, else the first)
     answers for all, so the edges to the type are its. Same-named types of other languages, or in
-    other files (two Python modules' `Pool`, a Kotlin `expect object` and its `actual`s), are as
-    many definitions, so the name is ambiguous; so are two types told apart by their generic arity
+    other files (two Python modules' `Pool`; a Kotlin `expect object`'s `actual`s, which yield to it
+    in `preference`, when named without it), are as many definitions, so the name is ambiguous; so are two types told apart by their generic arity
     (C#'s `AsyncPolicy` and `AsyncPolicy<TResult>`, each in parts: two definitions, one per type)."""
     groups: list[list[Node]] = []
     for n in nodes:

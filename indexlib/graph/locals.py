@@ -98,6 +98,12 @@ _PHP_FIELDS = (
 _PHP_GIVEN = re.compile(r"\$this->(\w+)\s*=\s*\$(\w+)\s*;")  # `$this->factory = $factory;`
 # Kotlin's `val server = MockWebServer()`, `val b = Retrofit.Builder()`: a local or a property.
 _KOTLIN_CONSTRUCTED = re.compile(rf"\b(?:val|var)\s+(\w+)\s*=\s*{_NESTED_TYPE}\(")
+# Scala's `val p = new Parser(..)`, `val c = Config(..)` (a case class's `apply`), `var b = new Buffer`.
+_SCALA_CLASS = r"[A-Z]\w*(?:\.[A-Z]\w*)*"
+_SCALA_CONSTRUCTED = re.compile(
+    rf"\b(?:val|var)\s+(\w+)\s*=\s*(?:new\s+(?={_SCALA_CLASS}(?![\w.]))|(?={_SCALA_CLASS}(?:\[[^\]=]*\])?\())"
+    rf"({_SCALA_CLASS})"
+)
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "php": _PHP_LOCALS,
     "rust": (
@@ -113,6 +119,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
     "javascript": (re.compile(rf"\b(?:const|let|var)\s+(\w+)\s*=\s*new\s+{_TYPE}"),),
     "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
+    "scala": (_ANNOTATED, _SCALA_CONSTRUCTED),
     "swift": (_ANNOTATED, re.compile(rf"\b(?:let|var)\s+(\w+)\s*=\s*{_TYPE}\(")),
     "java": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
     "csharp": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
@@ -130,6 +137,7 @@ _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "typescript": (_ANNOTATED, _THIS_NEW),
     "javascript": (_THIS_NEW,),
     "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
+    "scala": (_ANNOTATED, _SCALA_CONSTRUCTED),
     "swift": (_ANNOTATED,),
     "java": (_TYPE_FIRST, _THIS_NEW),
     "csharp": (_TYPE_FIRST, _THIS_NEW),
@@ -142,7 +150,8 @@ _ATTRIBUTE_SET = {
     "javascript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
     "typescript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
 }
-_BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "swift"})  # a field is named without `this.` there
+# A field is named without `this.` there.
+_BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "scala", "swift"})
 LANGUAGES = frozenset(_PATTERNS) | {"tsx", "jsx"}
 _ALIAS = {"tsx": "typescript", "jsx": "javascript"}
 
@@ -269,7 +278,10 @@ class LocalTypes:
         found = self._members(cls, n.language, cands)
         if found is None and declared and not rest:  # `server.enqueue()` on a library's MockWebServer
             return self._foreign.implementing(n, cls, cands)
-        return found
+        # Two classes of one name (a Scala `object Macros` per compiler version's source folder): the
+        # one in the caller's own file, when it declares the member, is the one it names.
+        own_file = [c for c in found or [] if c.node.path == n.path]
+        return own_file or found
 
     def _local(self, n: Node, name: str) -> str | None:
         """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names

@@ -143,6 +143,18 @@ REPOS = {
         "Main.run",
         [("Document", False), ("Element.select", False)],
     ),
+    "scala": (
+        {
+            "os/src/Path.scala": "package os\n\nclass Path {\n  def startsWith(other: Path): Boolean = true\n}\n",
+            "os/src/RelPath.scala": "package os\n\nclass RelPath {\n  def startsWith(other: RelPath): Boolean = true\n}\n",
+            "os/src/Buffer.scala": "package os\n\nclass Buffer {\n  def write(s: String): Unit = ()\n}\n",
+            "os/src/Sink.scala": "package os\n\nclass Sink {\n  def write(s: String): Unit = ()\n}\n",
+            "os/src/FileOps.scala": "package os\n\nobject move {\n  def apply(from: Path, to: Path): Unit = {\n"
+            '    val out = new Buffer()\n    out.write("moving")\n    require(!to.startsWith(from))\n  }\n}\n',
+        },
+        "move.apply",
+        [("Buffer", False), ("Buffer.write", False), ("Path.startsWith", False)],
+    ),
 }
 
 
@@ -331,3 +343,18 @@ def test_a_swift_existential_or_opaque_type_names_its_protocol(tmp_path: Path) -
     for caller in ("Session.first", "Session.second"):
         assert _callees(repo, caller) == [("Retrier.retry", False)], caller
     assert _callees(repo, "Session.third") == [("Retrier.retry", False), ("Session.retrier", False)]
+
+
+def test_a_scala_type_named_in_two_files_is_the_callers_own_files(tmp_path: Path) -> None:
+    """`macro Macros.impl` in each compiler version's source folder (`src-2/`, `src-3/`) is the
+    `object Macros` of its own file, not both."""
+    files = {
+        f"os/{d}/Macros.scala": "package os\n\ntrait PathMacros {\n  def validated(s: String): Int = Macros.impl(s)\n}\n\n"
+        "object Macros {\n  def impl(s: String): Int = 1\n}\n"
+        for d in ("src-2", "src-3")
+    }
+    edges = related(
+        open_engine(make_repo(tmp_path, files) / ".qry"), "os/src-3/Macros.scala:PathMacros.validated"
+    )
+    calls = [(r.symbol, r.path, r.ambiguous) for r in edges.related if r.edge == "calls"]
+    assert calls == [("Macros.impl", "os/src-3/Macros.scala", False)]

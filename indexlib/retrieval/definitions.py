@@ -95,7 +95,7 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
         files = [path] if exact else [f for f in snap.manifest.files if f.endswith("/" + path)]
         if name.isdigit():  # `base.rb:1017`: the innermost definition holding that line, as grep prints it
             return _at_line(snap, sorted(files), int(name))
-        return [
+        in_files = [
             n
             for f in sorted(files)
             for n in (s.node for s in snap.nodes_in_file(f))
@@ -103,6 +103,7 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             and _symbol(n)
             and (same(n.name, name) or same(n.qualified_name, name) or ends(n.qualified_name, "." + name))
         ]
+        return [n for n in in_files if same(n.qualified_name, name)] or in_files
     dotted = as_dotted(text)
     if "." not in dotted.strip("."):
         return []
@@ -117,6 +118,10 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
             fulls.append(f"{go_package(snap, n.path)}.{qualified}")
         if n.part == 0 and _symbol(n) and any(same(f, dotted) or ends(f, "." + dotted) for f in fulls):
             found.append(n)
+    # `lume.serialize` in `lume.lua`, which also holds a local `serialize`: the definition whose own
+    # qualified name spells what was written, before one the file's module name completes.
+    spelled = [n for n in found if _spells(n, dotted, same, ends)]
+    found = spelled or found
     if not found and "::" in text:  # `serde_json::Value`: the item its crate's root passes on
         found = through_crate(snap, dotted, same)
     if not found and "::" in text:
@@ -134,6 +139,13 @@ def located(snap: Snapshot, text: str, *, fold_case: bool = False) -> list[Node]
         found = _passed_on(snap, dotted, same)
     found.sort(key=lambda n: (n.path, n.start_line))
     return found
+
+
+def _spells(n: Node, dotted: str, same: Callable[[str, str], bool], ends: Callable[[str, str], bool]) -> bool:
+    """Whether `n`'s qualified name alone (no module before it) is the dotted name or ends with it."""
+    qualified = n.qualified_name.replace("::", ".")
+    names = {qualified, without_companion(qualified, n.language)}
+    return any(same(q, dotted) or ends(q, "." + dotted) for q in names)
 
 
 def _passed_on(snap: Snapshot, dotted: str, same: Callable[[str, str], bool]) -> list[Node]:

@@ -64,3 +64,21 @@ def test_a_line_past_the_file_names_nothing(tmp_path: Path) -> None:
         assert run.code == 1 and run.out == "", run.describe()
         assert "hint: PATH:LINE names the definition holding that line of an indexed file" in run.err, run.err
     assert run_qry_process("related", "lib/a.rb:2", cwd=repo).err.startswith("helper (function) lib/a.rb:1-3")
+
+
+def test_a_name_that_is_a_definitions_qualified_name_is_that_one(tmp_path: Path) -> None:
+    """A Lua module `lume.lua` returning its table `lume` keeps local helpers of its functions' names
+    (`local serialize` beside `function lume.serialize`): `lume.serialize` named both (the local
+    through its file's module name) and `lume.lua:serialize`, the hint's own example, both too."""
+    files = {
+        "lume.lua": "local lume = {}\n\nlocal serialize\n\nserialize = function(x, stk)\n  return tostring(x)\nend\n\n"
+        "function lume.serialize(x)\n  return serialize(x)\nend\n\nreturn lume\n",
+        "test/test.lua": 'local lume = require("lume")\n\nlocal function check()\n  return lume.serialize(1)\nend\n',
+    }
+    repo = make_repo(tmp_path, files)
+    member = run_qry_process("related", "lume.serialize", cwd=repo)
+    assert member.code == 0, member.describe()
+    assert member.err.startswith("lume.serialize (function) lume.lua:9-11"), member.describe()
+    local = run_qry_process("related", "lume.lua:serialize", cwd=repo)
+    assert local.code == 0, local.describe()
+    assert local.err.startswith("serialize (function) lume.lua:5-7"), local.describe()

@@ -8,12 +8,19 @@ resolution (resolve.py) and the typing of locals (locals.py) ask them.
 
 from __future__ import annotations
 
+import re
+
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.family import family_of
 from indexlib.graph.reexports import REEXPORT_FILES
 from indexlib.graph.targets import module_path_matches
 from indexlib.records import Ref
 from indexlib.snapshot import Snapshot
+
+# A JVM file's package clause (Scala may chain them, `package a` then `package b` is `a.b`; a
+# `package object` is a definition, its own node).
+_PACKAGE = re.compile(r"^\s*package\s+([a-z_][\w.]*)\s*;?\s*$", re.MULTILINE)
+_PACKAGE_NAME = re.compile(r"[a-z_]\w*(?:\.[a-z_]\w*)*")
 
 
 class ModuleFiles:
@@ -24,12 +31,41 @@ class ModuleFiles:
         self._indexed: dict[tuple[str, str], bool] = {}
         self._files_of: dict[tuple[str, str], list[str]] = {}
         self._imports: dict[str, list[Ref]] = {}
+        self._packages: dict[str, str] = {}
+        self._folders: dict[str, list[str]] = {}  # folder -> its files, for a file's package
 
     def imports(self, path: str) -> list[Ref]:
         """The imports file `path` makes (Snapshot.file_imports), read once."""
         if path not in self._imports:
             self._imports[path] = self.snap.file_imports(path)
         return self._imports[path]
+
+    def packaged(self, language: str, qualifier: str, cands: list[StoredNode]) -> list[StoredNode]:
+        """The top-level definitions of `cands` in the JVM package `qualifier` names whole: Scala calls a package's objects through it, os-lib's API as
+        `os.move(..)`, `os.read(..)` (`object move` in `package os`), which named no type or
+        variable and linked to nothing. [] outside Java, Kotlin and Scala, or for another word."""
+        if family_of(language) != "java" or not _PACKAGE_NAME.fullmatch(qualifier):
+            return []
+        return [c for c in cands if c.node.parent_uid == 0 and self.package(c.node.path) == qualifier]
+
+    def package(self, path: str) -> str:
+        """The package a JVM file's clauses name, read once from its module node; a file whose only
+        lines outside its definitions are its package's has none (remainder.py), so its folder's
+        other files say it, as the JVM's layout puts one package in a folder ('' when none does)."""
+        if path not in self._packages:
+            home = path.rpartition("/")[0]
+            if not self._folders:
+                for p in sorted(self.snap.manifest.files):
+                    self._folders.setdefault(p.rpartition("/")[0], []).append(p)
+            siblings = (p for p in self._folders.get(home, []) if p != path)
+            self._packages[path] = self._clauses(path) or next(
+                (c for c in map(self._clauses, siblings) if c), ""
+            )
+        return self._packages[path]
+
+    def _clauses(self, path: str) -> str:
+        module = next((s.node.text for s in self.snap.nodes_in_file(path) if s.node.kind == "module"), "")
+        return ".".join(_PACKAGE.findall(module))
 
     def files(self, module: str, family: str) -> list[str]:
         """The indexed files (of a language family) implementing `module`, at most REEXPORT_FILES."""

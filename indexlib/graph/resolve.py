@@ -163,7 +163,8 @@ class Resolver:
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:
             return [], False  # `File.new`: a class of Ruby's or a gem's, not a same-named indexed one
-        pathed = module_path_tier(n, qualifier, cands)  # Rust `super::ser::to_writer()` (rustpaths.py)
+        # Rust `super::ser::to_writer()` (rustpaths.py); Scala `os.move(..)`, an object of `package os`
+        pathed = module_path_tier(n, qualifier, cands) or self.modules.packaged(n.language, qualifier, cands)
         # A JavaScript `#private` member is its own class body's, whichever object it is read on.
         pathed = pathed or ([c for c in cands if self._member_of(c.node, own)] if last[:1] == "#" else [])
         # `Thor::Options.split()`, `Child.create()`: a class method the class inherits (heirs.py)

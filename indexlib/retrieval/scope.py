@@ -150,26 +150,41 @@ def module_files(files: Iterable[str], spans: Iterable[str]) -> list[str]:
 
     >>> module_files(["src/click/core.py", "src/click/formatting.py", "tests/test_core.py"], ["click.core"])
     ['src/click/core.py']
+    >>> module_files(["tokio/src/fs/mod.rs", "tokio/src/fs/file.rs", "tokio-util/src/io/mod.rs"], ["tokio::fs", "tokio_util::io"])
+    ['tokio-util/src/io/mod.rs', 'tokio/src/fs/mod.rs']
     """
     all_files = list(files)
     tails: set[str] = set()
     for span in spans:
         if _MODULE_NAME.fullmatch(span):
-            tails.add(span)  # a file name as typed, extension and all
-            tails.add(_MODULE_SEP.sub("/", span))
+            tails.add(span.replace("-", "_"))  # a file name as typed, extension and all
+            tails.add(_MODULE_SEP.sub("/", span).replace("-", "_"))
     if not tails:
         return []
     named = sorted(p for p in all_files if not tails.isdisjoint(_module_names(p)))
     return named if len(named) < len(all_files) else []
 
 
+# A file that is its folder's module: Rust's `mod.rs`, Python's `__init__.py`, a JavaScript `index.js`;
+# and a Rust crate's root, named by the crate (`tokio/src/lib.rs` is `tokio`).
+_FOLDER_MODULES = frozenset({"mod", "__init__", "index"})
+_CRATE_ROOTS = frozenset({"lib.rs", "main.rs"})
+
+
 def _module_names(path: str) -> set[str]:
     """How a module may be named: `src/click/core.py` -> `core`, `click/core`, `src/click/core`, and
-    the same with the extension (`core.py`, ...)."""
-    parts = path.split("/")
+    the same with the extension (`core.py`, ...); a folder's module by the folder (`tokio/src/fs/mod.rs`
+    -> `fs`), a path without its `src/` folder as code names it (`tokio/fs`), a dash as the
+    underscore a crate or package name has in code (`tokio_util/io`)."""
+    parts = path.replace("-", "_").split("/")
     stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else parts[-1]
-    bare = [*parts[:-1], stem]
-    return {"/".join(ps[i:]) for ps in (parts, bare) for i in range(len(ps))}
+    forms = [parts, [*parts[:-1], stem]]
+    if stem in _FOLDER_MODULES:
+        forms.append(parts[:-1])
+    elif parts[-1] in _CRATE_ROOTS and parts[-2:-1] == ["src"]:
+        forms.append(parts[:-2])
+    forms += [[p for p in ps if p != "src"] for ps in forms if "src" in ps[:-1]]
+    return {"/".join(ps[i:]) for ps in forms for i in range(len(ps)) if ps[i:]}
 
 
 # `parser: x`, `fix(parser): x`; past a bracketed tag and in backticks too, as nvm writes its titles

@@ -9,7 +9,7 @@ from indexlib.declaration import declared_standing
 from indexlib.pathroles import is_test_code, is_test_path
 from indexlib.records import Provenance, StreamHit, is_deprecated
 from indexlib.retrieval.fusion import Candidate, apply_signals, rrf
-from indexlib.retrieval.scope import scope_paths
+from indexlib.retrieval.scope import module_files, scope_paths
 from indexlib.retrieval.signals import Signals
 
 
@@ -586,3 +586,27 @@ def test_a_template_word_asks_for_code_not_docs() -> None:
     ]
     out = apply_signals(cs, identifier=None, query_words=["add", "eslint", "react", "template"])
     assert [c.uid for c in out] == [2, 1], [(c.uid, c.explain) for c in out]
+
+
+def test_a_module_in_backticks_names_a_folders_module_file() -> None:
+    """`tokio::fs` is `tokio/src/fs/mod.rs`, `tokio_util::io` is `tokio-util/src/io/mod.rs`, a package
+    `click` its `__init__.py`, a folder `router` its `index.ts`, a crate its `lib.rs`: a module is
+    named as code names it, without `src/` and with the crate's underscore; a sibling file of the
+    folder is not the module."""
+    files = [
+        "tokio/src/fs/mod.rs",
+        "tokio/src/fs/file.rs",
+        "tokio/src/lib.rs",
+        "tokio-util/src/io/mod.rs",
+        "src/click/__init__.py",
+        "src/click/core.py",
+        "web/router/index.ts",
+        "web/router/link.ts",
+    ]
+    assert module_files(files, ["tokio::fs"]) == ["tokio/src/fs/mod.rs"]
+    assert module_files(files, ["tokio_util::io"]) == ["tokio-util/src/io/mod.rs"]
+    assert module_files(files, ["click"]) == ["src/click/__init__.py"]
+    assert module_files(files, ["router"]) == ["web/router/index.ts"]
+    assert module_files(files, ["tokio"]) == ["tokio/src/lib.rs"]
+    assert module_files(files, ["click.core"]) == ["src/click/core.py"]
+    assert module_files(files, ["src"]) == []

@@ -101,6 +101,12 @@ WILDCARD_IMPORT = "*"
 # builtin's method). Written bare, such a call was read as a call of a function `join` and linked
 # to one, unambiguously (index/parsing/text.py `callee_target`).
 EXPRESSION_RECEIVER = "<expr>"
+# The mark of a name a call's receiver indexes (`xs[i].close()` -> `xs[].close`): the method is read
+# on an element, so it is the element type's (the collection's declaration says it, where the graph
+# reads one), never the collection's own. Written bare, `self.items[k].close()` in `Bag.close` was
+# read as `self.items.close`, and `err[i].Error()` in a Go method of `err`'s slice type as a call
+# of that method itself (index/parsing/text.py `normalize_target`).
+INDEXED = "[]"
 
 
 # The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an

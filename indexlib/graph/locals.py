@@ -28,12 +28,13 @@ from functools import partial
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.codelines import code_only
+from indexlib.graph.elements import Elements
 from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.pymade import MadeLocals, Resolve
-from indexlib.records import CONTAINER_KINDS, Node, Ref
+from indexlib.records import CONTAINER_KINDS, INDEXED, Node, Ref
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
@@ -248,6 +249,7 @@ class LocalTypes:
         self._variables_of = ModuleVariables(snap)
         self._foreign = ForeignTypes(snap, ancestry)
         self._made = MadeLocals(snap, resolve)
+        self._elements = Elements(snap, enclosing, partial(class_texts, snap))
 
     def through(
         self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = ()
@@ -261,7 +263,13 @@ class LocalTypes:
         if n.language not in LANGUAGES:
             return None
         parts = qualifier.split(".")
-        if parts[0] in _OWN:
+        at = 1 if parts[0] in _OWN else 0
+        if INDEXED in qualifier:  # `self.items[k].close()`: an element's class, as the collection's says
+            if not parts[at:] or not parts[at].endswith(INDEXED) or INDEXED in "".join(parts[at + 1 :]):
+                return None  # indexed further along a chain (`a.b()[0].c()`): not read
+            field, name = bool(at), parts[at].removesuffix(INDEXED)
+            cls, rest = self._elements.of(n, name, field, n.language in _BARE_FIELDS), parts[at + 1 :]
+        elif at:
             cls, rest = (self._field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
         else:  # a Java import binds a class (`import retrofit2.Retrofit;`), never a variable
             cls = None if bound and n.language not in _BARE_FIELDS else self._local(n, parts[0])

@@ -31,7 +31,7 @@ from indexlib.graph.gosigs import (
 )
 from indexlib.graph.locals import MAX_CHAIN
 from indexlib.manifests import go_package_name
-from indexlib.records import CONTAINER_KINDS, VALUE_KINDS, Node
+from indexlib.records import CONTAINER_KINDS, INDEXED, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -72,6 +72,8 @@ def variable_types(node: Node) -> dict[str, str]:
     receiver, params = head.group(1) or "", balanced(node.signature, head.end())
     out = _declared(receiver)
     out.update(_declared(params))
+    written = {**_written(receiver), **_written(params)}
+    written.update({v["name"]: v["type"] for v in _VAR_COLLECTION.finditer(node.text)})
     # Parameters of the function literals in its body (`r.Use(func(c *Context) { c.Next() })`) and
     # variables it declares with their type written (`f := &JSONFormatter{...}`, `var b Buffer`),
     # unless one name is declared with two types.
@@ -83,16 +85,28 @@ def variable_types(node: Node) -> dict[str, str]:
         t = type_name(m["literal"] or m["type"])
         if t and t.rpartition(".")[2] not in TYPE_KEYWORDS:
             literal.setdefault(m["short"] or m["var"], set()).add(t)
-    # The variables of a `range` over a parameter or a `var` of a written collection type.
-    written = {**_written(receiver), **_written(params)}
-    written.update({v["name"]: v["type"] for v in _VAR_COLLECTION.finditer(node.text)})
+    # The variables of a `range` over a parameter or a `var` of a written collection type, and the
+    # elements of those read by index (`bags[i]`, written `bags[]`).
     for v, t in ranged(node.text, written):
         if t.rpartition(".")[2] not in TYPE_KEYWORDS:
             literal.setdefault(v, set()).add(t)
     for v, ts in literal.items():
         if v not in out and len(ts) == 1:
             out[v] = next(iter(ts))
+    for v, t in written.items():
+        if element_type(t):
+            out[v + INDEXED] = element_type(t)
     return out
+
+
+def element_type(collection: str) -> str:
+    """The named type of an element of a written Go collection type read by index: a slice's or
+    array's (`[]*Shape` -> Shape), a map's value (`map[string]*Task` -> Task); '' for any other
+    (a named slice type's elements are its declaration's, not read here)."""
+    t = collection.strip()
+    if t.startswith("map["):
+        return type_name(t[_closing_bracket(t, 4) + 1 :])
+    return type_name(t[t.index("]") + 1 :]) if t.startswith("[") else ""
 
 
 def _binds(n: Node, name: str) -> bool:
@@ -104,11 +118,6 @@ def _binds(n: Node, name: str) -> bool:
         or re.search(rf"(?<![\w.])(?:\w+\s*,\s*)*{word}\s*(?:,\s*\w+\s*)*:=", n.text)
         or re.search(rf"\bvar\s+{word}\b|\bfunc\s*\([^)]*\b{word}\b", n.text)
     )
-
-
-def field_type(field: Node) -> str:
-    """A Go struct field's type (`pool sync.Pool` -> sync.Pool), '' for an embedded or unnamed one."""
-    return type_name(field_written(field))
 
 
 def field_written(field: Node) -> str:
@@ -249,6 +258,9 @@ class GoTypes:
         for step in steps:  # `c.w.X()` a field's type; `c.Root().Find()` (written `c.Root.Find`) a result's
             if not declared or "." in declared:
                 return ""  # unknown, or another package's type, whose fields this does not read
+            if step.endswith(INDEXED):  # `n.children[i].find()`: an element of the field's collection
+                declared = element_type(self._field_written(f"{declared}.{step.removesuffix(INDEXED)}"))
+                continue
             declared = self._field_type(f"{declared}.{step}") or self._method_result(n, declared, step, 0)
         return declared
 
@@ -364,11 +376,15 @@ class GoTypes:
         return self._results[key]
 
     def _field_type(self, field: str) -> str:
+        """The named type of struct field `Type.name`, '' when the index holds no such field."""
+        return type_name(self._field_written(field))
+
+    def _field_written(self, field: str) -> str:
         """The type of struct field `Type.name` as declared, '' when the index holds no such field."""
         if field not in self._fields:
             self._fields[field] = next(
                 (
-                    field_type(s.node)
+                    field_written(s.node)
                     for s in self.snap.lookup("qsuffix", field.lower(), limit=20)
                     if s.node.language == "go"
                     and s.node.kind in VALUE_KINDS

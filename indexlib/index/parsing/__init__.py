@@ -122,7 +122,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     is one call reference, its labels the closure's too (`("_", "")`), not two (arguments.py).
 # 41: `playground/` and `e2e/` folders are test code (pathroles.py): the graph's resolver and the
 #     vector stage treat them as tests.
-PARSER_VERSION = 41
+# 42: a name a callee indexes keeps the mark `[]` (`self.items[k].close()` -> `self.items[].close`,
+#     records.INDEXED), and a Swift subscript (`self.items[i]`) is no call reference (kotlinswift.py).
+PARSER_VERSION = 42
 
 
 def parse_file(

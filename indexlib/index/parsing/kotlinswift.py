@@ -152,9 +152,16 @@ def _where(src: Source, node: Node, name: str) -> Node | None:
 
 
 def callee(node: Node) -> Node | None:
-    """The callee of a `call_expression`: its first named child (`reader.nextString`, `URL`)."""
+    """The callee of a `call_expression`: its first named child (`reader.nextString`, `URL`); none
+    for a Swift subscript (`self.items[i]`, which the grammar reads as a call with `[..]` arguments):
+    it reads an element, calling no function named after the collection."""
     first = node.named_child(0) if node.named_child_count else None
-    return first if first is not None and first.type != "call_suffix" else None
+    if first is None or first.type == "call_suffix":
+        return None
+    suffix = first.next_named_sibling
+    arguments = suffix.named_child(0) if suffix is not None and suffix.named_child_count else None
+    opener = arguments.child(0) if arguments is not None and arguments.type == "value_arguments" else None
+    return None if opener is not None and opener.type == "[" else first
 
 
 def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]]:

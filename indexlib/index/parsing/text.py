@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from indexlib.records import EXPRESSION_RECEIVER
+from indexlib.records import EXPRESSION_RECEIVER, INDEXED
 
 if TYPE_CHECKING:
     from indexlib.engines.treesitter import Node
@@ -70,14 +70,18 @@ _MAX_CODE_NODES = 2000  # syntax nodes of one callee walked for comments; past t
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 
 
-def normalize_target(text: str, dollar: bool = False) -> str:
+def normalize_target(text: str, dollar: bool = False, indexed: bool = False) -> str:
     """A callee or type as written, minus arguments, generics, sigils and whitespace; "." separated.
-    With `dollar` (languages.DOLLAR_LANGUAGES), `$` is part of a name, not a sigil.
+    With `dollar` (languages.DOLLAR_LANGUAGES), `$` is part of a name, not a sigil. With `indexed` (a
+    callee), a name indexed before a member is read on it keeps the mark `[]` (INDEXED): the member
+    is its element's (`xs[i].close` -> `xs[].close`), not the collection's, whose `close` it is not.
 
     >>> normalize_target("self.client.get(url).json"), normalize_target("std::make_unique<Foo>")
     ('self.client.get.json', 'std.make_unique')
     >>> normalize_target("core.$constructor<T>", dollar=True), normalize_target("$this->run")
     ('core.$constructor', 'this.run')
+    >>> normalize_target("self.items[k].close", indexed=True), normalize_target("fs[i]", indexed=True)
+    ('self.items[].close', 'fs')
     """
     if (_SIMPLE_DOLLAR_TARGET if dollar else _SIMPLE_TARGET).fullmatch(text):
         return text[:MAX_TARGET_CHARS]
@@ -91,13 +95,18 @@ def normalize_target(text: str, dollar: bool = False) -> str:
     out: list[str] = []
     letters = "_.$" if dollar else "_."
     depth = 0  # inside (), [] or {}
+    opened = ""  # the bracket the outermost group open now opened
     angle = 0  # inside <...> generics
     previous = ""
     for char in text:
         if char in _OPENERS:
             depth += 1
+            opened = char if depth == 1 else opened
         elif char in ")]}":
             depth = max(depth - 1, 0)
+            named = bool(out) and out[-1] not in (".", INDEXED)  # `xs[i]`, not `(a)[0]` nor `xs[i][j]`
+            if indexed and named and opened == "[" and not (depth or angle):
+                out.append(INDEXED)
         elif depth:
             pass
         elif char == "<" and (previous.isalnum() or previous in "_.>"):
@@ -111,6 +120,7 @@ def normalize_target(text: str, dollar: bool = False) -> str:
         if not char.isspace():
             previous = char
     target = re.sub(r"\.{2,}", ".", "".join(out)).strip(".")
+    target = target.removesuffix(INDEXED)  # `handlers[i](c)`: the element called, named by its collection
     return target[:MAX_TARGET_CHARS]
 
 
@@ -147,18 +157,20 @@ def callee_target(text: str, dollar: bool = False) -> str:
     ('<expr>.join', '<expr>.forEach', 'Foo.bar')
     >>> callee_target("(a).b.c"), callee_target("[a][0].x"), callee_target("foo(x).bar")
     ('<expr>.b.c', '<expr>.x', 'foo.bar')
+    >>> callee_target("self.items[k].close")
+    'self.items[].close'
     """
     receiver, end = _constructed(text)
     if end > 0 and _MEMBER_ACCESS.match(text, end):
-        rest = normalize_target(text[end:], dollar)
+        rest = normalize_target(text[end:], dollar, indexed=True)
         return f"{normalize_target(receiver, dollar) or EXPRESSION_RECEIVER}.{rest}"[:MAX_TARGET_CHARS]
     m = _LEADING_VALUE.match(text)
     end = _value_end(text, m) if m else -1
     while end > 0 and (more := _LEADING_VALUE.match(text, end)) and more.group("group"):
         end = _value_end(text, more)  # `[a][0].x`, `(f)(x).y`: indexed or called, still a value
     if end < 0 or not _MEMBER_ACCESS.match(text, end):
-        return normalize_target(text, dollar)
-    rest = normalize_target(text[end:], dollar)
+        return normalize_target(text, dollar, indexed=True)
+    rest = normalize_target(text[end:], dollar, indexed=True)
     constructed = _CONSTRUCTED.match(text, m.start("group")) if m and m.group("group") else None
     receiver = normalize_target(constructed.group(1), dollar) if constructed else EXPRESSION_RECEIVER
     return f"{receiver}.{rest}"[:MAX_TARGET_CHARS] if rest else ""

@@ -44,9 +44,14 @@ _LOCAL = re.compile(
 # Variables made by a call, each typed by the function's result at its position: `v := New()`,
 # `c, r := CreateTestContext(w)` (r: the second), `var std = New()` (a package-level one's node
 # signature is that line).
+# A `for` loop's first clause declares as well: `for p := c.Root(); p != nil; p = p.Parent() {`.
 _MADE = re.compile(
-    r"(?m)^\s*(?:var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*:?=\s*"
+    r"(?m)(?:^\s*|\bfor\s+)(?P<var>var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?P<op>:?=)\s*"
     r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\("
+)
+# A local declared as a copy of another variable or a field of one: `p := c`, `for p := c.parent;`.
+_COPIED = re.compile(
+    r"(?m)(?:^\s*|\bfor\s+)(?P<name>[A-Za-z_]\w*)\s*:=\s*&?(?P<source>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?:;|$)"
 )
 # `for k, v := range xs {`, `for v := range xs {`; over a field (`cmd.flags`) or a call without
 # arguments (`cmd.allFlags()`, `all()`), read through GoTypes.
@@ -265,11 +270,17 @@ class GoTypes:
         return declared
 
     def _made(self, n: Node, head: str) -> str:
-        """The type of a variable `n` makes by a call (`v := New()`: New's result type), else of its
-        package's variable `head` (`var v *Viper`, `var std = New()`) when `n` binds no `head` of its own."""
-        made = [(m["call"], _position(m, head)) for m in _MADE.finditer(n.text) if _position(m, head) >= 0]
-        if made:  # made more than once (in several subtests): by calls agreeing on the type
-            types = {self._made_by(n, call, at) for call, at in made}
+        """The type of a variable `n` makes by a call (`v := New()`: New's result type) or declares as
+        a copy of a typed one (`p := c`), else of its package's variable `head` (`var v *Viper`, `var
+        std = New()`) when `n` binds no `head` of its own."""
+        found = [m for m in _MADE.finditer(n.text) if _position(m, head) >= 0]
+        # Go never retypes a variable: its declarations (`:=`, `var`) say its type, and `p =
+        # p.Parent()` after `p := c.Parent()` says nothing more (nor can be read while `p` is).
+        declared = [m for m in found if m["op"] == ":=" or m["var"]]
+        made = [(m["call"], _position(m, head)) for m in declared or found]
+        copies = {m["source"] for m in _COPIED.finditer(n.text) if m["name"] == head and m["source"] != head}
+        if made or copies:  # made more than once (in several subtests): by calls agreeing on the type
+            types = {self._made_by(n, call, at) for call, at in made} | {self._type_of(n, c) for c in copies}
             return types.pop() if len(types) == 1 else ""
         if _binds(n, head):
             return ""

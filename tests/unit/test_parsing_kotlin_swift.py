@@ -570,3 +570,11 @@ def test_an_overload_of_another_shape_implements_nothing(tmp_path: Path) -> None
     assert implemented("Session.swift:10") == ["StateProvider.request"]
     assert implemented("Handler.java:4") == ["Handler.handle"]
     assert implemented("Handler.java:5") == []
+
+
+def test_a_swift_closures_anonymous_parameter_is_no_qualifier_named_by_its_digits() -> None:
+    """`$0.close()` is a call on a value no name holds (as `", ".join` is), not on a `0`."""
+    data = b"func f(items: [Item]) {\n    items.forEach { $0.close() }\n    pairs.map { $1[0].name() }\n}\n"
+    targets = [r.target for r in parse_file("A.swift", data, "swift").refs]
+    assert "<expr>.close" in targets and "<expr>.name" in targets
+    assert not any(t.split(".")[0].isdigit() for t in targets), targets

@@ -124,7 +124,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     vector stage treat them as tests.
 # 42: a name a callee indexes keeps the mark `[]` (`self.items[k].close()` -> `self.items[].close`,
 #     records.INDEXED), and a Swift subscript (`self.items[i]`) is no call reference (kotlinswift.py).
-PARSER_VERSION = 42
+# 43: a Swift closure's anonymous parameter as a receiver (`$0.close()`) is a value no name holds
+#     (`<expr>.close`), not a qualifier named `0` (text.py `callee_target`).
+PARSER_VERSION = 43
 
 
 def parse_file(

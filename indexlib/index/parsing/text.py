@@ -62,6 +62,7 @@ class Source:
 
 _SIMPLE_TARGET = re.compile(r"[A-Za-z_][\w.]*")
 _SIMPLE_DOLLAR_TARGET = re.compile(r"[A-Za-z_$][\w.$]*")
+_NUMBERED = re.compile(r"^\d+(?:\[\])?\.(?=.)")  # `$0.close`'s head as normalize_target leaves it
 _TRAILING_NAME = re.compile(r"[\w.]+$")
 _TRAILING_DOLLAR_NAME = re.compile(r"[\w.$]+$")
 _LONG_CALLEE = 1000
@@ -157,8 +158,12 @@ def callee_target(text: str, dollar: bool = False) -> str:
     ('<expr>.join', '<expr>.forEach', 'Foo.bar')
     >>> callee_target("(a).b.c"), callee_target("[a][0].x"), callee_target("foo(x).bar")
     ('<expr>.b.c', '<expr>.x', 'foo.bar')
-    >>> callee_target("self.items[k].close")
-    'self.items[].close'
+
+    A closure's anonymous parameter (Swift `$0.close`, `$1[2].name`) is no name either: its digits
+    were read as a qualifier named `0`.
+
+    >>> callee_target("$0.close"), callee_target("$1[2].name"), callee_target("self.items[k].close")
+    ('<expr>.close', '<expr>.name', 'self.items[].close')
     """
     receiver, end = _constructed(text)
     if end > 0 and _MEMBER_ACCESS.match(text, end):
@@ -169,7 +174,8 @@ def callee_target(text: str, dollar: bool = False) -> str:
     while end > 0 and (more := _LEADING_VALUE.match(text, end)) and more.group("group"):
         end = _value_end(text, more)  # `[a][0].x`, `(f)(x).y`: indexed or called, still a value
     if end < 0 or not _MEMBER_ACCESS.match(text, end):
-        return normalize_target(text, dollar, indexed=True)
+        target = normalize_target(text, dollar, indexed=True)
+        return _NUMBERED.sub(EXPRESSION_RECEIVER + ".", target, count=1)
     rest = normalize_target(text[end:], dollar, indexed=True)
     constructed = _CONSTRUCTED.match(text, m.start("group")) if m and m.group("group") else None
     receiver = normalize_target(constructed.group(1), dollar) if constructed else EXPRESSION_RECEIVER

@@ -49,6 +49,23 @@ def test_calls_inside_a_rust_macros_arguments_are_calls(tmp_path: Path) -> None:
     assert callers == {"escaped", "checks"}
 
 
+def test_a_definition_a_macro_wraps_calls_nothing_by_its_name(tmp_path: Path) -> None:
+    """`cfg_rt! { pub(crate) fn new() -> Self { .. } }` declares `new`: its `fn new()` was read as a
+    call of `new`, so tokio's module remainders linked, for certain, to another crate's `new`."""
+    files = {
+        "src/lib.rs": "macro_rules! cfg_rt {\n    ($($item:item)*) => { $($item)* };\n}\n\n"
+        "pub fn new() -> u8 {\n    0\n}\n\npub fn helper() -> u8 {\n    1\n}\n",
+        "src/queue.rs": "pub struct Queue(u8);\n\nimpl Queue {\n    cfg_rt! {\n"
+        "        pub(crate) fn new() -> Self {\n            Self(helper())\n        }\n"
+        "        struct Id(u8);\n    }\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    callers = {(r.symbol, r.path) for r in related(engine, "src/lib.rs:new", callees=False).related}
+    assert callers == set()
+    callers = {r.path for r in related(engine, "helper", callees=False).related if r.edge == "calls"}
+    assert callers == {"src/queue.rs"}
+
+
 def test_a_crate_at_the_top_is_used_by_its_cargo_toml_name(tmp_path: Path) -> None:
     """`use serde_json::to_writer` in `tests/` made no edge: crates were known by their folder's
     name, and a crate at the repository's top has none. Its Cargo.toml's `[package] name` (dashes

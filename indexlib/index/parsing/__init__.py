@@ -126,7 +126,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     records.INDEXED), and a Swift subscript (`self.items[i]`) is no call reference (kotlinswift.py).
 # 43: a Swift closure's anonymous parameter as a receiver (`$0.close()`) is a value no name holds
 #     (`<expr>.close`), not a qualifier named `0` (text.py `callee_target`).
-PARSER_VERSION = 43
+# 44: in a Rust macro's token tree a name a definition declares (`cfg_rt! { fn new() -> Self .. }`,
+#     `struct Id(u64)`) is no call of it (rustmacros.py).
+PARSER_VERSION = 44
 
 
 def parse_file(

@@ -10,8 +10,8 @@ three, and a function called only inside `tri!(...)` had no callers.
 How: a path of identifiers joined by `::` or `.` and followed by a parenthesised token tree is a
 call of that path (`crate::ser::f(..)` -> `crate.ser.f`, as the call capture spells it), and a
 chain continues through it (`a.b(1).c(2)` -> `a.b`, `a.b.c`). A turbofish (`Vec::<u8>::new()`)
-is stepped over; a keyword, literal or operator ends a path. Nested token trees are read the same
-way. Pure: reads the syntax tree, returns the targets and the nodes naming them.
+is stepped over; a keyword, literal or operator ends a path, and a name a definition declares
+(`fn new()`, `struct Id(u64)`) is none. Nested token trees are read the same way. Pure: reads the syntax tree, returns the targets and the nodes naming them.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from indexlib.index.parsing.text import Source, normalize_target
 
 _NAMES = frozenset({"identifier", "crate", "self", "super"})
 _SEPARATORS = frozenset({"::", "."})
+# Keywords whose next name is declared, not called, where a macro wraps items (`cfg_rt! { pub fn
+# new() -> Self { .. } }`, `struct Id(u64);`): read as calls, tokio's ~140 `cfg_*!` blocks linked
+# every `fn new()` they wrap to some function named `new`.
+_DECLARING = frozenset({"fn", "struct", "enum", "union", "trait", "type", "mod"})
 MAX_CALLS = 200  # calls read from one macro invocation: a generated table is no list of calls
 
 
@@ -38,12 +42,15 @@ def _read_tree(src: Source, tree: Node, out: list[tuple[str, Node]]) -> list[Nod
     nested: list[Node] = []
     path: list[Node] = []  # identifiers and separators of the path being read
     generic = 0  # depth inside a turbofish's `<...>`
+    previous = ""  # the kind of the token before `child`
     for child in tree.children:
-        kind = child.type
+        kind, previous, before = child.type, child.type, previous
         if generic:
             generic += {"<": 1, ">": -1}.get(kind, 0)
             continue
-        if kind in _NAMES:
+        if kind in _NAMES and before in _DECLARING:
+            path = []  # `fn new()`: the name a definition declares, no call of it
+        elif kind in _NAMES:
             path = [*path, child] if path and path[-1].type in _SEPARATORS else [child]
         elif kind in _SEPARATORS:
             if not path or path[-1].type not in _SEPARATORS:  # `Vec::<u8>::new`: `::` after the `<u8>`

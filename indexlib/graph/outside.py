@@ -28,7 +28,7 @@ import re
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.engines.lexterms import joined_name
-from indexlib.graph.cargolayout import crate_of
+from indexlib.graph.cargolayout import CRATE_FOLDERS, crate_of
 from indexlib.graph.family import closeness, family_of, same_folder
 from indexlib.pathroles import is_test_path
 from indexlib.records import CONTAINER_KINDS, Node
@@ -37,6 +37,7 @@ from indexlib.snapshot import Snapshot
 OUTSIDE_KINDS = frozenset({"method", "function"})  # what may be a type's member from another file
 CANDIDATES_CAP = 500  # nodes read when looking for a type, or for its members in other files
 LOCAL_ROOTS = frozenset({"crate", "self", "super"})  # a Rust path from the own crate: no module to check
+PUBLIC = re.compile(r"\s*pub\s")  # a Rust item any crate may name (`pub(crate)` is its own crate's)
 IMPL_HEADER = re.compile(r"\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?impl\b")
 IMPL_HEADER_LINES = 4  # an impl header (`impl<T>` / `Trait for Type<T>` / `where ...`) read this far
 
@@ -57,6 +58,11 @@ def impl_type(header: str) -> list[str]:
     text = re.split(r"\bfor\b", text)[-1]
     text = re.sub(r"&|'\w+|\b(?:mut|dyn)\b", " ", text).strip()
     return [p for p in text.split("::") if p] if re.fullmatch(r"[\w:]+", text) else []
+
+
+def _laid_out(path: str) -> bool:
+    """Whether a Rust file sits in one of Cargo's crate folders, whose crate crate_of then knows."""
+    return any(part in CRATE_FOLDERS for part in path.split("/")[:-1])
 
 
 def qualifier(node: Node) -> str:
@@ -102,6 +108,21 @@ class OutsideMembers:
                     if self.container_of(n) == container.uid:
                         out.append(s)
         return out
+
+    def reachable(self, caller: Node, member: Node) -> bool:
+        """Whether code in `caller` may hold a value of the type `member` belongs to: in Rust, a type
+        of another crate only when it is `pub` (`pub(crate) struct Buf`, a private `struct Inner`
+        never leaves its crate); anywhere else, and in Rust within one crate, always. Crates are
+        told apart only where both files sit in Cargo's layout (a `src/`, `tests/`, .. folder):
+        ripgrep's `crates/core/main.rs` keeps its modules in folders crate_of reads as crates."""
+        if caller.language != "rust" or not (_laid_out(caller.path) and _laid_out(member.path)):
+            return True
+        if crate_of(caller.path) == crate_of(member.path):
+            return True
+        home = self.snap.node(self.container_of(member) or member.parent_uid)
+        return (
+            home is None or home.node.kind not in CONTAINER_KINDS or bool(PUBLIC.match(home.node.signature))
+        )
 
     def _visible(self, node: Node, type_: Node) -> bool:
         """Whether `node`'s file may mean `type_` by the name it qualifies with: a name written with a

@@ -77,11 +77,15 @@ def qualified_tiers(
     cands: list[StoredNode],
     own: frozenset[int],
     derived: Derived,
+    reachable: Callable[[Node, Node], bool] = lambda _n, _c: True,
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
     caller's file first); None for a type the index does not hold, a builtin container's method, or
     `self.init(..)` (only the own tiers before these answer it).
-    `derived(found, cands)` adds to methods `found` the candidates overriding them in subclasses."""
+    `derived(found, cands)` adds to methods `found` the candidates overriding them in subclasses;
+    `reachable(n, c)` says whether `n` may hold a value of member `c`'s type at all (outside.py): a
+    variable named after types it may not hold (another Rust crate's private `Buf`) holds another
+    type of the name, one the index does not hold, as a capitalised qualifier may."""
     if qualifier in SELF_WORDS and last == INITIALIZERS.get(n.language):
         return None  # `self.init(..)` in an extension of Foundation's `URLRequest`: its own, unindexed
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
@@ -96,9 +100,12 @@ def qualified_tiers(
     # `tempfile::Builder::new()`: a capitalized name is a type's (C#'s properties aside), not a
     # variable's named after a type, so `CommandBuilder.new` is no guess for it.
     typelike = qlast[:1].isupper() and n.language != "csharp"
-    named = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
+    spelled = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
+    named = [c for c in spelled if reachable(n, c.node)]
     if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous),
         return [derived(named, cands)]  # which may hold a subclass's value (`route` a `Mount`)
+    if spelled:  # `buf.len()` across Rust crates, whose `Buf` is private: another type of that name
+        return None
     if (
         qlast[:1].isupper()
         or (qlast in BUILTIN_TYPES and n.language == "python")

@@ -296,7 +296,8 @@ class Resolver:
         if not qualifier:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived)
+            reachable = self.outside.reachable
+            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reachable)
             if qualified is not None:
                 tiers.extend(qualified)
             elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold

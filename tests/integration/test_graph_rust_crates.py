@@ -107,3 +107,23 @@ def test_a_local_named_as_a_module_is_the_value_its_methods_are_called_on(tmp_pa
     engine = open_engine(make_repo(tmp_path, files) / ".qry")
     callees = sorted((r.symbol, r.path) for r in related(engine, "list", callers=False).related)
     assert callees == [("Assets.themes", "src/assets.rs"), ("open", "src/bin/tool/assets.rs")]
+
+
+def test_a_variable_named_after_another_crates_private_type_is_not_one(tmp_path: Path) -> None:
+    """`buf.len()` in one crate linked, for certain, to `Buf.len` of another crate's `pub(crate)
+    struct Buf` (tokio-util's ~40 calls to tokio's `io::blocking::Buf`): a type private to its crate
+    is no value another crate holds, so the name says nothing there. A `pub` type still answers."""
+    files = {
+        "core/src/lib.rs": "pub mod blocking;\npub mod notify;\n",
+        "core/src/blocking.rs": "pub(crate) struct Buf;\n\nimpl Buf {\n"
+        "    pub(crate) fn len(&self) -> usize {\n        0\n    }\n}\n\n"
+        "pub(crate) fn fill(buf: &Buf) -> usize {\n    buf.len()\n}\n",
+        "core/src/notify.rs": "pub struct Notify;\n\nimpl Notify {\n    pub fn notified(&self) {}\n}\n",
+        "util/src/lib.rs": "pub fn size(buf: &[u8], notify: &core::notify::Notify) -> usize {\n"
+        "    notify.notified();\n    buf.len()\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    util = [(r.symbol, r.ambiguous) for r in related(engine, "util/src/lib.rs:size", callers=False).related]
+    assert util == [("Notify.notified", False)]
+    own = [(r.symbol, r.ambiguous) for r in related(engine, "fill", callers=False).related]
+    assert own == [("Buf.len", False)]

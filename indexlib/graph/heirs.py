@@ -28,9 +28,10 @@ from indexlib.graph.locals import MAX_ANCESTRY
 from indexlib.graph.mixhosts import extended_onto
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.parts import PARTS_CAP, TypeParts
-from indexlib.graph.qualified import owner_name
+from indexlib.graph.qualified import NAMED_AFTER_MIN, named_after, owner_name
 from indexlib.graph.rubyconst import constant_path, lexical
 from indexlib.graph.targets import anchored
+from indexlib.pathroles import is_test_path, is_tests_own
 from indexlib.records import CONTAINER_KINDS, MIXIN, Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
@@ -134,8 +135,10 @@ class Heirs:
         in `n` (`Thor.Options` of `Thor::Options.split`), holding any; [] when the qualifier names
         no indexed class, or the class declares the member itself."""
         head, _, name = qualifier.rpartition(".")
-        if n.language not in LANGUAGES or not name[:1].isupper():
+        if n.language not in LANGUAGES:
             return []
+        if not name[:1].isupper():
+            return self._named_variable(n, name, cands)
         if any(owner_name(c) == [name] for c in cands):
             return []  # `Options.parse` that Options declares: the member tiers' answer
         family = family_of(n.language)
@@ -151,6 +154,35 @@ class Heirs:
             classes = [s for s in classes if s.node.path == n.path and not head]
         holders = frozenset(s.node.uid for s in classes)
         return self.inherited(holders, cands) if holders else []
+
+    def _named_variable(self, n: Node, variable: str, cands: list[StoredNode]) -> list[StoredNode]:
+        """`@capsule.config` on a variable named after its class (`Capsule`, case aside) that does
+        not declare `config` but inherits it or mixes it in (`include Sidekiq::Component`): the
+        nearest such ancestor's members, as the class's own answer for it (qualified.named_after).
+        [] when a class the name spells declares the member, or none or several classes are named
+        so where `n` may see them: a class local to a function (a test's `class App(Starlette)`) is
+        no variable's elsewhere, nor a test's class one of code outside tests."""
+        spelled = any(named_after(variable, c.node.qualified_name) for c in cands)
+        if len(variable) < NAMED_AFTER_MIN or spelled:
+            return []
+        family = family_of(n.language)
+        classes = [
+            s.node
+            for s in self.snap.lookup("name_exact", variable.lower(), limit=PARTS_CAP)
+            if s.node.name.lower() == variable.lower()
+            and s.node.kind in CONTAINER_KINDS
+            and family_of(s.node.language) == family
+            and not self._in_function(s.node)
+            and (is_test_path(n.path) or not is_tests_own(s.node.path))
+        ]
+        if len({c.qualified_name for c in classes}) != 1:
+            return []  # `option` of two unrelated `Option` classes: the name says neither
+        return self.inherited(frozenset(c.uid for c in classes), cands)
+
+    def _in_function(self, node: Node) -> bool:
+        """Whether a class is declared inside a function or method, visible there alone."""
+        parent = self.snap.node(node.parent_uid) if node.parent_uid else None
+        return parent is not None and parent.node.kind in ("function", "method")
 
     def _classes(self, name: str, family: str) -> list[StoredNode]:
         """The indexed classes (containers) named `name` in a language family, read once per name:

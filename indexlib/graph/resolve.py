@@ -2,8 +2,7 @@
 
 Owns: the per-language rules of name resolution against one snapshot's definitions, and the caches
 they need (definitions by name, a file's imports, which modules the index holds). Resolution is late,
-at read time, so an edge can never point at a node a re-index removed, and a call into a changed file
-follows the new definition.
+at read time: an edge never points at a node a re-index removed, a call follows a changed definition.
 
 Resolution prefers, in order, and keeps only the best non-empty tier:
 1. `self.x` / `this.x` / `cls.x`: members of the caller's own container;

@@ -33,8 +33,8 @@ Over a workspace (the server started with --workspace or --server): every hit al
 searches only those the route tool would pick, and meta says which indexes answered.
 Returns {query, results: [{uid, path, line (the line to open: the declaration or the line holding
 the query's words, as `qry search` prints path:line), start_line, end_line, kind, symbol, language,
-score, signature, snippet: {text, start_line, end_line, truncated, elided (lines whose text is an elided nested body,
-not the file's), cut (lines longer than the snippet, shown only in part)}, related: [callers/callees of the hit], stale,
+score, signature, snippet: {text, start_line, end_line, truncated, elided (lines the text leaves out: a nested
+body, elided; text line i is the i-th line from start_line not in elided), cut (lines longer than the snippet, shown only in part)}, related: [callers/callees of the hit], stale,
 generated (the file is generated code: change its generator)}],
 meta: {root, mode, route, notes, truncated_by_budget, ...}}. Use budget_tokens to fit the answer
 into your context: whole results are packed in rank order and meta.truncated_by_budget counts the

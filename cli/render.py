@@ -92,8 +92,8 @@ def _printed_at(h: Hit, count: int) -> int:
     """Index of the snippet line `h` is printed by: the search's `line` (placed so no two hits of a
     file share one, as the JSON says it), or the hit's own choice when its line is not in the
     snippet (a hit built by hand, or by a server too old to place it)."""
-    at = h.line - h.snippet.start_line
-    return at if h.line and 0 <= at < count else shown_line(h)
+    at = h.snippet.index_of(h.line) if h.line else None
+    return at if at is not None and at < count else shown_line(h)
 
 
 # After a line the snippet shows only part of (`Snippet.cut`: longer than the snippet's width), as
@@ -103,21 +103,17 @@ CUT_MARK = " [... line cut]"
 
 
 def _cut_mark(h: Hit, at: int) -> str:
-    return CUT_MARK if h.snippet.start_line + at in h.snippet.cut else ""
+    return CUT_MARK if h.snippet.line_of(at) in h.snippet.cut else ""
 
 
-def _context_rows(h: Hit, count: int, at: int, context: int) -> list[int]:
+def _context_rows(count: int, at: int, context: int) -> list[int]:
     """Indexes of the snippet lines a -C block prints: the line `at` and up to `context` lines either
-    side, leaving out the lines whose text is not the file's (`Snippet.elided`: the body of a
-    definition nested in the hit, elided to `...` or `{ ... }`, and the blank lines it kept).
-    Every printed `path:line:text` is then line `line` of the file, as rg -C prints it, and a
-    program reading it (an editor's quickfix list, a grep) never meets text the file does not hold;
-    the gap in line numbers, like rg's, and the header's START-END say what was left out. The lines
-    counted are the printed ones, so an outline's -C N shows N members' lines either side."""
-    elided = set(h.snippet.elided)
-    shown = [j for j in range(count) if h.snippet.start_line + j not in elided or j == at]
-    here = shown.index(at)
-    return shown[max(0, here - context) : here + context + 1]
+    side. The snippet's text holds none of the lines whose text is not the file's (`Snippet.elided`:
+    the body of a definition nested in the hit), so every printed `path:line:text` is line `line`
+    of the file, as rg -C prints it, and a program reading it (an editor's quickfix list, a grep)
+    never meets text the file does not hold; the gap in line numbers, like rg's, and the header's
+    START-END say what was left out. An outline's -C N shows N members' lines either side."""
+    return list(range(max(0, at - context), min(count, at + context + 1)))
 
 
 def render_plain(
@@ -141,7 +137,7 @@ def render_plain(
         stale += h.stale
         if context is None:
             text = safe_text(as_written(lines[at])) + _cut_mark(h, at)
-            out.append(f"{path}:{h.snippet.start_line + at}: {safe_line(h.symbol)}\t{text}")
+            out.append(f"{path}:{h.snippet.line_of(at)}: {safe_line(h.symbol)}\t{text}")
         else:
             if i:
                 out.append("--")
@@ -153,8 +149,8 @@ def render_plain(
             # Every line is `PATH:LINE:TEXT`, as a program splitting on `:` expects; the header's
             # START-END says how much of the node the lines leave out.
             out.extend(
-                f"{path}:{h.snippet.start_line + j}:{safe_text(as_written(lines[j]))}{_cut_mark(h, j)}"
-                for j in _context_rows(h, len(lines), at, context)
+                f"{path}:{h.snippet.line_of(j)}:{safe_text(as_written(lines[j]))}{_cut_mark(h, j)}"
+                for j in _context_rows(len(lines), at, context)
             )
         for r in h.related:
             arrow = "<-" if r.direction == "in" else "->"

@@ -381,12 +381,32 @@ class Snippet(msgspec.Struct, kw_only=True):
     end_line: int
     truncated: bool
     highlights: list[tuple[int, int]] = []  # character spans within `text` that matched query terms
-    # Lines of the excerpt whose text is not the file's: a nested definition's body elided (`...`,
-    # `{ ... }`) and the line breaks it kept (retrieval/elision.py); `path:line:` output skips them.
+    # Lines from start_line to end_line that `text` leaves out: a nested definition's body, whose
+    # text in the outline is not the file's (`...`, the blank lines it kept; retrieval/elision.py).
+    # Line i of `text` is the i-th of the others (`line_of`).
     elided: list[int] = []
     # Lines the excerpt shows only part of: its first, starting mid-line, or its last, ending mid-line
     # (a line longer than the width); `path:line:` output marks them, the text is not the whole line.
     cut: list[int] = []
+
+    def line_of(self, at: int) -> int:
+        """The file line of line `at` (from 0) of `text`: the lines `elided` names are not in it, so a
+        class's outline is its members' heads one after another, not a blank line per body line."""
+        if not self.elided:
+            return self.start_line + at
+        gone = set(self.elided)
+        line = self.start_line - 1
+        for _ in range(at + 1):
+            line += 1
+            while line in gone:
+                line += 1
+        return line
+
+    def index_of(self, line: int) -> int | None:
+        """The line of `text` (from 0) that is file line `line`; None when the text does not hold it."""
+        if line < self.start_line or line > self.end_line or line in self.elided:
+            return None
+        return line - self.start_line - sum(1 for e in self.elided if e < line)
 
 
 class Hit(msgspec.Struct, kw_only=True):

@@ -64,7 +64,9 @@ def as_written(line: str) -> str:
 
 def outline_lines(node: Node, nested: Sequence[Node]) -> Outline:
     """The file lines of `node` whose text in `node.text`, as `as_written` prints it, is not the
-    file's line: those it restores from a nested definition's own text, and the rest, elided;
+    file's line: those it restores from a nested definition's own text, and the rest, elided, with
+    the blank lines inside a nested definition past its first line (its body's, which the outline
+    shows none of: a class's outline is its members' heads, not the blank lines of their bodies);
     `nested` are the nodes of its file inside its span (its members, theirs, and any other; those
     that are parts of `node`'s own definition are ignored).
 
@@ -85,7 +87,10 @@ def outline_lines(node: Node, nested: Sequence[Node]) -> Outline:
     elided: set[int] = set()
     restored: dict[int, str] = {}
     for line in range(node.start_line, node.end_line + 1):
-        if check.written(node, line) is None:
+        shown = check.written(node, line)
+        if shown is not None and not shown.strip() and check.in_body(node, line):
+            elided.add(line)  # a blank line of a body the outline leaves out is not one of its own
+        elif shown is None:
             whole = check.restored(node, line)
             if whole is None:
                 elided.add(line)
@@ -122,6 +127,10 @@ class _Check:
                     by_line.setdefault(at, []).append(m)
             self._spanning[n.uid] = by_line
         return self._spanning[n.uid].get(line, [])
+
+    def in_body(self, n: Node, line: int) -> bool:
+        """Whether `line` is past the first line of a definition directly inside `n`."""
+        return any(m.start_line < line for m in self.spanning(n, line))
 
     def text_line(self, n: Node, line: int) -> str | None:
         if n.uid not in self._lines:

@@ -56,22 +56,20 @@ def shown_line(h: Hit, shown: Container[int] = frozenset()) -> int:
 
 def _free_line(h: Hit, taken: Container[int]) -> int | None:
     """`shown_line` among the snippet lines whose file lines are not in `taken`; None when none is.
-    A line whose text is not the file's (`Snippet.elided`: `def helper(xs): String = ...` in the
-    outline of the function holding it) is never one: `path:line:` promises the file's line."""
+    A line whose text is not the file's (`Snippet.elided`: an elided body in the outline of the
+    definition holding it) is not in the snippet's text, so never one: `path:line:` promises the
+    file's line."""
     lines = text_lines(h.snippet.text)
-    start = h.snippet.start_line
-    elided = frozenset(h.snippet.elided)
+    at = h.snippet.line_of
     sig = signature_line(h.signature, lines)  # the snippet line declaring it, if shown
-    if sig is not None and start + sig in elided:
-        sig = None
     if h.provenance.named:
         named = sig if sig is not None else _name_line(h, lines)
-        if named is not None and start + named not in taken and start + named not in elided:
+        if named is not None and at(named) not in taken:
             return named
-    ranked = [i for i in _ranked_lines(h, lines, sig) if start + i not in elided] or [0]
-    if sig is not None and start + ranked[0] in taken and start + sig not in taken:
+    ranked = _ranked_lines(h, lines, sig)
+    if sig is not None and at(ranked[0]) in taken and at(sig) not in taken:
         return sig
-    return next((i for i in ranked if start + i not in taken), None)
+    return next((i for i in ranked if at(i) not in taken), None)
 
 
 # Nothing to show a hit by: a blank line, a comment's bare delimiter (`/**`, `*/`, `"""`), or a file's
@@ -166,15 +164,15 @@ def _placed(hits: Sequence[Hit]) -> list[tuple[int, bool]]:
     out: list[tuple[int, bool]] = [(0, True)] * len(hits)
     for i in sorted(range(len(hits)), key=lambda i: (hits[i].end_line - hits[i].start_line, i)):
         h = hits[i]
-        start, span = h.snippet.start_line, (h.start_line, h.end_line)
+        span = (h.start_line, h.end_line)
         inside = tuple(s for s in spans.get(h.path, ()) if span[0] <= s[0] <= s[1] <= span[1] and s != span)
         taken = _Held(printed.setdefault(h.path, set()), inside)
-        chosen = h.line if h.line else start + shown_line(h)
+        chosen = h.line if h.line else h.snippet.line_of(shown_line(h))
         free = chosen not in taken
         if not free:
             at = _free_line(h, taken)
             free = at is not None and _telling(h, at)
-            chosen = start + at if at is not None else chosen
+            chosen = h.snippet.line_of(at) if at is not None else chosen
         printed[h.path].add(chosen)
         spans.setdefault(h.path, []).append(span)
         out[i] = (chosen, free)

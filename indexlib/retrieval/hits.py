@@ -70,7 +70,7 @@ def set_lines(snap: Snapshot, q: Query, opts: SearchRequest, hits: list[Hit]) ->
     declaration first, from its first part (the whole definition's head). Once each: a cut moves the
     lines others give way to."""
     for h in hits:
-        h.line = h.snippet.start_line + shown_line(h)
+        h.line = h.snippet.line_of(shown_line(h))
     cut: set[int] = set()
     while crowded := [i for i in crowded_hits(hits) if i not in cut]:
         for i in crowded:
@@ -81,7 +81,7 @@ def set_lines(snap: Snapshot, q: Query, opts: SearchRequest, hits: list[Hit]) ->
                 continue
             snippet = _snippet(snap, stored.node, q, opts, stored.node.name)
             hits[i] = msgspec.structs.replace(h, snippet=snippet)
-            hits[i].line = snippet.start_line + shown_line(hits[i])
+            hits[i].line = snippet.line_of(shown_line(hits[i]))
     place_lines(hits)
 
 

@@ -134,10 +134,8 @@ def make_snippet(
     are the lines of the file other nodes own when the node is a module remainder (its text keeps
     their line breaks but not their code): a blank text line there is not a blank line of the file,
     so the snippet keeps to the run of the node's own lines that holds the match and never shows
-    those lines. `elided` are the lines of a definition whose text is not the file's (the bodies of
-    the definitions nested in it, elision.py): they stay in the text, so a class reads as its outline
-    from one member to the next however long their bodies were (cutting at them left a class at its
-    first member), and the snippet names those it spans (`Snippet.elided`). `stems` are the
+    those lines. `elided` are the lines of a definition whose text is not the file's (nested bodies,
+    elision.py): the text leaves them out and names them (`_outline_snippet`). `stems` are the
     query words' stems: a word starting with one counts as a match too. `declares` is the name the
     query asked for when this node defines it: the window opens on its declaration (the line holding
     the first tokens of `signature`, else the first code line spelling the name as a whole word),
@@ -150,6 +148,10 @@ def make_snippet(
     >>> (s.start_line, s.truncated, s.text.splitlines()[0])
     (10, False, 'a')
     """
+    if elided:
+        return _outline_snippet(
+            text, start_line, frozenset(elided), words, width, indent, stems, (declares, signature)
+        )
     width = max(MIN_CHARS, min(MAX_CHARS, width))
     pattern = _word_pattern(words, stems)
     text = indent + text
@@ -186,8 +188,41 @@ def make_snippet(
         end_line=last_line,
         truncated=truncated,
         highlights=highlights,
-        elided=sorted(line for line in elided if first_line <= line <= last_line),
         cut=partial,
+    )
+
+
+def _outline_snippet(
+    text: str,
+    start_line: int,
+    elided: frozenset[int],
+    words: Sequence[str],
+    width: int,
+    indent: str,
+    stems: Sequence[str],
+    named: tuple[str | None, str],
+) -> Snippet:
+    """`make_snippet` of a definition whose text elides nested bodies: cut from its text without the
+    `elided` lines, which name the lines it leaves out. Those lines are a body's marker and the line
+    breaks the body kept, one per line of the file: a class's outline was its members' heads apart
+    by as many blank lines as their bodies were long (110 lines of which 90 blank for os-lib's
+    `object os` in build.mill), and they spent the snippet's width on nothing. `named` is
+    `make_snippet`'s (declares, signature)."""
+    rows = [start_line + i for i in range(text.count("\n") + 1) if start_line + i not in elided]
+    kept = "\n".join(line for i, line in enumerate(text.split("\n")) if start_line + i not in elided)
+    declares, signature = named
+    s = make_snippet(
+        kept, 0, words, width, indent=indent, stems=stems, declares=declares, signature=signature
+    )
+    first, last = rows[s.start_line], rows[s.end_line]
+    while last + 1 in elided:  # the excerpt's last member's body, which it shows as left out
+        last += 1
+    return msgspec.structs.replace(
+        s,
+        start_line=first,
+        end_line=last,
+        elided=sorted(line for line in elided if first <= line <= last),
+        cut=[rows[at] for at in s.cut],
     )
 
 

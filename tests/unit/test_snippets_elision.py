@@ -120,3 +120,47 @@ def test_definitions_nested_past_the_bound_count_as_elided_not_as_a_recursion_er
     n, lines, wrong = _elided("deep.js", source, "javascript", "deep")
     assert wrong == [] and n.start_line == 1
     assert lines and min(lines) >= 2 and len(lines) >= depth - MAX_NESTING
+
+
+BUILD = """object os extends Module {
+
+  trait JvmModule extends OsModule {
+    def moduleDeps = super.moduleDeps
+
+    object test extends ScalaTests {
+      def forkEnv = Map(
+        "A" -> "a"
+      )
+    }
+  }
+
+  object zip extends JavaModule {
+    def sources = Task {
+
+      Seq(1)
+    }
+  }
+}
+"""
+
+
+def test_a_collapsed_class_is_its_members_heads_not_a_blank_line_per_hidden_line() -> None:
+    """os-lib's `object os` (build.mill) printed 110 lines, 90 of them blank: each line of a nested
+    body, blank ones of the file too, was a line of the snippet's text. The text leaves them out;
+    `elided` names them, and `line_of` maps each text line back to the file's."""
+    parsed = parse_file("build.mill", BUILD.encode(), "scala")
+    obj = node(parsed, "os")
+    elided = outline_lines(obj, [m for m in parsed.nodes if m.kind != "module"]).elided
+    s = make_snippet(obj.text, obj.start_line, ["os"], 4000, elided=elided, declares="os")
+    assert s.text.split("\n") == [
+        "object os extends Module {",
+        "",
+        "  trait JvmModule extends OsModule { ... }",
+        "",
+        "  object zip extends JavaModule { ... }",
+        "}",
+    ], s.text
+    assert (s.start_line, s.end_line) == (1, 19), s
+    assert [s.line_of(i) for i in range(6)] == [1, 2, 3, 12, 13, 19]
+    assert s.index_of(13) == 4 and s.index_of(5) is None
+    assert s.elided == [*range(4, 12), *range(14, 19)]

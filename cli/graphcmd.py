@@ -75,6 +75,15 @@ def related_command(env: Env, a: RelatedArgs) -> int:
     return guarded(env, run, json_out=a.json)
 
 
+def _note(r: Any, n: Any) -> str:
+    """A related row's note: an ambiguous edge, or a caller of the `expect` declaration the node is
+    an `actual` of (reached through it, `via`)."""
+    notes = ["ambiguous"] if r.ambiguous else []
+    if r.via and r.via != n.uid:
+        notes.append("calls its expect")
+    return ", ".join(notes)
+
+
 def _related_table(env: Env, a: RelatedArgs, at: str, n: Any, related: list[Any], truncated: bool) -> int:
     """One definition's header, its related rows as a table and what the table leaves out; the
     number of rows listed."""
@@ -86,7 +95,7 @@ def _related_table(env: Env, a: RelatedArgs, at: str, n: Any, related: list[Any]
             r.kind,
             f"{at}{r.path}:{related_at(r)}",
             r.depth,
-            "ambiguous" if r.ambiguous else "",
+            _note(r, n),
         ]
         for r in related
     ]

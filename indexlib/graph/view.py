@@ -19,7 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph import goifaces
+from indexlib.graph import expected, goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.outside import holds_members
@@ -57,6 +57,8 @@ class SnapshotGraph:
             key = (uid, kind)
             if key not in cache:
                 cache[key] = self._compute(uid, kind, direction)
+                if kind == RefKind.IMPLEMENTS and (stored := self.snap.node(uid)) is not None:
+                    cache[key] = cache[key] + expected.links(self.snap, stored.node, direction)
             out.extend(cache[key])
         return out
 
@@ -349,6 +351,8 @@ def related_of(
     # Each direction is walked alone and keeps at least half the room, so a function with 500
     # callers (tests, mostly) still shows what it calls.
     ins, outs = walked.get("in", []), walked.get("out", [])
+    if "in" in directions and node is not None:
+        ins += _callers_of_expected(view, snap, uid, depth, room + 1, {r.uid for r in ins})
     keep_in = max(room // 2, room - len(outs)) if outs else room
     out = ins[:keep_in] + outs[: room - min(len(ins), keep_in)]
     cut = len(out) < len(ins) + len(outs)
@@ -359,6 +363,30 @@ def related_of(
     fits = cap - len(out)
     out += rest[:fits]
     return out, cut or len(rest) > fits
+
+
+def _callers_of_expected(
+    view: SnapshotGraph, snap: Snapshot, uid: int, depth: int, cap: int, listed: set[str]
+) -> list[Related]:
+    """The callers of what a Kotlin `actual` is the `actual` of (expected.py): common code calls the
+    `expect` declaration, and the platform's body runs, so they are the `actual`'s callers too
+    (`via` is the expected declaration's uid). None for any other node."""
+    stored = snap.node(uid)
+    found: list[Related] = []
+    callers: tuple[Direction, ...] = ("in",)
+    for e in expected.expected_of(snap, stored.node) if stored is not None else []:
+        walked = expand(
+            view,
+            [e.uid],
+            depth=depth,
+            cap=cap,
+            kinds=(RefKind.CALLS.value,),
+            directions=callers,
+            include_parent=False,
+        ).get(e.uid, [])
+        found += [r for r in walked if r.uid not in listed and r.uid != f"{uid:016x}"]
+        listed.update(r.uid for r in walked)
+    return found
 
 
 __all__ = ["SnapshotGraph", "related_of", "to_graph_node"]

@@ -57,3 +57,31 @@ def test_actual_is_a_modifier_not_a_parameter_name() -> None:
     assert not is_actual("kotlin", "expect class Buffer() : BufferedSource")
     assert not is_actual("kotlin", "private fun checkEqual(name: String, actual: Int)")
     assert not is_actual("swift", "actual func f()")
+
+
+def test_an_actual_has_its_expected_ones_callers_and_the_expected_one_lists_its_actuals(
+    tmp_path: Path,
+) -> None:
+    """A call names the expected declaration, so an `actual` had no callers ("no callers" for okio's
+    jvmMain `SegmentPool.take`): they are its expected one's, noted as reached through it (`via`),
+    and each is linked to the other by `implements`, as a method to the interface method it
+    implements (graph/expected.py)."""
+    repo = make_repo(tmp_path, FILES)
+    engine = open_engine(repo / ".qry")
+    jvm = "lib/src/jvmMain/kotlin/pool/Pool.kt"
+    common = "lib/src/commonMain/kotlin/pool/Pool.kt"
+    res = related(engine, f"{jvm}:Pool.take", callers=True, callees=False)
+    assert res.node is not None and res.node.path == jvm
+    callers = [(r.symbol, r.edge, r.via != res.node.uid) for r in res.related]
+    assert callers == [("Chunk.split", "calls", True)], res.related
+    both = related(engine, f"{jvm}:Pool.take").related
+    assert [(r.symbol, r.path, r.direction) for r in both if r.edge == "implements"] == [
+        ("Pool.take", common, "out")
+    ]
+    expected = related(engine, "Pool.take").related
+    assert sorted((r.path, r.direction) for r in expected if r.edge == "implements") == [
+        (jvm, "in"),
+        ("lib/src/nativeMain/kotlin/pool/Pool.kt", "in"),
+    ]
+    now = related(engine, f"{jvm}:now", callers=True, callees=False).related
+    assert [r.symbol for r in now] == ["Chunk.split"]

@@ -154,3 +154,25 @@ return t
     parsed = parse_file("t.lua", source, "lua")
     defined = [(n.qualified_name, n.start_line) for n in parsed.nodes if n.kind == "function"]
     assert defined == [("t.close", 2), ("t.ui.open", 3)]
+
+
+def test_a_table_field_keyed_by_a_string_holding_a_name_is_a_function() -> None:
+    """lume's serializers by type (`local serialize_map = { ["table"] = function(t, stk) .. end }`)
+    were no definitions, so "circular reference" found the module; a string key holding a name is
+    that name, as `table = function` is, at any depth; one that is no name still defines nothing."""
+    source = b"""local serialize_map = {
+  [ "boolean" ] = tostring,
+  [ "table"   ] = function(t, stk)
+    if stk[t] then error("circular reference") end
+  end,
+  ["not a name"] = function() end,
+  ["ui"] = { ["open"] = function() end, close = function() end },
+}
+"""
+    parsed = parse_file("s.lua", source, "lua")
+    defined = [(n.qualified_name, n.start_line, n.end_line) for n in parsed.nodes if n.kind == "function"]
+    assert defined == [
+        ("serialize_map.table", 3, 5),
+        ("serialize_map.ui.open", 7, 7),
+        ("serialize_map.ui.close", 7, 7),
+    ]

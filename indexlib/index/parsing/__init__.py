@@ -128,7 +128,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     (`<expr>.close`), not a qualifier named `0` (text.py `callee_target`).
 # 44: in a Rust macro's token tree a name a definition declares (`cfg_rt! { fn new() -> Self .. }`,
 #     `struct Id(u64)`) is no call of it (rustmacros.py).
-PARSER_VERSION = 44
+# 45: a Lua table field keyed by a string holding a name (`{ ["table"] = function(t, stk) }`) is a
+#     function, as `{ table = function }` is (`serialize_map.table`).
+PARSER_VERSION = 45
 
 
 def parse_file(

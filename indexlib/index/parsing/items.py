@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs, kotlinswift, rubydefs, rustimpls, tails
+from indexlib.index.parsing import jsdefs, kotlinswift, luanames, rubydefs, rustimpls, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.overloads import without_overload_stubs
@@ -115,12 +115,12 @@ def _names(src: Source, node: Node, capture: str, language: str) -> list[str]:
             pattern = pattern.named_child(0)
         return [src(pattern)] if pattern is not None and pattern.type == "identifier" else []
     if kind == "field" and language == "lua":  # `local M = { on_open = function() end }`: M.on_open
-        return _lua_table_path(src, node)
+        return luanames.table_path(src, node, MAX_QUALIFIER_DEPTH)
     if kind == "assignment_statement" and language == "lua":  # `M.greet = function(name)`
         names = node.named_child(0) if node.named_child_count else None
         target = names.child_by_field_name("name") if names is not None else None
         if target is not None and target.type == "bracket_index_expression":
-            return _lua_keyed_name(src, target)
+            return luanames.keyed_name(src, target)
         return split_name(src(target).replace(":", ".")) if target is not None else []
     if kind == "assignment":  # a Python module-level `NAME = ...`
         return [src(node.child_by_field_name("left"))]
@@ -205,47 +205,6 @@ def _body(src: Source, node: Node, language: str) -> Node | None:
             return accessors
         return node.child_by_field_name("value")
     return node.child_by_field_name("body")
-
-
-def _lua_keyed_name(src: Source, target: Node) -> list[str]:
-    """`t["close"] = function` defines t.close, as `t.close = function` does; a key that is no name
-    (`tests["parses numbers"]`, `t[i]`) names nothing, where the table's own name (`t`) was taken
-    and every such function became one more definition of the table."""
-    table, key = target.child_by_field_name("table"), target.child_by_field_name("field")
-    if table is None or key is None or key.type != "string" or table.type not in _LUA_TABLES:
-        return []
-    content = next((c for c in key.named_children if c.type == "string_content"), None)
-    word = src(content) if content is not None else ""
-    return [*split_name(src(table)), word] if _LUA_NAME.fullmatch(word) else []
-
-
-_LUA_TABLES = frozenset({"identifier", "dot_index_expression"})
-_LUA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _lua_table_path(src: Source, field: Node) -> list[str]:
-    """A Lua table field's name qualified by the fields and the variable holding its tables:
-    `local M = { ui = { open = function() end } }` -> M, ui, open (the name alone when the
-    outermost table is no variable's value)."""
-    names = [src(field.child_by_field_name("name"))]
-    table = field.parent
-    for _depth in range(MAX_QUALIFIER_DEPTH):
-        holder = table.parent if table is not None else None
-        if holder is None:
-            break
-        if holder.type == "field" and holder.child_by_field_name("name") is not None:
-            names.insert(0, src(holder.child_by_field_name("name")))
-            table = holder.parent
-            continue
-        statement = holder.parent if holder.type == "expression_list" else None
-        variables = (
-            statement.named_child(0) if statement is not None and statement.named_child_count else None
-        )
-        target = variables.child_by_field_name("name") if variables is not None else None
-        if target is not None and statement is not None and statement.type == "assignment_statement":
-            names[:0] = split_name(src(target))
-        break
-    return names
 
 
 def constant_value(node: Node) -> Node | None:

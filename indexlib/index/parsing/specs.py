@@ -389,7 +389,8 @@ _BASH = Spec(
     line_comment=("#",),
 )
 
-# Lua: `function M.greet(name)`, `M.greet = function(name)`, a table's `on_open = function()` and
+# Lua: `function M.greet(name)`, `M.greet = function(name)`, a table's `on_open = function()` (or
+# `["on_open"] = function()`) and
 # `local function helper()` are functions (`M:method` a method of M, `on_open` of the table's
 # variable); a call is a `function_call`, `require("lib.util")` an import.
 _LUA = Spec(
@@ -398,6 +399,7 @@ _LUA = Spec(
     (chunk (assignment_statement (expression_list value: (function_definition))) @function)
     (chunk (variable_declaration (assignment_statement (expression_list value: (function_definition))) @function))
     (field name: (identifier) value: (function_definition)) @function
+    (field name: (string) value: (function_definition)) @function
     (function_call) @call
     """,
     comments=frozenset({"comment"}),

@@ -19,7 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph import expected, goifaces
+from indexlib.graph import applies, expected, goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.outside import holds_members
@@ -117,7 +117,8 @@ class SnapshotGraph:
 
     def resolve(self, src: StoredNode, ref: Ref) -> tuple[list[int], bool]:
         """Resolve one reference of `src` to live node uids; returns (uids, ambiguous)."""
-        return self._resolver.resolve(src, ref)
+        targets, ambiguous = self._resolver.resolve(src, ref)
+        return applies.applied(self.snap, src.node, ref, targets, ambiguous)
 
     # -- edges ----------------------------------------------------------------------------------
 
@@ -164,16 +165,22 @@ class SnapshotGraph:
             if n.kind not in CALLABLE and not is_component(n):
                 return []
             field, value = "calls", n.name.lower()
+            names = {value, applies.object_of_apply(self.snap, n).lower()} - {""}
         else:
             if n.kind not in CONTAINER_KINDS:
                 return []
             field, value = "bases", n.name.lower()
+        if kind != RefKind.CALLS:
+            names = {value}
         result: dict[tuple[int, int], Edge] = {}
-        for caller in self.snap.lookup(field, value, limit=MAX_CALLERS):
+        callers = {
+            c.node.uid: c for name in sorted(names) for c in self.snap.lookup(field, name, limit=MAX_CALLERS)
+        }
+        for caller in callers.values():
             for ref in caller.refs:
                 if ref.kind != kind:
                     continue
-                if kind != RefKind.IMPORTS and split_target(ref.target)[1].lower() != value:
+                if kind != RefKind.IMPORTS and split_target(ref.target)[1].lower() not in names:
                     continue
                 targets, ambiguous = self.resolve(caller, ref)
                 if uid in targets:

@@ -78,6 +78,7 @@ def qualified_tiers(
     own: frozenset[int],
     derived: Derived,
     reachable: Callable[[Node, Node], bool] = lambda _n, _c: True,
+    declared: str = "",
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
     caller's file first); None for a type the index does not hold, a builtin container's method, or
@@ -85,7 +86,9 @@ def qualified_tiers(
     `derived(found, cands)` adds to methods `found` the candidates overriding them in subclasses;
     `reachable(n, c)` says whether `n` may hold a value of member `c`'s type at all (outside.py): a
     variable named after types it may not hold (another Rust crate's private `Buf`) holds another
-    type of the name, one the index does not hold, as a capitalised qualifier may."""
+    type of the name, one the index does not hold, as a capitalised qualifier may. `declared` is the
+    type a declaration writes for `x` (declared.py), '' when none: a variable is named after a type
+    only when no declaration says it holds another (`buf: &mut ReadBuf` is no `Buf`)."""
     if qualifier in SELF_WORDS and last == INITIALIZERS.get(n.language):
         return None  # `self.init(..)` in an extension of Foundation's `URLRequest`: its own, unindexed
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
@@ -99,8 +102,16 @@ def qualified_tiers(
         return None  # `std::move(x)`: the standard library's, not an indexed method named `move`
     # `tempfile::Builder::new()`: a capitalized name is a type's (C#'s properties aside), not a
     # variable's named after a type, so `CommandBuilder.new` is no guess for it.
+    typed = [c for c in cands if declared and owner_name(c) == [declared.rsplit(".", 1)[-1]]]
+    written = [c for c in typed if reachable(n, c.node)]
+    if written:  # `chan: chan::Tx<T>`: the declared type's `Tx.strong_count`, by its name alone
+        return [written]
     typelike = qlast[:1].isupper() and n.language != "csharp"
-    spelled = [] if typelike else [c for c in cands if named_after(qlast, c.node.qualified_name)]
+    spelled = [
+        c
+        for c in ([] if typelike else cands)
+        if named_after(qlast, c.node.qualified_name) and declared.rsplit(".", 1)[-1] in ("", *owner_name(c))
+    ]
     named = [c for c in spelled if reachable(n, c.node)]
     if named:  # `sink.write()`, `headers.add()`: a variable named after its type (kept ambiguous),
         return [derived(named, cands)]  # which may hold a subclass's value (`route` a `Mount`)
@@ -120,15 +131,22 @@ def qualified_tiers(
     ]
 
 
-def by_name_only(qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode]) -> bool:
+def by_name_only(
+    qualifier: str, head: str, bound: list[Ref], chosen: list[StoredNode], declared: str = ""
+) -> bool:
     """`x.m()` linked to a method `m` only because of its name: `x` is bound by no import, is not
     `self`/`this`/`super`, and names no container of the method, case aside (`err.Error()` on a
     library error type would link to the indexed code's only `Error`). Such an edge is kept but
-    marked ambiguous: the call may well be to a type the index does not hold."""
+    marked ambiguous: the call may well be to a type the index does not hold. So is one whose `x`
+    is declared of another type (declared.py) than the container it is named after: `buf: &[u8]`
+    holds no `Buf`. A declared type alone names no container: `std::sync::Mutex` is no indexed one."""
     if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
         return False
     qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
-    return not any([p.lower() for p in owner_name(c)] == [qlast] for c in chosen)
+    return not any(
+        [p.lower() for p in owner_name(c)] == [qlast] and declared.rsplit(".", 1)[-1] in ("", *owner_name(c))
+        for c in chosen
+    )
 
 
 def qualifier_of(c: StoredNode) -> str:

@@ -32,6 +32,7 @@ from functools import cached_property, lru_cache, partial
 from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph import qualified
 from indexlib.graph.callarity import of_call_arity
+from indexlib.graph.declared import DeclaredTypes
 from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package, sees
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.heirs import Heirs
@@ -57,15 +58,7 @@ from indexlib.graph.rustpaths import module_path_tier, on_value
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
 from indexlib.pathroles import is_test_path, is_tests_own
-from indexlib.records import (
-    CONTAINER_KINDS,
-    UNIFORM_ACCESS,
-    Node,
-    Ref,
-    RefKind,
-    is_component,
-    is_constructor,
-)
+from indexlib.records import CONTAINER_KINDS, UNIFORM_ACCESS, Node, Ref, RefKind, is_component, is_constructor
 from indexlib.snapshot import Snapshot
 
 MAX_CANDIDATES = 12  # an ambiguous name keeps at most this many targets: beyond that it says nothing
@@ -96,6 +89,7 @@ class Resolver:
         )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
         self.sides = RubySides(snap)
+        self.declared = DeclaredTypes(snap, self._enclosing_class)  # `buf: &[u8]`: no `Buf` named so
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
         found = self.snap.lookup("name_exact", name.lower(), limit=200)
@@ -203,7 +197,8 @@ class Resolver:
                 ranked = nearest_bodies(n, [self.parts.as_home(c) for c in tier])
                 # `e.run()` in a Go method of `e`'s type, landing on that type's method, is no guess.
                 own_method = qualifier == receiver(n) and all(self._member_of(c.node, own) for c in ranked)
-                guess = not own_method and not named and by_name_only(qualifier, head, bound, ranked)
+                typed = self.declared.of(n, qualifier)  # `buf: ReadBuf`: not named after a `Buf`
+                guess = not own_method and not named and by_name_only(qualifier, head, bound, ranked, typed)
                 # `self.app()` that no method of the own class or its bases answers: `app` is likely
                 # an attribute (`self.app = app`); another class's `app` is only a name's guess.
                 guess = guess or (qualifier in SELF_WORDS and i >= SELF_TIERS)
@@ -295,9 +290,10 @@ class Resolver:
         if not qualifier:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            reachable = self.outside.reachable
-            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reachable)
-            if qualified is not None:
+            reach, written = self.outside.reachable, self.declared.of(n, qualifier)
+            held = self.declared.held(n, written)  # `state: AtomicUsize`: no indexed type's method
+            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reach, written)
+            if qualified is not None and held:
                 tiers.extend(qualified)
             elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold
                 return None

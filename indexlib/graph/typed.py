@@ -257,6 +257,8 @@ class GoTypes:
             known[head] = ""  # unknown while it is read: `a := a.Next()` asks for its own type
             known[head] = self._made(n, head) or self._ranged(n, head)
         declared = known[head]
+        if not declared and head.endswith(INDEXED):  # `c[i].Name()` on `c commandSorterByName`
+            declared = self._named_element(n, self._type_of(n, head.removesuffix(INDEXED)))
         steps = rest.split(".") if rest else []
         if len(steps) > MAX_CHAIN:
             return ""
@@ -264,7 +266,8 @@ class GoTypes:
             if not declared or "." in declared:
                 return ""  # unknown, or another package's type, whose fields this does not read
             if step.endswith(INDEXED):  # `n.children[i].find()`: an element of the field's collection
-                declared = element_type(self._field_written(f"{declared}.{step.removesuffix(INDEXED)}"))
+                written = self._field_written(f"{declared}.{step.removesuffix(INDEXED)}")
+                declared = element_type(written) or self._named_element(n, type_name(written))
                 continue
             declared = self._field_type(f"{declared}.{step}") or self._method_result(n, declared, step, 0)
         return declared
@@ -404,6 +407,19 @@ class GoTypes:
                 "",
             )
         return self._fields[field]
+
+    def _named_element(self, n: Node, declared: str) -> str:
+        """The element type of a named slice, array or map type of `n`'s package (`type
+        commandSorterByName []*Command` -> Command), '' for another type or one of another package,
+        whose element type names would be read in the wrong package."""
+        if not declared or "." in declared:
+            return ""
+        said = {
+            element_type(t.node.signature.split(None, 2)[2])
+            for t in self._types_named(n, declared)
+            if t.node.kind == "type" and len(t.node.signature.split(None, 2)) == 3
+        }
+        return said.pop() if len(said) == 1 else ""
 
     def _types_named(self, n: Node, declared: str) -> list[StoredNode]:
         """The type nodes a type name written in `n`'s file names: its own package's for a bare

@@ -3,7 +3,8 @@
 
 Owns: reading that written type's name (its head: `ReadBuf` of `&mut ReadBuf<'_>`, `[]` of a slice,
 `Vec` of `Vec<u8>`, the pointee of a `Box<T>`, `Arc<T>` or `Optional[T]`), by variable, per function
-and per class.
+and per Rust struct; and whether a Rust local is re-declared, where a call is, by a `let` whose
+value's class is not read (`shadowed`), so that locals.py's one class per name does not answer.
 
 Why: a variable named after an indexed type (`buf` after a `Buf`) is guessed to hold it
 (qualified.py `named_after`), and that guess was certain even where the declaration says otherwise:
@@ -62,10 +63,13 @@ _GIVEN = {
 # Such a value whose class is read: a constructor call that is the whole value (`Parser::new(..);`,
 # `new Options(..);`, `Headers(headers)`), not the start of a chain (`Command::new(..).spawn()`).
 _CONSTRUCTOR = {
-    "rust": re.compile(r"((?:\w+::)*[A-Z]\w*)(?:::(?:new|default)\s*|\s*(?=\{))"),
+    "rust": re.compile(r"((?:\w+::)*[A-Z]\w*)(?:::<[^;=]*?>)?(?:::(?:new|default)\s*|\s*(?=\{))"),
     "typescript": re.compile(r"new\s+((?:\w+\.)*[A-Z]\w*)\s*"),
     "python": re.compile(r"((?:\w+\.)*[A-Z]\w*)"),
 }
+# A Rust `let` of one name, with its type written (group 2) or not: where a local is re-declared.
+_LET = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*(:)?[^=;]*?=(?!=)\s*")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _UNKNOWN = "?"  # a value whose type is not read: the name then has no one type
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
 
@@ -92,11 +96,15 @@ def _made(code: str, at: int, language: str) -> str:
     opening = m.end() if m else -1
     if not m or opening >= len(code) or code[opening] not in _CLOSING:
         return _UNKNOWN
-    depth, end = 0, opening
-    for end in range(opening, len(code)):
-        depth += (code[end] in _CLOSING) - (code[end] in _CLOSING.values())
+    depth, end = 0, 0
+    line_end = code.find(";" if language != "python" else "\n", opening)  # the statement, near enough
+    tail = code[opening : len(code) if line_end < 0 else line_end + 1]
+    bare = _STRING.sub(lambda s: '"' + " " * (len(s.group(0)) - 2) + '"', tail)  # `"\x1B["` opens none
+    for end in range(len(bare)):
+        depth += (bare[end] in _CLOSING) - (bare[end] in _CLOSING.values())
         if depth == 0:
             break
+    end += opening
     rest = code[end + 1 :].lstrip(" \t?" if language == "python" else " \t\n?")  # a chain may go on below
     name = _OWN_CRATE.sub("", m.group(1).replace("::", "."))
     ended = not rest or rest[0] in (";\n#" if language == "python" else ";")
@@ -121,6 +129,26 @@ def _head(m: re.Match[str], code: str, language: str) -> str:
     return path if typelike else ""
 
 
+def _offset(code: str, lines: int) -> int:
+    """Where line `lines` (0-based) of `code` starts; len(code) past its end."""
+    at = 0
+    for _ in range(lines):
+        at = code.find("\n", at) + 1
+        if at == 0:
+            return len(code)
+    return at
+
+
+def _open(code: str, start: int, end: int) -> bool:
+    """Whether the block `code[start]` is in is still open at `end`: no `}` closes it between."""
+    depth = 0
+    for ch in code[start:end]:
+        depth += (ch == "{") - (ch == "}")
+        if depth < 0:
+            return False
+    return True
+
+
 class DeclaredTypes:
     """The written type of a call's receiver over one resolver's life: `enclosing` gives the class
     `self` means in a node."""
@@ -130,6 +158,26 @@ class DeclaredTypes:
         self._locals: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._held: dict[str, bool] = {}
+
+    def shadowed(self, n: Node, name: str, line: int) -> bool:
+        """Whether Rust local `name`, declared more than once in `n`, holds at `line` the value of
+        a `let` whose type is not read (`let mut file = File::from_std(file);` after `let mut file =
+        MockFile::default();`): a class read from another of its declarations is not this one's."""
+        if n.language != "rust" or "." in name or not name:
+            return False
+        code = code_only(n.text, "rust")
+        copy = re.compile(rf"&?(?:mut\s+)?{re.escape(name)}(?:\.clone\(\))?\s*;")  # `let tx = tx.clone();`
+        lets = [m for m in _LET.finditer(code) if m.group(1) == name and not copy.match(code, m.end())]
+        at = _offset(code, line - n.start_line)
+        # In scope at the call: a `let` on an earlier line whose block has not closed before it.
+        before = [m for m in lets if m.start() < at and _open(code, m.start(), at)]
+        if len(lets) < 2 or not before:
+            return False
+        # locals.py reads the class of a `let` a constructor makes (`MockFile::default()`) for every
+        # use of the name, and a chain (`let now = Instant::now();`) only where all lets agree.
+        made = [m for m in lets if not m.group(2) and _made(code, m.end(), "rust") != _UNKNOWN]
+        last = before[-1]
+        return bool(made) and last not in made and not last.group(2)
 
     def held(self, n: Node, declared: str) -> bool:
         """Whether the index holds a type of `n`'s language that `declared` (of `of`) may name, by its

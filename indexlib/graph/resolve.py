@@ -149,8 +149,10 @@ class Resolver:
             if n.language == "go" and qualifier and not bound and qualifier != receiver(n)
             else None
         )
-        # `te.run()` after `let te = TestEnv::new()`, `self.reader.parse()` after `self.reader = Parser()`
-        if typed is None and qualifier and ref.kind == RefKind.CALLS:  # `current_app.x()`: an import's
+        # `te.run()` after `let te = TestEnv::new()`, `self.reader.parse()` after `self.reader = Parser()`,
+        # `current_app.x()` (an import's); not a Rust local re-declared with a value whose type is unread
+        shadowed = self.declared.shadowed(n, qualifier, ref.line)
+        if typed is None and qualifier and ref.kind == RefKind.CALLS and not shadowed:
             typed = self.local_types.through(n, qualifier, cands, bound)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []

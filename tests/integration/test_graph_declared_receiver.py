@@ -55,3 +55,26 @@ def test_a_declared_type_stops_the_guess_in_python_and_typescript(tmp_path: Path
     assert callees("buf.py:10") == [("Buffer.refill", False)]
     assert callees("buf.ts:5") == [("Buffer.refill", True)]
     assert callees("buf.ts:9") == [("Buffer.refill", False)]
+
+
+SHADOWED = {
+    "src/lib.rs": "pub mod file;\npub mod mock;\n",
+    "src/mock.rs": "pub struct MockFile;\n\nimpl MockFile {\n    pub fn default() -> Self {\n        MockFile\n    }\n"
+    "    pub fn expect_write(&mut self) {}\n    pub fn expect_flush(&mut self) {}\n    pub fn write_all(&mut self) {}\n}\n",
+    "src/file.rs": "pub struct File;\n\nimpl File {\n    pub fn from_std<T>(_t: T) -> Self {\n        File\n    }\n}\n\n"
+    "fn open_write() {\n    let mut file = MockFile::default();\n    file.expect_write();\n"
+    "    {\n        let file = wrap(file);\n    }\n    file.expect_flush();\n"
+    "    let mut file = File::from_std(file);\n    file.write_all();\n}\n",
+}
+
+
+def test_a_rust_local_re_declared_with_an_unread_value_keeps_no_class(tmp_path: Path) -> None:
+    """On tokio's `fs/file/tests.rs` `let mut file = MockFile::default();` then `let mut file =
+    File::from_std(file);` made every later `file.write(..)` `MockFile.write`, certain (33 edges):
+    the constructor's class was read for every use of the name. After a `let` whose value's type is
+    not read (in scope: not one in a block already closed) the class is not known; before it, it is."""
+    engine = open_engine(make_repo(tmp_path, SHADOWED) / ".qry")
+    callees = [(r.symbol, r.line, r.ambiguous) for r in related(engine, "open_write", callers=False).related]
+    assert ("MockFile.expect_write", 11, False) in callees
+    assert ("MockFile.expect_flush", 15, False) in callees
+    assert ("MockFile.write_all", 17, False) not in callees

@@ -331,7 +331,6 @@ def apply_signals(
     scope: str = "",
 ) -> list[Candidate]:
     """Adjust fused scores with code-aware signals and re-sort; returns the surviving candidates."""
-    scope_joined = "".join(split_identifier(scope)) if scope else ""
     # A commit scope is a word of the query too: `examples: fix ...` asks for examples, `docs: ...`
     # for docs, as the same word in the sentence would.
     words = {w.lower() for w in [*query_words, *split_identifier(scope)] if len(w) >= 3}
@@ -358,7 +357,7 @@ def apply_signals(
         if defined is not None:
             _boost_definition(c, defined, identifier, signals, ctx)
         _boost_text_evidence(c, identifier, signals)
-        _boost_path(c, signals, scope, scope_joined, words)
+        _boost_path(c, signals, scope, words)
         if "remainder" in signals.enabled and c.kind == "module":
             # Named after its file, a remainder matches the name of the definition the file holds
             # (`HTTPError.ts`): its imports are not what `HTTPError` asks for, once that is defined.
@@ -434,10 +433,10 @@ def _only_there(c: Candidate, defined_only_there: bool, code_spells: bool, code_
     return ""
 
 
-def _boost_path(c: Candidate, signals: Signals, scope: str, scope_joined: str, words: set[str]) -> None:
+def _boost_path(c: Candidate, signals: Signals, scope: str, words: set[str]) -> None:
     """What the path shows: it lies in the query's commit scope, or (off by default) a query word
     names one of its folders or its file."""
-    if "scope" in signals.enabled and scope_joined and in_scope(c.path, scope_joined):
+    if "scope" in signals.enabled and scope and in_scope(c.path, scope):
         f = 1.0 + signals.scope_boost
         c.score *= f
         c.explain.append(f"path lies in scope {scope!r}: x{f:g}")

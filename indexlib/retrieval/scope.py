@@ -73,24 +73,38 @@ def prose_factors(
     return out
 
 
-def path_names(path: str, joined: str) -> bool:
-    """True when a folder or file name of `path` holds `joined` (a name with separators and case
-    removed) from one of its word boundaries on: `compilercore` is in `packages/compiler-core/src`,
-    `keepalive` in `KeepAlive.ts`, `man` in `clap_mangen/`; `time` is not in `runtime/`, whose word it
-    would only end."""
-    return any(joined in _joined(part) and _names_from_a_word(part, joined) for part in path.split("/"))
-
-
-def in_scope(path: str, joined: str) -> bool:
-    """Whether a commit scope (`joined`: separators and case removed) names `path`: as `path_names`
-    finds it, or for a scope shorter than `MIN_SCOPE_CHARS`, as a whole folder name or file stem.
+def in_scope(path: str, scope: str) -> bool:
+    """Whether a commit scope names `path`: a folder or file name holds it from one of its word
+    boundaries on (`compilercore` is in `packages/compiler-core/src`, `keepalive` in `KeepAlive.ts`,
+    `man` in `clap_mangen/`; `time` is not in `runtime/`, whose word it would only end), or, shorter
+    than `MIN_SCOPE_CHARS`, is it whole (a folder name or file stem). A scope written as a path (`ignore/types`, `net/http`, `pkg/brew`) names the paths
+    holding its steps in that order, each in a later folder or file name than the one before:
+    `ignore/types` is `crates/ignore/src/default_types.rs`, which no single name holds.
 
     >>> in_scope("tokio/src/io/read.rs", "io"), in_scope("fs.go", "fs"), in_scope("src/ratio.rs", "io")
     (True, True, False)
+    >>> in_scope("crates/ignore/src/default_types.rs", "ignore/types"), in_scope("src/types/ignore.rs", "ignore/types")
+    (True, False)
     """
+    parts = path.split("/")
+    at = 0
+    steps = [j for j in map(_scope_joined, scope.split("/")) if j]
+    for step in steps:
+        at = next((i + 1 for i in range(at, len(parts)) if _names_part(parts[i], step)), -1)
+        if at < 0:
+            return False
+    return bool(steps)
+
+
+@lru_cache(maxsize=PATH_PARTS_CACHE)
+def _scope_joined(step: str) -> str:
+    return "".join(split_identifier(step))
+
+
+def _names_part(part: str, joined: str) -> bool:
     if len(joined) >= MIN_SCOPE_CHARS:
-        return path_names(path, joined)
-    return any(_joined(part.split(".", 1)[0]) == joined for part in path.split("/")) if joined else False
+        return joined in _joined(part) and _names_from_a_word(part, joined)
+    return _joined(part.split(".", 1)[0]) == joined
 
 
 @lru_cache(maxsize=PATH_PARTS_CACHE)
@@ -117,11 +131,10 @@ def _names_from_a_word(part: str, joined: str) -> bool:
 def scope_paths(files: Iterable[str], scope: str) -> list[str]:
     """The files a commit-style scope names (sorted): those with a folder or file name holding it.
     Empty when the scope is too short or names every file, so there is nothing to prefer."""
-    joined = "".join(split_identifier(scope)) if scope else ""
-    if not joined:
+    if not scope:
         return []
     all_files = list(files)
-    named = sorted(p for p in all_files if in_scope(p, joined))
+    named = sorted(p for p in all_files if in_scope(p, scope))
     return named if len(named) < len(all_files) else []
 
 

@@ -610,3 +610,23 @@ def test_a_module_in_backticks_names_a_folders_module_file() -> None:
     assert module_files(files, ["tokio"]) == ["tokio/src/lib.rs"]
     assert module_files(files, ["click.core"]) == ["src/click/core.py"]
     assert module_files(files, ["src"]) == []
+
+
+def test_a_scope_written_as_a_path_names_the_paths_holding_its_steps_in_order() -> None:
+    """`ignore/types: add Lean` changes `crates/ignore/src/default_types.rs`: no one folder or file
+    name holds `ignoretypes`, so the scope named nothing; its steps, in order, name the file."""
+    files = [
+        "crates/ignore/src/default_types.rs",
+        "crates/ignore/src/types.rs",
+        "crates/ignore/src/walk.rs",
+        "crates/core/types/ignore.rs",
+        "pkg/brew/ripgrep-bin.rb",
+        "net/http/server.go",
+        "net/url/url.go",
+    ]
+    assert scope_paths(files, "ignore/types") == files[:2]
+    assert scope_paths(files, "pkg/brew") == ["pkg/brew/ripgrep-bin.rb"]
+    assert scope_paths(files, "net/http") == ["net/http/server.go"]  # `http` is 4 letters: any word start
+    c = cand(1, "crates/ignore/src/default_types.rs", name="DEFAULT_TYPES", score=0.02)
+    out = apply_signals([c], identifier=None, query_words=["add", "lean"], scope="ignore/types")
+    assert "path lies in scope 'ignore/types': x1.3" in out[0].explain

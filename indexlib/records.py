@@ -107,6 +107,10 @@ EXPRESSION_RECEIVER = "<expr>"
 # read as `self.items.close`, and `err[i].Error()` in a Go method of `err`'s slice type as a call
 # of that method itself (index/parsing/text.py `normalize_target`).
 INDEXED = "[]"
+# The mark of a Rust receiver that is a call's result (`self.inner().lock()` -> `self.inner().lock`):
+# written bare it read as the field `self.inner`, whose name guessed its type (a struct `Inner`), so
+# the call linked, certain, to `Inner.lock` (index/parsing/rustvalues.py `called_receiver`).
+CALLED = "()"
 
 
 # The ignore files discovery reads in every folder, lowest precedence first (a later kind outranks an

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from indexlib.graph.builtins import BUILTIN_TYPES, RUST_PRIMITIVES
 from indexlib.graph.codelines import code_only
-from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.records import CALLED, CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields (as locals.py reads them)
@@ -71,6 +71,23 @@ _CONSTRUCTOR = {
 _LET = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*(:)?[^=;]*?=(?!=)\s*")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _UNKNOWN = "?"  # a value whose type is not read: the name then has no one type
+# The type of a closure's or lambda's parameter that writes none: the caller passes a value the
+# closure's text does not say (`|buf| Ok(buf.len())`, `lambda buf: ..`, `(buf) => ..`), so the name
+# guesses no type (qualified.py `by_name_only`), unlike an undeclared local's, read by its name.
+UNTYPED = "<untyped>"
+# A closure's or lambda's parameter list: Rust's `|a, mut b|` where a value starts (after `(`, `,`,
+# `=`, `move`), Python's `lambda a, b=1:`, TypeScript's `(a, b) =>` and `a =>`.
+# The type a Rust function says it returns, its head (`-> &Core<T, S>`, `-> io::Result<Config>`, `->
+# Option<&'a Self>`): through a wrapper whose `T` a call's `?` or `unwrap` gives, or a pointer's.
+_RETURNS = re.compile(
+    r"->\s*(?:(?:\w+::)*(?:Option|Result|Box|Arc|Rc|Pin)\s*<\s*)*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:\w+::)*([A-Z]\w*)"
+)
+_CLOSURE_PARAMS = {
+    "rust": re.compile(r"(?:[(,=]|\bmove)\s*\|([^|]*)\|"),
+    "python": re.compile(r"\blambda\b([^:\n]*):"),
+    "typescript": re.compile(r"(?:\(([^()]*)\)|\b([a-z_$][\w$]*))\s*=>"),
+}
+_UNTYPED_PARAM = re.compile(r"\s*(?:mut\s+|\.\.\.|\*\*?)?([a-z_$][\w$]*)\s*(?:=[^,]*)?")
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
 
 
@@ -86,7 +103,23 @@ def written_types(language: str, texts: list[str]) -> dict[str, str]:
                 seen.setdefault(m.group(1), set()).add(head)
         for m in _GIVEN[lang].finditer(code):
             seen.setdefault(m.group(1), set()).add(_made(code, m.end(), lang))
+        for name in _untyped_params(code, lang):
+            seen.setdefault(name, set()).add(UNTYPED)
+    # A closure's untyped parameter of the name of another declaration (`move |buf| ..` beside `buf:
+    # &[u8]`) is mostly the same value passed on: the written declaration answers.
+    seen = {v: (ts - {UNTYPED}) or ts for v, ts in seen.items()}
     return {v: next(iter(ts)) for v, ts in seen.items() if len(ts) == 1 and _UNKNOWN not in ts}
+
+
+def _untyped_params(code: str, language: str) -> list[str]:
+    """The parameters of the closures and lambdas in `code` that write no type (`buf` of `|buf|`, of
+    `lambda buf:`, of `(buf) =>`); a typed one (`|buf: &[u8]|`) is read by `_DECLARED`."""
+    names: list[str] = []
+    for m in _CLOSURE_PARAMS[language].finditer(code):
+        for param in "".join(g or "" for g in m.groups()).split(","):
+            if (p := _UNTYPED_PARAM.fullmatch(param)) is not None:
+                names.append(p.group(1))
+    return names
 
 
 def _made(code: str, at: int, language: str) -> str:
@@ -158,6 +191,7 @@ class DeclaredTypes:
         self._locals: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._held: dict[str, bool] = {}
+        self._returned: dict[tuple[str, str], str] = {}
 
     def shadowed(self, n: Node, name: str, line: int) -> bool:
         """Whether Rust local `name`, declared more than once in `n`, holds at `line` the value of
@@ -179,11 +213,17 @@ class DeclaredTypes:
         last = before[-1]
         return bool(made) and last not in made and not last.group(2)
 
-    def held(self, n: Node, declared: str) -> bool:
+    def held(self, n: Node, declared: str, qualifier: str = "") -> bool:
         """Whether the index holds a type of `n`'s language that `declared` (of `of`) may name, by its
         last name: when none, a call on the value reaches no indexed method (`state: AtomicUsize`,
-        `buf: &[u8]`), as one on a capitalised qualifier the index does not hold reaches none."""
-        if not declared or (n.language != "rust" and declared.rsplit(".", 1)[-1][:1].isupper()):
+        `buf: &[u8]`), as one on a capitalised qualifier the index does not hold reaches none. A
+        type an indexed function returns (`qualifier` a call) is taken as held: its declaration may
+        sit where no node is read (tokio's `Registration`, inside a `cfg_io_driver!` macro)."""
+        if (
+            declared in ("", UNTYPED)
+            or qualifier.endswith(CALLED)
+            or (n.language != "rust" and declared.rsplit(".", 1)[-1][:1].isupper())
+        ):
             return True  # a Python or TypeScript type alias (`HeaderTypes`) is no class, yet may be one
         if declared not in self._held:
             name = declared.rsplit(".", 1)[-1]
@@ -199,6 +239,8 @@ class DeclaredTypes:
         none is written or it is not a variable's."""
         if n.language not in LANGUAGES or not qualifier or qualifier in _OWN:
             return ""  # `self: Pin<&mut Self>` is the own object, whose tiers come first
+        if qualifier.endswith(CALLED):  # `self.io.registration().async_io(..)`: what it returns
+            return self._returns(n.language, qualifier.removesuffix(CALLED).rsplit(".", 1)[-1])
         parts = qualifier.split(".")
         if len(parts) == 1:
             if n.uid not in self._locals:  # read once per function
@@ -210,6 +252,24 @@ class DeclaredTypes:
         if own not in self._fields:  # read once per class
             self._fields[own] = written_types(n.language, self._class_texts(own))
         return self._fields[own].get(parts[1], "")
+
+    def _returns(self, language: str, name: str) -> str:
+        """The type every indexed Rust function or method `name` says it returns (`fn core(&self) ->
+        &Core<T, S>`; `-> Self` is its own type's), UNTYPED when they differ or one names none (`->
+        impl Future`): a call's result is no variable named after a type."""
+        if (language, name) not in self._returned:
+            said: set[str | None] = set()
+            for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS):
+                c = s.node
+                if c.name == name and c.language == language and c.kind in ("function", "method"):
+                    m = _RETURNS.search(c.signature)
+                    r = m.group(1) if m else None
+                    said.add(
+                        c.qualified_name.rsplit(".", 2)[-2] if r == "Self" and "." in c.qualified_name else r
+                    )
+            one = next(iter(said)) if len(said) == 1 else None
+            self._returned[(language, name)] = one or UNTYPED
+        return self._returned[(language, name)]
 
     def _class_texts(self, container: int) -> list[str]:
         """The texts of a Rust struct (or enum) of that name in its file: an `impl` block's text holds
@@ -227,4 +287,4 @@ class DeclaredTypes:
         ]
 
 
-__all__ = ["SEQUENCE", "DeclaredTypes", "written_types"]
+__all__ = ["SEQUENCE", "UNTYPED", "DeclaredTypes", "written_types"]

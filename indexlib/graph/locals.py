@@ -34,7 +34,7 @@ from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.pymade import MadeLocals, Resolve
-from indexlib.records import CONTAINER_KINDS, INDEXED, Node, Ref
+from indexlib.records import CALLED, CONTAINER_KINDS, INDEXED, Node, Ref
 from indexlib.snapshot import Snapshot
 
 CLASS_PARTS = 50  # same-named containers read for one class's fields
@@ -264,6 +264,9 @@ class LocalTypes:
             return None
         parts = qualifier.split(".")
         at = 1 if parts[0] in _OWN else 0
+        if at and parts[1:2] and parts[1].endswith(CALLED):
+            return None  # `self.inner().lock()`: an own method's result, no field's
+        parts = [p.removesuffix(CALLED) for p in parts]  # `Command::new(x).arg(a)`: each a call anyway
         if INDEXED in qualifier:  # `self.items[k].close()`: an element's class, as the collection's says
             if not parts[at:] or not parts[at].endswith(INDEXED) or INDEXED in "".join(parts[at + 1 :]):
                 return None  # indexed further along a chain (`a.b()[0].c()`): not read

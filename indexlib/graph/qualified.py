@@ -21,7 +21,7 @@ from indexlib.graph.builtins import (
     RUST_PRIMITIVES,
 )
 from indexlib.graph.family import family_of
-from indexlib.records import Node, Ref, without_companion
+from indexlib.records import CALLED, Node, Ref, without_companion
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
@@ -142,7 +142,9 @@ def by_name_only(
     holds no `Buf`. A declared type alone names no container: `std::sync::Mutex` is no indexed one."""
     if not qualifier or bound or head == "super" or qualifier in SELF_WORDS:
         return False
-    qlast = qualifier.rsplit(".", 1)[-1].lower()  # `type.canonicalize()` on a `Type`: named so
+    # `type.canonicalize()` on a `Type`: named so; `self.registration().x()`, a call's result, only
+    # when what the call returns (declared) is the type it is named after
+    qlast = qualifier.rsplit(".", 1)[-1].lower().removesuffix(CALLED)
     return not any(
         [p.lower() for p in owner_name(c)] == [qlast] and declared.rsplit(".", 1)[-1] in ("", *owner_name(c))
         for c in chosen

@@ -293,7 +293,7 @@ class Resolver:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
             reach, written = self.outside.reachable, self.declared.of(n, qualifier)
-            held = self.declared.held(n, written)  # `state: AtomicUsize`: no indexed type's method
+            held = self.declared.held(n, written, qualifier)  # `state: AtomicUsize`: no indexed type's method
             qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reach, written)
             if qualified is not None and held:
                 tiers.extend(qualified)

@@ -21,7 +21,7 @@ def split_target(target: str) -> tuple[str, str]:
     """`self.retry` -> ("self", "retry"); `a.b.c` -> ("a.b", "c"); `foo` -> ("", "foo"); a C# type's
     arity left off (`Policy`1` -> ("", "Policy"): written_arity reads it)."""
     t = _ARITY.sub("", target).replace("::", ".").replace("->", ".").replace("\\", ".").strip(".")
-    t = re.sub(r"\(.*$", "", t)
+    t = re.sub(r"\((?!\)\.).*$", "", t)  # a receiver marked called (CALLED: `self.inner().lock`) stays
     if "." in t:
         q, _, last = t.rpartition(".")
         return q, last

@@ -491,7 +491,7 @@ def test_a_comment_inside_a_method_chain_is_no_part_of_a_call_target() -> None:
         for language, (path, source) in cases.items()
     }
     assert targets == {
-        "rust": ["b.hidden", "b.hidden.depth"],
+        "rust": ["b.hidden", "b.hidden().depth"],  # `()`: the receiver is a call's result (CALLED)
         "javascript": ["p.then"],
         "go": ["b.Build"],
         "ruby": ["items", "items.select", "items.select.map"],  # `items`: no local holds it, a call

@@ -255,10 +255,10 @@ def test_a_rust_method_on_a_variant_or_associated_constant_targets_its_types_met
         "ExitCode.exit",
         "Color.Rgb",
         "Color.to_hex",
-        "Color.to_hex.len",
+        "Color.to_hex().len",  # the result of `to_hex()` (CALLED), no field
         "crate.codes.ExitCode.exit",
         "Self.clone",
         "config.LIMIT.get",
         "Foo.new",
-        "Foo.new.bar",
+        "Foo.new().bar",
     ]

@@ -130,7 +130,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `struct Id(u64)`) is no call of it (rustmacros.py).
 # 45: a Lua table field keyed by a string holding a name (`{ ["table"] = function(t, stk) }`) is a
 #     function, as `{ table = function }` is (`serialize_map.table`).
-PARSER_VERSION = 45
+# 46: a Rust receiver that is a call's result keeps the mark `()` (`self.inner().lock()` ->
+#     `self.inner().lock`), no longer read as a field named `inner` (rustvalues.py `called_receiver`).
+PARSER_VERSION = 46
 
 
 def parse_file(

@@ -17,7 +17,7 @@ from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs, targettyped
 from indexlib.index.parsing.jsimports import js_imports
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
-from indexlib.index.parsing.rustvalues import variant_receiver
+from indexlib.index.parsing.rustvalues import called_receiver, variant_receiver
 from indexlib.index.parsing.text import (
     Source,
     absolute,
@@ -223,7 +223,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language == "go" and callee.type == "selector_expression":
         target = _go_literal_receiver(src, callee) or target
     if language == "rust" and callee.type == "field_expression":  # `ExitCode::GeneralError.exit()`
-        target = variant_receiver(src, callee, target)
+        target = called_receiver(src, callee, variant_receiver(src, callee, target))
     return target, callee, False
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from indexlib.engines.treesitter import Node
 from indexlib.index.parsing.text import Source, normalize_target
+from indexlib.records import CALLED
 
 _CHAIN = {"field_expression": "value", "call_expression": "function"}  # the receiver's side of each
 
@@ -41,3 +42,29 @@ def variant_receiver(src: Source, callee: Node, target: str) -> str:
         return target
     written = normalize_target(src(value))
     return owner + target[len(written) :] if target.startswith(written + ".") else target
+
+
+def called_receiver(src: Source, callee: Node, target: str) -> str:
+    """`target` with the mark CALLED after its qualifier when the receiver `callee` reads the member
+    on is a call's result (`self.inner().lock` for `self.inner().lock()`, also through `?`; not
+    through `.await`, which normalize_target keeps as a name): normalize_target drops the arguments,
+    so the method's result read as a field or a variable of the call's name, which the graph may
+    take to be named after its type. A tuple struct or variant built in place (`Wrapper(x).get()`)
+    is no call's result: its type is the one written."""
+    value = callee.child_by_field_name("value")
+    while value is not None and value.type == "try_expression":
+        value = value.named_child(0) if value.named_child_count else None
+    called = (
+        value.child_by_field_name("function")
+        if value is not None and value.type == "call_expression"
+        else None
+    )
+    if called is None or "." not in target:
+        return target
+    if (
+        called.type in ("identifier", "scoped_identifier")
+        and src(called.child_by_field_name("name") or called)[:1].isupper()
+    ):
+        return target  # `Wrapper(x).get()`, `Color::Rgb(1, 2).to_hex()`: a value of that type, as written
+    qualifier, name = target.rsplit(".", 1)
+    return target if qualifier.endswith(CALLED) else f"{qualifier}{CALLED}.{name}"

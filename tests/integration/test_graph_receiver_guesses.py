@@ -1,0 +1,62 @@
+"""A receiver whose value no name says (a call's result, an untyped closure parameter, a Go variable
+of a written type) is not taken, by its name, to hold a type it is named after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexlib import open_engine, related
+from tests.repokit import make_repo
+
+CALLED = {
+    "src/lib.rs": "pub mod time;\npub mod atomic;\n",
+    "src/time.rs": "pub struct Inner {\n    n: u64,\n}\n\nimpl Inner {\n"
+    "    pub fn lock(&self) -> u64 {\n        self.n\n    }\n}\n",
+    "src/atomic.rs": "pub struct Counter {\n    inner: Inner,\n    cell: u64,\n}\n\nimpl Counter {\n"
+    "    fn inner(&self) -> &std::sync::Mutex<u64> {\n        todo!()\n    }\n\n"
+    "    pub fn load(&self) -> u64 {\n        *self.inner().lock()\n    }\n\n"
+    "    pub fn field(&self) -> u64 {\n        self.inner.lock()\n    }\n\n"
+    "    fn time(&self) -> &Inner {\n        &self.inner\n    }\n\n"
+    "    pub fn returned(&self) -> u64 {\n        self.time().lock()\n    }\n}\n",
+}
+
+
+def test_a_rust_method_result_is_no_field_named_after_a_type(tmp_path: Path) -> None:
+    """On tokio `*self.inner().lock()` in `StaticAtomicU64.load` was stored as `self.inner.lock`, a
+    field named after the struct `Inner`, so it linked, certain, to `time::Inner.lock`. The result
+    of `inner()` (a `Mutex`) is not known: `Inner.lock` is at most a guess by name; the field
+    `self.inner` (declared `inner: Inner`) still links for certain, and so does a call's result
+    whose function says it returns the type (`fn time(&self) -> &Inner`)."""
+    engine = open_engine(make_repo(tmp_path, CALLED) / ".qry")
+
+    def callees(name: str) -> list[tuple[str, bool]]:
+        return [(r.symbol, r.ambiguous) for r in related(engine, name, callers=False).related]
+
+    assert ("Inner.lock", False) not in callees("Counter.load")
+    assert ("Counter.inner", False) in callees("Counter.load")
+    assert callees("Counter.field") == [("Inner.lock", False)]
+    assert ("Inner.lock", True) in callees("Counter.returned")  # `fn time(&self) -> &Inner`: its type, by name
+
+
+CLOSURES = {
+    "src/lib.rs": "pub mod blocking;\npub mod file;\n",
+    "src/blocking.rs": "pub(crate) struct Buf {\n    n: usize,\n}\n\nimpl Buf {\n"
+    "    pub(crate) fn refill(&self) -> usize {\n        self.n\n    }\n}\n",
+    "src/file.rs": "fn each<F: Fn(&[u8]) -> usize>(f: F) -> usize {\n    f(&[])\n}\n\n"
+    "fn open_write() -> usize {\n    each(|buf| buf.refill())\n}\n",
+    "buf.py": "class Buffer:\n    def refill(self):\n        pass\n\n\n"
+    "def each(f):\n    return f(b'')\n\n\ndef open_write():\n    return each(lambda buffer: buffer.refill())\n",
+}
+
+
+def test_an_untyped_closure_parameter_guesses_no_type_for_certain(tmp_path: Path) -> None:
+    """On tokio `|buf| Ok(buf.len())` in `fs/file/tests.rs:open_write` linked, certain, to the
+    crate's `Buf.len`, since `buf` is named after `Buf`; the closure's caller passes the value, whose
+    type the closure does not write. The name's guess is kept, marked ambiguous (Rust, Python)."""
+    engine = open_engine(make_repo(tmp_path, CLOSURES) / ".qry")
+
+    def callees(at: str) -> list[tuple[str, bool]]:
+        return [(r.symbol, r.ambiguous) for r in related(engine, at, callers=False).related]
+
+    assert ("Buf.refill", True) in callees("src/file.rs:open_write")
+    assert ("Buffer.refill", True) in callees("buf.py:open_write")

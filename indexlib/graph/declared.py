@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from indexlib.graph.builtins import BUILTIN_TYPES, RUST_PRIMITIVES
 from indexlib.graph.codelines import code_only
+from indexlib.graph.typed import variable_types
 from indexlib.records import CALLED, CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
 
@@ -237,6 +238,10 @@ class DeclaredTypes:
         """The type declared for receiver `qualifier` in `n` (a parameter or local `buf`, an own field
         `self.buf`) as written, its path dotted (`ReadBuf`, `std.sync.Mutex`, `[]`, `u8`); '' when
         none is written or it is not a variable's."""
+        if n.language == "go" and qualifier.isidentifier():  # `command *Other`: Other, though named `command`
+            if n.uid not in self._locals:  # only a written type: a receiver, a parameter, `x := T{}`
+                self._locals[n.uid] = variable_types(n)
+            return self._locals[n.uid].get(qualifier, "")
         if n.language not in LANGUAGES or not qualifier or qualifier in _OWN:
             return ""  # `self: Pin<&mut Self>` is the own object, whose tiers come first
         if qualifier.endswith(CALLED):  # `self.io.registration().async_io(..)`: what it returns

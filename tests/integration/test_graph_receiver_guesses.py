@@ -60,3 +60,29 @@ def test_an_untyped_closure_parameter_guesses_no_type_for_certain(tmp_path: Path
 
     assert ("Buf.refill", True) in callees("src/file.rs:open_write")
     assert ("Buffer.refill", True) in callees("buf.py:open_write")
+
+
+GO = {
+    "go.mod": "module example.com/app\n\ngo 1.21\n",
+    "command.go": "package app\n\ntype Command struct{}\n\nfunc (c *Command) Launch() {}\n\n"
+    "type Other struct{}\n\nfunc (o *Other) Stop() {}\n\n"
+    "func typed(command *Other) {\n\tcommand.Launch()\n}\n\n"
+    "func named(command *Command) {\n\tcommand.Launch()\n}\n\n"
+    "func plain() {\n\tcommand := build()\n\tcommand.Launch()\n}\n\n"
+    "func build() *Command {\n\treturn &Command{}\n}\n",
+}
+
+
+def test_a_go_variable_of_a_written_type_is_not_guessed_by_its_name(tmp_path: Path) -> None:
+    """With `command *Other`, where `Other` has no `Launch`, `command.Launch()` linked, certain, to
+    `Command.Launch`: the declared type found no method, so the call fell back to the variable's
+    name. The guess is kept, ambiguous; `command *Command` and a value made by a call
+    (`command := build()`, typed by its result) still link for certain."""
+    engine = open_engine(make_repo(tmp_path, GO) / ".qry")
+
+    def callees(name: str) -> list[tuple[str, bool]]:
+        return [(r.symbol, r.ambiguous) for r in related(engine, name, callers=False).related]
+
+    assert callees("typed") == [("Command.Launch", True)]
+    assert callees("named") == [("Command.Launch", False)]
+    assert ("Command.Launch", False) in callees("plain")

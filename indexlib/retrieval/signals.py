@@ -39,7 +39,8 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     # Prose and project files (Markdown sections, text windows, docs/ and .github/ templates) for a
     # question about code: x this, unless the query asks for docs.
     docs_penalty: float = 0.5
-    # A release-history file (`CHANGELOG.md`) x this besides, unless the query asks for history.
+    # A release-history file (`CHANGELOG.md`) x this besides, even when docs are asked for, unless
+    # the query names a changelog.
     # Commit titles, file MRR@10: the development set +0.002 (hybrid fix), four repositories
     # outside it +0.001 (both modes); no other kind moved.
     history_penalty: float = 0.5

@@ -71,6 +71,10 @@ _TYPE_FIRST = re.compile(rf"(?<![\w.]){_NESTED_TYPE}(?:{_TYPE_ARGS})?\??(?:\[\])
 # qualifier counts only when the file imports it as a module the index holds (LocalTypes._modules),
 # since `b.Thing()` on a local is a call whose result says nothing of its class.
 _PY_VIA = r"(?P<via>(?:[a-z_]\w*\.)+)?"
+# A Python annotation may quote its class (`env: "Environment"`), write it through a module (`node:
+# nodes.For`, counted as a constructor's `via` is) and wrap it in `Optional[..]`; `Frame | None` is a Frame.
+_PY_HINT = r"['\"]?(?:(?:[a-z_]\w*\.)?Optional\[\s*['\"]?)?"
+_PY_ANNOTATED = re.compile(rf"(?<![\w.$])(?P<var>[a-z_]\w*)\s*:\s*{_PY_HINT}{_PY_VIA}(?P<cls>[A-Z]\w*)")
 _PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\(")
 # `with Client(..) as client:` (also `async with`, each item of `with A() as a, B() as b`): a context
 # manager's `__enter__` returns the instance itself nearly always (clients, sessions, files), and a
@@ -113,7 +117,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"\blet\s+(?:mut\s+)?(\w+)\s*=\s*{_TYPE}(?:::<[^;]*?>)?(?:::(?:new|default)\s*\(|\s*\{{)"
         ),
     ),
-    "python": (_ANNOTATED, _PY_ASSIGNED, _PY_WITH),
+    "python": (_PY_ANNOTATED, _PY_ASSIGNED, _PY_WITH),
     "typescript": (
         _ANNOTATED,
         re.compile(rf"\b(?:const|let|var)\s+(\w+)\s*(?::\s*[^=;]+)?=\s*new\s+{_TYPE}"),
@@ -134,7 +138,7 @@ _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "php": _PHP_FIELDS,
     "rust": (_ANNOTATED,),
-    "python": (_ANNOTATED, _SELF_CONSTRUCTED),
+    "python": (_PY_ANNOTATED, _SELF_CONSTRUCTED),
     "typescript": (_ANNOTATED, _THIS_NEW),
     "javascript": (_THIS_NEW,),
     "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
@@ -169,19 +173,18 @@ def declared_classes(node: Node, is_module: Callable[[str], bool] = _no_modules)
     return _declared(_PATTERNS, node.language, [node.text], is_module)
 
 
-def field_classes(language: str, texts: Sequence[str]) -> dict[str, str]:
+def field_classes(
+    language: str, texts: Sequence[str], is_module: Callable[[str], bool] = _no_modules
+) -> dict[str, str]:
     """field -> the class its declarations in a class's texts (its parts: a Rust struct and its
     `impl` blocks) name, for the fields declared with one; in Python also a field given an
     annotated parameter (`def __init__(self, gateway: Gateway): self.gateway = gateway`)."""
-    seen = _seen(_FIELDS, language, texts)
+    seen = _seen(_FIELDS, language, texts, is_module)
     if language in ("python", "php"):
         given = _SELF_GIVEN if language == "python" else _PHP_GIVEN
         for text in (code_only(t, language) for t in texts):
-            params = (
-                {m.group(1): m.group(2) for m in _ANNOTATED.finditer(text)}
-                if language == "python"
-                else {v: cs.pop() for v, cs in _seen(_PATTERNS, language, [text]).items() if len(cs) == 1}
-            )
+            said = _seen(_PATTERNS, language, [text], is_module)
+            params = {v: cs.pop() for v, cs in said.items() if len(cs) == 1}
             for m in given.finditer(text):
                 if m.group(2) in params:
                     seen.setdefault(m.group(1), set()).add(params[m.group(2)])
@@ -410,7 +413,8 @@ class LocalTypes:
         if not own:
             return None
         if own not in self._fields:  # read once per class
-            self._fields[own] = field_classes(n.language, class_texts(self.snap, own))
+            is_module = partial(self._is_module, n.path)
+            self._fields[own] = field_classes(n.language, class_texts(self.snap, own), is_module)
         return self._fields[own].get(field)
 
     def assigned(self, n: Node, name: str) -> bool:

@@ -358,3 +358,28 @@ def test_a_scala_type_named_in_two_files_is_the_callers_own_files(tmp_path: Path
     )
     calls = [(r.symbol, r.path, r.ambiguous) for r in edges.related if r.edge == "calls"]
     assert calls == [("Macros.impl", "os/src-3/Macros.scala", False)]
+
+
+def test_a_python_annotation_quoted_through_a_module_or_optional_names_the_class(tmp_path: Path) -> None:
+    """jinja's `visit_For(self, node: nodes.For, ..)` calling `node.find_all(..)`, inherited from
+    `Node`, was a guess by name (ambiguous, also to every other `find_all`), as were `env:
+    "Environment"` and `frame: t.Optional[Frame]`: only `name: Class` was read. Each form now names
+    the class; a module's qualifier counts when the file imports it, as for a constructor."""
+    nodes = "class Node:\n    def find_all(self, k):\n        return []\n\n\nclass For(Node):\n    pass\n"
+    other = "class Other:\n    def find_all(self, k):\n        return None\n"
+    gen = (
+        "import typing as t\nfrom pkg import nodes\nfrom pkg.nodes import For\n\n\n"
+        "def qualified(node: nodes.For):\n    node.find_all(1)\n\n\n"
+        'def quoted(node: "For"):\n    node.find_all(2)\n\n\n'
+        "def optional(node: t.Optional[For]):\n    node.find_all(3)\n\n\n"
+        'def quoted_qualified(node: "nodes.For | None"):\n    node.find_all(4)\n\n\n'
+        "def unknown(node: lib.For):\n    node.find_all(5)\n\n\n"
+        "class Holder:\n    def __init__(self, node: nodes.For):\n        self.node = node\n\n"
+        "    def run(self):\n        self.node.find_all(6)\n"
+    )
+    files = {"pkg/__init__.py": "", "pkg/nodes.py": nodes, "pkg/other.py": other, "pkg/gen.py": gen}
+    repo = make_repo(tmp_path, files)
+    for caller in ("qualified", "quoted", "optional", "quoted_qualified", "Holder.run"):
+        assert _callees(repo, caller) == [("Node.find_all", False)], caller
+    # `lib` is no module the file imports: the qualifier may be anything, so the name still guesses.
+    assert ("Other.find_all", True) in _callees(repo, "unknown")

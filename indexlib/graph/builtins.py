@@ -277,3 +277,29 @@ CPP_COMMON_METHODS = frozenset(
         "detach",
     ]
 )
+
+# The listener methods of Node's EventEmitter (streams, sockets, servers, requests and responses are
+# all emitters) and of the DOM's EventTarget: `response.once('end', ..)`, `socket.on('error', ..)` on a
+# value of a library type. Only a JavaScript or TypeScript call: in got a method set on a function's
+# local object (`promise.on = function ..` in `asPromise`) was the guess for ~200 such calls.
+JS_LISTENER_METHODS = frozenset(
+    [
+        "on",
+        "once",
+        "off",
+        "emit",
+        "addListener",
+        "removeListener",
+        "removeAllListeners",
+        "prependListener",
+        "prependOnceListener",
+        "listenerCount",
+        "listeners",
+        "addEventListener",
+        "removeEventListener",
+        "dispatchEvent",
+    ]
+)
+
+# Per language family (graph/family.py): a call of these names on an untyped receiver makes no edge.
+FAMILY_COMMON_METHODS = {"c": CPP_COMMON_METHODS, "javascript": JS_LISTENER_METHODS}

@@ -16,8 +16,8 @@ from indexlib.engines.lexical import StoredNode
 from indexlib.graph.builtins import (
     BUILTIN_TYPES,
     COMMON_METHODS,
-    CPP_COMMON_METHODS,
     CPP_STD_NAMESPACES,
+    FAMILY_COMMON_METHODS,
     RUST_PRIMITIVES,
 )
 from indexlib.graph.family import family_of
@@ -123,8 +123,8 @@ def qualified_tiers(
         or (qlast in RUST_PRIMITIVES and n.language == "rust")
     ):
         return None  # `str.__new__`, `ValueError.__init__`: a type the index does not hold
-    if last in COMMON_METHODS or (last in CPP_COMMON_METHODS and family_of(n.language) == "c"):
-        return None  # `items.append(x)` on an untyped variable: almost always a builtin type
+    if last in COMMON_METHODS or last in FAMILY_COMMON_METHODS.get(family_of(n.language), ()):
+        return None  # `items.append(x)`, `socket.on(..)` on an untyped variable: almost always a builtin type
     return [
         [c for c in cands if c.node.path == n.path and c.node.kind == "method"],
         [c for c in cands if c.node.kind == "method"],

@@ -86,3 +86,22 @@ def test_a_go_variable_of_a_written_type_is_not_guessed_by_its_name(tmp_path: Pa
     assert callees("typed") == [("Command.Launch", True)]
     assert callees("named") == [("Command.Launch", False)]
     assert ("Command.Launch", False) in callees("plain")
+
+
+def test_an_event_listener_call_on_an_untyped_receiver_is_the_emitters_own(tmp_path: Path) -> None:
+    """On got `response.once('end', ..)`, `socket.on('error', ..)` and `stream.once(..)` (Node's
+    emitters) linked, ambiguous, to `promise.on`/`promise.once`, set on a local object inside
+    `asPromise`. A listener method on an untyped receiver is the library's, as `items.push(x)` is;
+    a receiver named after the object (`promise.on`) or of a declared class still links."""
+    files = {
+        "src/as-promise.ts": "export function asPromise() {\n  const promise = new Promise(() => {})\n"
+        "  promise.on = function (event: string, fn: () => void) {\n    return promise\n  }\n"
+        "  return promise\n}\n",
+        "src/emitter.ts": "export class Emitter {\n  once(event: string): void {}\n}\n",
+        "src/use.ts": "export function wait(response: any, bus: Emitter, promise: any) {\n"
+        "  response.once('end', () => {})\n  response.on('data', () => {})\n  bus.once('x')\n"
+        "  promise.on('retry', () => {})\n}\n",
+    }
+    engine = open_engine(make_repo(tmp_path, files) / ".qry")
+    callees = sorted((r.symbol, r.ambiguous) for r in related(engine, "wait", callers=False).related)
+    assert callees == [("Emitter.once", False), ("asPromise.promise.on", False)]

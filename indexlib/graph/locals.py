@@ -415,7 +415,8 @@ class LocalTypes:
         if own not in self._fields:  # read once per class
             is_module = partial(self._is_module, n.path)
             self._fields[own] = field_classes(n.language, class_texts(self.snap, own), is_module)
-        return self._fields[own].get(field)
+        made = n.language == "python" and field not in self._fields[own]  # `self.x = env._tokenize(..)`
+        return self._fields[own].get(field) or (self._made.field_of(own, field) if made else None)
 
     def assigned(self, n: Node, name: str) -> bool:
         """Whether the class `self` means in `n`, or one it inherits from, gives its attribute

@@ -26,9 +26,11 @@ from indexlib.graph.brackets import top_level_split
 from indexlib.records import Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
-# `name = call(`, `name = await obj.method(`: a plain assignment of one name (not `==`, `+=`, a tuple).
+# `name = call(`, `name = await obj.method(`: a plain assignment of one name (not `==`, `+=`, a tuple),
+# or of an own field (`self.stream = environment._tokenize(..)`).
 _MADE = re.compile(
-    r"(?m)^[ \t]*(?P<var>[a-z_]\w*)[ \t]*=[ \t]*(?:await[ \t]+)?(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
+    r"(?m)^[ \t]*(?P<var>(?:self\.)?[a-z_]\w*)[ \t]*=[ \t]*(?:await[ \t]+)?"
+    r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
 )
 # A definition's return annotation: what follows its last `->` (a signature ends before the `:`).
 _ANNOTATION = re.compile(r"->([^>]*)$")
@@ -113,6 +115,20 @@ class MadeLocals:
         if key not in self._classes:
             self._classes[key] = None  # unknown while it is read: `node = node.next()` asks for itself
             self._classes[key] = self._read(n, name)
+        return self._classes[key]
+
+    def field_of(self, container: int, field: str) -> str | None:
+        """The class the calls assigned whole to `self.<field>` in the methods of class `container`
+        return, when they agree: jinja's `self.stream = environment._tokenize(..)` in
+        `Parser.__init__`, with `-> TokenStream`, makes the parser's ~60 `self.stream.expect(..)`
+        calls TokenStream's, where they were guesses by name."""
+        key = (container, f"self.{field}")
+        if key not in self._classes:
+            self._classes[key] = None  # unknown while it is read, as for a local
+            stored = self.snap.node(container)
+            methods = self.snap.nested(stored.node) if stored is not None else []
+            said = {self.class_of(m, key[1]) for m in methods if made_by_calls(m.text, m.start_line, key[1])}
+            self._classes[key] = said.pop() if len(said) == 1 else None
         return self._classes[key]
 
     def _read(self, n: Node, name: str) -> str | None:

@@ -62,3 +62,25 @@ def test_only_a_whole_call_assigned_is_read_and_its_annotation_as_a_class() -> N
     assert returned("def f(self) -> Self", "Own") == "Own"
     assert returned("def f() -> A | B", "") is None
     assert returned("def f() -> None", "") is None
+
+
+def test_a_field_made_by_a_call_is_of_the_class_its_definition_returns(tmp_path: Path) -> None:
+    """jinja's `Parser.__init__` sets `self.stream = environment._tokenize(..)` (`-> TokenStream`);
+    the parser's `self.stream.skip_if(..)` calls were guesses by name, ambiguous. The field is of
+    the class the call's definition returns; a field the methods make with calls returning
+    different classes is not known, and its calls are guessed as before."""
+    files = {
+        "lexer.py": "class TokenStream:\n    def skip_if(self, kind):\n        return kind\n\n"
+        "class Checker:\n    def skip_if(self, kind):\n        return None\n",
+        "env.py": "from lexer import TokenStream\n\nclass Environment:\n"
+        "    def _tokenize(self, source) -> TokenStream:\n        return TokenStream()\n\n"
+        "    def checker(self) -> 'Checker':\n        return None\n",
+        "parser.py": "class Parser:\n    def __init__(self, environment: 'Environment', source):\n"
+        "        self.stream = environment._tokenize(source)\n        self.mixed = environment._tokenize(source)\n\n"
+        "    def reset(self, environment: 'Environment'):\n        self.mixed = environment.checker()\n\n"
+        "    def parse_name(self):\n        return self.stream.skip_if('name')\n\n"
+        "    def parse_mixed(self):\n        return self.mixed.skip_if('name')\n",
+    }
+    repo = make_repo(tmp_path, files)
+    assert _callees(repo, "Parser.parse_name") == [("TokenStream.skip_if", False)]
+    assert _callees(repo, "Parser.parse_mixed") == [("Checker.skip_if", True), ("TokenStream.skip_if", True)]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from indexlib.engines.treesitter import Deadline, parse
 from indexlib.index.parsing import parse_file
-from indexlib.index.parsing.preproc import blank_fragments, blank_inactive, damage, parse_best
+from indexlib.index.parsing.preproc import blank_fragments, blank_inactive, blank_split, damage, parse_best
 from indexlib.records import ParsedFile
 
 # Cut from serilog's src/Serilog/ILogger.cs (Apache-2.0).
@@ -187,7 +187,9 @@ void *hi_malloc(size_t size);
 #endif
 """
     _tree, parsed_bytes = parse_best(source, "c", Deadline(5000))
-    assert parsed_bytes is source
+    # Only the split `extern "C" {` / `}` conditionals are resolved (blank_split); both branches
+    # of `#if USE_INLINE`, whole declarations, are read.
+    assert parsed_bytes.split(b"\n")[5:10] == source.split(b"\n")[5:10]
     assert blank_inactive(source, "c") is not None  # the mechanism knows C; the parse does not use it
     parsed = parse_file("alloc.h", source, "c")
     assert [n.start_line for n in parsed.nodes if n.name == "hi_malloc"] == [7, 9]
@@ -289,3 +291,63 @@ def test_blanking_preserves_offsets_and_lines(lines: list[str]) -> None:
     assert len(blanked) == len(source)
     assert [i for i, b in enumerate(blanked) if b == 10] == [i for i, b in enumerate(source) if b == 10]
     assert all(b == s or b == 32 for b, s in zip(blanked, source, strict=True))
+
+
+def test_a_split_conditional_is_read_with_no_macro_defined() -> None:
+    """Cut from jq's jv_print.c and main.c (MIT): `} else {` split across two `#ifdef USE_DECNUM`
+    made `jv_dump_term`'s body run on to the end of the file, each later function nested in it
+    (`jv_dump_term.jv_dump_string`); `int umain(..) {` / `#else` / `int main(..) {` opened two bodies."""
+    source = b"""static void jv_dump_term(jv x, int flags) {
+  if (nan) {
+    put_null();
+  } else {
+#ifdef USE_DECNUM
+    const char *lit = literal(x);
+    if (lit) {
+      put_str(lit);
+    } else {
+#endif
+      put_str(fmt(x));
+#ifdef USE_DECNUM
+    }
+#endif
+  }
+}
+
+jv jv_dump_string(jv x, int flags) {
+  jv_dump_term(x, flags);
+  return x;
+}
+
+#ifdef WIN32
+int umain(int argc, char* argv[]);
+int wmain(int argc, wchar_t* wargv[]) {
+  return umain(argc, 0);
+}
+int umain(int argc, char* argv[]) {
+#else
+int main(int argc, char* argv[]) {
+#endif
+  return jv_dump_string(0, 0);
+}
+"""
+    assert damage(parse(source, "c", Deadline(5000)).root_node) > (0, 0)
+    parsed = parse_file("src/jv_print.c", source, "c")
+    functions = [(n.qualified_name, n.start_line, n.end_line) for n in parsed.nodes if n.kind == "function"]
+    assert functions == [("jv_dump_term", 1, 16), ("jv_dump_string", 18, 21), ("main", 30, 33)]
+    main = next(n for n in parsed.nodes if n.name == "main")
+    assert main.text.startswith("int main(int argc, char* argv[]) {")  # the file as written
+
+
+def test_only_split_conditionals_are_resolved() -> None:
+    """A conditional of whole statements or declarations keeps its directives and branches; a
+    split one keeps the branch a compiler reads with no macro defined (`#ifndef`, `#if !defined`,
+    an `#else`), or its first when the condition is not understood."""
+    assert blank_split(b"#ifdef X\nint a;\n#else\nint b;\n#endif\n") is None
+    extern_c = b'#ifdef __cplusplus\nextern "C" {\n#endif\n'
+    assert blank_split(extern_c) == bytes(b if b == ord("\n") else ord(" ") for b in extern_c)
+    assert blank_split(b"#if !defined(X) && 1\nif (a)\n#else\nif (b)\n#endif\n") == (
+        b"                    \nif (a)\n     \n      \n      \n"
+    )
+    assert blank_split(b"#if X ? 1 : 2\nf(a,\n#endif\n") == b"             \nf(a,\n      \n"
+    assert blank_split(b'#if X\n  "-b"\n#endif\n') == b"     \n      \n      \n"  # a string piece

@@ -132,7 +132,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     function, as `{ table = function }` is (`serialize_map.table`).
 # 46: a Rust receiver that is a call's result keeps the mark `()` (`self.inner().lock()` ->
 #     `self.inner().lock`), no longer read as a field named `inner` (rustvalues.py `called_receiver`).
-PARSER_VERSION = 46
+# 47: a C/C++ conditional whose branches are pieces of a statement or declaration (`#ifdef X` /
+#     `if (a) {` / `#endif`) is read in the configuration defining no macro when the file parses
+#     with errors (preproc.blank_split): jq's `jv_dump_string` was nested in `jv_dump_term`.
+PARSER_VERSION = 47
 
 
 def parse_file(

@@ -20,7 +20,10 @@ definition written only in an `#else` branch is not a node then; its text stays 
 
 from __future__ import annotations
 
+import ast
+import operator
 import re
+from collections.abc import Callable
 
 from indexlib.engines.treesitter import Deadline, Node, Tree, captures, parse
 from indexlib.index.parsing import kotlinswift
@@ -118,6 +121,177 @@ def blank_fragments(data: bytes) -> bytes | None:
     return b"\n".join(out) if out != lines else None
 
 
+def blank_split(data: bytes) -> bytes | None:
+    """`data` with each split C/C++ conditional read in the configuration that defines no macro: its
+    directive lines and every other branch blanked; None when there is none.
+
+    A split conditional has a branch that is no whole declaration or statement: its braces or
+    parentheses do not balance, or its code ends in neither `;`, `{`, `}`, `,` nor `:`. jq's
+    jv_print.c writes `#ifdef USE_DECNUM` / `if (lit) { .. } else {` / `#endif` and, later, the `}`
+    in a second `#ifdef USE_DECNUM`; main.c `#ifdef WIN32` .. `int umain(..) {` / `#else` / `int
+    main(..) {`; util.c `#ifdef _WIN32` / `if (localtime_s(..))` / `#else` / `if (localtime_r(..))`.
+    The grammar reads both branches as one text, so a body ran on to the end of the file (each later
+    function nested in `jv_dump_term`) or became an ERROR that lost the definition (`strptime`). The
+    branch kept is the one a compiler reads with no macro defined (`#ifdef X` no, `#ifndef X` yes,
+    `#if X && Y` no), the same for a conditional and its partner, so their braces balance again.
+    Other conditionals are left as written (test_c_is_parsed_as_written).
+
+    >>> blank_split(b"#ifdef W\\nint u() {\\n#else\\nint main() {\\n#endif\\n}\\n")
+    b'        \\n         \\n     \\nint main() {\\n      \\n}\\n'
+    """
+    if b"#" not in data:
+        return None
+    lines = data.split(b"\n")
+    code = _CODE_NOISE.sub(_code_noise, data).split(b"\n")
+    out = list(lines)
+    for branches, end in _conditionals(lines):
+        if not any(_is_piece(b"\n".join(code[row] for row in own)) for _head, own in branches):
+            continue
+        kept = _default_branch([lines[head] for head, _own in branches])
+        heads = [head for head, _own in branches] + [end]
+        for index, head in enumerate(heads[:-1]):
+            # A kept branch loses only its directive line; the others their code too.
+            stop = head + 1 if index == kept else heads[index + 1]
+            out[head:stop] = [blank(line) for line in lines[head:stop]]
+        out[end] = blank(lines[end])
+    return b"\n".join(out) if out != lines else None
+
+
+# Comments and string and character literals, whose brackets are no code's (blank_split).
+_CODE_NOISE = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+
+
+def _code_noise(match: re.Match[bytes]) -> bytes:
+    """A comment blanked, a literal made a `0`: a branch holding only a string piece (`"-b ..\\n"`
+    in a concatenation) still ends with a value, and its brackets count for nothing."""
+    text = match.group()
+    return blank(text) if text.startswith(b"/") else b"0"
+
+
+# The last characters a whole declaration or statement ends with (a label's or an initializer's too).
+_WHOLE_ENDS = frozenset(b";{},:")
+
+
+def _conditionals(lines: list[bytes]) -> list[tuple[list[tuple[int, list[int]]], int]]:
+    """Every closed conditional of `lines`: its branches (the directive's row and the rows of code
+    it holds itself, not a nested conditional's nor a directive's) and its `#endif` row."""
+    found: list[tuple[list[tuple[int, list[int]]], int]] = []
+    stack: list[list[tuple[int, list[int]]]] = []
+    continued = False
+    for row, line in enumerate(lines):
+        if continued:
+            continued = line.rstrip(b"\r").endswith(b"\\")
+            continue
+        match = _DIRECTIVE.match(line)
+        if match is None:
+            if stack:
+                stack[-1][-1][1].append(row)
+            continue
+        continued = line.rstrip(b"\r").endswith(b"\\")
+        word = match.group(1)
+        if word in _OPENS:
+            stack.append([(row, [])])
+        elif word in _BRANCHES and stack:
+            stack[-1].append((row, []))
+        elif word == b"endif" and stack:
+            found.append((stack.pop(), row))
+    return found
+
+
+def _is_piece(code: bytes) -> bool:
+    """Whether a branch's code is a piece of a declaration or statement, not whole ones."""
+    text = code.strip()
+    if not text:
+        return False
+    unbalanced = text.count(b"{") != text.count(b"}") or text.count(b"(") != text.count(b")")
+    return unbalanced or text[-1] not in _WHOLE_ENDS
+
+
+def _default_branch(directives: list[bytes]) -> int | None:
+    """The index of the branch a compiler reads when no macro is defined: the first whose
+    condition holds, or whose condition is not understood; None when no branch is read."""
+    for index, line in enumerate(directives):
+        match = _DIRECTIVE.match(line)
+        word, rest = (match.group(1), match.group(2)) if match else (b"", b"")
+        holds = _holds_undefined(word, rest)
+        if holds is None or holds:
+            return index
+    return None
+
+
+# What `#if` conditions are rewritten to before they are evaluated with no macro defined:
+# `defined X`, a macro call and a name are 0; C's operators are Python's.
+_DEFINED = re.compile(rb"defined\s*(?:\(\s*\w+\s*\)|\w+)|\b[A-Za-z_]\w*\s*\([^()]*\)|\b[A-Za-z_]\w*\b")
+_NUMBER_SUFFIX = re.compile(rb"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
+_OPERATORS = ((b"&&", b" and "), (b"||", b" or "), (b"!=", b" <> "), (b"!", b" not "), (b"<>", b"!="))
+
+
+def _holds_undefined(word: bytes, rest: bytes) -> bool | None:
+    """Whether a conditional branch's directive holds when no macro is defined; None when its
+    condition is not understood."""
+    if word in (b"ifdef", b"elifdef"):
+        return False
+    if word in (b"ifndef", b"elifndef", b"else"):
+        return True
+    if word not in (b"if", b"elif"):
+        return None
+    condition = _CODE_NOISE.sub(b" ", rest)
+    condition = _DEFINED.sub(b"0", _NUMBER_SUFFIX.sub(rb"\1", condition))
+    for c_operator, python in _OPERATORS:
+        condition = condition.replace(c_operator, python)
+    try:
+        return bool(_evaluate(ast.parse(condition.decode("ascii").strip(), mode="eval").body))
+    except (SyntaxError, UnicodeDecodeError, ValueError, ArithmeticError, KeyError):
+        return None
+
+
+# The operators a rewritten `#if` condition may use (no shift nor power: a number is never made big).
+_BINARY: dict[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Mod: operator.mod,
+    ast.Div: operator.floordiv,
+    ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[int], int]] = {
+    ast.Not: operator.not_,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+}
+_COMPARE: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+
+def _evaluate(node: ast.expr) -> int:
+    """The value of a rewritten `#if` condition's expression; KeyError for what it may not hold."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.BoolOp):
+        values = [bool(_evaluate(value)) for value in node.values]
+        return int(all(values) if isinstance(node.op, ast.And) else any(values))
+    if isinstance(node, ast.UnaryOp):
+        return int(_UNARY[type(node.op)](_evaluate(node.operand)))
+    if isinstance(node, ast.BinOp):
+        return int(_BINARY[type(node.op)](_evaluate(node.left), _evaluate(node.right)))
+    if isinstance(node, ast.Compare):
+        left, holds = _evaluate(node.left), True
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            right = _evaluate(right_node)
+            holds, left = holds and _COMPARE[type(op)](left, right), right
+        return int(holds)
+    raise KeyError(type(node).__name__)
+
+
 def directive_rows(text: bytes, parsed: bytes) -> frozenset[int]:
     """The 0-based rows of `text` that are preprocessor directives blanked in `parsed`, its copy."""
     return frozenset(
@@ -177,7 +351,10 @@ def _without_fragments(best: tuple[Tree, bytes], language: str, deadline: Deadli
     tree, parsed = best
     if not tree.root_node.has_error:
         return best
-    return _better(tree, parsed, blank_fragments(parsed), language, deadline)
+    tree, parsed = _better(tree, parsed, blank_fragments(parsed), language, deadline)
+    if not tree.root_node.has_error:
+        return tree, parsed
+    return _better(tree, parsed, blank_split(parsed), language, deadline)
 
 
 def _as_written(data: bytes, language: str, deadline: Deadline) -> tuple[Tree, bytes]:

@@ -53,6 +53,10 @@ _MADE = re.compile(
 _COPIED = re.compile(
     r"(?m)(?:^\s*|\bfor\s+)(?P<name>[A-Za-z_]\w*)\s*:=\s*&?(?P<source>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?:;|$)"
 )
+_ELEMENT_READ = re.compile(
+    r"(?m)(?:^\s*|\b(?:if|for)\s+)(?P<name>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)?\s*:=\s*"
+    r"(?P<source>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\[[^\]\n]*\]\s*(?:;|$)"
+)
 # `for k, v := range xs {`, `for v := range xs {`; over a field (`cmd.flags`) or a call without
 # arguments (`cmd.allFlags()`, `all()`), read through GoTypes.
 _RANGE = re.compile(
@@ -273,17 +277,19 @@ class GoTypes:
         return declared
 
     def _made(self, n: Node, head: str) -> str:
-        """The type of a variable `n` makes by a call (`v := New()`: New's result type) or declares as
-        a copy of a typed one (`p := c`), else of its package's variable `head` (`var v *Viper`, `var
-        std = New()`) when `n` binds no `head` of its own."""
+        """The type of a variable `n` makes by a call (`v := New()`: New's result type), declares as a
+        copy of a typed one (`p := c`) or reads from a field's collection (`v, ok := m.cache[k]`), else
+        of its package's variable `head` (`var v *Viper`, `var std = New()`) when `n` binds no `head`."""
         found = [m for m in _MADE.finditer(n.text) if _position(m, head) >= 0]
         # Go never retypes a variable: its declarations (`:=`, `var`) say its type, and `p =
         # p.Parent()` after `p := c.Parent()` says nothing more (nor can be read while `p` is).
         declared = [m for m in found if m["op"] == ":=" or m["var"]]
         made = [(m["call"], _position(m, head)) for m in declared or found]
         copies = {m["source"] for m in _COPIED.finditer(n.text) if m["name"] == head and m["source"] != head}
-        if made or copies:  # made more than once (in several subtests): by calls agreeing on the type
+        read = {m["source"] for m in _ELEMENT_READ.finditer(n.text) if m["name"] == head}
+        if made or copies or read:  # made more than once (in several subtests): by calls agreeing on the type
             types = {self._made_by(n, call, at) for call, at in made} | {self._type_of(n, c) for c in copies}
+            types |= {element_type(self._collection(n, source)) for source in read}  # `v := m.cache[k]`
             return types.pop() if len(types) == 1 else ""
         if _binds(n, head):
             return ""

@@ -307,8 +307,12 @@ def _add_options(
         compile_glob(glob)  # --path / --exclude globs are checked like path: filters
 
 
-# Syntax that means something in a regular expression and nothing in qry's query language.
-_REGEX_SYNTAX = re.compile(r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}")
+# Syntax that means something in a regular expression and nothing in qry's query language. An
+# alternation has a branch on each side (`get|set`): a `|` that opens a word is a template filter
+# (Jinja's `|default`) or a pipe, and `||` an operator.
+_REGEX_SYNTAX = re.compile(
+    r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|(?<=[^|\s])\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}"
+)
 
 
 # A backslash-qualified name (PHP's `Slim\\Handlers\\Strategies`): its `\\S` is no regex class.

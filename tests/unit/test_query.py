@@ -350,3 +350,13 @@ def test_a_pasted_struct_tag_or_attribute_is_a_phrase_as_written() -> None:
     assert q.terms == ["std::fs"] and q.negated == ['json:"x"']
     # a filter's quoted value is still a filter's
     assert parse_query('path:"src/**" x').paths == ["src/**"]
+
+
+def test_a_bar_opening_a_word_is_no_alternation() -> None:
+    """`|default` is a Jinja filter and `| grep` a pipe, `a || b` an operator: taken as words without
+    a note that they look like a regular expression; `get|set` is an alternation."""
+    from indexlib.retrieval.query import regex_syntax
+
+    for text in ("|default filter", "cat file | grep x", "a || b", "|| fallback"):
+        assert regex_syntax(text) is None, text
+    assert regex_syntax("get|set handler") == "|s"

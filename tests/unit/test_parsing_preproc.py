@@ -351,3 +351,13 @@ def test_only_split_conditionals_are_resolved() -> None:
     )
     assert blank_split(b"#if X ? 1 : 2\nf(a,\n#endif\n") == b"             \nf(a,\n      \n"
     assert blank_split(b'#if X\n  "-b"\n#endif\n') == b"     \n      \n      \n"  # a string piece
+
+
+def test_a_split_conditional_nested_past_pythons_stack_keeps_its_branch() -> None:
+    """An `#if` condition is evaluated as a Python expression: one nested deeper than the
+    interpreter's stack (`!!!...0` as written in a file) or longer than any configuration switch is
+    not understood, so its branch is kept, never an error that fails the file."""
+    for condition in (b"!" * 5000 + b"0", b"1" + b" + 1" * 20000):
+        assert blank_split(b"#if " + condition + b"\nif (a)\n#endif\n") == (
+            b" " * (len(condition) + 4) + b"\nif (a)\n      \n"
+        )

@@ -219,6 +219,7 @@ def _default_branch(directives: list[bytes]) -> int | None:
     return None
 
 
+MAX_CONDITION_BYTES = 500  # the longest `#if` condition evaluated; a longer one's branch is kept
 # What `#if` conditions are rewritten to before they are evaluated with no macro defined:
 # `defined X`, a macro call and a name are 0; C's operators are Python's.
 _DEFINED = re.compile(rb"defined\s*(?:\(\s*\w+\s*\)|\w+)|\b[A-Za-z_]\w*\s*\([^()]*\)|\b[A-Za-z_]\w*\b")
@@ -239,9 +240,12 @@ def _holds_undefined(word: bytes, rest: bytes) -> bool | None:
     condition = _DEFINED.sub(b"0", _NUMBER_SUFFIX.sub(rb"\1", condition))
     for c_operator, python in _OPERATORS:
         condition = condition.replace(c_operator, python)
+    if len(condition) > MAX_CONDITION_BYTES:
+        return None  # a condition this long is no configuration switch worth reading
     try:
         return bool(_evaluate(ast.parse(condition.decode("ascii").strip(), mode="eval").body))
-    except (SyntaxError, UnicodeDecodeError, ValueError, ArithmeticError, KeyError):
+    # RecursionError: a file's `#if !!!...0` or `1 + 1 + ...` nested past Python's stack, as written
+    except (SyntaxError, UnicodeDecodeError, ValueError, ArithmeticError, KeyError, RecursionError):
         return None
 
 

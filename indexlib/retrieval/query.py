@@ -307,12 +307,10 @@ def _add_options(
         compile_glob(glob)  # --path / --exclude globs are checked like path: filters
 
 
-# Syntax that means something in a regular expression and nothing in qry's query language. An
-# alternation has a branch on each side (`get|set`): a `|` that opens a word is a template filter
-# (Jinja's `|default`) or a pipe, and `||` an operator.
-_REGEX_SYNTAX = re.compile(
-    r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|(?<=[^|\s])\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}"
-)
+# Syntax that means something in a regular expression and nothing in qry's query language; `|` only
+# between two branches (`get|set`), not opening a word (Jinja's `|default`, a pipe) nor in `||`.
+_REGEX = r"\.[*+?]|\\[dwsbDWSB]|\[[^\]\s]*-[^\]\s]*\]|\(\?|(?<=[^|\s])\|[^|\s]|^\^|\$$|\{\d+(,\d*)?\}"
+_REGEX_SYNTAX = re.compile(_REGEX)
 
 
 # A backslash-qualified name (PHP's `Slim\\Handlers\\Strategies`): its `\\S` is no regex class.

@@ -27,17 +27,19 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.classmembers import CLASS_PARTS, class_texts, declared_in, is_class
 from indexlib.graph.codelines import code_only
 from indexlib.graph.elements import Elements
 from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
+from indexlib.graph.pyfields import python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
-from indexlib.records import CALLED, CONTAINER_KINDS, INDEXED, Node, Ref
+from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
+from indexlib.records import CALLED, INDEXED, ROUTINE_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
-CLASS_PARTS = 50  # same-named containers read for one class's fields
 # Calls and properties followed through a chain (`a.b().c().d()`, C# `new Conf().WriteTo.Sink(s)`) by
 # their declared types: a fluent builder's chain steps through a property between calls.
 MAX_CHAIN = 8
@@ -48,20 +50,14 @@ _RUST_SAME = frozenset({"unwrap", "expect", "unwrap_or_default", "clone", "to_ow
 # `let f = SizeFilter::from_string("-1k").unwrap();`: a local made by a chain that starts at a type.
 _RUST_LET = re.compile(r"\blet\s+(?:mut\s+)?(?P<var>[a-z_]\w*)\s*=\s*(?P<cls>[A-Z]\w*)::(?P<rest>[^;]*);")
 _CALL_ARGUMENTS = re.compile(r"\([^()]*\)")
-_RUST_RETURNED = re.compile(
-    r"->\s*(?:(?:\w+::)*(?:Option|Result|Box)\s*<\s*)?&?(?:mut\s+)?([A-Z]\w*)\b(?!\s*(?:<|::))"
-)
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
 # A Java, C# or Kotlin class as a declaration may write it, through the classes it is nested in
 # (`CallAdapter.Factory f`, `new Retrofit.Builder()`): every name capitalised, so no package's.
 _NESTED_TYPE = r"([A-Z]\w*(?:\.[A-Z]\w*)*)"
-# A Rust trait object's `dyn`; Swift's existential `any P` and opaque `some P`, also made optional in
-# parentheses (`(any RequestRetrier)?`): the value is one of P's, so P's members answer its calls.
-_EXISTENTIAL = r"(?:dyn\s+|\(?(?:any|some)\s+)?"
 # `name: Type` (a parameter or an annotated local: `te: &TestEnv`, `req: Request`, `c: Client`).
-_ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?{_EXISTENTIAL}{_TYPE}")
+_ANNOTATED = re.compile(rf"(?<![\w.$])([a-z_]\w*)\s*:\s*&?(?:mut\s+)?{EXISTENTIAL}{_TYPE}")
 # `Type name` followed by `=`, `;`, `,` or `)` (a Java or C# parameter or local: `Parser p = ..`).
 # Type arguments, nested up to three deep (`<Func<Context, Task<T>>>`): balanced, so they never run
 # on across parameters (`Func<Context, T> func, ISyncPolicy<T> inner` is two).
@@ -138,7 +134,7 @@ _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "php": _PHP_FIELDS,
     "rust": (_ANNOTATED,),
-    "python": (_PY_ANNOTATED, _SELF_CONSTRUCTED),
+    "python": (_SELF_CONSTRUCTED,),  # and pyfields.py's annotations
     "typescript": (_ANNOTATED, _THIS_NEW),
     "javascript": (_THIS_NEW,),
     "kotlin": (_ANNOTATED, _KOTLIN_CONSTRUCTED),
@@ -148,6 +144,11 @@ _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
     "csharp": (_TYPE_FIRST, _THIS_NEW),
 }
 _OWN = frozenset({"self", "this"})
+# Where a chain's step no method is named reads a field's declared class (`r.connection.send()`); not
+# Rust, whose fields' types are often a wrapper (`Arc<Mutex<T>>`), nor Go (typed.py's).
+_FIELD_STEPS = frozenset(
+    {"python", "typescript", "tsx", "javascript", "php", "java", "csharp", "kotlin", "scala", "swift"}
+)
 # An attribute given a value in a method (`self.app = app`, `self.cb: Callback = cb`, `this.handler =
 # fn`; not `==`, `+=`): a call `self.app(..)` calls the value held, no method of another class.
 _ATTRIBUTE_SET = {
@@ -180,6 +181,8 @@ def field_classes(
     `impl` blocks) name, for the fields declared with one; in Python also a field given an
     annotated parameter (`def __init__(self, gateway: Gateway): self.gateway = gateway`)."""
     seen = _seen(_FIELDS, language, texts, is_module)
+    for field, cls in python_fields(texts) if language == "python" else ():
+        seen.setdefault(field, set()).add(cls)
     if language in ("python", "php"):
         given = _SELF_GIVEN if language == "python" else _PHP_GIVEN
         for text in (code_only(t, language) for t in texts):
@@ -269,6 +272,7 @@ class LocalTypes:
         at = 1 if parts[0] in _OWN else 0
         if at and parts[1:2] and parts[1].endswith(CALLED):
             return None  # `self.inner().lock()`: an own method's result, no field's
+        called = [p.endswith(CALLED) for p in parts]  # Rust marks a step that is a call's result
         parts = [p.removesuffix(CALLED) for p in parts]  # `Command::new(x).arg(a)`: each a call anyway
         if INDEXED in qualifier:  # `self.items[k].close()`: an element's class, as the collection's says
             if not parts[at:] or not parts[at].endswith(INDEXED) or INDEXED in "".join(parts[at + 1 :]):
@@ -276,7 +280,7 @@ class LocalTypes:
             field, name = bool(at), parts[at].removesuffix(INDEXED)
             cls, rest = self._elements.of(n, name, field, n.language in _BARE_FIELDS), parts[at + 1 :]
         elif at:
-            cls, rest = (self._field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
+            cls, rest = (self._own_field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
         else:  # a Java import binds a class (`import retrofit2.Retrofit;`), never a variable
             cls = None if bound and n.language not in _BARE_FIELDS else self._local(n, parts[0])
             cls, rest = cls or self._module_level(n, parts[0], list(bound)), parts[1:]
@@ -285,8 +289,8 @@ class LocalTypes:
             cls, rest = f"{cls}.{rest[0]}", rest[1:]  # `new Retrofit.Builder().baseUrl(u)`: the nested class
         if len(rest) > MAX_CHAIN:
             return None
-        for call in rest:
-            cls = self._returns(cls, call, n.language) if cls is not None else None
+        for i, step in enumerate(rest, len(parts) - len(rest)):
+            cls = self._step(cls, step, n.language, called[i]) if cls is not None else None
         if cls is None:
             return None
         found = self._members(cls, n.language, cands)
@@ -371,10 +375,64 @@ class LocalTypes:
 
     def _members(self, cls: str, language: str, cands: list[StoredNode]) -> list[StoredNode] | None:
         for level in self._levels(cls, language):
-            found = [c for c in cands if any(_declared_in(c, name) for name in level)]
+            found = [c for c in cands if any(declared_in(c, name) for name in level)]
             if found:
                 return found
         return None
+
+    def _step(self, cls: str, step: str, language: str, called: bool) -> str | None:
+        """The class one step of a chain on a `cls` gives: what its method `step` says it returns,
+        else, for a step no method of `cls` is named (`r.connection` of `r.connection.send()` with
+        `r: Response`), the class the field's declaration in `cls` names (`connection: HTTPAdapter`)."""
+        returned = self._returns(cls, step, language)
+        if returned is not None or called or language not in _FIELD_STEPS:
+            return returned
+        return None if self._routine(cls, step, language) else self._member_field(cls, step, language)
+
+    def _own_field(self, n: Node, field: str) -> str | None:
+        """The class of `self.field` in `n`: its own class's declaration of the field, else (where a
+        chain's steps read fields) one its bases declare (click's `self.param` in `MissingParameter`,
+        declared `param: Parameter | None` in `BadParameter`), else what its own property `field`
+        says it returns (httpx's `self.base_url`, `def base_url(self) -> URL`)."""
+        found = self._field(n, field)
+        own = self.snap.node(self._enclosing(n)) if found is None and n.language in _FIELD_STEPS else None
+        if own is None:
+            return found
+        return self._member_field(own.node.name, field, n.language) or self._returns(
+            own.node.name, field, n.language
+        )
+
+    def _routine(self, cls: str, name: str, language: str) -> bool:
+        """Whether `cls` or a class it inherits from declares a routine `name` (whose return, not a
+        field, a step of that name reads)."""
+        found = [
+            s
+            for s in self.snap.lookup("name_exact", name.lower(), limit=CLASS_PARTS)
+            if s.node.name == name and s.node.kind in ROUTINE_KINDS
+        ]
+        return bool(self._members(cls, language, found))
+
+    def _member_field(self, cls: str, field: str, language: str) -> str | None:
+        """The class the declaration of field `field` of `cls`, or of the nearest class it inherits
+        from that declares one, names; None when none does or two classes of that name disagree."""
+        for level in self._levels(cls, language):
+            said = {
+                self._class_fields(u, language).get(field)
+                for name in level
+                for u in self._holders(name, language)
+            } - {None}
+            if said:
+                return said.pop() if len(said) == 1 else None
+        return None
+
+    def _class_fields(self, own: int, language: str) -> dict[str, str]:
+        """field -> declared class, for the class `own` (read once per class); a class written through
+        a module (`nodes.For`) counts when the class's file imports that module."""
+        if own not in self._fields:
+            held = self.snap.node(own)
+            is_module = partial(self._is_module, held.node.path) if held is not None else _no_modules
+            self._fields[own] = field_classes(language, class_texts(self.snap, own), is_module)
+        return self._fields[own]
 
     def _returns(self, cls: str, method: str, language: str) -> str | None:
         """The class a method `method` of `cls` (or of the nearest class it inherits from) says it
@@ -394,16 +452,17 @@ class LocalTypes:
         if not mine and language == "rust" and method in _RUST_SAME:
             return cls  # `TimeFilter::after(s).unwrap()`: the `TimeFilter` that `after` wraps
         said = {returned_class(m.node.signature, method, language) for m in mine}
-        said = {cls if r in _SELF_TYPES else r for r in said}
+        # a Python property's setter says `-> None`: the value read through it is its getter's
+        said = {cls if r in _SELF_TYPES else r for r in said} - ({"None"} if len(said) > 1 else set())
         # `Builder baseUrl(..)` in `Retrofit.Builder` returns that Builder, not another class's
-        said = {_enclosing_named(cls, r) if r else r for r in said}
+        said = {enclosing_named(cls, r) if r else r for r in said}
         return next(iter(said)) if len(said) == 1 and None not in said else None
 
     def _holds(self, name: str, language: str) -> bool:
         """Whether the index holds a class `name` of `language` (read once per name)."""
         if (name, language) not in self._classes:
             self._classes[(name, language)] = any(
-                _is_class(s, name) and s.node.language == language
+                is_class(s, name) and s.node.language == language
                 for s in self.snap.lookup("name_exact", name.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
             )
         return self._classes[(name, language)]
@@ -412,11 +471,9 @@ class LocalTypes:
         own = self._enclosing(n)
         if not own:
             return None
-        if own not in self._fields:  # read once per class
-            is_module = partial(self._is_module, n.path)
-            self._fields[own] = field_classes(n.language, class_texts(self.snap, own), is_module)
-        made = n.language == "python" and field not in self._fields[own]  # `self.x = env._tokenize(..)`
-        return self._fields[own].get(field) or (self._made.field_of(own, field) if made else None)
+        fields = self._class_fields(own, n.language)
+        made = n.language == "python" and field not in fields  # `self.x = env._tokenize(..)`
+        return fields.get(field) or (self._made.field_of(own, field) if made else None)
 
     def assigned(self, n: Node, name: str) -> bool:
         """Whether the class `self` means in `n`, or one it inherits from, gives its attribute
@@ -438,7 +495,7 @@ class LocalTypes:
         return frozenset(
             s.node.uid
             for s in self.snap.lookup("name_exact", cls.rsplit(".", 1)[-1].lower(), limit=CLASS_PARTS)
-            if _is_class(s, cls) and s.node.language == language
+            if is_class(s, cls) and s.node.language == language
         )
 
     def _levels(self, cls: str, language: str) -> list[set[str]]:
@@ -452,69 +509,3 @@ class LocalTypes:
                 levels.append({st.node.name for u in level if (st := self.snap.node(u)) is not None})
             self._lineage[key] = levels
         return self._lineage[key]
-
-
-# A Kotlin or Swift property's declared type (`val writeTo: Sinks`, `var other: Sinks?`, `let s: S`).
-_PROPERTY = re.compile(rf"\b(?:val|var|let)\s+(\w+)\s*:\s*{_EXISTENTIAL}([A-Z]\w*)\b(?!\s*<)")
-
-
-def returned_class(signature: str, name: str, language: str) -> str | None:
-    """The class a method's signature says it returns (`-> Self`, `): Elements`, `Elements select(`),
-    or a property's its declared type (C# `public LoggerSinkConfiguration WriteTo { get; }`, Kotlin
-    `val writeTo: Sinks`, Swift `var sinks: Sinks?`): a fluent chain steps through both alike
-    (`new LoggerConfiguration().WriteTo.Sink(s)`). None when it names none (a primitive, a generic
-    wrapper, nothing written)."""
-    lang = _ALIAS.get(language, language)
-    word = re.escape(name)
-    declared = _PROPERTY.search(signature) if lang in ("kotlin", "swift") else None
-    if declared and declared.group(1) == name:  # `val writeTo: Sinks = ..`, `var other: Sinks?`
-        return declared.group(2)
-    if lang in ("java", "csharp"):  # a method's `(`/`<`; a property's end, accessors, `=>`, `=`
-        m = re.search(rf"(?<![\w.])([A-Z]\w*)(?:<[^()]*>)?\??\s+{word}\s*(?:[(<{{=]|$)", signature)
-    elif lang == "php":  # `): EasyHandle`, `): ?self`, `): \\Foo\\Bar`
-        m = re.search(r"\)\s*:\s*\??\\?(?:\w+\\)*([A-Z]\w*|self|static)\s*(?:$|\{)", signature)
-    elif lang == "rust":  # `-> Option<Self>`, `-> io::Result<Config>`: the `T` an unwrap or `?` gives
-        m = re.search(_RUST_RETURNED, signature)
-    elif lang in ("python", "swift"):
-        m = re.search(rf"->\s*&?(?:mut\s+)?{_EXISTENTIAL}['\"]?([A-Z]\w*)\b(?!\s*<)", signature)
-    else:  # TypeScript, JavaScript's JSDoc-less methods have none, Kotlin `): Type`
-        m = re.search(r"\)\s*:\s*([A-Z]\w*|this)\b(?!\s*<)", signature)
-    return m.group(1) if m else None
-
-
-def _declared_in(c: StoredNode, cls: str) -> bool:
-    """Whether member `c` is declared in class `cls`, by the qualifiers of its name (`TestEnv` of
-    `TestEnv.assert_output`, `tests.TestEnv.assert_output`); a nested class by its outer ones too
-    (`Retrofit.Builder` holds `Retrofit.Builder.build`, not `Phone.Builder.build`)."""
-    qualified = c.node.qualified_name.replace("::", ".")
-    owner = qualified.rsplit(".", 1)[0] if "." in qualified else ""
-    return owner == cls or owner.endswith("." + cls)
-
-
-def _is_class(s: StoredNode, cls: str) -> bool:
-    """Whether `s` is a class named `cls`, which may be written through its outer classes."""
-    q = s.node.qualified_name.replace("::", ".")
-    last = cls.rsplit(".", 1)[-1]
-    return s.node.name == last and s.node.kind in CONTAINER_KINDS and (q == cls or q.endswith("." + cls))
-
-
-def _enclosing_named(cls: str, name: str) -> str:
-    """`name` as a member of `cls` reads it: the class itself or one `cls` is nested in when one of
-    them is so named (`Builder` in `Retrofit.Builder`), else `name` as written."""
-    parts = cls.split(".")
-    return ".".join(parts[: parts.index(name) + 1]) if name in parts else name
-
-
-def class_texts(snap: Snapshot, container: int) -> list[str]:
-    """The texts of a class and of the same-named containers of its language (a Rust struct beside
-    the `impl` block its methods are in, a class reopened in another file), and of what they nest:
-    where its fields are declared."""
-    stored = snap.node(container)
-    if stored is None:
-        return []
-    c = stored.node
-    same = [s.node for s in snap.lookup("name_exact", c.name.lower(), limit=CLASS_PARTS)]
-    kin = [s for s in same if s.qualified_name == c.qualified_name and s.language == c.language]
-    parts = [c, *(s for s in kin if s.kind in CONTAINER_KINDS and s.uid != c.uid)]
-    # A class's text elides its methods' bodies, where `self.x = Foo()` is written (`__init__`).
-    return [t.text for part in parts for t in (part, *snap.nested(part))]

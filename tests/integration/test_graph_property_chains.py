@@ -59,3 +59,43 @@ def test_a_chain_through_a_property_follows_its_declared_type(tmp_path: Path, la
     edges = related(open_engine(repo / ".qry"), caller, callees=True).related
     got = sorted({(r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out"})
     assert got == expected
+
+
+# A variable whose declaration names its class, then a field of that class (its own or an inherited
+# one's) whose declaration names another: `r.connection.send(p)` with `r: Response` and `connection:
+# Adapter` in `Base`. A guess by name would list `Session.send` beside it, ambiguous.
+FIELD_REPOS = {
+    "python": (
+        {
+            "adapters.py": "class Adapter:\n    def send(self, p):\n        return p\n",
+            "sessions.py": "class Session:\n    def send(self, p):\n        return p\n",
+            "models.py": "class Base:\n    connection: Adapter\n\n\nclass Response(Base):\n    status: int\n\n"
+            "    def __init__(self):\n        self.status = 0\n",
+            "auth.py": "def retry(r: Response, p):\n    return r.connection.send(p)\n",
+        },
+        "retry",
+        [("Adapter.send", False)],
+    ),
+    "typescript": (
+        {
+            "src/adapter.ts": "export class Adapter {\n  send(p: string): string { return p }\n}\n",
+            "src/session.ts": "export class Session {\n  send(p: string): string { return p }\n}\n",
+            "src/response.ts": "export class Base {\n  connection: Adapter\n}\n\n"
+            "export class Response extends Base {\n  status: number\n}\n",
+            "src/auth.ts": "export function retry(r: Response, p: string) {\n  return r.connection.send(p)\n}\n",
+        },
+        "retry",
+        [("Adapter.send", False)],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(FIELD_REPOS))
+def test_a_chain_through_a_field_of_a_typed_variable_follows_its_declared_type(
+    tmp_path: Path, language: str
+) -> None:
+    files, caller, expected = FIELD_REPOS[language]
+    repo = make_repo(tmp_path, files)
+    edges = related(open_engine(repo / ".qry"), caller, callees=True).related
+    got = sorted({(r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out"})
+    assert got == expected

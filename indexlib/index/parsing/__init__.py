@@ -135,7 +135,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 47: a C/C++ conditional whose branches are pieces of a statement or declaration (`#ifdef X` /
 #     `if (a) {` / `#endif`) is read in the configuration defining no macro when the file parses
 #     with errors (preproc.blank_split): jq's `jv_dump_string` was nested in `jv_dump_term`.
-PARSER_VERSION = 47
+# 48: a Python call through an import's alias calls the name the caller's own import of it gives, else
+#     the one name the file's imports give it (pyrenames.py), not the file's last import of it.
+PARSER_VERSION = 48
 
 
 def parse_file(

@@ -17,6 +17,7 @@ from indexlib.engines.treesitter import Node
 from indexlib.index.parsing import kotlinswift, rubydefs, targettyped
 from indexlib.index.parsing.jsimports import js_imports
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
+from indexlib.index.parsing.pyrenames import python_renamed
 from indexlib.index.parsing.rustvalues import called_receiver, variant_receiver
 from indexlib.index.parsing.text import (
     Source,
@@ -272,11 +273,7 @@ def renamed_calls(refs: list[Ref], language: str, renames: dict[str, str] | None
     with the alias the file calls it by: callers are found by the called name, and the resolver
     finds the import by the alias."""
     if language == "python":
-        renames = {
-            r.alias: r.target.rsplit(".", 1)[-1]
-            for r in refs
-            if r.kind == RefKind.IMPORTS and r.alias and "." in r.target.lstrip(".")
-        }
+        return python_renamed(refs)
     if not renames:
         return refs
     renames = {alias: name for alias, name in renames.items() if alias != name}

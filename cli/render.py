@@ -35,7 +35,9 @@ ROUTE_MEANING = {
 # C0, DEL, C1, and the Unicode line and paragraph separators (which some terminals and editors
 # break lines at, while qry, git and grep count lines by LF only).
 _LINE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_TEXT_CONTROLS = re.compile("(\r(?=\n))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # group 1: CR of CR LF
+# Group 1: the CR of CR LF, also at the text's end: a snippet line is split at LF (text_lines), so a
+# CR LF file's lines end in the CR, which is part of the line ending, not of the line.
+_TEXT_CONTROLS = re.compile("(\r(?=\n|\\Z))|[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def related_at(r: Related) -> int:
@@ -63,10 +65,13 @@ def safe_line(text: str) -> str:
 
 
 def safe_text(text: str) -> str:
-    r"""Multi-line `text` for a terminal: controls as `\xNN`, tabs and line breaks kept (CR LF as LF).
+    r"""Multi-line `text` for a terminal: controls as `\xNN`, tabs and line breaks kept (CR LF as LF;
+    a CR ending `text` is what is left of a CR LF after the split at LF, and is dropped too).
 
     >>> safe_text("a\r\n\tb\rc\x1b[2J")
     'a\n\tb\\x0dc\\x1b[2J'
+    >>> safe_text("int f() {\r")
+    'int f() {'
     """
     return _TEXT_CONTROLS.sub(_escape_text_control, text)
 

@@ -159,3 +159,22 @@ def test_a_line_longer_than_the_snippet_says_it_is_cut(tmp_path: Path) -> None:
     assert hit["snippet"]["cut"] == [2] and hit["line"] == 2, hit["snippet"]
     whole = run_qry_process("search", "handler", cwd=root).out.splitlines()[0]
     assert whole == "m.py:1: handler\tdef handler(x):", whole
+
+
+def test_a_crlf_files_lines_are_printed_without_their_carriage_returns(tmp_path: Path) -> None:
+    """A CR LF file's lines (MediatR's C# sources) were printed ending in `\\x0d`, the CR left of each
+    line ending once the snippet was split at LF: `Mediator.cs:42: MediatR.Mediator.Send<TAB>public
+    Task<TResponse> Send<TResponse>(..)\\x0d`. The line ending is no text of the line; a CR inside a
+    line is still shown escaped, and the JSON snippet keeps the file's bytes."""
+    source = "class Mediator\n{\n    public int Send(int request)\n    {\n        return request; /* a\rb */\n    }\n}\n"
+    (tmp_path / "Mediator.cs").write_bytes(source.replace("\n", "\r\n").encode())
+    root = _indexed(tmp_path, {})
+    piped = run_qry_process("search", "Mediator.Send", "-k", "1", cwd=root)
+    assert piped.out.splitlines()[0] == "Mediator.cs:3: Mediator.Send\t    public int Send(int request)", (
+        piped.out
+    )
+    block = run_qry_process("search", "Mediator.Send", "-k", "1", "-C", "5", cwd=root).out.splitlines()
+    assert "Mediator.cs:4:    {" in block and "Mediator.cs:6:    }" in block, block
+    assert "Mediator.cs:5:        return request; /* a\\x0db */" in block, block
+    hit = json.loads(run_qry_process("search", "Mediator.Send", "--json", cwd=root).out)["results"][0]
+    assert "\r\n" in hit["snippet"]["text"], hit["snippet"]

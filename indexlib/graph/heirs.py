@@ -58,14 +58,16 @@ class Heirs:
         self.snap, self.modules, self.parts = snap, modules, parts
         self._resolve, self._member_of = resolve, member_of
         self._ancestries: dict[frozenset[int], list[frozenset[int]]] = {}
+        self._lineages: dict[frozenset[int], list[frozenset[int]]] = {}
         self._named: dict[tuple[str, str], list[StoredNode]] = {}
         self._extended: dict[int, set[int]] = {}
 
     def inherited(self, holders: frozenset[int], cands: list[StoredNode]) -> list[StoredNode]:
         """Candidates that are members of the nearest ancestors of the container `holders` holding
         any, MAX_ANCESTRY levels up: a method is inherited from a grandparent too (monolog's
-        `AmqpHandler` gets `getFormatter` from the trait its base `AbstractProcessingHandler` uses)."""
-        for level in self.ancestry(holders):
+        `AmqpHandler` gets `getFormatter` from the trait its base `AbstractProcessingHandler` uses),
+        and, past the classes, from the interfaces they implement (`lineage`)."""
+        for level in self.lineage(holders):
             found = [c for c in cands if self._member_of(c.node, level)]
             if found:
                 return found
@@ -99,17 +101,42 @@ class Heirs:
             self._ancestries[holders] = levels
         return self._ancestries[holders]
 
-    def _bases(self, own: frozenset[int]) -> set[int]:
+    def lineage(self, holders: frozenset[int]) -> list[frozenset[int]]:
+        """`ancestry`, then the interfaces, protocols and traits `holders` and their ancestors
+        implement, level by level (with the ones those extend), MAX_ANCESTRY levels more: the
+        members a type gets from what it conforms to. A Swift protocol extension's
+        `static func parse(..)` is called as `Command.parse(..)` on a struct conforming to it, a
+        Kotlin or Java interface's default method and a Rust trait's provided one on an
+        implementing type's value. After every class level, so a base class's method is still
+        the one a class inherits when an interface declares it too."""
+        if holders not in self._lineages:
+            levels = self.ancestry(holders)
+            seen = set(holders).union(*levels)
+            frontier = frozenset(self._bases(frozenset(seen), RefKind.IMPLEMENTS) - seen)
+            extended = list(levels)
+            for _ in range(MAX_ANCESTRY):
+                if not frontier:
+                    break
+                extended.append(frontier)
+                seen |= frontier
+                frontier = frozenset(
+                    (self._bases(frontier) | self._bases(frontier, RefKind.IMPLEMENTS)) - seen
+                )
+            self._lineages[holders] = extended
+        return self._lineages[holders]
+
+    def _bases(self, own: frozenset[int], kind: RefKind = RefKind.INHERITS) -> set[int]:
         """Uids of the classes the container `own` inherits from (any of its nodes says so), as far
         as the index holds them, with every node of each; beside a Ruby module it mixes in, the
-        modules that module's `included` hook extends onto it (mixhosts.py)."""
+        modules that module's `included` hook extends onto it (mixhosts.py). With
+        `RefKind.IMPLEMENTS`, the interfaces it implements instead."""
         out: set[int] = set()
         for uid in own:
             container = self.snap.node(uid)
             if container is None:
                 continue
             for r in container.refs:
-                if r.kind == RefKind.INHERITS:
+                if r.kind == kind:
                     for base in self._resolve(container, r)[0]:
                         out.update(self.parts.parts(base))
                         if r.alias == MIXIN:

@@ -85,7 +85,7 @@ class Resolver:
         self.parts = TypeParts(snap)
         self.heirs = Heirs(snap, self.modules, self.resolve, self.parts, self._member_of)
         self.local_types = LocalTypes(
-            snap, self._enclosing_class, self.heirs.ancestry, self.modules, self.resolve
+            snap, self._enclosing_class, self.heirs.lineage, self.modules, self.resolve
         )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
         self.sides = RubySides(snap)
@@ -435,7 +435,8 @@ class Resolver:
             cands = [c for c in cands if c.node.parent_uid or "." not in c.node.qualified_name]
         tiers = [
             [c for c in cands if self._member_of(c.node, own)],
-            [c for c in cands if self._member_of(c.node, around)],
+            (self.heirs.inherited(own, cands) if around else [])
+            or [c for c in cands if self._member_of(c.node, around)],
             [c for c in cands if c.node.path == n.path],
         ]
         if family_of(n.language) == "java":  # a class of the own package needs no import
@@ -486,11 +487,11 @@ class Resolver:
         return bool(containers) and (n.parent_uid in containers or self.outside.container_of(n) in containers)
 
     def _around(self, own: frozenset[int]) -> frozenset[int]:
-        """The classes a bare method name in `own` may also reach: those it inherits from
-        (MAX_ANCESTRY up, as far as the index holds them), those it is nested in, and for a module
-        the classes mixing it in with theirs (mixhosts.py: `halt` in Sinatra's Helpers is Base's)."""
+        """The classes a bare method name in `own` may also reach: those it inherits from and what
+        they implement (heirs.lineage, as far as the index holds them), those it is nested in, and for
+        a module the classes mixing it in with theirs (mixhosts.py: `halt` in Sinatra's Helpers is Base's)."""
         hosts = self.hosts.of(own)
-        seen = set(own).union(*self.heirs.ancestry(own), hosts, *self.heirs.ancestry(hosts))
+        seen = set(own).union(*self.heirs.lineage(own), hosts, *self.heirs.lineage(hosts))
         for uid in own:
             parent = self.snap.node(uid)
             while (

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph.casts import CASTS
 from indexlib.graph.classmembers import CLASS_PARTS, class_texts, declared_in, is_class
 from indexlib.graph.codelines import code_only
 from indexlib.graph.elements import Elements
@@ -125,6 +126,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "java": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
     "csharp": (_TYPE_FIRST, re.compile(rf"\bvar\s+(\w+)\s*=\s*new\s+{_NESTED_TYPE}")),
 }
+_PATTERNS = {lang: (*found, *CASTS.get(lang, ())) for lang, found in _PATTERNS.items()}  # casts.py
 # A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
 # class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`, Kotlin's
 # `val x = Foo()`.

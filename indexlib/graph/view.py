@@ -19,7 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph import applies, expected, goifaces
+from indexlib.graph import applies, constructed, expected, goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.outside import holds_members
@@ -165,13 +165,14 @@ class SnapshotGraph:
             if n.kind not in CALLABLE and not is_component(n):
                 return []
             field, value = "calls", n.name.lower()
-            names = {value, applies.object_of_apply(self.snap, n).lower()} - {""}
+            made, makes = constructed.made_class(self.snap, self._resolver.parts, n)  # a call of the class
+            names = {value, applies.object_of_apply(self.snap, n).lower(), made.lower()} - {""}
         else:
             if n.kind not in CONTAINER_KINDS:
                 return []
             field, value = "bases", n.name.lower()
         if kind != RefKind.CALLS:
-            names = {value}
+            names, makes = {value}, frozenset()
         result: dict[tuple[int, int], Edge] = {}
         callers = {
             c.node.uid: c for name in sorted(names) for c in self.snap.lookup(field, name, limit=MAX_CALLERS)
@@ -183,6 +184,8 @@ class SnapshotGraph:
                 if kind != RefKind.IMPORTS and split_target(ref.target)[1].lower() not in names:
                     continue
                 targets, ambiguous = self.resolve(caller, ref)
+                if uid not in targets and makes.intersection(targets) and constructed.admits(n, ref):
+                    targets, ambiguous = [uid], ambiguous or self._constructors(n, ref) > 1
                 if uid in targets:
                     # A call from a window is its definition's; a base named by a part of a type
                     # declared in parts is the type's (a call stays where it is written).
@@ -229,6 +232,10 @@ class SnapshotGraph:
         return [
             Edge(src=n.uid, dst=m.node.uid, kind=kind, line=m.node.start_line) for m in inside + elsewhere
         ]
+
+    def _constructors(self, n: Node, ref: Ref) -> int:
+        """How many constructors of constructor `n`'s class admit the arguments `ref` writes."""
+        return sum(constructed.admits(m.node, ref) for m in self._members_named(n.parent_uid, n.name))
 
     def _members_named(self, container_uid: int, name: str) -> list[StoredNode]:
         """The methods named `name` of a container, in any of its parts."""

@@ -137,7 +137,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     with errors (preproc.blank_split): jq's `jv_dump_string` was nested in `jv_dump_term`.
 # 48: a Python call through an import's alias calls the name the caller's own import of it gives, else
 #     the one name the file's imports give it (pyrenames.py), not the file's last import of it.
-PARSER_VERSION = 48
+# 49: a Swift macro without arguments as a value (`= #_sourceLocation`, `= #isolation`) is read as its
+#     name (kotlinswift.parse_view): the grammar lost the rest of the type.
+PARSER_VERSION = 49
 
 
 def parse_file(

@@ -224,6 +224,13 @@ _SWIFT_DIRECTIVE = re.compile(rb"^[ \t]*#(?:if|elseif|else|endif)\b[^\n]*", re.M
 _SWIFT_DIAGNOSTIC = re.compile(
     rb"^[ \t]*(#(?:error|warning)[ \t]*\((?:[^\n\"]|\"(?:[^\"\\\n]|\\.)*\")*?\))", re.MULTILINE
 )
+# A freestanding macro without arguments as a value (`sourceLocation: SourceLocation =
+# #_sourceLocation`, `= #isolation`) is no expression to the grammar, which knows only its own few
+# (`#file`, `#line`, `#function`, ...): it lost the rest of the type, swift-argument-parser's test
+# structs and their methods. Its `#` is blanked, so it reads as the name it expands from.
+_SWIFT_BARE_MACRO = re.compile(
+    rb"=[ \t]*(#)(?!(?:file|filePath|fileID|line|column|function|dsohandle)\b)[A-Za-z_]\w*\b(?![ \t]*[({<])"
+)
 # Kotlin's grammar ends a class at a line break before its primary constructor's keyword
 # (`class Adapter<T>` / `private constructor(...)`), and its members became top-level functions;
 # without the keyword and its modifiers (blanked) it reads the parameter list on the next line.
@@ -242,6 +249,7 @@ def parse_view(data: bytes, language: str) -> bytes | None:
         spans = [m.span() for m in _SWIFT_DIRECTIVE.finditer(data)]
         if b"#error" in data or b"#warning" in data:
             spans += [m.span(1) for m in _SWIFT_DIAGNOSTIC.finditer(data)]
+        spans += [m.span(1) for m in _SWIFT_BARE_MACRO.finditer(data)]
         return _blank(data, sorted(spans))
     if language == "kotlin" and b"constructor" in data:
         spans = [m.span(1) for m in _SPLIT_CONSTRUCTOR.finditer(data) if _after_header(data, m.start())]

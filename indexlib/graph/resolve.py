@@ -53,7 +53,7 @@ from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, qualifier_of, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
 from indexlib.graph.rubyconst import constructs, lexical
-from indexlib.graph.rubysides import RubySides, Side
+from indexlib.graph.rubysides import RubySides, Side, writer
 from indexlib.graph.rustpaths import module_path_tier, on_value
 from indexlib.graph.targets import anchored, module_path_matches, split_target
 from indexlib.graph.typed import GoTypes
@@ -105,6 +105,7 @@ class Resolver:
         if ref.kind == RefKind.IMPORTS:
             return self._resolve_import(src.node, ref)
         qualifier, last = split_target(ref.target)
+        last = writer(last, self._defs)  # Ruby `self.x = v`: `def x=`, else the `attr_writer :x`
         n = src.node
         if not last or qualified.contextual(n, qualifier, last):  # Swift's `.init(..)`: the context's type
             return [], False

@@ -25,6 +25,7 @@ Approximation, said plainly: a `class << self` block is read from its class's te
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import Enum
 
 from indexlib.engines.lexical import StoredNode
@@ -36,6 +37,7 @@ _OPENS = re.compile(r"(\s*)class\s*<<\s*self\b")
 _ONE_LINE = re.compile(r"\bend\s*$")  # `class << self; attr_reader :x; end`
 _OWN_OBJECT = frozenset({"", "self"})
 _NEW = frozenset({"new", "self.new"})  # in a class method: an instance of the own class
+_WRITER = re.compile(r"[A-Za-z_]\w*=")  # `url_prefix=`: what `x.url_prefix = v` calls (references.py)
 
 
 class Side(Enum):
@@ -130,4 +132,13 @@ def _blocks(lines: list[tuple[int, str]]) -> list[tuple[int, int]]:
     return out
 
 
-__all__ = ["RubySides", "Side"]
+def writer(last: str, defined: Callable[[str], tuple[StoredNode, ...]]) -> str:
+    """The method a Ruby attribute assignment (`self.url_prefix = url`, parsed as a call of
+    `url_prefix=`) calls: `url_prefix=` where some `def url_prefix=` is indexed, else `url_prefix`,
+    the one name `attr_writer` or `attr_accessor :url_prefix` gives its reader and writer alike."""
+    if not _WRITER.fullmatch(last) or defined(last):
+        return last
+    return last[:-1]
+
+
+__all__ = ["RubySides", "Side", "writer"]

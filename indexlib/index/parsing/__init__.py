@@ -139,7 +139,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     the one name the file's imports give it (pyrenames.py), not the file's last import of it.
 # 49: a Swift macro without arguments as a value (`= #_sourceLocation`, `= #isolation`) is read as its
 #     name (kotlinswift.parse_view): the grammar lost the rest of the type.
-PARSER_VERSION = 49
+# 50: a Ruby call assigned to (`self.url_prefix = url`) calls the writer `url_prefix=` (rubydefs.py
+#     `assigned`), not the reader `url_prefix`.
+PARSER_VERSION = 50
 
 
 def parse_file(

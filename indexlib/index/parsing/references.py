@@ -199,20 +199,7 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if kind == "super":  # Ruby: the same-named method of an ancestor (rubydefs.py)
         return rubydefs.super_target(src, node), node, False
     if kind == "call" and language == "ruby":
-        method = node.child_by_field_name("method")
-        receiver = node.child_by_field_name("receiver")
-        if method is None:
-            return "", None, False
-        if method.type == "super":  # `super(x)`
-            return rubydefs.super_target(src, node), method, False
-        method_name = src(method)
-        if receiver is None and method_name in _REQUIRE_RUBY:
-            return first_string(src, node.child_by_field_name("arguments")), method, True
-        text = (src.code(receiver) + "." if receiver is not None else "") + method_name
-        target = strip_sigils(callee_target(rubydefs.constructed(src, receiver, method_name) or text))
-        if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
-            target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
-        return target, method, False
+        return _ruby_call_target(src, node)
     callee = node.child_by_field_name("function")
     if callee is None:
         return "", None, False
@@ -226,6 +213,27 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if language == "rust" and callee.type == "field_expression":  # `ExitCode::GeneralError.exit()`
         target = called_receiver(src, callee, variant_receiver(src, callee, target))
     return target, callee, False
+
+
+def _ruby_call_target(src: Source, node: Node) -> tuple[str, Node | None, bool]:
+    """call_target for a Ruby `call`: `require 'x'` imports, `Site.new` calls the class, `route!`
+    keeps its mark, an assignment's target calls the writer (`self.x = v` -> `self.x=`)."""
+    method = node.child_by_field_name("method")
+    receiver = node.child_by_field_name("receiver")
+    if method is None:
+        return "", None, False
+    if method.type == "super":  # `super(x)`
+        return rubydefs.super_target(src, node), method, False
+    method_name = src(method)
+    if receiver is None and method_name in _REQUIRE_RUBY:
+        return first_string(src, node.child_by_field_name("arguments")), method, True
+    text = (src.code(receiver) + "." if receiver is not None else "") + method_name
+    target = strip_sigils(callee_target(rubydefs.constructed(src, receiver, method_name) or text))
+    if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
+        target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
+    elif receiver is not None and rubydefs.assigned(node):
+        target += "="  # `self.url_prefix = url` calls `url_prefix=`, not the reader `url_prefix`
+    return target, method, False
 
 
 def _go_literal_receiver(src: Source, callee: Node) -> str:

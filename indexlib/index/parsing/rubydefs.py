@@ -32,6 +32,16 @@ def constructed(src: Source, receiver: Node | None, method: str) -> str:
     return src(receiver)
 
 
+def assigned(call: Node) -> bool:
+    """Whether a Ruby call is the target of an assignment (`self.url_prefix = url`, `a.b, c.d = 1, 2`):
+    Ruby runs it as the writer `url_prefix=`. `self.count += 1` and `x.y ||= v` read before they
+    write: their call stays the reader's."""
+    parent = call.parent
+    if parent is not None and parent.type == "left_assignment_list":
+        return True
+    return parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == call
+
+
 def _symbol_name(src: Source, node: Node) -> str:
     """`:name` or `"name"` -> name; '' for anything computed (a variable, an interpolation)."""
     if node.type == "simple_symbol":

@@ -3,7 +3,7 @@
 
 Owns: whether a method is its class's constructor (a member named as its class in Java, C#, C++ and
 PHP's old style; Swift's `init`, Python's `__init__`, JavaScript's and TypeScript's `constructor`,
-PHP's `__construct`), the class it makes (every part of it), and whether a call's arguments fit it.
+PHP's `__construct`, a Ruby class's own `def self.new`), the class it makes (every part of it), and whether a call's arguments fit it.
 Why: a call that makes an object names the class, and the resolver links it to the class, so the
 constructor itself had no callers: on MediatR `qry related Mediator.Mediator --callers` answered
 "no callers" beside the tests' `new Mediator(serviceProvider)`, and on swift-argument-parser
@@ -43,9 +43,13 @@ def made_class(snap: Snapshot, parts: TypeParts, n: Node) -> tuple[str, frozense
     """(the class's name, every part of it) when `n` is its class's constructor; ("", empty) else."""
     if n.kind != "method" or not n.parent_uid:
         return "", frozenset()
+    holder = snap.node(n.parent_uid)
+    if n.language == "ruby" and n.name == "new" and holder is not None:
+        # A class's own `def self.new`: `Faraday.new(..)` names the class, and resolves to this
+        # method where it is the class's (rubysides.py `scoped`), never by being its class's part.
+        return holder.node.name, frozenset()
     if not is_constructor(n.qualified_name) and _INITIALIZERS.get(n.language) != n.name:
         return "", frozenset()
-    holder = snap.node(n.parent_uid)
     if holder is None or holder.node.kind not in CONTAINER_KINDS:
         return "", frozenset()
     return holder.node.name, parts.parts(parts.home(holder.node))

@@ -52,7 +52,7 @@ from indexlib.graph.parts import PARTS_CAP, TypeParts, of_arity
 from indexlib.graph.phpnames import PhpNames, expand, keywords, names_a_class
 from indexlib.graph.qualified import SELF_WORDS, by_name_only, qualified_tiers, qualifier_of, receiver
 from indexlib.graph.reexports import REEXPORT_FILES, REEXPORT_STEPS, defined_in, passed_on
-from indexlib.graph.rubyconst import constructs, lexical
+from indexlib.graph.rubyconst import constructs
 from indexlib.graph.rubysides import RubySides, Side, writer
 from indexlib.graph.rustpaths import module_path_tier, on_value
 from indexlib.graph.targets import anchored, module_path_matches, split_target
@@ -88,7 +88,7 @@ class Resolver:
             snap, self._enclosing_class, self.heirs.lineage, self.modules, self.resolve
         )
         self.hosts = MixinHosts(snap, self.resolve, self.parts)
-        self.sides = RubySides(snap)
+        self.sides = RubySides(snap, self._defs)
         self.declared = DeclaredTypes(snap, self._enclosing_class)  # `buf: &[u8]`: no `Buf` named so
 
     def _definitions(self, name: str) -> tuple[StoredNode, ...]:
@@ -109,7 +109,7 @@ class Resolver:
         n = src.node
         if not last or qualified.contextual(n, qualifier, last):  # Swift's `.init(..)`: the context's type
             return [], False
-        built = n.language == "ruby" and constructs(ref, last)  # `Site.new`: a call of class Site
+        built = n.language == "ruby" and constructs(ref, qualifier, last)  # `Site.new`: a call of class Site
         if n.language == "php":
             qualifier = keywords(qualifier)  # `static::make()` is `self::make()`, `parent::` `super`
         imports = self._file_imports(n.path)
@@ -156,7 +156,7 @@ class Resolver:
         if typed is None and qualifier and ref.kind == RefKind.CALLS and not shadowed:
             typed = self.local_types.through(n, qualifier, cands, bound)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
-        scoped = lexical(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
+        scoped = self.sides.scoped(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:
             return [], False  # `File.new`: a class of Ruby's or a gem's, not a same-named indexed one
         # Rust `super::ser::to_writer()` (rustpaths.py); Scala `os.move(..)`, an object of `package os`

@@ -43,9 +43,14 @@ def constant_path(ref: Ref, qualifier: str, last: str) -> str:
     return qualifier if head[:1].isupper() and head not in OWN_OBJECT else ""
 
 
-def constructs(ref: Ref, last: str) -> bool:
-    """Whether a Ruby call names a class: `Site` for `Site.new` (references.py writes it so)."""
-    return ref.kind == RefKind.CALLS.value and last[:1].isupper()
+def constructs(ref: Ref, qualifier: str, last: str) -> bool:
+    """Whether a Ruby call builds an object: `Site` for `Site.new` (references.py writes it so), or
+    `.new` on a value no constant names (`klass.new`, `described_class.new`): Ruby's `Class#new` of
+    a class unknown here, no call of a `def self.new` found by its name (`self.class.new` is the
+    own class's: rubysides.py `scoped`). A bare `new` and `self.new` are calls in a class method."""
+    if ref.kind != RefKind.CALLS.value:
+        return False
+    return last[:1].isupper() or (last == "new" and qualifier not in ("", "self"))
 
 
 def scopes(n: Node, ref: Ref) -> list[str]:
@@ -67,6 +72,8 @@ def lexical(
     path as written in the innermost enclosing scope holding any; [] when none does or `ref`
     names no constant. `builds`: `qualifier.last` is the class a `.new` builds. (A class
     reopened in several files is several nodes here, and one class to the resolver: parts.py.)"""
+    if builds and last == "new":  # `klass.new`: a class no constant names (constructs)
+        return []
     if builds:
         path = f"{qualifier}.{last}" if qualifier else last
     else:

@@ -29,7 +29,8 @@ from collections.abc import Callable
 from enum import Enum
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import CONTAINER_KINDS, Node
+from indexlib.graph.rubyconst import lexical
+from indexlib.records import CONTAINER_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
 _SINGLETON_DEF = re.compile(r"def\s+(?:self|[A-Z][\w:]*)\s*\.")  # `def self.via`, `def Config.load`
@@ -52,8 +53,11 @@ class RubySides:
     """The side of Ruby methods and calls over one snapshot, caching each class's `class << self`
     lines; one instance per Resolver."""
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(
+        self, snap: Snapshot, defined: Callable[[str], tuple[StoredNode, ...]] = lambda _: ()
+    ) -> None:
         self.snap = snap
+        self._defined = defined  # the callable definitions of a name (Resolver._defs), for `scoped`
         self._spans: dict[int, list[tuple[int, int]]] = {}
 
     def of_method(self, n: Node) -> Side:
@@ -90,6 +94,31 @@ class RubySides:
         instance of it (`new`): the resolver's own-class tiers then answer, and `side` picks in them."""
         own = qualifier == "self.class" or (qualifier in _NEW and side is Side.INSTANCE)
         return "self" if own else qualifier
+
+    def scoped(
+        self, n: Node, ref: Ref, qualifier: str, last: str, cands: list[StoredNode], builds: bool
+    ) -> list[StoredNode]:
+        """rubyconst.lexical's candidates, where a `.new` builds a class that defines its own class
+        method `new` (`def self.new`, a `def new` in `class << self`) that method: Ruby runs it for
+        `Faraday.new(url)` instead of `Class#new`, so it is the call's target, not the class. In an
+        instance method `self.class.new(..)` builds the method's own class."""
+        found = lexical(n, ref, qualifier, last, cands, builds)
+        if builds and qualifier == "self" and n.kind == "method" and self.of_method(n) is Side.INSTANCE:
+            # `self.class.new(..)` (own_object made it `self`; constructs leaves `self.new` out)
+            found = [
+                s for s in [self.snap.node(n.parent_uid)] if s is not None and s.node.kind in CONTAINER_KINDS
+            ]
+        if not builds or not found:
+            return found
+        classes = {c.node.uid for c in found}
+        own = [
+            d
+            for d in self._defined("new")
+            if d.node.parent_uid in classes
+            and d.node.kind == "method"
+            and self.of_method(d.node) is Side.CLASS
+        ]
+        return own or found
 
     def pick(self, tier: list[StoredNode], side: Side) -> list[StoredNode]:
         """The candidates of `tier` on `side` where one class holds methods on both sides of the

@@ -35,7 +35,17 @@ LIB = (
     "  end\n"
     "end\n"
 )
-APP = "class App\n  def connect(url)\n    Shop.new(url)\n  end\nend\n"
+APP = (
+    "class App\n"
+    "  def connect(url)\n"
+    "    Shop.new(url)\n"
+    "  end\n"
+    "\n"
+    "  def direct\n"  # 6
+    "    Shop::Connection.new('a')\n"
+    "  end\n"
+    "end\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +68,12 @@ def test_new_on_a_constant_calls_the_class_method_new_it_defines(engine: Engine)
 def test_new_on_a_variable_calls_nothing_and_self_class_new_the_own_class(engine: Engine) -> None:
     assert _calls(engine, "Shop.Connection.build", callers=False) == set()
     assert _calls(engine, "Shop.Connection.dup", callers=False) == {("Shop.Connection", False)}
+
+
+def test_initialize_has_the_calls_that_make_its_class_as_callers(engine: Engine) -> None:
+    """`Shop::Connection.new('a')` and `Shop.new`'s `Shop::Connection.new(url)` run
+    `Connection#initialize(url)` (they were the class's callers alone); `Shop.new(url)` is not one."""
+    assert _calls(engine, "Shop.Connection.initialize", callers=True) == {
+        ("Shop.new", False),
+        ("App.direct", False),
+    }

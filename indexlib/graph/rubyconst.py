@@ -56,7 +56,10 @@ def constructs(ref: Ref, qualifier: str, last: str) -> bool:
 def scopes(n: Node, ref: Ref) -> list[str]:
     """The scopes enclosing `ref` in `n`, innermost first, the top level ('') last: a class's
     superclass is read around the class; code in a class's body (a call, or a mixin: `include
-    Helpers` in `class Rack::Request` is `Rack::Request::Helpers` first) or a method within the class."""
+    Helpers` in `class Rack::Request` is `Rack::Request::Helpers` first) or a method within the class.
+    A path written from the top level (`::Logger.new`, `\\Logger` from references.py) has that one."""
+    if ref.target.startswith("\\"):
+        return [""]
     in_body = ref.kind == RefKind.CALLS.value or ref.alias == MIXIN
     name = n.qualified_name if n.kind in CONTAINER_KINDS and in_body else ""
     if not name and n.kind != "module":

@@ -140,7 +140,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 49: a Swift macro without arguments as a value (`= #_sourceLocation`, `= #isolation`) is read as its
 #     name (kotlinswift.parse_view): the grammar lost the rest of the type.
 # 50: a Ruby call assigned to (`self.url_prefix = url`) calls the writer `url_prefix=` (rubydefs.py
-#     `assigned`), not the reader `url_prefix`.
+#     `assigned`), not the reader `url_prefix`; a Ruby constant path from the top level keeps its
+#     mark (`::Logger.new` -> `\Logger`), which rubyconst.py looks up at the top level alone.
 PARSER_VERSION = 50
 
 

@@ -217,7 +217,8 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
 
 def _ruby_call_target(src: Source, node: Node) -> tuple[str, Node | None, bool]:
     """call_target for a Ruby `call`: `require 'x'` imports, `Site.new` calls the class, `route!`
-    keeps its mark, an assignment's target calls the writer (`self.x = v` -> `self.x=`)."""
+    keeps its mark, an assignment's target calls the writer (`self.x = v` -> `self.x=`), a constant
+    path from the top level (`::Logger.new`) keeps a leading `\\` (`\\Logger`)."""
     method = node.child_by_field_name("method")
     receiver = node.child_by_field_name("receiver")
     if method is None:
@@ -229,6 +230,8 @@ def _ruby_call_target(src: Source, node: Node) -> tuple[str, Node | None, bool]:
         return first_string(src, node.child_by_field_name("arguments")), method, True
     text = (src.code(receiver) + "." if receiver is not None else "") + method_name
     target = strip_sigils(callee_target(rubydefs.constructed(src, receiver, method_name) or text))
+    if text.startswith("::") and target:  # `::Logger.new`: the top level's, marked as PHP's `\Foo`
+        target = "\\" + target
     if method_name[-1:] in ("?", "!") and target.endswith(method_name[:-1]):
         target += method_name[-1]  # `route!` and `route` are two methods, as `empty?` is not `empty`
     elif receiver is not None and rubydefs.assigned(node):

@@ -113,6 +113,54 @@ def test_a_define_to_nothing_is_a_decoration_before_a_parenthesis_too() -> None:
     assert ("function", "size") in kinds(parse("size.c", "c", source))
 
 
+EXPORTED = """namespace lib {
+namespace detail {
+class arg_list {
+  template <typename T> struct typed_node {
+    template <typename Arg>
+    LIB_CONSTEXPR typed_node(const Arg& arg) : value(arg) {}
+    T value;
+  };
+};
+}  // namespace detail
+
+LIB_EXPORT template <typename Context> class arg_store {
+ public:
+  template <typename T> void push_back(const T& arg) {
+    if LIB_CONSTEXPR20 (needs_copy<T>::value) {
+      emplace(arg);
+    } else {
+      emplace(0);
+    }
+  }
+  void clear() {}
+};
+
+class LIB_VISIBILITY("default") format_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+void after() {}
+}  // namespace lib
+"""
+
+
+def test_decorations_only_their_place_proves_leave_the_classes_they_decorate() -> None:
+    # fmt's args.h lost `dynamic_format_arg_store` (its members became functions of a class
+    # `detail.FMT_EXPORT`) and format.h its `format_error`, read as a class `FMT_SO_VISIBILITY`.
+    assert kinds(parse("args.h", "cpp", EXPORTED)) == [
+        ("class", "lib.detail.arg_list"),
+        ("struct", "lib.detail.arg_list.typed_node"),
+        ("method", "lib.detail.arg_list.typed_node.typed_node"),
+        ("class", "lib.arg_store"),
+        ("method", "lib.arg_store.push_back"),
+        ("method", "lib.arg_store.clear"),
+        ("class", "lib.format_error"),
+        ("function", "lib.after"),
+    ]
+
+
 @pytest.mark.parametrize(
     "source",
     [
@@ -121,6 +169,7 @@ def test_a_define_to_nothing_is_a_decoration_before_a_parenthesis_too() -> None:
         "DWORD get_value(void);\nHANDLE open_thing(const char *name);\n",  # ALL-CAPS types
         "struct STAT *get_stat(void);\nstruct STAT buf;\n",  # an ALL-CAPS struct tag
         "FOO_API HANDLE open_thing(void);\n",  # either word may be the type
+        "class Pool {\n  BOOL Init(int n);\n};\n",  # a type before a name no class has
         "TEST(Suite, Name)\n{\n    EXPECT_EQ(1, f());\n}\n",  # a macro that opens a function
     ],
 )

@@ -142,7 +142,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 50: a Ruby call assigned to (`self.url_prefix = url`) calls the writer `url_prefix=` (rubydefs.py
 #     `assigned`), not the reader `url_prefix`; a Ruby constant path from the top level keeps its
 #     mark (`::Logger.new` -> `\Logger`), which rubyconst.py looks up at the top level alone.
-PARSER_VERSION = 50
+# 51: C++ decorations proven by their place (decorations.py): `FOO_EXPORT template <..> class X`,
+#     `class FOO_VISIBILITY("default") X`, `FOO_CONSTEXPR X(..)` of a class X, `if FOO_CONSTEXPR (`.
+PARSER_VERSION = 51
 
 
 def parse_file(

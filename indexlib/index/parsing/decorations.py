@@ -18,13 +18,18 @@ function bodies (where `(void *) NULL;` and `if (x) RETURN_OK;` read alike), whe
 decoration fits:
 - between `class`/`struct`/`union` and the name of a class being defined: `struct FOO_API Widget {`;
 - after a parameter list, before what may follow one: `int pid() FOO_NOEXCEPT {`, `;`, `:`, `const`;
-- before a declaration: `FOO_INLINE int f(`, `FOO_API std::string name(`, `FOO_API Widget *make(`
+- before a declaration: `FOO_INLINE int f(`, `FOO_API std::string name(`, `FOO_API Widget *make(`,
+  `FOO_EXPORT template <typename T> class Store {`
   (the next word a keyword or built-in type, or a type not itself ALL-CAPS and then the name:
   `DWORD WINAPI f(` proves nothing of `DWORD`);
 - between a declaration's type and its name: `void FOO_INLINE Widget::run(`, `DWORD WINAPI f(`;
+- before a constructor or destructor of a class the file defines: `FOO_CONSTEXPR Widget(int n)`;
 - `#define FOO` to nothing, to specifiers, to `__declspec(...)`, `__attribute__((...))` or `[[...]]`.
 Then every code use of the word is blanked but where it is called, qualified or a member (`FOO(x)`,
-`FOO::x`, `a.FOO`); comments, strings and directives are never touched.
+`FOO::x`, `a.FOO`); comments, strings and directives are never touched. Two are blanked where they
+stand alone, whatever the word does elsewhere: one called with its arguments between `class` and
+the name (`class FOO_VISIBILITY("default") Error :`), and one between `if` and its condition (`if
+FOO_CONSTEXPR (x)`, a `constexpr` stand-in).
 
 Statement macros, each use on its own: an ALL-CAPS call alone on its lines and not followed by
 what would continue an expression (`FOO_CATCH(e)` then `}` or the next statement) lacks only its
@@ -65,7 +70,7 @@ _SPECIFIERS = (
 _KEYWORD_NEXT = (
     rb"(?:void|bool|char|char8_t|char16_t|char32_t|wchar_t|short|int|long|float|double|signed|unsigned|"
     rb"auto|const|volatile|static|extern|inline|virtual|explicit|friend|constexpr|consteval|struct|class|"
-    rb"union|enum|typename|std\s*::|size_t|u?int(?:8|16|32|64)_t)\b"
+    rb"union|enum|typename|template|std\s*::|size_t|u?int(?:8|16|32|64)_t)\b"
 )
 # Words that cannot be the type of a declaration: they introduce one, or a statement.
 _NOT_TYPES = (
@@ -91,6 +96,21 @@ _BEFORE_NAME = re.compile(
 _IN_CLASS_HEAD = re.compile(
     rb"\b(?:class|struct|union)\s+((?:" + _CAPS + rb"\s+)+)\w+\s*(?:final\b\s*)?(?:\{|:(?!:)|<)"
 )
+# Decorations blanked where they are written, not by their word (a call elsewhere is a call):
+# `class FOO_VISIBILITY("default") Error : Base`, `struct FOO_ALIGN(16) FOO_API Vec {` (called with
+# their arguments, between `class` and the name), and a `constexpr` stand-in in `if FOO_CONSTEXPR (x)`
+# (an `if` takes `constexpr` or its condition, never a word then a parenthesis).
+_CALLED_IN_CLASS_HEAD = re.compile(
+    rb"\b(?:class|struct|union)\s+((?:" + _CAPS + rb"(?:\s*\([^(){};]*\))?\s*)+)"
+    rb"\w+\s*(?:final\b\s*)?(?:\{|:(?!:)|<)"
+)
+# `FOO_CONSTEXPR Widget(int n) : n_(n) {}`, `FOO_INLINE ~Widget()`: before a constructor or destructor
+# of a class the file defines (`_CLASS_NAMED`), where no type can be, as nothing but a type was.
+_BEFORE_CONSTRUCTOR = re.compile(_LINE_START + _CAPS_RUN + rb"~?(\w+)\s*\(", re.MULTILINE)
+_CLASS_NAMED = re.compile(
+    rb"\b(?:class|struct)\s+(?:" + _CAPS + rb"(?:\s*\([^(){};]*\))?\s+)*(\w+)\s*(?:final\b\s*)?[{:<]"
+)
+_IF_DECORATED = re.compile(rb"(?<![\w#])if\s+(" + _CAPS + rb")\s*\(")
 # `) FOO_NOEXCEPT {`, `) const FOO_OVERRIDE;`, `) FOO_NOEXCEPT\n    : member_(x)`.
 _AFTER_PARAMETERS = re.compile(
     rb"\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*((?:" + _CAPS + rb"\b\s*)+)"
@@ -190,7 +210,7 @@ def macro_copies(data: bytes, deadline: Deadline | None = None) -> MacroCopies:
         (start, end)
         for start, end in caps
         if code[start:end] in words and not _used_as_name(code, start, end, code[start:end] in defined)
-    ]
+    ] + _placed_decorations(code, bodies)
     if deadline is not None:
         deadline.check("macros")
     out = []
@@ -228,8 +248,9 @@ def decoration_words(
         matches.extend((pattern, match) for match in pattern.finditer(code))
     # The declaration patterns start at a line's start: only lines with an ALL-CAPS word are tried.
     lines = sorted({code.rfind(b"\n", 0, start) + 1 for start, _ in caps if not _inside(bodies, start)})
-    for pattern in (_BEFORE_DECLARATION, _BEFORE_NAME):
+    for pattern in (_BEFORE_DECLARATION, _BEFORE_NAME, _BEFORE_CONSTRUCTOR):
         matches.extend((pattern, m) for line in lines if (m := pattern.match(code, line)) is not None)
+    classes = {m.group(1) for m in _CLASS_NAMED.finditer(code)}
     for pattern, match in matches:
         group = 2 if pattern is _BEFORE_NAME else 1
         if _inside(bodies, match.start(group)):
@@ -240,8 +261,22 @@ def decoration_words(
             continue
         if pattern is _AFTER_PARAMETERS and not _closes_parameters(code, match.start()):
             continue
+        if pattern is _BEFORE_CONSTRUCTOR and match.group(2) not in classes:
+            continue  # `BOOL Init(`: the word may be the type of a function
         words.update(_CAPS_WORD.findall(match.group(group)))
     return frozenset(words)
+
+
+def _placed_decorations(code: bytes, bodies: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of the decorations only their place proves (`_CALLED_IN_CLASS_HEAD`,
+    `_IF_DECORATED`): the grammar took `FOO_VISIBILITY` for the class and lost the one named, and
+    `if FOO_CONSTEXPR (` for an error that moved the rest of a class out of it."""
+    heads = [
+        match.span(1)
+        for match in _CALLED_IN_CLASS_HEAD.finditer(code)
+        if b"(" in match.group(1) and not _inside(bodies, match.start())
+    ]
+    return heads + [match.span(1) for match in _IF_DECORATED.finditer(code)]
 
 
 def _statement_macros(

@@ -28,6 +28,7 @@ from functools import partial
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.casts import CASTS
+from indexlib.graph.chainmade import MAX_CHAIN, chain_made
 from indexlib.graph.classmembers import CLASS_PARTS, class_texts, declared_in, is_class
 from indexlib.graph.codelines import code_only
 from indexlib.graph.elements import Elements
@@ -41,16 +42,10 @@ from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
 from indexlib.records import CALLED, INDEXED, ROUTINE_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
-# Calls and properties followed through a chain (`a.b().c().d()`, C# `new Conf().WriteTo.Sink(s)`) by
-# their declared types: a fluent builder's chain steps through a property between calls.
-MAX_CHAIN = 8
 _SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`: PHP's
 # Rust steps of a chain that give back the value they are called on, unwrapped: `Option<T>` and
 # `Result<T, E>` (a declaration's return type is read as its `T`) give a `T`, `&T` an owned one.
 _RUST_SAME = frozenset({"unwrap", "expect", "unwrap_or_default", "clone", "to_owned"})
-# `let f = SizeFilter::from_string("-1k").unwrap();`: a local made by a chain that starts at a type.
-_RUST_LET = re.compile(r"\blet\s+(?:mut\s+)?(?P<var>[a-z_]\w*)\s*=\s*(?P<cls>[A-Z]\w*)::(?P<rest>[^;]*);")
-_CALL_ARGUMENTS = re.compile(r"\([^()]*\)")
 # Base classes walked up for an inherited method (`self.m()`, `super`, PHP `Child::m()`, a local's).
 MAX_ANCESTRY = 8
 _TYPE = r"([A-Z]\w*)"
@@ -251,6 +246,7 @@ class LocalTypes:
         self._variables: dict[int, dict[str, str]] = {}
         self._fields: dict[int, dict[str, str]] = {}
         self._attributes: dict[int, frozenset[str]] = {}
+        self._chain_made: dict[tuple[int, str], str | None] = {}
         self._lineage: dict[tuple[str, str], list[set[str]]] = {}
         self._returned: dict[tuple[str, str, str], str | None] = {}
         self._classes: dict[tuple[str, str], bool] = {}
@@ -309,8 +305,8 @@ class LocalTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = declared_classes(n, lambda head: self._is_module(n.path, head))
         cls = self._variables[n.uid].get(name)
-        if cls is None and n.language == "rust":
-            cls = self._let_chain(n, name)
+        if cls is None:  # `let f = SizeFilter::from_string(s)?;`, `val b = CodeBlock.builder()`
+            cls = self._chained(n.uid, lambda: [n.text], name, n.language)
         # Java's `tokeniser.read()` is `this.`'s, unless the function declares its own `var policy = ..`
         # (whose class is unread): another method's `Action<..> policy` is no field of the class.
         if (
@@ -334,25 +330,14 @@ class LocalTypes:
             cls = name
         return cls
 
-    def _let_chain(self, n: Node, name: str) -> str | None:
-        """The class a Rust local `name` of `n` is made of by a chain from a type (`let f =
-        SizeFilter::from_string(s).unwrap();`, `let c = Config::load(p)?;`), each call's declared
-        return type in turn, when every `let` of `name` in `n` says the same one."""
-        said: set[str | None] = set()
-        for m in _RUST_LET.finditer(n.text):
-            if m["var"] != name:
-                continue
-            rest = m["rest"]
-            while _CALL_ARGUMENTS.search(rest):
-                rest = _CALL_ARGUMENTS.sub("", rest)
-            steps = re.sub(r"[\s?]", "", rest).split(".")
-            if not all(re.fullmatch(r"[a-z_]\w*", step) for step in steps) or len(steps) > MAX_CHAIN:
-                return None  # not a plain chain of calls: a `match`, a closure, an operator
-            cls: str | None = m["cls"] if self._holds(m["cls"], n.language) else None
-            for step in steps:
-                cls = self._returns(cls, step, n.language) if cls is not None else None
-            said.add(cls)
-        return said.pop() if len(said) == 1 else None
+    def _chained(self, uid: int, texts: Callable[[], list[str]], name: str, language: str) -> str | None:
+        """The class a chain from a type makes `name` in the texts of the function or class `uid`
+        (chainmade.py; read once per name there)."""
+        if (uid, name) not in self._chain_made:
+            holds = partial(self._holds, language=language)
+            made = chain_made(texts(), name, language, holds, partial(self._returns, language=language))
+            self._chain_made[(uid, name)] = made
+        return self._chain_made[(uid, name)]
 
     def _module_level(self, n: Node, name: str, bound: list[Ref]) -> str | None:
         """The class the module-level declaration of `name` that `n` reads names (modulevars.py),
@@ -451,6 +436,8 @@ class LocalTypes:
             if s.node.name == method
         ]
         mine = self._members(cls, language, found) or []
+        if not mine and language == "kotlin":  # `CodeBlock.builder()`: its companion object's
+            mine = self._members(f"{cls}.Companion", language, found) or []
         if not mine and language == "rust" and method in _RUST_SAME:
             return cls  # `TimeFilter::after(s).unwrap()`: the `TimeFilter` that `after` wraps
         said = {returned_class(m.node.signature, method, language) for m in mine}
@@ -458,6 +445,10 @@ class LocalTypes:
         said = {cls if r in _SELF_TYPES else r for r in said} - ({"None"} if len(said) > 1 else set())
         # `Builder baseUrl(..)` in `Retrofit.Builder` returns that Builder, not another class's
         said = {enclosing_named(cls, r) if r else r for r in said}
+        # `fun builder(): Builder` in `CodeBlock`'s companion: the `CodeBlock.Builder` nested in it
+        said = {
+            f"{cls}.{r}" if r and "." not in r and self._holds(f"{cls}.{r}", language) else r for r in said
+        }
         return next(iter(said)) if len(said) == 1 and None not in said else None
 
     def _holds(self, name: str, language: str) -> bool:
@@ -475,7 +466,10 @@ class LocalTypes:
             return None
         fields = self._class_fields(own, n.language)
         made = n.language == "python" and field not in fields  # `self.x = env._tokenize(..)`
-        return fields.get(field) or (self._made.field_of(own, field) if made else None)
+        found = fields.get(field) or (self._made.field_of(own, field) if made else None)
+        if found is None and n.language in _BARE_FIELDS:  # `internal val body = CodeBlock.builder()`
+            found = self._chained(own, partial(class_texts, self.snap, own), field, n.language)
+        return found
 
     def assigned(self, n: Node, name: str) -> bool:
         """Whether the class `self` means in `n`, or one it inherits from, gives its attribute

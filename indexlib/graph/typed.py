@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.brackets import balanced, top_level_split
+from indexlib.graph.chainmade import MAX_CHAIN
 from indexlib.graph.family import folder, same_folder
 from indexlib.graph.gomodules import go_package, package_folder
 from indexlib.graph.gosigs import (
@@ -29,7 +30,6 @@ from indexlib.graph.gosigs import (
     result_written,
     type_name,
 )
-from indexlib.graph.locals import MAX_CHAIN
 from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, INDEXED, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
 from indexlib.graph.locals import declared_classes
 from tests.parsekit import text_node
-from tests.repokit import make_repo
+from tests.repokit import calls, make_repo
 
 CSHARP = {
     "src/Wrappers.cs": "namespace App;\n\npublic abstract class Wrapper<T>\n{\n"
@@ -32,21 +31,16 @@ SWIFT = {
 }
 
 
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    rows = related(open_engine(repo / ".qry"), symbol, callers=False).related
-    return sorted((r.symbol, r.ambiguous) for r in rows if r.edge == "calls")
-
-
 def test_a_csharp_local_made_by_a_cast_calls_the_casts_class(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, CSHARP)
-    assert _callees(repo, "App.Mediator.Send") == [("App.Wrapper.Handle", False)]
-    assert _callees(repo, "App.Mediator.Publish") == [("App.Behavior.Handle", False)]
+    assert calls(repo, "App.Mediator.Send") == [("App.Wrapper.Handle", False)]
+    assert calls(repo, "App.Mediator.Publish") == [("App.Behavior.Handle", False)]
 
 
 def test_a_swift_local_bound_by_as_calls_the_casts_class(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, SWIFT)
-    assert _callees(repo, "Parser.parse") == [("HelpCommand.buildStack", False)]
-    assert _callees(repo, "Parser.each") == [("HelpCommand.buildStack", False)]
+    assert calls(repo, "Parser.parse") == [("HelpCommand.buildStack", False)]
+    assert calls(repo, "Parser.each") == [("HelpCommand.buildStack", False)]
 
 
 def _classes(language: str, text: str) -> dict[str, str]:

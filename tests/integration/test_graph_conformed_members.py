@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
-from tests.repokit import make_repo
+from tests.repokit import calls, make_repo
 
 SWIFT = {
     "Sources/Parsable.swift": "protocol Parsable {\n    static func make() -> Self\n}\n\n"
@@ -37,28 +36,23 @@ JAVA = {
 }
 
 
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    rows = related(open_engine(repo / ".qry"), symbol, callers=False).related
-    return sorted((r.symbol, r.ambiguous) for r in rows if r.edge == "calls")
-
-
 def test_a_call_on_a_swift_struct_reaches_its_protocol_extensions_static_method(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, SWIFT)
-    assert _callees(repo, "useIt") == [("Parsable.parse", False)]
-    assert _callees(repo, "Holder.test") == [("Parsable.parse", False)]  # a struct nested in a class
+    assert calls(repo, "useIt") == [("Parsable.parse", False)]
+    assert calls(repo, "Holder.test") == [("Parsable.parse", False)]  # a struct nested in a class
 
 
 def test_a_swift_structs_own_calls_reach_its_protocols_extension_methods(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, SWIFT)
-    assert _callees(repo, "Top.shown") == [("Parsable.describe", False)]
-    assert _callees(repo, "Top.bare") == [("Parsable.describe", False)]
+    assert calls(repo, "Top.shown") == [("Parsable.describe", False)]
+    assert calls(repo, "Top.bare") == [("Parsable.describe", False)]
 
 
 def test_a_kotlin_local_reaches_its_interfaces_default_method(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, KOTLIN)
-    assert ("Named.label", False) in _callees(repo, "useTool")
+    assert ("Named.label", False) in calls(repo, "useTool")
 
 
 def test_a_base_classs_method_comes_before_an_interfaces_declaration(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, JAVA)
-    assert _callees(repo, "Pool.shutdown") == [("Base.close", False)]
+    assert calls(repo, "Pool.shutdown") == [("Base.close", False)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexlib import open_engine, related
-from tests.repokit import make_repo
+from tests.repokit import calls, make_repo
 
 FILES = {
     "src/Gadget.java": "class Gadget {\n    Gadget(int a) {}\n    Gadget(int a, int b) {}\n}\n",
@@ -24,18 +24,15 @@ FILES = {
 }
 
 
-def _callers(repo: Path, where: str) -> list[tuple[str, bool]]:
-    rows = related(open_engine(repo / ".qry"), where, callees=False).related
-    return sorted((r.symbol, r.ambiguous) for r in rows if r.edge == "calls")
-
-
 def test_a_constructors_callers_are_the_calls_of_its_class_its_parameters_admit(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, FILES)
-    assert _callers(repo, "src/Gadget.java:2") == [("Use.one", False)]
-    assert _callers(repo, "src/Gadget.java:3") == [("Use.two", False)]
-    assert _callers(repo, "Widget.__init__") == [("make", False)]
-    assert _callers(repo, "Sources/Split.swift:6") == [("parseAll", False)]  # an extension's `init`
-    assert _callers(repo, "Sources/Split.swift:10") == []  # `init(single:)`: no call writes that label
+    assert calls(repo, "src/Gadget.java:2", out=False) == [("Use.one", False)]
+    assert calls(repo, "src/Gadget.java:3", out=False) == [("Use.two", False)]
+    assert calls(repo, "Widget.__init__", out=False) == [("make", False)]
+    assert calls(repo, "Sources/Split.swift:6", out=False) == [("parseAll", False)]  # an extension's `init`
+    assert (
+        calls(repo, "Sources/Split.swift:10", out=False) == []
+    )  # `init(single:)`: no call writes that label
     # The call itself still names the class.
     rows = related(open_engine(repo / ".qry"), "make", callers=False).related
     assert [(r.symbol, r.edge) for r in rows] == [("Widget", "calls")]

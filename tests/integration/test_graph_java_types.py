@@ -6,14 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
-from tests.repokit import make_repo
-
-
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    edges = related(open_engine(repo / ".qry"), symbol, callees=True).related
-    return sorted((r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out")
-
+from tests.repokit import calls, make_repo
 
 NESTED = {
     "src/Retrofit.java": "class Retrofit {\n    static final class Builder {\n"
@@ -34,7 +27,7 @@ def test_a_java_nested_class_written_through_its_outer_class_is_that_class(tmp_p
     """`CallAdapter.Factory factory` and `new Retrofit.Builder().baseUrl(u).build()` name the nested
     class: its `get`, `baseUrl` and `build`, not an ambiguous guess at every class's of the name."""
     repo = make_repo(tmp_path, NESTED)
-    callees = [e for e in _callees(repo, "Main.run") if e[0] != "Retrofit.Builder"]
+    callees = [e for e in calls(repo, "Main.run") if e[0] != "Retrofit.Builder"]
     assert callees == [
         ("CallAdapter.Factory.get", False),
         ("Retrofit.Builder.baseUrl", False),
@@ -63,6 +56,6 @@ def test_a_java_call_on_a_class_the_index_lacks_links_only_to_its_indexed_implem
     `enqueue`; now to none. `ex.execute(..)` on an `Executor` may reach the indexed class that
     implements it; a type parameter's calls stay a guess by name, as before."""
     repo = make_repo(tmp_path, EXTERNAL)
-    assert _callees(repo, "ServerTest.run") == [("MainThreadExecutor.execute", True)]
-    assert _callees(repo, "KServerTest.run") == []
-    assert _callees(repo, "ServerTest.each") == [("BehaviorCall.enqueue", True), ("OkHttpCall.enqueue", True)]
+    assert calls(repo, "ServerTest.run") == [("MainThreadExecutor.execute", True)]
+    assert calls(repo, "KServerTest.run") == []
+    assert calls(repo, "ServerTest.each") == [("BehaviorCall.enqueue", True), ("OkHttpCall.enqueue", True)]

@@ -11,13 +11,7 @@ from indexlib import open_engine, related
 from indexlib.graph.locals import declared_classes
 from indexlib.records import Node
 from tests.parsekit import text_node
-from tests.repokit import make_repo
-
-
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    edges = related(open_engine(repo / ".qry"), symbol, callees=True).related
-    return sorted((r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out")
-
+from tests.repokit import calls, make_repo
 
 REPOS = {
     "rust": (
@@ -163,7 +157,7 @@ def test_a_call_through_a_local_of_a_declared_class_is_that_classs_method(
     tmp_path: Path, language: str
 ) -> None:
     files, caller, expected = REPOS[language]
-    assert _callees(make_repo(tmp_path, files), caller) == expected
+    assert calls(make_repo(tmp_path, files), caller) == expected
 
 
 def _node(language: str, text: str) -> Node:
@@ -192,8 +186,8 @@ def test_a_java_call_is_the_overload_of_its_argument_count_and_may_be_inherited(
             "src/Main.java": "class Main {\n    String run(Element el) {\n        return el.text();\n    }\n}\n",
         },
     )
-    assert _callees(repo, "Element.className") == [("Node.attr", False)]
-    assert _callees(repo, "Main.run") == [("Element.text", False)]
+    assert calls(repo, "Element.className") == [("Node.attr", False)]
+    assert calls(repo, "Main.run") == [("Element.text", False)]
 
 
 def test_a_builtin_method_on_an_untyped_receiver_makes_no_edge_but_a_typed_one_links(tmp_path: Path) -> None:
@@ -210,8 +204,8 @@ def test_a_builtin_method_on_an_untyped_receiver_makes_no_edge_but_a_typed_one_l
             "src/main.rs": "fn run(v: Vec<u32>) {\n    v.into_iter();\n    let b = Batch::new();\n    b.into_iter();\n}\n",
         },
     )
-    assert _callees(repo, "Proxy.trusted") == []
-    assert _callees(repo, "run") == [("Batch.into_iter", False), ("Batch.new", False)]
+    assert calls(repo, "Proxy.trusted") == []
+    assert calls(repo, "run") == [("Batch.into_iter", False), ("Batch.new", False)]
 
 
 def test_a_rust_primitive_types_method_is_none_of_the_indexed_codes(tmp_path: Path) -> None:
@@ -226,8 +220,8 @@ def test_a_rust_primitive_types_method_is_none_of_the_indexed_codes(tmp_path: Pa
             "fn to_code(code: ExitCode) -> i32 {\n    i32::from(code)\n}\n",
         },
     )
-    assert _callees(repo, "to_char") == []
-    assert [s for s, _amb in _callees(repo, "to_code")] == ["i32.from"]
+    assert calls(repo, "to_char") == []
+    assert [s for s, _amb in calls(repo, "to_code")] == ["i32.from"]
 
 
 def test_a_python_with_or_a_module_qualified_constructor_names_the_locals_class(tmp_path: Path) -> None:
@@ -245,10 +239,10 @@ def test_a_python_with_or_a_module_qualified_constructor_names_the_locals_class(
             "async def afetch(r):\n    async with AsyncClient() as c, open(r) as f:\n        return await c.send(f)\n",
         },
     )
-    assert ("Client.send", False) in _callees(repo, "fetch")
-    assert ("AsyncClient.send", False) not in _callees(repo, "fetch")
-    assert [e for e in _callees(repo, "made") if e[0].endswith("send")] == [("Client.send", False)]
-    assert [e for e in _callees(repo, "afetch") if e[0].endswith("send")] == [("AsyncClient.send", False)]
+    assert ("Client.send", False) in calls(repo, "fetch")
+    assert ("AsyncClient.send", False) not in calls(repo, "fetch")
+    assert [e for e in calls(repo, "made") if e[0].endswith("send")] == [("Client.send", False)]
+    assert [e for e in calls(repo, "afetch") if e[0].endswith("send")] == [("AsyncClient.send", False)]
 
 
 def test_a_constructor_through_a_module_the_index_lacks_or_a_local_names_no_class(tmp_path: Path) -> None:
@@ -262,7 +256,7 @@ def test_a_constructor_through_a_module_the_index_lacks_or_a_local_names_no_clas
             "    s.load(u)\n    t.load(u)\n",
         },
     )
-    assert {e for e in _callees(repo, "run") if e[0].endswith(".load")} == {
+    assert {e for e in calls(repo, "run") if e[0].endswith(".load")} == {
         ("Cache.load", True),
         ("Session.load", True),
     }
@@ -292,7 +286,7 @@ def test_a_rust_chain_or_local_through_an_option_or_result_is_the_wrapped_types(
         "    Ok(())\n}\n",
     }
     make_repo(tmp_path, files)
-    assert _callees(tmp_path, "run") == [
+    assert calls(tmp_path, "run") == [
         ("SizeFilter.applies_to", False),
         ("SizeFilter.from_string", False),
         ("SizeFilter.is_within", False),
@@ -315,7 +309,7 @@ def test_a_doc_comments_parameter_list_declares_no_class(tmp_path: Path) -> None
             "Sources/Timer.swift": "class Timer {\n    func after(_ delay: Int) {}\n}\n",
         },
     )
-    assert _callees(repo, "Worker.retry") == [("Worker.after", False)]
+    assert calls(repo, "Worker.retry") == [("Worker.after", False)]
     text = 'def f(client: Client):\n    """Send.\n\n    Args:\n        client: The client.\n    """\n'
     assert declared_classes(_node("python", text)) == {"client": "Client"}
 
@@ -341,8 +335,8 @@ def test_a_swift_existential_or_opaque_type_names_its_protocol(tmp_path: Path) -
         },
     )
     for caller in ("Session.first", "Session.second"):
-        assert _callees(repo, caller) == [("Retrier.retry", False)], caller
-    assert _callees(repo, "Session.third") == [("Retrier.retry", False), ("Session.retrier", False)]
+        assert calls(repo, caller) == [("Retrier.retry", False)], caller
+    assert calls(repo, "Session.third") == [("Retrier.retry", False), ("Session.retrier", False)]
 
 
 def test_a_scala_type_named_in_two_files_is_the_callers_own_files(tmp_path: Path) -> None:
@@ -380,6 +374,6 @@ def test_a_python_annotation_quoted_through_a_module_or_optional_names_the_class
     files = {"pkg/__init__.py": "", "pkg/nodes.py": nodes, "pkg/other.py": other, "pkg/gen.py": gen}
     repo = make_repo(tmp_path, files)
     for caller in ("qualified", "quoted", "optional", "quoted_qualified", "Holder.run"):
-        assert _callees(repo, caller) == [("Node.find_all", False)], caller
+        assert calls(repo, caller) == [("Node.find_all", False)], caller
     # `lib` is no module the file imports: the qualifier may be anything, so the name still guesses.
-    assert ("Other.find_all", True) in _callees(repo, "unknown")
+    assert ("Other.find_all", True) in calls(repo, "unknown")

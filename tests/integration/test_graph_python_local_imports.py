@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
-from tests.repokit import make_repo
+from tests.repokit import calls, make_repo
 
 FILES = {
     "pkg/__init__.py": "",
@@ -21,13 +20,8 @@ FILES = {
 }
 
 
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    edges = related(open_engine(repo / ".qry"), symbol, callees=True).related
-    return sorted((r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out")
-
-
 def test_a_call_through_an_alias_reads_the_callers_own_import_of_it(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, FILES)
-    assert _callees(repo, "Flask.test_client") == [("FlaskClient", False)]
-    assert _callees(repo, "Flask.test_cli_runner") == [("FlaskCliRunner", False)]
-    assert _callees(repo, "Flask.flag") == [("option", False)]  # the module's import, in any function
+    assert calls(repo, "Flask.test_client") == [("FlaskClient", False)]
+    assert calls(repo, "Flask.test_cli_runner") == [("FlaskCliRunner", False)]
+    assert calls(repo, "Flask.flag") == [("option", False)]  # the module's import, in any function

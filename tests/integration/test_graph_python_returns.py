@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexlib import open_engine, related
 from indexlib.graph.pymade import made_by_calls, returned
-from tests.repokit import make_repo
+from tests.repokit import calls, make_repo
 
 FILES = {
     "decoders.py": (
@@ -32,23 +31,18 @@ FILES = {
 }
 
 
-def _callees(repo: Path, symbol: str) -> list[tuple[str, bool]]:
-    edges = related(open_engine(repo / ".qry"), symbol, callees=True).related
-    return sorted((r.symbol, r.ambiguous) for r in edges if r.edge == "calls" and r.direction == "out")
-
-
 def test_a_local_made_by_a_call_is_of_the_class_its_definition_returns(tmp_path: Path) -> None:
     """`d.decode()` was an ambiguous edge to every `decode`, `c.send()` after `c = open_client()`
     too; a `typing.Generator`'s `flow.send()` was a guess at `Client.send`, now no edge at all."""
     repo = make_repo(tmp_path, FILES)
-    assert _callees(repo, "Client.run") == [
+    assert calls(repo, "Client.run") == [
         ("Client._decoder", False),
         ("Client._flow", False),
         ("Client.fetch", False),
         ("ContentDecoder.decode", False),
         ("Response.read", False),
     ]
-    assert _callees(repo, "main") == [("Client.send", False), ("open_client", False)]
+    assert calls(repo, "main") == [("Client.send", False), ("open_client", False)]
 
 
 def test_only_a_whole_call_assigned_is_read_and_its_annotation_as_a_class() -> None:
@@ -82,5 +76,5 @@ def test_a_field_made_by_a_call_is_of_the_class_its_definition_returns(tmp_path:
         "    def parse_mixed(self):\n        return self.mixed.skip_if('name')\n",
     }
     repo = make_repo(tmp_path, files)
-    assert _callees(repo, "Parser.parse_name") == [("TokenStream.skip_if", False)]
-    assert _callees(repo, "Parser.parse_mixed") == [("Checker.skip_if", True), ("TokenStream.skip_if", True)]
+    assert calls(repo, "Parser.parse_name") == [("TokenStream.skip_if", False)]
+    assert calls(repo, "Parser.parse_mixed") == [("Checker.skip_if", True), ("TokenStream.skip_if", True)]

@@ -3,7 +3,9 @@
 
 Owns: whether a method is its class's constructor (a member named as its class in Java, C#, C++ and
 PHP's old style; Swift's `init`, Python's `__init__`, JavaScript's and TypeScript's `constructor`,
-PHP's `__construct`, Ruby's `initialize` and a Ruby class's own `def self.new`), the class it makes (every part of it), and whether a call's arguments fit it.
+PHP's `__construct`, Ruby's `initialize` and a Ruby class's own `def self.new`), the class it makes
+(every part of it), and whether a call's arguments fit it.
+
 Why: a call that makes an object names the class, and the resolver links it to the class, so the
 constructor itself had no callers: on MediatR `qry related Mediator.Mediator --callers` answered
 "no callers" beside the tests' `new Mediator(serviceProvider)`, and on swift-argument-parser

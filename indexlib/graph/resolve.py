@@ -105,8 +105,8 @@ class Resolver:
         if ref.kind == RefKind.IMPORTS:
             return self._resolve_import(src.node, ref)
         qualifier, last = split_target(ref.target)
-        last = writer(last, self._defs)  # Ruby `self.x = v`: `def x=`, else the `attr_writer :x`
         n = src.node
+        last = writer(last, self._defs) if n.language == "ruby" else last  # `self.x = v` calls `x=`
         if not last or qualified.contextual(n, qualifier, last):  # Swift's `.init(..)`: the context's type
             return [], False
         built = n.language == "ruby" and constructs(ref, qualifier, last)  # `Site.new`: a call of class Site

@@ -174,6 +174,8 @@ def _say_ambiguous(env: Env, symbol: str, candidates: list[Any], *, several_repo
     example = (
         f"{first.path}:{first.decl_line or first.start_line}" if clash else f"{first.path}:{first.symbol}"
     )
+    if first.kind == "module":  # a module is named by its file's path
+        example = first.path
     env.err(
         f"  hint: qualify the name (module.name, Class.method, path:name or path:line such as "
         f"{safe_line(example)}) or pass one of the uids\n"

@@ -106,10 +106,12 @@ def _exit(code: int) -> None:
 
 @app.command("search")
 def search_cmd(
-    query: list[str] = typer.Argument(
-        ...,
+    query: list[str] | None = typer.Argument(
+        None,
         metavar="QUERY...",
-        help='What to look for: ParseConfig, "func (s *Server) Handle", or a question (several words are one query).',
+        help='What to look for: ParseConfig, "func (s *Server) Handle", or a question (several words are one query). '
+        "Filters alone (kind:interface, --since 1w) list what they admit.",
+        show_default=False,
     ),
     top_k: int = _opt("top_k"),
     mode: str = _opt("mode"),
@@ -147,7 +149,7 @@ def search_cmd(
 
     values = dict(locals())
     values.pop("query")
-    _exit(search_command(Env(), " ".join(query), values))
+    _exit(search_command(Env(), " ".join(query or ()), values))
 
 
 def _iopt(dest: str) -> Any:

@@ -67,7 +67,7 @@ def query_notes(
     notes.extend(n for n in search_notes if n.startswith(TOLD_NOTES))
     if found:
         return notes
-    if q.is_blank:
+    if q.is_blank and not opts.lists(q):
         notes.append(q.nothing_to_search()[0])
     snap = engine.snapshot(opts.root)
     files = snap.manifest.files
@@ -300,7 +300,7 @@ def related(
         stored = snap.node(int(symbol, 16))
         found = [stored.node] if stored is not None else []
     else:
-        found = definitions.exact_definitions(snap, symbol)
+        found = definitions.exact_definitions(snap, symbol) or definitions.modules_named(snap, symbol)
     if not found:
         named = _member_elsewhere(snap, symbol)  # `Builder.AddRetry`: an extension method `AddRetry`
         near = resolve_symbol(engine, symbol, limit=CLOSEST_NAMES, root=root)  # labelled, e.g. fuzzy

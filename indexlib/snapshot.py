@@ -199,9 +199,15 @@ class Snapshot:
         return terms / nodes if nodes else None
 
     def search(
-        self, query: lexical.Query, limit: int, *, filters: Sequence[tuple[str, lexical.Query]] = ()
+        self,
+        query: lexical.Query,
+        limit: int,
+        *,
+        filters: Sequence[tuple[str, lexical.Query]] = (),
+        newest: bool = False,
     ) -> list[tuple[float, SegmentHandle, lexical.DocHit]]:
-        """Run one Tantivy query on every segment (live nodes only), merged by score, best first."""
+        """Run one Tantivy query on every segment (live nodes only), merged by score, best first
+        (with `newest`: by the time each node last changed, newest first)."""
         out: list[tuple[float, SegmentHandle, lexical.DocHit]] = []
         for seg in self.segments:
             clauses: list[tuple[str, lexical.Query]] = [("must", query), *filters]
@@ -209,7 +215,7 @@ class Snapshot:
             if live is not None:
                 clauses.append(live)
             q = lexical.boolean(clauses) if len(clauses) > 1 else query
-            for hit in seg.lexical().search(q, limit):
+            for hit in seg.lexical().search(q, limit, newest):
                 out.append((hit.score, seg, hit))
         out.sort(key=lambda t: -t[0])
         return out[:limit]

@@ -336,11 +336,13 @@ class LexicalSegment:
         query, _errors = self._index.parse_query_lenient(text, list(fields), field_boosts=boosts)
         return query
 
-    def search(self, query: tantivy.Query, limit: int) -> list[DocHit]:
+    def search(self, query: tantivy.Query, limit: int, newest: bool = False) -> list[DocHit]:
+        """The best `limit` matches; with `newest`, the most recently changed, keyed by that time."""
         if limit <= 0:
             return []
+        order = "changed_at" if newest else None
         try:
-            result = self._searcher.search(query, limit, count=False)
+            result = self._searcher.search(query, limit, count=False, order_by_field=order)
         except BaseException as exc:
             if not _is_read_failure(exc):
                 raise
@@ -399,8 +401,7 @@ class LexicalSegment:
             raise self._corrupt("count", exc) from exc
 
 
-# Query construction helpers, kept here so no other module needs `tantivy`.
-# Callers pass queries around without importing tantivy; the alias keeps their annotations readable.
+# Query construction helpers, kept here so no other module needs `tantivy` (the alias: for callers).
 Query: TypeAlias = Any
 
 

@@ -268,6 +268,38 @@ def exact_definitions(snap: Snapshot, name: str) -> list[Node]:
     return found
 
 
+def modules_named(snap: Snapshot, name: str) -> list[Node]:
+    """The modules (a file's module-level code) `name` names when no definition has the name: its
+    file's path (`src/requests/sessions.py`), its stem (`sessions`), or a dotted or `::` path
+    ending at it (`requests.sessions`). Why: `qry related PATH:LINE` on a module's first line
+    answers with its importers and imports, while the module's own name, which the closest-names
+    hint printed, answered "no definition named"."""
+    text = name.strip()
+    if text in snap.manifest.files:
+        return [
+            s.node for s in snap.nodes_in_file(text) if s.node.kind == NodeKind.MODULE and s.node.part == 0
+        ]
+    tail = "/".join(as_dotted(text).split("."))
+    if not tail.strip("/") or " " in tail:
+        return []
+
+    def stem(n: Node) -> str:
+        return posixpath.splitext(n.path)[0]
+
+    modules = [
+        s.node
+        for s in snap.lookup("name_exact", tail.rsplit("/", 1)[-1].lower(), limit=LOOKUP_CAP)
+        if s.node.kind == NodeKind.MODULE and s.node.part == 0
+    ]
+    for fold in (str, str.lower):
+        found = [
+            n for n in modules if fold(stem(n)) == fold(tail) or fold(stem(n)).endswith("/" + fold(tail))
+        ]
+        if found:
+            return sorted(found, key=lambda n: n.path)
+    return []
+
+
 def _labels(n: Node) -> list[str] | None:
     """The external labels of a Swift function's parameters (`_`, `method`), None when unread."""
     params = swift_parameters(n.signature) if n.language == "swift" else None

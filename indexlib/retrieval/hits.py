@@ -12,6 +12,9 @@ Does not own: which line of a snippet a hit is shown by (hitline.py) or how a sn
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import msgspec
 
 from indexlib.records import Hit, Node, Snippet
@@ -24,7 +27,7 @@ from indexlib.retrieval.request import SearchRequest
 from indexlib.retrieval.snippets import make_snippet
 from indexlib.snapshot import Snapshot
 
-__all__ = ["hit_of", "place_lines", "set_lines"]
+__all__ = ["hit_of", "mark_stale", "place_lines", "set_lines"]
 
 
 def hit_of(snap: Snapshot, c: Candidate, q: Query, opts: SearchRequest, declares: str | None) -> Hit:
@@ -91,3 +94,18 @@ def place_lines(hits: list[Hit]) -> None:
     left out (a budget), which frees the lines they held."""
     for h, line in zip(hits, printed_lines(hits), strict=True):
         h.line = line
+
+
+def mark_stale(snap: Snapshot, hits: list[Hit]) -> None:
+    """Flag hits whose file changed on disk since the root was published (size or mtime differ)."""
+    base = Path(snap.manifest.source_root)
+    for h in hits:
+        rec = snap.manifest.files.get(h.path)
+        if rec is None:
+            continue
+        try:
+            st = os.stat(base / h.path)
+        except OSError:
+            h.stale = True
+            continue
+        h.stale = st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns

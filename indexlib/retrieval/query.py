@@ -113,16 +113,15 @@ class Query(msgspec.Struct, kw_only=True):
         return not (self.terms or self.phrases or self.prefixes)
 
     def nothing_to_search(self) -> tuple[str, str]:
-        """(what is wrong, what to do) for a blank query, worded true of what it holds: `-word` is an
-        exclusion, so `qry search -- -foo` asks for nothing, and saying it "holds only filters" would
-        send the user looking for a filter that is not there."""
+        """(what is wrong, what to do) for a query with nothing to search for and no filter to list by,
+        worded true of what it holds: `-word` is an exclusion, so `qry search -- -foo` asks for nothing."""
         if not self.negated:
             return (
-                "the query holds only filters: there is nothing to search for",
-                "add what to look for, e.g. qry search 'retry path:src/**'",
+                "the query is blank: there is nothing to search for",
+                "add what to look for, e.g. qry search retry",
             )
         shown = " ".join(f'-"{w}"' if " " in w else f"-{w}" for w in self.negated)
-        return (  # filters may be there too: they are not words, so "only excludes words" stays true
+        return (
             f"the query only excludes words ({shown}): there is nothing to search for",
             f"add a word to search for, e.g. qry search -- 'retry {shown}'; to search for a word that "
             f"starts with a dash, quote it: qry search -- '\"-{self.negated[0]}\"'",

@@ -96,7 +96,7 @@ class SearchRequest(msgspec.Struct, kw_only=True):
 
     def check_query(self, text: str) -> None:
         """The query text's own rules: never empty (the CLI and agents), bounded in length (agents)."""
-        if self.caller == CLI and not text.strip():
+        if self.caller == CLI and not text.strip() and not self.filtered:
             raise UsageError("the query is empty", hint="say what to look for, e.g. qry search parse_config")
         if self.caller == AGENT:
             if not text or not text.strip():
@@ -106,17 +106,30 @@ class SearchRequest(msgspec.Struct, kw_only=True):
                 "query length", len(text), SERVED_BOUNDS.query_chars, "shorten the query to its key terms"
             )
 
+    @property
+    def filtered(self) -> bool:
+        """Whether an option filters the search (--lang, --path, --kind, --since, ...): with one, an
+        empty query lists what the filters admit."""
+        options = (self.langs, self.paths, self.excludes, self.kinds, self.repos)
+        return any(options) or any(x is not None for x in (self.since, self.until, self.as_of))
+
+    def lists(self, q: Query) -> bool:
+        """Whether `q`, with no words to search for, lists what its filters admit (listing.py): it has
+        a filter (lang:, path:, kind:, repo: or their exclusions) or a time window. Exclusions alone
+        do not list: `-foo` would be every node of the index."""
+        filters = q.langs or q.paths or q.excludes or q.kinds or q.repos or q.exclude_repos
+        windowed = any(x is not None for x in (self.since, self.until, self.as_of))
+        return q.is_blank and bool(filters or windowed)
+
     def check_words(self, q: Query) -> None:
-        """A query of filters or exclusions only (`path:src/**`, `-foo`) asks for nothing: an error for
-        the CLI and for agents, who correct their call on an error (an empty result that is not one
-        reads as "there is no such code"); the library answers it with an empty result and a note."""
-        if self.caller in (CLI, AGENT) and q.is_blank:
+        """A query of exclusions only (`-foo`), or of nothing, asks for nothing: an error for the CLI
+        and for agents, who correct their call on an error (an empty result that is not one reads as
+        "there is no such code"); the library answers it with an empty result and a note. A query of
+        filters lists what they admit (`lists`)."""
+        if self.caller in (CLI, AGENT) and q.is_blank and not self.lists(q):
             what, hint = q.nothing_to_search()
             if self.caller == AGENT:
-                hint = (
-                    'add what to look for to query, e.g. "retry path:src/**": filters (lang, path, kind) '
-                    "and -word exclusions only narrow a search"
-                )
+                hint = 'add what to look for to query, e.g. "retry -charge": -word exclusions only narrow a search'
             raise UsageError(what, hint=hint)
 
     def validate(self, text: str) -> None:

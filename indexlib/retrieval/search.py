@@ -47,7 +47,8 @@ from indexlib.retrieval.fusion import (
     ranked_scores,
     rrf,
 )
-from indexlib.retrieval.hits import hit_of, place_lines, set_lines
+from indexlib.retrieval.hits import hit_of, mark_stale, place_lines, set_lines
+from indexlib.retrieval.listing import LISTING_NOTE, listed
 from indexlib.retrieval.names import last_name_part, literal_pattern, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, exclusion_note, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
@@ -156,14 +157,17 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
         mode=opts.mode,
         route=p.route.value,
     )
-    if q.is_blank:
+    if q.is_blank and not opts.lists(q):
         return _empty(text, meta, t0, "blank query: nothing to search for")
     try:
         spec = filter_spec(snap.manifest.files, q, window)
     except NoMatchingPaths:
         return _empty(text, meta, t0, "no indexed file matches the path and time filters")
-    ranked, p = _run_streams(engine, snap, q, opts, p, spec, meta)
-    hits = _rank(snap, q, opts, p, ranked, meta)
+    if q.is_blank:
+        hits = listed(snap, q, opts, spec, meta.notes)
+    else:
+        ranked, p = _run_streams(engine, snap, q, opts, p, spec, meta)
+        hits = _rank(snap, q, opts, p, ranked, meta)
     if opts.wants_graph or opts.diffuse:
         from indexlib.retrieval.context import attach_graph
 
@@ -175,7 +179,7 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
             raise
         except Exception as exc:
             meta.notes.append(f"graph expansion failed: {type(exc).__name__}: {exc}")
-    _mark_stale(snap, hits)
+    mark_stale(snap, hits)
     set_lines(snap, q, opts, hits)
     if opts.budget_tokens is not None:
         from indexlib.retrieval.budget import pack
@@ -191,7 +195,13 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
 # The search notes a person is told on stderr in every format (the others stay in --json's meta): also
 # that a question ran without its dense stream because the vectors are still coming or stopped part
 # way (the answer is lexical only, and a `qry index` finishes them), not a routine skip.
-TOLD_NOTES = ("no result", "left out results", "no definition named", "dense stream skipped: vectors")
+TOLD_NOTES = (
+    "no result",
+    "left out results",
+    "no definition named",
+    "dense stream skipped: vectors",
+    LISTING_NOTE,
+)
 # A definition inside one is local to its body; a Rust one without `pub` is private.
 PER_FILE_HEAD = 12  # with one hit per file, the head holds this many candidates per hit asked for
 
@@ -500,20 +510,3 @@ def _apply_recency(snap: Snapshot, cands: list[Candidate]) -> None:
         f = 1.0 + 0.2 * 0.5 ** (age_days / 90)
         c.score *= f
         c.explain.append(f"recency ({age_days:.0f} days): x{f:.3f}")
-
-
-def _mark_stale(snap: Snapshot, hits: list[Hit]) -> None:
-    """Flag hits whose file changed on disk since the root was published (size or mtime differ)."""
-    import os
-
-    base = Path(snap.manifest.source_root)
-    for h in hits:
-        rec = snap.manifest.files.get(h.path)
-        if rec is None:
-            continue
-        try:
-            st = os.stat(base / h.path)
-        except OSError:
-            h.stale = True
-            continue
-        h.stale = st.st_size != rec.size or st.st_mtime_ns != rec.mtime_ns

@@ -53,6 +53,7 @@ import msgspec
 from indexlib.errors import QryError, UsageError
 from indexlib.records import Hit
 from indexlib.retrieval.fusion import rrf_term
+from indexlib.retrieval.listing import merged_listing
 from indexlib.retrieval.query import parse_query
 from indexlib.retrieval.request import SearchRequest, top_of
 from indexlib.retrieval.search import TOLD_NOTES, Engine
@@ -305,6 +306,8 @@ def assemble(
             stream_scores=scores,
             stream_weights={a.repo: a.weights for a, _hits in answers if a.ok},
         )
+    if (listing := merged_listing(lists, [n for a, _h in answers if a.ok for n in a.notes])) is not None:
+        merged = [_tag(repo, h) for repo, h in listing]
     for a, _hits in answers:
         a.stream_scores = msgspec.UNSET
     chosen = top_of(merged, opts.top_k, per_file=opts.per_file, key=lambda h: (h.repo, h.path))

@@ -82,3 +82,29 @@ def test_a_name_that_is_a_definitions_qualified_name_is_that_one(tmp_path: Path)
     local = run_qry_process("related", "lume.lua:serialize", cwd=repo)
     assert local.code == 0, local.describe()
     assert local.err.startswith("serialize (function) lume.lua:5-7"), local.describe()
+
+
+def test_a_module_is_named_by_its_name_its_dotted_path_or_its_file(tmp_path: Path) -> None:
+    """`qry related sessions` answered "no definition named 'sessions'" with the hint "the closest
+    names: sessions (src/requests/sessions.py:2)", a name it then refused again (requests). A module
+    is named by its stem, a dotted path ending at it, or its file, and answers with its importers and
+    imports; two modules of one stem are ambiguous, and the hint's example (the file) names one."""
+    files = {
+        "pkg/sessions.py": "from pkg import helpers\n\n\ndef open_session():\n    return helpers.make()\n",
+        "pkg/api.py": "from pkg import sessions\n\n\ndef get():\n    return sessions.open_session()\n",
+        "pkg/helpers.py": "import os\n\n\ndef make():\n    return os.getpid()\n",
+        "tools/helpers.py": "import sys\n\n\ndef make():\n    return sys.maxsize\n",
+    }
+    repo = make_repo(tmp_path, files)
+    for name in ("sessions", "pkg.sessions", "pkg/sessions.py"):
+        run = run_qry_process("related", name, cwd=repo)
+        assert run.code == 0, run.describe()
+        assert run.err.startswith("sessions (module) pkg/sessions.py:1"), run.describe()
+        assert "<- imports\tapi\tmodule\tpkg/api.py:" in run.out, run.describe()
+    several = run_qry_process("related", "helpers", cwd=repo)
+    assert several.code == 2 and "names 2 definitions" in several.err, several.describe()
+    hint = re.search(r"such as (\S+)\)", several.err)
+    assert hint is not None and hint.group(1) == "pkg/helpers.py", several.err
+    picked = run_qry_process("related", hint.group(1), cwd=repo)
+    assert picked.code == 0 and picked.err.startswith("helpers (module) pkg/helpers.py:1"), picked.describe()
+    assert run_qry_process("related", "sessionz", cwd=repo).code == 1

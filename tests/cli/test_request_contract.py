@@ -1,7 +1,7 @@
 """`qry search` at the edge of the library's request contract, as a user meets it in a shell.
 
-A query of filters only is an error in every output format and on both parsers (the fast path and
-Typer); filters that each match files but together match none are named on stderr; the table's
+A query of exclusions only is an error in every output format; a query of filters lists what they
+admit, the same on both parsers (the fast path and Typer); filters that each match files but together match none are named on stderr; the table's
 footer says what the route means.
 """
 
@@ -24,26 +24,25 @@ FORMATS = [(), ("--json",), ("--jsonl",), ("-l",)]
 
 # query -> (the first stderr line, the start of the hint)
 NOTHING_TO_SEARCH = {
-    "path:python/**": (
-        "the query holds only filters: there is nothing to search for",
-        "add what to look for",
-    ),
-    "lang:go -path:go/billing/server.go": (
-        "the query holds only filters: there is nothing to search for",
-        "add what to look for",
-    ),
     # `-word` after `--` is an exclusion, not a filter: the message says so, and how to search for it.
     "-charge": ("the query only excludes words (-charge): there is nothing to search for", "add a word"),
-    '-charge -"failed charge" path:python/**': (
+    '-charge -"failed charge"': (
         'the query only excludes words (-charge -"failed charge"): there is nothing to search for',
         "add a word",
     ),
 }
+PYTHON_CLASSES = [
+    ("python/billing/config.py", "Config"),
+    ("python/billing/gateway.py", "DeclinedError"),
+    ("python/billing/gateway.py", "Gateway"),
+    ("python/billing/gateway.py", "StripeGateway"),
+]
+LISTING_NOTE = "qry: note: no words to search for: listing what the filters admit, in file order"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("query", list(NOTHING_TO_SEARCH))
-def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], query: str) -> None:
+def test_a_query_of_exclusions_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], query: str) -> None:
     run = qry("search", *fmt, "--", query)
     assert run.code == 2, run.describe()
     message, hint = NOTHING_TO_SEARCH[query]
@@ -54,6 +53,62 @@ def test_a_query_of_filters_only_is_an_error(qry: RunQry, fmt: tuple[str, ...], 
         assert err["isError"] is True and err["code"] == "usage"
     else:
         assert run.out == ""
+
+
+def test_a_query_of_filters_lists_what_they_admit_in_file_order(qry: RunQry) -> None:
+    """`kind:class lang:python` names no word to rank by: every Python class, by path then line, as
+    zoekt or Sourcegraph list a filter's matches; the note says it is a listing, in every format."""
+    run = qry("search", "--json", "kind:class lang:python")
+    assert run.code == 0 and run.err == f"{LISTING_NOTE}: 4 shown\n", run.describe()
+    hits = json.loads(run.out)["results"]
+    assert [(h["path"], h["symbol"]) for h in hits] == PYTHON_CLASSES, run.describe()
+    lines = [(h["path"], h["start_line"]) for h in hits]
+    assert lines == sorted(lines)
+    piped = qry("search", "-k", "2", "kind:class lang:python")
+    assert piped.code == 0 and piped.out.splitlines()[0].startswith("python/billing/config.py:11: Config")
+    assert piped.err == f"{LISTING_NOTE}: 2 shown; more match (raise --top-k, or narrow the filters)\n"
+    files = qry("search", "-l", "kind:class lang:python")
+    assert files.out.splitlines() == ["python/billing/config.py", "python/billing/gateway.py"], (
+        files.describe()
+    )
+
+
+def test_a_listing_walks_every_file_in_path_order(qry: RunQry) -> None:
+    """The index is read a batch of files at a time: a listing of every method crosses batches
+    and stays in path, then line order, with every method once."""
+    run = qry("search", "--json", "-k", "1000", "kind:method")
+    hits = json.loads(run.out)["results"]
+    keys = [(h["path"], h["start_line"]) for h in hits]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys), run.describe()
+    assert len({h["language"] for h in hits}) >= 6 and len({h["path"] for h in hits}) > 8, run.describe()
+    assert run.err == f"{LISTING_NOTE}: {len(hits)} shown\n"
+
+
+def test_a_listing_leaves_out_what_an_exclusion_names(qry: RunQry) -> None:
+    run = qry("search", "--json", "--", "kind:class lang:python -stripe")
+    assert run.code == 0, run.describe()
+    symbols = [h["symbol"] for h in json.loads(run.out)["results"]]
+    assert symbols == ["Config", "DeclinedError", "Gateway"], run.describe()
+
+
+def test_filter_options_without_a_query_list_too(qry: RunQry) -> None:
+    """No QUERY at all, only `--kind` and `--path` (Typer's path: the fast path takes a query)."""
+    run = qry("search", "--json", "--kind", "class", "--path", "python/billing/gateway.py")
+    assert run.code == 0, run.describe()
+    symbols = [h["symbol"] for h in json.loads(run.out)["results"]]
+    assert symbols == ["DeclinedError", "Gateway", "StripeGateway"], run.describe()
+    bare = qry("search")
+    assert bare.code == 2 and bare.err.startswith("qry: error: the query is empty\n"), bare.describe()
+
+
+def test_a_time_window_alone_lists_the_newest_change_first(qry: RunQry) -> None:
+    run = qry("search", "--json", "-k", "50", "--since", "2000-01-01")
+    assert run.code == 0, run.describe()
+    assert run.err.startswith(
+        "qry: note: no words to search for: listing what the filters admit, newest change first"
+    )
+    times = [h["last_changed"] for h in json.loads(run.out)["results"]]
+    assert len(times) > 10 and times == sorted(times, reverse=True), times
 
 
 def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) -> None:
@@ -68,11 +123,14 @@ def test_a_quoted_dash_word_is_searched_as_the_exclusion_hint_says(qry: RunQry) 
     assert hits and all("-memory" in h["snippet"]["text"] for h in hits), quoted.describe()
     absent = qry("search", "-k", "3", "--", '"-charge"')
     assert absent.code == 1 and absent.out == "", absent.describe()
-    assert absent.err.startswith('qry: note: no result: no indexed text holds "-charge" as written'), absent.err
+    assert absent.err.startswith('qry: note: no result: no indexed text holds "-charge" as written'), (
+        absent.err
+    )
 
 
-def test_a_query_of_filters_only_is_the_same_error_on_the_typer_path(repo: Path, qry: RunQry) -> None:
+def test_a_listing_is_the_same_on_the_typer_path(repo: Path, qry: RunQry) -> None:
     fast = qry("search", "path:python/**")
+    assert fast.code == 0 and fast.err.startswith(LISTING_NOTE), fast.describe()
     typer_main = "import sys; from cli.main import main; sys.argv[0] = 'qry'; main()"
     typer_path = subprocess.run(
         [sys.executable, "-c", typer_main, "search", "path:python/**"],

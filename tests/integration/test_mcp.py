@@ -312,11 +312,16 @@ def test_bad_arguments_and_library_errors_are_tool_errors(server: Server) -> Non
     assert err["code"] == "usage" and "date" in err["error"]
     err = server.error("search", {"query": "   "})
     assert err["code"] == "usage"
-    # Filters or exclusions alone ask for nothing: an error to correct, not an empty answer.
-    for query in ("lang:python", "path:src/** -charge"):
-        err = server.error("search", {"query": query})
-        assert err["code"] == "usage" and "nothing to search for" in err["error"], err
-        assert "qry search" not in err["hint"] and "add what to look for" in err["hint"], err
+    # Exclusions alone ask for nothing: an error to correct, not an empty answer.
+    err = server.error("search", {"query": "-charge"})
+    assert err["code"] == "usage" and "nothing to search for" in err["error"], err
+    assert "qry search" not in err["hint"] and "add what to look for" in err["hint"], err
+    # Filters alone list what they admit, in file order.
+    listed = server.ok("search", {"query": "lang:python kind:class"})["results"]
+    assert listed and all(h["language"] == "python" and h["kind"] == "class" for h in listed), listed
+    assert [(h["path"], h["start_line"]) for h in listed] == sorted(
+        (h["path"], h["start_line"]) for h in listed
+    )
     is_error, text = server.call("no_such_tool", {})
     assert is_error
     assert server.ok("index_status")["files"] > 0

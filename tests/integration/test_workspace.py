@@ -1569,3 +1569,21 @@ def test_a_route_that_asked_only_some_repositories_says_so_as_a_note_not_a_warni
     assert "qry: warning: route: billing: no content evidence: index is damaged\n" in err.getvalue()
     assert routing.is_routing_info("route: content evidence from the best 1 of 3 repositories by vocabulary")
     assert not routing.is_routing_info("billing: not routed: index is damaged")
+
+
+def test_a_listing_over_a_workspace_keeps_each_repository_in_file_order(repos: dict[str, Path]) -> None:
+    """Filters alone over several indexes: each repository's listing in workspace order, as a code
+    host groups a filter's matches by repository, not interleaved by rank (a listing has none)."""
+    res = _fed(repos).search("kind:function", SearchRequest(top_k=20))
+    got = [(h.repo, h.path, h.symbol) for h in res.results]
+    assert got == [
+        ("billing", "billing/retry.py", "retry_failed_charge"),
+        ("billing", "billing/retry.py", "charge_card"),
+        ("auth", "auth/session.go", "RefreshToken"),
+        ("web", "web/render.py", "render_page"),
+        ("web", "web/render.py", "retry_render"),
+    ], got
+    assert [a.ok for a in res.meta.indexes] == [True, True, True]
+    newest = _fed(repos).search("lang:python", SearchRequest(top_k=20, since="2000-01-01"))
+    times = [h.last_changed or 0 for h in newest.results]
+    assert {h.repo for h in newest.results} == {"billing", "web"} and times == sorted(times, reverse=True)

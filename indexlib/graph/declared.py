@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from indexlib.graph.builtins import BUILTIN_TYPES, RUST_PRIMITIVES
 from indexlib.graph.codelines import code_only
+from indexlib.graph.pyfields import PY_CLASS
 from indexlib.graph.typed import variable_types
 from indexlib.records import CALLED, CONTAINER_KINDS, Node
 from indexlib.snapshot import Snapshot
@@ -66,7 +67,7 @@ _GIVEN = {
 _CONSTRUCTOR = {
     "rust": re.compile(r"((?:\w+::)*[A-Z]\w*)(?:::<[^;=]*?>)?(?:::(?:new|default)\s*|\s*(?=\{))"),
     "typescript": re.compile(r"new\s+((?:\w+\.)*[A-Z]\w*)\s*"),
-    "python": re.compile(r"((?:\w+\.)*[A-Z]\w*)"),
+    "python": re.compile(rf"((?:\w+\.)*{PY_CLASS})"),
 }
 # A Rust `let` of one name, with its type written (group 2) or not: where a local is re-declared.
 _LET = re.compile(r"\blet\s+(?:mut\s+)?([a-z_]\w*)\s*(:)?[^=;]*?=(?!=)\s*")

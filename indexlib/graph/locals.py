@@ -36,7 +36,7 @@ from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
-from indexlib.graph.pyfields import python_fields
+from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
 from indexlib.records import CALLED, INDEXED, ROUTINE_KINDS, Node, Ref
@@ -66,13 +66,13 @@ _PY_VIA = r"(?P<via>(?:[a-z_]\w*\.)+)?"
 # A Python annotation may quote its class (`env: "Environment"`), write it through a module (`node:
 # nodes.For`, counted as a constructor's `via` is) and wrap it in `Optional[..]`; `Frame | None` is a Frame.
 _PY_HINT = r"['\"]?(?:(?:[a-z_]\w*\.)?Optional\[\s*['\"]?)?"
-_PY_ANNOTATED = re.compile(rf"(?<![\w.$])(?P<var>[a-z_]\w*)\s*:\s*{_PY_HINT}{_PY_VIA}(?P<cls>[A-Z]\w*)")
-_PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\(")
+_PY_ANNOTATED = re.compile(rf"(?<![\w.$])(?P<var>[a-z_]\w*)\s*:\s*{_PY_HINT}{_PY_VIA}(?P<cls>{PY_CLASS})")
+_PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>{PY_CLASS})\(")
 # `with Client(..) as client:` (also `async with`, each item of `with A() as a, B() as b`): a context
 # manager's `__enter__` returns the instance itself nearly always (clients, sessions, files), and a
 # call the class does not declare falls back as before. Arguments may nest one level of parentheses.
 _PY_WITH = re.compile(
-    rf"(?:\bwith\s+\(?|,)\s*{_PY_VIA}(?P<cls>[A-Z]\w*)\((?:[^()]|\([^()]*\))*\)\s+as\s+(?P<var>[a-z_]\w*)"
+    rf"(?:\bwith\s+\(?|,)\s*{_PY_VIA}(?P<cls>{PY_CLASS})\((?:[^()]|\([^()]*\))*\)\s+as\s+(?P<var>[a-z_]\w*)"
 )
 # PHP writes a class through its namespace (`new Handler\\CurlFactory(3)`, `\\Foo\\Bar $x`): the class
 # is the last name, as `_container` reads a member's class.
@@ -125,7 +125,7 @@ _PATTERNS = {lang: (*found, *CASTS.get(lang, ())) for lang, found in _PATTERNS.i
 # A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
 # class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`, Kotlin's
 # `val x = Foo()`.
-_SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*{_TYPE}\(")
+_SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*({PY_CLASS})\(")
 _SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -323,7 +323,7 @@ class LocalTypes:
             cls = self._made.class_of(n, name)
         if (
             cls is None
-            and name[:1].isupper()
+            and (is_py_class(name) if n.language == "python" else name[:1].isupper())
             and len(self._levels(name, n.language)[0])
             and self._holds(name, n.language)
         ):

@@ -19,11 +19,20 @@ from collections.abc import Iterator, Sequence
 
 from indexlib.graph.codelines import code_only
 
+# A Python class's name as written: capitalised, or so after the underscores that make it private to
+# its module (`_ClassBuilder`, `__Cache`); every Python pattern of a class written in code uses it.
+PY_CLASS = r"_*[A-Z]\w*"
 # A written type's class, also inside `Optional[..]` or quoted (`"Adapter"`): `CaseDict` of
 # `CaseDict[str]`; `Dict[str, X]` reads as `Dict`, which no indexed class is, so it answers nothing.
-_TYPE = r"['\"]?(?:(?:typing\.|t\.)?Optional\[\s*['\"]?)?([A-Z]\w*)"
+_TYPE = rf"['\"]?(?:(?:typing\.|t\.)?Optional\[\s*['\"]?)?({PY_CLASS})"
 _SELF_ANNOTATED = re.compile(rf"\bself\.(\w+)\s*:\s*{_TYPE}")
 _BODY_ANNOTATION = re.compile(rf"(?m)^(?P<indent>[ \t]+)(?P<var>[A-Za-z_]\w*)\s*:\s*{_TYPE}")
+
+
+def is_py_class(name: str) -> bool:
+    """Whether a Python name is written as a class's (PY_CLASS): `Client`, `_ClassBuilder`; not
+    `client`, `_helper`, `__init__`."""
+    return name.lstrip("_")[:1].isupper()
 
 
 def python_fields(texts: Sequence[str]) -> Iterator[tuple[str, str]]:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
 from indexlib.graph.brackets import top_level_split
+from indexlib.graph.pyfields import is_py_class
 from indexlib.records import Node, Ref, RefKind
 from indexlib.snapshot import Snapshot
 
@@ -50,7 +51,7 @@ def made_by_calls(text: str, start_line: int, name: str) -> list[tuple[str, int]
     self.m(a).n()` and `x = f(a) or y` give none, their value being another's."""
     out: list[tuple[str, int]] = []
     for m in _MADE.finditer(text):
-        if m["var"] != name or m["call"].rsplit(".", 1)[-1][:1].isupper():
+        if m["var"] != name or is_py_class(m["call"].rsplit(".", 1)[-1]):
             continue  # another local, or a constructor (`Client(..)`: locals.py reads those)
         end = _closing(text, m.end())
         rest = text[end:].split("\n", 1)[0].strip() if end else "?"

@@ -48,6 +48,18 @@ _BUILD_SOURCES = re.compile(r"(?:^|/)(?:buildSrc|build-logic)/")
 # urfave/cli's `help.go` called the test type `customBoolFlag`'s `Names` and 47 more so, ambiguous.
 _GO_TEST = re.compile(r"_test\.go$")
 
+# The definitions that name a type alone in a family, never a value a call or `new` reaches: a
+# TypeScript interface. honojs/hono's 62 `new Response(..)` (the runtime's class) linked to its
+# client's `export interface Response extends ClientResponse<unknown> {}`.
+_TYPES_ONLY = {"javascript": frozenset({"interface"})}
+
+
+def names_a_value(family: str, kind: str) -> bool:
+    """Whether a definition of `kind` in language `family` may be what a call (`f(..)`, `new F(..)`)
+    calls: not a TypeScript interface, which exists only as a type; a class or function of the
+    same name, or none indexed (the runtime's, a library's), is the one called."""
+    return kind not in _TYPES_ONLY.get(family, frozenset())
+
 
 def sees(caller: str, target: str) -> bool:
     """Whether code in the file `caller` may call a definition in the file `target`: always, but

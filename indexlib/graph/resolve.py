@@ -33,7 +33,7 @@ from indexlib.engines.lexical import StoredNode, module_stem
 from indexlib.graph import qualified
 from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.declared import DeclaredTypes
-from indexlib.graph.family import family_of, nearest_bodies, same_folder, same_package, sees
+from indexlib.graph.family import family_of, names_a_value, nearest_bodies, same_folder, same_package, sees
 from indexlib.graph.gomodules import go_modules, package_folder, through_package
 from indexlib.graph.heirs import Heirs
 from indexlib.graph.imported import (
@@ -115,13 +115,13 @@ class Resolver:
         imports = self._file_imports(n.path)
         access = ref.alias == UNIFORM_ACCESS  # Scala `Lib.size`: only a `def`; `<..>` marks, names none
         called = ref.alias if ref.kind == RefKind.CALLS and ref.alias[:1] not in ("", "<") else last  # opt()
-        family = family_of(n.language)
-        exact_case = n.language not in CASE_INSENSITIVE
+        family, exact_case = family_of(n.language), n.language not in CASE_INSENSITIVE
         cands = [
             c
             for c in self._defs(last)
             if family_of(c.node.language) == family
             and sees(n.path, c.node.path)
+            and (ref.kind != RefKind.CALLS or names_a_value(family, c.node.kind))  # family.py
             and (c.node.name == last or not exact_case)
             and (c.node.uid != n.uid or qualified.may_recurse(n, qualifier, last))  # recursion
         ]

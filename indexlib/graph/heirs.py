@@ -90,6 +90,7 @@ class Heirs:
         """The classes `holders` inherit from, level by level (bases, theirs, ...), MAX_ANCESTRY
         levels at most, each class once, as far as the index holds them."""
         if holders not in self._ancestries:
+            self._ancestries[holders] = []  # as in `lineage`: a cycle through resolution ends here
             levels: list[frozenset[int]] = []
             seen, frontier = set(holders), holders
             for _ in range(MAX_ANCESTRY):
@@ -110,6 +111,7 @@ class Heirs:
         implementing type's value. After every class level, so a base class's method is still
         the one a class inherits when an interface declares it too."""
         if holders not in self._lineages:
+            self._lineages[holders] = []  # a base whose resolution asks for this lineage again gets none
             levels = self.ancestry(holders)
             seen = set(holders).union(*levels)
             frontier = frozenset(self._bases(frozenset(seen), RefKind.IMPLEMENTS) - seen)

@@ -269,7 +269,7 @@ class Resolver:
         # `self.m()`, not `self.fp.m()`: that is another object. A Go method names its own object.
         self_call = qualifier in SELF_WORDS or (bool(qualifier) and qualifier == receiver(n))
         tiers: list[list[StoredNode]] = []
-        if head == "super" and qualifier:
+        if head == "super" and qualifier and n.language != "rust":  # Rust's `super::x`: rustpaths.py
             # `super().m()`: the method of a base class the index holds; a base it does not hold (`str`,
             # a library class) makes no edge rather than a guess.
             tiers.append(self.heirs.inherited(own, cands))

@@ -36,15 +36,25 @@ def _module_files(folder: str, caller: str) -> list[str]:
     return [f"/{folder}"]
 
 
-def _start(caller: str, segments: list[str]) -> tuple[str, list[str]] | None:
-    """The children folder the leading `crate` or `super` segments name, and the rest."""
+def _start(caller: str, segments: list[str], inline: int = 0) -> tuple[str, list[str]] | None:
+    """The children folder the leading `crate` or `super` segments name, and the rest. The first
+    `inline` `super`s leave the `mod x { .. }` blocks of the caller's file it sits in: they name
+    the file's own module, whose children folder is the caller's own."""
     folder = children_folder(caller)
     i = 0
     if segments and segments[0] == "crate":
         folder, i = crate_src(caller), 1
     while i < len(segments) and segments[i] == "super":
-        folder, i = posixpath.dirname(folder), i + 1
+        folder, i = (folder if i < inline else posixpath.dirname(folder)), i + 1
     return (folder, segments[i:]) if i else None
+
+
+def inline_modules(n: Node) -> int:
+    """How many `mod x { .. }` blocks of its file the Rust definition `n` sits in: the leading
+    snake_case names of its qualified name's container (`tests.runs`, `tests.Fake.run`: 1), since
+    Rust names a module so and a type in CamelCase, and a file's own module is in no node's name."""
+    container = n.qualified_name.split(".")[:-1]
+    return next((i for i, part in enumerate(container) if not part[:1].islower()), len(container))
 
 
 def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[StoredNode] | None:
@@ -52,7 +62,8 @@ def module_path_tier(n: Node, qualifier: str, cands: list[StoredNode]) -> list[S
     names: a free item of the module `a`, else a member of a type `Type` of the caller's crate;
     None for a qualifier that starts elsewhere or another language's."""
     caller = n.path
-    started = _start(caller, qualifier.split(".")) if n.language == "rust" and qualifier else None
+    rust = n.language == "rust" and qualifier
+    started = _start(caller, qualifier.split("."), inline_modules(n)) if rust else None
     if started is None:
         return None
     folder, rest = started
@@ -88,4 +99,4 @@ def on_value(text: str, target: str) -> bool:
     return bool(re.search(written.format(r"\."), text)) and not re.search(written.format("::"), text)
 
 
-__all__ = ["PATH_HEADS", "module_path_tier", "on_value"]
+__all__ = ["PATH_HEADS", "inline_modules", "module_path_tier", "on_value"]

@@ -39,7 +39,7 @@ from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
-from indexlib.records import CALLED, INDEXED, ROUTINE_KINDS, Node, Ref
+from indexlib.records import CALLED, CONTAINER_KINDS, INDEXED, ROUTINE_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
 _SELF_TYPES = frozenset({"Self", "this", "self", "static"})  # `self`, `static`: PHP's
@@ -305,6 +305,9 @@ class LocalTypes:
         if n.uid not in self._variables:  # read once per function, not once per call in it
             self._variables[n.uid] = declared_classes(n, lambda head: self._is_module(n.path, head))
         cls = self._variables[n.uid].get(name)
+        if cls in _SELF_TYPES:  # `router: Self`, `other: &Self`: the class (the `impl`'s type) `n` is in
+            own = self.snap.node(self._enclosing(n))
+            cls = own.node.name if own is not None and own.node.kind in CONTAINER_KINDS else None
         if cls is None:  # `let f = SizeFilter::from_string(s)?;`, `val b = CodeBlock.builder()`
             cls = self._chained(n.uid, lambda: [n.text], name, n.language)
         # Java's `tokeniser.read()` is `this.`'s, unless the function declares its own `var policy = ..`

@@ -97,7 +97,10 @@ BAD_INPUT: dict[str, tuple[tuple[str, ...], str]] = {
     "query-only-excludes": (("search", "--", "-charge"), "the query only excludes words (-charge)"),
     "since": (("search", "charge", "--since", "the day after never"), "cannot read 'the day after never'"),
     "root": (("search", "charge", "--root", "ffffffff"), "no root matches"),
-    "model-missing": (("search", "charge", "--model", "/no/such/model"), "--model '/no/such/model' holds no model.onnx"),
+    "model-missing": (
+        ("search", "charge", "--model", "/no/such/model"),
+        "--model '/no/such/model' holds no model.onnx",
+    ),
     "since-after-until": (
         ("search", "charge", "--since", "2025-01-01", "--until", "2020-01-01"),
         "--since 2025-01-01 is after --until 2020-01-01",

@@ -171,7 +171,9 @@ def test_status_json_decodes_as_status(qry: RunQry, repo: Path) -> None:
 def test_roots_related_graph_json(qry: RunQry, root_id: str) -> None:
     roots = decode_exact(one_line(qry("roots", "--json")), list[RootInfo])
     assert [r.id for r in roots] == [root_id] and roots[0].is_head
-    rel = decode_exact(one_line(qry("related", "python/billing/gateway.py:Gateway.charge", "--json")), RelatedResult)
+    rel = decode_exact(
+        one_line(qry("related", "python/billing/gateway.py:Gateway.charge", "--json")), RelatedResult
+    )
     assert rel.node is not None and rel.node.symbol == "Gateway.charge" and not rel.ambiguous
     assert {r.direction for r in rel.related} == {"in"}
     amb_run = qry("related", "charge", "--json")

@@ -199,9 +199,10 @@ def _campaign(name: str, target: Callable[[str], str], seeds: list[str], tokens:
     c = Campaign(name, target, seeds, tokens, random.Random(f"{SEED}-{name}"))
     c.fuzz(BUDGET)
     unknown = {k: f for k, f in c.findings.items() if (name, k) not in KNOWN}
-    assert not unknown, "\n".join(
-        f"{f.detail}\n  reproduce: {name}_target({f.text[:500]!r})" for f in unknown.values()
-    ) + f"\n({c.runs} inputs, seed {SEED})"
+    assert not unknown, (
+        "\n".join(f"{f.detail}\n  reproduce: {name}_target({f.text[:500]!r})" for f in unknown.values())
+        + f"\n({c.runs} inputs, seed {SEED})"
+    )
     assert c.runs > len(seeds) and len(c.features) > 3, (c.runs, c.features)
     known = [KNOWN[(name, k)] + f"; smallest input {len(f.text)} chars" for k, f in c.findings.items()]
     if known:

@@ -11,12 +11,12 @@ FILES = {
     "go.mod": "module example.com/m\n\ngo 1.21\n",
     "cmd.go": "package m\n\ntype Command struct {\n\tname string\n}\n\n"
     "func (c *Command) Name() string {\n\treturn c.name\n}\n\n"
-    "type Flag struct{}\n\nfunc (f *Flag) Name() string {\n\treturn \"\"\n}\n\n"
+    'type Flag struct{}\n\nfunc (f *Flag) Name() string {\n\treturn ""\n}\n\n'
     "type commandSorterByName []*Command\n\n"
     "func (c commandSorterByName) Less(i, j int) bool {\n\treturn c[i].Name() < c[j].Name()\n}\n\n"
     "type byKey map[string]*Command\n\n"
     "type Root struct {\n\tsubs commandSorterByName\n}\n\n"
-    "func first(m byKey, r *Root) string {\n\treturn m[\"a\"].Name() + r.subs[0].Name()\n}\n",
+    'func first(m byKey, r *Root) string {\n\treturn m["a"].Name() + r.subs[0].Name()\n}\n',
 }
 
 

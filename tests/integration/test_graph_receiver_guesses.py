@@ -35,7 +35,9 @@ def test_a_rust_method_result_is_no_field_named_after_a_type(tmp_path: Path) -> 
     assert ("Inner.lock", False) not in callees("Counter.load")
     assert ("Counter.inner", False) in callees("Counter.load")
     assert callees("Counter.field") == [("Inner.lock", False)]
-    assert ("Inner.lock", True) in callees("Counter.returned")  # `fn time(&self) -> &Inner`: its type, by name
+    assert ("Inner.lock", True) in callees(
+        "Counter.returned"
+    )  # `fn time(&self) -> &Inner`: its type, by name
 
 
 CLOSURES = {

@@ -64,4 +64,7 @@ def test_an_assignment_calls_the_writer_and_a_bare_name_the_reader(engine: Engin
 def test_a_writer_has_the_assignments_as_callers(engine: Engine) -> None:
     """A multiple assignment's targets (`other.url_prefix, other.timeout = ..`) are writer calls too."""
     res = related(engine, "Connection.url_prefix=", callees=False)
-    assert {r.symbol for r in res.related if r.edge == "calls"} == {"Connection.initialize", "Connection.copy"}
+    assert {r.symbol for r in res.related if r.edge == "calls"} == {
+        "Connection.initialize",
+        "Connection.copy",
+    }

@@ -15,7 +15,14 @@ from indexlib.store.store import Store
 from tests.conftest import FIXTURES
 from tests.repokit import make_repo
 
-QUERIES = ["charge", "retry failed charge", "compute_backoff", "BillingService", "parse config", "schedule retry"]
+QUERIES = [
+    "charge",
+    "retry failed charge",
+    "compute_backoff",
+    "BillingService",
+    "parse config",
+    "schedule retry",
+]
 
 
 def _touch(path: Path, extra: str, bump: float) -> None:

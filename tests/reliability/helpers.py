@@ -50,7 +50,9 @@ class Run:
 
     def describe(self) -> str:
         shown = " ".join(a if isinstance(a, str) else repr(a) for a in self.args)
-        return f"qry {shown[:300]} -> {self.code}\n--- stdout\n{self.out[:2000]}\n--- stderr\n{self.err[-3000:]}"
+        return (
+            f"qry {shown[:300]} -> {self.code}\n--- stdout\n{self.out[:2000]}\n--- stderr\n{self.err[-3000:]}"
+        )
 
 
 def qry(*args: str | bytes | Path, timeout: float = 300, cwd: Path | None = None) -> Run:
@@ -203,7 +205,9 @@ def project(result: dict[str, Any]) -> Answer:
     ]
 
 
-def search_json(index_dir: Path, query: str, *, root: str | None = None, top_k: int = 10) -> tuple[int, str, str]:
+def search_json(
+    index_dir: Path, query: str, *, root: str | None = None, top_k: int = 10
+) -> tuple[int, str, str]:
     """Run the body of `qry search --json` in this process: (exit status, stdout, stderr).
 
     It is the same code path as the CLI after argument parsing (cli/searchcmd.py), without paying an

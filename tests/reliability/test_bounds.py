@@ -44,10 +44,14 @@ def _effective(calls: list[dict[str, Any]], name: str) -> set[Any]:
     return {c.get(name, default) for c in calls}
 
 
-def test_the_build_passes_the_node_cap_and_a_finite_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_build_passes_the_node_cap_and_a_finite_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = _spy(monkeypatch)
     repo = _repo(tmp_path / "repo", 3)
-    build_index(repo, BuildOptions(index_dir=tmp_path / "i", embed="none", git_times=False, max_nodes_per_file=7))
+    build_index(
+        repo, BuildOptions(index_dir=tmp_path / "i", embed="none", git_times=False, max_nodes_per_file=7)
+    )
     assert len(calls) == 2
     assert _effective(calls, "max_nodes") == {7}
     (timeout,) = _effective(calls, "timeout_ms")

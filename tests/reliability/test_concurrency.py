@@ -39,7 +39,9 @@ def _sample(world: World, query: str, seen: dict[str, int]) -> None:
     if world.old_answers[query] == world.new_answers[query]:  # this query cannot tell the roots apart
         assert got == world.old_answers[query], f"{query!r}: an answer that is neither root's: {got[:3]}"
     elif got == world.old_answers[query]:
-        assert result["meta"]["root"] == world.old_root, f"{query!r}: old answer from root {result['meta']['root']}"
+        assert result["meta"]["root"] == world.old_root, (
+            f"{query!r}: old answer from root {result['meta']['root']}"
+        )
         seen["old"] += 1
     else:
         assert got == world.new_answers[query], f"{query!r}: an answer that is neither root's: {got[:3]}"

@@ -261,4 +261,6 @@ def test_sigkill_at_random_points_of_a_large_build(large_world: World, attempt: 
     rng = random.Random(f"{SEED}-large-{attempt}")
     run = _interrupt(large_world, "random", signal.SIGKILL, rng)
     assert "Traceback" not in run.err, run.describe()
-    _check_after_kill(large_world, f"SIGKILL of a large build, attempt {attempt} (seed {SEED}, exit {run.code})")
+    _check_after_kill(
+        large_world, f"SIGKILL of a large build, attempt {attempt} (seed {SEED}, exit {run.code})"
+    )

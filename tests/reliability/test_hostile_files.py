@@ -283,7 +283,11 @@ def test_lines_are_split_at_lf_only_and_separators_are_shown_escaped(tmp_path: P
     """Form feed, vertical tab, U+2028/2029 and NEL split lines in `str.splitlines` but not in git,
     grep or editors: a hit below them was printed with a line number several lines too far."""
     repo = tmp_path / "repo"
-    _write(repo, "m.py", 'def first():\n    x = "a\x0cb\u2028c\x0bd\u2029e\x85f"\n    return special_marker_word\n')
+    _write(
+        repo,
+        "m.py",
+        'def first():\n    x = "a\x0cb\u2028c\x0bd\u2029e\x85f"\n    return special_marker_word\n',
+    )
     _write(repo, "w.txt", "one\r\ntwo \x0c three\r\nspecial_marker_word here\r\n")
     run = qry("index", repo, "--embed", "none", "--no-git-times", "--quiet")
     assert run.code == 0, run.describe()

@@ -35,7 +35,7 @@ def привет_мир():
 
 
 def 函数名(参数):
-    return 参数  # 注释 \U0001F600 \U0001D518\U0001D52B\U0001D526
+    return 参数  # 注释 \U0001f600 \U0001d518\U0001d52b\U0001d526
 '''
 
 PLANES = "".join(chr(plane * 0x10000 + 0x100) for plane in range(17))  # one code point from every plane
@@ -59,7 +59,7 @@ CASES: dict[str, str] = {
     "operators": "+-~^",
     "parens": "((()",
     "range": "[1 TO 5] {a TO b}",
-    "boost and fuzzy": "charge^2 retry~2 \"a b\"~3",
+    "boost and fuzzy": 'charge^2 retry~2 "a b"~3',
     "required and excluded": "+charge -retry",
     "field star": "name:*",
     "dangling OR": "charge OR",
@@ -142,7 +142,12 @@ def test_lone_surrogates_end_cleanly(index: Path, text: str) -> None:
 
 def test_syntax_is_searched_as_text_not_interpreted(index: Path) -> None:
     """Tantivy operators in the text neither fail nor change what is found for the plain words."""
-    for text in ("retry_failed_charge AND", "retry_failed_charge)", "+retry_failed_charge^2", "(retry_failed_charge"):
+    for text in (
+        "retry_failed_charge AND",
+        "retry_failed_charge)",
+        "+retry_failed_charge^2",
+        "(retry_failed_charge",
+    ):
         code, out, _err = _in_process(index, text)
         symbols = [h["symbol"].replace("_", "").lower() for h in json.loads(out)["results"][:3]]
         assert code == 0 and any(s.endswith("retryfailedcharge") for s in symbols), (text, symbols)

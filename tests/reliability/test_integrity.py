@@ -86,7 +86,14 @@ def _delete(path: Path) -> None:
 
 DAMAGE: dict[str, Callable[[Path], None]] = {"truncated": _truncate, "altered": _flip, "deleted": _delete}
 KIND = {"truncated": "size", "altered": "checksum", "deleted": "missing"}
-ROLES = ("node and reference tables", "tantivy meta", "tantivy terms", "tantivy postings", "tantivy doc store", "vectors")
+ROLES = (
+    "node and reference tables",
+    "tantivy meta",
+    "tantivy terms",
+    "tantivy postings",
+    "tantivy doc store",
+    "vectors",
+)
 
 
 def test_verify_of_a_good_index_exits_0(good: tuple[Path, dict[str, Answer]]) -> None:
@@ -115,7 +122,9 @@ def test_verify_names_every_damaged_file_with_a_hint(damaged: Path, damage: str)
 
 @pytest.mark.parametrize("damage", ["truncated", "deleted"])
 @pytest.mark.parametrize("role", ROLES)
-def test_search_on_a_truncated_or_missing_file_is_a_clear_error(damaged: Path, role: str, damage: str) -> None:
+def test_search_on_a_truncated_or_missing_file_is_a_clear_error(
+    damaged: Path, role: str, damage: str
+) -> None:
     target = _segment_files(damaged)[role]
     DAMAGE[damage](target)
     run = qry("search", "--index-dir", damaged, "how are failed charges retried")
@@ -175,11 +184,15 @@ def test_a_manifest_of_another_format_version_is_refused(damaged: Path, tmp_path
         run = qry(*args, "--index-dir", damaged)
         assert run.code == 2 and "Traceback" not in run.err, run.describe()
         assert run.err.startswith("qry: error: ") and "format version 99" in run.err, run.describe()
-        assert f"this qry reads version {FORMAT_VERSION}" in run.err and "hint: rebuild the index" in run.err, run.describe()
+        assert (
+            f"this qry reads version {FORMAT_VERSION}" in run.err and "hint: rebuild the index" in run.err
+        ), run.describe()
     # The way out the hint names works, and leaves the foreign root alone until gc.
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURE, repo)
-    rebuilt = qry("index", repo, "--rebuild", "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged)
+    rebuilt = qry(
+        "index", repo, "--rebuild", "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged
+    )
     assert rebuilt.code == 0, rebuilt.describe()
     assert qry("search", "--index-dir", damaged, "retry_failed_charge").code == 0
 
@@ -240,7 +253,9 @@ def test_damaged_vectors_are_an_error_naming_the_file(
 
 
 @pytest.fixture(scope="module")
-def rebuilt(good: tuple[Path, dict[str, Answer]], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Answer]:
+def rebuilt(
+    good: tuple[Path, dict[str, Answer]], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Answer]:
     """The answers of the good index after `qry index --rebuild`: the rebuild takes its vectors from
     the embedding cache (float16), so vector scores differ from the first build's in the 4th digit."""
     copy = tmp_path_factory.mktemp("rebuilt") / "index"
@@ -330,7 +345,9 @@ def test_a_root_collected_by_gc_says_so(damaged: Path, tmp_path: Path) -> None:
     shutil.copytree(FIXTURE, repo)
     old = head_of(damaged)
     (repo / "new_module.py").write_text("def brand_new():\n    return 1\n")
-    assert qry("index", repo, "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged).code == 0
+    assert (
+        qry("index", repo, "--embed", "none", "--no-git-times", "--quiet", "--index-dir", damaged).code == 0
+    )
     assert qry("gc", "--keep", "1", "--index-dir", damaged).code == 0
     for ref in (old, old[:8]):
         run = qry("search", "charge", "--root", ref, "--index-dir", damaged)

@@ -151,7 +151,9 @@ def test_snippets_show_redacted_where_the_secret_was(redacted: tuple[Path, dict]
 def test_no_redact_keeps_the_values(tmp_path: Path) -> None:
     repo = _repo(tmp_path / "repo")
     index = tmp_path / "index"
-    run = qry("index", repo, "--no-redact", "--embed", "none", "--no-git-times", "--json", "--index-dir", index)
+    run = qry(
+        "index", repo, "--no-redact", "--embed", "none", "--no-git-times", "--json", "--index-dir", index
+    )
     assert_clean(run, allowed=(0,))
     assert json.loads(run.out)["redacted"] == 0
     texts = "\n".join(_stored_texts(index))
@@ -173,7 +175,10 @@ def test_switching_redaction_on_purges_secrets_of_unchanged_files(tmp_path: Path
 
 
 def _modes(index: Path) -> dict[str, int]:
-    return {p.relative_to(index).as_posix() or ".": stat.S_IMODE(p.lstat().st_mode) for p in [index, *index.rglob("*")]}
+    return {
+        p.relative_to(index).as_posix() or ".": stat.S_IMODE(p.lstat().st_mode)
+        for p in [index, *index.rglob("*")]
+    }
 
 
 def _loose(index: Path) -> list[str]:

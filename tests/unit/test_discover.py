@@ -393,7 +393,6 @@ def test_generated_marker_names_the_line() -> None:
     assert generated_marker(b"x = 1\n" * 10 + b"# @generated\n") is None
 
 
-
 def test_generated_api_documentation_pages_are_marked() -> None:
     """API pages of a documentation generator repeat the code's names and docs: generated."""
     jazzy = b'<!DOCTYPE html>\n<html>\n<head>\n<link rel="stylesheet" href="../css/jazzy.css" />\n'

@@ -578,7 +578,7 @@ def test_a_changelog_yields_to_code_even_when_docs_are_asked_for() -> None:
 
 
 def test_a_template_word_asks_for_code_not_docs() -> None:
-    """"Template" in code search is an engine's input, a component's markup or a scaffold a generator
+    """ "Template" in code search is an engine's input, a component's markup or a scaffold a generator
     copies: "add eslint to the react template" asks for the generator, not its README."""
     cs = [
         cand(1, "packages/create-app/README.md", kind="section", name="Templates", score=0.030),

@@ -407,6 +407,33 @@ impl<U: Clone> From<U> for T {
     assert {n.qualified_name for n in parsed.nodes if n.kind == "method"} == {"T.from"}
 
 
+def test_rust_impl_for_a_type_written_by_its_shape_is_named_as_rustdoc_names_it() -> None:
+    """axum's `impl IntoResponse for ()`, `for (StatusCode, R)`, `for [u8; N]`, `for &'static [u8]`:
+    their methods came out as bare `into_response`, with no container; `fn(u8) -> u8` was `u8`, and
+    `dyn Error + Send` was `ErrorSend`."""
+    source = b"""impl IntoResponse for () { fn into_response(self) {} }
+impl<R> IntoResponse for (StatusCode, R) { fn into_response(self) {} }
+impl<const N: usize> IntoResponse for [u8; N] { fn into_response(self) {} }
+impl IntoResponse for &'static [u8] { fn into_response(self) {} }
+impl Call for fn(u8) -> u8 { fn call(&self) {} }
+impl Never for ! { fn never(&self) {} }
+impl dyn std::error::Error + Send { fn downcast(&self) {} }
+impl Show for Vec<u8> { fn show(&self) {} }
+"""
+    parsed = parse_file("r.rs", source, "rust")
+    methods = sorted(n.qualified_name for n in parsed.nodes if n.kind == "method")
+    assert methods == [
+        "Error.downcast",
+        "Vec.show",
+        "array.into_response",
+        "fn.call",
+        "never.never",
+        "slice.into_response",
+        "tuple.into_response",
+        "unit.into_response",
+    ]
+
+
 def test_python_overload_stubs_fold_into_their_implementation() -> None:
     source = b"""import typing as t
 from typing import overload

@@ -379,7 +379,6 @@ def test_a_swift_compiler_diagnostic_in_a_type_keeps_the_type_whole() -> None:
     assert defs["Box.lock"][0::3] == ("field", "Box") and defs["Box.read"][:4] == ("method", 11, 13, "Box")
 
 
-
 BARE_MACRO_SWIFT = b"""struct SplitArgumentTests {
   func assertEmpty(_ x: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     print(x)
@@ -401,6 +400,7 @@ def test_a_swift_macro_without_arguments_as_a_default_keeps_the_type_whole() -> 
     assert defs["SplitArgumentTests.assertEmpty"][:4] == ("method", 2, 4, "SplitArgumentTests")
     assert defs["SplitArgumentTests.empty"][:4] == ("method", 6, 8, "SplitArgumentTests")
     assert "= #_sourceLocation" in one(parsed, "method", "SplitArgumentTests.assertEmpty").text  # as written
+
 
 COMPANIONS_KT = """package com.example.json
 

@@ -83,12 +83,16 @@ def test_lua_assigned_functions_self_calls_and_file_local_tables(tmp_path: Path)
         "function M:layout() end\nfunction M:mount()\n  self:layout()\n  M.load()\nend\n"
         "function M.load() end\nreturn M\n"
     )
-    (tmp_path / "lua/core.lua").write_text("local M = {}\nfunction M.load() end\nfunction M.layout() end\nreturn M\n")
+    (tmp_path / "lua/core.lua").write_text(
+        "local M = {}\nfunction M.load() end\nfunction M.layout() end\nreturn M\n"
+    )
     parsed = parse_file("lua/view/float.lua", (tmp_path / "lua/view/float.lua").read_bytes(), "lua")
     greet = node(parsed, "M.greet")
     assert (greet.kind, greet.doc, greet.signature) == ("function", "Greets.", "M.greet = function(name)")
     build_index(tmp_path, BuildOptions(embed="none"))
-    res = related(open_engine(tmp_path / ".qry"), "lua/view/float.lua:M.mount", callers=False, callees=True, depth=1)
+    res = related(
+        open_engine(tmp_path / ".qry"), "lua/view/float.lua:M.mount", callers=False, callees=True, depth=1
+    )
     callees = {(r.symbol, r.path, r.ambiguous) for r in res.related if r.direction == "out"}
     assert callees == {("M.layout", "lua/view/float.lua", False), ("M.load", "lua/view/float.lua", False)}
 

@@ -112,7 +112,10 @@ def test_an_indented_body_ends_before_the_next_definitions_doc_comment() -> None
     parsed = parse_file("P.scala", INDENTED_BODIES, "scala")
     defs = table(parsed)
     assert defs["P.a"][1:3] == (2, 3) and defs["P.b"][1:3] == (5, 6)
-    assert node(parsed, "P.b").doc == "Doc of b." and node(parsed, "P.a").text == "def a(x: Int): Int =\n    x + 1"
+    assert (
+        node(parsed, "P.b").doc == "Doc of b."
+        and node(parsed, "P.a").text == "def a(x: Int): Int =\n    x + 1"
+    )
     assert defs["P.c"][1:3] == (8, 10) and node(parsed, "P.c").doc == ""
     assert defs["P.d"][1:3] == (11, 12) and node(parsed, "P.d").doc == "Doc of d."
     assert defs["P.Inner"][1:3] == (14, 15) and defs["P.Other"][1:3] == (17, 18)

@@ -54,7 +54,7 @@ def test_shell_functions_and_commands() -> None:
 
 def test_a_script_calls_into_the_library_it_sources(tmp_path: Path) -> None:
     (tmp_path / "scripts/lib").mkdir(parents=True)
-    (tmp_path / "scripts/lib/common.sh").write_text("# Logs a line.\nlog_info() {\n  echo \"$*\"\n}\n")
+    (tmp_path / "scripts/lib/common.sh").write_text('# Logs a line.\nlog_info() {\n  echo "$*"\n}\n')
     (tmp_path / "scripts/release.sh").write_text(
         "#!/bin/bash\nsource ./lib/common.sh\nrelease() {\n  log_info releasing\n}\nrelease\n"
     )

@@ -237,7 +237,11 @@ def test_pem_blocks_pair_each_begin_with_the_first_end_of_its_kind() -> None:
     text = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n{other_end}-----END RSA PRIVATE KEY-----\n"
     out, n = redact(text)
     assert n >= 1 and B64 not in out and other_end in out and out.count("\n") == text.count("\n")
-    far = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n" + "x = 1\n" * 4000 + "-----END RSA PRIVATE KEY-----\n"
+    far = (
+        f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n"
+        + "x = 1\n" * 4000
+        + "-----END RSA PRIVATE KEY-----\n"
+    )
     out, _ = redact(far)  # END over 20,000 characters away: not one block (only the base64 lines go)
     assert "x = 1\n" * 4000 in out and B64 not in out
 
@@ -259,8 +263,14 @@ B64_32 = "q8Zp3Lk9Xv2Rt7Yw1Nb5Mc4Hd6Gf0Js8" + "Ae2Wu3Ki9Ol="
     [
         ("DB_PASS=Zx81kq-Lm2vQ\n", "Zx81kq-Lm2vQ"),
         ('smtp_pwd = "t0ps3cr3t!"\n', "t0ps3cr3t!"),
-        ("AccountName=a;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IF==;EndpointSuffix=x", "Eby8vdM02x"),
-        ("Endpoint=sb://x/;SharedAccessKeyName=R;SharedAccessKey=c2VjcmV0LWtleS0xMjM0NTY3OA==", "c2VjcmV0LWtleS0x"),
+        (
+            "AccountName=a;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IF==;EndpointSuffix=x",
+            "Eby8vdM02x",
+        ),
+        (
+            "Endpoint=sb://x/;SharedAccessKeyName=R;SharedAccessKey=c2VjcmV0LWtleS0xMjM0NTY3OA==",
+            "c2VjcmV0LWtleS0x",
+        ),
         ("secret_key_base: " + HEX40 * 3 + "\n", HEX40),
         ('headers = {"Authorization": "Basic YWRtaW46UzNjcjN0LUJhc2ljLTQy"}', "YWRtaW46UzNjcjN0"),
         ("signing_salt: " + HEX40 + "\n", HEX40),

@@ -39,12 +39,16 @@ def test_rerank_runs_in_search_only_when_the_gate_allows(polyglot_lexical: Path)
 
 
 @pytest.mark.parametrize("threshold", [0])
-def test_rerank_reorders_when_allowed(polyglot_lexical: Path, monkeypatch: pytest.MonkeyPatch, threshold: int) -> None:
+def test_rerank_reorders_when_allowed(
+    polyglot_lexical: Path, monkeypatch: pytest.MonkeyPatch, threshold: int
+) -> None:
     import indexlib.retrieval.rerank as rr
     from indexlib import SearchOptions, open_engine
 
     monkeypatch.setattr(rr, "RERANK_THRESHOLD", threshold)
     monkeypatch.setattr(rr.rerank_gate, "__kwdefaults__", {"threshold": threshold})
-    res = open_engine(polyglot_lexical / ".qry").search("charge customer", SearchOptions(reranker=ByLength(), explain=True))
+    res = open_engine(polyglot_lexical / ".qry").search(
+        "charge customer", SearchOptions(reranker=ByLength(), explain=True)
+    )
     assert any(n.startswith("reranked the top") for n in res.meta.notes)
     assert any("reranked by by-length" in e for h in res.results for e in h.explain)

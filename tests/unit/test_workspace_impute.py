@@ -43,7 +43,9 @@ def test_nothing_is_imputed_when_no_index_ran_the_stream() -> None:
     # An index with vectors that chose not to run the dense stream (the query names a definition)
     # reports no `vector` weight: nobody ran it, so nothing is imputed to the one without vectors.
     named = {"bm25": 1.0, "symbol": 1.5}
-    assert imputed([_answer("lex", unavailable=["vector"]), _answer("hyb", unavailable=[], weights=named)]) == {}
+    assert (
+        imputed([_answer("lex", unavailable=["vector"]), _answer("hyb", unavailable=[], weights=named)]) == {}
+    )
     lexical = {"bm25": 1.0, "symbol": 1.0}
     assert (
         imputed(

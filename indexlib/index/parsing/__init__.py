@@ -144,7 +144,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     mark (`::Logger.new` -> `\Logger`), which rubyconst.py looks up at the top level alone.
 # 51: C++ decorations proven by their place (decorations.py): `FOO_EXPORT template <..> class X`,
 #     `class FOO_VISIBILITY("default") X`, `FOO_CONSTEXPR X(..)` of a class X, `if FOO_CONSTEXPR (`.
-PARSER_VERSION = 51
+# 52: a Rust `impl` for a type written by its shape qualifies its methods by the primitive's name
+#     (rustimpls.py): `impl X for ()` -> `unit.x`, tuples, arrays, slices, `fn`, `!`, `dyn Tr + Send` -> `Tr`.
+PARSER_VERSION = 52
 
 
 def parse_file(

@@ -16,6 +16,10 @@ from indexlib.engines.treesitter import Node
 from indexlib.index.parsing.text import Source, split_name
 
 _INDIRECT = ("reference_type", "pointer_type")
+# A type written by its shape, not a name (`impl IntoResponse for ()`, `for (StatusCode, R)`): its
+# methods are qualified by the primitive's name as rustdoc names it (`unit.into_response`), not left
+# without a container; an array with no length is a slice (`&'static [u8]`).
+_SHAPES = {"unit_type": "unit", "tuple_type": "tuple", "function_type": "fn", "never_type": "never"}
 
 
 def self_type(src: Source, node: Node) -> list[str]:
@@ -28,6 +32,14 @@ def self_type(src: Source, node: Node) -> list[str]:
     trait = node.child_by_field_name("trait")
     if trait is not None and _is_parameter(src, node, ty):
         return split_name(src(trait))[-1:]
+    if ty.type == "array_type":
+        return ["array" if ty.child_by_field_name("length") is not None else "slice"]
+    if ty.type in _SHAPES:
+        return [_SHAPES[ty.type]]
+    while ty.type == "bounded_type" and ty.named_children:  # `dyn Error + Send`: its first bound
+        ty = ty.named_children[0]
+    if ty.type == "dynamic_type":  # `impl Tr for dyn Error`: the trait object's trait
+        ty = ty.child_by_field_name("trait") or ty
     return split_name(src(ty))[-1:]
 
 

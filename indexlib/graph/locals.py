@@ -3,7 +3,7 @@ does Go's).
 
 Owns: reading, from a function's text, the variables whose declaration names their class
 (`let te = TestEnv::new(..)`, `let cfg: Config = ..`, `r = Retrier(..)`, `const c = new Client()`,
-`Parser p = new Parser(..)`, `val b = Builder()`, PHP's `$f = new Foo()` and `Foo $f`), and from a
+`Parser p = new Parser(..)`, `val b = Builder()`, PHP's `$f = new Foo()` and `Foo $f`, Ruby's `r = Foo.new`), and from a
 class's texts its fields' (`self.p = Parser()`, `self.client = via` after `via: Gateway`, a struct's
 `settings: Config`, Java's `private Tokeniser tok;`, PHP's `private ?Foo $f` and `/** @var Foo */`); and narrowing a call through one (`te.assert_output()`, `self.p.parse()`, Java's
 bare `tok.read()`) to the methods that class declares, else to those of the nearest class it
@@ -39,6 +39,7 @@ from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
+from indexlib.graph.rubymade import RUBY_LOCAL, constructed
 from indexlib.records import CALLED, CONTAINER_KINDS, INDEXED, ROUTINE_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
@@ -103,6 +104,7 @@ _SCALA_CONSTRUCTED = re.compile(
 )
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "php": _PHP_LOCALS,
+    "ruby": (RUBY_LOCAL,),
     "rust": (
         _ANNOTATED,
         re.compile(
@@ -223,7 +225,7 @@ def _seen(
                     var, cls = m.group(2), m.group(1)
                 else:
                     var, cls = m.group(1), m.group(2)
-                seen.setdefault(var, set()).add(cls)
+                seen.setdefault(var, set()).add(cls.replace("::", ".").lstrip("."))  # Ruby's `Rack::Lint`
     return seen
 
 
@@ -279,6 +281,8 @@ class LocalTypes:
             cls, rest = self._elements.of(n, name, field, n.language in _BARE_FIELDS), parts[at + 1 :]
         elif at:
             cls, rest = (self._own_field(n, parts[1]) if len(parts) > 1 else None), parts[2:]
+        elif n.language == "ruby" and parts[0][:1].isupper():  # `Rack::MockRequest.new(app).get`
+            cls, rest = constructed(parts, partial(self._holds, language="ruby"))  # rubymade.py
         else:  # a Java import binds a class (`import retrofit2.Retrofit;`), never a variable
             cls = None if bound and n.language not in _BARE_FIELDS else self._local(n, parts[0])
             cls, rest = cls or self._module_level(n, parts[0], list(bound)), parts[1:]
@@ -443,6 +447,8 @@ class LocalTypes:
             mine = self._members(f"{cls}.Companion", language, found) or []
         if not mine and language == "rust" and method in _RUST_SAME:
             return cls  # `TimeFilter::after(s).unwrap()`: the `TimeFilter` that `after` wraps
+        if not mine and language == "ruby" and method == "new":
+            return cls  # `Rack::MockRequest.new(app).get(..)`: Class#new makes an instance of `cls`
         said = {returned_class(m.node.signature, method, language) for m in mine}
         # a Python property's setter says `-> None`: the value read through it is its getter's
         said = {cls if r in _SELF_TYPES else r for r in said} - ({"None"} if len(said) > 1 else set())

@@ -141,3 +141,28 @@ def without_actuals(tier: list[StoredNode]) -> list[StoredNode]:
         if not is_actual(c.node.language, c.node.signature)
         or not any(e.qualified_name == c.node.qualified_name and same_shape(e, c.node) for e in expected)
     ]
+
+
+def past_prototypes(tiers: list[list[StoredNode]]) -> list[list[StoredNode]]:
+    """`tiers` with a tier that holds only prototypes emptied when a later tier holds a body another
+    file can call. A `.c` file declares a function another file defines (hiredis's net.c writes
+    `void __redisSetError(..);` for hiredis.c's): its own file's tier held the prototype alone,
+    so every call there linked to it and the body lost those callers. A body `static` to its file
+    is no other file's; a prototype no file gives a body stays the one answer."""
+    out = list(tiers)
+    for i, tier in enumerate(tiers):
+        if tier and all(_declared_only(c.node) for c in tier):
+            if any(
+                not _declared_only(c.node) and not _file_static(c.node) for t in tiers[i + 1 :] for c in t
+            ):
+                out[i] = []
+    return out
+
+
+def _declared_only(n: Node) -> bool:
+    return is_prototype(n.language, n.kind, n.text, n.path)
+
+
+def _file_static(n: Node) -> bool:
+    """A C or C++ function `static` to its file (`static int twice(int x) {`)."""
+    return n.language in ("c", "cpp") and n.signature.lstrip().startswith("static ")

@@ -30,7 +30,7 @@ from collections.abc import Collection
 from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
-from indexlib.graph import qualified
+from indexlib.graph import family, qualified
 from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.declared import DeclaredTypes
 from indexlib.graph.family import family_of, names_a_value, nearest_bodies, same_folder, same_package, sees
@@ -193,7 +193,7 @@ class Resolver:
         qualifier, head = written
         # Code outside tests calls no test's definition that only a name links (`setTimeout`'s stub).
         apart = not bound and not named and not is_test_path(n.path)
-        for i, tier in enumerate(tiers):
+        for i, tier in enumerate(family.past_prototypes(tiers)):  # a `.c` file's prototype of another's body
             tier = [c for c in tier if not (apart and is_tests_own(c.node.path))]
             if tier:
                 # A type declared in parts (a partial class, a reopened Ruby class) is its home part.

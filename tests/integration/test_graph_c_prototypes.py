@@ -27,7 +27,7 @@ FILES = {
         "static int twice(int x);\n"  # 4: its body is below
         "\n"
         "int net_read(int *c) {\n"  # 6
-        "    set_error(c, \"recv\");\n"
+        '    set_error(c, "recv");\n'
         "    return twice(only_declared(*c));\n"
         "}\n"
         "\n"

@@ -23,23 +23,20 @@ from indexlib.graph.brackets import balanced, top_level_split
 from indexlib.graph.chainmade import MAX_CHAIN
 from indexlib.graph.family import folder, same_folder
 from indexlib.graph.gomodules import go_package, package_folder
-from indexlib.graph.gosigs import (
-    FUNC,
-    TYPE_KEYWORDS,
-    result_type,
-    result_written,
-    type_name,
-)
+from indexlib.graph.gosigs import FUNC, TYPE_KEYWORDS, result_type, result_written, type_name
 from indexlib.manifests import go_package_name
 from indexlib.records import CONTAINER_KINDS, INDEXED, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
-# A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`.
+# A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`,
+# and a type assertion's (`rctx := v.(*Context)`, `if m, ok := h.(*Mux); ok {`; not a switch's `.(type)`).
 _LOCAL = re.compile(
     r"(?m)(?:^\s*(?P<short>[A-Za-z_]\w*)\s*:=\s*&?(?P<literal>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\{"
-    r"|^\s*var\s+(?P<var>[A-Za-z_]\w*)\s+(?P<type>\*?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:=|$))"
+    r"|^\s*var\s+(?P<var>[A-Za-z_]\w*)\s+(?P<type>\*?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:=|$)"
+    r"|^\s*(?:if\s+)?(?P<held>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)?\s*:=[^\n:=;]*?\.\("
+    r"(?P<asserted>\*?(?!type\))[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\)\s*(?:;|$))"
 )
 # Variables made by a call, each typed by the function's result at its position: `v := New()`,
 # `c, r := CreateTestContext(w)` (r: the second), `var std = New()` (a package-level one's node
@@ -91,9 +88,9 @@ def variable_types(node: Node) -> dict[str, str]:
         for v, t in _declared(balanced(node.text, lit.end())).items():
             literal.setdefault(v, set()).add(t)
     for m in _LOCAL.finditer(node.text):
-        t = type_name(m["literal"] or m["type"])
+        t = type_name(m["literal"] or m["type"] or m["asserted"])
         if t and t.rpartition(".")[2] not in TYPE_KEYWORDS:
-            literal.setdefault(m["short"] or m["var"], set()).add(t)
+            literal.setdefault(m["short"] or m["var"] or m["held"], set()).add(t)
     # The variables of a `range` over a parameter or a `var` of a written collection type, and the
     # elements of those read by index (`bags[i]`, written `bags[]`).
     for v, t in ranged(node.text, written):

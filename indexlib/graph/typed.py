@@ -29,6 +29,7 @@ from indexlib.records import CONTAINER_KINDS, INDEXED, VALUE_KINDS, Node
 from indexlib.snapshot import Snapshot
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+FIELDS_READ = 50  # same-named members read for the own package's (`Fs.client` of each package's `Fs`)
 _LITERAL = re.compile(r"\bfunc\s*\(")  # a function literal: `func(` with no name
 # A local variable whose type is written where it is declared: `f := &JSONFormatter{`, `var b Buffer`,
 # and a type assertion's (`rctx := v.(*Context)`, `if m, ok := h.(*Mux); ok {`; not a switch's `.(type)`).
@@ -40,11 +41,11 @@ _LOCAL = re.compile(
 )
 # Variables made by a call, each typed by the function's result at its position: `v := New()`,
 # `c, r := CreateTestContext(w)` (r: the second), `var std = New()` (a package-level one's node
-# signature is that line).
+# signature is that line), `f, err := s.client.Open(p)` (the method of the field's type).
 # A `for` loop's first clause declares as well: `for p := c.Root(); p != nil; p = p.Parent() {`.
 _MADE = re.compile(
     r"(?m)(?:^\s*|\bfor\s+)(?P<var>var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?P<op>:?=)\s*"
-    r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\("
+    r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
 )
 # A local declared as a copy of another variable or a field of one: `p := c`, `for p := c.parent;`.
 _COPIED = re.compile(
@@ -210,7 +211,7 @@ class GoTypes:
         self._types: dict[tuple[str, str], list[StoredNode]] = {}
         self._packages: dict[str, str] = {}
         self._variables: dict[int, dict[str, str]] = {}
-        self._fields: dict[str, str] = {}
+        self._fields: dict[tuple[str, str], str] = {}
         self._results: dict[tuple[str, str, int], str] = {}
         self._method_results: dict[tuple[str, str, int], str] = {}
 
@@ -267,10 +268,11 @@ class GoTypes:
             if not declared or "." in declared:
                 return ""  # unknown, or another package's type, whose fields this does not read
             if step.endswith(INDEXED):  # `n.children[i].find()`: an element of the field's collection
-                written = self._field_written(f"{declared}.{step.removesuffix(INDEXED)}")
+                written = self._field_written(n, f"{declared}.{step.removesuffix(INDEXED)}")
                 declared = element_type(written) or self._named_element(n, type_name(written))
                 continue
-            declared = self._field_type(f"{declared}.{step}") or self._method_result(n, declared, step, 0)
+            field = type_name(self._field_written(n, f"{declared}.{step}"))
+            declared = field or self._method_result(n, declared, step, 0)
         return declared
 
     def _made(self, n: Node, head: str) -> str:
@@ -327,6 +329,8 @@ class GoTypes:
             results = {result_type(m.node.signature, position) for m in methods if m.node.kind == "method"}
             got = results.pop() if len(results) == 1 else ""
             pkg = declared.rpartition(".")[0]
+            if pkg and not methods and self._outside(n.path, pkg):  # `f, _ := s.client.Open(p)`, sftp's
+                got = method  # some type of that package, named by the method, whose methods are none held
             self._method_results[key] = f"{pkg}.{got}" if pkg and got and "." not in got else got
         return self._method_results[key]
 
@@ -351,9 +355,10 @@ class GoTypes:
         declared = self._type_of(n, owner)
         if not declared or "." in declared:
             return ""
-        for s in self.snap.lookup("qsuffix", f"{declared}.{member}".lower(), limit=20):
+        want = f"{declared}.{member}"
+        for s in self.snap.lookup("qsuffix", want.lower(), limit=FIELDS_READ):
             g = s.node
-            if g.language == "go" and g.qualified_name == f"{declared}.{member}":
+            if g.language == "go" and g.qualified_name == want and same_folder(g.path, n.path):
                 if expr.endswith("()") and g.kind == "method":
                     return result_written(g.signature)
                 if not expr.endswith("()") and g.kind in VALUE_KINDS:
@@ -392,24 +397,16 @@ class GoTypes:
             self._results[key] = t
         return self._results[key]
 
-    def _field_type(self, field: str) -> str:
-        """The named type of struct field `Type.name`, '' when the index holds no such field."""
-        return type_name(self._field_written(field))
-
-    def _field_written(self, field: str) -> str:
-        """The type of struct field `Type.name` as declared, '' when the index holds no such field."""
-        if field not in self._fields:
-            self._fields[field] = next(
-                (
-                    field_written(s.node)
-                    for s in self.snap.lookup("qsuffix", field.lower(), limit=20)
-                    if s.node.language == "go"
-                    and s.node.kind in VALUE_KINDS
-                    and s.node.qualified_name == field
-                ),
-                "",
-            )
-        return self._fields[field]
+    def _field_written(self, n: Node, field: str) -> str:
+        """The type of struct field `Type.name` as declared in `n`'s package (a bare type's), '' for
+        none: afero's `sftpfs.Fs` and `gcsfs.Fs` have a `client` each, of another type."""
+        key = (folder(n.path), field)
+        if key not in self._fields:
+            found = [s.node for s in self.snap.lookup("qsuffix", field.lower(), limit=FIELDS_READ)]
+            own = [g for g in found if g.qualified_name == field and folder(g.path) == key[0]]
+            values = [g for g in own if g.language == "go" and g.kind in VALUE_KINDS]
+            self._fields[key] = field_written(values[0]) if values else ""
+        return self._fields[key]
 
     def _named_element(self, n: Node, declared: str) -> str:
         """The element type of a named slice, array or map type of `n`'s package (`type

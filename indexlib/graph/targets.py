@@ -66,7 +66,9 @@ def module_path_matches(path: str, module: str, *, package_dirs: bool = False) -
         target = m.replace(".", "/")
     if not target:
         return False
-    if p == target or p.endswith("/" + target):
+    # Go: a one-element import path names a standard package (`os`, `path`) or, by an indexed
+    # go.mod, the module's own folder (anchored above), never a file: afero's `os.go` is no `os`.
+    if (p == target or p.endswith("/" + target)) and not (package_dirs and "/" not in m):
         return True
     if "/" in m and package_dirs:  # Go: an import path names a package directory
         directory = p.rsplit("/", 1)[0] if "/" in p else ""

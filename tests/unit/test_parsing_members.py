@@ -332,3 +332,46 @@ def test_go_struct_fields_are_members_of_their_struct() -> None:
     assert traverse.text == "TraverseChildren bool // look for flags on all parents"
     assert worth_embedding(field) and worth_embedding(traverse)
     assert not worth_embedding(node(parsed, "Command.minWidth"))
+
+
+EXECA_OPTIONS = b"""export type CommonOptions<IsSync extends boolean = boolean> = {
+	/**
+	Prefer locally installed binaries when looking for a binary to execute.
+
+	@default `false`
+	*/
+	readonly preferLocal?: boolean;
+
+	readonly forceKillAfterDelay?: Unless<IsSync, number | boolean>;
+};
+
+export interface Subprocess {
+	/** The subprocess's PID. */
+	pid?: number;
+	kill(signal?: string): boolean;
+	stdio: {stdin: Writable};
+}
+
+type Merged = Base & {extra: string};
+"""
+
+
+def test_typescript_properties_are_fields_of_their_interface_or_object_type() -> None:
+    """An execa user's `qry search forceKillAfterDelay` answered "no definition named
+    'forceKillAfterDelay'": a TypeScript library's options are the properties of an interface or an
+    object type alias, now its `field`s as a Go struct's are. A nested object type's properties
+    (`stdio: {stdin: ..}`) are their property's text, and an intersection's are not read."""
+    parsed = parse_file("options.d.ts", EXECA_OPTIONS, "typescript")
+    assert table(parsed) == {
+        "CommonOptions": ("type", 1, 10, ""),
+        "CommonOptions.preferLocal": ("field", 2, 7, "CommonOptions"),
+        "CommonOptions.forceKillAfterDelay": ("field", 9, 9, "CommonOptions"),
+        "Subprocess": ("interface", 12, 17, ""),
+        "Subprocess.pid": ("field", 13, 14, "Subprocess"),
+        "Subprocess.kill": ("method", 15, 15, "Subprocess"),
+        "Subprocess.stdio": ("field", 16, 16, "Subprocess"),
+        "Merged": ("type", 19, 19, ""),
+    }
+    prefer = node(parsed, "CommonOptions.preferLocal")
+    assert prefer.signature == "readonly preferLocal?: boolean"
+    assert prefer.doc.startswith("Prefer locally installed binaries")

@@ -146,7 +146,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `class FOO_VISIBILITY("default") X`, `FOO_CONSTEXPR X(..)` of a class X, `if FOO_CONSTEXPR (`.
 # 52: a Rust `impl` for a type written by its shape qualifies its methods by the primitive's name
 #     (rustimpls.py): `impl X for ()` -> `unit.x`, tuples, arrays, slices, `fn`, `!`, `dyn Tr + Send` -> `Tr`.
-PARSER_VERSION = 52
+# 53: TypeScript properties of an interface or an object type alias (`readonly timeout?: number`)
+#     are `field` nodes of it.
+PARSER_VERSION = 53
 
 
 def parse_file(

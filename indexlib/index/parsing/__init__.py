@@ -148,7 +148,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     (rustimpls.py): `impl X for ()` -> `unit.x`, tuples, arrays, slices, `fn`, `!`, `dyn Tr + Send` -> `Tr`.
 # 53: TypeScript properties of an interface or an object type alias (`readonly timeout?: number`)
 #     are `field` nodes of it.
-PARSER_VERSION = 53
+# 54: a JavaScript or TypeScript `fn.bind(..)`, `fn.call(..)` or `fn.apply(..)` is a call of `fn` too.
+PARSER_VERSION = 54
 
 
 def parse_file(

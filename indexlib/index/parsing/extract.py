@@ -242,13 +242,13 @@ def _refs(
         target, name_node, is_import = (access_target if access else call_target)(src, node, language)
         if not target or (parameters and "." not in target and parameters.binds(node, target)):
             continue  # `fn()`, `new Class()` with `fn`, `Class` parameters: what the caller passes
-        anchor = name_node if name_node is not None else node
-        line = anchor.end_point.row + 1
+        line = (name_node if name_node is not None else node).end_point.row + 1
         owner = owner_uid(node.start_byte, node.start_point.row + 1)
         if is_import:
             add(owner, imports, target, line, require_alias(src, node) if language != "ruby" else "")
-        else:
-            add(owner, calls, target, line, _marker(node, access), written(src, node, language))
+            continue
+        add(owner, calls, target, line, _marker(node, access), written(src, node, language))
+        add(owner, calls, parameters.runs(node, target) if parameters is not None else "", line)
     for node, target in rubydefs.bare_calls(src, caps.get("bare", [])):  # Ruby `settings` (rubydefs.py)
         add(owner_uid(node.start_byte, node.start_point.row + 1), calls, target, node.start_point.row + 1)
     for node in caps.get("decorator", ()):

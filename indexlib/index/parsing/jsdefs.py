@@ -32,6 +32,8 @@ MEMBER_DEFINITIONS = frozenset({"assignment_expression", "call_expression", "pai
 BARE_OBJECTS = frozenset({"exports", "module", "this", "self", "window", "global", "globalThis"})
 
 _FUNCTIONS = frozenset({"function_expression", "arrow_function", "generator_function"})
+# A function's own methods that run it, now (`call`, `apply`) or when what they make is called (`bind`).
+_RUNNERS = frozenset({"bind", "call", "apply"})
 # Calls that define one property: (object, 'name', function or descriptor). Only these names: the same
 # shape is a route or an event handler elsewhere (`app.get('/users', function ...)`,
 # `emitter.on(x, 'data', ...)`), which defines nothing. `defineProperty` is the standard
@@ -147,6 +149,12 @@ class Parameters:
         self._src = src
         self._at: dict[int, frozenset[str]] = {}
         self._anywhere = None if declared is None else {n for d in declared for n in _names(src, d)}
+
+    def runs(self, node: Node, target: str) -> str:
+        """The function a call `target` at `node` also runs by its `bind`, `call` or `apply`
+        (function_run), '' for none or a parameter's (`fn.call(this)` runs what the caller passes)."""
+        run = function_run(target)
+        return "" if run and self.binds(node, run) else run
 
     def binds(self, node: Node, name: str) -> bool:
         """Whether `name` at `node` is a parameter of a function around it: `new Class({...})` in
@@ -412,3 +420,12 @@ def declares_nothing(src: Source, node: Node, capture: str, declared: frozenset[
     if node.type in ("function_expression", "method_definition"):
         return installed_by_definition(src, node)
     return False
+
+
+def function_run(target: str) -> str:
+    """The function a call of its `bind`, `call` or `apply` runs (`subprocessKill.bind(undefined,
+    opts)` -> `subprocessKill`, `fn.call(this, x)` -> `fn`), '' for another call. execa hands most of
+    its functions around bound (`promise.pipe = pipeToSubprocess.bind(..)`): only the call of
+    `bind` named them, so `qry related subprocessKill --callers` found none."""
+    head, _, method = target.rpartition(".")
+    return head if method in _RUNNERS and head and head.rpartition(".")[2] not in _RUNNERS else ""

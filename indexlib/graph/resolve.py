@@ -30,7 +30,7 @@ from collections.abc import Collection
 from functools import cached_property, lru_cache, partial
 
 from indexlib.engines.lexical import StoredNode, module_stem
-from indexlib.graph import family, qualified
+from indexlib.graph import explicitimpl, family, qualified
 from indexlib.graph.callarity import of_call_arity
 from indexlib.graph.declared import DeclaredTypes
 from indexlib.graph.family import family_of, names_a_value, nearest_bodies, same_folder, same_package, sees
@@ -131,8 +131,8 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
-        # `new Foo(..)`: a type or its constructor; in C#, of the generic arity written
-        cands = of_arity(self.snap, cands, ref, generic=n.language == "csharp")
+        # `new Foo(..)`: a type or its constructor; in C#, of the generic arity written, and no `I.M()`
+        cands = of_arity(self.snap, explicitimpl.callable_by_name(cands), ref, generic=n.language == "csharp")
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):

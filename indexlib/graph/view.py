@@ -19,7 +19,7 @@ import msgspec
 
 from indexlib.declaration import declaration_line
 from indexlib.engines.lexical import StoredNode
-from indexlib.graph import applies, constructed, expected, goifaces
+from indexlib.graph import applies, constructed, expected, explicitimpl, goifaces
 from indexlib.graph.callarity import same_shape
 from indexlib.graph.expand import MEMBER_KINDS, Direction, GraphNode, expand, members
 from indexlib.graph.outside import holds_members
@@ -268,6 +268,8 @@ class SnapshotGraph:
         edges: list[Edge] = []
         for holder, ambiguous in self._declaring(home, kind, direction, n.name):
             for m in (m for m in self._members_named(holder, n.name) if same_shape(n, m.node)):
+                if not self._explicitly(n, m.node, home, holder, direction):
+                    continue
                 if direction == "out":
                     edges.append(
                         Edge(src=n.uid, dst=m.node.uid, kind=kind, line=n.start_line, ambiguous=ambiguous)
@@ -280,6 +282,17 @@ class SnapshotGraph:
                     )
         unique = {(e.src, e.dst): e for e in edges}
         return sorted(unique.values(), key=lambda e: (e.src, e.dst))
+
+    def _explicitly(self, n: Node, m: Node, home: int, holder: int, direction: str) -> bool:
+        """Whether the link between `n` (of `home`) and `m` (of `holder`) stands with C#'s explicit
+        implementations (explicitimpl.may_implement): on AutoMapper, `MapperConfiguration`'s private
+        `FindTypeMapFor(TypePair)`, which the explicit `IGlobalConfiguration.FindTypeMapFor` forwards
+        to, implemented the interface's method too."""
+        member, interface = (n, holder) if direction == "out" else (m, home)
+        container = home if direction == "out" else holder
+        owner = self.snap.node(interface)
+        siblings = [s.node for s in self._members_named(container, member.name) if same_shape(member, s.node)]
+        return owner is None or explicitimpl.may_implement(member, siblings, owner.node.name)
 
     def _declaring(self, home: int, kind: str, direction: str, name: str) -> list[tuple[int, bool]]:
         """The containers a method of `home` links to by `kind` (with whether a link on the way was

@@ -74,6 +74,11 @@ UNIFORM_ACCESS = "<access>"
 # name (a test helper's `static LogEvent LogEvent(..)` around `return new(..)`; graph/parts.of_arity).
 CONSTRUCTS = "<new>"
 
+# The `alias` of a Swift `calls` Ref written as an implicit member expression (`.retry(userInfo:
+# nil)`, `.custom(block: f)`): a member of the type the context expects, never the caller's own
+# object's, so it may name a static member or initializer alone (graph/qualified.py `as_written`).
+IMPLICIT_MEMBER = "<implicit>"
+
 
 # The `alias` of an `inherits` Ref that a statement of a type's body makes, not its header: a PHP
 # trait use (`use FormattableHandlerTrait;`) or a Ruby mixin (`include Helpers`, `extend`,

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from indexlib.engines.lexical import StoredNode
+from indexlib.graph import explicitimpl
 from indexlib.graph.builtins import (
     BUILTIN_TYPES,
     COMMON_METHODS,
@@ -21,7 +22,7 @@ from indexlib.graph.builtins import (
     RUST_PRIMITIVES,
 )
 from indexlib.graph.family import family_of
-from indexlib.records import CALLED, Node, Ref, without_companion
+from indexlib.records import CALLED, IMPLICIT_MEMBER, Node, Ref, without_companion
 
 GO_RECEIVER = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*[\w.]")  # `func (e *Executor) Run()`
 NAMED_AFTER_MIN = 3  # a receiver variable this long may name its type (`sink: Sink`), not `s` or `fp`
@@ -29,12 +30,26 @@ SELF_WORDS = {"self", "this", "cls", "super", "Self", "me", "@"}
 # A language's initializer, which `self.init(..)` delegates to: the own type's (or its base's), never
 # another type's of that name.
 INITIALIZERS = {"swift": "init", "python": "__init__", "ruby": "initialize"}
+# A Swift declaration of the type's own side, which an implicit member expression may call.
+_TYPE_LEVEL = re.compile(r"\b(?:static|class)\s+func\b")
 
 
 def contextual(n: Node, qualifier: str, last: str) -> bool:
     """A Swift `.init(..)` written without its type (`stream(.init(event: e))`, an implicit member
     expression): the type is the context's, which the call does not say, so no initializer is known."""
     return not qualifier and n.language == "swift" and last == INITIALIZERS["swift"]
+
+
+def as_written(ref: Ref, cands: list[StoredNode]) -> list[StoredNode]:
+    """The candidates a call may mean by how it is written: a Swift implicit member (`.retry(userInfo:
+    nil)`, IMPLICIT_MEMBER) only a static or class method, since it is a member of the type the
+    context expects (an enum's case, a static factory), never a method of the caller's own object:
+    on onevcat/Kingfisher, `DelayRetryStrategy.retry`'s `retryHandler(.retry(userInfo: nil))`, the
+    case `RetryDecision.retry`, was a certain call of itself. No call names a C# explicit interface
+    implementation (explicitimpl.py)."""
+    if ref.alias == IMPLICIT_MEMBER:
+        return [c for c in cands if _TYPE_LEVEL.search(c.node.signature.split("(", 1)[0])]
+    return explicitimpl.callable_by_name(cands)
 
 
 def may_recurse(n: Node, qualifier: str, last: str) -> bool:

@@ -12,13 +12,12 @@ Resolution prefers, in order, and keeps only the best non-empty tier:
 5. every definition with that name. More than one candidate left means the call is ambiguous: every
    candidate is kept and the edge is marked `ambiguous`, never silently picked. A declaration
    without a body (a C prototype, an `index.d.ts` method) is not a candidate beside its body.
-Calls to names with no definition in the index (builtins, third-party code) produce no edge.
-A Scala member access without arguments (`Lib.size`, marked `UNIFORM_ACCESS`) is a call of a
-parameterless `def`, so its candidates are functions and methods only: reading a `val` is no call.
-A PHP class or function name is read as PHP reads it instead (phpnames.py): it means one fully
-qualified name, through the file's namespace and `use` imports, so its tier is that name's
-definitions (a static method a class inherits: its base's), and none when the index has none. A
-Ruby constant (`< Base`, `Base.settings`) is first the one its lexical nesting finds (rubyconst.py).
+A name the index defines nowhere (builtins, third-party code) makes no edge. A Scala member access without
+arguments (`Lib.size`, marked `UNIFORM_ACCESS`) is a call of a parameterless `def`, so its candidates are
+functions and methods only: reading a `val` is no call. A PHP class or function name is read as PHP reads
+it instead (phpnames.py): it means one fully qualified name, through the file's namespace and `use`
+imports, so its tier is that name's definitions (a static method a class inherits: its base's), and none
+when the index has none. A Ruby constant (`< Base`) is first the one its nesting finds (rubyconst.py).
 
 Does not own: edges in either direction or containment (view.py builds them from what this resolves),
 traversal (expand.py).
@@ -131,8 +130,9 @@ class Resolver:
             cands = [c for c in cands if c.node.kind in CONTAINER_KINDS]
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
-        # `new Foo(..)`: a type or its constructor; in C#, of the generic arity written, and no `I.M()`
-        cands = of_arity(self.snap, explicitimpl.callable_by_name(cands), ref, generic=n.language == "csharp")
+        # as written (Swift `.retry(..)`), no C# `I.M()`; `new Foo(..)`: a type or its ctor, in C# of its arity
+        named = explicitimpl.callable_by_name(qualified.as_written(ref, cands))
+        cands = of_arity(self.snap, named, ref, generic=n.language == "csharp")
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):

@@ -149,7 +149,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 53: TypeScript properties of an interface or an object type alias (`readonly timeout?: number`)
 #     are `field` nodes of it.
 # 54: a JavaScript or TypeScript `fn.bind(..)`, `fn.call(..)` or `fn.apply(..)` is a call of `fn` too.
-PARSER_VERSION = 54
+# 55: a Swift implicit member expression (`.retry(userInfo: nil)`) marks its call `<implicit>`
+#     (records.IMPLICIT_MEMBER, kotlinswift.py): it calls a static member, never the caller's own method.
+PARSER_VERSION = 55
 
 
 def parse_file(

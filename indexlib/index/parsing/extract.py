@@ -91,6 +91,7 @@ from indexlib.index.parsing.jsdefs import (
     patches_foreign,
 )
 from indexlib.index.parsing.jsimports import js_renames
+from indexlib.index.parsing.kotlinswift import implicit_member
 from indexlib.index.parsing.mixins import mixin_refs
 from indexlib.index.parsing.preproc import directive_rows
 from indexlib.index.parsing.references import (
@@ -106,7 +107,7 @@ from indexlib.index.parsing.scalaaccess import access_target, is_access
 from indexlib.index.parsing.specs import SPECS
 from indexlib.index.parsing.symbols import definition_drafts, name_definitions
 from indexlib.index.parsing.text import Source, normalize_target
-from indexlib.records import CONSTRUCTS, MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
+from indexlib.records import CONSTRUCTS, IMPLICIT_MEMBER, MIXIN, UNIFORM_ACCESS, NodeKind, Ref, RefKind
 from indexlib.records import Node as RecordNode
 
 # The call sites that construct an object (`CONSTRUCTS`, C#, Java and PHP): a class's or its constructor's.
@@ -289,8 +290,12 @@ def _calls(caps: dict[str, list[Node]], language: str) -> list[Node]:
 
 def _marker(call: Node, access: bool) -> str:
     """The `alias` marking how a call site calls: a Scala access (UNIFORM_ACCESS), a C# construction
-    (CONSTRUCTS), else none."""
-    return UNIFORM_ACCESS if access else CONSTRUCTS if call.type in _CONSTRUCTIONS else ""
+    (CONSTRUCTS), a Swift implicit member (IMPLICIT_MEMBER), else none."""
+    if access:
+        return UNIFORM_ACCESS
+    if call.type in _CONSTRUCTIONS:
+        return CONSTRUCTS
+    return IMPLICIT_MEMBER if call.type == "call_expression" and implicit_member(call) else ""
 
 
 def _ref(owner: int, kind: str, target: str, line: int, alias: str, call: Written) -> Ref:

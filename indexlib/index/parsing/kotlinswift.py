@@ -164,6 +164,15 @@ def callee(node: Node) -> Node | None:
     return None if opener is not None and opener.type == "[" else first
 
 
+def implicit_member(node: Node) -> bool:
+    """Whether a `call_expression` is a Swift implicit member expression (`.retry(userInfo: nil)`,
+    `.init(value: 1)`): its callee is `.` and a name with nothing before it. A Kotlin prefix
+    expression is an operator's (`-x`, `!done`), never a `.`."""
+    first = node.named_child(0) if node.named_child_count else None
+    lead = first.child(0) if first is not None and first.type == "prefix_expression" else None
+    return lead is not None and lead.type == "."
+
+
 def import_pairs(src: Source, node: Node, language: str) -> list[tuple[str, str]]:
     """(target, alias) of a Kotlin `import a.b.C [as D]` / `import a.b.*`, or a Swift `import [kind] A.B`."""
     path = _child(node, "identifier")

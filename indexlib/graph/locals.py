@@ -1,5 +1,4 @@
-"""The class a local variable or a field is given where it is declared, outside Go (graph/typed.py
-does Go's).
+"""The class a local variable or a field is given where it is declared, outside Go (typed.py's).
 
 Owns: reading, from a function's text, the variables whose declaration names their class
 (`let te = TestEnv::new(..)`, `let cfg: Config = ..`, `r = Retrier(..)`, `const c = new Client()`,
@@ -36,6 +35,7 @@ from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
+from indexlib.graph.phpmade import php_made
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
@@ -328,6 +328,10 @@ class LocalTypes:
             cls = self._returns(own.node.name, made.group(1), n.language) if own and made else None
         if cls is None and n.language == "python":  # `d = self._decoder()`: what it says it returns
             cls = self._made.class_of(n, name)
+        if cls is None and n.language == "php":  # `$b = $a->map(..)`: what `map` says it returns
+            own = self.snap.node(self._enclosing(n))
+            mine, returns = own.node.name if own else None, partial(self._returns, language="php")
+            cls = php_made(code_only(n.text, "php"), name, mine, self._variables[n.uid], returns)
         if (
             cls is None
             and (is_py_class(name) if n.language == "python" else name[:1].isupper())

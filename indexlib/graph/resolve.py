@@ -131,8 +131,8 @@ class Resolver:
         elif access:  # reading a `val` or naming an object or type is no call
             cands = [c for c in cands if c.node.kind in ("function", "method")]
         # as written (Swift `.retry(..)`), no C# `I.M()`; `new Foo(..)`: a type or its ctor, in C# of its arity
-        named = explicitimpl.callable_by_name(qualified.as_written(ref, cands))
-        cands = of_arity(self.snap, named, ref, generic=n.language == "csharp")
+        reachable = explicitimpl.callable_by_name(qualified.as_written(ref, cands))
+        cands = of_arity(self.snap, reachable, ref, generic=n.language == "csharp")
         if not cands:
             return [], False
         if n.language == "php" and (not qualifier or names_a_class(qualifier, ref.target.startswith("\\"))):

@@ -151,7 +151,8 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 54: a JavaScript or TypeScript `fn.bind(..)`, `fn.call(..)` or `fn.apply(..)` is a call of `fn` too.
 # 55: a Swift implicit member expression (`.retry(userInfo: nil)`) marks its call `<implicit>`
 #     (records.IMPLICIT_MEMBER, kotlinswift.py): it calls a static member, never the caller's own method.
-PARSER_VERSION = 55
+# 56: 53 undone: TypeScript properties are their interface's text again, not nodes of their own.
+PARSER_VERSION = 56
 
 
 def parse_file(

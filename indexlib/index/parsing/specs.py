@@ -109,10 +109,6 @@ _TYPESCRIPT = Spec(
     (method_signature) @method
     (abstract_method_signature) @method
     (function_signature) @function
-    ; an interface's or an object type's properties (`readonly timeout?: number`): a library's
-    ; options are its API, as a Go struct's fields are (a nested object type's are its property's)
-    (interface_body (property_signature) @field)
-    (type_alias_declaration value: (object_type (property_signature) @field))
     """,
     comments=_C_LIKE_COMMENTS,
     wrappers=frozenset(

@@ -23,7 +23,15 @@ import functools
 import re
 
 from indexlib.engines.lexical import StoredNode
-from indexlib.records import MAX_SIGNATURE_CHARS, ROUTINE_KINDS, TRAILING, UNLABELED, Node, is_constructor
+from indexlib.records import (
+    MAX_SIGNATURE_CHARS,
+    ROUTINE_KINDS,
+    TRAILING,
+    UNLABELED,
+    Node,
+    is_constructor,
+    is_prototype,
+)
 
 _OPEN, _CLOSE = "(<[{", ")>]}"
 _VARARG = re.compile(r"(?:@\S+\s+)*vararg\s")  # `vararg names: String`, after any annotations
@@ -170,7 +178,38 @@ def of_call_arity(cands: list[StoredNode], args: int, labels: tuple[str, ...] = 
     constructor (which class `new T(..)` makes is resolved by the class), or a function or method
     whose parameters admit them; all of them when none does."""
     kept = [c for c in cands if _admits(c, args, labels)]
-    return kept or cands
+    return _with_defined_bodies(kept, cands) or cands
+
+
+def _with_defined_bodies(kept: list[StoredNode], cands: list[StoredNode]) -> list[StoredNode]:
+    """`kept` with the C++ bodies of the prototypes in it. C++ writes a default argument on the
+    declaration alone (`int recognize(const string &s, bool all = true) const;` in the class, `int
+    App::recognize(const string &s, bool all) const {..}` out of line), so the body reads as taking
+    two arguments and `recognize(arg)` kept the declaration alone: on CLIUtils/CLI11 that call linked
+    to App.hpp's declaration, and the body lost it. A body of a kept prototype's name and parameter
+    count admits what the prototype admits."""
+    shapes = {
+        (c.node.qualified_name, _count(c.node))
+        for c in kept
+        if is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)
+    }
+    if not shapes:
+        return kept
+    ids = {c.node.uid for c in kept}
+    bodies = [
+        c
+        for c in cands
+        if c.node.uid not in ids
+        and (c.node.qualified_name, _count(c.node)) in shapes
+        and not is_prototype(c.node.language, c.node.kind, c.node.text, c.node.path)
+    ]
+    return kept + bodies
+
+
+def _count(n: Node) -> int | None:
+    """How many parameters `n` declares, None when its list cannot be read."""
+    params = parameters(declared_signature(n))
+    return None if params is None else len(params)
 
 
 def _admits(c: StoredNode, args: int, labels: tuple[str, ...]) -> bool:

@@ -35,6 +35,7 @@ from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
+from indexlib.graph.phpdeclared import PHP_FIELDS, PHP_GIVEN, PHP_LOCALS, tested_classes
 from indexlib.graph.phpmade import php_made
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
@@ -75,25 +76,6 @@ _PY_ASSIGNED = re.compile(rf"(?m)^\s*(?P<var>[a-z_]\w*)\s*=\s*{_PY_VIA}(?P<cls>{
 _PY_WITH = re.compile(
     rf"(?:\bwith\s+\(?|,)\s*{_PY_VIA}(?P<cls>{PY_CLASS})\((?:[^()]|\([^()]*\))*\)\s+as\s+(?P<var>[a-z_]\w*)"
 )
-# PHP writes a class through its namespace (`new Handler\\CurlFactory(3)`, `\\Foo\\Bar $x`): the class
-# is the last name, as `_container` reads a member's class.
-_PHP_CLASS = r"\\?(?:\w+\\)*(?P<cls>[A-Z]\w*)"
-# `$f = new Foo(..)`; a parameter or caught exception `Foo $f` (`?Foo $f`, `Foo ...$fs`); a
-# docblock's `@var Foo $f` or `@param Foo $f`.
-_PHP_LOCALS = (
-    re.compile(rf"\$(?P<var>\w+)\s*=\s*new\s+{_PHP_CLASS}"),
-    re.compile(rf"(?<![\w\\$]){_PHP_CLASS}\s+&?(?:\.\.\.)?\$(?P<var>\w+)"),
-    re.compile(rf"@(?:var|param)\s+\??{_PHP_CLASS}\s+\$(?P<var>\w+)"),
-)
-_PHP_MODIFIERS = r"(?:(?:public|protected|private|static|readonly|var)\s+)+"
-# A property: typed (`private ?Foo $f;`, a promoted constructor parameter), documented (`/** @var
-# Foo */ private $f;`), or given `new Foo(..)` in a method (`$this->f = new Foo(..)`).
-_PHP_FIELDS = (
-    re.compile(rf"{_PHP_MODIFIERS}\??{_PHP_CLASS}\s+\$(?P<var>\w+)"),
-    re.compile(rf"@var\s+\??{_PHP_CLASS}\s*\*/\s*{_PHP_MODIFIERS}\$(?P<var>\w+)"),
-    re.compile(rf"\$this->(?P<var>\w+)\s*=\s*new\s+{_PHP_CLASS}"),
-)
-_PHP_GIVEN = re.compile(r"\$this->(\w+)\s*=\s*\$(\w+)\s*;")  # `$this->factory = $factory;`
 # Kotlin's `val server = MockWebServer()`, `val b = Retrofit.Builder()`: a local or a property.
 _KOTLIN_CONSTRUCTED = re.compile(rf"\b(?:val|var)\s+(\w+)\s*=\s*{_NESTED_TYPE}\(")
 # Scala's `val p = new Parser(..)`, `val c = Config(..)` (a case class's `apply`), `var b = new Buffer`.
@@ -103,7 +85,7 @@ _SCALA_CONSTRUCTED = re.compile(
     rf"({_SCALA_CLASS})"
 )
 _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "php": _PHP_LOCALS,
+    "php": PHP_LOCALS,
     "ruby": (RUBY_LOCAL,),
     "rust": (
         _ANNOTATED,
@@ -131,7 +113,7 @@ _SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*({PY_CLASS
 _SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
 _FIELDS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "php": _PHP_FIELDS,
+    "php": PHP_FIELDS,
     "rust": (_ANNOTATED,),
     "python": (_SELF_CONSTRUCTED,),  # and pyfields.py's annotations
     "typescript": (_ANNOTATED, _THIS_NEW),
@@ -183,7 +165,7 @@ def field_classes(
     for field, cls in python_fields(texts) if language == "python" else ():
         seen.setdefault(field, set()).add(cls)
     if language in ("python", "php"):
-        given = _SELF_GIVEN if language == "python" else _PHP_GIVEN
+        given = _SELF_GIVEN if language == "python" else PHP_GIVEN
         for text in (code_only(t, language) for t in texts):
             said = _seen(_PATTERNS, language, [text], is_module)
             params = {v: cs.pop() for v, cs in said.items() if len(cs) == 1}
@@ -291,17 +273,24 @@ class LocalTypes:
             cls, rest = f"{cls}.{rest[0]}", rest[1:]  # `new Retrofit.Builder().baseUrl(u)`: the nested class
         if len(rest) > MAX_CHAIN:
             return None
-        for i, step in enumerate(rest, len(parts) - len(rest)):
-            cls = self._step(cls, step, n.language, called[i]) if cls is not None else None
-        if cls is None:
-            return None
-        found = self._members(cls, n.language, cands)
-        if found is None and declared and not rest:  # `server.enqueue()` on a library's MockWebServer
+        start, found = len(parts) - len(rest), None
+        tested = tested_classes(n.text, parts[:start]) if n.language == "php" else []  # phpdeclared.py
+        for head in dict.fromkeys([cls, *tested]):  # `$o instanceof Foo` where `$o`'s own class answers none
+            found = found or self._walked(head, rest, called[start:], n.language, cands)
+        if found is None and declared and cls and not rest:  # `server.enqueue()` on a library's MockWebServer
             return self._foreign.implementing(n, cls, cands)
         # Two classes of one name (a Scala `object Macros` per compiler version's source folder): the
         # one in the caller's own file, when it declares the member, is the one it names.
         own_file = [c for c in found or [] if c.node.path == n.path]
         return own_file or found
+
+    def _walked(
+        self, cls: str | None, rest: list[str], called: list[bool], language: str, cands: list[StoredNode]
+    ) -> list[StoredNode] | None:
+        """The candidates the class a chain's `rest` steps make from `cls` declares (or inherits)."""
+        for step, call in zip(rest, called, strict=True):
+            cls = self._step(cls, step, language, call) if cls is not None else None
+        return None if cls is None else self._members(cls, language, cands)
 
     def _local(self, n: Node, name: str) -> str | None:
         """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names

@@ -103,6 +103,46 @@ def parameter_range(signature: str) -> tuple[int, int | None] | None:
     return fewest, most
 
 
+# A Ruby `def` up to its parameters: its name through a receiver (`self.`), an operator (`==`, `[]=`)
+# or a name ending `?`, `!` or `=`.
+_RUBY_DEF = re.compile(r"^\s*def\s+(?:\w+\.)?(?:\w+[?!=]?|[^\s\w(;]+)")
+_RUBY_KEYWORD = re.compile(r"^\w+:")  # `timeout:`, `mode: nil`
+
+
+def ruby_range(signature: str) -> tuple[int, int | None, bool] | None:
+    """(fewest, most, takes keywords) of the positional arguments a Ruby `def` admits (most None
+    for a splat), or None when unread: parameters written without parentheses, a method made
+    otherwise (`attr_reader :name`, `def_delegator`). Keywords and a block are no positional ones.
+
+    >>> ruby_range("def process"), ruby_range("def m(a, b = 1, *c, d:, e: 2, **f, &g)")
+    ((0, 0, False), (1, None, True))
+    >>> ruby_range("def self.slugify(string, mode: nil)"), ruby_range("attr_reader :config"), ruby_range("def o a, b")
+    ((1, 1, True), None, None)
+    """
+    head = _RUBY_DEF.match(signature)
+    if head is None:
+        return None
+    rest = signature[head.end() :].lstrip()
+    if rest and rest[0] not in "(;#=":
+        return None
+    params = parameters(rest) if rest.startswith("(") else []
+    if params is None:
+        return None
+    fewest, most, keywords = 0, 0, False
+    variadic = False
+    for p in params:
+        if p == "...":
+            return 0, None, True
+        if p.startswith("**") or _RUBY_KEYWORD.match(p):
+            keywords = True
+        elif p.startswith("*"):
+            variadic = True
+        elif not p.startswith("&"):
+            most += 1
+            fewest += "=" not in p
+    return fewest, None if variadic else most, keywords
+
+
 def swift_parameters(signature: str) -> tuple[tuple[str, bool, bool], ...] | None:
     """(external label, may be left out, variadic) of each parameter of a Swift declaration, or None
     when its list cannot be read.
@@ -218,8 +258,19 @@ def _admits(c: StoredNode, args: int, labels: tuple[str, ...]) -> bool:
     if labels and c.node.language == "swift":
         params = swift_parameters(declared_signature(c.node))
         return params is None or admits_labels(params, labels)
+    if c.node.language == "ruby":
+        return _admits_ruby(ruby_range(declared_signature(c.node)), args)
     got = parameter_range(declared_signature(c.node))
     if got is None:
         return True
     fewest, most = got
     return fewest <= args and (most is None or args <= most)
+
+
+def _admits_ruby(got: tuple[int, int | None, bool] | None, args: int) -> bool:
+    """Whether a Ruby method of `got` (ruby_range) admits a call of `args` (parsing/arguments.py:
+    its keywords written count as one, the hash a method without keyword parameters is passed)."""
+    if got is None:
+        return True
+    fewest, most, keywords = got
+    return fewest <= args and (most is None or args <= most + keywords)

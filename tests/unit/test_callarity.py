@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexlib.graph.callarity import parameter_range
+from indexlib.graph.callarity import parameter_range, ruby_range
 
 
 @pytest.mark.parametrize(
@@ -31,3 +31,24 @@ def test_the_arguments_a_parameter_list_admits(
     signature: str, expected: tuple[int, int | None] | None
 ) -> None:
     assert parameter_range(signature) == expected
+
+
+@pytest.mark.parametrize(
+    ("signature", "expected"),
+    [
+        ("def process", (0, 0, False)),
+        ("def process(options)", (1, 1, False)),
+        ("def error(topic, message = nil, &block)", (1, 2, False)),
+        ("def m(a, b = 1, *c, d:, e: 2, **f, &g)", (1, None, True)),
+        ("def self.slugify(string, mode: nil, cased: false)", (1, 1, True)),
+        ("def ==(other)", (1, 1, False)),
+        ("def url=(value)", (1, 1, False)),
+        ("def each(...)", (0, None, True)),
+        ("def o a, b", None),  # parameters without parentheses: not read
+        ("attr_reader :config, :dest", None),  # a method made by a macro
+    ],
+)
+def test_the_positional_arguments_a_ruby_method_admits(
+    signature: str, expected: tuple[int, int | None, bool] | None
+) -> None:
+    assert ruby_range(signature) == expected

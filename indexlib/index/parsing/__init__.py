@@ -152,7 +152,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 55: a Swift implicit member expression (`.retry(userInfo: nil)`) marks its call `<implicit>`
 #     (records.IMPLICIT_MEMBER, kotlinswift.py): it calls a static member, never the caller's own method.
 # 56: 53 undone: TypeScript properties are their interface's text again, not nodes of their own.
-PARSER_VERSION = 56
+# 57: a Ruby call stores how many positional arguments it writes, its keywords as one (arguments.py
+#     `_ruby_count`), so that a method's parameters narrow its name's candidates (callarity.py).
+PARSER_VERSION = 57
 
 
 def parse_file(

@@ -6,7 +6,9 @@ whose classes declare several methods of one name (jsoup's `Element.text()` and
 (`Ref.labels`): Swift overloads differ by their labels more than by their count (Alamofire's
 `adapt(_:for:completion:)` and `adapt(_:using:completion:)`, `validate(statusCode:)` and
 `validate(contentType:)`); the resolver keeps the overloads whose parameters admit them
-(graph/callarity.py). Elsewhere, and where the call's argument list cannot be read, -1: unknown.
+(graph/callarity.py). Ruby's count too: it has no overloads, but a call linked by the method's name
+alone (jekyll's `k.process(options)`) need not list every `process` of the repository, `Site#process`
+of no parameter among them. Elsewhere, and where the call's argument list cannot be read, -1: unknown.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from indexlib.engines.treesitter import Node
 from indexlib.records import TRAILING, UNLABELED
 
-OVERLOAD_LANGUAGES = frozenset({"java", "csharp", "cpp", "kotlin", "swift"})
+COUNTED_LANGUAGES = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "ruby"})
 # What a call writes, as stored with its reference: (Ref.args, Ref.labels).
 Written = tuple[int, tuple[str, ...]]
 UNREAD: Written = (-1, ())  # a reference that is no call, or a call whose arguments are not read
@@ -34,10 +36,12 @@ def written(src: Callable[[Node], str], call: Node, language: str) -> Written:
 def argument_count(call: Node, language: str) -> int:
     """The arguments written in `call`'s argument list (comments aside), or -1 when unknown (a
     Swift call's count is its labels', `written`)."""
-    if language not in OVERLOAD_LANGUAGES or language == "swift":
+    if language not in COUNTED_LANGUAGES or language == "swift":
         return -1
     if language == "kotlin":
         return _kotlin_count(call)
+    if language == "ruby":
+        return _ruby_count(call)
     found = call.child_by_field_name("arguments")
     if found is None and call.type == "implicit_object_creation_expression":  # C# `new(a, b)`: no field
         found = next((c for c in call.named_children if c.type == "argument_list"), None)
@@ -101,6 +105,32 @@ def _labels(src: Callable[[Node], str], suffix: Node) -> list[str]:
             labels.append(pending)
             pending = TRAILING
     return labels
+
+
+# Ruby arguments that are no positional value: keywords (counted as one, the hash a method without
+# keyword parameters receives) and a block.
+_RUBY_KEYWORDS = frozenset({"pair", "hash_splat_argument"})
+
+
+def _ruby_count(call: Node) -> int:
+    """A Ruby `call`'s positional arguments, plus one for any keywords written (`f(a, b: 1)` -> 2); a
+    block (`&blk`, `do .. end`) is none. Unknown (-1) for a splat (`f(*xs)`), for a call Ruby writes
+    as an assignment's target (`x.y = v` calls `y=` with the value), and for any other node."""
+    parent = call.parent
+    if call.type != "call" or (
+        parent is not None
+        and parent.type in ("assignment", "operator_assignment")
+        and parent.child_by_field_name("left") == call
+    ):
+        return -1
+    found = call.child_by_field_name("arguments")
+    if found is None:
+        return 0
+    args = [c for c in found.named_children if c.type not in ("comment", "block_argument")]
+    if any(c.type == "splat_argument" for c in args):
+        return -1
+    keywords = any(c.type in _RUBY_KEYWORDS for c in args)
+    return sum(1 for c in args if c.type not in _RUBY_KEYWORDS) + keywords
 
 
 def _kotlin_count(call: Node) -> int:

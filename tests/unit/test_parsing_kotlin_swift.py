@@ -346,6 +346,28 @@ def test_an_extension_on_a_type_parameter_or_sugared_type_names_the_type() -> No
     assert {"Array.index", "Dictionary.total", "Optional.orZero", "Array.names"} <= set(swift)
 
 
+CHAINED_BOUNDS_KT = b"""package app
+
+abstract class Command<T : Command<T>> {
+    fun resetContext() {}
+}
+
+fun <T : Command<T>, U : T> U.context(block: () -> Unit): U = apply { block() }
+fun <T : Command<T>, C : T> C.subcommands(vararg commands: T): C = this
+fun <A : B, B : A> A.looped() {}
+"""
+
+
+def test_an_extension_on_a_parameter_bounded_by_another_names_the_last_bound() -> None:
+    """ajalt/clikt's `fun <T : BaseCliktCommand<T>, U : T> U.context(..)` extends `BaseCliktCommand`
+    (U's bound is T, T's is the class), not a type named `T`; a cycle of bounds ends on a name."""
+    kotlin = table(parse_file("Command.kt", CHAINED_BOUNDS_KT, "kotlin"))
+    assert kotlin["Command.context"][0] == "method"
+    assert kotlin["Command.subcommands"][0] == "method"
+    assert "T.context" not in kotlin and "T.subcommands" not in kotlin
+    assert "A.looped" in kotlin
+
+
 def test_related_lists_an_extension_on_a_bounded_type_parameter(tmp_path: Path) -> None:
     (tmp_path / "Unsigned.kt").write_bytes(EXTENSIONS_KT)
     build_index(tmp_path, BuildOptions(embed="none"))

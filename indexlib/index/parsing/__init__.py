@@ -154,7 +154,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 56: 53 undone: TypeScript properties are their interface's text again, not nodes of their own.
 # 57: a Ruby call stores how many positional arguments it writes, its keywords as one (arguments.py
 #     `_ruby_count`), so that a method's parameters narrow its name's candidates (callarity.py).
-PARSER_VERSION = 57
+# 58: a Kotlin extension on a type parameter bounded by another (`fun <T : Base<T>, U : T> U.context()`)
+#     is a member of the last bound (`Base.context`), not of a type named `T` (kotlinswift.py `receiver`).
+PARSER_VERSION = 58
 
 
 def parse_file(

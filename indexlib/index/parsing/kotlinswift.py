@@ -113,7 +113,8 @@ def capture_of(node: Node, capture: str, language: str) -> str:
 
 def receiver(src: Source, node: Node, language: str) -> str:
     """The type a Kotlin extension function or property extends (`fun List<T>.second()` -> `List`);
-    for a type parameter, its bound (`fun <S : BufferedSink> S.writeUShort()` -> `BufferedSink`)."""
+    for a type parameter, its bound (`fun <S : BufferedSink> S.writeUShort()` -> `BufferedSink`),
+    through a parameter bounded by another (`fun <T : Base<T>, U : T> U.context()` -> `Base`)."""
     if language != "kotlin":
         return ""
     written = node.child_by_field_name("receiver")
@@ -121,11 +122,18 @@ def receiver(src: Source, node: Node, language: str) -> str:
         return ""
     kind = _child(written, "user_type") or _child(written, "nullable_type") or written
     name = normalize_target(src(kind)).removesuffix("?")
-    bound = _bound(src, node, name) if "." not in name else None
-    return normalize_target(src(bound)).removesuffix("?") if bound is not None else name
+    for _ in range(MAX_BOUND_STEPS):  # `<T : Base<T>, U : T> U.context()`: U's bound is T, T's Base
+        bound = _bound(src, node, name) if "." not in name else None
+        if bound is None:
+            break
+        name = normalize_target(src(bound)).removesuffix("?")
+    return name
 
 
 _BOUNDS = frozenset({"user_type", "nullable_type"})
+# Type parameters followed from one to the bound it names (`U : T`, `T : Base<T>`): a declaration
+# writes a few; a cycle (`<A : B, B : A>`, not valid Kotlin) ends on a parameter's name.
+MAX_BOUND_STEPS = 4
 
 
 def _bound(src: Source, node: Node, name: str) -> Node | None:

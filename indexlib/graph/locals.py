@@ -41,6 +41,7 @@ from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
 from indexlib.graph.returned import EXISTENTIAL, enclosing_named, returned_class
 from indexlib.graph.rubymade import RUBY_LOCAL, constructed
+from indexlib.graph.typeparams import bounded
 from indexlib.records import CALLED, CONTAINER_KINDS, INDEXED, ROUTINE_KINDS, Node, Ref
 from indexlib.snapshot import Snapshot
 
@@ -107,8 +108,7 @@ _PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 _PATTERNS = {lang: (*found, *CASTS.get(lang, ())) for lang, found in _PATTERNS.items()}  # casts.py
 # A field of the own class: `x: Foo` (a Rust struct's, a TypeScript or Kotlin property's, a Python
-# class annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`, Kotlin's
-# `val x = Foo()`.
+# annotation), `self.x = Foo(..)`, `this.x = new Foo(..)`, Java's and C#'s `Foo x;`, `val x = Foo()`.
 _SELF_CONSTRUCTED = re.compile(rf"\bself\.(\w+)\s*(?::\s*[^=\n]+)?=\s*({PY_CLASS})\(")
 _SELF_GIVEN = re.compile(r"(?m)\bself\.(\w+)\s*=\s*([a-z_]\w*)\s*$")  # `self.gateway = gateway`
 _THIS_NEW = re.compile(rf"\bthis\.(\w+)\s*=\s*new\s+{_TYPE}")
@@ -137,8 +137,7 @@ _ATTRIBUTE_SET = {
     "javascript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
     "typescript": re.compile(r"(?m)(?:^|[;{])\s*this\.(\w+)\s*=(?!=)"),
 }
-# A field is named without `this.` there.
-_BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "scala", "swift"})
+_BARE_FIELDS = frozenset({"java", "csharp", "kotlin", "scala", "swift"})  # a field named without `this.`
 LANGUAGES = frozenset(_PATTERNS) | {"tsx", "jsx"}
 _ALIAS = {"tsx": "typescript", "jsx": "javascript"}
 
@@ -296,7 +295,9 @@ class LocalTypes:
         """The class of a local `name` of `n` (Java's bare field too), or `name` itself when it names
         a class the index holds (`Command::new(..)`: a chain that starts at a type)."""
         if n.uid not in self._variables:  # read once per function, not once per call in it
-            self._variables[n.uid] = declared_classes(n, lambda head: self._is_module(n.path, head))
+            declared = declared_classes(n, partial(self._is_module, n.path))
+            outer = self.snap.node(self._enclosing(n))  # a type parameter's bound (typeparams.py)
+            self._variables[n.uid] = bounded(n, declared, outer.node if outer is not None else None)
         cls = self._variables[n.uid].get(name)
         if cls in _SELF_TYPES:  # `router: Self`, `other: &Self`: the class (the `impl`'s type) `n` is in
             own = self.snap.node(self._enclosing(n))
@@ -418,7 +419,8 @@ class LocalTypes:
         if own not in self._fields:
             held = self.snap.node(own)
             is_module = partial(self._is_module, held.node.path) if held is not None else _no_modules
-            self._fields[own] = field_classes(language, class_texts(self.snap, own), is_module)
+            fields = field_classes(language, class_texts(self.snap, own), is_module)
+            self._fields[own] = bounded(held.node, fields) if held is not None else fields
         return self._fields[own]
 
     def _returns(self, cls: str, method: str, language: str) -> str | None:

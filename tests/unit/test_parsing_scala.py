@@ -151,3 +151,45 @@ def test_a_member_access_is_one_call_reference() -> None:
     )
     calls = sorted((r.target, r.alias) for r in parsed.refs if r.kind == "calls")
     assert calls == [("Lib.builder", "<access>"), ("Lib.run", "")]
+
+
+EXTENSIONS_SCALA = b"""package fastparse
+
+extension [T](inline parse0: => P[T])
+  inline def repX[V](min: Int): P[V] = ???
+  def map[V](f: T => V): P[V] = ???
+end extension
+
+extension (c: collection.Seq[Int]) def total: Int = 0
+extension [T <: Node, U <: T](n: U) def parent: Node = ???
+extension [T](t: T) def tapped: T = t
+
+object Syntax {
+  extension (s: String) def shout: String = s
+}
+
+def top: Int = 0
+"""
+
+
+def test_a_scala_3_extension_method_is_a_method_of_the_type_it_extends() -> None:
+    """com-lihaoyi/fastparse's Scala 3 `extension [T](inline parse0: => P[T])` block holds `repX`,
+    `map` and the parser operators: each was a top-level function named alone. The extended type
+    (by-name, generic and qualified as written; a type parameter's upper bound) now qualifies them,
+    as a Kotlin extension's receiver does; an extension inside an object stays the object's."""
+    t = table(parse_file("package.scala", EXTENSIONS_SCALA, "scala"))
+    for name in ("P.repX", "P.map", "Seq.total", "Node.parent", "T.tapped", "Syntax.shout"):
+        assert t[name][0] == "method", name
+    assert "repX" not in t and "map" not in t
+    assert t["top"][0] == "function"
+
+
+def test_a_scala_access_on_a_literal_or_bracketed_value_names_no_value() -> None:
+    """fastparse's tests write `"a".rep.! ~ "b".!` and `(d ~ "t").repX`: the access read the
+    literal's characters as a name (`"b".!` -> `b`, linked to a test's `def b`) and dropped a
+    bracketed receiver (`rep`, a bare name); a value no name holds is `<expr>`, as a call's is, and
+    `new Parser(1).factor` is `Parser`'s."""
+    source = b'object T {\n  def f = P( "b".rep ~ (x ~ y).size ~ new Parser(1).factor )\n}\n'
+    targets = {r.target for r in parse_file("T.scala", source, "scala").refs if r.kind == "calls"}
+    assert {"<expr>.rep", "<expr>.size", "Parser.factor"} <= targets
+    assert not {"b.rep", "rep", "size", "factor"} & targets

@@ -156,7 +156,10 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 #     `_ruby_count`), so that a method's parameters narrow its name's candidates (callarity.py).
 # 58: a Kotlin extension on a type parameter bounded by another (`fun <T : Base<T>, U : T> U.context()`)
 #     is a member of the last bound (`Base.context`), not of a type named `T` (kotlinswift.py `receiver`).
-PARSER_VERSION = 58
+# 59: a `def` of a top-level Scala 3 `extension (p: T)` block is a method of T (`P.repX`), not a
+#     function named alone (scalaext.py); a Scala access on a value no name holds (`"b".rep`,
+#     `(a ~ b).rep`) targets `<expr>.rep`, not `b.rep` or a bare `rep` (scalaaccess.py).
+PARSER_VERSION = 59
 
 
 def parse_file(

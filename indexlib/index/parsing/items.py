@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from indexlib.engines.treesitter import Deadline, Node
-from indexlib.index.parsing import jsdefs, kotlinswift, luanames, rubydefs, rustimpls, tails
+from indexlib.index.parsing import jsdefs, kotlinswift, luanames, rubydefs, rustimpls, scalaext, tails
 from indexlib.index.parsing.declarators import declarator_name, include_guard, local_to_function, typedef_name
 from indexlib.index.parsing.languages import DOLLAR_LANGUAGES
 from indexlib.index.parsing.overloads import without_overload_stubs
@@ -456,8 +456,8 @@ def classify(src: Source, item: Item, language: str) -> None:
                 kind = _METHOD
         elif item.extra_qualifier and (language == "cpp" or item.node.type in jsdefs.MEMBER_DEFINITIONS):
             kind = _METHOD  # `A::m() {}` out of class, JS `A.prototype.m = function`, `req.protocol` getter
-    extended = kotlinswift.receiver(src, item.node, language)
-    if extended and parent is None:  # Kotlin `fun String.shout()` at top level: a member of String
+    extended = kotlinswift.receiver(src, item.node, language) or scalaext.receiver(src, item.node, language)
+    if extended and parent is None:  # Kotlin `fun String.shout()`, Scala's `extension (s: String)`
         item.extra_qualifier = [extended]
         kind = _METHOD if kind == _FUNCTION else kind
     if parent is not None and parent.capture == "impl":

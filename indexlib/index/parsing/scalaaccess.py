@@ -12,7 +12,7 @@ Does not own: resolution (graph/resolve.py) or the ordinary call sites (referenc
 from __future__ import annotations
 
 from indexlib.engines.treesitter import Node
-from indexlib.index.parsing.text import Source, normalize_target
+from indexlib.index.parsing.text import Source, callee_target
 
 ACCESS_TYPES = frozenset({"field_expression", "generic_function"})
 
@@ -26,7 +26,9 @@ def access_target(src: Source, node: Node, _language: str) -> tuple[str, Node | 
     """(target, the node naming the member, False) for a Scala access, as `call_target` answers; no
     target for an access another site already reads: the callee of a call (`Lib.run()`, read by the
     `call_expression`), the member a `generic_function` applies type arguments to (read by it), the
-    left side of an assignment (a setter), or a `generic_function` not on a member (`identity[A]`)."""
+    left side of an assignment (a setter), or a `generic_function` not on a member (`identity[A]`).
+    A receiver no name holds is `<expr>`, as a call's is (`"b".rep`, `(a ~ b).rep`: text.py
+    `callee_target`), not the literal's characters (`b.rep`) nor nothing (a bare `rep`)."""
     parent = node.parent
     if parent is not None:
         if parent.type in ("call_expression", "generic_function") and _is_field(parent, "function", node):
@@ -42,7 +44,7 @@ def access_target(src: Source, node: Node, _language: str) -> tuple[str, Node | 
     name = member.child_by_field_name("field")
     if name is None:
         return "", None, False
-    return normalize_target(src(member)), name, False
+    return callee_target(src(member)), name, False
 
 
 def _is_field(parent: Node, field: str, node: Node) -> bool:

@@ -209,15 +209,23 @@ def of_arity(snap: Snapshot, cands: list[StoredNode], ref: Ref, *, generic: bool
     LogEvent(..)` in C#, Java or PHP) keeps only types and constructors: a method named as the class
     (`static LogEvent LogEvent(..)`) is no class, and with none indexed the call links nowhere. With
     `generic` (C#, whose types overload by their type parameters), the types and constructors of
-    the generic arity it wrote: `new Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s; other
-    candidates stay, and all of them when none has that arity (a library's type, or one the parser
-    read otherwise)."""
+    the generic arity it wrote: `new Policy<T>()` is `Policy<T>`'s, `: Policy` is `Policy`'s, and
+    a call writing type arguments (`ParseArguments<Options>(args)`) one of the methods declaring as
+    many (not `ParseArguments(args, params Type[] types)`; with none written they may be inferred);
+    other candidates stay, and all of them when none has that arity (a library's type, or one the
+    parser read otherwise)."""
     if ref.alias == CONSTRUCTS:
         cands = [c for c in cands if type_arity(snap, c) is not None]
     if not generic:
         return cands
     written = written_arity(ref.target)
     kept = [c for c in cands if type_arity(snap, c) in (None, written)]
+    if written:
+        kept = [
+            c
+            for c in kept
+            if c.node.kind != "method" or type_arity(snap, c) is not None or arity(c.node) == written
+        ]
     return kept or cands
 
 

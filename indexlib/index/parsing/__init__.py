@@ -159,7 +159,9 @@ __all__ = ["CODE_LANGUAGES", "MARKDOWN", "PARSER_VERSION", "TEXT", "detect_langu
 # 59: a `def` of a top-level Scala 3 `extension (p: T)` block is a method of T (`P.repX`), not a
 #     function named alone (scalaext.py); a Scala access on a value no name holds (`"b".rep`,
 #     `(a ~ b).rep`) targets `<expr>.rep`, not `b.rep` or a bare `rep` (scalaaccess.py).
-PARSER_VERSION = 59
+# 60: a C# call writing type arguments keeps their count (`ParseArguments<Options>(args)` ->
+#     `ParseArguments`1`, text.py `with_arity`), as a generic type's reference does.
+PARSER_VERSION = 60
 
 
 def parse_file(

@@ -206,6 +206,8 @@ def call_target(src: Source, node: Node, language: str) -> tuple[str, Node | Non
     if loads_module(src, node, language):
         return first_string(src, node.child_by_field_name("arguments")), callee, True
     target = callee_target(src.code(callee), dollar)
+    if language == "csharp":  # `ParseArguments<Options>(..)`: a generic method of one type parameter
+        target = with_arity(target, src(callee))
     if language == "php":
         target = absolute(src(callee), strip_sigils(target))
     if language == "go" and callee.type == "selector_expression":

@@ -8,8 +8,7 @@ import pytest
 
 from indexlib import open_engine
 from indexlib.api import Engine
-from indexlib.graph.view import SnapshotGraph
-from tests.repokit import make_repo
+from tests.repokit import call_lines, make_repo
 
 LIB = {
     "src/Handler/FactoryInterface.php": (
@@ -57,14 +56,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
 def test_calls_through_declared_locals_and_properties_are_their_classes_methods(engine: Engine) -> None:
     snap = engine.snapshot()
-    graph = SnapshotGraph(snap)
-    (uid,) = graph.find(kind=None, props={"qualified_name": "App.Runner.run"}, limit=2)
-    out = []
-    for e in graph.edges(uid, ("calls",), "out"):
-        other = graph.node(e.dst)
-        assert other is not None
-        out.append((e.line, other.qualified_name, e.ambiguous))
-    assert sorted(out) == [
+    assert call_lines(snap, "App.Runner.run") == [
         (24, "App.Handler.Factory", False),
         (25, "App.Handler.Factory.create", False),  # `$f = new Handler\Factory()`
         (26, "App.Handler.Factory.create", False),  # the parameter `Handler\Factory $given`

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexlib import open_engine
-from indexlib.graph.view import SnapshotGraph
-from tests.repokit import make_repo
+from tests.repokit import call_lines, make_repo
 
 FILES = {
     "src/Listing.php": (
@@ -40,14 +39,7 @@ FILES = {
 def test_a_local_made_by_calls_on_a_variable_holds_what_they_return(tmp_path: Path) -> None:
     """Lines 17 and 19 were each ambiguous between `Listing::toArray` and `Config::toArray`."""
     snap = open_engine(make_repo(tmp_path, FILES) / ".qry").snapshot()
-    graph = SnapshotGraph(snap)
-    (uid,) = graph.find(kind=None, props={"qualified_name": "App.Runner.run"}, limit=2)
-    out = []
-    for e in graph.edges(uid, ("calls",), "out"):
-        other = graph.node(e.dst)
-        assert other is not None
-        out.append((e.line, other.qualified_name, e.ambiguous))
-    assert sorted(out) == [
+    assert call_lines(snap, "App.Runner.run") == [
         (14, "App.Listing", False),
         (15, "App.Listing.map", False),
         (16, "App.Listing.map", False),

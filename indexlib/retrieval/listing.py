@@ -15,6 +15,7 @@ spec a search applies), hits and snippets (hits.py), the bound on how many (`top
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from indexlib.analyzer import query_terms
 from indexlib.engines import lexical
@@ -28,7 +29,7 @@ from indexlib.retrieval.query import Query
 from indexlib.retrieval.request import SearchRequest, top_of
 from indexlib.snapshot import Snapshot
 
-__all__ = ["LISTING_NOTE", "listed", "merged_listing"]
+__all__ = ["LISTING_NOTE", "Listing", "listed", "merged_listing"]
 
 LISTING_NOTE = "no words to search for: listing what"  # how the note starts (search.TOLD_NOTES)
 
@@ -37,8 +38,23 @@ FIRST_BATCH, MAX_BATCH = 8, 256  # files per engine query while walking the inde
 NEWEST_SLACK = 4  # a newest-first listing reads this many times top_k: later windows of a definition drop
 
 
-def listed(snap: Snapshot, q: Query, opts: SearchRequest, spec: FilterSpec, notes: list[str]) -> list[Hit]:
-    """The listing's hits; what it is and whether more are admitted goes to `notes`."""
+class Listing(NamedTuple):
+    """What a listing is, for the note that says so: its order, and whether more nodes are
+    admitted than it shows."""
+
+    newest: bool
+    more: bool
+
+    def note(self, shown: int, *, packed_out: bool = False) -> str:
+        """The note for `shown` hits (fewer when a token budget left some out: `packed_out`)."""
+        order = NEWEST if self.newest else "in file order"
+        bound = "--budget-tokens" if packed_out else "--top-k"
+        more = f"; more match (raise {bound}, or narrow the filters)" if self.more or packed_out else ""
+        return f"{LISTING_NOTE} the filters admit, {order}: {shown} shown{more}"
+
+
+def listed(snap: Snapshot, q: Query, opts: SearchRequest, spec: FilterSpec) -> tuple[list[Hit], Listing]:
+    """The listing's hits, each shown from its declaration, and what the listing is."""
     clauses = [*streams.lexical_clauses(spec), *_exclusions(q)]
     if not q.kinds:
         clauses.append(("must_not", lexical.term("kind", NodeKind.MODULE.value)))
@@ -51,13 +67,8 @@ def listed(snap: Snapshot, q: Query, opts: SearchRequest, spec: FilterSpec, note
         nodes = _in_file_order(snap, spec, clauses, want, opts.per_file)
     firsts = [s for s in nodes if s.node.part == 0]
     shown = top_of(firsts, want, per_file=opts.per_file, key=lambda s: s.node.path)
-    hits = [
-        hit_of(snap, _candidate(s), q, opts, s.node.name) for s in shown[: opts.top_k]
-    ]  # from its declaration
-    order = NEWEST if newest else "in file order"
-    more = "; more match (raise --top-k, or narrow the filters)" if len(shown) > opts.top_k else ""
-    notes.append(f"{LISTING_NOTE} the filters admit, {order}: {len(hits)} shown{more}")
-    return hits
+    hits = [hit_of(snap, _candidate(s), q, opts, s.node.name) for s in shown[: opts.top_k]]
+    return hits, Listing(newest=newest, more=len(shown) > opts.top_k)
 
 
 def merged_listing(

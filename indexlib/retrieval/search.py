@@ -48,7 +48,7 @@ from indexlib.retrieval.fusion import (
     rrf,
 )
 from indexlib.retrieval.hits import hit_of, mark_stale, place_lines, set_lines
-from indexlib.retrieval.listing import LISTING_NOTE, listed
+from indexlib.retrieval.listing import LISTING_NOTE, Listing, listed
 from indexlib.retrieval.names import last_name_part, literal_pattern, spelling_pattern
 from indexlib.retrieval.notes import answer_notes, exclusion_note, named_files
 from indexlib.retrieval.plan import Plan, VectorState, plan, settle
@@ -163,8 +163,9 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
         spec = filter_spec(snap.manifest.files, q, window)
     except NoMatchingPaths:
         return _empty(text, meta, t0, "no indexed file matches the path and time filters")
+    listing: Listing | None = None  # a query of filters alone lists what they admit (listing.py)
     if q.is_blank:
-        hits = listed(snap, q, opts, spec, meta.notes)
+        hits, listing = listed(snap, q, opts, spec)
     else:
         ranked, p = _run_streams(engine, snap, q, opts, p, spec, meta)
         hits = _rank(snap, q, opts, p, ranked, meta)
@@ -188,6 +189,8 @@ def run_search(engine: Engine, text: str, opts: SearchRequest) -> SearchResult:
         meta.truncated_by_budget = left_out
         if left_out:
             place_lines(hits)
+    if listing is not None:
+        meta.notes.append(listing.note(len(hits), packed_out=bool(meta.truncated_by_budget)))
     meta.elapsed_ms = round((time.perf_counter() - t0) * 1000, 2)
     return SearchResult(query=text, results=hits, meta=meta)
 

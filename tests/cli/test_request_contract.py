@@ -84,6 +84,14 @@ def test_a_listing_walks_every_file_in_path_order(qry: RunQry) -> None:
     assert run.err == f"{LISTING_NOTE}: {len(hits)} shown\n"
 
 
+def test_a_listing_packed_into_a_budget_counts_what_it_shows(qry: RunQry) -> None:
+    run = qry("search", "--json", "--budget-tokens", "1", "kind:class lang:python")
+    assert run.code == 0, run.describe()
+    result = json.loads(run.out)
+    assert len(result["results"]) == 1 and result["meta"]["truncated_by_budget"] == 3, run.describe()
+    assert run.err == f"{LISTING_NOTE}: 1 shown; more match (raise --budget-tokens, or narrow the filters)\n"
+
+
 def test_a_listing_leaves_out_what_an_exclusion_names(qry: RunQry) -> None:
     run = qry("search", "--json", "--", "kind:class lang:python -stripe")
     assert run.code == 0, run.describe()

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from indexlib.analyzer import split_identifier
 from indexlib.declaration import first_code_line
 from indexlib.pathroles import is_test_path
-from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, StreamHit
+from indexlib.records import CONTAINER_KINDS, TYPO_SIMILARITY, Node, NodeKind, StreamHit
 from indexlib.retrieval.definitions import exact_definitions
 from indexlib.retrieval.fusion import Candidate
 from indexlib.retrieval.names import dotted
@@ -70,7 +70,7 @@ def answer_notes(
     if name is not None and spelled_as_code and cands and not files and not any(c.defines for c in cands):
         # Only for a name spelled as code (`parse_config`, `ParseConfig`, `a.b`): a plain word
         # (`billing`) is a topic.
-        member = member_line(snap, name)
+        member = member_line(snap, name) or member_of_candidates(snap, name, cands)
         outside = _defined_outside(snap, name, query)
         if outside:
             notes.append(f"no definition named {name!r} within the filters; it is defined at {outside}")
@@ -103,6 +103,8 @@ def answer_notes(
 
 
 MEMBER_TYPES = 3  # types of a name a `Type.member` query looks for the member in
+_MEMBER_HOLDERS = frozenset({*CONTAINER_KINDS, NodeKind.TYPE})  # kinds whose body may declare members
+MEMBER_SCAN = 20  # ranked candidates a bare name no definition has is looked for in, as a member
 LAST_PART_DEFINITIONS = 3  # definitions of a dotted query's last part named when its qualifier names none
 
 
@@ -136,11 +138,42 @@ def member_line(snap: Snapshot, name: str) -> str | None:
     container, _, member = dotted(name).rpartition(".")
     if not container or not member:
         return None
-    for n in [n for n in exact_definitions(snap, container) if n.kind in CONTAINER_KINDS][:MEMBER_TYPES]:
-        at = _declaring_line(n.text, member, enum=n.kind == "enum")
+    for n in [n for n in exact_definitions(snap, container) if _declares_members(n)][:MEMBER_TYPES]:
+        at = _declaring_line(_whole_text(snap, n), member, enum=n.kind == "enum")
         if at is not None:
             return f"its {n.kind} {n.qualified_name} declares it at {n.path}:{n.start_line + at}"
     return None
+
+
+def member_of_candidates(snap: Snapshot, name: str, cands: Sequence[Candidate]) -> str | None:
+    """For a bare name no definition has: the type among the ranked head whose body declares it
+    (`forceKillAfterDelay`, an option property of `type CommonOptions = {..}` in a `.d.ts`), said as
+    `the type CommonOptions declares it at types/options.d.ts:307`; None when none does."""
+    if "." in dotted(name):
+        return None
+    for c in cands[:MEMBER_SCAN]:
+        stored = snap.node(c.uid) if c.kind in _MEMBER_HOLDERS else None
+        n = snap.first_part(stored.node) if stored is not None else None  # a window answers as its first
+        if n is not None and _declares_members(n):
+            at = _declaring_line(_whole_text(snap, n), name, enum=n.kind == "enum")
+            if at is not None:
+                return f"the {n.kind} {n.qualified_name} declares it at {n.path}:{n.start_line + at}"
+    return None
+
+
+def _whole_text(snap: Snapshot, n: Node) -> str:
+    """A definition's text across the windows a long one is split into (`type Options = {` of 400
+    lines: its members past the first window are in later parts), each line once."""
+    lines: dict[int, str] = {}
+    for part in [n, *(s.node for s in snap.later_parts(n))]:
+        for i, line in enumerate(part.text.split("\n")):
+            lines.setdefault(part.start_line + i, line)
+    return "\n".join(lines.get(i, "") for i in range(n.start_line, max(lines) + 1))
+
+
+def _declares_members(n: Node) -> bool:
+    """A type whose body lists members: a class or its kin, or an object type alias (`type O = {`)."""
+    return n.kind in CONTAINER_KINDS or (n.kind == NodeKind.TYPE and "{" in n.signature + n.text[:400])
 
 
 _DOC_QUOTES = ('"""', "'''")
@@ -154,7 +187,8 @@ def _declaring_line(text: str, member: str, *, enum: bool = False) -> int | None
     ends = r"[:=;,({]" if enum else r"[:=;,]"
     # PHP spells a property with `$` where it is declared and not where it is used (`$this->stack`).
     member = member.removeprefix("$")
-    declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?\$?{re.escape(member)}\s*(?:{ends}|$)")
+    # TypeScript marks an optional or definitely assigned property after its name: `timeout?: number`.
+    declares = re.compile(rf"\s*(?:[@\w$<>\[\],.?]+\s+)*?\$?{re.escape(member)}[?!]?\s*(?:{ends}|$)")
     lines = text.split("\n")
     header = first_code_line(lines)
     body = _body_indent(lines[header + 1 :])

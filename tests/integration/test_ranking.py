@@ -274,6 +274,32 @@ def test_a_member_no_definition_has_is_found_in_its_type(tmp_path: Path) -> None
     assert not any("declares it" in n for n in res.meta.notes), res.meta.notes
 
 
+def test_a_typescript_property_is_found_in_its_interface_or_object_type(tmp_path: Path) -> None:
+    """execa's `readonly forceKillAfterDelay?: ..` is a property of `type CommonOptions = {..}`, 300
+    lines long: `CommonOptions.forceKillAfterDelay` said "the results spelling it come first" (the
+    `?` after the name, and the member past the type's first window), and the bare name too, though
+    a type among its results declares it."""
+    members = "".join(f"\t/** Option {i}. */\n\treadonly option{i}?: number;\n" for i in range(150))
+    repo = make_repo(
+        tmp_path,
+        {
+            "options.d.ts": "export type CommonOptions<\n\tIsSync extends boolean = boolean,\n> = {\n"
+            f"{members}\treadonly forceKillAfterDelay?: number | boolean;\n}};\n",
+            "client.ts": "export interface Client {\n  timeout?: number;\n  retries: number;\n}\n",
+            "kill.ts": "export const normalizeForceKillAfterDelay = (forceKillAfterDelay: number) =>\n"
+            "  forceKillAfterDelay * 2;\n",
+        },
+    )
+    line = 3 + 2 * 150 + 1
+    for query, where in [
+        ("Client.timeout", "its interface Client declares it at client.ts:2"),
+        ("CommonOptions.forceKillAfterDelay", f"its type CommonOptions declares it at options.d.ts:{line}"),
+        ("forceKillAfterDelay", f"the type CommonOptions declares it at options.d.ts:{line}"),
+    ]:
+        res = open_engine(repo / ".qry").search(query, SearchOptions())
+        assert f"no definition named {query!r}: {where}" in res.meta.notes, (query, res.meta.notes)
+
+
 def test_a_parameter_a_local_or_a_docstring_line_is_no_member_of_the_type(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path,

@@ -14,6 +14,8 @@ import re
 from indexlib.graph.brackets import balanced, top_level_split
 
 FUNC = re.compile(r"func\s*(?:\(([^()]*)\))?\s*\w+\s*(?:\[[^\]]*\])?\s*\(")
+# An interface's method as its node's signature writes it, with no `func`: `Field() reflect.Value`.
+_METHOD_SPEC = re.compile(r"[A-Za-z_]\w*\s*\(")
 TYPE_KEYWORDS = frozenset({"struct", "interface", "map", "chan", "func"})
 BUILTIN_TYPES = frozenset(
     {"bool", "byte", "rune", "string", "error", "any", "int", "int8", "int16", "int32", "int64", "uint"}
@@ -41,8 +43,9 @@ def result_type(signature: str, position: int = 0) -> str:
 
 def result_written(signature: str, position: int = 0) -> str:
     """A Go function's result type at `position` as written (`func (c *C) all() []Flag {` at 0 ->
-    `[]Flag`), '' when it returns fewer."""
-    m = FUNC.match(signature)
+    `[]Flag`), '' when it returns fewer. An interface's method (`Field() reflect.Value`) returns
+    what it declares too: a value made by a call through an interface is typed as any other."""
+    m = FUNC.match(signature) or _METHOD_SPEC.match(signature)
     if m is None:
         return ""
     params = balanced(signature, m.end())

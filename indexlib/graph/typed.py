@@ -42,14 +42,16 @@ _LOCAL = re.compile(
 # Variables made by a call, each typed by the function's result at its position: `v := New()`,
 # `c, r := CreateTestContext(w)` (r: the second), `var std = New()` (a package-level one's node
 # signature is that line), `f, err := s.client.Open(p)` (the method of the field's type).
-# A `for` loop's first clause declares as well: `for p := c.Root(); p != nil; p = p.Parent() {`.
+# A `for` loop's first clause declares as well: `for p := c.Root(); p != nil; p = p.Parent() {`, and
+# an `if` or `switch` init statement: `if r := c.Root(); r != nil {`, `switch f := v.Field(); f.Kind() {`.
 _MADE = re.compile(
-    r"(?m)(?:^\s*|\bfor\s+)(?P<var>var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?P<op>:?=)\s*"
+    r"(?m)(?:^\s*|\b(?:for|if|switch)\s+)(?P<var>var\s+)?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(?P<op>:?=)\s*"
     r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
 )
-# A local declared as a copy of another variable or a field of one: `p := c`, `for p := c.parent;`.
+# A local declared as a copy of another variable or a field of one: `p := c`, `for p := c.parent;`,
+# `if p := c.parent; p != nil {`.
 _COPIED = re.compile(
-    r"(?m)(?:^\s*|\bfor\s+)(?P<name>[A-Za-z_]\w*)\s*:=\s*&?(?P<source>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?:;|$)"
+    r"(?m)(?:^\s*|\b(?:for|if|switch)\s+)(?P<name>[A-Za-z_]\w*)\s*:=\s*&?(?P<source>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?:;|$)"
 )
 _ELEMENT_READ = re.compile(
     r"(?m)(?:^\s*|\b(?:if|for)\s+)(?P<name>[A-Za-z_]\w*)(?:\s*,\s*[A-Za-z_]\w*)?\s*:=\s*"

@@ -14,6 +14,12 @@ Why: a call through such a local was linked by the method's name alone. On httpx
 Every call assigned whole to the local must resolve to its definitions exactly (not a guess by
 name) and all must agree on the class: one the index does not hold (`x = next(it)`) leaves the local
 unknown. An assignment of another shape (`x = y`, `x = a or b`) is not read, as for a constructor's.
+
+A loop over one call (`for signer in self.iter_unsigners(salt):`) makes its variable of the class
+of the elements the annotation says the call gives (`-> Iterator[Signer]`, `-> list[Rule]`,
+`-> Generator[Token, None, None]`): on pallets/itsdangerous `signer.unsign(s, max_age=..)` in
+`TimedSerializer.loads` was a guess at both `Signer.unsign` and `TimestampSigner.unsign`, though
+its `iter_unsigners` says `-> cabc.Iterator[TimestampSigner]`.
 """
 
 from __future__ import annotations
@@ -33,6 +39,16 @@ _MADE = re.compile(
     r"(?m)^[ \t]*(?P<var>(?:self\.)?[a-z_]\w*)[ \t]*=[ \t]*(?:await[ \t]+)?"
     r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
 )
+# `for name in call(` (also `async for`), read when the call is all the loop goes over.
+_LOOPED = re.compile(
+    r"(?m)^[ \t]*(?:async[ \t]+)?for[ \t]+(?P<var>[a-z_]\w*)[ \t]+in[ \t]+"
+    r"(?P<call>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\("
+)
+# Annotations of what gives its first type argument's values one by one, as a loop reads them.
+_ITERABLES = frozenset(
+    {"Iterator", "Iterable", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator", "Sequence"}
+    | {"MutableSequence", "Collection", "list", "List", "set", "Set", "frozenset", "FrozenSet", "deque"}
+)
 # A definition's return annotation: what follows its last `->` (a signature ends before the `:`).
 _ANNOTATION = re.compile(r"->([^>]*)$")
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -45,16 +61,19 @@ _OPEN, _CLOSE = "([{", ")]}"
 Resolve = Callable[[StoredNode, Ref], tuple[list[int], bool]]
 
 
-def made_by_calls(text: str, start_line: int, name: str) -> list[tuple[str, int]]:
+def made_by_calls(text: str, start_line: int, name: str, looped: bool = False) -> list[tuple[str, int]]:
     """The calls (target as a reference writes it, line) whose value is assigned whole to `name` in
     a function's `text` starting at `start_line`: `x = self.m(a)` gives (`self.m`, line); `x =
-    self.m(a).n()` and `x = f(a) or y` give none, their value being another's."""
+    self.m(a).n()` and `x = f(a) or y` give none, their value being another's. `looped`: the calls
+    a `for name in call(..):` loop goes over instead, `name` being each of their elements."""
     out: list[tuple[str, int]] = []
-    for m in _MADE.finditer(text):
+    for m in (_LOOPED if looped else _MADE).finditer(text):
         if m["var"] != name or is_py_class(m["call"].rsplit(".", 1)[-1]):
             continue  # another local, or a constructor (`Client(..)`: locals.py reads those)
         end = _closing(text, m.end())
         rest = text[end:].split("\n", 1)[0].strip() if end else "?"
+        if looped and rest.startswith(":"):
+            rest = ""  # a loop's header ends at its colon (its body may follow on the line)
         if rest and not rest.startswith("#"):
             continue
         out.append((m["call"], start_line + text.count("\n", 0, m.start("call"))))
@@ -82,6 +101,19 @@ def returned(signature: str, owner: str) -> str | None:
             return None if last in _NOT_A_CLASS | _WRAPPERS or not _NAME.fullmatch(last) else last
         written = inner.rsplit("]", 1)[0]
     return None
+
+
+def yielded(signature: str, owner: str = "") -> str | None:
+    """The class of the elements a Python definition's return annotation says it gives: `->
+    cabc.Iterator[Signer]`, `-> list["Rule"]`, `-> Generator[Token, None, None]`: the first type
+    argument, read as `returned` reads a whole annotation (`owner` as there, for `Iterator[Self]`).
+    None for any other annotation."""
+    m = _ANNOTATION.search(signature)
+    written = re.sub(r"['\"]", "", m.group(1)).strip() if m else ""
+    head, _, inner = written.partition("[")
+    if head.rsplit(".", 1)[-1].strip() not in _ITERABLES or not inner.endswith("]"):
+        return None
+    return returned(f"-> {top_level_split(inner[:-1], ',')[0].strip()}", owner)
 
 
 def _closing(text: str, start: int) -> int:
@@ -133,12 +165,13 @@ class MadeLocals:
         return self._classes[key]
 
     def _read(self, n: Node, name: str) -> str | None:
-        made = made_by_calls(n.text, n.start_line, name)
+        made = [(c, line, returned) for c, line in made_by_calls(n.text, n.start_line, name)]
+        made += [(c, line, yielded) for c, line in made_by_calls(n.text, n.start_line, name, looped=True)]
         stored = self.snap.node(n.uid) if made else None
         if stored is None:
             return None
         said: set[str | None] = set()
-        for call, line in made:
+        for call, line, gives in made:
             ref = next(
                 (r for r in stored.refs if r.kind == RefKind.CALLS and r.target == call and r.line == line),
                 None,
@@ -149,5 +182,5 @@ class MadeLocals:
             for uid in uids:
                 found = self.snap.node(uid)
                 owner = found.node.qualified_name.rpartition(".")[0].rpartition(".")[2] if found else ""
-                said.add(returned(found.node.signature, owner) if found is not None else None)
+                said.add(gives(found.node.signature, owner) if found is not None else None)
         return said.pop() if len(said) == 1 else None

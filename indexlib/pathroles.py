@@ -20,9 +20,10 @@ _VENDORED = re.compile(rf"(?:^|/)(?:{_VENDORED_FOLDERS})/", re.IGNORECASE)
 # End-to-end suites and playgrounds by their folder's name: `e2e/`, and `playground/`, the apps a
 # library's own tests build and drive (vite's 1,800 files, which outranked its plugins for commit
 # titles) or a module's development app; a folder merely containing the word (`sfc-playground/`,
-# a product) is not one.
+# a product) is not one. Each may be written with a leading underscore, which Go's tools skip
+# (`_examples/`, whose `func validateStruct()` outranked go-playground/validator's own method).
 _TEST_PATH = re.compile(
-    r"(?:^|/)(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
+    r"(?:^|/)_?(?:tests?|testing|spec|specs|__tests__|examples?|samples?|fixtures?|testdata|benchmarks?|bench(?:es)?|"
     rf"{_VENDORED_FOLDERS}|demos?|playgrounds?|e2e)(?:/|$)"
     r"|(?:^|/)(?:tests?\.\w+|test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|[^/]*\.spec\.\w+|(?-i:[^/]*Tests?)\.\w+|conftest\.py)$"
     # Test helpers by name, as a folder or a file (`testutil.rs`, Go's `internal/testutil/`).

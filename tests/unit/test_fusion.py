@@ -322,6 +322,8 @@ def test_is_test_path() -> None:
         "playground/worker/vite.config.js",  # an end-to-end suite's apps
         "e2e/login.spec.ts",
         "apps/web/e2e/fixtures.ts",
+        "_examples/simple/main.go",  # Go's tools skip a folder whose name starts with `_`
+        "pkg/_testdata/a.go",
     ]:
         assert is_test_path(p), p
     for p in [
@@ -336,6 +338,8 @@ def test_is_test_path() -> None:
         "src/vendors.py",
         "packages-private/sfc-playground/src/App.vue",  # a product named after a playground
         "src/e2ee/keys.ts",
+        "src/_example_utils.py",
+        "lib/_internal/examples.go",
     ]:
         assert not is_test_path(p), p
     # Test helpers by name, as a file or a folder.

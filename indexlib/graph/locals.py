@@ -35,6 +35,8 @@ from indexlib.graph.family import family_of
 from indexlib.graph.foreign import ForeignTypes
 from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
+from indexlib.graph.narrowed import LANGUAGES as NARROWED
+from indexlib.graph.narrowed import tested_classes as narrowed
 from indexlib.graph.phpdeclared import PHP_FIELDS, PHP_GIVEN, PHP_LOCALS, tested_classes
 from indexlib.graph.phpmade import php_made
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
@@ -239,14 +241,14 @@ class LocalTypes:
         self._elements = Elements(snap, enclosing, partial(class_texts, snap))
 
     def through(
-        self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = ()
+        self, n: Node, qualifier: str, cands: list[StoredNode], bound: Sequence[Ref] = (), line: int = 0
     ) -> list[StoredNode] | None:
         """The candidates of `qualifier.name()` in `n` that the class of the local, own field or
         module-level variable `qualifier` (`te`, `self.parser`, `this.tokeniser`, a Python module's
         `current_app`, imported when `bound` holds the imports binding it) declares, or the nearest
         class it inherits from declares; through a chain of calls (`doc.select(q).first()`,
         `Command::new(x).arg(a)`) the class each call's declaration says it returns. None when
-        the class is not known or declares none of them."""
+        the class is not known or declares none of them. `line`: the call's, for a test's branch."""
         if n.language not in LANGUAGES:
             return None
         parts = qualifier.split(".")
@@ -274,6 +276,8 @@ class LocalTypes:
             return None
         start, found = len(parts) - len(rest), None
         tested = tested_classes(n.text, parts[:start]) if n.language == "php" else []  # phpdeclared.py
+        if n.language in NARROWED:  # narrowed.py: a test holding the call's line (any when not known)
+            tested = narrowed(n.text, parts[:start], n.language, line - n.start_line if line else -1)
         for head in dict.fromkeys([cls, *tested]):  # `$o instanceof Foo` where `$o`'s own class answers none
             found = found or self._walked(head, rest, called[start:], n.language, cands)
         if found is None and declared and cls and not rest:  # `server.enqueue()` on a library's MockWebServer

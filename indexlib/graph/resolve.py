@@ -154,7 +154,7 @@ class Resolver:
         # `current_app.x()` (an import's); not a Rust local re-declared with a value whose type is unread
         shadowed = self.declared.shadowed(n, qualifier, ref.line)
         if typed is None and qualifier and ref.kind == RefKind.CALLS and not shadowed:
-            typed = self.local_types.through(n, qualifier, cands, bound)
+            typed = self.local_types.through(n, qualifier, cands, bound, ref.line)
         # A Ruby constant (`< Base`, `Base.settings`): the one the lexical nesting finds first.
         scoped = self.sides.scoped(n, ref, qualifier, last, cands, built) if n.language == "ruby" else []
         if built and not scoped:

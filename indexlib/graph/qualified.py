@@ -94,6 +94,7 @@ def qualified_tiers(
     derived: Derived,
     reachable: Callable[[Node, Node], bool] = lambda _n, _c: True,
     declared: str = "",
+    node_of: Callable[[int], StoredNode | None] = lambda _uid: None,
 ) -> list[list[StoredNode]] | None:
     """`x.m()` with `x` bound by no import: a member of a container named `x`, else a method (in the
     caller's file first); None for a type the index does not hold, a builtin container's method, or
@@ -103,14 +104,15 @@ def qualified_tiers(
     variable named after types it may not hold (another Rust crate's private `Buf`) holds another
     type of the name, one the index does not hold, as a capitalised qualifier may. `declared` is the
     type a declaration writes for `x` (declared.py), '' when none: a variable is named after a type
-    only when no declaration says it holds another (`buf: &mut ReadBuf` is no `Buf`)."""
+    only when no declaration says it holds another (`buf: &mut ReadBuf` is no `Buf`). `node_of(uid)`
+    is the snapshot's node of a uid, which tells a Kotlin named companion object (`kotlin_companion`)."""
     if qualifier in SELF_WORDS and last == INITIALIZERS.get(n.language):
         return None  # `self.init(..)` in an extension of Foundation's `URLRequest`: its own, unindexed
     cands = [c for c in cands if c.node.uid != n.uid]  # `x.m()` inside `m` is rarely recursion
     if head in SELF_WORDS or head == receiver(n):  # `self.fp.read()`: whatever `self.fp` holds, not self
         cands = [c for c in cands if c.node.parent_uid not in own]
     qlast = qualifier.rsplit(".", 1)[-1]
-    members = [c for c in cands if owner_name(c) == [qlast]]
+    members = [c for c in cands if owner_name(c) == [qlast]] or kotlin_companion(n, qlast, cands, node_of)
     if members:  # `Type.member`: a container of that name holds it, the caller's file's first (Lua `M`)
         return [[c for c in members if c.node.path == n.path], members]
     if head in CPP_STD_NAMESPACES and family_of(n.language) == "c":
@@ -172,6 +174,25 @@ def qualifier_of(c: StoredNode) -> str:
     return name.rsplit(".", 1)[0] if "." in name else ""
 
 
+_COMPANION = re.compile(r"\bcompanion\s+object\b")
+
+
+def kotlin_companion(
+    n: Node, qlast: str, cands: list[StoredNode], node_of: Callable[[int], StoredNode | None]
+) -> list[StoredNode]:
+    """`Timber.plant(tree)` calls `Timber.Forest.plant`, a member of a *named* `companion object
+    Forest` in `Timber`: Kotlin (and Java, with `@JvmStatic`) call it through the class, as an unnamed
+    companion's (records.without_companion, which a name alone cannot tell from a nested class's)."""
+    if n.language not in ("kotlin", "java"):
+        return []
+    found = []
+    for c in cands:
+        parent = node_of(c.node.parent_uid) if c.node.language == "kotlin" and c.node.parent_uid else None
+        if parent is not None and _COMPANION.search(parent.node.signature) and owner_name(parent) == [qlast]:
+            found.append(c)
+    return found
+
+
 def owner_name(c: StoredNode) -> list[str]:
     """The last name of the container a qualifier writes for member `c` (`[]` for none): its class's
     for a Kotlin companion's member, `JsonReader` for `JsonReader.Companion.of` called `JsonReader.of()`."""
@@ -182,6 +203,7 @@ __all__ = [
     "SELF_WORDS",
     "by_name_only",
     "contextual",
+    "kotlin_companion",
     "may_recurse",
     "named_after",
     "owner_name",

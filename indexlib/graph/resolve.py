@@ -293,11 +293,11 @@ class Resolver:
         if not qualifier:
             tiers.extend(self._bare_name_tiers(n, cands, own))
         elif not bound and head != "super":
-            reach, written = self.outside.reachable, self.declared.of(n, qualifier)
+            reach, written, at = self.outside.reachable, self.declared.of(n, qualifier), self.snap.node
             held = self.declared.held(n, written, qualifier)  # `state: AtomicUsize`: no indexed type's method
-            qualified = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reach, written)
-            if qualified is not None and held:
-                tiers.extend(qualified)
+            qual = qualified_tiers(n, qualifier, last, head, cands, own, self._derived, reach, written, at)
+            if qual is not None and held:
+                tiers.extend(qual)
             elif not self_call:  # `self.flush()`, `Self::new()`: the own type's tiers above still hold
                 return None
         return tiers

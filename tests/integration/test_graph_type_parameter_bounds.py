@@ -9,9 +9,8 @@ from pathlib import Path
 
 from indexlib import open_engine
 from indexlib.graph.typeparams import type_parameter_bounds
-from indexlib.graph.view import SnapshotGraph
 from indexlib.index.parsing import parse_file
-from tests.repokit import make_repo
+from tests.repokit import call_lines, make_repo
 
 KOTLIN = {
     "src/Command.kt": (
@@ -53,14 +52,7 @@ JAVA = {
 
 
 def _calls(root: Path, qualified: str) -> list[tuple[int, str, bool]]:
-    graph = SnapshotGraph(open_engine(root / ".qry").snapshot())
-    (uid,) = graph.find(kind=None, props={"qualified_name": qualified}, limit=2)
-    out = []
-    for e in graph.edges(uid, ("calls",), "out"):
-        other = graph.node(e.dst)
-        assert other is not None
-        out.append((e.line, other.qualified_name, e.ambiguous))
-    return sorted(out)
+    return call_lines(open_engine(root / ".qry").snapshot(), qualified)
 
 
 def test_a_kotlin_variable_of_a_bounded_type_parameter_calls_the_bounds_method(tmp_path: Path) -> None:

@@ -73,6 +73,14 @@ def _through(
     while steps and steps[0][:1].isupper() and holds(f"{cls}.{steps[0]}"):
         found = cls = f"{cls}.{steps[0]}"  # `Retrofit.Builder()`: the nested class it makes
         steps = steps[1:]
+    return returned_through(found, steps, returns)
+
+
+def returned_through(
+    cls: str | None, steps: list[str], returns: Callable[[str, str], str | None]
+) -> str | None:
+    """The class the calls `steps` return one after the other from `cls`, by their declarations
+    (`returns(cls, method)`); None once a step says nothing."""
     for step in steps:
-        found = returns(found, step) if found is not None else None
-    return found
+        cls = returns(cls, step) if cls is not None else None
+    return cls

@@ -37,7 +37,7 @@ from indexlib.graph.modulefiles import ModuleFiles
 from indexlib.graph.modulevars import ModuleVariables
 from indexlib.graph.narrowed import LANGUAGES as NARROWED
 from indexlib.graph.narrowed import tested_classes as narrowed
-from indexlib.graph.phpdeclared import PHP_FIELDS, PHP_GIVEN, PHP_LOCALS, tested_classes
+from indexlib.graph.phpdeclared import PHP_FIELDS, PHP_GIVEN, PHP_LOCALS
 from indexlib.graph.phpmade import php_made
 from indexlib.graph.pyfields import PY_CLASS, is_py_class, python_fields
 from indexlib.graph.pymade import MadeLocals, Resolve
@@ -275,8 +275,8 @@ class LocalTypes:
         if len(rest) > MAX_CHAIN:
             return None
         start, found = len(parts) - len(rest), None
-        tested = tested_classes(n.text, parts[:start]) if n.language == "php" else []  # phpdeclared.py
-        if n.language in NARROWED:  # narrowed.py: a test holding the call's line (any when not known)
+        tested: list[str] = []  # narrowed.py: `instanceof` tests (holding the call's line, when known)
+        if n.language in NARROWED:
             tested = narrowed(n.text, parts[:start], n.language, line - n.start_line if line else -1)
         for head in dict.fromkeys([cls, *tested]):  # `$o instanceof Foo` where `$o`'s own class answers none
             found = found or self._walked(head, rest, called[start:], n.language, cands)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from indexlib.graph.chainmade import MAX_CHAIN
+from indexlib.graph.chainmade import MAX_CHAIN, returned_through
 
 # `$b = $a->m(..)->n(..);`: arguments nested two levels deep at most (`map(function (int $i) {..})`).
 _ARGS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
@@ -63,6 +63,4 @@ def php_made(
 def _through(cls: str | None, steps: list[str], returns: Callable[[str, str], str | None]) -> str | None:
     if not steps or len(steps) > MAX_CHAIN:
         return None
-    for step in steps:
-        cls = returns(cls, step) if cls is not None else None
-    return cls
+    return returned_through(cls, steps, returns)

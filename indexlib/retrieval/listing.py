@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from indexlib.analyzer import query_terms
 from indexlib.engines import lexical
 from indexlib.engines.lexterms import StoredNode
 from indexlib.records import Hit, NodeKind, Provenance
@@ -92,15 +91,9 @@ def _candidate(s: StoredNode) -> Candidate:
 
 
 def _exclusions(q: Query) -> list[tuple[str, lexical.Query]]:
-    """Each `-word` as a clause leaving out the nodes whose name or body holds any of its terms (as a
-    search's exclusions do, streams.apply_exclusions)."""
-    out: list[tuple[str, lexical.Query]] = []
-    for neg in dict.fromkeys(q.negated):
-        terms = query_terms(neg)
-        if terms:
-            held = [("should", lexical.term_set(f, terms)) for f in ("body_terms", "name_terms")]
-            out.append(("must_not", lexical.boolean(held)))
-    return out
+    """Each `-word` as a clause leaving out what it names (streams.excluded_by, as a search does)."""
+    held = (streams.excluded_by(neg) for neg in dict.fromkeys(q.negated))
+    return [("must_not", h) for h in held if h is not None]
 
 
 def _newest(snap: Snapshot, clauses: Sequence[tuple[str, lexical.Query]], limit: int) -> list[StoredNode]:

@@ -173,6 +173,15 @@ def apply_phrases(snap: Snapshot, q: Query, ranked: dict[str, list[StreamHit]]) 
             ranked[name] = [h for h in hits if holds(h.uid)]
 
 
+def excluded_by(neg: str) -> lexical.Query | None:
+    """What a `-word` leaves out, as an engine query: the nodes whose name or body holds any of its
+    terms (a search's exclusions and a listing's alike); None for a word with no term."""
+    negs = [t for t in query_terms(neg) if _quote(t)]
+    if not negs:
+        return None
+    return lexical.boolean([("should", lexical.term_set(f, negs)) for f in ("body_terms", "name_terms")])
+
+
 def apply_exclusions(
     snap: Snapshot,
     q: Query,
@@ -196,12 +205,9 @@ def apply_exclusions(
     removed: list[str] = []
     dropped: set[int] = set()
     for neg in dict.fromkeys(q.negated):
-        negs = [t for t in query_terms(neg) if _quote(t)]
-        if not negs:
+        holding = excluded_by(neg)
+        if holding is None:
             continue
-        holding = lexical.boolean(
-            [("should", lexical.term_set(f, negs)) for f in ("body_terms", "name_terms")]
-        )
         here: set[int] = set()
         if uids:
             among = lexical.term_set("uid", [f"{u:016x}" for u in uids])

@@ -110,16 +110,19 @@ class SearchRequest(msgspec.Struct, kw_only=True):
     def filtered(self) -> bool:
         """Whether an option filters the search (--lang, --path, --kind, --since, ...): with one, an
         empty query lists what the filters admit."""
-        options = (self.langs, self.paths, self.excludes, self.kinds, self.repos)
-        return any(options) or any(x is not None for x in (self.since, self.until, self.as_of))
+        return any((self.langs, self.paths, self.excludes, self.kinds, self.repos)) or self.windowed
+
+    @property
+    def windowed(self) -> bool:
+        """Whether a time window is asked for (--since, --until or --as-of)."""
+        return any(x is not None for x in (self.since, self.until, self.as_of))
 
     def lists(self, q: Query) -> bool:
         """Whether `q`, with no words to search for, lists what its filters admit (listing.py): it has
         a filter (lang:, path:, kind:, repo: or their exclusions) or a time window. Exclusions alone
         do not list: `-foo` would be every node of the index."""
         filters = q.langs or q.paths or q.excludes or q.kinds or q.repos or q.exclude_repos
-        windowed = any(x is not None for x in (self.since, self.until, self.as_of))
-        return q.is_blank and bool(filters or windowed)
+        return q.is_blank and bool(filters or self.windowed)
 
     def check_words(self, q: Query) -> None:
         """A query of exclusions only (`-foo`), or of nothing, asks for nothing: an error for the CLI
